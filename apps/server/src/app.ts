@@ -1,0 +1,108 @@
+/**
+ * Builds the Fastify app from its plugins. No side effects on import: tests build one per test.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import websocket from '@fastify/websocket';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { message, VERSION } from '@opencvr/shared';
+import type { Config } from './config/index.js';
+import { openDatabase, type Db } from './db/index.js';
+import { seed } from './db/seed.js';
+import type { AppContext } from './context.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandler } from './http/error-handler.js';
+import { errorAnswer } from './http/envelope.js';
+import { TokenService } from './services/auth/tokens.js';
+import { LockoutService } from './services/auth/lockout.js';
+import { ConfigStore } from './services/config/store.js';
+import { EventBus } from './services/events.js';
+import { routes } from './routes/index.js';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  db: Db;
+}
+
+export async function buildApp(settings: Config): Promise<BuiltApp> {
+  const db = await openDatabase({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl });
+  await seed(db.kysely, db.engine);
+
+  const ctx: AppContext = {
+    settings,
+    db: db.kysely,
+    engine: db.engine,
+    config: new ConfigStore(db.kysely),
+    tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
+    lockout: new LockoutService(db.kysely),
+    events: new EventBus(),
+    startedAt: new Date(),
+  };
+
+  const app = Fastify({
+    logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },
+    bodyLimit: settings.bodyLimit,
+    trustProxy: false,
+    // Query strings like ?a=1&a=2 stay predictable; unknown keys are simply ignored by the schemas.
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        // antd injects its CSS at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'", 'blob:', 'mediastream:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        workerSrc: ["'self'", 'blob:'],
+        scriptSrc: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(formbody);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'OpenCVR API', version: VERSION, description: 'EasyCVR-compatible HTTP API of OpenCVR' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+      security: [{ token: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/apidoc', uiConfig: { docExpansion: 'list' } });
+
+  registerAuth(app, ctx);
+  registerErrorHandler(app);
+  await app.register(routes, { ctx });
+
+  const webDist = settings.webDist ?? path.resolve(import.meta.dirname, '../../web/dist');
+  const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    // The console is a single-page app: any GET outside the API gets its index page.
+    if (hasWeb && req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/apidoc')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(errorAnswer(req.url, 404, message('routeNotFound', req.lang ?? 'zh-CN')));
+  });
+
+  app.addHook('onClose', async () => {
+    await db.close();
+  });
+  return { app, ctx, db };
+}

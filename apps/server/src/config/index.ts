@@ -1,0 +1,43 @@
+/**
+ * One typed configuration: defaults, then environment variables, validated at boot so a bad value
+ * stops the server with a clear message instead of failing later.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { TOKEN_TTL_SECONDS } from '@opencvr/shared';
+
+const schema = z.object({
+  host: z.string().min(1),
+  port: z.coerce.number().int().min(0).max(65535),
+  dataDir: z.string().min(1),
+  databaseUrl: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  tokenTtlSeconds: z.coerce.number().int().min(1),
+  webDist: z.string().optional(),
+  /** Largest accepted request body in bytes. */
+  bodyLimit: z.coerce.number().int().min(1024),
+});
+export type Config = z.infer<typeof schema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw = {
+    host: env.HOST ?? '0.0.0.0',
+    port: env.PORT ?? 18000,
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    tokenTtlSeconds: env.TOKEN_TTL ?? TOKEN_TTL_SECONDS,
+    webDist: env.WEB_DIST,
+    bodyLimit: env.BODY_LIMIT ?? 1024 * 1024,
+    ...overrides,
+  };
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${issues}`);
+  }
+  return parsed.data;
+}

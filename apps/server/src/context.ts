@@ -1,0 +1,23 @@
+/**
+ * What route plugins receive from the app: the database and the services built on it. Routes get
+ * this one object instead of reaching for globals, so tests can build an app per test.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from './config/index.js';
+import type { Database } from './db/schema.js';
+import type { Engine } from './db/index.js';
+import type { TokenService } from './services/auth/tokens.js';
+import type { LockoutService } from './services/auth/lockout.js';
+import type { ConfigStore } from './services/config/store.js';
+import type { EventBus } from './services/events.js';
+
+export interface AppContext {
+  config: ConfigStore;
+  settings: Config;
+  db: Kysely<Database>;
+  engine: Engine;
+  tokens: TokenService;
+  lockout: LockoutService;
+  events: EventBus;
+  startedAt: Date;
+}

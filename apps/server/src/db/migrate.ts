@@ -1,0 +1,23 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { Engine } from './index.js';
+import { m0001_foundation } from './migrations/0001_foundation.js';
+
+/** Migrations in order; each is a function of the engine so column types can differ where needed. */
+const migrations: Record<string, (engine: Engine) => Migration> = {
+  '0001_foundation': m0001_foundation,
+};
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(engine)])),
+    },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  }
+}

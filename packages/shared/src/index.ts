@@ -1,0 +1,4 @@
+export * from './constants.js';
+export * from './validators.js';
+export * from './messages.js';
+export * from './api.js';

@@ -1,0 +1,81 @@
+/**
+ * Messages that both the server and the console show, in Chinese (the spec's, the default) and
+ * English. The server picks the language from Accept-Language; the console from its own setting.
+ */
+export type Lang = 'zh-CN' | 'en-US';
+
+export const MESSAGES = {
+  // spec 5: validation
+  newPasswordRequired: { 'zh-CN': '新密码不能为空!', 'en-US': 'New password is required!' },
+  oldPasswordRequired: { 'zh-CN': '原始密码不能为空!', 'en-US': 'Original password is required!' },
+  confirmPasswordRequired: { 'zh-CN': '确认新密码不能为空!', 'en-US': 'Confirmation is required!' },
+  adminUsernameRequired: { 'zh-CN': '请输入管理员登录名', 'en-US': 'Enter the administrator login name' },
+  sipPasswordRequired: { 'zh-CN': 'SIP密码不能为空!', 'en-US': 'SIP password is required!' },
+  ehomePasswordRequired: { 'zh-CN': 'EHOME密码不能为空!', 'en-US': 'EHOME password is required!' },
+  networkRequired: { 'zh-CN': '请选择网络!', 'en-US': 'Please choose a network!' },
+  passwordRule: {
+    'zh-CN': '密码最少8位，需包含大写字母、小写字母、数字、特殊字符中的三种',
+    'en-US': 'At least 8 characters, containing three of upper case, lower case, digits and special characters',
+  },
+  passwordSameAsOld: { 'zh-CN': '新密码与原始密码相同，请重新输入', 'en-US': 'The new password is the same as the original, re-enter' },
+  passwordMismatch: { 'zh-CN': '新密码与确认密码不一致，请重新输入', 'en-US': 'The new password differs from the confirmation, re-enter' },
+  platformNameRequired: { 'zh-CN': '平台名称不能为空', 'en-US': 'Platform name is required' },
+  platformUrlRequired: { 'zh-CN': '服务地址不能为空', 'en-US': 'Service address is required' },
+  platformUserRequired: { 'zh-CN': '用户名不能为空', 'en-US': 'User name is required' },
+  platformPasswordRequired: { 'zh-CN': '用户密码不能为空', 'en-US': 'User password is required' },
+  serviceNameRequired: { 'zh-CN': '服务名称不能为空!', 'en-US': 'Service name is required!' },
+  invalidFormat: { 'zh-CN': '输入格式不合法！', 'en-US': 'Invalid format!' },
+  fillRequired: { 'zh-CN': '请填入必选项!', 'en-US': 'Please fill in the required fields!' },
+  // spec 8: results
+  initSuccess: { 'zh-CN': '初始化成功，3秒后跳转到登录页', 'en-US': 'Initialisation succeeded, redirecting to login in 3 seconds' },
+  passwordChanged: { 'zh-CN': '修改成功', 'en-US': 'Changed successfully' },
+  saved: { 'zh-CN': '修改成功!', 'en-US': 'Saved!' },
+  success: { 'zh-CN': '操作成功', 'en-US': 'Done' },
+  channelOffline: { 'zh-CN': '通道已离线!', 'en-US': 'The channel is offline!' },
+  channelDisabled: { 'zh-CN': '通道未开启!', 'en-US': 'The channel is not enabled!' },
+  favouriteRemoved: { 'zh-CN': '已移除收藏夹!', 'en-US': 'Removed from favourites!' },
+  ipSet: { 'zh-CN': 'IP设置成功!', 'en-US': 'IP set successfully!' },
+  analysisListFailed: { 'zh-CN': '获取智能分析平台列表异常', 'en-US': 'Failed to load the analysis platform list' },
+  ieNotSupported: {
+    'zh-CN': '本软件不支持IE内核浏览器，请切换浏览器',
+    'en-US': 'This software does not support IE-core browsers, please switch browser',
+  },
+  // server errors
+  badCredentials: { 'zh-CN': '用户名或密码错误', 'en-US': 'Wrong user name or password' },
+  loginLocked: {
+    'zh-CN': '登录失败次数过多，请{minutes}分钟后再试',
+    'en-US': 'Too many failed logins, try again in {minutes} minutes',
+  },
+  userDisabled: { 'zh-CN': '用户已被禁用', 'en-US': 'This user is disabled' },
+  unauthorized: { 'zh-CN': '登录已失效，请重新登录', 'en-US': 'Your session has expired, please log in again' },
+  forbidden: { 'zh-CN': '没有权限执行此操作', 'en-US': 'You are not allowed to do this' },
+  mustChangePassword: { 'zh-CN': '请先修改密码', 'en-US': 'Please change your password first' },
+  initialRequired: { 'zh-CN': '请先完成系统初始化', 'en-US': 'Please finish the first-run initialisation first' },
+  alreadyInitialised: { 'zh-CN': '系统已完成初始化', 'en-US': 'The platform is already initialised' },
+  oldPasswordWrong: { 'zh-CN': '原始密码错误', 'en-US': 'The original password is wrong' },
+  invalidParam: { 'zh-CN': '参数 {field} 不合法: {reason}', 'en-US': 'Invalid parameter {field}: {reason}' },
+  notFound: { 'zh-CN': '{what}不存在', 'en-US': '{what} does not exist' },
+  duplicate: { 'zh-CN': '{what}已存在', 'en-US': '{what} already exists' },
+  cannotDeleteSelf: { 'zh-CN': '不能删除当前登录用户', 'en-US': 'You cannot delete yourself' },
+  cannotDeleteLastAdmin: { 'zh-CN': '不能删除最后一个管理员', 'en-US': 'You cannot delete the last administrator' },
+  cannotChangeBuiltinRole: { 'zh-CN': '不能修改或删除内置管理员角色', 'en-US': 'The built-in admin role cannot be changed or deleted' },
+  roleInUse: { 'zh-CN': '角色仍有用户使用，不能删除', 'en-US': 'The role still has users and cannot be deleted' },
+  internalError: { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
+  routeNotFound: { 'zh-CN': '接口不存在', 'en-US': 'No such call' },
+  payloadTooLarge: { 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
+  ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type MessageKey = keyof typeof MESSAGES;
+
+/** The text of a message in a language, with {name} placeholders filled. */
+export function message(key: MessageKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
+  const text: string = MESSAGES[key][lang] ?? MESSAGES[key]['zh-CN'];
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in vars ? String(vars[k]) : `{${k}}`));
+}
+
+/** Accept-Language to one of the two languages; Chinese unless English is asked for first. */
+export function pickLang(acceptLanguage: string | undefined): Lang {
+  if (!acceptLanguage) return 'zh-CN';
+  return acceptLanguage.trim().toLowerCase().startsWith('en') ? 'en-US' : 'zh-CN';
+}
