@@ -23,6 +23,8 @@ import { TokenService } from './services/auth/tokens.js';
 import { LockoutService } from './services/auth/lockout.js';
 import { ConfigStore } from './services/config/store.js';
 import { EventBus } from './services/events.js';
+import { NewsService } from './services/news/news.js';
+import { SystemSampler } from './services/system/sampler.js';
 import { routes } from './routes/index.js';
 
 export interface BuiltApp {
@@ -35,6 +37,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const db = await openDatabase({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl });
   await seed(db.kysely, db.engine);
 
+  const events = new EventBus();
   const ctx: AppContext = {
     settings,
     db: db.kysely,
@@ -42,7 +45,9 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     config: new ConfigStore(db.kysely),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
-    events: new EventBus(),
+    events,
+    news: new NewsService(db.kysely, events),
+    sampler: new SystemSampler(),
     startedAt: new Date(),
   };
 
@@ -102,6 +107,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   });
 
   app.addHook('onClose', async () => {
+    ctx.sampler.stop();
     await db.close();
   });
   return { app, ctx, db };

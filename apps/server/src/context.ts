@@ -10,6 +10,8 @@ import type { TokenService } from './services/auth/tokens.js';
 import type { LockoutService } from './services/auth/lockout.js';
 import type { ConfigStore } from './services/config/store.js';
 import type { EventBus } from './services/events.js';
+import type { NewsService } from './services/news/news.js';
+import type { SystemSampler } from './services/system/sampler.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -19,5 +21,7 @@ export interface AppContext {
   tokens: TokenService;
   lockout: LockoutService;
   events: EventBus;
+  news: NewsService;
+  sampler: SystemSampler;
   startedAt: Date;
 }

@@ -154,7 +154,6 @@ export interface StateDevice {
   devices: { total: number; online: number };
   channels: { total: number; online: number };
   users: number;
-  alarms: number;
 }
 
 /** Spec 3 "News item": a channel going online (ON) or offline (OFF). */

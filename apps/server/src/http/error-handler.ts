@@ -16,7 +16,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || String(first.params?.issue?.path?.join('.') ?? '') || (err.validationContext ?? 'body');
+      const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err.validationContext ?? 'body');
       const msg = message('invalidParam', lang, { field, reason: first.message ?? 'invalid' });
       return reply.status(400).send(errorAnswer(req.url, 400, msg));
     }

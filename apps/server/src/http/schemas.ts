@@ -1,0 +1,30 @@
+/**
+ * Small zod building blocks for request schemas. Form-encoded bodies and query strings carry text,
+ * so numbers and flags are coerced from text, with the same rules in both places.
+ */
+import { z } from 'zod';
+
+export const md5 = z
+  .string()
+  .regex(/^[0-9a-fA-F]{32}$/, 'must be a 32-character md5 hex digest')
+  .transform((s) => s.toLowerCase());
+export const id = z.coerce.number().int().positive();
+export const pageIndex = z.coerce.number().int().min(1).default(1);
+export const pageSize = z.coerce.number().int().min(1).max(1000).default(20);
+/** A flag that arrives as true/false, 1/0, "true"/"false", "on"/"off". */
+export const flag = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.trim().toLowerCase();
+    if (['1', 'true', 'on', 'yes'].includes(s)) return true;
+    if (['0', 'false', 'off', 'no', ''].includes(s)) return false;
+  }
+  if (typeof v === 'number') return v !== 0;
+  return v;
+}, z.boolean());
+export const text = (max: number) => z.string().trim().max(max);
+export const userName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits and _ . @ - only');

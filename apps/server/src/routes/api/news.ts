@@ -1,0 +1,46 @@
+/** The message log (bell): paged list, read and delete marks, and the live events websocket. */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { v1 } from '../../http/envelope.js';
+import { id } from '../../http/schemas.js';
+
+export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['news'];
+
+  r.get(
+    '/api/v1/newslist',
+    {
+      schema: {
+        tags,
+        querystring: z.object({
+          start: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(200).default(20),
+        }),
+      },
+    },
+    async (req) => v1('MSG_SC_NEWS_LIST_ACK', await ctx.news.list(req.user!.id, req.query.start, req.query.limit)),
+  );
+  r.post('/api/v1/news/read', { schema: { tags, body: z.object({ id: id.optional() }).optional() } }, async (req) => {
+    await ctx.news.markRead(req.user!.id, req.body?.id);
+    return v1('MSG_SC_NEWS_READ_ACK', {});
+  });
+  r.post('/api/v1/news/delete', { schema: { tags, body: z.object({ id }) } }, async (req) => {
+    await ctx.news.remove(req.user!.id, req.body.id);
+    return v1('MSG_SC_NEWS_DELETE_ACK', {});
+  });
+
+  // Live pushes. The auth hook has already checked the token (query parameter for browsers).
+  app.get('/api/v1/ws/events', { websocket: true, config: { pending: true } }, (socket) => {
+    socket.send(JSON.stringify({ topic: 'hello', payload: { time: new Date().toISOString() } }));
+    const off = ctx.events.subscribe((msg) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+    });
+    socket.on('close', off);
+    socket.on('error', off);
+    // The console sends nothing; anything it sends is ignored.
+    socket.on('message', () => undefined);
+  });
+}

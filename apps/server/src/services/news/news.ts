@@ -1,0 +1,108 @@
+/**
+ * The message log of channel online/offline events (spec "news"). Events are platform-wide; read
+ * and deleted marks are per user, so one operator's clean-up does not hide a message from another.
+ */
+import type { Kysely } from 'kysely';
+import type { NewsItem, NewsList } from '@opencvr/shared';
+import type { Database } from '../../db/schema.js';
+import type { EventBus } from '../events.js';
+
+export interface NewsInput {
+  deviceId: string;
+  channelId: string;
+  channelName: string;
+  online: boolean;
+  time?: Date;
+}
+
+export class NewsService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Records a transition and pushes it to every connected console. */
+  async add(input: NewsInput): Promise<NewsItem> {
+    const row = await this.db
+      .insertInto('news')
+      .values({
+        device_id: input.deviceId,
+        channel_id: input.channelId,
+        channel_name: input.channelName,
+        status: input.online ? 'ON' : 'OFF',
+        news_time: (input.time ?? new Date()).toISOString(),
+      })
+      .returning(['id', 'device_id', 'channel_id', 'channel_name', 'status', 'news_time'])
+      .executeTakeFirstOrThrow();
+    const item = toItem({ ...row, read: 0 });
+    this.events.publish({ topic: 'news', payload: item });
+    return item;
+  }
+
+  async list(userId: number, start: number, limit: number): Promise<NewsList> {
+    const visible = this.db
+      .selectFrom('news')
+      .leftJoin('news_state', (j) => j.onRef('news_state.news_id', '=', 'news.id').on('news_state.user_id', '=', userId))
+      .where((eb) => eb.or([eb('news_state.deleted', 'is', null), eb('news_state.deleted', '=', 0)]));
+    const { total } = await visible.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
+    const { unread } = await visible
+      .where((eb) => eb.or([eb('news_state.read', 'is', null), eb('news_state.read', '=', 0)]))
+      .select((eb) => eb.fn.countAll<string | number>().as('unread'))
+      .executeTakeFirstOrThrow();
+    const rows = await visible
+      .select(['news.id', 'news.device_id', 'news.channel_id', 'news.channel_name', 'news.status', 'news.news_time', 'news_state.read'])
+      .orderBy('news.news_time', 'desc')
+      .orderBy('news.id', 'desc')
+      .limit(limit)
+      .offset(start)
+      .execute();
+    return { total: Number(total), unread: Number(unread), list: rows.map(toItem) };
+  }
+
+  /** Marks one message (or, without an id, every message) read for a user. */
+  async markRead(userId: number, newsId?: number) {
+    const ids = newsId
+      ? [newsId]
+      : (await this.db.selectFrom('news').select('id').execute()).map((r) => r.id);
+    await this.setState(userId, ids, { read: 1 });
+  }
+
+  async remove(userId: number, newsId: number) {
+    await this.setState(userId, [newsId], { read: 1, deleted: 1 });
+  }
+
+  private async setState(userId: number, ids: number[], state: { read: number; deleted?: number }) {
+    if (!ids.length) return;
+    const existing = await this.db.selectFrom('news').select('id').where('id', 'in', ids).execute();
+    for (let i = 0; i < existing.length; i += 500) {
+      const chunk = existing.slice(i, i + 500);
+      await this.db
+        .insertInto('news_state')
+        .values(chunk.map((r) => ({ user_id: userId, news_id: r.id, read: state.read, deleted: state.deleted ?? 0 })))
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'news_id']).doUpdateSet({ read: state.read, ...(state.deleted ? { deleted: state.deleted } : {}) }),
+        )
+        .execute();
+    }
+  }
+}
+
+function toItem(r: {
+  id: number;
+  device_id: string;
+  channel_id: string;
+  channel_name: string;
+  status: string;
+  news_time: string;
+  read: number | null;
+}): NewsItem {
+  return {
+    ID: r.id,
+    Status: r.status === 'ON' ? 'ON' : 'OFF',
+    DeviceID: r.device_id,
+    ChannelID: r.channel_id,
+    ChannelName: r.channel_name,
+    NewsTime: r.news_time,
+    sign: r.read ? 1 : 0,
+  };
+}
