@@ -1,0 +1,286 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: installs what is missing, then runs every stage and prints one summary line:
+ *
+ *   typecheck → lint → unit (vitest on SQLite: shared, server, web) → pg (server tests on a
+ *   throwaway PostgreSQL) → e2e (web build, Playwright in Debian's Chromium)
+ *
+ * Options (after `npm test --`):
+ *   --only NAME[,NAME]   run only these stages (typecheck, lint, unit, pg, e2e)
+ *   --skip NAME[,NAME]   skip these stages;  --skip-e2e  same as --skip e2e
+ *   --no-bootstrap       do not check Debian packages / npm dependencies
+ *
+ * Every stage runs even after a failure so the summary is complete. The last line is
+ * `tests: N passed, M failed`; the exit code is 1 when anything failed.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { bootstrap, ROOT } from './bootstrap.mjs';
+
+const STAGES = ['typecheck', 'lint', 'unit', 'pg', 'e2e'];
+const STAGE_TIMEOUT_MS = Number(process.env.TEST_STAGE_TIMEOUT_MS ?? 15 * 60_000);
+const RESULTS = path.join(ROOT, '.tmp', 'test-results');
+
+function parseArgs(argv) {
+  const opts = { only: null, skip: new Set(), bootstrap: true };
+  const list = (v, flag) => {
+    if (!v) throw new Error(`${flag} needs a stage name (${STAGES.join(', ')})`);
+    const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+    for (const n of names) if (!STAGES.includes(n)) throw new Error(`unknown stage ${n}; stages: ${STAGES.join(', ')}`);
+    return names;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes('=') ? a.split(/=(.*)/s, 2) : [a, undefined];
+    if (flag === '--only') opts.only = new Set(list(inline ?? argv[++i], '--only'));
+    else if (flag === '--skip') for (const n of list(inline ?? argv[++i], '--skip')) opts.skip.add(n);
+    else if (flag === '--skip-e2e') opts.skip.add('e2e');
+    else if (flag === '--skip-pg') opts.skip.add('pg');
+    else if (flag === '--no-bootstrap') opts.bootstrap = false;
+    else if (flag === '-h' || flag === '--help') {
+      console.log('usage: npm test -- [--only typecheck|lint|unit|pg|e2e] [--skip NAME] [--skip-e2e] [--no-bootstrap]');
+      process.exit(0);
+    } else throw new Error(`unknown option ${a}`);
+  }
+  return opts;
+}
+
+/** Child processes still running, killed on Ctrl-C / SIGTERM. */
+const running = new Set();
+/** Cleanups (PostgreSQL) to run on Ctrl-C / SIGTERM. */
+const cleanups = new Set();
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* gone */
+    }
+  }
+}
+
+/** Runs a command in its own process group with inherited output; resolves to { code, timedOut }. */
+function run(cmd, args, { env = {}, timeoutMs = STAGE_TIMEOUT_MS } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+      detached: true,
+    });
+    running.add(child);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`\n[test] ${cmd} ${args.join(' ')} exceeded ${timeoutMs / 60000} min: stopping it`);
+      killGroup(child, 'SIGTERM');
+      setTimeout(() => killGroup(child, 'SIGKILL'), 5000).unref();
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      running.delete(child);
+      console.error(`[test] could not start ${cmd}: ${err.message}`);
+      resolve({ code: 127, timedOut });
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      running.delete(child);
+      resolve({ code: code ?? (signal ? 128 : 1), timedOut });
+    });
+  });
+}
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    for (const c of running) killGroup(c, 'SIGTERM');
+    for (const fn of cleanups) await fn().catch(() => {});
+    console.log('\ntests: interrupted');
+    process.exit(130);
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Counts from a vitest JSON report, checked against the exit code. */
+function vitestCounts(file, { code, timedOut }) {
+  const r = readJson(file);
+  if (!r) return { passed: 0, failed: 1, note: timedOut ? 'timed out' : `no report (exit ${code})` };
+  const passed = r.numPassedTests ?? 0;
+  let failed = r.numFailedTests ?? 0;
+  const notes = [];
+  // A file that fails to load has no failed tests but a failed suite.
+  const brokenFiles = (r.testResults ?? []).filter(
+    (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
+  );
+  if (brokenFiles.length) {
+    failed += brokenFiles.length;
+    notes.push(`${brokenFiles.length} file(s) failed to run: ${brokenFiles.map((f) => path.relative(ROOT, f.name)).join(', ')}`);
+  }
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    notes.push(timedOut ? 'timed out' : `vitest exited ${code} (errors outside tests)`);
+  }
+  return { passed, failed, note: notes.join('; ') };
+}
+
+/** Counts from a Playwright JSON report. */
+function playwrightCounts(file, { code, timedOut }) {
+  const r = readJson(file);
+  if (!r?.stats) return { passed: 0, failed: 1, note: timedOut ? 'timed out' : `no report (exit ${code})` };
+  const passed = (r.stats.expected ?? 0) + (r.stats.flaky ?? 0);
+  let failed = r.stats.unexpected ?? 0;
+  const notes = [];
+  if (r.stats.skipped) notes.push(`${r.stats.skipped} skipped`);
+  if (r.errors?.length) {
+    notes.push(`errors outside tests: ${r.errors.map((e) => (e.message ?? '').split('\n')[0]).join(' | ')}`);
+  }
+  if (code !== 0 && failed === 0) {
+    failed = 1;
+    notes.push(timedOut ? 'timed out' : `playwright exited ${code}`);
+  }
+  return { passed, failed, note: notes.join('; ') };
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+/** Each stage resolves to { passed, failed, note }. */
+const stageRunners = {
+  async typecheck() {
+    const r = await run(npm, ['run', '--silent', 'typecheck']);
+    return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'type errors' };
+  },
+  async lint() {
+    const r = await run(npx, ['eslint', '.']);
+    return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'lint errors' };
+  },
+  async unit() {
+    const out = path.join(RESULTS, 'unit.json');
+    fs.rmSync(out, { force: true });
+    const env = { DATABASE_URL: '' }; // SQLite
+    const r = await run(
+      npx,
+      ['vitest', 'run', '--project', 'shared', '--project', 'server', '--project', 'web',
+        '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+      { env },
+    );
+    return vitestCounts(out, r);
+  },
+  async pg() {
+    const out = path.join(RESULTS, 'pg.json');
+    fs.rmSync(out, { force: true });
+    const { startPostgres } = await import('./pg.mjs');
+    let pg;
+    try {
+      pg = await startPostgres({ log: (m) => console.log(`[pg] ${m}`) });
+    } catch (err) {
+      console.error(`[pg] could not start PostgreSQL: ${err.message}`);
+      return { passed: 0, failed: 1, note: 'PostgreSQL did not start' };
+    }
+    cleanups.add(pg.stop);
+    try {
+      const r = await run(
+        npx,
+        ['vitest', 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+        { env: { DATABASE_URL: pg.url } },
+      );
+      return vitestCounts(out, r);
+    } finally {
+      await pg.stop();
+      cleanups.delete(pg.stop);
+      console.log('[pg] stopped');
+    }
+  },
+  async e2e() {
+    const { buildWeb } = await import('./web-build.mjs');
+    try {
+      buildWeb({ force: true });
+    } catch (err) {
+      console.error(`[e2e] ${err.message}`);
+      return { passed: 0, failed: 1, note: 'web build failed' };
+    }
+    const out = path.join(RESULTS, 'e2e.json');
+    fs.rmSync(out, { force: true });
+    const r = await run(npx, ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], {
+      env: { E2E_JSON_OUTPUT: out, E2E_OUTPUT_DIR: path.join(RESULTS, 'e2e'), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    });
+    return playwrightCounts(out, r);
+  },
+};
+
+function secs(ms) {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`[test] ${err.message}`);
+    console.log('tests: 0 passed, 1 failed');
+    process.exit(2);
+  }
+  const t0 = Date.now();
+  const results = [];
+
+  if (opts.bootstrap) {
+    const b0 = Date.now();
+    console.log('\n=== bootstrap: Debian packages and npm dependencies ===');
+    try {
+      bootstrap('test');
+    } catch (err) {
+      console.error(`[bootstrap] ${err.message}`);
+      results.push({ name: 'bootstrap', passed: 0, failed: 1, note: err.message.split('\n')[0], ms: Date.now() - b0 });
+      // Without npm dependencies nothing else can run.
+      if (!fs.existsSync(path.join(ROOT, 'node_modules', '.bin'))) return finish(results, t0);
+    }
+  }
+  fs.mkdirSync(RESULTS, { recursive: true });
+
+  const selected = STAGES.filter((s) => (!opts.only || opts.only.has(s)) && !opts.skip.has(s));
+  for (const name of selected) {
+    console.log(`\n=== ${name} ===`);
+    const s0 = Date.now();
+    let res;
+    try {
+      res = await stageRunners[name]();
+    } catch (err) {
+      console.error(`[test] stage ${name} could not run: ${err.stack ?? err}`);
+      res = { passed: 0, failed: 1, note: `could not run: ${err.message}` };
+    }
+    const ms = Date.now() - s0;
+    results.push({ name, ...res, ms });
+    console.log(`=== ${name}: ${res.passed} passed, ${res.failed} failed in ${secs(ms)}${res.note ? ` (${res.note})` : ''} ===`);
+  }
+  return finish(results, t0);
+}
+
+function finish(results, t0) {
+  let passed = 0;
+  let failed = 0;
+  console.log('\n=== summary ===');
+  for (const r of results) {
+    passed += r.passed;
+    failed += r.failed;
+    const mark = r.failed ? 'FAIL' : 'ok  ';
+    console.log(`${mark} ${r.name.padEnd(10)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed ${secs(r.ms).padStart(9)}${r.note ? `  ${r.note}` : ''}`);
+  }
+  const failedStages = results.filter((r) => r.failed).map((r) => r.name);
+  if (failedStages.length) console.log(`failed stages: ${failedStages.join(', ')}`);
+  console.log(`total time ${secs(Date.now() - t0)}`);
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,60 @@
+/**
+ * One vitest run for the whole monorepo, split into projects:
+ *   npx vitest run --project shared | server | web
+ * The web project uses apps/web/vitest.config.ts when the console has one, else the inline jsdom setup below.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const at = (p: string) => path.join(root, p);
+
+const webConfig = ['apps/web/vitest.config.ts', 'apps/web/vitest.config.mts'].find((f) => fs.existsSync(at(f)));
+const webSetup = at('apps/web/test/setup.ts');
+
+const web: TestProjectConfiguration = webConfig
+  ? `./${webConfig}`
+  : {
+      plugins: [react()],
+      root: at('apps/web'),
+      test: {
+        name: 'web',
+        environment: 'jsdom',
+        include: ['test/**/*.test.{ts,tsx}'],
+        setupFiles: fs.existsSync(webSetup) ? [webSetup] : [],
+        css: false,
+        testTimeout: 15000,
+      },
+    };
+
+export default defineConfig({
+  test: {
+    // A stage with no tests yet is not a failure.
+    passWithNoTests: true,
+    projects: [
+      {
+        test: {
+          name: 'shared',
+          root: at('packages/shared'),
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          root: at('apps/server'),
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+          pool: 'forks',
+          testTimeout: 30000,
+          hookTimeout: 30000,
+        },
+      },
+      web,
+    ],
+  },
+});
