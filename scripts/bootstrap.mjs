@@ -72,7 +72,8 @@ export function ensureDebian(pkgs) {
     prefix = ['sudo', '-n', 'env', 'DEBIAN_FRONTEND=noninteractive'];
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const exec = (args) => (prefix.length ? run(prefix[0], [...prefix.slice(1), ...args], { env }) : run(args[0], args.slice(1), { env }));
+  const exec = (args) =>
+    prefix.length ? run(prefix[0], [...prefix.slice(1), ...args], { env }) : run(args[0], args.slice(1), { env });
   log(`installing Debian packages: ${missing.join(' ')} (apt-get update first; this can take a few minutes)`);
   const t0 = Date.now();
   exec(['apt-get', 'update']);

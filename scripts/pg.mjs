@@ -69,7 +69,18 @@ export async function startPostgres({ log = () => {} } = {}) {
   fs.chmodSync(tmp, 0o700);
   const port = await freePort();
   log(`initdb in ${dataDir}`);
-  pgRun(path.join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync', '--locale=C']);
+  pgRun(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--locale=C',
+  ]);
   const opts = [
     `-p ${port}`,
     `-c listen_addresses=127.0.0.1`,

@@ -26,7 +26,10 @@ function parseArgs(argv) {
   const opts = { only: null, skip: new Set(), bootstrap: true };
   const list = (v, flag) => {
     if (!v) throw new Error(`${flag} needs a stage name (${STAGES.join(', ')})`);
-    const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+    const names = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const n of names) if (!STAGES.includes(n)) throw new Error(`unknown stage ${n}; stages: ${STAGES.join(', ')}`);
     return names;
   };
@@ -124,7 +127,9 @@ function vitestCounts(file, { code, timedOut }) {
   );
   if (brokenFiles.length) {
     failed += brokenFiles.length;
-    notes.push(`${brokenFiles.length} file(s) failed to run: ${brokenFiles.map((f) => path.relative(ROOT, f.name)).join(', ')}`);
+    notes.push(
+      `${brokenFiles.length} file(s) failed to run: ${brokenFiles.map((f) => path.relative(ROOT, f.name)).join(', ')}`,
+    );
   }
   if (code !== 0 && failed === 0) {
     failed = 1;
@@ -158,11 +163,15 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const stageRunners = {
   async typecheck() {
     const r = await run(npm, ['run', '--silent', 'typecheck']);
-    return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'type errors' };
+    return r.code === 0
+      ? { passed: 1, failed: 0 }
+      : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'type errors' };
   },
   async lint() {
     const r = await run(npx, ['eslint', '.']);
-    return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'lint errors' };
+    return r.code === 0
+      ? { passed: 1, failed: 0 }
+      : { passed: 0, failed: 1, note: r.timedOut ? 'timed out' : 'lint errors' };
   },
   async unit() {
     const out = path.join(RESULTS, 'unit.json');
@@ -170,8 +179,19 @@ const stageRunners = {
     const env = { DATABASE_URL: '' }; // SQLite
     const r = await run(
       npx,
-      ['vitest', 'run', '--project', 'shared', '--project', 'server', '--project', 'web',
-        '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+      [
+        'vitest',
+        'run',
+        '--project',
+        'shared',
+        '--project',
+        'server',
+        '--project',
+        'web',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile=${out}`,
+      ],
       { env },
     );
     return vitestCounts(out, r);
@@ -204,7 +224,8 @@ const stageRunners = {
   async e2e() {
     const { buildWeb } = await import('./web-build.mjs');
     try {
-      buildWeb({ force: true });
+      // CI always builds; locally a build newer than every source is reused.
+      buildWeb({ force: !!process.env.CI });
     } catch (err) {
       console.error(`[e2e] ${err.message}`);
       return { passed: 0, failed: 1, note: 'web build failed' };
@@ -261,7 +282,9 @@ async function main() {
     }
     const ms = Date.now() - s0;
     results.push({ name, ...res, ms });
-    console.log(`=== ${name}: ${res.passed} passed, ${res.failed} failed in ${secs(ms)}${res.note ? ` (${res.note})` : ''} ===`);
+    console.log(
+      `=== ${name}: ${res.passed} passed, ${res.failed} failed in ${secs(ms)}${res.note ? ` (${res.note})` : ''} ===`,
+    );
   }
   return finish(results, t0);
 }
@@ -274,7 +297,9 @@ function finish(results, t0) {
     passed += r.passed;
     failed += r.failed;
     const mark = r.failed ? 'FAIL' : 'ok  ';
-    console.log(`${mark} ${r.name.padEnd(10)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed ${secs(r.ms).padStart(9)}${r.note ? `  ${r.note}` : ''}`);
+    console.log(
+      `${mark} ${r.name.padEnd(10)} ${String(r.passed).padStart(5)} passed ${String(r.failed).padStart(4)} failed ${secs(r.ms).padStart(9)}${r.note ? `  ${r.note}` : ''}`,
+    );
   }
   const failedStages = results.filter((r) => r.failed).map((r) => r.name);
   if (failedStages.length) console.log(`failed stages: ${failedStages.join(', ')}`);

@@ -8,7 +8,13 @@ import path from 'node:path';
 import { ROOT } from './bootstrap.mjs';
 
 export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
-const SOURCES = ['apps/web/src', 'apps/web/index.html', 'apps/web/public', 'apps/web/vite.config.ts', 'packages/shared/src'];
+const SOURCES = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/public',
+  'apps/web/vite.config.ts',
+  'packages/shared/src',
+];
 
 function newest(p) {
   let st;
