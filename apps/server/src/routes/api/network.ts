@@ -13,7 +13,11 @@ const host = z
   .string()
   .trim()
   .max(255)
-  .refine((s) => s === '' || isIPv4(s) || isValidHostName(s) || s === 'localhost', 'must be an IPv4 address or a host name');
+  .refine(
+    // All digits and dots is meant as an address, so it must be a valid one (999.1.1.1 is not a host name).
+    (s) => s === '' || isIPv4(s) || (!/^[\d.]+$/.test(s) && (isValidHostName(s) || s === 'localhost')),
+    'must be an IPv4 address or a host name',
+  );
 
 export async function networkRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
