@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { MESSAGES, message, pickLang } from '../src/index.js';
+
+describe('message catalogue', () => {
+  it('has every message in both languages', () => {
+    for (const [key, m] of Object.entries(MESSAGES)) {
+      expect(m['zh-CN'], key).toBeTruthy();
+      expect(m['en-US'], key).toBeTruthy();
+    }
+  });
+  it('keeps the spec texts exactly', () => {
+    expect(message('newPasswordRequired')).toBe('新密码不能为空!');
+    expect(message('oldPasswordRequired')).toBe('原始密码不能为空!');
+    expect(message('confirmPasswordRequired')).toBe('确认新密码不能为空!');
+    expect(message('adminUsernameRequired')).toBe('请输入管理员登录名');
+    expect(message('sipPasswordRequired')).toBe('SIP密码不能为空!');
+    expect(message('ehomePasswordRequired')).toBe('EHOME密码不能为空!');
+    expect(message('networkRequired')).toBe('请选择网络!');
+    expect(message('serviceNameRequired')).toBe('服务名称不能为空!');
+    expect(message('invalidFormat')).toBe('输入格式不合法！');
+    expect(message('fillRequired')).toBe('请填入必选项!');
+    expect(message('passwordChanged')).toBe('修改成功');
+    expect(message('saved')).toBe('修改成功!');
+    expect(message('success')).toBe('操作成功');
+    expect(message('channelOffline')).toBe('通道已离线!');
+    expect(message('channelDisabled')).toBe('通道未开启!');
+    expect(message('favouriteRemoved')).toBe('已移除收藏夹!');
+    expect(message('ipSet')).toBe('IP设置成功!');
+    expect(message('analysisListFailed')).toBe('获取智能分析平台列表异常');
+  });
+  it('fills placeholders and picks the language from Accept-Language', () => {
+    expect(message('loginLocked', 'en-US', { minutes: 15 })).toBe('Too many failed logins, try again in 15 minutes');
+    expect(pickLang(undefined)).toBe('zh-CN');
+    expect(pickLang('en-GB,en;q=0.8')).toBe('en-US');
+    expect(pickLang('zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh-CN');
+    expect(pickLang('fr')).toBe('zh-CN');
+  });
+});
