@@ -106,7 +106,12 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     return reply.status(404).send(errorAnswer(req.url, 404, message('routeNotFound', req.lang ?? 'zh-CN')));
   });
 
+  // Expired tokens are refused on use; this only keeps the table small.
+  const purge = setInterval(() => void ctx.tokens.purgeExpired().catch((err) => app.log.warn({ err }, 'token purge failed')), 3600_000);
+  purge.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(purge);
     ctx.sampler.stop();
     await db.close();
   });
