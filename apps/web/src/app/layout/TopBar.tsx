@@ -1,0 +1,73 @@
+/** The top bar: logo/title/version, the main menu, search, bell, language and user menu. */
+import { useMemo, useState } from 'react';
+import { Button, Flex, Menu, type MenuProps } from 'antd';
+import { SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { DEFAULT_TITLE, VERSION } from '@opencvr/shared';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { isAdminRole, isMenuAdmin } from '../../lib/session';
+import { recordVersionOf, useConfig } from '../../lib/stores/config';
+import { useSession } from '../../lib/stores/session';
+import { useUi } from '../../lib/stores/ui';
+import { NewsBell } from '../../features/news/components/NewsBell';
+import { activeGroup, buildNav } from './navItems';
+import { SearchAllModal } from './SearchAllModal';
+import { UserMenu } from './UserMenu';
+
+export function TopBar() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const user = useSession((s) => s.userinfo);
+  const isMobile = useUi((s) => s.isMobile);
+  const recordVersion = useConfig(recordVersionOf);
+  const switches = useConfig((s) => s.switchConfig);
+  const title = useConfig((s) => s.otherConfig?.Title || s.homeConfig?.Title || DEFAULT_TITLE);
+  const version = useConfig((s) => s.otherConfig?.Version || s.homeConfig?.Version || VERSION);
+  const [searchOpen, setSearchOpen] = useState(false);
+
+  const menuAdmin = isMenuAdmin(user?.role);
+  const nav = useMemo(
+    () => buildNav({ admin: menuAdmin, isMobile, recordVersion, aiPlatform: switches.ai_platform, vqdShow: switches.vqd_show }, t),
+    [menuAdmin, isMobile, recordVersion, switches, t],
+  );
+  const items: MenuProps['items'] = nav.map((g) =>
+    g.children ? { key: g.key, label: g.label, children: g.children.map((c) => ({ key: c.key, label: c.label })) } : { key: g.to ?? g.key, label: g.label },
+  );
+  const targets = new Map<string, string>();
+  nav.forEach((g) => {
+    if (g.to) targets.set(g.to, g.to);
+    g.children?.forEach((c) => targets.set(c.key, c.to));
+  });
+
+  return (
+    <Flex align="center" gap={12} style={{ height: '100%' }}>
+      <Link to="/ai/dashboard" style={{ color: '#fff', display: 'flex', alignItems: 'center', gap: 8, whiteSpace: 'nowrap' }} data-testid="logo">
+        <VideoCameraOutlined style={{ fontSize: 22 }} />
+        {!isMobile && (
+          <span style={{ fontSize: 18, fontWeight: 600 }}>
+            {title} <span style={{ fontSize: 12, opacity: 0.7 }}>v{version}</span>
+          </span>
+        )}
+      </Link>
+      <Menu
+        theme="dark"
+        mode="horizontal"
+        style={{ flex: 1, minWidth: 0, background: 'transparent' }}
+        selectedKeys={[activeGroup(pathname), pathname]}
+        items={items}
+        onClick={({ key }) => navigate(targets.get(key) ?? key)}
+      />
+      <Flex align="center" gap={12}>
+        {isAdminRole(user?.role) && (
+          <Button type="text" aria-label={t('search.title')} icon={<SearchOutlined style={{ color: '#fff', fontSize: 18 }} />} onClick={() => setSearchOpen(true)} />
+        )}
+        <NewsBell />
+        {!isMobile && <LanguageSwitch />}
+        <UserMenu name={user?.nick_name || user?.name || ''} admin={isAdminRole(user?.role)} />
+      </Flex>
+      <SearchAllModal open={searchOpen} onClose={() => setSearchOpen(false)} />
+    </Flex>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The video pages' sidebar frame: three reorderable tabs (drag a tab onto another). The tree,
+ * group and favourite contents arrive with the live-video issue; until then each tab is empty.
+ */
+import { useState } from 'react';
+import { Empty, Flex } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { isAdminRole } from '../../lib/session';
+import { useSession } from '../../lib/stores/session';
+import { useUi } from '../../lib/stores/ui';
+import { loadSiderTabs, moveTab, saveSiderTabs, type SiderTab } from './siderTabs';
+
+export function VideoSider() {
+  const { t } = useTranslation();
+  const admin = isAdminRole(useSession((s) => s.userinfo?.role));
+  const active = useUi((s) => s.siderTabPane);
+  const setActive = useUi((s) => s.setSiderTabPane);
+  const [tabs, setTabs] = useState<SiderTab[]>(loadSiderTabs);
+  const [dragging, setDragging] = useState<number | null>(null);
+
+  // The video tree tab is for admins only (spec 6).
+  const visible = tabs.filter((tab) => admin || tab.key !== 'spgc');
+  const current = visible.some((tab) => tab.key === active) ? active : visible[0]?.key;
+
+  const drop = (target: SiderTab) => {
+    if (dragging === null) return;
+    const to = tabs.indexOf(target);
+    const next = moveTab(tabs, dragging, to);
+    setTabs(next);
+    saveSiderTabs(next);
+    setDragging(null);
+  };
+
+  return (
+    <Flex vertical style={{ height: '100%' }}>
+      <Flex role="tablist" style={{ borderBottom: '1px solid #f0f0f0' }}>
+        {visible.map((tab) => (
+          <div
+            key={tab.key}
+            role="tab"
+            aria-selected={tab.key === current}
+            draggable
+            onDragStart={() => setDragging(tabs.indexOf(tab))}
+            onDragOver={(e) => e.preventDefault()}
+            onDrop={() => drop(tab)}
+            onClick={() => setActive(tab.key)}
+            style={{
+              flex: 1,
+              textAlign: 'center',
+              padding: '10px 4px',
+              cursor: 'pointer',
+              userSelect: 'none',
+              borderBottom: tab.key === current ? '2px solid #1677ff' : '2px solid transparent',
+              color: tab.key === current ? '#1677ff' : undefined,
+            }}
+          >
+            {t(tab.label)}
+          </div>
+        ))}
+      </Flex>
+      <div style={{ flex: 1, padding: 16 }}>
+        <Empty description={t('common.notAvailable')} />
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,44 @@
+/** Builds the browser router from the route table. */
+import { Suspense } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
+import UnavailablePage from '../components/UnavailablePage';
+import { lazyPage } from '../lib/lazy';
+import { PageLoading } from './PageLoading';
+import { RouteError } from './RouteError';
+import { Root } from './Root';
+import { ROUTES, type RouteDef } from './routes';
+
+const AppLayout = lazyPage(() => import('./layout/AppLayout'));
+
+function element(r: RouteDef) {
+  const Page = r.page;
+  return <Suspense fallback={<PageLoading />}>{Page ? <Page /> : <UnavailablePage title={r.title} />}</Suspense>;
+}
+
+export function buildRoutes(): RouteObject[] {
+  const bare = ROUTES.filter((r) => r.layout === 'bare').map((r) => ({ path: r.path, element: element(r), handle: r }));
+  const main = ROUTES.filter((r) => r.layout === 'main').map((r) => ({ path: r.path, element: element(r), handle: r }));
+  return [
+    {
+      element: <Root />,
+      errorElement: <RouteError />,
+      children: [
+        ...bare,
+        {
+          element: (
+            <Suspense fallback={<PageLoading />}>
+              <AppLayout />
+            </Suspense>
+          ),
+          children: main,
+        },
+        // The guard redirects unknown paths; this only catches what slips past it.
+        { path: '*', element: <Navigate to="/video" replace /> },
+      ],
+    },
+  ];
+}
+
+export function createRouter() {
+  return createBrowserRouter(buildRoutes());
+}

@@ -1,0 +1,118 @@
+/** /user/role: roles; the built-in role (Builtin 1) cannot be edited or deleted. */
+import { useEffect, useState } from 'react';
+import { Button, Card, Popconfirm, Space, Table, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { PAGE_SIZE, type RoleRow } from '@opencvr/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
+import { deleteRole, fetchRoles } from '../api';
+import { RoleFormModal } from '../components/RoleFormModal';
+
+export default function RolesPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<RoleRow | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const list = useQuery({ queryKey: ['roles', page], queryFn: () => fetchRoles(page, PAGE_SIZE), placeholderData: keepPreviousData });
+
+  useEffect(() => {
+    if (params.get('action') === 'add') {
+      setEditing(null);
+      setFormOpen(true);
+      params.delete('action');
+      setParams(params, { replace: true });
+    }
+  }, [params, setParams]);
+
+  const remove = async (row: RoleRow) => {
+    try {
+      await deleteRole(row.ID);
+      notify.success(msg('success'));
+      void list.refetch();
+    } catch {
+      // shown by the request layer
+    }
+  };
+
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle
+        title={t('route.userRole')}
+        extra={
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => {
+              setEditing(null);
+              setFormOpen(true);
+            }}
+          >
+            {t('roles.add')}
+          </Button>
+        }
+      />
+      <Card>
+        <Table<RoleRow>
+          rowKey="ID"
+          size="middle"
+          loading={list.isFetching}
+          dataSource={list.data?.data ?? []}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.count ?? 0, showSizeChanger: false, onChange: setPage }}
+          columns={[
+            {
+              title: t('roles.name'),
+              dataIndex: 'Name',
+              render: (v: string, row) => (
+                <Space>
+                  {v}
+                  {row.Builtin === 1 && <Tag color="blue">{t('roles.builtin')}</Tag>}
+                </Space>
+              ),
+            },
+            { title: t('roles.describe'), dataIndex: 'Describe' },
+            { title: t('roles.userCount'), dataIndex: 'UserCount' },
+            { title: t('common.createdAt'), dataIndex: 'CreateAt' },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, row) =>
+                row.Builtin === 1 ? null : (
+                  <Space>
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => {
+                        setEditing(row);
+                        setFormOpen(true);
+                      }}
+                    >
+                      {t('common.edit')}
+                    </Button>
+                    <Popconfirm title={t('roles.deleteConfirm', { name: row.Name })} onConfirm={() => remove(row)}>
+                      <Button type="link" size="small" danger>
+                        {t('common.delete')}
+                      </Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <RoleFormModal
+        open={formOpen}
+        role={editing}
+        onClose={() => setFormOpen(false)}
+        onSaved={() => {
+          setFormOpen(false);
+          void list.refetch();
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,128 @@
+/** /user/index: users, with search, paging of 20, add/edit and delete. `?action=add` opens the add dialog. */
+import { useEffect, useState } from 'react';
+import { Button, Card, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { PAGE_SIZE, type UserRow } from '@opencvr/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
+import { deleteUser, fetchUsers } from '../api';
+import { UserFormModal } from '../components/UserFormModal';
+import { useDebounced } from '../useDebounced';
+
+export default function UsersPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const [page, setPage] = useState(1);
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const [editing, setEditing] = useState<UserRow | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+
+  const list = useQuery({ queryKey: ['users', page, query], queryFn: () => fetchUsers(page, PAGE_SIZE, query), placeholderData: keepPreviousData });
+
+  useEffect(() => setPage(1), [query]);
+  useEffect(() => {
+    if (params.get('action') === 'add') {
+      setEditing(null);
+      setFormOpen(true);
+      params.delete('action');
+      setParams(params, { replace: true });
+    }
+  }, [params, setParams]);
+
+  const remove = async (row: UserRow) => {
+    try {
+      await deleteUser(row.ID);
+      notify.success(msg('success'));
+      void list.refetch();
+    } catch {
+      // shown by the request layer
+    }
+  };
+
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle
+        title={t('route.userIndex')}
+        extra={
+          <Space wrap>
+            <Input.Search allowClear placeholder={t('users.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => {
+                setEditing(null);
+                setFormOpen(true);
+              }}
+            >
+              {t('users.add')}
+            </Button>
+          </Space>
+        }
+      />
+      <Card>
+        <Table<UserRow>
+          rowKey="ID"
+          size="middle"
+          loading={list.isFetching}
+          dataSource={list.data?.data ?? []}
+          scroll={{ x: 800 }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.count ?? 0, showSizeChanger: false, onChange: setPage }}
+          columns={[
+            { title: t('users.username'), dataIndex: 'Username' },
+            { title: t('users.name'), dataIndex: 'Name' },
+            { title: t('users.nickName'), dataIndex: 'NickName' },
+            { title: t('users.role'), dataIndex: 'RoleName' },
+            {
+              title: t('users.enable'),
+              dataIndex: 'Enable',
+              render: (v: number) => (v === 1 ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>),
+            },
+            {
+              title: t('users.mustChangeShort'),
+              dataIndex: 'MustChangePassword',
+              render: (v: number) => (v === 1 ? t('common.yes') : t('common.no')),
+            },
+            { title: t('common.createdAt'), dataIndex: 'CreateAt' },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, row) => (
+                <Space>
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => {
+                      setEditing(row);
+                      setFormOpen(true);
+                    }}
+                  >
+                    {t('common.edit')}
+                  </Button>
+                  <Popconfirm title={t('users.deleteConfirm', { name: row.Username })} onConfirm={() => remove(row)}>
+                    <Button type="link" size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <UserFormModal
+        open={formOpen}
+        user={editing}
+        onClose={() => setFormOpen(false)}
+        onSaved={() => {
+          setFormOpen(false);
+          void list.refetch();
+        }}
+      />
+    </div>
+  );
+}

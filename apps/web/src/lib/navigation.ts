@@ -1,0 +1,25 @@
+/**
+ * Lets non-React code (the request layer, session cleanup) change the route. The router registers
+ * its navigate function at start-up; before that (and in tests) the browser location is used.
+ */
+type Navigate = (to: string) => void;
+
+let navigateFn: Navigate | null = null;
+
+export function setNavigator(fn: Navigate | null): void {
+  navigateFn = fn;
+}
+
+export function navigateTo(to: string): void {
+  if (navigateFn) navigateFn(to);
+  else window.location.assign(to);
+}
+
+export function currentPath(): string {
+  return window.location.pathname;
+}
+
+/** Pages that work without a logged-in user and must never be sent to /login. */
+export function isPublicPlayerPath(path: string): boolean {
+  return path.startsWith('/players/') || path.startsWith('/share/');
+}
