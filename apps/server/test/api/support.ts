@@ -21,7 +21,7 @@ export async function login(t: TestApp, username: string, password: string, remo
 export function form(payload: Record<string, string | number | boolean>, token?: string) {
   return {
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) },
-    payload: new URLSearchParams(Object.entries(payload).map(([k, v]) => [k, String(v)])).toString(),
+    payload: new URLSearchParams(Object.entries(payload).map(([k, v]): [string, string] => [k, String(v)])).toString(),
   };
 }
 
