@@ -17,14 +17,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
       output: {
-        // Framework code changes rarely: keep it in its own long-cached chunks. Pages are split
-        // by React.lazy in the route table, so /login only pulls the login page chunk.
+        // React and the router change rarely: keep them in one long-cached chunk. antd and the
+        // rest stay with the lazy pages that use them (React.lazy per route), so /login pulls
+        // only the components it renders.
         codeSplitting: {
-          groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 30 },
-            { name: 'antd', test: /node_modules[\\/](antd|@ant-design|@rc-component|rc-[^\\/]+|@emotion|dayjs)[\\/]/, priority: 20 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 10 },
-          ],
+          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/, priority: 30 }],
         },
       },
     },
