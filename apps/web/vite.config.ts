@@ -1,17 +1,18 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The server runs on 18000 in development; the console proxies its API, API docs and websockets there.
-const SERVER = 'http://127.0.0.1:18000';
+// The server runs on 18000 in development; the console proxies its API, API docs and websockets
+// there. OPENCVR_SERVER points elsewhere (e.g. a second server started for a test run).
+const SERVER = process.env.OPENCVR_SERVER ?? 'http://127.0.0.1:18000';
+const proxy = {
+  '/api': { target: SERVER, changeOrigin: true, ws: true },
+  '/apidoc': { target: SERVER, changeOrigin: true, ws: true },
+};
 
 export default defineConfig({
   plugins: [react()],
-  server: {
-    proxy: {
-      '/api': { target: SERVER, changeOrigin: true, ws: true },
-      '/apidoc': { target: SERVER, changeOrigin: true, ws: true },
-    },
-  },
+  server: { proxy },
+  preview: { proxy },
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 1200,

@@ -29,7 +29,6 @@ beforeEach(() => {
   notices.length = 0;
   navigated = [];
   setNavigator((to) => navigated.push(to));
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   bindNotifiers(fakeMessage as any, fakeNotification as any);
   useSession.getState().clear();
   useUi.getState().closeModifyPwd();
