@@ -121,6 +121,19 @@ function vitestCounts(file, { code, timedOut }) {
   const passed = r.numPassedTests ?? 0;
   let failed = r.numFailedTests ?? 0;
   const notes = [];
+  // Per part of the repo: shared 12/0, server 40/1, web 8/0 (passed/failed).
+  const parts = new Map();
+  for (const f of r.testResults ?? []) {
+    const rp = path.relative(ROOT, f.name).split(path.sep);
+    const part = rp[0] === 'apps' || rp[0] === 'packages' ? rp[1] : rp[0];
+    const c = parts.get(part) ?? [0, 0];
+    for (const a of f.assertionResults ?? []) {
+      if (a.status === 'passed') c[0]++;
+      else if (a.status === 'failed') c[1]++;
+    }
+    parts.set(part, c);
+  }
+  if (parts.size) notes.push([...parts].map(([k, [p, f]]) => `${k} ${p}/${f}`).join(', '));
   // A file that fails to load has no failed tests but a failed suite.
   const brokenFiles = (r.testResults ?? []).filter(
     (f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'),
