@@ -25,6 +25,7 @@ import { ConfigStore } from './services/config/store.js';
 import { EventBus } from './services/events.js';
 import { NewsService } from './services/news/news.js';
 import { SystemSampler } from './services/system/sampler.js';
+import { Inventory } from './services/inventory/index.js';
 import { routes } from './routes/index.js';
 
 export interface BuiltApp {
@@ -38,6 +39,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   await seed(db.kysely, db.engine);
 
   const events = new EventBus();
+  const news = new NewsService(db.kysely, events);
   const ctx: AppContext = {
     settings,
     db: db.kysely,
@@ -46,7 +48,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
     events,
-    news: new NewsService(db.kysely, events),
+    news,
+    inventory: new Inventory(db.kysely, db.engine, news),
     sampler: new SystemSampler(),
     startedAt: new Date(),
   };

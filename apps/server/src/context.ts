@@ -12,6 +12,7 @@ import type { ConfigStore } from './services/config/store.js';
 import type { EventBus } from './services/events.js';
 import type { NewsService } from './services/news/news.js';
 import type { SystemSampler } from './services/system/sampler.js';
+import type { Inventory } from './services/inventory/index.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -23,5 +24,6 @@ export interface AppContext {
   events: EventBus;
   news: NewsService;
   sampler: SystemSampler;
+  inventory: Inventory;
   startedAt: Date;
 }

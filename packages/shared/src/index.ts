@@ -2,3 +2,4 @@ export * from './constants.js';
 export * from './validators.js';
 export * from './messages.js';
 export * from './api.js';
+export * from './inventory.js';

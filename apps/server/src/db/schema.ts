@@ -67,6 +67,22 @@ export interface DevicesTable {
   online: number;
   enable: number;
   created_at: string;
+  device_ip: Generated<string>;
+  device_port: Generated<number>;
+  device_username: Generated<string>;
+  /** Needed in clear to answer digest challenges and to log in to cameras; shown to admins only. */
+  device_password: Generated<string>;
+  manufacturer: Generated<string>;
+  model: Generated<string>;
+  firmware: Generated<string>;
+  transport: Generated<string>;
+  transport_mode: Generated<string>;
+  server_id: Generated<string>;
+  alarm_subscribe: Generated<number>;
+  catalog_subscribe: Generated<number>;
+  position_subscribe: Generated<number>;
+  updated_at: Generated<string>;
+  last_seen_at: Generated<string>;
 }
 export interface ChannelsTable {
   id: Generated<number>;
@@ -76,6 +92,64 @@ export interface ChannelsTable {
   online: number;
   enable: number;
   created_at: string;
+  parent_id: Generated<string>;
+  parental: Generated<number>;
+  on_demand: Generated<number>;
+  ip: Generated<string>;
+  port: Generated<number>;
+  username: Generated<string>;
+  password: Generated<string>;
+  protocol: Generated<string>;
+  rtsp_url: Generated<string>;
+  record_url: Generated<string>;
+  snap_url: Generated<string>;
+  cdn_url: Generated<string>;
+  enable_cdn: Generated<number>;
+  enable_record: Generated<number>;
+  enable_audio: Generated<number>;
+  enable_h265_to_h264: Generated<number>;
+  onvif: Generated<string>;
+  transport: Generated<string>;
+  channel_num: Generated<number>;
+  server_id: Generated<string>;
+  manufacturer: Generated<string>;
+  model: Generated<string>;
+  play_time: Generated<string>;
+  status_reason: Generated<string>;
+  checked_at: Generated<string>;
+  updated_at: Generated<string>;
+  longitude: number | null;
+  latitude: number | null;
+  gps_longitude: number | null;
+  gps_latitude: number | null;
+}
+export interface LabelsTable {
+  id: Generated<number>;
+  name: string;
+  parent_id: number;
+  sort: Generated<number>;
+  created_at: string;
+}
+export interface LabelChannelsTable {
+  label_id: number;
+  channel_pk: number;
+}
+export interface LabelDevicesTable {
+  label_id: number;
+  device_pk: number;
+}
+export interface FavoritesTable {
+  user_id: number;
+  channel_pk: number;
+  created_at: string;
+}
+export interface RoleChannelsTable {
+  role_id: number;
+  channel_pk: number;
+}
+export interface RoleLabelsTable {
+  role_id: number;
+  label_id: number;
 }
 
 export interface Database {
@@ -88,6 +162,12 @@ export interface Database {
   news_state: NewsStateTable;
   devices: DevicesTable;
   channels: ChannelsTable;
+  labels: LabelsTable;
+  label_channels: LabelChannelsTable;
+  label_devices: LabelDevicesTable;
+  favorites: FavoritesTable;
+  role_channels: RoleChannelsTable;
+  role_labels: RoleLabelsTable;
 }
 
 export type Role = Selectable<RolesTable>;
@@ -95,3 +175,6 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type News = Selectable<NewsTable>;
+export type Device = Selectable<DevicesTable>;
+export type Channel = Selectable<ChannelsTable>;
+export type Label = Selectable<LabelsTable>;

@@ -8,10 +8,16 @@ import { initialRoutes } from './api/initial.js';
 import { networkRoutes } from './api/network.js';
 import { systemRoutes } from './api/system.js';
 import { newsRoutes } from './api/news.js';
+import { deviceRoutes } from './api/devices.js';
+import { channelRoutes } from './api/channels.js';
+import { labelRoutes } from './api/labels.js';
+import { favoriteRoutes } from './api/favorites.js';
+import { roleChannelRoutes } from './api/role-channels.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
-  for (const plugin of [authRoutes, userRoutes, roleRoutes, configRoutes, initialRoutes, networkRoutes, systemRoutes, newsRoutes]) {
+  for (const plugin of [authRoutes, userRoutes, roleRoutes, configRoutes, initialRoutes, networkRoutes, systemRoutes, newsRoutes,
+    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes]) {
     await app.register(plugin, opts);
   }
 }

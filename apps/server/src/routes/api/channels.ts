@@ -1,0 +1,137 @@
+/** Channels (issue 3): lists for the device pages, the tree, the map and search; the channel form. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { channelPosition, TREE_HIDDEN_TYPES } from '@opencvr/shared';
+import type { AppContext } from '../../context.js';
+import { isAdmin } from '../../http/auth.js';
+import { v1, v2 } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import { flag, text } from '../../http/schemas.js';
+import { scopeOf } from '../../services/inventory/scope.js';
+import type { ChannelQuery } from '../../services/inventory/channels.js';
+import { channelId, channelInput, deviceId, listWindow } from './inventory-schemas.js';
+
+const tags = ['channels'];
+const admin = { access: 'admin' as const };
+
+export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { channels } = ctx.inventory;
+
+  async function page(req: FastifyRequest, query: ChannelQuery) {
+    const scope = await scopeOf(ctx.db, req.user!);
+    return channels.list(scope, query, req.user!.id, isAdmin(req.user!));
+  }
+
+  const listQuery = listWindow.extend({
+    device: deviceId.optional(),
+    subset: channelId.optional(),
+    q: text(128).optional(),
+    online: flag.optional(),
+    enable: flag.optional(),
+  });
+
+  /** The channel list page: one device's channels at one sub-channel level (`subset`). */
+  r.get('/api/v1/channelsconfig', { schema: { tags, querystring: listQuery } }, async (req) => {
+    const p = await page(req, req.query);
+    return v1('MSG_SC_SERVER_CHANNELS_CONFIG_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+
+  /** The video tree's expand: like channelsconfig, never a GAT1400 device. */
+  r.get('/api/v1/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
+    const p = await page(req, { ...req.query, excludeDeviceTypes: TREE_HIDDEN_TYPES });
+    return v1('MSG_SC_SERVER_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+
+  r.get('/api/v1/subchannels', { schema: { tags, querystring: listWindow.extend({ device: deviceId, subset: channelId }) } }, async (req) => {
+    const p = await page(req, req.query);
+    return v1('MSG_SC_SERVER_SUB_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+  r.get('/api/v1/channelchild', { schema: { tags, querystring: listWindow.extend({ device: deviceId, channel: channelId }) } }, async (req) => {
+    const p = await page(req, { ...req.query, subset: req.query.channel });
+    return v1('MSG_SC_SERVER_CHANNEL_CHILD_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+
+  /** Every channel of one device at every level. */
+  r.get('/api/v1/getchannels', { schema: { tags, querystring: listWindow.extend({ device: deviceId, online: flag.optional() }) } }, async (req) => {
+    const p = await page(req, { ...req.query, flat: true });
+    return v1('MSG_SC_SERVER_GET_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+
+  /** Search across every device (sidebar search, up to 99999). */
+  r.get('/api/v1/all/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
+    const p = await page(req, { ...req.query, excludeDeviceTypes: TREE_HIDDEN_TYPES });
+    return v1('MSG_SC_SERVER_ALL_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
+  });
+
+  r.get('/api/v2/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
+    const p = await page(req, req.query);
+    return v2({ list: p.rows, total: p.total });
+  });
+
+  /** Channels with a position, for the map. */
+  r.get('/api/v1/channelsmap', { schema: { tags, querystring: listWindow.extend({ q: text(128).optional() }) } }, async (req) => {
+    const p = await page(req, { ...req.query, camerasOnly: true, excludeDeviceTypes: TREE_HIDDEN_TYPES });
+    const placed = p.rows.flatMap((c) => {
+      const pos = channelPosition(c);
+      return pos ? [{ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, Online: c.Online, Longitude: pos.lng, Latitude: pos.lat }] : [];
+    });
+    return v1('MSG_SC_SERVER_CHANNELS_MAP_ACK', { Channels: placed, ChannelCount: placed.length });
+  });
+
+  r.post(
+    '/api/v1/addchannel',
+    {
+      config: admin,
+      schema: {
+        tags,
+        body: channelInput.extend({
+          ParentDeviceID: deviceId.optional(),
+          DeviceID: deviceId.optional(),
+          ChannelID: channelId.optional(),
+          ParentID: channelId.optional(),
+          Parental: flag.optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const { ParentDeviceID, DeviceID, ...input } = req.body;
+      const device = ParentDeviceID ?? DeviceID;
+      if (!device) throw new ApiError(400, 'invalidParam', { field: 'ParentDeviceID', reason: 'required' });
+      if (input.ParentID && input.ParentID !== device) await channels.require(device, input.ParentID);
+      const c = await channels.create(device, input);
+      ctx.inventory.onChannelsChanged();
+      return v1('MSG_SC_SERVER_ADD_CHANNEL_ACK', { ChannelID: c.channel_id, DeviceID: device });
+    },
+  );
+
+  r.post(
+    '/api/v1/editchannel',
+    {
+      config: admin,
+      schema: { tags, body: channelInput.extend({ ParentDeviceID: deviceId.optional(), DeviceID: deviceId.optional(), ChannelID: channelId }) },
+    },
+    async (req) => {
+      const { ParentDeviceID, DeviceID, ChannelID, ...input } = req.body;
+      const device = ParentDeviceID ?? DeviceID;
+      if (!device) throw new ApiError(400, 'invalidParam', { field: 'ParentDeviceID', reason: 'required' });
+      await channels.update(device, ChannelID, input);
+      ctx.inventory.onChannelsChanged();
+      return v1('MSG_SC_SERVER_EDIT_CHANNEL_ACK', { ChannelID, DeviceID: device });
+    },
+  );
+
+  /** Deletes channels: `channel` one ID or a comma list; answers the IDs that failed (EasyCVR shape). */
+  r.get(
+    '/api/v1/delchannel',
+    { config: admin, schema: { tags, querystring: z.object({ device: deviceId, channel: z.string().trim().min(1).max(100000) }) } },
+    async (req) => {
+      const ids = req.query.channel.split(',').map((s) => s.trim()).filter(Boolean);
+      for (const id of ids) channelId.parse(id);
+      const failed = await channels.remove(req.query.device, ids);
+      ctx.inventory.onChannelsChanged();
+      return v1('MSG_SC_SERVER_DELETE_CHANNEL_ACK', { error: failed });
+    },
+  );
+}

@@ -1,0 +1,53 @@
+/** Request pieces shared by the inventory routes. */
+import { z } from 'zod';
+import { flag, text } from '../../http/schemas.js';
+
+/** Device and channel IDs: GB 20-digit codes or the platform's numbers; no path or query characters. */
+export const deviceId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only');
+export const channelId = deviceId;
+
+/** A window of a list: 0-based start and a limit up to the spec's largest (99999 for channel search). */
+export const listWindow = z.object({
+  start: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(99999).default(20),
+});
+
+/** A stream address the platform can pull. */
+export const streamUrl = z
+  .string()
+  .trim()
+  .max(1024)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return ['rtsp:', 'rtsps:', 'rtmp:', 'http:', 'https:'].includes(u.protocol) && !!u.hostname;
+    } catch {
+      return false;
+    }
+  }, 'must be an rtsp://, rtmp:// or http(s):// URL');
+
+const longitude = z.coerce.number().min(-180).max(180);
+const latitude = z.coerce.number().min(-90).max(90);
+
+export const channelInput = z.object({
+  Name: z.string().trim().min(1).max(128).optional(),
+  Enable: flag.optional(),
+  OnDemand: flag.optional(),
+  IP: z.string().trim().max(255).optional(),
+  Port: z.coerce.number().int().min(0).max(65535).optional(),
+  Username: text(64).optional(),
+  Password: z.string().max(128).optional(),
+  Protocol: z.enum(['RTSP', 'RTMP', 'HTTP', 'ONVIF', 'GB28181', 'EHOME', 'JT808']).optional(),
+  RtspUrl: streamUrl.or(z.literal('')).optional(),
+  RecordUrl: streamUrl.or(z.literal('')).optional(),
+  SnapUrl: z.string().trim().max(1024).optional(),
+  CdnUrl: z.string().trim().max(1024).optional(),
+  EnableCdn: flag.optional(),
+  EnableRecord: flag.optional(),
+  EnableAudio: flag.optional(),
+  EnableH265ToH264: flag.optional(),
+  Onvif: z.string().trim().max(1024).optional(),
+  Transport: z.enum(['TCP', 'UDP']).optional(),
+  Longitude: longitude.nullable().optional(),
+  Latitude: latitude.nullable().optional(),
+});

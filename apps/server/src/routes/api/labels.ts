@@ -1,0 +1,307 @@
+/** Groups (labels) and the group tree of the video sidebar (issue 3). */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { TREE_HIDDEN_TYPES, type GroupNode } from '@opencvr/shared';
+import type { AppContext } from '../../context.js';
+import { isAdmin } from '../../http/auth.js';
+import { v1 } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import { flag, id, text } from '../../http/schemas.js';
+import { scopeOf, type Scope } from '../../services/inventory/scope.js';
+import { contains } from '../../db/text-match.js';
+import { channelId, deviceId, listWindow } from './inventory-schemas.js';
+
+const tags = ['labels'];
+const admin = { access: 'admin' as const };
+const labelName = z.string().trim().min(1).max(128);
+const parentId = z.coerce.number().int().min(0).default(0);
+
+/** "device:channel" pairs as a comma list, or a JSON array of {device, channel} / {DeviceID, ChannelID}. */
+const channelRefs = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (s.startsWith('[')) {
+      try {
+        return JSON.parse(s);
+      } catch {
+        return v;
+      }
+    }
+    return s ? s.split(',').map((p) => ({ device: p.split(':')[0], channel: p.split(':')[1] })) : [];
+  }
+  return v;
+}, z.array(z.preprocess((o) => {
+  if (o && typeof o === 'object' && 'DeviceID' in o) {
+    const x = o as { DeviceID: unknown; ChannelID: unknown };
+    return { device: x.DeviceID, channel: x.ChannelID };
+  }
+  return o;
+}, z.object({ device: deviceId, channel: channelId }))).max(20000));
+
+const deviceRefs = z.preprocess((v) => {
+  if (typeof v === 'string') {
+    const s = v.trim();
+    if (s.startsWith('[')) {
+      try {
+        return JSON.parse(s);
+      } catch {
+        return v;
+      }
+    }
+    return s ? s.split(',') : [];
+  }
+  return v;
+}, z.array(deviceId).max(10000));
+
+const mode = z.enum(['add', 'remove', 'set']).default('set');
+
+export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { labels, channels, devices } = ctx.inventory;
+
+  async function visibleLabel(scope: Scope, labelId: number) {
+    await labels.require(labelId);
+    if (!labels.visible(scope, labelId)) throw new ApiError(404, 'notFound', { what: `label ${labelId}` });
+  }
+
+  r.get('/api/v1/labellist', { schema: { tags, querystring: z.object({ parentid: parentId, q: text(128).optional() }) } }, async (req) => {
+    const scope = await scopeOf(ctx.db, req.user!);
+    const rows = await labels.children(scope, req.query.parentid, req.query.q);
+    return v1('MSG_SC_SERVER_LABEL_LIST_ACK', { Labels: rows, Count: rows.length });
+  });
+  r.get('/api/v1/alllabel', { schema: { tags } }, async (req) => {
+    const rows = await labels.all(await scopeOf(ctx.db, req.user!));
+    return v1('MSG_SC_SERVER_ALL_LABEL_ACK', { Labels: rows, Count: rows.length });
+  });
+
+  r.post('/api/v1/addlabel', { config: admin, schema: { tags, body: z.object({ name: labelName, parentid: parentId }) } }, async (req) => {
+    const l = await labels.create(req.body.name, req.body.parentid);
+    return v1('MSG_SC_SERVER_ADD_LABEL_ACK', { ID: l.id });
+  });
+  r.post('/api/v1/updatelabelName', { config: admin, schema: { tags, body: z.object({ id, name: labelName }) } }, async (req) => {
+    await labels.rename(req.body.id, req.body.name);
+    return v1('MSG_SC_SERVER_UPDATE_LABEL_ACK', {});
+  });
+  r.post(
+    '/api/v1/updatelabel',
+    { config: admin, schema: { tags, body: z.object({ id, name: labelName.optional(), parentid: z.coerce.number().int().min(0).optional() }) } },
+    async (req) => {
+      await labels.update(req.body.id, { name: req.body.name, parentId: req.body.parentid });
+      return v1('MSG_SC_SERVER_UPDATE_LABEL_ACK', {});
+    },
+  );
+  r.post('/api/v1/deletelabel', { config: admin, schema: { tags, body: z.object({ id }) } }, async (req) => {
+    await labels.remove(req.body.id);
+    return v1('MSG_SC_SERVER_DELETE_LABEL_ACK', {});
+  });
+
+  r.post(
+    '/api/v1/label/updatechannels',
+    { config: admin, schema: { tags, body: z.object({ id, channels: channelRefs, mode }) } },
+    async (req) => {
+      await labels.updateChannels(req.body.id, req.body.channels, req.body.mode);
+      return v1('MSG_SC_SERVER_LABEL_UPDATE_CHANNELS_ACK', {});
+    },
+  );
+  r.post(
+    '/api/v1/label/updatedevices',
+    { config: admin, schema: { tags, body: z.object({ id, devices: deviceRefs, mode }) } },
+    async (req) => {
+      await labels.updateDevices(req.body.id, req.body.devices, req.body.mode);
+      return v1('MSG_SC_SERVER_LABEL_UPDATE_DEVICES_ACK', {});
+    },
+  );
+
+  /** Channels placed directly in a label, paged. */
+  r.get(
+    '/api/v1/label/channelsconfig',
+    { schema: { tags, querystring: listWindow.extend({ id, q: text(128).optional() }) } },
+    async (req) => {
+      const scope = await scopeOf(ctx.db, req.user!);
+      await visibleLabel(scope, req.query.id);
+      const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, isAdmin(req.user!));
+      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: page.rows, ChannelCount: page.total });
+    },
+  );
+
+  r.get('/api/v1/label/devicesconfig', { schema: { tags, querystring: listWindow.extend({ id }) } }, async (req) => {
+    const scope = await scopeOf(ctx.db, req.user!);
+    await visibleLabel(scope, req.query.id);
+    const page = await devices.list(scope, { ...req.query, inLabel: req.query.id }, isAdmin(req.user!));
+    return v1('MSG_SC_SERVER_LABEL_DEVICES_ACK', { Devices: page.rows, TotalCount: page.total });
+  });
+
+  r.get('/api/v1/labelowninfo', { config: admin, schema: { tags, querystring: z.object({ device: deviceId, channel: channelId }) } }, async (req) =>
+    v1('MSG_SC_SERVER_LABEL_OWN_ACK', { Labels: await labels.ofChannel(req.query.device, req.query.channel) }),
+  );
+  r.get('/api/v1/labeldeviceowninfo', { config: admin, schema: { tags, querystring: z.object({ device: deviceId }) } }, async (req) =>
+    v1('MSG_SC_SERVER_LABEL_DEVICE_OWN_ACK', { Labels: await labels.ofDevice(req.query.device) }),
+  );
+
+  /** Labels and labelled channels whose name contains the key. */
+  r.get('/api/v1/labels/search', { schema: { tags, querystring: z.object({ key: text(128).min(1) }) } }, async (req) => {
+    const scope = await scopeOf(ctx.db, req.user!);
+    const all = await labels.all(scope);
+    const key = req.query.key.toLowerCase();
+    const matched = all.filter((l) => l.Name.toLowerCase().includes(key));
+    const nodes: GroupNode[] = matched.map((l) => ({
+      ID: String(l.ID),
+      Name: l.Name,
+      ParentID: String(l.ParentID),
+      Parental: 1,
+      IsSearchDevice: 0,
+      NodeType: 'directory',
+      Online: 1,
+      ChildNum: l.ChildNum + l.ChannelNum + l.DeviceNum,
+    }));
+    const labelIds = all.map((l) => l.ID);
+    if (labelIds.length) {
+      const hits = await ctx.db
+        .selectFrom('label_channels')
+        .innerJoin('channels', 'channels.id', 'label_channels.channel_pk')
+        .select(['label_channels.label_id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable'])
+        .where('label_channels.label_id', 'in', labelIds)
+        .where((eb) => contains(ctx.engine, eb.ref('channels.name'), req.query.key))
+        .limit(500)
+        .execute();
+      for (const h of hits) {
+        nodes.push({
+          ID: `${h.parent_device_id}:${h.channel_id}`,
+          Name: h.name,
+          ParentID: String(h.label_id),
+          Parental: 0,
+          IsSearchDevice: 0,
+          NodeType: 'camera',
+          Online: h.online,
+          DeviceID: h.parent_device_id,
+          ChannelID: h.channel_id,
+          Enable: h.enable,
+        });
+      }
+    }
+    return v1('MSG_SC_SERVER_LABELS_SEARCH_ACK', { Nodes: nodes });
+  });
+
+  /** Every channel under a label, at any depth: its channels, its devices' channels, its sub-labels'. */
+  r.get('/api/v1/labels/:id/channels', { schema: { tags, params: z.object({ id }), querystring: listWindow } }, async (req) => {
+    const scope = await scopeOf(ctx.db, req.user!);
+    await visibleLabel(scope, req.params.id);
+    const ids = [req.params.id, ...(await labels.descendants(req.params.id))];
+    const labelScope: Scope = { all: false, roleId: -1, labelIds: ids };
+    // Intersect the label's content with what the user may see.
+    const mine = await channels.list(labelScope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, isAdmin(req.user!));
+    let rows = mine.rows;
+    if (!scope.all) {
+      const visible = await channels.list(scope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, false);
+      const keys = new Set(visible.rows.map((c) => `${c.ParentDeviceID}/${c.ChannelID}`));
+      rows = rows.filter((c) => keys.has(`${c.ParentDeviceID}/${c.ChannelID}`));
+    }
+    return v1('MSG_SC_SERVER_LABEL_ALL_CHANNELS_ACK', {
+      Channels: rows.slice(req.query.start, req.query.start + req.query.limit),
+      ChannelCount: rows.length,
+    });
+  });
+
+  /**
+   * The group tree: the children of a label as nodes. Sub-labels are directories, devices placed in
+   * the label are device nodes (IsSearchDevice 1: expand with group/devicechannels), channels placed
+   * in it are cameras, GB directories are deviceDirectory nodes.
+   */
+  r.get(
+    '/api/v1/group/children',
+    { schema: { tags, querystring: z.object({ labelid: parentId, isSearchDevice: flag.optional() }) } },
+    async (req) => {
+      const scope = await scopeOf(ctx.db, req.user!);
+      const labelId = req.query.labelid;
+      if (labelId) await visibleLabel(scope, labelId);
+      const nodes: GroupNode[] = (await labels.children(scope, labelId)).map((l) => ({
+        ID: String(l.ID),
+        Name: l.Name,
+        ParentID: String(l.ParentID),
+        Parental: 1,
+        IsSearchDevice: 0,
+        NodeType: 'directory',
+        Online: 1,
+        ChildNum: l.ChildNum + l.ChannelNum + l.DeviceNum,
+      }));
+      if (labelId) {
+        const devs = await ctx.db
+          .selectFrom('label_devices')
+          .innerJoin('devices', 'devices.id', 'label_devices.device_pk')
+          .select(['devices.device_id', 'devices.device_name', 'devices.online', 'devices.enable', 'devices.device_type'])
+          .where('label_devices.label_id', '=', labelId)
+          .where('devices.device_type', 'not in', [...TREE_HIDDEN_TYPES])
+          .orderBy('devices.id')
+          .execute();
+        for (const d of devs) {
+          nodes.push({
+            ID: d.device_id,
+            Name: d.device_name,
+            ParentID: String(labelId),
+            Parental: 1,
+            IsSearchDevice: 1,
+            NodeType: 'device',
+            Online: d.online,
+            DeviceID: d.device_id,
+            Enable: d.enable,
+          });
+        }
+        const members = await ctx.db
+          .selectFrom('label_channels')
+          .innerJoin('channels', 'channels.id', 'label_channels.channel_pk')
+          .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+          .select(['channels.id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable', 'channels.parental'])
+          .where('label_channels.label_id', '=', labelId)
+          .where('devices.device_type', 'not in', [...TREE_HIDDEN_TYPES])
+          .orderBy('channels.id')
+          .execute();
+        for (const c of members) {
+          nodes.push({
+            ID: `${c.parent_device_id}:${c.channel_id}`,
+            Name: c.name,
+            ParentID: String(labelId),
+            Parental: c.parental,
+            IsSearchDevice: 0,
+            NodeType: c.parental ? 'deviceDirectory' : 'camera',
+            Online: c.online,
+            DeviceID: c.parent_device_id,
+            ChannelID: c.channel_id,
+            Enable: c.enable,
+          });
+        }
+      }
+      return v1('MSG_SC_SERVER_GROUP_CHILDREN_ACK', { Nodes: nodes });
+    },
+  );
+
+  /** A device node's channels inside the group tree (top level, or a GB directory's children). */
+  r.get(
+    '/api/v1/group/devicechannels',
+    { schema: { tags, querystring: listWindow.extend({ deviceid: deviceId, labelid: parentId, subset: channelId.optional() }) } },
+    async (req) => {
+      const scope = await scopeOf(ctx.db, req.user!);
+      if (req.query.labelid) await visibleLabel(scope, req.query.labelid);
+      const p = await channels.list(
+        scope,
+        { start: req.query.start, limit: req.query.limit, device: req.query.deviceid, subset: req.query.subset },
+        req.user!.id,
+        isAdmin(req.user!),
+      );
+      const nodes: GroupNode[] = p.rows.map((c) => ({
+        ID: `${c.ParentDeviceID}:${c.ChannelID}`,
+        Name: c.Name,
+        ParentID: req.query.subset ?? c.ParentDeviceID,
+        Parental: c.Parental,
+        IsSearchDevice: 0,
+        NodeType: c.Parental ? 'deviceDirectory' : 'camera',
+        Online: c.Online,
+        DeviceID: c.ParentDeviceID,
+        ChannelID: c.ChannelID,
+        Enable: c.Enable,
+        ChildNum: c.SubChannelNum,
+      }));
+      return v1('MSG_SC_SERVER_GROUP_DEVICE_CHANNELS_ACK', { Nodes: nodes, Count: p.total });
+    },
+  );
+}

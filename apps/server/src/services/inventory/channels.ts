@@ -1,0 +1,363 @@
+/** Channels: listing (by device, by sub-channel level, by search), edits, and online transitions. */
+import type { Kysely } from 'kysely';
+import type { ChannelRow } from '@opencvr/shared';
+import type { Channel, Database } from '../../db/schema.js';
+import type { Engine } from '../../db/index.js';
+import { contains } from '../../db/text-match.js';
+import { ApiError } from '../../http/errors.js';
+import type { NewsService } from '../news/news.js';
+import { channelRow } from './rows.js';
+import { visibleChannelIds, type Scope } from './scope.js';
+
+export interface ChannelQuery {
+  start: number;
+  limit: number;
+  device?: string;
+  /** List the children of this channel (its GBID); without it, a device's top level. */
+  subset?: string;
+  /** With a device and no subset: every channel of the device, not only the top level. */
+  flat?: boolean;
+  q?: string;
+  online?: boolean;
+  enable?: boolean;
+  excludeDeviceTypes?: readonly string[];
+  /** Only cameras (no directories). */
+  camerasOnly?: boolean;
+  favoritesOf?: number;
+  /** Only channels placed directly in this label. */
+  inLabel?: number;
+}
+
+export interface ChannelInput {
+  ChannelID?: string;
+  Name?: string;
+  Enable?: boolean;
+  OnDemand?: boolean;
+  IP?: string;
+  Port?: number;
+  Username?: string;
+  Password?: string;
+  Protocol?: string;
+  RtspUrl?: string;
+  RecordUrl?: string;
+  SnapUrl?: string;
+  CdnUrl?: string;
+  EnableCdn?: boolean;
+  EnableRecord?: boolean;
+  EnableAudio?: boolean;
+  EnableH265ToH264?: boolean;
+  Onvif?: string;
+  Transport?: string;
+  Longitude?: number | null;
+  Latitude?: number | null;
+  ParentID?: string;
+  Parental?: boolean;
+  Manufacturer?: string;
+  Model?: string;
+}
+
+const bit = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
+
+export class ChannelService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+    private readonly news: NewsService,
+  ) {}
+
+  async find(deviceId: string, channelId: string): Promise<Channel | undefined> {
+    return this.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('parent_device_id', '=', deviceId)
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
+  }
+
+  async require(deviceId: string, channelId: string): Promise<Channel> {
+    const c = await this.find(deviceId, channelId);
+    if (!c) throw new ApiError(404, 'notFound', { what: `channel ${deviceId}/${channelId}` });
+    return c;
+  }
+
+  /** A channel the scope may see, else 404 (not 403: its existence is not revealed). */
+  async requireVisible(scope: Scope, deviceId: string, channelId: string): Promise<Channel> {
+    let q = this.db
+      .selectFrom('channels')
+      .selectAll()
+      .where('parent_device_id', '=', deviceId)
+      .where('channel_id', '=', channelId);
+    if (!scope.all) q = q.where((eb) => visibleChannelIds(eb, scope)!);
+    const c = await q.executeTakeFirst();
+    if (!c) throw new ApiError(404, 'notFound', { what: `channel ${deviceId}/${channelId}` });
+    return c;
+  }
+
+  async list(scope: Scope, query: ChannelQuery, userId: number, admin: boolean): Promise<{ rows: ChannelRow[]; total: number }> {
+    let base = this.db.selectFrom('channels').innerJoin('devices', 'devices.device_id', 'channels.parent_device_id');
+    if (query.device) {
+      base = base.where('channels.parent_device_id', '=', query.device);
+      if (query.subset) base = base.where('channels.parent_id', '=', query.subset);
+      else if (!query.flat && !query.q) {
+        // The top level of a device: no parent, or the device itself as parent (GB catalogs do both).
+        const dev = query.device;
+        base = base.where((eb) => eb.or([eb('channels.parent_id', '=', ''), eb('channels.parent_id', '=', dev)]));
+      }
+    }
+    if (query.q) {
+      const q = query.q;
+      base = base.where((eb) =>
+        eb.or([contains(this.engine, eb.ref('channels.name'), q), contains(this.engine, eb.ref('channels.channel_id'), q)]),
+      );
+    }
+    if (query.online !== undefined) base = base.where('channels.online', '=', query.online ? 1 : 0);
+    if (query.enable !== undefined) base = base.where('channels.enable', '=', query.enable ? 1 : 0);
+    if (query.camerasOnly) base = base.where('channels.parental', '=', 0);
+    if (query.excludeDeviceTypes?.length) base = base.where('devices.device_type', 'not in', [...query.excludeDeviceTypes]);
+    if (query.favoritesOf !== undefined) {
+      const uid = query.favoritesOf;
+      base = base.where('channels.id', 'in', (eb) => eb.selectFrom('favorites').select('favorites.channel_pk').where('favorites.user_id', '=', uid));
+    }
+    if (query.inLabel !== undefined) {
+      const lid = query.inLabel;
+      base = base.where('channels.id', 'in', (eb) => eb.selectFrom('label_channels').select('label_channels.channel_pk').where('label_channels.label_id', '=', lid));
+    }
+    if (!scope.all) base = base.where((eb) => visibleChannelIds(eb as never, scope)!);
+
+    const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll('channels')
+      .select(['devices.device_name as __device_name', 'devices.device_type as __device_type', 'devices.id as __device_pk'])
+      .orderBy('devices.id')
+      .orderBy('channels.channel_num')
+      .orderBy('channels.id')
+      .limit(query.limit)
+      .offset(query.start)
+      .execute();
+    return { total: Number(n), rows: await this.decorate(rows, scope, userId, admin) };
+  }
+
+  /** Adds the favourite flag and sub-channel counts to a page of rows. */
+  private async decorate(
+    rows: (Channel & { __device_name: string; __device_type: string })[],
+    scope: Scope,
+    userId: number,
+    admin: boolean,
+  ): Promise<ChannelRow[]> {
+    if (!rows.length) return [];
+    const pks = rows.map((r) => r.id);
+    const favs = new Set(
+      (await this.db.selectFrom('favorites').select('channel_pk').where('user_id', '=', userId).where('channel_pk', 'in', pks).execute()).map(
+        (f) => f.channel_pk,
+      ),
+    );
+    const dirs = rows.filter((r) => r.parental);
+    const sub = new Map<string, number>();
+    if (dirs.length) {
+      let q = this.db
+        .selectFrom('channels')
+        .select(['channels.parent_device_id as d', 'channels.parent_id as p', (eb) => eb.fn.countAll<string | number>().as('n')])
+        .where('channels.parent_device_id', 'in', [...new Set(dirs.map((r) => r.parent_device_id))])
+        .where('channels.parent_id', 'in', dirs.map((r) => r.channel_id))
+        .groupBy(['channels.parent_device_id', 'channels.parent_id']);
+      if (!scope.all) q = q.where((eb) => visibleChannelIds(eb, scope)!);
+      for (const r of await q.execute()) sub.set(`${r.d}/${r.p}`, Number(r.n));
+    }
+    return rows.map((r) =>
+      channelRow(
+        r,
+        {
+          deviceName: r.__device_name,
+          deviceType: r.__device_type,
+          favorite: favs.has(r.id),
+          subChannels: sub.get(`${r.parent_device_id}/${r.channel_id}`) ?? 0,
+        },
+        admin,
+      ),
+    );
+  }
+
+  async create(deviceId: string, input: ChannelInput): Promise<Channel> {
+    const now = new Date().toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      const device = await trx.selectFrom('devices').select(['device_id', 'device_type']).where('device_id', '=', deviceId).executeTakeFirst();
+      if (!device) throw new ApiError(404, 'notFound', { what: `device ${deviceId}` });
+      const { max } = await trx
+        .selectFrom('channels')
+        .select((eb) => eb.fn.max<number | null>('channel_num').as('max'))
+        .where('parent_device_id', '=', deviceId)
+        .executeTakeFirstOrThrow();
+      const num = Number(max ?? 0) + 1;
+      const channelId = input.ChannelID ?? String(num);
+      const taken = await trx
+        .selectFrom('channels')
+        .select('id')
+        .where('parent_device_id', '=', deviceId)
+        .where('channel_id', '=', channelId)
+        .executeTakeFirst();
+      if (taken) throw new ApiError(409, 'duplicate', { what: `channel ${deviceId}/${channelId}` });
+      const row = await trx
+        .insertInto('channels')
+        .values({
+          channel_id: channelId,
+          parent_device_id: deviceId,
+          name: input.Name || `Channel ${num}`,
+          online: 0,
+          enable: bit(input.Enable) ?? 1,
+          created_at: now,
+          updated_at: now,
+          channel_num: num,
+          parent_id: input.ParentID ?? '',
+          parental: bit(input.Parental) ?? 0,
+          on_demand: bit(input.OnDemand) ?? 1,
+          ip: input.IP ?? hostOf(input.RtspUrl),
+          port: input.Port ?? portOf(input.RtspUrl),
+          username: input.Username ?? '',
+          password: input.Password ?? '',
+          protocol: input.Protocol ?? (device.device_type === 'ONVIF' ? 'ONVIF' : device.device_type === 'RTSP' ? 'RTSP' : device.device_type),
+          rtsp_url: input.RtspUrl ?? '',
+          record_url: input.RecordUrl ?? '',
+          snap_url: input.SnapUrl ?? '',
+          cdn_url: input.CdnUrl ?? '',
+          enable_cdn: bit(input.EnableCdn) ?? 0,
+          enable_record: bit(input.EnableRecord) ?? 0,
+          enable_audio: bit(input.EnableAudio) ?? 1,
+          enable_h265_to_h264: bit(input.EnableH265ToH264) ?? 0,
+          onvif: input.Onvif ?? '',
+          transport: input.Transport ?? 'TCP',
+          manufacturer: input.Manufacturer ?? '',
+          model: input.Model ?? '',
+          longitude: input.Longitude ?? null,
+          latitude: input.Latitude ?? null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return trx.selectFrom('channels').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    });
+  }
+
+  async update(deviceId: string, channelId: string, input: ChannelInput): Promise<Channel> {
+    const c = await this.require(deviceId, channelId);
+    const set: Record<string, unknown> = { updated_at: new Date().toISOString() };
+    const map: [keyof ChannelInput, string][] = [
+      ['Name', 'name'],
+      ['IP', 'ip'],
+      ['Port', 'port'],
+      ['Username', 'username'],
+      ['Password', 'password'],
+      ['Protocol', 'protocol'],
+      ['RtspUrl', 'rtsp_url'],
+      ['RecordUrl', 'record_url'],
+      ['SnapUrl', 'snap_url'],
+      ['CdnUrl', 'cdn_url'],
+      ['Onvif', 'onvif'],
+      ['Transport', 'transport'],
+      ['Longitude', 'longitude'],
+      ['Latitude', 'latitude'],
+      ['Manufacturer', 'manufacturer'],
+      ['Model', 'model'],
+    ];
+    for (const [k, col] of map) if (input[k] !== undefined) set[col] = input[k];
+    const flags: [keyof ChannelInput, string][] = [
+      ['Enable', 'enable'],
+      ['OnDemand', 'on_demand'],
+      ['EnableCdn', 'enable_cdn'],
+      ['EnableRecord', 'enable_record'],
+      ['EnableAudio', 'enable_audio'],
+      ['EnableH265ToH264', 'enable_h265_to_h264'],
+    ];
+    for (const [k, col] of flags) if (input[k] !== undefined) set[col] = input[k] ? 1 : 0;
+    if (input.RtspUrl !== undefined && input.IP === undefined) set.ip = hostOf(input.RtspUrl);
+    if (input.RtspUrl !== undefined && input.Port === undefined) set.port = portOf(input.RtspUrl);
+    await this.db.updateTable('channels').set(set).where('id', '=', c.id).execute();
+    return (await this.find(deviceId, channelId))!;
+  }
+
+  /** Deletes channels (and their sub-channels, label entries, favourites, grants) in one transaction. */
+  async remove(deviceId: string, channelIds: string[]): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const failed: string[] = [];
+      const pks: number[] = [];
+      for (const id of channelIds) {
+        const row = await trx
+          .selectFrom('channels')
+          .select('id')
+          .where('parent_device_id', '=', deviceId)
+          .where('channel_id', '=', id)
+          .executeTakeFirst();
+        if (!row) failed.push(id);
+        else pks.push(row.id);
+      }
+      // Sub-channels of deleted directories go too, at any depth.
+      let frontier = channelIds.filter((id) => !failed.includes(id));
+      while (frontier.length) {
+        const children = await trx
+          .selectFrom('channels')
+          .select(['id', 'channel_id'])
+          .where('parent_device_id', '=', deviceId)
+          .where('parent_id', 'in', frontier)
+          .execute();
+        const fresh = children.filter((ch) => !pks.includes(ch.id));
+        pks.push(...fresh.map((ch) => ch.id));
+        frontier = fresh.map((ch) => ch.channel_id);
+      }
+      if (pks.length) {
+        await trx.deleteFrom('label_channels').where('channel_pk', 'in', pks).execute();
+        await trx.deleteFrom('favorites').where('channel_pk', 'in', pks).execute();
+        await trx.deleteFrom('role_channels').where('channel_pk', 'in', pks).execute();
+        await trx.deleteFrom('channels').where('id', 'in', pks).execute();
+      }
+      return failed;
+    });
+  }
+
+  /**
+   * Records a channel's reachability. A change of state writes the message log and pushes it, and
+   * the device follows: online while any of its channels is.
+   */
+  async setOnline(channelPk: number, online: boolean, reason = ''): Promise<boolean> {
+    const c = await this.db.selectFrom('channels').selectAll().where('id', '=', channelPk).executeTakeFirst();
+    if (!c) return false;
+    const now = new Date().toISOString();
+    const changed = c.online !== (online ? 1 : 0);
+    await this.db
+      .updateTable('channels')
+      .set({ online: online ? 1 : 0, status_reason: online ? '' : reason, checked_at: now })
+      .where('id', '=', channelPk)
+      .execute();
+    if (changed) {
+      await this.news.add({ deviceId: c.parent_device_id, channelId: c.channel_id, channelName: c.name, online });
+      const { n } = await this.db
+        .selectFrom('channels')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('parent_device_id', '=', c.parent_device_id)
+        .where('online', '=', 1)
+        .executeTakeFirstOrThrow();
+      await this.db
+        .updateTable('devices')
+        .set({ online: Number(n) > 0 ? 1 : 0, ...(Number(n) > 0 ? { last_seen_at: now } : {}) })
+        .where('device_id', '=', c.parent_device_id)
+        .execute();
+    }
+    return changed;
+  }
+}
+
+function hostOf(url?: string): string {
+  if (!url) return '';
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+function portOf(url?: string): number {
+  if (!url) return 0;
+  try {
+    const u = new URL(url);
+    if (u.port) return Number(u.port);
+    return u.protocol === 'rtsp:' ? 554 : u.protocol === 'rtsps:' ? 322 : u.protocol === 'rtmp:' ? 1935 : 0;
+  } catch {
+    return 0;
+  }
+}

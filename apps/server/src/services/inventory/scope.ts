@@ -1,0 +1,52 @@
+/**
+ * Which channels a user may see (spec 6, issue 3). An administrator sees everything. Anyone else sees
+ * the channels given to their role directly, the channels in the labels given to the role (and in
+ * those labels' sub-labels), and every channel of a device placed in one of those labels. Every query
+ * that lists, searches or plays channels goes through `visibleChannelIds` so no path forgets it.
+ */
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
+import type { Database, User } from '../../db/schema.js';
+import { isAdmin } from '../../http/auth.js';
+
+export type Scope = { all: true } | { all: false; roleId: number; labelIds: number[] };
+
+/** The labels given to a role and all their descendants. */
+export async function roleLabelClosure(db: Kysely<Database>, roleId: number): Promise<number[]> {
+  const given = (await db.selectFrom('role_labels').select('label_id').where('role_id', '=', roleId).execute()).map((r) => r.label_id);
+  if (!given.length) return [];
+  const all = await db.selectFrom('labels').select(['id', 'parent_id']).execute();
+  const children = new Map<number, number[]>();
+  for (const l of all) children.set(l.parent_id, [...(children.get(l.parent_id) ?? []), l.id]);
+  const out = new Set<number>();
+  const stack = [...given];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (out.has(id)) continue;
+    out.add(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return [...out];
+}
+
+export async function scopeOf(db: Kysely<Database>, user: User): Promise<Scope> {
+  if (isAdmin(user)) return { all: true };
+  return { all: false, roleId: user.role_id, labelIds: await roleLabelClosure(db, user.role_id) };
+}
+
+/**
+ * A condition on `channels.id` for the scope; `undefined` for administrators. Use inside a where():
+ *   .where((eb) => visibleChannelIds(eb, scope) ?? eb.lit(true))
+ */
+export function visibleChannelIds(eb: ExpressionBuilder<Database, 'channels'>, scope: Scope): Expression<SqlBool> | undefined {
+  if (scope.all) return undefined;
+  const byRole = eb.selectFrom('role_channels').select('role_channels.channel_pk as pk').where('role_channels.role_id', '=', scope.roleId);
+  if (!scope.labelIds.length) return eb('channels.id', 'in', byRole);
+  const byLabel = eb.selectFrom('label_channels').select('label_channels.channel_pk as pk').where('label_channels.label_id', 'in', scope.labelIds);
+  const byLabelDevice = eb
+    .selectFrom('label_devices')
+    .innerJoin('devices as ld_dev', 'ld_dev.id', 'label_devices.device_pk')
+    .innerJoin('channels as ld_ch', 'ld_ch.parent_device_id', 'ld_dev.device_id')
+    .select('ld_ch.id as pk')
+    .where('label_devices.label_id', 'in', scope.labelIds);
+  return eb.or([eb('channels.id', 'in', byRole), eb('channels.id', 'in', byLabel), eb('channels.id', 'in', byLabelDevice)]);
+}

@@ -1,0 +1,122 @@
+/**
+ * The inventory of spec 3: devices, channels, groups (labels). API shapes as EasyCVR names them.
+ */
+
+export const DEVICE_TYPES = ['GB28181', 'EHOME', 'JT808', 'RTSP', 'ONVIF', 'RTMP', 'GAT1400'] as const;
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+/** Devices of these types never appear in a tree (spec 2, 9). */
+export const TREE_HIDDEN_TYPES: readonly DeviceType[] = ['GAT1400'];
+/** Device types whose channels the platform pulls from a URL it knows. */
+export const PULLED_TYPES: readonly DeviceType[] = ['RTSP', 'ONVIF'];
+
+export const CHANNEL_PROTOCOLS = ['RTSP', 'RTMP', 'HTTP', 'ONVIF', 'GB28181', 'EHOME', 'JT808'] as const;
+export type ChannelProtocol = (typeof CHANNEL_PROTOCOLS)[number];
+
+export interface DeviceRow {
+  DeviceID: string;
+  DeviceName: string;
+  DeviceType: DeviceType;
+  DeviceIp: string;
+  DevicePort: number;
+  DeviceUserName: string;
+  /** Only in answers to administrators; empty for everyone else. */
+  DeviceUserPW: string;
+  Manufacturer: string;
+  Model: string;
+  Firmware: string;
+  Enable: number;
+  Online: number;
+  Transport: string;
+  TransportMode: string;
+  ServerID: string;
+  AlarmSubscribe: number;
+  CatalogSubscribe: number;
+  PositionSubscribe: number;
+  /** Channels of the device (that the caller may see). */
+  ChannelNum: number;
+  onlineChannelNums: number;
+  /** 1 while the node that owns the device is up (one node: this one). */
+  clusterOnline: number;
+  CreateAt: string;
+  UpdateAt: string;
+  LastSeenAt: string;
+}
+
+export interface ChannelRow {
+  ChannelID: string;
+  ParentDeviceID: string;
+  DeviceName: string;
+  DeviceType: string;
+  Name: string;
+  /** 1: a directory (has sub-channels), 0: a camera. */
+  Parental: number;
+  /** The parent within the device for sub-channels (GB ParentID); empty at the top. */
+  ParentID: string;
+  /** The key to list this channel's sub-channels with (`subset`). */
+  GBID: string;
+  Enable: number;
+  OnDemand: number;
+  IP: string;
+  Port: number;
+  Username: string;
+  /** Only in answers to administrators. */
+  Password: string;
+  Protocol: string;
+  RtspUrl: string;
+  RecordUrl: string;
+  SnapUrl: string;
+  CdnUrl: string;
+  EnableCdn: number;
+  EnableRecord: number;
+  EnableAudio: number;
+  EnableH265ToH264: number;
+  Onvif: string;
+  Online: number;
+  Transport: string;
+  ChannelNum: number;
+  FavoritesChannel: number;
+  ServerID: string;
+  Manufacturer: string;
+  Model: string;
+  PlayTime: string;
+  Longitude: number | null;
+  Latitude: number | null;
+  GpsLongitude: number | null;
+  GpsLatitude: number | null;
+  /** Why the channel is offline, when known (e.g. "RTSP 401 Unauthorized"). */
+  StatusReason: string;
+  CheckedAt: string;
+  SubChannelNum: number;
+}
+
+export type GroupNodeType = 'directory' | 'device' | 'deviceDirectory' | 'camera';
+/** Spec 3 "Group (label) node". */
+export interface GroupNode {
+  ID: string;
+  Name: string;
+  ParentID: string;
+  Parental: number;
+  IsSearchDevice: number;
+  NodeType: GroupNodeType;
+  Online: number;
+  DeviceID?: string;
+  ChannelID?: string;
+  Enable?: number;
+  ChildNum?: number;
+}
+
+export interface LabelRow {
+  ID: number;
+  Name: string;
+  ParentID: number;
+  ChannelNum: number;
+  DeviceNum: number;
+  ChildNum: number;
+}
+
+/** A channel's display position: its own coordinates, else the GPS-reported ones (spec 3). */
+export function channelPosition(c: Pick<ChannelRow, 'Longitude' | 'Latitude' | 'GpsLongitude' | 'GpsLatitude'>) {
+  const lng = c.Longitude ?? c.GpsLongitude;
+  const lat = c.Latitude ?? c.GpsLatitude;
+  return lng == null || lat == null ? null : { lng, lat };
+}
