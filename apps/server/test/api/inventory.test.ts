@@ -1,0 +1,232 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise, makeOperator } from './support.js';
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
+const body = async (url: string, token = admin) => (await get(url, token)).json().EasyDarwin.Body;
+const post = (url: string, payload: Record<string, unknown>, token = admin) =>
+  t.app.inject({ method: 'POST', url, payload, headers: { token } });
+
+async function addRtsp(name: string, url = 'rtsp://127.0.0.1:8554/cam') {
+  const res = await post('/api/v1/adddevice', { DeviceName: name, DeviceType: 'RTSP', RtspUrl: url });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body.DeviceID as string;
+}
+async function addChannel(device: string, extra: Record<string, unknown> = {}) {
+  const res = await post('/api/v1/addchannel', { ParentDeviceID: device, RtspUrl: 'rtsp://10.0.0.9/s', ...extra });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body.ChannelID as string;
+}
+
+describe('devices', () => {
+  it('adds an RTSP device with its first channel, lists it with counts, pages and searches', async () => {
+    const id = await addRtsp('Front gate', 'rtsp://user:secret@10.1.2.3:8554/main');
+    expect(id).toMatch(/^\d+$/);
+    for (let i = 0; i < 24; i++) await addRtsp(`Cam ${String(i).padStart(2, '0')}`);
+    const p1 = await body('/api/v1/devicesconfig?start=0&limit=20');
+    expect(p1.TotalCount).toBe(25);
+    expect(p1.DeviceCount).toBe(25);
+    expect(p1.Devices).toHaveLength(20);
+    expect(p1.Devices[0]).toMatchObject({ DeviceID: id, DeviceName: 'Front gate', DeviceType: 'RTSP', ChannelNum: 1, onlineChannelNums: 0, Online: 0, clusterOnline: 1 });
+    expect((await body('/api/v1/devicesconfig?start=20&limit=20')).Devices).toHaveLength(5);
+    expect((await body('/api/v1/devicesconfig?q=gate')).TotalCount).toBe(1);
+    expect((await body('/api/v1/devicesconfig?q=GATE')).TotalCount).toBe(1);
+    expect((await body('/api/v1/devicesconfig?q=%25')).TotalCount).toBe(0);
+    const ch = await body(`/api/v1/channelsconfig?device=${id}`);
+    expect(ch.ChannelCount).toBe(1);
+    expect(ch.Channels[0]).toMatchObject({ ChannelID: '1', ParentDeviceID: id, Name: 'Front gate', IP: '10.1.2.3', Port: 8554, Protocol: 'RTSP', Parental: 0, Online: 0, FavoritesChannel: 0 });
+    expect(ch.Channels[0].RtspUrl).toBe('rtsp://user:secret@10.1.2.3:8554/main');
+    const info = await body(`/api/v1/deviceinfo?device=${id}`);
+    expect(info.DeviceName).toBe('Front gate');
+  });
+
+  it('validates input, refuses duplicates and changes nothing on refusal', async () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ DeviceName: '', DeviceType: 'RTSP' }, 'DeviceName'],
+      [{ DeviceName: 'x', DeviceType: 'NOPE' }, 'DeviceType'],
+      [{ DeviceName: 'x', DeviceType: 'RTSP', DevicePort: 70000 }, 'DevicePort'],
+      [{ DeviceName: 'x', DeviceType: 'RTSP', RtspUrl: 'file:///etc/passwd' }, 'RtspUrl'],
+      [{ DeviceName: 'x', DeviceType: 'GB28181' }, 'DeviceID'],
+      [{ DeviceName: 'x', DeviceType: 'GB28181', DeviceID: '3402000000132000000' }, 'DeviceID'],
+      [{ DeviceName: 'x', DeviceType: 'RTSP', DeviceID: '../etc' }, 'DeviceID'],
+    ];
+    for (const [payload, field] of bad) {
+      const res = await post('/api/v1/adddevice', payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().msg).toContain(field);
+    }
+    await addRtsp('Dup');
+    const dup = await post('/api/v1/adddevice', { DeviceName: 'Dup', DeviceType: 'RTSP' });
+    expect(dup.statusCode).toBe(409);
+    const gb = await post('/api/v1/adddevice', { DeviceName: 'NVR', DeviceType: 'GB28181', DeviceID: '34020000001320000001' });
+    expect(gb.json().EasyDarwin.Body.DeviceID).toBe('34020000001320000001');
+    const gbDup = await post('/api/v1/adddevice', { DeviceName: 'NVR2', DeviceType: 'GB28181', DeviceID: '34020000001320000001' });
+    expect(gbDup.statusCode).toBe(409);
+    expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(2);
+    const badCh = await post('/api/v1/addchannel', { ParentDeviceID: '34020000001320000001', Latitude: 91 });
+    expect(badCh.statusCode).toBe(400);
+    expect(badCh.json().msg).toContain('Latitude');
+    const noDev = await post('/api/v1/addchannel', { ParentDeviceID: '999', Name: 'x' });
+    expect(noDev.statusCode).toBe(404);
+  });
+
+  it('edits a device and a channel', async () => {
+    const id = await addRtsp('Old');
+    expect((await post('/api/v1/editdevice', { DeviceID: id, DeviceName: 'New', DeviceUserPW: 'pw', Enable: false })).statusCode).toBe(200);
+    expect(await body(`/api/v1/deviceinfo?device=${id}`)).toMatchObject({ DeviceName: 'New', DeviceUserPW: 'pw', Enable: 0 });
+    const edit = await post('/api/v1/editchannel', { ParentDeviceID: id, ChannelID: '1', Name: 'Lobby', RtspUrl: 'rtsp://10.9.9.9:10554/x', Longitude: 121.5, Latitude: 31.2, OnDemand: 0 });
+    expect(edit.statusCode).toBe(200);
+    const ch = (await body(`/api/v1/channelsconfig?device=${id}`)).Channels[0];
+    expect(ch).toMatchObject({ Name: 'Lobby', IP: '10.9.9.9', Port: 10554, Longitude: 121.5, Latitude: 31.2, OnDemand: 0 });
+    const map = await body('/api/v1/channelsmap');
+    expect(map.Channels).toEqual([{ DeviceID: id, ChannelID: '1', Name: 'Lobby', Online: 0, Longitude: 121.5, Latitude: 31.2 }]);
+    expect((await post('/api/v1/editchannel', { ParentDeviceID: id, ChannelID: '77', Name: 'x' })).statusCode).toBe(404);
+  });
+
+  it('keeps GAT1400 devices out of every tree but in the device list', async () => {
+    await addRtsp('Cam');
+    const gat = await post('/api/v1/adddevice', { DeviceName: 'Plate server', DeviceType: 'GAT1400' });
+    const gatId = gat.json().EasyDarwin.Body.DeviceID;
+    await addChannel(gatId, { Name: 'plate cam' });
+    expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(2);
+    const tree = await body('/api/v1/devices?start=0&limit=50');
+    expect(tree.Devices.map((d: { DeviceName: string }) => d.DeviceName)).toEqual(['Cam']);
+    expect((await body(`/api/v1/channels?device=${gatId}`)).ChannelCount).toBe(0);
+    expect((await body('/api/v1/all/channels?q=plate')).ChannelCount).toBe(0);
+  });
+});
+
+describe('sub-channels', () => {
+  it('lists one level at a time by subset and deletes a directory with everything under it', async () => {
+    const id = await addRtsp('NVR');
+    const dir = await addChannel(id, { Name: 'Floor 1', Parental: 1, RtspUrl: '' });
+    const sub = await addChannel(id, { Name: 'Floor 1 / Room A', Parental: 1, ParentID: dir, RtspUrl: '' });
+    await addChannel(id, { Name: 'Room A cam', ParentID: sub });
+    await addChannel(id, { Name: 'Corridor', ParentID: dir });
+    const top = await body(`/api/v1/channelsconfig?device=${id}`);
+    expect(top.Channels.map((c: { Name: string }) => c.Name)).toEqual(['NVR', 'Floor 1']);
+    expect(top.Channels[1]).toMatchObject({ Parental: 1, SubChannelNum: 2, GBID: dir });
+    expect((await body(`/api/v1/channelsconfig?device=${id}&subset=${dir}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['Floor 1 / Room A', 'Corridor']);
+    expect((await body(`/api/v1/subchannels?device=${id}&subset=${sub}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['Room A cam']);
+    expect((await body(`/api/v1/getchannels?device=${id}`)).ChannelCount).toBe(5);
+    expect((await body('/api/v1/devicesconfig')).Devices[0].ChannelNum).toBe(3); // cameras only
+    const missingParent = await post('/api/v1/addchannel', { ParentDeviceID: id, ParentID: '999', Name: 'x' });
+    expect(missingParent.statusCode).toBe(404);
+
+    const del = await get(`/api/v1/delchannel?device=${id}&channel=${dir},404`);
+    expect(del.json().EasyDarwin.Body.error).toEqual(['404']);
+    expect((await body(`/api/v1/getchannels?device=${id}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['NVR']);
+  });
+});
+
+describe('labels, favourites and what a role may see', () => {
+  it('a user of a role sees, lists, searches and favours only the channels given to the role', async () => {
+    const a = await addRtsp('Site A');
+    const b = await addRtsp('Site B');
+    const a2 = await addChannel(a, { Name: 'A back door' });
+    await addChannel(b, { Name: 'B yard' });
+
+    const top = (await post('/api/v1/addlabel', { name: 'Campus' })).json().EasyDarwin.Body.ID;
+    const child = (await post('/api/v1/addlabel', { name: 'Building 1', parentid: top })).json().EasyDarwin.Body.ID;
+    expect((await post('/api/v1/addlabel', { name: 'Building 1', parentid: top })).statusCode).toBe(409);
+    expect((await post('/api/v1/label/updatechannels', { id: child, channels: `${a}:${a2}` })).statusCode).toBe(200);
+    const bad = await post('/api/v1/label/updatechannels', { id: child, channels: `${a}:${a2},${b}:999` });
+    expect(bad.statusCode).toBe(400);
+    expect((await body(`/api/v1/label/channelsconfig?id=${child}`)).ChannelCount).toBe(1);
+
+    const op = await makeOperator(t, admin);
+    // nothing given yet: nothing visible
+    expect((await body('/api/v1/devicesconfig', op.token)).TotalCount).toBe(0);
+    expect((await body('/api/v1/all/channels', op.token)).ChannelCount).toBe(0);
+
+    expect((await post('/api/v1/role/channels', { roleid: op.roleId, labels: [top] })).statusCode).toBe(200);
+    const devs = await body('/api/v1/devicesconfig', op.token);
+    expect(devs.TotalCount).toBe(1);
+    expect(devs.Devices[0]).toMatchObject({ DeviceID: a, ChannelNum: 1, DeviceUserPW: '' });
+    const chans = await body(`/api/v1/channelsconfig?device=${a}`, op.token);
+    expect(chans.Channels.map((c: { Name: string }) => c.Name)).toEqual(['A back door']);
+    expect((await body(`/api/v1/channelsconfig?device=${b}`, op.token)).ChannelCount).toBe(0);
+    expect((await body('/api/v1/all/channels?q=yard', op.token)).ChannelCount).toBe(0);
+    expect((await body('/api/v1/all/channels?q=door', op.token)).ChannelCount).toBe(1);
+    expect((await get(`/api/v1/deviceinfo?device=${b}`, op.token)).statusCode).toBe(404);
+    // the group tree: the role's top is the given label
+    const roots = await body('/api/v1/group/children?labelid=0', op.token);
+    expect(roots.Nodes.map((n: { Name: string }) => n.Name)).toEqual(['Campus']);
+    const inside = await body(`/api/v1/group/children?labelid=${child}`, op.token);
+    expect(inside.Nodes).toEqual([expect.objectContaining({ NodeType: 'camera', Name: 'A back door', DeviceID: a, ChannelID: a2 })]);
+    expect((await body(`/api/v1/labels/${top}/channels`, op.token)).ChannelCount).toBe(1);
+
+    // favourites only of visible channels, with the flag following
+    expect((await get(`/api/v1/addfavoriteschannel?device=${b}&channel=1`, op.token)).statusCode).toBe(404);
+    expect((await body(`/api/v1/addfavoriteschannel?device=${a}&channel=${a2}`, op.token)).FavoritesChannel).toBe(1);
+    expect((await body(`/api/v1/channelsconfig?device=${a}`, op.token)).Channels[0].FavoritesChannel).toBe(1);
+    expect((await body('/api/v1/favorites', op.token)).ChannelCount).toBe(1);
+    expect((await body('/api/v1/favoritechannels', op.token)).Channels).toEqual([{ DeviceID: a, ChannelID: a2 }]);
+    expect((await body('/api/v1/favorites')).ChannelCount).toBe(0); // per user
+    expect((await body(`/api/v1/deletefavoriteschannel?device=${a}&channel=${a2}`, op.token)).FavoritesChannel).toBe(0);
+
+    // a single channel granted directly adds to what the labels give
+    await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: b, ChannelID: '2' }] });
+    expect((await body('/api/v1/all/channels', op.token)).ChannelCount).toBe(2);
+    expect((await body(`/api/v1/role/channels?roleid=${op.roleId}`)).Labels).toEqual([top]);
+
+    // admin-only inventory calls refuse the operator
+    for (const [url, payload] of [
+      ['/api/v1/adddevice', { DeviceName: 'x', DeviceType: 'RTSP' }],
+      ['/api/v1/addlabel', { name: 'x' }],
+      ['/api/v1/role/channels', { roleid: op.roleId, labels: [] }],
+    ] as const) {
+      expect((await post(url, payload, op.token)).statusCode, url).toBe(403);
+    }
+    expect((await get(`/api/v1/deldevice?device=${a}`, op.token)).statusCode).toBe(403);
+    expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(2);
+  });
+
+  it('moves and deletes labels, refusing a move under itself', async () => {
+    const l1 = (await post('/api/v1/addlabel', { name: 'L1' })).json().EasyDarwin.Body.ID;
+    const l2 = (await post('/api/v1/addlabel', { name: 'L2', parentid: l1 })).json().EasyDarwin.Body.ID;
+    const l3 = (await post('/api/v1/addlabel', { name: 'L3', parentid: l2 })).json().EasyDarwin.Body.ID;
+    const cycle = await post('/api/v1/updatelabel', { id: l1, parentid: l3 });
+    expect(cycle.statusCode).toBe(400);
+    expect((await post('/api/v1/updatelabelName', { id: l3, name: 'Third' })).statusCode).toBe(200);
+    expect((await body('/api/v1/labellist?parentid=' + l2)).Labels).toEqual([expect.objectContaining({ ID: l3, Name: 'Third', ParentID: l2 })]);
+    expect((await post('/api/v1/updatelabel', { id: l3, parentid: 0 })).statusCode).toBe(200);
+    expect((await body('/api/v1/labellist')).Labels.map((l: { Name: string }) => l.Name)).toEqual(['L1', 'Third']);
+    expect((await post('/api/v1/deletelabel', { id: l1 })).statusCode).toBe(200);
+    expect((await body('/api/v1/alllabel')).Labels.map((l: { Name: string }) => l.Name)).toEqual(['Third']);
+  });
+
+  it('deleting a device removes its channels, label entries, favourites and grants in one go', async () => {
+    const a = await addRtsp('Doomed');
+    const keep = await addRtsp('Kept');
+    const lbl = (await post('/api/v1/addlabel', { name: 'G' })).json().EasyDarwin.Body.ID;
+    await post('/api/v1/label/updatechannels', { id: lbl, channels: [{ DeviceID: a, ChannelID: '1' }, { DeviceID: keep, ChannelID: '1' }] });
+    await post('/api/v1/label/updatedevices', { id: lbl, devices: [a] });
+    const op = await makeOperator(t, admin);
+    await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: a, ChannelID: '1' }] });
+    await get(`/api/v1/addfavoriteschannel?device=${a}&channel=1`);
+
+    expect((await get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(200);
+    const db = t.ctx.db;
+    expect(await db.selectFrom('channels').select('id').where('parent_device_id', '=', a).execute()).toEqual([]);
+    expect((await db.selectFrom('label_channels').selectAll().execute()).length).toBe(1);
+    expect(await db.selectFrom('label_devices').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('favorites').selectAll().execute()).toEqual([]);
+    expect(await db.selectFrom('role_channels').selectAll().execute()).toEqual([]);
+    expect((await get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(404);
+
+    const batch = await t.app.inject({ method: 'DELETE', url: '/api/v1/devices', payload: { devices: [keep, 'ghost'] }, headers: { token: admin } });
+    expect(batch.json().EasyDarwin.Body).toEqual({ Deleted: [keep], error: ['ghost'] });
+    expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(0);
+  });
+});
