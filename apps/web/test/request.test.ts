@@ -28,7 +28,9 @@ let navigated: string[];
 beforeEach(() => {
   notices.length = 0;
   navigated = [];
-  setNavigator((to) => navigated.push(to));
+  setNavigator((to) => {
+    navigated.push(to);
+  });
   bindNotifiers(fakeMessage as any, fakeNotification as any);
   useSession.getState().clear();
   useUi.getState().closeModifyPwd();

@@ -36,7 +36,8 @@ export function App() {
   const { i18n } = useTranslation();
   const router = useMemo(() => createRouter(), []);
   useEffect(() => {
-    setNavigator((to) => void router.navigate(to));
+    // flushSync: the new location renders before the caller clears the session (see lib/logout.ts).
+    setNavigator((to) => router.navigate(to, { flushSync: true }));
     return () => setNavigator(null);
   }, [router]);
   useWindowSize();

@@ -55,8 +55,8 @@ export function useBootstrap() {
     if (!user.isSuccess) return;
     const info = user.data;
     if (!info || typeof info !== 'object' || !('id' in info)) {
-      clearSession();
-      if (!isPublicPath(currentPath())) navigateTo('/login');
+      if (isPublicPath(currentPath())) clearSession();
+      else void navigateTo('/login').finally(clearSession);
       return;
     }
     useSession.getState().setUserinfo(info);

@@ -10,7 +10,8 @@ export async function logout(): Promise<void> {
   } catch {
     // The session is ended locally whatever the server answered.
   }
+  // Leave the page first: cleared first, the route guard would redirect with ?redirect= of this page.
+  await navigateTo('/login');
   disconnectEvents();
   clearSession();
-  navigateTo('/login');
 }

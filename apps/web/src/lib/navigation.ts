@@ -2,7 +2,7 @@
  * Lets non-React code (the request layer, session cleanup) change the route. The router registers
  * its navigate function at start-up; before that (and in tests) the browser location is used.
  */
-type Navigate = (to: string) => void;
+type Navigate = (to: string) => void | Promise<void>;
 
 let navigateFn: Navigate | null = null;
 
@@ -10,8 +10,9 @@ export function setNavigator(fn: Navigate | null): void {
   navigateFn = fn;
 }
 
-export function navigateTo(to: string): void {
-  if (navigateFn) navigateFn(to);
+/** Resolves once the router has moved (react-router navigations are asynchronous). */
+export async function navigateTo(to: string): Promise<void> {
+  if (navigateFn) await navigateFn(to);
   else window.location.assign(to);
 }
 

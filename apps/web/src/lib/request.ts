@@ -165,8 +165,8 @@ function handleFailure(status: number, body: unknown, opts: RequestOptions): { c
     }
   } else if (status === 401 && !login) {
     if (!isPublicPlayerPath(path)) {
-      clearSession();
-      navigateTo(`/login?${new URLSearchParams({ msg: text, type: '401' }).toString()}`);
+      // Clean up once the login page is showing, so the guard does not add its own ?redirect=.
+      void navigateTo(`/login?${new URLSearchParams({ msg: text, type: '401' }).toString()}`).finally(clearSession);
     }
   } else if (status === 400) {
     if (!opts.quiet && !login) notify.error(text);

@@ -17,11 +17,16 @@ function failureText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** The server revoked every session of the user: forget ours and log in again. */
-function finish(): void {
+/**
+ * The server revoked every session of the user: go to /login, then forget ours (in that order, so
+ * the route guard does not redirect first with a ?redirect= of the current page).
+ */
+async function finish(): Promise<void> {
+  useConfig.getState().setInitial(false);
+  useConfig.getState().setNetworkPrompt(false);
+  await navigateTo('/login');
   disconnectEvents();
   clearLocalCache();
-  useConfig.getState().setInitial(false);
 }
 
 export function useChangePassword() {
@@ -39,8 +44,7 @@ export function useChangePassword() {
         return;
       }
       notify.success(msg('passwordChanged'));
-      finish();
-      navigateTo('/login');
+      await finish();
     } catch (err) {
       notify.error(failureText(err));
     } finally {
@@ -66,8 +70,9 @@ export function useInitialise() {
         notify.error(res.msg);
       } else if (res.status === 200) {
         notify.success(msg('initSuccess'));
-        finish();
-        setTimeout(() => navigateTo('/login'), INIT_REDIRECT_MS);
+        // The dialog closes at once (Initial is false); the login page follows after 3 s.
+        useConfig.getState().setInitial(false);
+        setTimeout(() => void finish(), INIT_REDIRECT_MS);
       } else {
         notify.error(res.msg);
       }
