@@ -54,6 +54,7 @@ export async function initialRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           .execute();
         await trx.deleteFrom('tokens').where('user_id', '=', user.id).execute();
       });
+      ctx.tokens.forgetUser(user.id);
       await ctx.config.set('gb', { DevicePassword: b.SipPassword });
       await ctx.config.set('ehome', { Password: b.EhomePassword });
       await ctx.config.set('other', { Initial: false });

@@ -159,6 +159,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         })
         .where('id', '=', b.id)
         .execute();
+      ctx.tokens.forgetUser(b.id);
       // A reset password, a disabled account or a new role ends the user's sessions.
       if (b.password || b.enable === false || (b.roleid !== undefined && b.roleid !== user.role_id)) {
         await ctx.tokens.revokeUser(b.id);
@@ -183,6 +184,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         await trx.deleteFrom('news_state').where('user_id', '=', target).execute();
         await trx.deleteFrom('users').where('id', '=', target).execute();
       });
+      ctx.tokens.forgetUser(target);
       return v1('MSG_SC_SERVER_DELETE_USER_ACK', {});
     },
   );

@@ -9,7 +9,19 @@ import type { Database, User } from '../../db/schema.js';
 export type TokenKind = 'session' | 'api';
 const sha256 = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
+type Resolved = { user: User; expiresAt: string; kind: string };
+
+/**
+ * Every API call resolves its token, so resolved tokens are kept in memory for a few seconds.
+ * Revocations on this node drop them at once; a change made by another node (a cluster sharing
+ * PostgreSQL) is seen within CACHE_MS.
+ */
+const CACHE_MS = 5000;
+const CACHE_MAX = 10000;
+
 export class TokenService {
+  private cache = new Map<string, { value: Resolved; at: number }>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ttlSeconds: number,
@@ -39,29 +51,46 @@ export class TokenService {
   }
 
   /** The user a live token belongs to, or undefined for an unknown, expired or disabled one. */
-  async resolve(token: string): Promise<{ user: User; expiresAt: string; kind: string } | undefined> {
+  async resolve(token: string): Promise<Resolved | undefined> {
     if (!/^[0-9a-f]{64}$/.test(token)) return undefined;
+    const hash = sha256(token);
+    const hit = this.cache.get(hash);
+    const now = Date.now();
+    if (hit && now - hit.at < CACHE_MS && hit.value.expiresAt > new Date(now).toISOString()) return hit.value;
     const row = await this.db
       .selectFrom('tokens')
       .innerJoin('users', 'users.id', 'tokens.user_id')
       .selectAll('users')
       .select(['tokens.expires_at', 'tokens.kind'])
-      .where('tokens.token_hash', '=', sha256(token))
+      .where('tokens.token_hash', '=', hash)
       .executeTakeFirst();
-    if (!row) return undefined;
+    if (!row) {
+      this.cache.delete(hash);
+      return undefined;
+    }
     if (row.expires_at <= new Date().toISOString()) {
       await this.revoke(token);
       return undefined;
     }
     const { expires_at, kind, ...user } = row;
-    return { user: user as User, expiresAt: expires_at, kind };
+    const value = { user: user as User, expiresAt: expires_at, kind };
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { value, at: now });
+    return value;
   }
 
   async revoke(token: string) {
+    this.cache.delete(sha256(token));
     await this.db.deleteFrom('tokens').where('token_hash', '=', sha256(token)).execute();
   }
 
+  /** Drops cached resolutions of a user's tokens (after any change to the user). */
+  forgetUser(userId: number) {
+    for (const [k, v] of this.cache) if (v.value.user.id === userId) this.cache.delete(k);
+  }
+
   async revokeUser(userId: number, kind?: TokenKind) {
+    this.forgetUser(userId);
     let q = this.db.deleteFrom('tokens').where('user_id', '=', userId);
     if (kind) q = q.where('kind', '=', kind);
     await q.execute();
