@@ -1,6 +1,6 @@
 /**
  * One vitest run for the whole monorepo, split into projects:
- *   npx vitest run --project shared | server | web
+ *   npx vitest run --project shared | rtsp | server | web
  * The web project uses apps/web/vitest.config.ts when the console has one, else the inline jsdom setup below.
  */
 import fs from 'node:fs';
@@ -39,6 +39,14 @@ export default defineConfig({
         test: {
           name: 'shared',
           root: at('packages/shared'),
+          environment: 'node',
+          include: ['test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'rtsp',
+          root: at('packages/rtsp'),
           environment: 'node',
           include: ['test/**/*.test.ts'],
         },
