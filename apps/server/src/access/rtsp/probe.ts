@@ -1,0 +1,240 @@
+/**
+ * Is this RTSP stream there? Connects, sends OPTIONS then DESCRIBE (answering one 401 challenge per
+ * request with Digest or Basic) and reads the codecs from the SDP. Every failure comes back as a
+ * result with a reason; the function does not throw, and it closes its socket before returning.
+ */
+import net from 'node:net';
+import {
+  authorization,
+  bodyText,
+  chooseChallenge,
+  getHeader,
+  getHeaders,
+  parseSdp,
+  parseWwwAuthenticate,
+  request,
+  RtspError,
+  RtspParser,
+  sdpCodecs,
+  serialize,
+  type Challenge,
+  type RtspResponse,
+} from '@opencvr/rtsp';
+
+export interface ProbeOptions {
+  username?: string;
+  password?: string;
+  /** For the whole probe (connect, OPTIONS, DESCRIBE). Default 3000 ms. */
+  timeoutMs?: number;
+  /** Aborting closes the socket at once (reason "aborted"). */
+  signal?: AbortSignal;
+}
+
+export interface ProbeResult {
+  ok: boolean;
+  /** RTSP status of the last answer; 0 when none came. */
+  status: number;
+  /** "OK", or why not: "connection refused", "timeout after 3000 ms", "401 Unauthorized", ... */
+  reason: string;
+  /** Encodings from the SDP ("H264", "PCMA", ...). */
+  codecs: string[];
+  /** Time from connecting to the DESCRIBE answer. */
+  latencyMs: number;
+}
+
+const USER_AGENT = 'OpenCVR';
+
+class ProbeFailure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly status = 0,
+  ) {
+    super(reason);
+  }
+}
+
+function socketReason(err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return 'connection reset';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    default:
+      return err.code ? `socket error ${err.code}` : `socket error: ${err.message}`;
+  }
+}
+
+/** A URL without its user info, and the credentials that were in it. */
+export function splitCredentials(raw: string): { url: URL; username?: string; password?: string } {
+  const url = new URL(raw);
+  const username = url.username ? decodeURIComponent(url.username) : undefined;
+  const password = url.password ? decodeURIComponent(url.password) : undefined;
+  url.username = '';
+  url.password = '';
+  return { url, username, password };
+}
+
+export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const timeoutMs = opts.timeoutMs ?? 3000;
+  const started = performance.now();
+  const fail = (reason: string, status = 0): ProbeResult => ({
+    ok: false,
+    status,
+    reason,
+    codecs: [],
+    latencyMs: Math.round(performance.now() - started),
+  });
+
+  let target: ReturnType<typeof splitCredentials>;
+  try {
+    target = splitCredentials(rawUrl);
+  } catch {
+    return fail('invalid URL');
+  }
+  const { url } = target;
+  if (url.protocol === 'rtsps:') return fail('rtsps:// is not supported yet');
+  if (url.protocol !== 'rtsp:') return fail(`not an rtsp:// URL (${url.protocol})`);
+  if (!url.hostname) return fail('invalid URL');
+  const username = target.username ?? opts.username ?? '';
+  const password = target.password ?? opts.password ?? '';
+  const uri = url.toString();
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = url.port ? Number(url.port) : 554;
+
+  const session = new Session(host, port, timeoutMs, opts.signal);
+  try {
+    await session.connected;
+    let cseq = 0;
+    let challenge: Challenge | undefined;
+    let nc = 0;
+
+    const exchange = async (method: string, extra: Record<string, string>): Promise<RtspResponse> => {
+      let answered = false;
+      for (;;) {
+        const headers: Record<string, string> = { 'User-Agent': USER_AGENT, ...extra };
+        if (challenge) {
+          const value = authorization(challenge, { username, password, method, uri, nc: ++nc });
+          if (value) headers.Authorization = value;
+        }
+        const res = await session.send(serialize(request({ method, uri, cseq: ++cseq, headers })), cseq);
+        if (res.status !== 401) return res;
+        if (answered || !username) return res;
+        const offered = getHeaders(res, 'WWW-Authenticate').flatMap(parseWwwAuthenticate);
+        const chosen = chooseChallenge(offered);
+        if (!chosen) throw new ProbeFailure('401 Unauthorized (no supported authentication scheme)', 401);
+        challenge = chosen;
+        nc = 0;
+        answered = true;
+      }
+    };
+
+    // OPTIONS tells little, but some cameras only answer DESCRIBE after it; its failure is not final.
+    const options = await exchange('OPTIONS', {});
+    if (options.status === 401) return fail(`401 ${options.reason || 'Unauthorized'}`, 401);
+    const describe = await exchange('DESCRIBE', { Accept: 'application/sdp' });
+    const latencyMs = Math.round(performance.now() - started);
+    if (describe.status !== 200) return fail(`${describe.status} ${describe.reason}`.trim(), describe.status);
+    const type = getHeader(describe, 'Content-Type') ?? '';
+    if (type && !/application\/sdp/i.test(type)) return { ...fail(`unexpected Content-Type ${type}`, 200) };
+    const codecs = sdpCodecs(parseSdp(bodyText(describe)));
+    if (!codecs.length) return fail('no media in the SDP', 200);
+    return { ok: true, status: 200, reason: 'OK', codecs, latencyMs };
+  } catch (err) {
+    if (err instanceof ProbeFailure) return fail(err.reason, err.status);
+    return fail(`unexpected error: ${(err as Error).message}`);
+  } finally {
+    session.close();
+  }
+}
+
+/** One TCP connection with a deadline; answers are matched to requests by CSeq. */
+class Session {
+  readonly connected: Promise<void>;
+  private socket: net.Socket;
+  private parser = new RtspParser({ maxBodyBytes: 256 * 1024 });
+  private waiting: { cseq: number; resolve: (r: RtspResponse) => void; reject: (e: ProbeFailure) => void } | undefined;
+  private failure: ProbeFailure | undefined;
+  private timer: NodeJS.Timeout;
+  private onAbort = () => this.fail(new ProbeFailure('aborted'));
+
+  constructor(
+    host: string,
+    port: number,
+    timeoutMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.socket = net.connect({ host, port });
+    this.socket.setNoDelay(true);
+    this.timer = setTimeout(() => this.fail(new ProbeFailure(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    this.connected = new Promise<void>((resolve, reject) => {
+      this.socket.once('connect', resolve);
+      this.socket.once('error', (err) => reject(new ProbeFailure(socketReason(err))));
+      this.connectReject = reject;
+    });
+    // A rejection nobody awaits yet (the timeout before connect) must not become unhandled.
+    this.connected.catch(() => {});
+    this.socket.on('error', (err: NodeJS.ErrnoException) => this.fail(new ProbeFailure(socketReason(err))));
+    this.socket.on('close', () => this.fail(new ProbeFailure('connection closed by the camera')));
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (signal?.aborted) this.onAbort();
+    else signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private connectReject: ((e: ProbeFailure) => void) | undefined;
+
+  private onData(chunk: Buffer) {
+    if (this.failure) return;
+    let events;
+    try {
+      events = this.parser.push(chunk);
+    } catch (err) {
+      const msg = err instanceof RtspError ? err.message : String(err);
+      this.fail(new ProbeFailure(`not an RTSP answer (${msg})`));
+      return;
+    }
+    for (const ev of events) {
+      if (ev.kind !== 'response') continue; // interleaved data or a server request: not ours
+      const w = this.waiting;
+      if (!w) continue;
+      const cseq = getHeader(ev, 'CSeq');
+      // Answers without CSeq are accepted (some cameras omit it); a different one is stale.
+      if (cseq !== undefined && Number(cseq) !== w.cseq) continue;
+      this.waiting = undefined;
+      w.resolve(ev);
+    }
+  }
+
+  send(bytes: Uint8Array, cseq: number): Promise<RtspResponse> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<RtspResponse>((resolve, reject) => {
+      this.waiting = { cseq, resolve, reject };
+      this.socket.write(bytes);
+    });
+  }
+
+  private fail(f: ProbeFailure) {
+    if (this.failure) return;
+    this.failure = f;
+    this.connectReject?.(f);
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.reject(f);
+    this.close();
+  }
+
+  close() {
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    if (!this.failure) this.failure = new ProbeFailure('closed');
+    this.socket.destroy();
+  }
+}
