@@ -137,7 +137,12 @@ export class LabelService {
     const stack = [id];
     while (stack.length) {
       const cur = stack.pop()!;
-      for (const l of all) if (l.parent_id === cur && !out.includes(l.id)) (out.push(l.id), stack.push(l.id));
+      for (const l of all) {
+        if (l.parent_id === cur && !out.includes(l.id)) {
+          out.push(l.id);
+          stack.push(l.id);
+        }
+      }
     }
     return out;
   }
