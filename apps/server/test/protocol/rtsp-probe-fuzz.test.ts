@@ -6,6 +6,7 @@ import { probeRtsp } from '../../src/access/rtsp/probe.js';
 
 describe('probeRtsp with hostile servers', () => {
   let server: net.Server;
+  const open = new Set<net.Socket>();
   let port = 0;
   /** What the next connection receives, and whether the server then hangs up. */
   let script: { chunks: Uint8Array[]; hangUp: boolean } = { chunks: [], hangUp: true };
@@ -16,6 +17,8 @@ describe('probeRtsp with hostile servers', () => {
     process.on('unhandledRejection', onUnhandled);
     process.on('uncaughtException', onUnhandled);
     server = net.createServer((s) => {
+      open.add(s);
+      s.on('close', () => open.delete(s));
       s.on('error', () => {});
       const { chunks, hangUp } = script;
       s.once('data', () => {
@@ -29,7 +32,7 @@ describe('probeRtsp with hostile servers', () => {
   afterAll(async () => {
     process.off('unhandledRejection', onUnhandled);
     process.off('uncaughtException', onUnhandled);
-    server.closeAllConnections?.();
+    for (const s of open) s.destroy();
     await new Promise((r) => server.close(r));
   });
 
