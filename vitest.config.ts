@@ -1,6 +1,6 @@
 /**
  * One vitest run for the whole monorepo, split into projects:
- *   npx vitest run --project shared | rtsp | server | web
+ *   npx vitest run --project <package folder> | server | web
  * The web project uses apps/web/vitest.config.ts when the console has one, else the inline jsdom setup below.
  */
 import fs from 'node:fs';
@@ -30,27 +30,26 @@ const web: TestProjectConfiguration = webConfig
       },
     };
 
+/** One project per package under packages/ (shared, codec, rtp, rtsp, fmp4, ...), named after its folder. */
+const packageProjects: TestProjectConfiguration[] = fs
+  .readdirSync(at('packages'))
+  .filter((name) => fs.existsSync(at(`packages/${name}/package.json`)))
+  .map((name) => ({
+    test: {
+      name,
+      root: at(`packages/${name}`),
+      environment: 'node',
+      include: ['test/**/*.test.ts'],
+      testTimeout: 30000,
+    },
+  }));
+
 export default defineConfig({
   test: {
     // A stage with no tests yet is not a failure.
     passWithNoTests: true,
     projects: [
-      {
-        test: {
-          name: 'shared',
-          root: at('packages/shared'),
-          environment: 'node',
-          include: ['test/**/*.test.ts'],
-        },
-      },
-      {
-        test: {
-          name: 'rtsp',
-          root: at('packages/rtsp'),
-          environment: 'node',
-          include: ['test/**/*.test.ts'],
-        },
-      },
+      ...packageProjects,
       {
         test: {
           name: 'server',

@@ -195,12 +195,7 @@ const stageRunners = {
       [
         'vitest',
         'run',
-        '--project',
-        'shared',
-        '--project',
-        'server',
-        '--project',
-        'web',
+        // every project: each package under packages/, the server and the console
         '--reporter=default',
         '--reporter=json',
         `--outputFile=${out}`,
