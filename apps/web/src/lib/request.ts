@@ -22,6 +22,8 @@ export interface RequestOptions {
   form?: boolean;
   /** Pass failures on without any notice (browse page stream/token calls, stream info). */
   quiet?: boolean;
+  /** DELETE only: send `data` as a JSON body instead of the query (DELETE /api/v1/devices {devices}). */
+  deleteBody?: boolean;
   signal?: AbortSignal;
 }
 
@@ -104,7 +106,7 @@ export function buildRequest(path: string, opts: RequestOptions = {}, now: numbe
   if (token) headers.token = token;
 
   const init: BuiltRequest['init'] = { method, headers };
-  if (method === 'GET' || method === 'DELETE') {
+  if (method === 'GET' || (method === 'DELETE' && !opts.deleteBody)) {
     // s_time defeats caches between the console and the server (old proxies, IE-style caching).
     const query = new URLSearchParams([...toEntries(rest), ['s_time', String(now)]]);
     url += (url.includes('?') ? '&' : '?') + query.toString();
