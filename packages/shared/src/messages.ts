@@ -33,6 +33,7 @@ export const MESSAGES = {
   success: { 'zh-CN': '操作成功', 'en-US': 'Done' },
   channelOffline: { 'zh-CN': '通道已离线!', 'en-US': 'The channel is offline!' },
   channelDisabled: { 'zh-CN': '通道未开启!', 'en-US': 'The channel is not enabled!' },
+  favouriteAdded: { 'zh-CN': '‘{name}’通道已添加收藏夹!', 'en-US': '‘{name}’ added to favourites!' },
   favouriteRemoved: { 'zh-CN': '已移除收藏夹!', 'en-US': 'Removed from favourites!' },
   ipSet: { 'zh-CN': 'IP设置成功!', 'en-US': 'IP set successfully!' },
   analysisListFailed: { 'zh-CN': '获取智能分析平台列表异常', 'en-US': 'Failed to load the analysis platform list' },
