@@ -1,0 +1,253 @@
+/**
+ * One hub per live stream: it runs one ingest (a MediaSource) and fans its access units out to
+ * every viewer and output, so many viewers of one camera cost one connection to the camera. The
+ * units since the last video keyframe are kept, so a new viewer starts on a picture at once.
+ *
+ * Sources and subscribers are plain objects with a few functions (narrow dependencies): the RTSP
+ * client, a GB28181 PS receiver or a test double are all MediaSources; a WebSocket fMP4 output, the
+ * recorder or a stats probe are all Subscribers.
+ */
+import type { AccessUnit, Track } from '@opencvr/codec';
+
+export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
+
+/** What a source reports to its hub. */
+export interface SourceSink {
+  tracks(tracks: Track[]): void;
+  unit(track: number, unit: AccessUnit): void;
+  /** The source failed or ended; the hub retries with back-off. */
+  failed(reason: string): void;
+}
+
+export interface MediaSource {
+  start(sink: SourceSink): void;
+  stop(): void;
+}
+
+export interface Subscriber {
+  /** Called first, and again if the source reconnects with other tracks. */
+  tracks(tracks: Track[]): void;
+  unit(track: number, unit: AccessUnit): void;
+  state?(state: HubState, reason: string): void;
+}
+
+export interface HubOptions {
+  /** Keep running with no viewer (always-on channel) or stop after the last one leaves. */
+  onDemand: boolean;
+  /** How long an on-demand stream outlives its last viewer. */
+  graceMs: number;
+  /** Retry delays after a failure: doubles from min to max. */
+  retryMinMs: number;
+  retryMaxMs: number;
+  /** Upper bound of the cached GOP, so a camera with no keyframes cannot grow it without end. */
+  maxGopUnits: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = {
+  onDemand: true,
+  graceMs: 10_000,
+  retryMinMs: 1000,
+  retryMaxMs: 30_000,
+  maxGopUnits: 2000,
+};
+
+interface Cached {
+  track: number;
+  unit: AccessUnit;
+}
+
+export class StreamHub {
+  private _state: HubState = 'idle';
+  private _reason = '';
+  private _tracks: Track[] = [];
+  private gop: Cached[] = [];
+  private subs = new Set<Subscriber>();
+  private graceTimer?: NodeJS.Timeout;
+  private retryTimer?: NodeJS.Timeout;
+  private retryDelay: number;
+  private running = false;
+  /** Counters for the stream-status feed. */
+  readonly stats = { units: 0, bytes: 0, keyframes: 0, startedAt: 0, lastUnitAt: 0, restarts: 0 };
+
+  constructor(
+    readonly key: string,
+    private readonly makeSource: () => MediaSource,
+    private readonly options: HubOptions = DEFAULT_HUB_OPTIONS,
+    private readonly onIdle?: (hub: StreamHub) => void,
+  ) {
+    this.retryDelay = options.retryMinMs;
+    if (!options.onDemand) this.ensureRunning();
+  }
+
+  private source?: MediaSource;
+
+  get state() {
+    return this._state;
+  }
+  get reason() {
+    return this._reason;
+  }
+  get tracks() {
+    return this._tracks;
+  }
+  get viewers() {
+    return this.subs.size;
+  }
+
+  /** Adds a viewer; it gets the tracks and the cached GOP at once if the stream is live. */
+  subscribe(sub: Subscriber): () => void {
+    this.subs.add(sub);
+    clearTimeout(this.graceTimer);
+    this.graceTimer = undefined;
+    sub.state?.(this._state, this._reason);
+    if (this._tracks.length) {
+      sub.tracks(this._tracks);
+      for (const c of this.gop) sub.unit(c.track, c.unit);
+    }
+    this.ensureRunning();
+    return () => this.unsubscribe(sub);
+  }
+
+  private unsubscribe(sub: Subscriber) {
+    if (!this.subs.delete(sub)) return;
+    if (this.subs.size === 0 && this.options.onDemand) {
+      clearTimeout(this.graceTimer);
+      this.graceTimer = setTimeout(() => this.stop(), this.options.graceMs);
+      this.graceTimer.unref?.();
+    }
+  }
+
+  /** Keeps an on-demand stream alive for another grace period without a viewer (touchchannelstream). */
+  touch() {
+    this.ensureRunning();
+    if (this.subs.size === 0 && this.options.onDemand) {
+      clearTimeout(this.graceTimer);
+      this.graceTimer = setTimeout(() => this.stop(), this.options.graceMs);
+      this.graceTimer.unref?.();
+    }
+  }
+
+  private ensureRunning() {
+    if (this.running) return;
+    this.running = true;
+    this.connect();
+  }
+
+  private connect() {
+    this.setState('connecting', '');
+    const source = this.makeSource();
+    this.source = source;
+    // A sink bound to this attempt: late calls from a stopped source are ignored.
+    const alive = () => this.source === source && this.running;
+    source.start({
+      tracks: (tracks) => {
+        if (!alive()) return;
+        this._tracks = tracks;
+        this.gop = [];
+        this.stats.startedAt = Date.now();
+        for (const s of this.subs) s.tracks(tracks);
+      },
+      unit: (track, unit) => {
+        if (!alive()) return;
+        if (this._state !== 'live') {
+          this.retryDelay = this.options.retryMinMs;
+          this.setState('live', '');
+        }
+        this.cache(track, unit);
+        this.stats.units++;
+        this.stats.lastUnitAt = Date.now();
+        this.stats.bytes += unit.kind === 'video' ? unit.nalus.reduce((n, x) => n + x.byteLength, 0) : unit.data.byteLength;
+        for (const s of this.subs) s.unit(track, unit);
+      },
+      failed: (reason) => {
+        if (!alive()) return;
+        this.source = undefined;
+        try {
+          source.stop();
+        } catch {
+          /* already gone */
+        }
+        this.scheduleRetry(reason);
+      },
+    });
+  }
+
+  private cache(track: number, unit: AccessUnit) {
+    if (unit.kind === 'video' && unit.keyframe) {
+      this.gop = [];
+      this.stats.keyframes++;
+    }
+    // Before the first keyframe nothing is worth replaying to a new viewer.
+    const hasVideo = this._tracks.some((t) => t.kind === 'video');
+    if (hasVideo && this.gop.length === 0 && !(unit.kind === 'video' && unit.keyframe)) return;
+    if (this.gop.length >= this.options.maxGopUnits) this.gop = [];
+    this.gop.push({ track, unit });
+  }
+
+  private scheduleRetry(reason: string) {
+    this.stats.restarts++;
+    this.setState('retrying', reason);
+    clearTimeout(this.retryTimer);
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(this.retryDelay * 2, this.options.retryMaxMs);
+    this.retryTimer = setTimeout(() => {
+      if (this.running) this.connect();
+    }, delay);
+    this.retryTimer.unref?.();
+  }
+
+  private setState(state: HubState, reason: string) {
+    this._state = state;
+    this._reason = reason;
+    for (const s of this.subs) s.state?.(state, reason);
+  }
+
+  /** Ends the ingest (last viewer gone, stopstream, channel deleted, shutdown). */
+  stop(reason = 'stopped') {
+    clearTimeout(this.graceTimer);
+    clearTimeout(this.retryTimer);
+    this.graceTimer = undefined;
+    this.retryTimer = undefined;
+    if (!this.running && this._state === 'stopped') return;
+    this.running = false;
+    const source = this.source;
+    this.source = undefined;
+    try {
+      source?.stop();
+    } catch {
+      /* already gone */
+    }
+    this.gop = [];
+    this._tracks = [];
+    this.setState('stopped', reason);
+    this.onIdle?.(this);
+  }
+}
+
+/** The hubs of one node, by stream key (device/channel/flow). */
+export class HubRegistry {
+  private hubs = new Map<string, StreamHub>();
+
+  get(key: string) {
+    return this.hubs.get(key);
+  }
+
+  /** The running hub of a key, or a new one built from the factory. */
+  open(key: string, makeSource: () => MediaSource, options: HubOptions): StreamHub {
+    const existing = this.hubs.get(key);
+    if (existing && existing.state !== 'stopped') return existing;
+    const hub = new StreamHub(key, makeSource, options, (h) => {
+      if (this.hubs.get(h.key) === h) this.hubs.delete(h.key);
+    });
+    this.hubs.set(key, hub);
+    return hub;
+  }
+
+  list() {
+    return [...this.hubs.values()];
+  }
+
+  stopAll(reason = 'shutdown') {
+    for (const h of [...this.hubs.values()]) h.stop(reason);
+  }
+}

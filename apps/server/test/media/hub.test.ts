@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { AccessUnit, Track } from '@opencvr/codec';
+import { HubRegistry, StreamHub, type HubOptions, type MediaSource, type SourceSink, type Subscriber } from '../../src/media/hub.js';
+
+const video: Track = {
+  kind: 'video',
+  codec: 'h264',
+  sps: new Uint8Array([0x67]),
+  pps: new Uint8Array([0x68]),
+  width: 640,
+  height: 360,
+  codecString: 'avc1.42e01e',
+  clockRate: 90000,
+};
+const frame = (pts: number, keyframe: boolean): AccessUnit => ({ kind: 'video', pts, dts: pts, keyframe, nalus: [new Uint8Array(10)] });
+
+/** A source the test drives by hand. */
+class FakeSource implements MediaSource {
+  sink?: SourceSink;
+  stopped = false;
+  start(sink: SourceSink) {
+    this.sink = sink;
+  }
+  stop() {
+    this.stopped = true;
+  }
+}
+function recorder(): Subscriber & { got: string[] } {
+  const got: string[] = [];
+  return {
+    got,
+    tracks: (t) => got.push(`tracks:${t.length}`),
+    unit: (_i, u) => got.push(`${u.kind === 'video' && u.keyframe ? 'K' : 'p'}${u.pts}`),
+    state: (s) => got.push(`state:${s}`),
+  };
+}
+const opts = (o: Partial<HubOptions> = {}): HubOptions => ({ onDemand: true, graceMs: 1000, retryMinMs: 100, retryMaxMs: 800, maxGopUnits: 100, ...o });
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('StreamHub', () => {
+  it('starts one source for many viewers and gives a late viewer the cached GOP from its keyframe', () => {
+    const sources: FakeSource[] = [];
+    const hub = new StreamHub('d/c/0', () => (sources.push(new FakeSource()), sources.at(-1)!), opts());
+    const a = recorder();
+    hub.subscribe(a);
+    expect(sources).toHaveLength(1);
+    expect(hub.state).toBe('connecting');
+    const s = sources[0].sink!;
+    s.tracks([video]);
+    s.unit(0, frame(0, false)); // before any keyframe: not cached
+    s.unit(0, frame(3600, true));
+    s.unit(0, frame(7200, false));
+    expect(hub.state).toBe('live');
+    const b = recorder();
+    hub.subscribe(b);
+    expect(sources).toHaveLength(1);
+    expect(b.got).toEqual(['state:live', 'tracks:1', 'K3600', 'p7200']);
+    s.unit(0, frame(10800, true));
+    s.unit(0, frame(14400, false));
+    const c = recorder();
+    hub.subscribe(c);
+    expect(c.got).toEqual(['state:live', 'tracks:1', 'K10800', 'p14400']);
+    expect(a.got.filter((x) => !x.startsWith('state'))).toEqual(['tracks:1', 'p0', 'K3600', 'p7200', 'K10800', 'p14400']);
+    expect(hub.viewers).toBe(3);
+  });
+
+  it('stops an on-demand source a grace period after the last viewer, unless someone comes back or touches it', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('k', () => src, opts({ graceMs: 1000 }));
+    const off = hub.subscribe(recorder());
+    off();
+    vi.advanceTimersByTime(900);
+    const off2 = hub.subscribe(recorder());
+    vi.advanceTimersByTime(5000);
+    expect(src.stopped).toBe(false);
+    off2();
+    vi.advanceTimersByTime(800);
+    hub.touch();
+    vi.advanceTimersByTime(800);
+    expect(src.stopped).toBe(false);
+    vi.advanceTimersByTime(300);
+    expect(src.stopped).toBe(true);
+    expect(hub.state).toBe('stopped');
+  });
+
+  it('keeps an always-on source running without viewers', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('k', () => src, opts({ onDemand: false }));
+    expect(src.sink).toBeDefined();
+    const off = hub.subscribe(recorder());
+    off();
+    vi.advanceTimersByTime(60_000);
+    expect(src.stopped).toBe(false);
+    hub.stop();
+    expect(src.stopped).toBe(true);
+  });
+
+  it('retries a failed source with doubling back-off, tells viewers, and resumes them', () => {
+    const sources: FakeSource[] = [];
+    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts({ retryMinMs: 100, retryMaxMs: 400 }));
+    const v = recorder();
+    hub.subscribe(v);
+    sources[0].sink!.failed('connection refused');
+    expect(hub.state).toBe('retrying');
+    expect(hub.reason).toBe('connection refused');
+    expect(sources[0].stopped).toBe(true);
+    vi.advanceTimersByTime(99);
+    expect(sources).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(sources).toHaveLength(2);
+    sources[1].sink!.failed('timeout');
+    vi.advanceTimersByTime(199);
+    expect(sources).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sources).toHaveLength(3);
+    // a stale source's late calls are ignored
+    sources[0].sink!.unit(0, frame(1, true));
+    const s = sources[2].sink!;
+    s.tracks([video]);
+    s.unit(0, frame(0, true));
+    expect(hub.state).toBe('live');
+    expect(v.got).toContain('state:retrying');
+    expect(v.got.at(-1)).toBe('K0');
+    expect(v.got.filter((x) => x === 'K1')).toEqual([]);
+    expect(hub.stats.restarts).toBe(2);
+  });
+
+  it('bounds the cached GOP', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('k', () => src, opts({ maxGopUnits: 10 }));
+    hub.subscribe(recorder());
+    src.sink!.tracks([video]);
+    src.sink!.unit(0, frame(0, true));
+    for (let i = 1; i < 25; i++) src.sink!.unit(0, frame(i, false));
+    const late = recorder();
+    hub.subscribe(late);
+    expect(late.got.length).toBeLessThanOrEqual(12);
+  });
+});
+
+describe('HubRegistry', () => {
+  it('shares a running hub by key and forgets a stopped one', () => {
+    const reg = new HubRegistry();
+    const src = new FakeSource();
+    const a = reg.open('x', () => src, opts());
+    expect(reg.open('x', () => new FakeSource(), opts())).toBe(a);
+    a.subscribe(recorder());
+    a.stop();
+    expect(reg.get('x')).toBeUndefined();
+    const b = reg.open('x', () => new FakeSource(), opts());
+    expect(b).not.toBe(a);
+    reg.stopAll();
+    expect(reg.list()).toEqual([]);
+  });
+});
