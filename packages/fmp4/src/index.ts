@@ -1,0 +1,16 @@
+export { BoxWriter } from './box.js';
+export { avcC, readAvcSps, type AvcSpsInfo } from './avc.js';
+export { hvcC, readHevcSps, type HevcSpsInfo } from './hevc.js';
+export { initSegment, mimeType, timescaleOf } from './init.js';
+export { keepNal, videoSampleSize } from './nal.js';
+export {
+  dtsOf,
+  mediaFragment,
+  trackRun,
+  NON_SYNC_FLAGS,
+  SYNC_FLAGS,
+  type FragmentOptions,
+  type FragmentSample,
+  type TrackRun,
+} from './fragment.js';
+export { Fragmenter, type Fragment, type FragmenterOptions, type FragmentTrackInfo } from './fragmenter.js';
