@@ -18,7 +18,12 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 /** Debian packages each entry point needs. */
 export const PACKAGE_SETS = {
   start: ['ffmpeg'],
-  test: ['ffmpeg', 'chromium', 'postgresql', 'fonts-noto-cjk', 'sip-tester'],
+  test: [
+    'ffmpeg', 'chromium', 'postgresql', 'fonts-noto-cjk', 'sip-tester',
+    // A real RTSP camera for the protocol tests: GStreamer's RTSP server driven from /usr/bin/python3.
+    'python3-gi', 'gir1.2-gst-rtsp-server-1.0', 'gstreamer1.0-plugins-base', 'gstreamer1.0-plugins-good',
+    'gstreamer1.0-plugins-bad', 'gstreamer1.0-plugins-ugly', 'gstreamer1.0-libav',
+  ],
 };
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

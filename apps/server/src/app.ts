@@ -3,7 +3,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import websocket from '@fastify/websocket';
@@ -26,6 +26,8 @@ import { EventBus } from './services/events.js';
 import { NewsService } from './services/news/news.js';
 import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
+import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
+import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
 
 export interface BuiltApp {
@@ -40,6 +42,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
 
   const events = new EventBus();
   const news = new NewsService(db.kysely, events);
+  const inventory = new Inventory(db.kysely, db.engine, news);
+  const logRef: { log?: FastifyBaseLogger } = {};
   const ctx: AppContext = {
     settings,
     db: db.kysely,
@@ -49,7 +53,18 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     lockout: new LockoutService(db.kysely),
     events,
     news,
-    inventory: new Inventory(db.kysely, db.engine, news),
+    inventory,
+    streamChecker: new StreamChecker(
+      {
+        listTargets: () => listCheckTargets(db.kysely),
+        setOnline: (pk, online, reason) => inventory.channels.setOnline(pk, online, reason),
+        subscribe: (fn) => inventory.subscribe(fn),
+        probe: probeRtsp,
+        // The app's logger, once the app exists (below).
+        log: { info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
+      },
+      { intervalSeconds: settings.channelCheckInterval },
+    ),
     sampler: new SystemSampler(),
     startedAt: new Date(),
   };
@@ -61,6 +76,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     // Query strings like ?a=1&a=2 stay predictable; unknown keys are simply ignored by the schemas.
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
+  logRef.log = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -113,7 +129,9 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const purge = setInterval(() => void ctx.tokens.purgeExpired().catch((err) => app.log.warn({ err }, 'token purge failed')), 3600_000);
   purge.unref();
 
+  app.addHook('onReady', async () => ctx.streamChecker.start());
   app.addHook('onClose', async () => {
+    await ctx.streamChecker.stop();
     clearInterval(purge);
     ctx.sampler.stop();
     await db.close();

@@ -120,3 +120,41 @@ export function channelPosition(c: Pick<ChannelRow, 'Longitude' | 'Latitude' | '
   const lat = c.Latitude ?? c.GpsLatitude;
   return lng == null || lat == null ? null : { lng, lat };
 }
+
+/** GET|POST /api/v1/probedevice: what an ONVIF device says about itself (issue 3). */
+export interface OnvifDeviceInfo {
+  Manufacturer: string;
+  Model: string;
+  FirmwareVersion: string;
+  SerialNumber: string;
+  HardwareId: string;
+}
+export interface OnvifProfile {
+  Token: string;
+  Name: string;
+  /** Video encoding ("H264", "H265", "JPEG"); '' when the profile has no video encoder. */
+  Encoding: string;
+  Width: number;
+  Height: number;
+  FrameRate: number;
+  /** rtsp:// address of the profile's stream; '' when the device gave none. */
+  StreamUri: string;
+  SnapshotUri: string;
+}
+export interface OnvifProbeBody {
+  DeviceInfo: OnvifDeviceInfo;
+  Profiles: OnvifProfile[];
+}
+/** GET /api/v1/discoverdevices: devices that answered one WS-Discovery probe. */
+export interface DiscoveredDevice {
+  /** The endpoint reference (urn:uuid:...). */
+  Address: string;
+  /** Device service URLs. */
+  XAddrs: string[];
+  Name: string;
+  Hardware: string;
+  Manufacturer: string;
+}
+export interface OnvifDiscoverBody {
+  Devices: DiscoveredDevice[];
+}

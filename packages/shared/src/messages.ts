@@ -65,6 +65,10 @@ export const MESSAGES = {
   routeNotFound: { 'zh-CN': '接口不存在', 'en-US': 'No such call' },
   payloadTooLarge: { 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
   ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
+  onvifTimeout: { 'zh-CN': '设备 {address} 在 {ms} 毫秒内无应答', 'en-US': 'The device at {address} did not answer within {ms} ms' },
+  onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },
+  onvifNotOnvif: { 'zh-CN': '{address} 不是 ONVIF 设备: {reason}', 'en-US': '{address} is not an ONVIF device: {reason}' },
+  onvifUnreachable: { 'zh-CN': '无法连接设备 {address}: {reason}', 'en-US': 'Cannot reach the device at {address}: {reason}' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

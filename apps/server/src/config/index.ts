@@ -19,6 +19,8 @@ const schema = z.object({
   webDist: z.string().optional(),
   /** Largest accepted request body in bytes. */
   bodyLimit: z.coerce.number().int().min(1024),
+  /** Seconds between two reachability checks of an RTSP/ONVIF channel (CHANNEL_CHECK_INTERVAL); 0 turns checks off. */
+  channelCheckInterval: z.coerce.number().int().min(0).max(86400),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -32,6 +34,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     tokenTtlSeconds: env.TOKEN_TTL ?? TOKEN_TTL_SECONDS,
     webDist: env.WEB_DIST,
     bodyLimit: env.BODY_LIMIT ?? 1024 * 1024,
+    channelCheckInterval: env.CHANNEL_CHECK_INTERVAL ?? 30,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

@@ -1,0 +1,239 @@
+/**
+ * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF) true to life: every
+ * interval it probes each enabled channel that has a stream URL, spread evenly over the interval and
+ * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
+ * pushes it). A channel added or edited is probed at once. stop() leaves no timer and no socket.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { ProbeOptions, ProbeResult } from '../../access/rtsp/probe.js';
+
+export interface CheckTarget {
+  pk: number;
+  deviceId: string;
+  channelId: string;
+  url: string;
+  username: string;
+  password: string;
+}
+
+/** What the checker needs from the rest of the app (tests may pass plain objects). */
+export interface StreamCheckerDeps {
+  listTargets(): Promise<CheckTarget[]>;
+  setOnline(pk: number, online: boolean, reason: string): Promise<boolean>;
+  subscribe(fn: () => void): () => void;
+  probe(url: string, opts: ProbeOptions): Promise<ProbeResult>;
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+export interface StreamCheckerOptions {
+  /** Seconds between two checks of a channel; 0 turns the checker off. */
+  intervalSeconds: number;
+  concurrency?: number;
+  /** Per probe; default min(3000, interval). */
+  timeoutMs?: number;
+}
+
+/** Device types whose channels the platform pulls from a URL. */
+export const CHECKED_DEVICE_TYPES = ['RTSP', 'ONVIF'];
+
+/** Every enabled RTSP/ONVIF channel with a stream URL, with its credentials (the device's when the channel has none). */
+export async function listCheckTargets(db: Kysely<Database>): Promise<CheckTarget[]> {
+  const rows = await db
+    .selectFrom('channels')
+    .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+    .select([
+      'channels.id as pk',
+      'channels.parent_device_id as deviceId',
+      'channels.channel_id as channelId',
+      'channels.rtsp_url as url',
+      'channels.username as username',
+      'channels.password as password',
+      'devices.device_username as deviceUsername',
+      'devices.device_password as devicePassword',
+    ])
+    .where('devices.device_type', 'in', CHECKED_DEVICE_TYPES)
+    .where('channels.enable', '=', 1)
+    .where('devices.enable', '=', 1)
+    .where('channels.rtsp_url', '!=', '')
+    .orderBy('channels.id')
+    .execute();
+  return rows.map((r) => ({
+    pk: r.pk,
+    deviceId: r.deviceId,
+    channelId: r.channelId,
+    url: r.url,
+    username: r.username || r.deviceUsername,
+    password: r.username ? r.password : r.devicePassword,
+  }));
+}
+
+const signature = (t: CheckTarget) => `${t.url}\n${t.username}\n${t.password}`;
+
+export class StreamChecker {
+  private readonly intervalMs: number;
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+  private targets = new Map<number, CheckTarget>();
+  /** This round's channels in order, the next one to start, and when the round began. */
+  private round: number[] = [];
+  private next = 0;
+  private roundStart = 0;
+  /** Added or edited channels, probed before the round's. */
+  private urgent: number[] = [];
+  private inFlight = new Map<number, { sig: string; abort: AbortController; done: Promise<void> }>();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private running = false;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+
+  constructor(
+    private readonly deps: StreamCheckerDeps,
+    opts: StreamCheckerOptions,
+  ) {
+    this.intervalMs = opts.intervalSeconds * 1000;
+    this.concurrency = opts.concurrency ?? 8;
+    this.timeoutMs = opts.timeoutMs ?? Math.max(500, Math.min(3000, this.intervalMs));
+  }
+
+  get enabled() {
+    return this.intervalMs > 0;
+  }
+
+  start() {
+    if (this.running || !this.enabled) return;
+    this.running = true;
+    this.unsubscribe = this.deps.subscribe(() => this.onChange());
+    void this.newRound();
+  }
+
+  async stop() {
+    this.running = false;
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const f of this.inFlight.values()) f.abort.abort();
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    await this.refreshing?.catch(() => {});
+  }
+
+  /** Loads the channel list; new or changed channels go to the urgent queue when `urgent`. */
+  private async refresh(urgent: boolean) {
+    const list = await this.deps.listTargets();
+    if (!this.running) return;
+    const fresh = new Map(list.map((t) => [t.pk, t]));
+    if (urgent) {
+      for (const t of list) {
+        const old = this.targets.get(t.pk);
+        if (!old || signature(old) !== signature(t)) {
+          if (!this.urgent.includes(t.pk)) this.urgent.push(t.pk);
+        }
+      }
+    }
+    this.targets = fresh;
+  }
+
+  private onChange() {
+    if (!this.running) return;
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        try {
+          await this.refresh(true);
+        } catch (err) {
+          if (this.running) this.deps.log.warn({ err }, 'stream checker: cannot list channels');
+        }
+      } while (this.refreshAgain && this.running);
+    })().finally(() => {
+      this.refreshing = undefined;
+      this.pump();
+    });
+  }
+
+  private async newRound() {
+    if (!this.running) return;
+    try {
+      await this.refresh(false);
+    } catch (err) {
+      if (this.running) this.deps.log.warn({ err }, 'stream checker: cannot list channels');
+    }
+    if (!this.running) return;
+    this.round = [...this.targets.keys()];
+    this.next = 0;
+    this.roundStart = Date.now();
+    this.pump();
+  }
+
+  /** Starts what is due, then sleeps until the next thing is. */
+  private pump() {
+    if (!this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const now = Date.now();
+    let wakeAt: number | undefined;
+    while (this.inFlight.size < this.concurrency) {
+      const u = this.urgent.findIndex((pk) => !this.inFlight.has(pk));
+      if (u >= 0) {
+        const [pk] = this.urgent.splice(u, 1);
+        this.launch(pk);
+        continue;
+      }
+      if (this.next < this.round.length) {
+        const due = this.roundStart + (this.next * this.intervalMs) / this.round.length;
+        if (due > now) {
+          wakeAt = due;
+          break;
+        }
+        const pk = this.round[this.next++];
+        // Already being probed (an edit): this round's turn is covered.
+        if (!this.inFlight.has(pk)) this.launch(pk);
+        continue;
+      }
+      wakeAt = this.roundStart + this.intervalMs;
+      if (wakeAt <= now) {
+        void this.newRound();
+        return;
+      }
+      break;
+    }
+    if (wakeAt !== undefined) {
+      this.timer = setTimeout(() => this.pump(), Math.max(0, wakeAt - now));
+      this.timer.unref?.();
+    }
+  }
+
+  private launch(pk: number) {
+    const t = this.targets.get(pk);
+    if (!t) return; // deleted, disabled or its URL removed since
+    const sig = signature(t);
+    const abort = new AbortController();
+    const done = (async () => {
+      const r = await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
+      if (!this.running) return;
+      // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
+      const now = this.targets.get(pk);
+      if (!now || signature(now) !== sig) return;
+      const changed = await this.deps.setOnline(pk, r.ok, r.ok ? '' : r.reason);
+      if (changed) {
+        this.deps.log.info(
+          { device: t.deviceId, channel: t.channelId, online: r.ok, reason: r.reason, codecs: r.codecs },
+          r.ok ? 'channel online' : 'channel offline',
+        );
+      }
+    })()
+      .catch((err) => {
+        if (this.running) this.deps.log.warn({ err, device: t.deviceId, channel: t.channelId }, 'stream checker: check failed');
+      })
+      .finally(() => {
+        this.inFlight.delete(pk);
+        this.pump();
+      });
+    this.inFlight.set(pk, { sig, abort, done });
+  }
+}

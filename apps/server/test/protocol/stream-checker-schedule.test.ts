@@ -1,0 +1,113 @@
+/** The checker's schedule with plain-object dependencies: spread over the interval, bounded, changes first. */
+import { describe, expect, it } from 'vitest';
+import { StreamChecker, type CheckTarget, type StreamCheckerDeps } from '../../src/services/inventory/stream-checker.js';
+import type { ProbeResult } from '../../src/access/rtsp/probe.js';
+
+function fakes(n: number, probeMs: number) {
+  let targets: CheckTarget[] = Array.from({ length: n }, (_, i) => ({
+    pk: i + 1,
+    deviceId: `d${i + 1}`,
+    channelId: '1',
+    url: `rtsp://127.0.0.1/${i + 1}`,
+    username: '',
+    password: '',
+  }));
+  const starts: { pk: number; at: number; url: string }[] = [];
+  const results: [number, boolean, string][] = [];
+  let active = 0;
+  let maxActive = 0;
+  let listener: (() => void) | undefined;
+  const deps: StreamCheckerDeps = {
+    listTargets: async () => targets,
+    setOnline: async (pk, ok, reason) => {
+      results.push([pk, ok, reason]);
+      return false;
+    },
+    subscribe: (fn) => {
+      listener = fn;
+      return () => (listener = undefined);
+    },
+    probe: async (url, opts): Promise<ProbeResult> => {
+      starts.push({ pk: Number(url.split('/').pop()), at: Date.now(), url });
+      active++;
+      maxActive = Math.max(maxActive, active);
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, probeMs);
+        opts.signal?.addEventListener('abort', () => (clearTimeout(timer), r()));
+      });
+      active--;
+      return { ok: false, status: 0, reason: 'connection refused', codecs: [], latencyMs: probeMs };
+    },
+    log: { info: () => {}, warn: () => {} },
+  };
+  return {
+    deps,
+    starts,
+    results,
+    maxActive: () => maxActive,
+    setTargets: (t: CheckTarget[]) => (targets = t),
+    targets: () => targets,
+    change: () => listener?.(),
+  };
+}
+
+describe('stream checker schedule', () => {
+  it('spreads a round over the interval and keeps to the concurrency bound', async () => {
+    const f = fakes(20, 30);
+    const c = new StreamChecker(f.deps, { intervalSeconds: 1, concurrency: 3 });
+    const t0 = Date.now();
+    c.start();
+    await new Promise((r) => setTimeout(r, 1150));
+    await c.stop();
+    const firstRound = f.starts.filter((s) => s.at - t0 < 1000);
+    expect(firstRound.length).toBe(20);
+    const span = firstRound[firstRound.length - 1].at - firstRound[0].at;
+    // 20 probes, one every 50 ms: the last starts about 950 ms after the first, not all at once.
+    expect(span).toBeGreaterThan(800);
+    expect(f.maxActive()).toBeLessThanOrEqual(3);
+    // The second round began after the interval.
+    expect(f.starts.filter((s) => s.at - t0 >= 1000).length).toBeGreaterThan(0);
+    expect(f.results.every(([, ok, reason]) => !ok && reason === 'connection refused')).toBe(true);
+  });
+
+  it('probes an added or edited channel at once, ahead of the round', async () => {
+    const f = fakes(50, 10);
+    const c = new StreamChecker(f.deps, { intervalSeconds: 10, concurrency: 2 });
+    c.start();
+    await new Promise((r) => setTimeout(r, 100));
+    const edited = { ...f.targets()[40], url: 'rtsp://127.0.0.1/41?edited' };
+    const added = { pk: 99, deviceId: 'd99', channelId: '1', url: 'rtsp://127.0.0.1/99', username: '', password: '' };
+    f.setTargets([...f.targets().map((t) => (t.pk === 41 ? edited : t)), added]);
+    const at = Date.now();
+    f.change();
+    await new Promise((r) => setTimeout(r, 200));
+    await c.stop();
+    const quick = f.starts.filter((s) => s.at >= at && s.at - at < 150).map((s) => s.url);
+    expect(quick).toContain('rtsp://127.0.0.1/41?edited');
+    expect(quick).toContain('rtsp://127.0.0.1/99');
+    // The round itself is spread over 10 s: far from all 50 have started.
+    expect(f.starts.length).toBeLessThan(10);
+  });
+
+  it('stop() aborts probes in flight and leaves nothing running', async () => {
+    const f = fakes(3, 60000);
+    const c = new StreamChecker(f.deps, { intervalSeconds: 30, concurrency: 8 });
+    c.start();
+    await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    await c.stop();
+    expect(Date.now() - t0).toBeLessThan(500);
+    const n = f.starts.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(f.starts.length).toBe(n);
+    expect(f.results).toEqual([]);
+  });
+
+  it('interval 0 turns it off', () => {
+    const f = fakes(1, 10);
+    const c = new StreamChecker(f.deps, { intervalSeconds: 0 });
+    c.start();
+    expect(c.enabled).toBe(false);
+    expect(f.starts).toEqual([]);
+  });
+});
