@@ -1,0 +1,47 @@
+/** Tracks from what a source tells: parameter sets for video, an AudioSpecificConfig or G.711 for audio. */
+import { aacCodecString, parseAudioSpecificConfig } from './aac.js';
+import { CodecError } from './errors.js';
+import { avcCodecString, parseH264Sps } from './h264.js';
+import { hevcCodecString, parseH265Sps } from './h265.js';
+import type { AudioTrack, VideoTrack } from './types.js';
+
+/** A VideoTrack from the first SPS and PPS (and VPS for h265); size and codec string come from the SPS. */
+export function videoTrackFromParameterSets(
+  codec: 'h264' | 'h265',
+  ps: { sps: Uint8Array; pps: Uint8Array; vps?: Uint8Array },
+): VideoTrack {
+  if (codec === 'h264') {
+    const sps = parseH264Sps(ps.sps);
+    return { kind: 'video', codec, sps: ps.sps, pps: ps.pps, width: sps.width, height: sps.height, codecString: avcCodecString(ps.sps), clockRate: 90000 };
+  }
+  if (!ps.vps) throw new CodecError('bad-value', 'h265 track: needs a VPS');
+  const sps = parseH265Sps(ps.sps);
+  return {
+    kind: 'video',
+    codec,
+    vps: ps.vps,
+    sps: ps.sps,
+    pps: ps.pps,
+    width: sps.width,
+    height: sps.height,
+    codecString: hevcCodecString(sps),
+    clockRate: 90000,
+  };
+}
+
+export function aacTrack(config: Uint8Array): AudioTrack {
+  const asc = parseAudioSpecificConfig(config);
+  return {
+    kind: 'audio',
+    codec: 'aac',
+    sampleRate: asc.sampleRate,
+    channels: asc.channels,
+    config,
+    codecString: aacCodecString(asc.objectType),
+    clockRate: asc.sampleRate,
+  };
+}
+
+export function g711Track(codec: 'pcma' | 'pcmu', sampleRate = 8000, channels = 1): AudioTrack {
+  return { kind: 'audio', codec, sampleRate, channels, config: new Uint8Array(0), codecString: codec === 'pcma' ? 'alaw' : 'ulaw', clockRate: sampleRate };
+}
