@@ -30,6 +30,11 @@ const UsersPage = lazyPage(() => import('../features/users/pages/UsersPage'));
 const RolesPage = lazyPage(() => import('../features/users/pages/RolesPage'));
 const VersionPage = lazyPage(() => import('../features/version/pages/VersionPage'));
 const NewsListPage = lazyPage(() => import('../features/news/pages/NewsListPage'));
+const DeviceListPage = lazyPage(() => import('../features/devices/pages/DeviceListPage'));
+const DeviceFormPage = lazyPage(() => import('../features/devices/pages/DeviceFormPage'));
+const ChannelListPage = lazyPage(() => import('../features/devices/pages/ChannelListPage'));
+const ChannelFormPage = lazyPage(() => import('../features/devices/pages/ChannelFormPage'));
+const DeviceGroupPage = lazyPage(() => import('../features/devices/pages/DeviceGroupPage'));
 
 const main = (path: string, title: string, access: AccessKey, extra: Partial<RouteDef> = {}): RouteDef => ({
   path,
@@ -57,11 +62,11 @@ export const ROUTES: RouteDef[] = [
   video('/video/map/gps', 'route.videoMapGps', 'admin'),
   video('/video/map/track', 'route.videoMapTrack', 'admin'),
 
-  main('/device/list', 'route.deviceList', 'admin', { keepAlive: true }),
-  main('/device/channel/:devid', 'route.deviceChannel', 'admin'),
-  main('/device/form/:devid', 'route.deviceForm', 'admin'),
-  main('/device/channelform/:devid/:chnid', 'route.deviceChannelForm', 'admin'),
-  main('/device/group', 'route.deviceGroup', 'admin'),
+  main('/device/list', 'route.deviceList', 'admin', { keepAlive: true, page: DeviceListPage }),
+  main('/device/channel/:devid', 'route.deviceChannel', 'admin', { page: ChannelListPage }),
+  main('/device/form/:devid', 'route.deviceForm', 'admin', { page: DeviceFormPage }),
+  main('/device/channelform/:devid/:chnid', 'route.deviceChannelForm', 'admin', { page: ChannelFormPage }),
+  main('/device/group', 'route.deviceGroup', 'admin', { page: DeviceGroupPage }),
   main('/device/gateway', 'route.deviceGateway', 'admin'),
   main('/devices/list', 'route.devicesList', 'admin'),
   main('/devices/form', 'route.devicesForm', 'admin'),

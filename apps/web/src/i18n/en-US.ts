@@ -1,4 +1,5 @@
 /** English. Same shape as the Chinese resources, checked by the type. */
+import inventoryEn from './inventory.en-US';
 import type zhCN from './zh-CN';
 
 const enUS: typeof zhCN = {
@@ -173,6 +174,7 @@ const enUS: typeof zhCN = {
     plugin: { title: 'Plugin centre', describe: 'Plugins and plugin tasks' },
     version: { title: 'Version info', describe: 'Version, server information and help' },
   },
+  ...inventoryEn,
   route: {
     login: 'Log in',
     initial: 'Initialisation',

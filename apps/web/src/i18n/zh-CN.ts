@@ -1,4 +1,6 @@
 /** Chinese (default). Spec messages are not here: they come from MESSAGES in @opencvr/shared. */
+import inventoryZh from './inventory.zh-CN';
+
 const zhCN = {
   common: {
     save: '保存',
@@ -171,6 +173,7 @@ const zhCN = {
     plugin: { title: '插件中心', describe: '插件与插件任务' },
     version: { title: '版本信息', describe: '版本与服务器信息、帮助' },
   },
+  ...inventoryZh,
   route: {
     login: '登录',
     initial: '系统初始化',

@@ -1,0 +1,167 @@
+/**
+ * A dialog to pick channels (or devices) for a group or a role: devices → their channels level by
+ * level, loaded on expand; with a search text, the matching channels of every device (all/channels)
+ * or the matching devices.
+ */
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, Empty, Input, Modal, Space, Spin, Tree, Typography } from 'antd';
+import { FolderOutlined, HddOutlined, VideoCameraOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { CHANNEL_SEARCH_LIMIT, TREE_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
+import { fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
+import { useDebounced } from '../lib/useDebounced';
+import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
+
+export interface PickedChannel extends ChannelRef {
+  Name: string;
+}
+type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
+
+const channelKey = (DeviceID: string, ChannelID: string) => `c:${DeviceID}:${ChannelID}`;
+const deviceItem = (d: DeviceRow, leaf: boolean): LazyItem<Node> => ({ key: `d:${d.DeviceID}`, data: { kind: 'device', device: d }, leaf });
+const channelItem = (c: ChannelRow, leaf = c.Parental !== 1): LazyItem<Node> => ({
+  key: channelKey(c.ParentDeviceID, c.ChannelID),
+  data: { kind: 'channel', channel: c },
+  leaf,
+});
+
+interface Props {
+  open: boolean;
+  /** channels: pick channels at any level; devices: pick whole devices. */
+  mode: 'channels' | 'devices';
+  title: string;
+  saving?: boolean;
+  onCancel: () => void;
+  onOk: (picked: { channels: PickedChannel[]; devices: string[] }) => void;
+}
+
+export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Props) {
+  const { t } = useTranslation();
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const [picked, setPicked] = useState<Map<string, Node>>(new Map());
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback<LazyLoader<Node>>(
+    async (parent, start) => {
+      if (!parent) {
+        if (query && mode === 'channels') {
+          const page = await searchAllChannels(query, CHANNEL_SEARCH_LIMIT);
+          return { items: page.Channels.map((c) => channelItem(c, true)), total: page.ChannelCount };
+        }
+        const page = await fetchDeviceConfigs({ start, limit: TREE_PAGE_SIZE, q: query });
+        return { items: page.Devices.map((d) => deviceItem(d, mode === 'devices')), total: page.TotalCount };
+      }
+      const device = parent.kind === 'device' ? parent.device.DeviceID : parent.channel.ParentDeviceID;
+      const subset = parent.kind === 'channel' ? parent.channel.GBID : undefined;
+      const page = await fetchChannelConfigs({ device, subset, start, limit: TREE_PAGE_SIZE });
+      return { items: page.Channels.map((c) => channelItem(c)), total: page.ChannelCount };
+    },
+    [query, mode],
+  );
+  const tree = useLazyTree(load);
+  const { reset, loadChildren } = tree;
+
+  useEffect(() => {
+    if (!open) return;
+    reset();
+    setLoading(true);
+    loadChildren('', null)
+      .catch(() => undefined)
+      .finally(() => setLoading(false));
+  }, [open, query, reset, loadChildren]);
+  useEffect(() => {
+    if (open) setPicked(new Map());
+  }, [open]);
+
+  const checkableKind = mode === 'devices' ? 'device' : 'channel';
+  const treeData = tree.build(
+    (item) => {
+      const n = item.data;
+      const name = n.kind === 'device' ? n.device.DeviceName : n.channel.Name;
+      const icon = n.kind === 'device' ? <HddOutlined /> : n.channel.Parental === 1 ? <FolderOutlined /> : <VideoCameraOutlined />;
+      const extra = n.kind === 'channel' && query ? ` (${n.channel.DeviceName})` : '';
+      return {
+        title: (
+          <Space size={4}>
+            {icon}
+            {name}
+            {extra && <Typography.Text type="secondary">{extra}</Typography.Text>}
+          </Space>
+        ),
+        checkable: n.kind === checkableKind,
+        selectable: false,
+      };
+    },
+    <Typography.Link>{t('devices.picker.loadMore')}</Typography.Link>,
+  );
+  const checkedKeys = useMemo(() => [...picked.keys()], [picked]);
+
+  const submit = () => {
+    const channels: PickedChannel[] = [];
+    const devices: string[] = [];
+    for (const n of picked.values()) {
+      if (n.kind === 'channel') channels.push({ DeviceID: n.channel.ParentDeviceID, ChannelID: n.channel.ChannelID, Name: n.channel.Name });
+      else devices.push(n.device.DeviceID);
+    }
+    onOk({ channels, devices });
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={title}
+      onCancel={onCancel}
+      destroyOnHidden
+      footer={
+        <Space>
+          <Typography.Text type="secondary">{t('devices.picker.selected', { count: picked.size })}</Typography.Text>
+          <Button onClick={onCancel}>{t('common.cancel')}</Button>
+          <Button type="primary" disabled={!picked.size} loading={saving} onClick={submit}>
+            {t('devices.picker.ok')}
+          </Button>
+        </Space>
+      }
+    >
+      <Input.Search
+        allowClear
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        placeholder={mode === 'channels' ? t('devices.picker.search') : t('devices.picker.searchDevices')}
+        style={{ marginBottom: 8 }}
+      />
+      <Spin spinning={loading}>
+        <div style={{ height: 400, overflow: 'auto' }} data-testid="channel-picker">
+          {treeData.length ? (
+            <Tree<LazyTreeNode<Node>>
+              key={tree.version}
+              checkable
+              checkStrictly
+              blockNode
+              treeData={treeData}
+              checkedKeys={checkedKeys}
+              loadData={async (node) => {
+                if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
+              }}
+              onClick={(_, node) => {
+                if (node.moreOf !== undefined) void tree.loadMore(node.moreOf);
+              }}
+              onCheck={(_, info) => {
+                const node = info.node as unknown as LazyTreeNode<Node>;
+                if (!node.data) return;
+                setPicked((prev) => {
+                  const next = new Map(prev);
+                  if (next.has(node.key)) next.delete(node.key);
+                  else next.set(node.key, node.data!);
+                  return next;
+                });
+              }}
+            />
+          ) : (
+            !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
+          )}
+        </div>
+      </Spin>
+    </Modal>
+  );
+}

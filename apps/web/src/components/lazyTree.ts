@@ -1,0 +1,108 @@
+/**
+ * Lazily loaded, paged trees (video sidebar, channel pickers): children are fetched when a node is
+ * expanded (antd Tree loadData), a page at a time, with a "load more" entry while some are left.
+ */
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+
+export interface LazyItem<T> {
+  key: string;
+  data: T;
+  leaf: boolean;
+}
+export interface LazyPage<T> {
+  items: LazyItem<T>[];
+  total: number;
+}
+/** Loads one page of `parent`'s children (null: the top level) from `start`. */
+export type LazyLoader<T> = (parent: T | null, start: number) => Promise<LazyPage<T>>;
+
+export const ROOT_KEY = '';
+export const MORE_SUFFIX = '::more';
+
+export interface LazyTreeNode<T> {
+  key: string;
+  title: ReactNode;
+  isLeaf: boolean;
+  data?: T;
+  /** Set on "load more" entries: the key of the parent whose next page they fetch. */
+  moreOf?: string;
+  children?: LazyTreeNode<T>[];
+  checkable?: boolean;
+  selectable?: boolean;
+}
+
+interface Level<T> {
+  items: LazyItem<T>[];
+  total: number;
+}
+
+export function useLazyTree<T>(load: LazyLoader<T>) {
+  const [levels, setLevels] = useState<Map<string, Level<T>>>(new Map());
+  const parents = useRef(new Map<string, T | null>([[ROOT_KEY, null]]));
+  const generation = useRef(0);
+  // Bumped on reset: the Tree is remounted with it as key so antd forgets which nodes it loaded.
+  const [version, setVersion] = useState(0);
+
+  const fetchPage = useCallback(
+    async (key: string, parent: T | null, start: number) => {
+      const gen = generation.current;
+      parents.current.set(key, parent);
+      const page = await load(parent, start);
+      // A reset while loading makes this answer stale.
+      if (gen !== generation.current) return;
+      setLevels((prev) => {
+        const next = new Map(prev);
+        const before = start > 0 ? (prev.get(key)?.items ?? []) : [];
+        next.set(key, { items: [...before, ...page.items], total: page.total });
+        return next;
+      });
+    },
+    [load],
+  );
+
+  const loadChildren = useCallback((key: string, parent: T | null) => fetchPage(key, parent, 0), [fetchPage]);
+  const loadMore = useCallback(
+    (key: string) => fetchPage(key, parents.current.get(key) ?? null, levels.get(key)?.items.length ?? 0),
+    [fetchPage, levels],
+  );
+  /** Fetches a loaded level again from its start (after a change inside it). */
+  const reloadLevel = useCallback(
+    async (key: string, parent?: T | null) => {
+      if (parent !== undefined) parents.current.set(key, parent);
+      if (!parents.current.has(key)) return;
+      await fetchPage(key, parents.current.get(key) ?? null, 0);
+    },
+    [fetchPage],
+  );
+  const reset = useCallback(() => {
+    generation.current += 1;
+    parents.current = new Map([[ROOT_KEY, null]]);
+    setLevels(new Map());
+    setVersion((v) => v + 1);
+  }, []);
+
+  /** antd treeData for the loaded part of the tree. */
+  const build = useCallback(
+    (render: (item: LazyItem<T>) => Omit<LazyTreeNode<T>, 'key' | 'isLeaf' | 'data' | 'children'>, moreTitle: ReactNode): LazyTreeNode<T>[] => {
+      const walk = (key: string): LazyTreeNode<T>[] | undefined => {
+        const level = levels.get(key);
+        if (!level) return undefined;
+        const nodes: LazyTreeNode<T>[] = level.items.map((item) => ({
+          ...render(item),
+          key: item.key,
+          isLeaf: item.leaf,
+          data: item.data,
+          children: item.leaf ? undefined : walk(item.key),
+        }));
+        if (level.items.length < level.total) {
+          nodes.push({ key: `${key}${MORE_SUFFIX}`, title: moreTitle, isLeaf: true, moreOf: key, checkable: false });
+        }
+        return nodes;
+      };
+      return walk(ROOT_KEY) ?? [];
+    },
+    [levels],
+  );
+
+  return { levels, version, loadChildren, loadMore, reloadLevel, reset, build };
+}

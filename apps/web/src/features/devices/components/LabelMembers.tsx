@@ -1,0 +1,148 @@
+/** The selected group's channels and devices (label/channelsconfig, label/devicesconfig), with add and remove. */
+import { useEffect, useState } from 'react';
+import { Badge, Button, Input, Popconfirm, Space, Table, Tabs } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE, type ChannelRow, type DeviceRow, type LabelRow } from '@opencvr/shared';
+import { ChannelPicker } from '../../../components/ChannelPicker';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
+import { useDebounced } from '../../../lib/useDebounced';
+import { fetchLabelChannels, fetchLabelDevices, updateLabelChannels, updateLabelDevices } from '../api';
+
+export function LabelMembers({ label }: { label: LabelRow }) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<'channels' | 'devices'>('channels');
+  const [chPage, setChPage] = useState(1);
+  const [devPage, setDevPage] = useState(1);
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const [picking, setPicking] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    setChPage(1);
+    setDevPage(1);
+  }, [label.ID, query]);
+
+  const channels = useQuery({
+    queryKey: ['label/channelsconfig', label.ID, chPage, query],
+    queryFn: () => fetchLabelChannels(label.ID, (chPage - 1) * PAGE_SIZE, PAGE_SIZE, query),
+    placeholderData: keepPreviousData,
+  });
+  const devices = useQuery({
+    queryKey: ['label/devicesconfig', label.ID, devPage],
+    queryFn: () => fetchLabelDevices(label.ID, (devPage - 1) * PAGE_SIZE, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  });
+
+  const change = async (work: () => Promise<unknown>) => {
+    setSaving(true);
+    try {
+      await work();
+      notify.success(msg('success'));
+      setPicking(false);
+      void channels.refetch();
+      void devices.refetch();
+    } catch {
+      // shown by the request layer
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const online = (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? t('devices.onlineYes') : t('devices.onlineNo')} />;
+
+  return (
+    <>
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => setTab(k as 'channels' | 'devices')}
+        tabBarExtraContent={
+          <Space>
+            {tab === 'channels' && <Input.Search allowClear size="small" placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 200 }} />}
+            <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
+              {tab === 'channels' ? t('devices.group.addChannels') : t('devices.group.addDevices')}
+            </Button>
+          </Space>
+        }
+        items={[
+          {
+            key: 'channels',
+            label: `${t('devices.group.channels')} (${channels.data?.ChannelCount ?? 0})`,
+            children: (
+              <Table<ChannelRow>
+                rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
+                size="small"
+                loading={channels.isFetching}
+                dataSource={channels.data?.Channels ?? []}
+                pagination={{ current: chPage, pageSize: PAGE_SIZE, total: channels.data?.ChannelCount ?? 0, showSizeChanger: false, onChange: setChPage }}
+                columns={[
+                  { title: t('devices.channel.name'), dataIndex: 'Name' },
+                  { title: t('devices.channel.id'), dataIndex: 'ChannelID' },
+                  { title: t('devices.name'), dataIndex: 'DeviceName' },
+                  { title: t('devices.channel.online'), dataIndex: 'Online', render: online },
+                  {
+                    title: t('common.actions'),
+                    key: 'a',
+                    render: (_, c) => (
+                      <Popconfirm
+                        title={t('devices.group.removeConfirm')}
+                        onConfirm={() => change(() => updateLabelChannels(label.ID, [{ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID }], 'remove'))}
+                      >
+                        <Button type="link" size="small" danger>
+                          {t('devices.group.remove')}
+                        </Button>
+                      </Popconfirm>
+                    ),
+                  },
+                ]}
+              />
+            ),
+          },
+          {
+            key: 'devices',
+            label: `${t('devices.group.devices')} (${devices.data?.TotalCount ?? 0})`,
+            children: (
+              <Table<DeviceRow>
+                rowKey="DeviceID"
+                size="small"
+                loading={devices.isFetching}
+                dataSource={devices.data?.Devices ?? []}
+                pagination={{ current: devPage, pageSize: PAGE_SIZE, total: devices.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setDevPage }}
+                columns={[
+                  { title: t('devices.name'), dataIndex: 'DeviceName' },
+                  { title: t('devices.id'), dataIndex: 'DeviceID' },
+                  { title: t('devices.type'), dataIndex: 'DeviceType' },
+                  { title: t('devices.online'), dataIndex: 'Online', render: online },
+                  {
+                    title: t('common.actions'),
+                    key: 'a',
+                    render: (_, d) => (
+                      <Popconfirm title={t('devices.group.removeConfirm')} onConfirm={() => change(() => updateLabelDevices(label.ID, [d.DeviceID], 'remove'))}>
+                        <Button type="link" size="small" danger>
+                          {t('devices.group.remove')}
+                        </Button>
+                      </Popconfirm>
+                    ),
+                  },
+                ]}
+              />
+            ),
+          },
+        ]}
+      />
+      <ChannelPicker
+        open={picking}
+        mode={tab}
+        title={tab === 'channels' ? t('devices.picker.title') : t('devices.picker.devicesTitle')}
+        saving={saving}
+        onCancel={() => setPicking(false)}
+        onOk={({ channels: picked, devices: pickedDevices }) =>
+          change(() => (tab === 'channels' ? updateLabelChannels(label.ID, picked, 'add') : updateLabelDevices(label.ID, pickedDevices, 'add')))
+        }
+      />
+    </>
+  );
+}

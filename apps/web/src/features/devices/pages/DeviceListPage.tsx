@@ -1,0 +1,149 @@
+/** /device/list: devices with search, type filter, paging of 20, delete and batch delete. */
+import { useEffect, useState } from 'react';
+import { Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { DEVICE_TYPES, PAGE_SIZE, type DeviceRow } from '@opencvr/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
+import { useDebounced } from '../../../lib/useDebounced';
+import { deleteDevice, deleteDevices, fetchDeviceConfigs } from '../api';
+import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
+import { channelListPath } from '../paths';
+
+export default function DeviceListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [q, setQ] = useState('');
+  const [type, setType] = useState<string>('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const query = useDebounced(q.trim());
+
+  const list = useQuery({
+    queryKey: ['devicesconfig', page, query, type],
+    queryFn: () => fetchDeviceConfigs({ start: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, q: query, type }),
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => setPage(1), [query, type]);
+
+  const done = () => {
+    notify.success(msg('success'));
+    setSelected([]);
+    void list.refetch();
+  };
+  const remove = async (row: DeviceRow) => {
+    try {
+      await deleteDevice(row.DeviceID);
+      done();
+    } catch {
+      // shown by the request layer
+    }
+  };
+  const removeSelected = async () => {
+    try {
+      await deleteDevices(selected);
+      done();
+    } catch {
+      // shown by the request layer
+    }
+  };
+
+  return (
+    <div style={{ padding: 16 }}>
+      <DeviceBreadcrumb />
+      <PageTitle
+        title={t('route.deviceList')}
+        extra={
+          <Space wrap>
+            <Select
+              value={type}
+              onChange={setType}
+              style={{ width: 140 }}
+              aria-label={t('devices.type')}
+              options={[{ value: '', label: t('devices.allTypes') }, ...DEVICE_TYPES.map((d) => ({ value: d, label: d }))]}
+            />
+            <Input.Search allowClear placeholder={t('devices.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
+            <Popconfirm
+              title={t('devices.batchDeleteConfirm', { count: selected.length })}
+              onConfirm={removeSelected}
+              disabled={!selected.length}
+            >
+              <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
+                {t('devices.batchDelete')}
+              </Button>
+            </Popconfirm>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/device/form/0')}>
+              {t('devices.add')}
+            </Button>
+          </Space>
+        }
+      />
+      <Card>
+        <Table<DeviceRow>
+          rowKey="DeviceID"
+          size="middle"
+          loading={list.isFetching}
+          dataSource={list.data?.Devices ?? []}
+          scroll={{ x: 1000 }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setPage }}
+          columns={[
+            { title: t('devices.id'), dataIndex: 'DeviceID' },
+            { title: t('devices.name'), dataIndex: 'DeviceName' },
+            { title: t('devices.type'), dataIndex: 'DeviceType' },
+            {
+              title: t('devices.address'),
+              key: 'address',
+              render: (_, d) => (d.DeviceIp ? `${d.DeviceIp}:${d.DevicePort}` : '-'),
+            },
+            { title: t('devices.manufacturer'), dataIndex: 'Manufacturer' },
+            {
+              title: t('devices.online'),
+              dataIndex: 'Online',
+              render: (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? t('devices.onlineYes') : t('devices.onlineNo')} />,
+            },
+            {
+              title: t('devices.channels'),
+              key: 'channels',
+              render: (_, d) => (
+                <Tag color={d.onlineChannelNums > 0 ? 'green' : undefined} data-testid="channel-count">
+                  {d.onlineChannelNums}/{d.ChannelNum}
+                </Tag>
+              ),
+            },
+            {
+              title: t('devices.enable'),
+              dataIndex: 'Enable',
+              render: (v: number) => (v === 1 ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>),
+            },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              fixed: 'right',
+              render: (_, d) => (
+                <Space size={0}>
+                  <Button type="link" size="small" onClick={() => navigate(channelListPath(d.DeviceID, d.DeviceName, d.DeviceType))}>
+                    {t('devices.channelAction')}
+                  </Button>
+                  <Button type="link" size="small" onClick={() => navigate(`/device/form/${encodeURIComponent(d.DeviceID)}?deviceName=${encodeURIComponent(d.DeviceName)}`)}>
+                    {t('common.edit')}
+                  </Button>
+                  <Popconfirm title={t('devices.deleteConfirm', { name: d.DeviceName })} onConfirm={() => remove(d)}>
+                    <Button type="link" size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+    </div>
+  );
+}

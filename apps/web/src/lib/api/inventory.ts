@@ -1,0 +1,44 @@
+/**
+ * Inventory calls used outside one feature: the channel picker and the role-channels dialog
+ * (components/) and the device pages both list devices, channels and labels the same way.
+ */
+import type { ChannelRow, DeviceRow, LabelRow } from '@opencvr/shared';
+import { getV1, postV1 } from '../request';
+
+export interface DevicePage {
+  Devices: DeviceRow[];
+  TotalCount: number;
+}
+export interface ChannelPage {
+  Channels: ChannelRow[];
+  ChannelCount: number;
+}
+export interface ChannelRef {
+  DeviceID: string;
+  ChannelID: string;
+}
+
+const opt = (s: string | undefined) => (s ? s : undefined);
+
+export const fetchDeviceConfigs = (p: { start: number; limit: number; q?: string; type?: string }) =>
+  getV1<DevicePage>('/api/v1/devicesconfig', { start: p.start, limit: p.limit, q: opt(p.q), protocol_type: opt(p.type) });
+
+export const fetchChannelConfigs = (p: { device: string; subset?: string; start: number; limit: number; q?: string }) =>
+  getV1<ChannelPage>('/api/v1/channelsconfig', { device: p.device, subset: opt(p.subset), start: p.start, limit: p.limit, q: opt(p.q) });
+
+/** Channel search across every device (needs a non-empty query, spec 5). */
+export const searchAllChannels = (q: string, limit: number, start = 0) =>
+  getV1<ChannelPage>('/api/v1/all/channels', { q, start, limit });
+
+export const fetchAllLabels = () => getV1<{ Labels: LabelRow[]; Count: number }>('/api/v1/alllabel');
+
+export const fetchRoleChannels = (roleid: number) =>
+  getV1<{ Channels: (ChannelRef & { Name: string })[]; Labels: number[] }>('/api/v1/role/channels', { roleid });
+
+/** Replaces the role's grants; the lists travel as JSON text in a form, as EasyCVR's handler reads them. */
+export const saveRoleChannels = (roleid: number, labels: number[], channels: ChannelRef[]) =>
+  postV1<Record<string, never>>(
+    '/api/v1/role/channels',
+    { roleid, labels: JSON.stringify(labels), channels: JSON.stringify(channels.map(({ DeviceID, ChannelID }) => ({ DeviceID, ChannelID }))) },
+    { form: true },
+  );
