@@ -10,7 +10,7 @@ export interface Box {
 /** Containers and where their children begin, counted from the box start. */
 const CHILDREN_AT: Record<string, number> = {
   moov: 8, trak: 8, mdia: 8, minf: 8, dinf: 8, stbl: 8, mvex: 8, moof: 8, traf: 8,
-  dref: 16, stsd: 16, avc1: 86, hvc1: 86, mp4a: 36, alaw: 36, ulaw: 36,
+  dref: 16, stsd: 16, avc1: 86, avc3: 86, hvc1: 86, hev1: 86, mp4a: 36, alaw: 36, ulaw: 36,
 };
 
 const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at], b[at + 1], b[at + 2], b[at + 3]);
@@ -97,15 +97,30 @@ export function readTraf(buf: Uint8Array, traf: Box): Traf {
   const count = v.getUint32(trun.start + 12);
   p = trun.start + 16;
   let dataOffset = 0;
-  if (trunFlags & 0x01) (dataOffset = v.getInt32(p)), (p += 4);
+  if (trunFlags & 0x01) {
+    dataOffset = v.getInt32(p);
+    p += 4;
+  }
   if (trunFlags & 0x04) p += 4; // first_sample_flags
   const samples: TrunSample[] = [];
   for (let i = 0; i < count; i++) {
     const s: TrunSample = {};
-    if (trunFlags & 0x100) (s.duration = v.getUint32(p)), (p += 4);
-    if (trunFlags & 0x200) (s.size = v.getUint32(p)), (p += 4);
-    if (trunFlags & 0x400) (s.flags = v.getUint32(p)), (p += 4);
-    if (trunFlags & 0x800) (s.cts = trunVersion === 1 ? v.getInt32(p) : v.getUint32(p)), (p += 4);
+    if (trunFlags & 0x100) {
+      s.duration = v.getUint32(p);
+      p += 4;
+    }
+    if (trunFlags & 0x200) {
+      s.size = v.getUint32(p);
+      p += 4;
+    }
+    if (trunFlags & 0x400) {
+      s.flags = v.getUint32(p);
+      p += 4;
+    }
+    if (trunFlags & 0x800) {
+      s.cts = trunVersion === 1 ? v.getInt32(p) : v.getUint32(p);
+      p += 4;
+    }
     samples.push(s);
   }
   if (p !== trun.start + trun.size) throw new Error(`trun size ${trun.size} but fields end at ${p - trun.start}`);

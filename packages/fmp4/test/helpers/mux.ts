@@ -37,6 +37,9 @@ export function mux(inputs: Input[], opts: FragmenterOptions = {}): Muxed {
 export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let p = 0;
-  for (const part of parts) out.set(part, p), (p += part.length);
+  for (const part of parts) {
+    out.set(part, p);
+    p += part.length;
+  }
   return out;
 }
