@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, type RoleRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
+import { RoleChannelsModal } from '../../../components/RoleChannelsModal';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { deleteRole, fetchRoles } from '../api';
@@ -18,6 +19,7 @@ export default function RolesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<RoleRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
+  const [granting, setGranting] = useState<RoleRow | null>(null);
   const list = useQuery({ queryKey: ['roles', page], queryFn: () => fetchRoles(page, PAGE_SIZE), placeholderData: keepPreviousData });
 
   useEffect(() => {
@@ -83,6 +85,9 @@ export default function RolesPage() {
               render: (_, row) =>
                 row.Builtin === 1 ? null : (
                   <Space>
+                    <Button type="link" size="small" onClick={() => setGranting(row)}>
+                      {t('devices.roleChannels.action')}
+                    </Button>
                     <Button
                       type="link"
                       size="small"
@@ -104,6 +109,7 @@ export default function RolesPage() {
           ]}
         />
       </Card>
+      <RoleChannelsModal role={granting} onClose={() => setGranting(null)} />
       <RoleFormModal
         open={formOpen}
         role={editing}
