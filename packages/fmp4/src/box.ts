@@ -41,20 +41,22 @@ export class BoxWriter {
     return this.box(type).u8(version).u24(flags);
   }
 
-  /** Closes the innermost open box, writing its size; returns the offset where it starts. */
-  end(): number {
+  /** Closes the innermost open box, writing its size. */
+  end(): this {
     const start = this.open.pop();
     if (start === undefined) throw new Error('box writer: end() without an open box');
     this.view.setUint32(start, this.pos - start);
-    return start;
+    return this;
   }
 
   u8(v: number): this {
-    this.buf[this.room(1)] = v;
+    const at = this.room(1); // before reading this.buf: room() may grow it
+    this.buf[at] = v;
     return this;
   }
   u16(v: number): this {
-    this.view.setUint16(this.room(2), v);
+    const at = this.room(2); // before reading this.view: room() may grow the buffer
+    this.view.setUint16(at, v);
     return this;
   }
   u24(v: number): this {
@@ -65,11 +67,13 @@ export class BoxWriter {
     return this;
   }
   u32(v: number): this {
-    this.view.setUint32(this.room(4), v >>> 0);
+    const at = this.room(4); // before reading this.view: room() may grow the buffer
+    this.view.setUint32(at, v >>> 0);
     return this;
   }
   i32(v: number): this {
-    this.view.setInt32(this.room(4), v | 0);
+    const at = this.room(4); // before reading this.view: room() may grow the buffer
+    this.view.setInt32(at, v | 0);
     return this;
   }
   /** Unsigned 64-bit from a safe integer. */
@@ -88,11 +92,13 @@ export class BoxWriter {
   }
   /** Copies bytes in (the one copy of sample data on the fragment path). */
   bytes(b: Uint8Array): this {
-    this.buf.set(b, this.room(b.length));
+    const at = this.room(b.length);
+    this.buf.set(b, at);
     return this;
   }
   zeros(n: number): this {
-    this.buf.fill(0, this.room(n), this.pos);
+    const at = this.room(n);
+    this.buf.fill(0, at, this.pos);
     return this;
   }
 

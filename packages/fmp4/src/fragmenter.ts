@@ -13,7 +13,10 @@ import { dtsOf, mediaFragment, type FragmentSample, type TrackRun } from './frag
 import { initSegment, mimeType, timescaleOf } from './init.js';
 
 export interface FragmenterOptions {
-  /** Longest fragment in seconds before one is cut without a keyframe (default 0.5; ≤ 2 for the recorder). */
+  /**
+   * Longest fragment in seconds (default 0.5 for live MSE; ≤ 2 for the recorder). A hard limit on the
+   * primary track: a fragment is cut before the sample that would take it past this, keyframe or not.
+   */
   maxFragmentDuration?: number;
   /** Start decode times at 0 at the earliest first unit across tracks (default true). */
   rebase?: boolean;
@@ -121,12 +124,12 @@ export class Fragmenter {
     const dts = dtsOf(unit);
     const out: Fragment[] = [];
     if (s.pending.length) {
+      // Cut now if one more sample (about as long as the last step) would take the run past the limit.
       const span = (dts - dtsOf(s.pending[0])) / s.timescale;
-      const cut =
-        s === this.primary
-          ? (unit.kind === 'video' && unit.keyframe) || span >= this.maxSeconds
-          : span >= 2 * this.maxSeconds; // the primary track stalled: bound the others anyway
-      if (cut) out.push(...this.emit(s, dts));
+      const step = (dts - dtsOf(s.pending[s.pending.length - 1])) / s.timescale;
+      const limit = s === this.primary ? this.maxSeconds : 2 * this.maxSeconds; // others: the primary stalled
+      const full = span + Math.max(0, step) > limit + 1e-9;
+      if (full || (s === this.primary && unit.kind === 'video' && unit.keyframe)) out.push(...this.emit(s, dts));
     }
     s.pending.push(unit);
     return out;

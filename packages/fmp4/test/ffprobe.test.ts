@@ -71,10 +71,18 @@ describe.skipIf(!hasFfmpeg)('ffprobe reads back what the Fragmenter writes', () 
     checkVideo(path, video, origin, 0);
     checkAudio(path, audio, origin, 1, 'aac');
     expect(decodeErrors(path)).toBe('');
-    // A fragment starts at each of the two keyframes; the GOPs are cut in two by the 500 ms limit.
-    expect(fragments.map((f) => f.keyframe)).toEqual([true, false, true, false]);
+    // A fragment starts at each of the two keyframes; the 1 s GOPs are cut by the 500 ms limit into
+    // 12 + 12 + 1 frames (a 13th frame would make 0.52 s).
+    expect(fragments.map((f) => [f.keyframe, f.tracks[0].sampleCount])).toEqual([
+      [true, 12],
+      [false, 12],
+      [false, 1],
+      [true, 12],
+      [false, 12],
+      [false, 1],
+    ]);
     expect(fragments.filter((f) => f.keyframe).map((f) => f.presentationTime)).toEqual([0.08, 1.08]);
-    for (const f of fragments) expect(f.duration).toBeLessThanOrEqual(0.52 + 1e-9);
+    for (const f of fragments) expect(f.duration).toBeLessThanOrEqual(0.5);
   });
 
   it.skipIf(!hasLibx265)('H.265 (Main, B-frames) + AAC, 2 s recorder fragments', () => {
