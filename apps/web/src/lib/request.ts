@@ -9,6 +9,7 @@ import { useUi } from './stores/ui';
 import { clearSession } from './session';
 import { currentPath, isPublicPlayerPath, navigateTo } from './navigation';
 import { notify } from './notify';
+import { forcedPromptPending } from './forcedPrompt';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type Scalar = string | number | boolean | null | undefined;
@@ -158,9 +159,10 @@ function handleFailure(status: number, body: unknown, opts: RequestOptions): { c
   const login = onLoginPage();
 
   if (status === 426) {
-    const ui = useUi.getState();
-    if (!ui.showNavBarModifyPWD && !login) {
-      ui.openModifyPwd(true);
+    // A forced dialog (initialisation, wizard, network, password) is showing or about to: the
+    // answer is expected, so resolve quietly instead of stacking a notice on the dialog.
+    if (!forcedPromptPending() && !login) {
+      useUi.getState().openModifyPwd(true);
       notify.error(text);
     } else {
       return { code: 426, msg: text };

@@ -8,6 +8,7 @@ export function clearSession(): void {
   useSession.getState().clear();
   useConfig.getState().clear();
   useUi.getState().closeModifyPwd();
+  useUi.getState().setSessionEnding(false);
   for (const key of [STORAGE_KEYS.userinfo, STORAGE_KEYS.multiScreenLayout, STORAGE_KEYS.reportCache]) {
     localStorage.removeItem(key);
   }

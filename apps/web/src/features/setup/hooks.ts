@@ -9,6 +9,7 @@ import { clearLocalCache } from '../../lib/session';
 import { navigateTo } from '../../lib/navigation';
 import { disconnectEvents } from '../../lib/ws';
 import { useConfig } from '../../lib/stores/config';
+import { useUi } from '../../lib/stores/ui';
 import { modifyPassword, setInitial, type CodeAnswer } from './api';
 import type { PasswordValues } from './components/PasswordForm';
 
@@ -70,8 +71,11 @@ export function useInitialise() {
         notify.error(res.msg);
       } else if (res.status === 200) {
         notify.success(msg('initSuccess'));
-        // The dialog closes at once (Initial is false); the login page follows after 3 s.
+        // The dialog closes at once (Initial is false); the login page follows after 3 s. The
+        // server has revoked the session: hold back other calls (the bell) until then.
+        useUi.getState().setSessionEnding(true);
         useConfig.getState().setInitial(false);
+        useConfig.getState().setNetworkPrompt(false);
         setTimeout(() => void finish(), INIT_REDIRECT_MS);
       } else {
         notify.error(res.msg);

@@ -15,11 +15,17 @@ export interface UiState {
   showNavBarModifyPWD: boolean;
   /** Opened because the server demands a change (426 / MustChangePassword): cancel logs out. */
   modifyPwdForced: boolean;
+  /**
+   * Initialisation succeeded and the session is about to end (the login page follows after 3 s):
+   * the server has already revoked the token, so nothing should call it meanwhile.
+   */
+  sessionEnding: boolean;
   siderTabPane: string;
   cvrLayoutCollapsed: boolean;
   setWindowSize: (width: number, height: number) => void;
   openModifyPwd: (forced: boolean) => void;
   closeModifyPwd: () => void;
+  setSessionEnding: (v: boolean) => void;
   setSiderTabPane: (key: string) => void;
   setCollapsed: (v: boolean) => void;
 }
@@ -33,12 +39,14 @@ export const useUi = create<UiState>((set) => ({
   windowSize: { width: w, height: h },
   showNavBarModifyPWD: false,
   modifyPwdForced: false,
+  sessionEnding: false,
   siderTabPane: 'spgc',
   cvrLayoutCollapsed: false,
   setWindowSize: (width, height) =>
     set({ windowSize: { width, height }, isMobile: detectMobile(width, navigator.userAgent) }),
   openModifyPwd: (forced) => set({ showNavBarModifyPWD: true, modifyPwdForced: forced }),
   closeModifyPwd: () => set({ showNavBarModifyPWD: false, modifyPwdForced: false }),
+  setSessionEnding: (sessionEnding) => set({ sessionEnding }),
   setSiderTabPane: (siderTabPane) => set({ siderTabPane }),
   setCollapsed: (cvrLayoutCollapsed) => set({ cvrLayoutCollapsed }),
 }));
