@@ -1,13 +1,17 @@
 /**
- * The video pages' sidebar frame: three reorderable tabs (drag a tab onto another). The tree,
- * group and favourite contents arrive with the live-video issue; until then each tab is empty.
+ * The video pages' sidebar: three reorderable tabs (drag a tab onto another), the video tree
+ * (admins), the group list and the favourites. Only the active tab is mounted, so a tab shows
+ * fresh data (e.g. a star just set in the tree) whenever it is opened.
  */
 import { useState } from 'react';
-import { Empty, Flex } from 'antd';
+import { Flex } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isAdminRole } from '../../lib/session';
 import { useSession } from '../../lib/stores/session';
 import { useUi } from '../../lib/stores/ui';
+import { FavouriteList } from '../../features/video/components/FavouriteList';
+import { GroupTree } from '../../features/video/components/GroupTree';
+import { VideoTree } from '../../features/video/components/VideoTree';
 import { loadSiderTabs, moveTab, saveSiderTabs, type SiderTab } from './siderTabs';
 
 export function VideoSider() {
@@ -58,8 +62,10 @@ export function VideoSider() {
           </div>
         ))}
       </Flex>
-      <div style={{ flex: 1, padding: 16 }}>
-        <Empty description={t('common.notAvailable')} />
+      <div style={{ flex: 1, padding: 12, overflow: 'auto' }} role="tabpanel" data-testid={`sider-${current}`}>
+        {current === 'spgc' && <VideoTree />}
+        {current === 'fzlb' && <GroupTree />}
+        {current === 'sc' && <FavouriteList />}
       </div>
     </Flex>
   );

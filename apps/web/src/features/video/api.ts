@@ -1,0 +1,21 @@
+/** Calls of the video sidebar (spec 2 "Video pages"), one function per call. */
+import type { ChannelRow, DeviceRow, GroupNode } from '@opencvr/shared';
+import { getV1 } from '../../lib/request';
+
+export { searchAllChannels } from '../../lib/api/inventory';
+
+/** Tree level 1: devices that can hold video (the server leaves GAT1400 out). */
+export const fetchTreeDevices = (start: number, limit: number) =>
+  getV1<{ Devices: DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit });
+/** A device's channels, or a directory's children with `subset` (its GBID). */
+export const fetchTreeChannels = (device: string, start: number, limit: number, subset?: string) =>
+  getV1<{ Channels: ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, subset: subset || undefined, start, limit });
+export const fetchGroupChildren = (labelid: string | number) => getV1<{ Nodes: GroupNode[] }>('/api/v1/group/children', { labelid });
+export const fetchGroupDeviceChannels = (p: { deviceid: string; labelid: string | number; subset?: string; start: number; limit: number }) =>
+  getV1<{ Nodes: GroupNode[]; Count: number }>('/api/v1/group/devicechannels', { ...p, subset: p.subset || undefined });
+export const fetchFavorites = (start: number, limit: number) =>
+  getV1<{ Channels: ChannelRow[]; ChannelCount: number }>('/api/v1/favorites', { start, limit });
+export const addFavorite = (device: string, channel: string) =>
+  getV1<{ FavoritesChannel: number }>('/api/v1/addfavoriteschannel', { device, channel });
+export const deleteFavorite = (device: string, channel: string) =>
+  getV1<{ FavoritesChannel: number }>('/api/v1/deletefavoriteschannel', { device, channel });

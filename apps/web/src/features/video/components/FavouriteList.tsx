@@ -1,0 +1,70 @@
+/** The favourites tab: the user's favourite channels (favorites), paged by 50; the star removes one. */
+import { useCallback, useEffect, useState } from 'react';
+import { Empty, Spin, Tree, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { TREE_PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
+import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
+import { fetchFavorites } from '../api';
+import { useChannelActions } from '../useChannelActions';
+import { ChannelTitle } from './ChannelTitle';
+
+export function FavouriteList() {
+  const { t } = useTranslation();
+  const { open, star } = useChannelActions();
+  const [loading, setLoading] = useState(true);
+
+  const load = useCallback<LazyLoader<ChannelRow>>(async (_parent, start) => {
+    const page = await fetchFavorites(start, TREE_PAGE_SIZE);
+    return {
+      items: page.Channels.map((c) => ({ key: `${c.ParentDeviceID}:${c.ChannelID}`, data: c, leaf: true })),
+      total: page.ChannelCount,
+    };
+  }, []);
+  const tree = useLazyTree(load);
+  const { loadChildren, loadMore, reset } = tree;
+
+  const reload = useCallback(() => {
+    reset();
+    setLoading(true);
+    loadChildren('', null)
+      .catch(() => undefined)
+      .finally(() => setLoading(false));
+  }, [reset, loadChildren]);
+  useEffect(reload, [reload]);
+
+  const treeData = tree.build(
+    ({ data: c }) => ({
+      title: (
+        <ChannelTitle
+          name={c.Name}
+          online={c.Online}
+          favourite={1}
+          onStar={async () => {
+            const flag = await star({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, FavoritesChannel: 1 });
+            if (flag === 0) reload();
+          }}
+        />
+      ),
+    }),
+    <Typography.Link>{t('video.loadMore')}</Typography.Link>,
+  );
+
+  return (
+    <Spin spinning={loading}>
+      {treeData.length ? (
+        <Tree<LazyTreeNode<ChannelRow>>
+          key={tree.version}
+          blockNode
+          treeData={treeData}
+          selectedKeys={[]}
+          onClick={(_, node) => {
+            if (node.moreOf !== undefined) void loadMore(node.moreOf);
+            else if (node.data) open({ DeviceID: node.data.ParentDeviceID, ChannelID: node.data.ChannelID, Online: node.data.Online, Enable: node.data.Enable });
+          }}
+        />
+      ) : (
+        !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
+      )}
+    </Spin>
+  );
+}

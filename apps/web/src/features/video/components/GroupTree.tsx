@@ -1,0 +1,106 @@
+/**
+ * The group list tab: groups (labels) the user may see, opened level by level with group/children;
+ * a device placed in a group, or a GB directory, opens with group/devicechannels (paged by 50).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Empty, Spin, Tree, Typography } from 'antd';
+import { ApartmentOutlined, HddOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { TREE_PAGE_SIZE, type GroupNode } from '@opencvr/shared';
+import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
+import { fetchGroupChildren, fetchGroupDeviceChannels } from '../api';
+import { useChannelActions } from '../useChannelActions';
+import { ChannelTitle } from './ChannelTitle';
+
+/** A node with the group it was found under (device levels need it) and its tree key. */
+interface Item {
+  node: GroupNode;
+  labelid: string;
+  key: string;
+}
+
+export function GroupTree() {
+  const { t } = useTranslation();
+  const { open } = useChannelActions();
+  const [loading, setLoading] = useState(true);
+
+  const load = useCallback<LazyLoader<Item>>(async (parent, start) => {
+    const wrap = (nodes: GroupNode[], labelid: string, parentKey: string) =>
+      nodes.map((node) => {
+        // The same channel may sit in two groups: keys carry the path.
+        const key = `${parentKey}/${node.NodeType}:${node.ID}`;
+        return { key, data: { node, labelid, key }, leaf: node.NodeType === 'camera' };
+      });
+    if (!parent || parent.node.NodeType === 'directory') {
+      const labelid = parent ? parent.node.ID : '0';
+      const { Nodes } = await fetchGroupChildren(labelid);
+      return { items: wrap(Nodes, labelid, parent?.key ?? ''), total: Nodes.length };
+    }
+    const { node, labelid } = parent;
+    const page = await fetchGroupDeviceChannels({
+      deviceid: node.DeviceID ?? node.ID,
+      labelid,
+      subset: node.NodeType === 'deviceDirectory' ? node.ChannelID : undefined,
+      start,
+      limit: TREE_PAGE_SIZE,
+    });
+    return { items: wrap(page.Nodes, labelid, parent.key), total: page.Count };
+  }, []);
+  const tree = useLazyTree(load);
+  const { loadChildren, loadMore } = tree;
+
+  useEffect(() => {
+    loadChildren('', null)
+      .catch(() => undefined)
+      .finally(() => setLoading(false));
+  }, [loadChildren]);
+
+  const treeData = tree.build((item) => {
+    const n = item.data.node;
+    if (n.NodeType === 'directory') {
+      return {
+        title: (
+          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+            <ApartmentOutlined style={{ color: '#1677ff' }} />
+            {n.Name}
+          </span>
+        ),
+      };
+    }
+    if (n.NodeType === 'device') {
+      return {
+        title: (
+          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+            <HddOutlined style={{ color: n.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
+            {n.Name}
+          </span>
+        ),
+      };
+    }
+    return { title: <ChannelTitle name={n.Name} online={n.Online} directory={n.NodeType === 'deviceDirectory'} /> };
+  }, <Typography.Link>{t('video.loadMore')}</Typography.Link>);
+
+  return (
+    <Spin spinning={loading}>
+      {treeData.length ? (
+        <Tree<LazyTreeNode<Item>>
+          blockNode
+          treeData={treeData}
+          selectedKeys={[]}
+          loadData={async (node) => {
+            if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
+          }}
+          onClick={(_, node) => {
+            if (node.moreOf !== undefined) void loadMore(node.moreOf);
+            else if (node.data?.node.NodeType === 'camera') {
+              const n = node.data.node;
+              open({ DeviceID: n.DeviceID ?? '', ChannelID: n.ChannelID ?? '', Online: n.Online, Enable: n.Enable ?? 1 });
+            }
+          }}
+        />
+      ) : (
+        !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
+      )}
+    </Spin>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The video tree tab (admins): devices paged by 50 with "load more"; a device expands into its
+ * channels, a directory into its sub-channels, each level loaded when opened. With a search text
+ * the tree gives way to the matching channels of every device.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Empty, Input, Spin, Tree, Typography } from 'antd';
+import { HddOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
+import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
+import { useDebounced } from '../../../lib/useDebounced';
+import { fetchTreeChannels, fetchTreeDevices, searchAllChannels } from '../api';
+import { useChannelActions } from '../useChannelActions';
+import { ChannelTitle } from './ChannelTitle';
+
+type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
+
+const deviceItem = (d: DeviceRow): LazyItem<Node> => ({ key: `d:${d.DeviceID}`, data: { kind: 'device', device: d }, leaf: false });
+const channelItem = (c: ChannelRow, flat = false): LazyItem<Node> => ({
+  key: `c:${c.ParentDeviceID}:${c.ChannelID}`,
+  data: { kind: 'channel', channel: c },
+  leaf: flat || c.Parental !== 1,
+});
+
+export function VideoTree() {
+  const { t } = useTranslation();
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const { open, star } = useChannelActions();
+  // Favourite flags changed here since the level was loaded.
+  const [favs, setFavs] = useState<Map<string, number>>(new Map());
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback<LazyLoader<Node>>(
+    async (parent, start) => {
+      if (!parent) {
+        if (query) {
+          const page = await searchAllChannels(query, TREE_SEARCH_PAGE_SIZE, start);
+          return { items: page.Channels.map((c) => channelItem(c, true)), total: page.ChannelCount };
+        }
+        const page = await fetchTreeDevices(start, TREE_PAGE_SIZE);
+        return { items: page.Devices.map(deviceItem), total: page.TotalCount };
+      }
+      const device = parent.kind === 'device' ? parent.device.DeviceID : parent.channel.ParentDeviceID;
+      const subset = parent.kind === 'channel' ? parent.channel.GBID : undefined;
+      const page = await fetchTreeChannels(device, start, TREE_PAGE_SIZE, subset);
+      return { items: page.Channels.map((c) => channelItem(c)), total: page.ChannelCount };
+    },
+    [query],
+  );
+  const tree = useLazyTree(load);
+  const { reset, loadChildren, loadMore } = tree;
+
+  useEffect(() => {
+    reset();
+    setLoading(true);
+    loadChildren('', null)
+      .catch(() => undefined)
+      .finally(() => setLoading(false));
+  }, [reset, loadChildren]);
+
+  const treeData = tree.build((item) => {
+    const n = item.data;
+    if (n.kind === 'device') {
+      const d = n.device;
+      return {
+        title: (
+          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+            <HddOutlined style={{ color: d.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
+            {d.DeviceName}
+            <Typography.Text type="secondary">
+              ({d.onlineChannelNums}/{d.ChannelNum})
+            </Typography.Text>
+          </span>
+        ),
+      };
+    }
+    const c = n.channel;
+    const fav = favs.get(item.key) ?? c.FavoritesChannel;
+    const directory = c.Parental === 1;
+    return {
+      title: (
+        <ChannelTitle
+          name={query ? `${c.Name} (${c.DeviceName})` : c.Name}
+          online={c.Online}
+          directory={directory}
+          favourite={directory ? undefined : fav}
+          onStar={async () => {
+            const flag = await star({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, FavoritesChannel: fav });
+            setFavs((prev) => new Map(prev).set(item.key, flag));
+          }}
+        />
+      ),
+    };
+  }, <Typography.Link>{t('video.loadMore')}</Typography.Link>);
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <Input.Search allowClear placeholder={t('video.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ marginBottom: 8 }} />
+      <Spin spinning={loading}>
+        {treeData.length ? (
+          <Tree<LazyTreeNode<Node>>
+            key={tree.version}
+            blockNode
+            treeData={treeData}
+            selectedKeys={[]}
+            loadData={async (node) => {
+              if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
+            }}
+            onClick={(_, node) => {
+              if (node.moreOf !== undefined) void loadMore(node.moreOf);
+              else if (node.data?.kind === 'channel' && node.data.channel.Parental !== 1) {
+                const c = node.data.channel;
+                open({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable });
+              }
+            }}
+          />
+        ) : (
+          !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
+        )}
+      </Spin>
+    </div>
+  );
+}

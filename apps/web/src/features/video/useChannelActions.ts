@@ -1,0 +1,35 @@
+/** The sidebar's channel actions: open (player or notice) and the favourite star. */
+import { useCallback } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { msg } from '../../i18n';
+import { notify } from '../../lib/notify';
+import { addFavorite, deleteFavorite } from './api';
+import { channelClick, type ClickableChannel } from './channelClick';
+import { toggleFavourite, type FavouriteTarget } from './favourite';
+
+export function useChannelActions() {
+  const navigate = useNavigate();
+
+  const open = useCallback(
+    (c: ClickableChannel) => {
+      const action = channelClick(c);
+      if (action.kind === 'play') navigate(action.to);
+      else notify.warning(msg(action.kind === 'offline' ? 'channelOffline' : 'channelDisabled'));
+    },
+    [navigate],
+  );
+
+  /** Resolves with the new flag, or the old one when the call failed (the request layer said why). */
+  const star = useCallback(async (c: FavouriteTarget & { Name: string }): Promise<number> => {
+    try {
+      const flag = await toggleFavourite(c, addFavorite, deleteFavorite);
+      if (flag === 1) notify.success(msg('favouriteAdded', { name: c.Name }));
+      else notify.warning(msg('favouriteRemoved'));
+      return flag;
+    } catch {
+      return c.FavoritesChannel;
+    }
+  }, []);
+
+  return { open, star };
+}
