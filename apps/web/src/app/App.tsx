@@ -1,12 +1,13 @@
-/** Providers: antd theme/locale and notice settings, react-query, i18n, the router. */
-import { useEffect, useMemo } from 'react';
-import { App as AntApp, ConfigProvider } from 'antd';
+/** Providers: antd theme/locale, react-query, i18n, the router, and the (lazy) notice host. */
+import { Suspense, useEffect, useMemo } from 'react';
+import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { bindNotifiers, NOTICE_SECONDS, NOTICE_TOP } from '../lib/notify';
+import { lazyPage } from '../lib/lazy';
+import { useNoticeHost } from '../lib/notify';
 import { setNavigator } from '../lib/navigation';
 import { useUi } from '../lib/stores/ui';
 import { createRouter } from './router';
@@ -16,12 +17,8 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
 });
 
-/** Hands antd's context-aware notice APIs to the request layer. */
-function NotifyBridge() {
-  const { message, notification } = AntApp.useApp();
-  useEffect(() => bindNotifiers(message, notification), [message, notification]);
-  return null;
-}
+// antd's message/notification code arrives with the first notice, not with the login page.
+const NoticeHost = lazyPage(() => import('../lib/NoticeHost'));
 
 function useWindowSize() {
   const setWindowSize = useUi((s) => s.setWindowSize);
@@ -41,14 +38,17 @@ export function App() {
     return () => setNavigator(null);
   }, [router]);
   useWindowSize();
+  const noticesWanted = useNoticeHost((s) => s.wanted);
 
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN}>
-        <AntApp message={{ duration: NOTICE_SECONDS, top: NOTICE_TOP }} notification={{ duration: NOTICE_SECONDS, top: NOTICE_TOP }}>
-          <NotifyBridge />
-          <RouterProvider router={router} />
-        </AntApp>
+        {noticesWanted && (
+          <Suspense fallback={null}>
+            <NoticeHost />
+          </Suspense>
+        )}
+        <RouterProvider router={router} />
       </ConfigProvider>
     </QueryClientProvider>
   );

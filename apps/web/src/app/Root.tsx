@@ -1,17 +1,23 @@
 /**
  * The root screen: route guard (spec 6 via `access`), the IE banner and the setup dialogs.
  */
+import { Suspense } from 'react';
 import { Alert } from 'antd';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { access } from '../lib/access';
 import { recordVersionOf, useConfig } from '../lib/stores/config';
 import { useSession } from '../lib/stores/session';
+import { useForcedPromptPending } from '../lib/forcedPrompt';
+import { lazyPage } from '../lib/lazy';
 import { msg } from '../i18n';
-import { SetupDialogs } from '../features/setup/components/SetupDialogs';
+import { dialogsAllowedOn } from '../features/setup/rules';
 import { PageLoading } from './PageLoading';
 import { isKnownPath } from './routes';
 import { useBootstrap } from './useBootstrap';
 import { useTranslation } from 'react-i18next';
+
+// The dialogs (forms, steps, modal) load only when one has to show: never on /login.
+const SetupDialogs = lazyPage(() => import('../features/setup/components/SetupDialogs'));
 
 const IS_IE = typeof navigator !== 'undefined' && /MSIE |Trident\//.test(navigator.userAgent);
 
@@ -22,6 +28,7 @@ export function Root() {
   const role = useSession((s) => s.userinfo?.role);
   const recordVersion = useConfig(recordVersionOf);
   const { homeSettled, otherSettled } = useBootstrap();
+  const dialogPending = useForcedPromptPending();
 
   if (!homeSettled || !otherSettled) return <PageLoading />;
 
@@ -39,7 +46,11 @@ export function Root() {
   return (
     <>
       {IS_IE && <Alert type="error" banner title={msg('ieNotSupported')} />}
-      <SetupDialogs path={path} />
+      {token && dialogPending && dialogsAllowedOn(path) && (
+        <Suspense fallback={null}>
+          <SetupDialogs path={path} />
+        </Suspense>
+      )}
       <Outlet />
     </>
   );

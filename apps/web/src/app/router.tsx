@@ -1,14 +1,15 @@
 /** Builds the browser router from the route table. */
 import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import UnavailablePage from '../components/UnavailablePage';
 import { lazyPage } from '../lib/lazy';
 import { PageLoading } from './PageLoading';
 import { RouteError } from './RouteError';
 import { Root } from './Root';
 import { ROUTES, type RouteDef } from './routes';
 
-const AppLayout = lazyPage(() => import('./layout/AppLayout'));
+// The console frame (top bar, menus, sidebar, antd's App context) is its own chunk: /login never loads it.
+const Shell = lazyPage(() => import('./layout/Shell'));
+const UnavailablePage = lazyPage(() => import('../components/UnavailablePage'));
 
 function element(r: RouteDef) {
   const Page = r.page;
@@ -27,7 +28,7 @@ export function buildRoutes(): RouteObject[] {
         {
           element: (
             <Suspense fallback={<PageLoading />}>
-              <AppLayout />
+              <Shell />
             </Suspense>
           ),
           children: main,

@@ -1,9 +1,12 @@
 /**
- * Notices shown by code outside React (the request layer). The App component hands over antd's
- * context-aware message/notification instances; before that the static ones are used.
- * Durations and offset follow spec 9 (3000 ms, 2000 ms for errors, offset 50).
+ * Notices shown by code outside React (the request layer, form hooks). antd's message and
+ * notification code is not part of the first load (the login page shows no notices): the first
+ * notice asks for the notice host (`NoticeHost`, a lazy chunk rendered by the App inside the
+ * ConfigProvider, so notices follow the theme and locale); notices wait in a queue until it has
+ * bound its instances here. Durations and offset follow spec 9 (3000 ms, 2000 ms for errors,
+ * offset 50).
  */
-import { message as staticMessage, notification as staticNotification } from 'antd';
+import { create } from 'zustand';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { NotificationInstance } from 'antd/es/notification/interface';
 import { NOTIFY_DURATION_MS, NOTIFY_ERROR_DURATION_MS, NOTIFY_OFFSET } from '@opencvr/shared';
@@ -12,27 +15,51 @@ export const NOTICE_SECONDS = NOTIFY_DURATION_MS / 1000;
 export const ERROR_NOTICE_SECONDS = NOTIFY_ERROR_DURATION_MS / 1000;
 export const NOTICE_TOP = NOTIFY_OFFSET;
 
-let messageApi: MessageInstance = staticMessage;
-let notificationApi: NotificationInstance = staticNotification;
+interface Notifiers {
+  message: MessageInstance;
+  notification: NotificationInstance;
+}
 
-export function bindNotifiers(m: MessageInstance, n: NotificationInstance): void {
-  messageApi = m;
-  notificationApi = n;
+/** `wanted` turns true on the first notice; the App then renders the notice host. */
+export const useNoticeHost = create<{ wanted: boolean }>(() => ({ wanted: false }));
+
+let apis: Notifiers | null = null;
+const queue: ((n: Notifiers) => void)[] = [];
+
+export function bindNotifiers(message: MessageInstance, notification: NotificationInstance): void {
+  apis = { message, notification };
+  for (const show of queue.splice(0)) show(apis);
+}
+
+/** The host unmounted: later notices wait for the next one. */
+export function unbindNotifiers(): void {
+  apis = null;
+}
+
+function show(fn: (n: Notifiers) => void): void {
+  if (apis) {
+    fn(apis);
+    return;
+  }
+  queue.push(fn);
+  if (!useNoticeHost.getState().wanted) useNoticeHost.setState({ wanted: true });
 }
 
 export const notify = {
   success(text: string): void {
-    void messageApi.success({ content: text, duration: NOTICE_SECONDS });
+    show((n) => void n.message.success({ content: text, duration: NOTICE_SECONDS }));
   },
   warning(text: string): void {
-    void messageApi.warning({ content: text, duration: NOTICE_SECONDS });
+    show((n) => void n.message.warning({ content: text, duration: NOTICE_SECONDS }));
   },
   /** A short error notice (spec 8: 2 s). */
   error(text: string): void {
-    void messageApi.error({ content: text, duration: ERROR_NOTICE_SECONDS });
+    show((n) => void n.message.error({ content: text, duration: ERROR_NOTICE_SECONDS }));
   },
   /** A notification panel for failures that are not tied to a form. */
   failure(title: string, text: string): void {
-    notificationApi.error({ title, description: text, duration: ERROR_NOTICE_SECONDS, placement: 'topRight' });
+    show((n) =>
+      n.notification.error({ title, description: text, duration: ERROR_NOTICE_SECONDS, placement: 'topRight' }),
+    );
   },
 };

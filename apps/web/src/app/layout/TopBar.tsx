@@ -1,5 +1,5 @@
 /** The top bar: logo/title/version, the main menu, search, bell, language and user menu. */
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Button, Flex, Menu, type MenuProps } from 'antd';
 import { SearchOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +12,11 @@ import { useSession } from '../../lib/stores/session';
 import { useUi } from '../../lib/stores/ui';
 import { NewsBell } from '../../features/news/components/NewsBell';
 import { activeGroup, buildNav } from './navItems';
-import { SearchAllModal } from './SearchAllModal';
+import { lazyPage } from '../../lib/lazy';
 import { UserMenu } from './UserMenu';
+
+// Loaded on the first click on the search button, not with every page.
+const SearchAllModal = lazyPage(() => import('./SearchAllModal').then((m) => ({ default: m.SearchAllModal })));
 
 export function TopBar() {
   const { t } = useTranslation();
@@ -26,6 +29,7 @@ export function TopBar() {
   const title = useConfig((s) => s.otherConfig?.Title || s.homeConfig?.Title || DEFAULT_TITLE);
   const version = useConfig((s) => s.otherConfig?.Version || s.homeConfig?.Version || VERSION);
   const [searchOpen, setSearchOpen] = useState(false);
+  const [searchUsed, setSearchUsed] = useState(false);
 
   const menuAdmin = isMenuAdmin(user?.role);
   const nav = useMemo(
@@ -61,13 +65,21 @@ export function TopBar() {
       />
       <Flex align="center" gap={12}>
         {isAdminRole(user?.role) && (
-          <Button type="text" aria-label={t('search.title')} icon={<SearchOutlined style={{ color: '#fff', fontSize: 18 }} />} onClick={() => setSearchOpen(true)} />
+          <Button type="text" aria-label={t('search.title')} icon={<SearchOutlined style={{ color: '#fff', fontSize: 18 }} />} onClick={() => {
+              setSearchUsed(true);
+              setSearchOpen(true);
+            }}
+          />
         )}
         <NewsBell />
         {!isMobile && <LanguageSwitch />}
         <UserMenu name={user?.nick_name || user?.name || ''} admin={isAdminRole(user?.role)} />
       </Flex>
-      <SearchAllModal open={searchOpen} onClose={() => setSearchOpen(false)} />
+      {searchUsed && (
+        <Suspense fallback={null}>
+          <SearchAllModal open={searchOpen} onClose={() => setSearchOpen(false)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

@@ -14,7 +14,7 @@ import { chooseSetupDialog, dialogsAllowedOn } from '../rules';
 import { NetworkForm } from './NetworkForm';
 import { PasswordForm } from './PasswordForm';
 
-export function SetupDialogs({ path }: { path: string }) {
+export default function SetupDialogs({ path }: { path: string }) {
   const { t } = useTranslation();
   const token = useSession((s) => s.token);
   const username = useSession((s) => s.userinfo?.name ?? '');
