@@ -1,0 +1,142 @@
+/** Fragmenter: where fragments are cut, decode-time continuity, keyframe flags, odd streams. */
+import { describe, expect, it } from 'vitest';
+import type { AccessUnit } from '@opencvr/codec';
+import { Fragmenter, type Fragment, type FragmenterOptions } from '../src/index.js';
+import { readFragments } from './helpers/boxes.js';
+import { AAC_TRACK, audio, H264_TRACK, video } from './helpers/units.js';
+
+const G711 = { ...AAC_TRACK, codec: 'pcma' as const, sampleRate: 8000, clockRate: 8000, config: new Uint8Array(0), codecString: 'alaw' };
+
+function run(tracks: ConstructorParameters<typeof Fragmenter>[0], units: [AccessUnit, number?][], opts: FragmenterOptions = {}) {
+  const f = new Fragmenter(tracks, opts);
+  const out: Fragment[] = [];
+  for (const [u, t] of units) out.push(...f.push(u, t));
+  out.push(...f.flush());
+  return out;
+}
+
+/** 25 fps video (3600 ticks), keyframe every `gop` frames, starting at dts `start`. */
+const frames = (n: number, gop: number, start = 0) => Array.from({ length: n }, (_, i) => video(start + i * 3600, i % gop === 0));
+/** 16 kHz AAC frames (1024 samples). */
+const aacFrames = (n: number, start = 0) => Array.from({ length: n }, (_, i) => audio(start + i * 1024));
+/** Merged by time in seconds. */
+const merge = (v: AccessUnit[], a: AccessUnit[]): [AccessUnit][] =>
+  [...v.map((u) => ({ u, t: (u.kind === 'video' ? u.dts : 0) / 90000 })), ...a.map((u) => ({ u, t: u.pts / 16000 }))]
+    .sort((x, y) => x.t - y.t)
+    .map(({ u }) => [u]);
+
+function expectContinuous(fragments: Fragment[]) {
+  const next = new Map<number, number>();
+  for (const f of fragments) {
+    for (const t of f.tracks) {
+      if (next.has(t.trackId)) expect(t.baseDecodeTime).toBe(next.get(t.trackId));
+      next.set(t.trackId, t.baseDecodeTime + t.duration);
+    }
+  }
+}
+
+describe('Fragmenter', () => {
+  it('cuts before each keyframe and starts each such fragment flagged', () => {
+    const out = run([H264_TRACK], frames(75, 25, 900000).map((u) => [u]), { maxFragmentDuration: 2 });
+    expect(out.map((f) => [f.sequence, f.keyframe, f.startTime, f.duration, f.tracks[0].sampleCount])).toEqual([
+      [1, true, 0, 1, 25],
+      [2, true, 1, 1, 25],
+      [3, true, 2, 1, 25], // the last sample's duration is the last step seen
+    ]);
+    expectContinuous(out);
+  });
+
+  it('cuts long GOPs at the limit, never past it', () => {
+    const out = run([H264_TRACK], frames(100, 100).map((u) => [u]), { maxFragmentDuration: 0.5 });
+    expect(out.map((f) => f.tracks[0].sampleCount)).toEqual([12, 12, 12, 12, 12, 12, 12, 12, 4]);
+    expect(out.map((f) => f.keyframe)).toEqual([true, ...new Array(8).fill(false)]);
+    for (const f of out) expect(f.duration).toBeLessThanOrEqual(0.5);
+    expectContinuous(out);
+  });
+
+  it('drops everything before the first video keyframe (unless told not to)', () => {
+    const v = frames(30, 25, 0).slice(20); // 5 delta frames, then a keyframe
+    const units = merge(v, aacFrames(20, 16000 * 0.72));
+    const out = run([H264_TRACK, AAC_TRACK], units, { maxFragmentDuration: 2 });
+    expect(out[0].keyframe).toBe(true);
+    expect(out.reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(5);
+    const all = run([H264_TRACK], v.map((u) => [u]), { waitForKeyframe: false });
+    expect(all.map((f) => [f.keyframe, f.tracks[0].sampleCount])).toEqual([
+      [false, 5],
+      [true, 5],
+    ]);
+  });
+
+  it('holds back the last audio frame for its duration; both tracks stay continuous', () => {
+    const units = merge(frames(50, 25), aacFrames(50));
+    const out = run([H264_TRACK, AAC_TRACK], units, { maxFragmentDuration: 2 });
+    expect(out.map((f) => f.tracks.map((t) => [t.trackId, t.sampleCount]))).toEqual([
+      [
+        [1, 25],
+        [2, 15], // frames 0..15 arrive before the 2nd keyframe at 1 s; the 16th waits for its successor
+      ],
+      [
+        [1, 25],
+        [2, 35],
+      ],
+    ]);
+    expect(out[1].tracks[1].baseDecodeTime).toBe(15 * 1024);
+    expectContinuous(out);
+    const parsed = out.flatMap((f) => readFragments(f.data));
+    expect(parsed.flatMap((p) => p.trafs[1].samples.map((s) => s.duration))).toEqual(new Array(50).fill(1024));
+  });
+
+  it('rebases to the earliest first unit across tracks, keeping their offset', () => {
+    const units = merge(frames(25, 25, 90000 * 100), aacFrames(30, 16000 * 100 + 1600)); // audio 0.1 s later
+    const out = run([H264_TRACK, AAC_TRACK], units);
+    expect(out[0].tracks.map((t) => t.baseDecodeTime)).toEqual([0, 1600]);
+    const raw = run([H264_TRACK, AAC_TRACK], units, { rebase: false });
+    expect(raw[0].tracks.map((t) => t.baseDecodeTime)).toEqual([9000000, 1601600]);
+  });
+
+  it('audio only: cut by duration, every fragment a start point; G.711 durations from bytes', () => {
+    const out = run([AAC_TRACK], aacFrames(40).map((u) => [u]), { maxFragmentDuration: 0.5 });
+    expect(out.map((f) => f.tracks[0].sampleCount)).toEqual([7, 7, 7, 7, 7, 5]);
+    expect(out.every((f) => f.keyframe)).toBe(true);
+    expectContinuous(out);
+    const pcm = run([G711], [[audio(0, 160)], [audio(160, 160)], [audio(320, 80)]]);
+    expect(pcm[0].tracks[0]).toMatchObject({ sampleCount: 3, duration: 400 }); // the last: 80 bytes = 80 samples
+  });
+
+  it('B-frames: presentation time of the keyframe, composition offsets in the trun', () => {
+    const v = [video(0, true, { cts: 7200 }), video(3600, false, { cts: 10800 }), video(7200, false), video(10800, false, { cts: 3600 })];
+    const [f] = run([H264_TRACK], v.map((u) => [u]));
+    expect([f.startTime, f.presentationTime]).toEqual([0, 0.08]);
+    expect(readFragments(f.data)[0].trafs[0].samples.map((s) => s.cts)).toEqual([7200, 10800, 0, 3600]);
+  });
+
+  it('a timestamp jump does not become a duration: decode time runs on', () => {
+    const v = [...frames(10, 10, 0), ...frames(10, 10, 90000 * 3600), ...frames(5, 100, 1000)];
+    const out = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2 });
+    const durations = out.flatMap((f) => readFragments(f.data)[0].trafs[0].samples.map((s) => s.duration));
+    expect(durations).toEqual(new Array(25).fill(3600));
+    expectContinuous(out);
+  });
+
+  it('a stalled video track does not hold audio forever', () => {
+    const units = merge(frames(2, 25), aacFrames(100));
+    const out = run([H264_TRACK, AAC_TRACK], units.slice(0, -1), { maxFragmentDuration: 0.5 });
+    expect(out.length).toBeGreaterThan(3);
+    for (const f of out.slice(0, -1)) expect(f.tracks.find((t) => t.trackId === 2)!.duration / 16000).toBeLessThanOrEqual(1);
+    expectContinuous(out);
+  });
+
+  it('init, mimeType, sequence numbers and argument checks', () => {
+    const f = new Fragmenter([H264_TRACK, AAC_TRACK], { firstSequence: 100 });
+    expect(f.init).toBe(f.init);
+    expect(f.mimeType).toBe('video/mp4; codecs="avc1.64001f,mp4a.40.2"');
+    expect(f.flush()).toEqual([]);
+    f.push(video(0, true));
+    expect(f.push(video(3600, true)).map((x) => x.sequence)).toEqual([100]);
+    expect(f.flush().map((x) => x.sequence)).toEqual([101]);
+    expect(() => new Fragmenter([AAC_TRACK]).push(video(0, true))).toThrow(/no video track/);
+    expect(() => f.push(audio(0), 0)).toThrow(/no audio track at 0/);
+    expect(() => new Fragmenter([])).toThrow();
+    expect(() => new Fragmenter([AAC_TRACK], { maxFragmentDuration: 0 })).toThrow();
+  });
+});
