@@ -43,6 +43,11 @@ export interface VideoAccessUnit {
   keyframe: boolean;
   /** NAL units of one picture, without start codes or length prefixes. */
   nalus: Uint8Array[];
+  /**
+   * Set when packets were lost inside or next to this unit, so some of its NAL units may be missing.
+   * An output may drop damaged units until the next keyframe.
+   */
+  damaged?: boolean;
 }
 
 export interface AudioAccessUnit {

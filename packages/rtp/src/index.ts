@@ -1,0 +1,10 @@
+/** @opencvr/rtp: RTP/RTCP packets, reordering, depacketisers into access units, SDP media to tracks. No sockets. */
+export { RtpError, type RtpErrorCode } from './errors.js';
+export { parseRtcp, parseRtp, rtpToWallClock, serializeRtp, type OtherRtcp, type RtcpPacket, type RtpPacket, type SenderReport } from './packet.js';
+export { ReorderBuffer, seqDiff, TimestampUnwrapper, type Released, type ReorderOptions } from './reorder.js';
+export type { Depacketiser, DepacketiserLimits } from './depacketiser.js';
+export { H264Depacketiser } from './h264.js';
+export { H265Depacketiser, type H265Options } from './h265.js';
+export { AacDepacketiser, type AacOptions } from './aac.js';
+export { G711Depacketiser } from './g711.js';
+export { decodeBase64, mediaTrack, sdpTracks, type MediaTrack } from './sdp-tracks.js';
