@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { VideoTree } from '../src/features/video/components/VideoTree';
+import { setLang } from '../src/i18n';
+
+const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
+const device = { DeviceID: '34020000001320000001', DeviceName: 'NVR east', DeviceType: 'GB28181', Online: 1, ChannelNum: 1, onlineChannelNums: 1 };
+const channel = { ChannelID: '9', ParentDeviceID: device.DeviceID, DeviceName: 'NVR east', Name: 'Lobby', Parental: 0, GBID: '9', Online: 1, Enable: 1, FavoritesChannel: 0 };
+
+let calls: URL[];
+
+// antd's Input measures itself with ResizeObserver, which jsdom lacks.
+class NoResize {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+
+beforeEach(() => {
+  setLang('zh-CN');
+  calls = [];
+  vi.stubGlobal('ResizeObserver', NoResize);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://localhost');
+      calls.push(url);
+      const body =
+        url.pathname === '/api/v1/devices'
+          ? { Devices: [device], TotalCount: 1 }
+          : url.pathname === '/api/v1/channels'
+            ? { Channels: [channel], ChannelCount: 1 }
+            : {};
+      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('video tree', () => {
+  it('loads devices by 50, then a device’s channels only when it is expanded', async () => {
+    render(
+      <MemoryRouter>
+        <VideoTree />
+      </MemoryRouter>,
+    );
+    await screen.findByText('NVR east');
+    expect(calls.map((u) => u.pathname)).toEqual(['/api/v1/devices']);
+    expect(calls[0].searchParams.get('start')).toBe('0');
+    expect(calls[0].searchParams.get('limit')).toBe('50');
+
+    const node = screen.getByText('NVR east').closest('.ant-tree-treenode')!;
+    fireEvent.click(node.querySelector('.ant-tree-switcher')!);
+
+    await screen.findByText('Lobby');
+    const expand = calls.find((u) => u.pathname === '/api/v1/channels')!;
+    expect(expand.searchParams.get('device')).toBe(device.DeviceID);
+    expect(expand.searchParams.get('start')).toBe('0');
+    expect(expand.searchParams.get('limit')).toBe('50');
+    expect(expand.searchParams.has('subset')).toBe(false);
+  });
+
+  it('searches every device’s channels with a non-empty query after the debounce', async () => {
+    render(
+      <MemoryRouter>
+        <VideoTree />
+      </MemoryRouter>,
+    );
+    await screen.findByText('NVR east');
+    fireEvent.change(screen.getByPlaceholderText('搜索通道'), { target: { value: 'lob' } });
+    await waitFor(() => expect(calls.some((u) => u.pathname === '/api/v1/all/channels')).toBe(true), { timeout: 2000 });
+    const search = calls.find((u) => u.pathname === '/api/v1/all/channels')!;
+    expect(search.searchParams.get('q')).toBe('lob');
+    expect(search.searchParams.get('limit')).toBe('9999');
+  });
+});
