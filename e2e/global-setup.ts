@@ -58,6 +58,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
     WEB_DIST: webDist,
+    // The bell test waits for a channel to come online: check RTSP channels every second.
+    CHANNEL_CHECK_INTERVAL: '1',
   };
   delete env.DATABASE_URL; // e2e runs on the embedded SQLite database
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
