@@ -1,6 +1,4 @@
 export { BoxWriter } from './box.js';
-export { avcC, readAvcSps, type AvcSpsInfo } from './avc.js';
-export { hvcC, readHevcSps, type HevcSpsInfo } from './hevc.js';
 export { initSegment, mimeType, timescaleOf } from './init.js';
 export { keepNal, videoSampleSize } from './nal.js';
 export {

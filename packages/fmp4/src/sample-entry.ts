@@ -1,8 +1,6 @@
 /** stsd sample entries: avc1+avcC, hvc1+hvcC, mp4a+esds, and G.711 as 'alaw' / 'ulaw'. */
-import type { AudioTrack, Track, VideoTrack } from '@opencvr/codec';
-import { avcC } from './avc.js';
+import { buildAvcC, buildHvcC, type AudioTrack, type Track, type VideoTrack } from '@opencvr/codec';
 import type { BoxWriter } from './box.js';
-import { hvcC } from './hevc.js';
 
 export function sampleEntry(w: BoxWriter, track: Track): void {
   if (track.kind === 'video') visualEntry(w, track);
@@ -11,10 +9,10 @@ export function sampleEntry(w: BoxWriter, track: Track): void {
 
 function visualEntry(w: BoxWriter, t: VideoTrack): void {
   let config: Uint8Array;
-  if (t.codec === 'h264') config = avcC(t.sps, t.pps);
+  if (t.codec === 'h264') config = buildAvcC([t.sps], [t.pps]);
   else {
     if (!t.vps) throw new Error('h265 track without a VPS');
-    config = hvcC(t.vps, t.sps, t.pps);
+    config = buildHvcC({ vps: [t.vps], sps: [t.sps], pps: [t.pps] });
   }
   w.box(t.codec === 'h264' ? 'avc1' : 'hvc1');
   w.zeros(6).u16(1); // reserved, data_reference_index

@@ -129,7 +129,7 @@ describe('Fragmenter', () => {
   it('init, mimeType, sequence numbers and argument checks', () => {
     const f = new Fragmenter([H264_TRACK, AAC_TRACK], { firstSequence: 100 });
     expect(f.init).toBe(f.init);
-    expect(f.mimeType).toBe('video/mp4; codecs="avc1.64001f,mp4a.40.2"');
+    expect(f.mimeType).toBe('video/mp4; codecs="avc1.64000d,mp4a.40.2"');
     expect(f.flush()).toEqual([]);
     f.push(video(0, true));
     expect(f.push(video(3600, true)).map((x) => x.sequence)).toEqual([100]);

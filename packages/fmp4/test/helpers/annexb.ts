@@ -1,25 +1,8 @@
 /**
- * Test-only Annex-B reader: start-code split and access-unit grouping (ITU-T H.264 7.4.1.2.3,
- * H.265 7.4.2.4.4). TODO(codec): use @opencvr/codec's splitter once it lands there.
+ * Test-only access-unit grouping of Annex-B NAL units (ITU-T H.264 7.4.1.2.3, H.265 7.4.2.4.4); the
+ * start-code split is @opencvr/codec's splitAnnexB.
  */
 import type { VideoCodec } from '@opencvr/codec';
-
-export function splitNalus(es: Uint8Array): Uint8Array[] {
-  const starts: { at: number; len: number }[] = [];
-  for (let i = 0; i + 2 < es.length; i++) {
-    if (es[i] === 0 && es[i + 1] === 0 && es[i + 2] === 1) {
-      const four = i > 0 && es[i - 1] === 0;
-      starts.push({ at: i + 3, len: four ? 4 : 3 });
-      i += 2;
-    }
-  }
-  return starts.map((s, k) => {
-    const end = k + 1 < starts.length ? starts[k + 1].at - starts[k + 1].len : es.length;
-    let e = end;
-    while (e > s.at && es[e - 1] === 0) e--; // trailing_zero_8bits
-    return es.subarray(s.at, e);
-  });
-}
 
 export const nalType = (codec: VideoCodec, nal: Uint8Array): number =>
   codec === 'h264' ? nal[0] & 0x1f : (nal[0] >> 1) & 0x3f;

@@ -1,16 +1,9 @@
 /** Synthetic tracks and access units for unit and property tests (sample bytes are counters). */
 import type { AudioAccessUnit, AudioTrack, VideoAccessUnit, VideoTrack } from '@opencvr/codec';
+import { videoStream } from './streams.js';
 
-export const H264_TRACK: VideoTrack = {
-  kind: 'video',
-  codec: 'h264',
-  sps: new Uint8Array([0x67, 0x64, 0x00, 0x1f, 0xac]),
-  pps: new Uint8Array([0x68, 0xee, 0x3c, 0x80]),
-  width: 1280,
-  height: 720,
-  codecString: 'avc1.64001f',
-  clockRate: 90000,
-};
+/** The H.264 fixture's track (a real SPS: the init segment parses it for avcC). */
+export const H264_TRACK: VideoTrack = videoStream('h264', 'h264-320x240-25fps-bf2.h264').track;
 
 export const AAC_TRACK: AudioTrack = {
   kind: 'audio',
