@@ -24,6 +24,11 @@ export interface FragmenterOptions {
   waitForKeyframe?: boolean;
   /** Leave SEI NAL units out of video samples (default false). */
   dropSei?: boolean;
+  /**
+   * Drop a video unit marked `damaged` and what follows it up to the next keyframe (default true): the
+   * picture freezes on the last good frame instead of showing (or failing on) broken references.
+   */
+  dropDamaged?: boolean;
   /** mfhd sequence number of the first fragment (default 1). */
   firstSequence?: number;
 }
@@ -61,6 +66,8 @@ interface TrackState {
   decodeTime?: number;
   lastDuration: number;
   started: boolean;
+  /** A damaged unit was dropped: drop on until a keyframe. */
+  broken: boolean;
 }
 
 /** Steps between units longer than this are treated as a discontinuity, not a duration. */
@@ -74,6 +81,7 @@ export class Fragmenter {
   private readonly rebase: boolean;
   private readonly waitForKeyframe: boolean;
   private readonly dropSei: boolean;
+  private readonly dropDamaged: boolean;
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
@@ -88,6 +96,7 @@ export class Fragmenter {
       pending: [],
       lastDuration: track.kind === 'video' ? 3600 : 1024,
       started: track.kind !== 'video',
+      broken: false,
     }));
     this.primary = this.states.find((s) => s.track.kind === 'video') ?? this.states[0];
     this.maxSeconds = opts.maxFragmentDuration ?? 0.5;
@@ -95,6 +104,7 @@ export class Fragmenter {
     this.rebase = opts.rebase ?? true;
     this.waitForKeyframe = opts.waitForKeyframe ?? true;
     this.dropSei = opts.dropSei ?? false;
+    this.dropDamaged = opts.dropDamaged ?? true;
     this.sequence = opts.firstSequence ?? 1;
     if (!this.waitForKeyframe) for (const s of this.states) s.started = true;
   }
@@ -116,6 +126,16 @@ export class Fragmenter {
   push(unit: AccessUnit, trackIndex?: number): Fragment[] {
     const s = trackIndex === undefined ? this.states.find((t) => t.track.kind === unit.kind) : this.states[trackIndex];
     if (!s || s.track.kind !== unit.kind) throw new Error(`no ${unit.kind} track${trackIndex === undefined ? '' : ` at ${trackIndex}`}`);
+    if (unit.kind === 'video' && this.dropDamaged) {
+      if (unit.damaged) {
+        s.broken = true;
+        return [];
+      }
+      if (s.broken) {
+        if (!unit.keyframe) return [];
+        s.broken = false;
+      }
+    }
     if (!s.started) {
       if (unit.kind !== 'video' || !unit.keyframe) return [];
       s.started = true;

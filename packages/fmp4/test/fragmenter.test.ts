@@ -118,6 +118,21 @@ describe('Fragmenter', () => {
     expectContinuous(out);
   });
 
+  it('drops a damaged unit and what depends on it; the last good frame covers the gap', () => {
+    const v = frames(20, 10);
+    v[3].damaged = true;
+    const out = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2 });
+    const durations = out.flatMap((f) => readFragments(f.data)[0].trafs[0].samples.map((s) => s.duration));
+    expect(durations).toEqual([3600, 3600, 3600 * 8, ...new Array(10).fill(3600)]); // frames 3..9 dropped
+    expectContinuous(out);
+    const kept = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2, dropDamaged: false });
+    expect(kept.reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(20);
+    const badKey = frames(20, 10);
+    badKey[0].damaged = true;
+    expect(run([H264_TRACK], badKey.map((u) => [u]))[0].startTime).toBe(0); // starts at the next keyframe
+    expect(run([H264_TRACK], badKey.map((u) => [u])).reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(10);
+  });
+
   it('a stalled video track does not hold audio forever', () => {
     const units = merge(frames(2, 25), aacFrames(100));
     const out = run([H264_TRACK, AAC_TRACK], units.slice(0, -1), { maxFragmentDuration: 0.5 });
