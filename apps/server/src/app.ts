@@ -26,6 +26,8 @@ import { EventBus } from './services/events.js';
 import { NewsService } from './services/news/news.js';
 import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
+import { StreamService } from './services/media/streams.js';
+import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
@@ -43,12 +45,14 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const events = new EventBus();
   const news = new NewsService(db.kysely, events);
   const inventory = new Inventory(db.kysely, db.engine, news);
+  const configStore = new ConfigStore(db.kysely);
   const logRef: { log?: FastifyBaseLogger } = {};
   const ctx: AppContext = {
     settings,
     db: db.kysely,
     engine: db.engine,
-    config: new ConfigStore(db.kysely),
+    config: configStore,
+    streams: new StreamService(configStore, DEFAULT_HUB_OPTIONS),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
     events,
@@ -132,6 +136,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   app.addHook('onReady', async () => ctx.streamChecker.start());
   app.addHook('onClose', async () => {
     await ctx.streamChecker.stop();
+    ctx.streams.stopAll();
     clearInterval(purge);
     ctx.sampler.stop();
     await db.close();

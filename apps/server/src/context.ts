@@ -13,6 +13,7 @@ import type { EventBus } from './services/events.js';
 import type { NewsService } from './services/news/news.js';
 import type { SystemSampler } from './services/system/sampler.js';
 import type { Inventory } from './services/inventory/index.js';
+import type { StreamService } from './services/media/streams.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
 
 export interface AppContext {
@@ -26,6 +27,7 @@ export interface AppContext {
   news: NewsService;
   sampler: SystemSampler;
   inventory: Inventory;
+  streams: StreamService;
   /** Probes RTSP/ONVIF channels and keeps their Online flag (started when the app is ready). */
   streamChecker: StreamChecker;
   startedAt: Date;

@@ -64,6 +64,7 @@ export const MESSAGES = {
   internalError: { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
   routeNotFound: { 'zh-CN': '接口不存在', 'en-US': 'No such call' },
   payloadTooLarge: { 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
+  shareExpired: { 'zh-CN': '分享链接已过期', 'en-US': 'This shared link has expired' },
   ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
   onvifTimeout: { 'zh-CN': '设备 {address} 在 {ms} 毫秒内无应答', 'en-US': 'The device at {address} did not answer within {ms} ms' },
   onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },

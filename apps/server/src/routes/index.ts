@@ -13,12 +13,14 @@ import { channelRoutes } from './api/channels.js';
 import { labelRoutes } from './api/labels.js';
 import { favoriteRoutes } from './api/favorites.js';
 import { roleChannelRoutes } from './api/role-channels.js';
+import { streamRoutes } from './api/streams.js';
+import { mediaRoutes } from './media/index.js';
 import { onvifRoutes } from './api/onvif.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
   for (const plugin of [authRoutes, userRoutes, roleRoutes, configRoutes, initialRoutes, networkRoutes, systemRoutes, newsRoutes,
-    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, onvifRoutes]) {
+    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, streamRoutes, mediaRoutes, onvifRoutes]) {
     await app.register(plugin, opts);
   }
 }

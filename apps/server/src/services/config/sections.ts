@@ -38,6 +38,22 @@ export const sections = {
   gb: z.object({
     DevicePassword: z.string().max(64).default(''),
   }),
+  /** Play address authentication: media URLs carry a signed play_token that expires. */
+  play: z.object({
+    /** On by default: a media URL without a valid token is refused. */
+    PlayAuth: z.boolean().default(true),
+    /** Lifetime of the play tokens handed out with stream URLs, seconds. */
+    TokenTimeout: z.number().int().min(60).max(7 * 86400).default(3600),
+    /** Longest lifetime an administrator may give a shared link, seconds. */
+    ShareMaxTimeout: z.number().int().min(60).max(365 * 86400).default(30 * 86400),
+  }),
+  /**
+   * The platform's signing secret (play tokens, shared links), made at first start and kept so
+   * links survive a restart. Never sent to a client.
+   */
+  secret: z.object({
+    PlayKey: z.string().default(''),
+  }),
   /** EHome access password set at initialisation. */
   ehome: z.object({
     Password: z.string().max(64).default(''),

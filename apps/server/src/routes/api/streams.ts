@@ -1,0 +1,139 @@
+/**
+ * Live stream calls (issue 4): open a channel's stream and get its play URLs, keep it alive, stop it,
+ * and make a signed link that plays without login until it expires.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { isAdmin } from '../../http/auth.js';
+import { v1 } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import { scopeOf } from '../../services/inventory/scope.js';
+import { PROTOCOLS, streamKey, type Flow, type PlayProtocol } from '../../services/media/streams.js';
+import { channelId, deviceId } from './inventory-schemas.js';
+
+const tags = ['streams'];
+
+/** EasyCVR's protocol names, mapped to ours (ws_m4s is the WebSocket fMP4 output). */
+const protocol = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .transform((p) => (p === 'WS_M4S' || p === 'FMP4' || p === 'MSE' ? 'WS_FMP4' : p))
+  .pipe(z.enum(PROTOCOLS))
+  .default('WS_FMP4');
+/** "main"/"sub" as EasyCVR sends it, or 0/1 as the console's routes carry it. */
+const flow = z
+  .union([z.enum(['main', 'sub']), z.coerce.number().int().min(0).max(1)])
+  .transform((f): Flow => (f === 'sub' || f === 1 ? 1 : 0))
+  .default(0);
+
+const target = z.object({ device: deviceId, channel: channelId, stream: flow });
+
+export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { channels, devices } = ctx.inventory;
+
+  async function visible(req: FastifyRequest, device: string, channel: string) {
+    const c = await channels.requireVisible(await scopeOf(ctx.db, req.user!), device, channel);
+    const d = await devices.require(device);
+    return { d, c };
+  }
+
+  async function answer(req: FastifyRequest, q: z.infer<typeof target> & { protocol: PlayProtocol }) {
+    const { d, c } = await visible(req, q.device, q.channel);
+    if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
+    const hub = ctx.streams.open(d, c, q.stream);
+    if (!hub) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
+    const key = streamKey(c.id, q.stream);
+    const { urls, expiresAt } = await ctx.streams.urls(key);
+    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {
+      URL: urls[q.protocol],
+      URLs: urls,
+      Stream: key,
+      State: hub.state,
+      Reason: hub.reason,
+      ExpiresAt: expiresAt ?? 0,
+    });
+  }
+
+  const openQuery = target.extend({
+    protocol,
+    request_id: z.string().max(64).optional(),
+    playerid: z.string().max(64).optional(),
+    type: z.enum(['keepalive']).optional(),
+  });
+  const open = async (req: FastifyRequest, q: z.infer<typeof openQuery>) => {
+    if (q.type === 'keepalive') {
+      const { c } = await visible(req, q.device, q.channel);
+      ctx.streams.get(streamKey(c.id, q.stream))?.touch();
+      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {});
+    }
+    return answer(req, q);
+  };
+  r.get('/api/v1/devices/channelstream', { schema: { tags, querystring: openQuery } }, (req) => open(req, req.query));
+  r.get('/api/v1/getchannelstream', { schema: { tags, querystring: openQuery } }, (req) => open(req, req.query));
+
+  r.get('/api/v1/devices/channelstreamalladdr', { schema: { tags, querystring: target } }, async (req) => {
+    const res = await answer(req, { ...req.query, protocol: 'WS_FMP4' });
+    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK', { URLs: res.EasyDarwin.Body.URLs, Stream: res.EasyDarwin.Body.Stream });
+  });
+
+  r.get('/api/v1/touchchannelstream', { schema: { tags, querystring: target } }, async (req) => {
+    const { c } = await visible(req, req.query.device, req.query.channel);
+    const hub = ctx.streams.get(streamKey(c.id, req.query.stream));
+    hub?.touch();
+    return v1('MSG_SC_SERVER_TOUCH_STREAM_ACK', { State: hub?.state ?? 'stopped' });
+  });
+
+  const stop = async (req: FastifyRequest, q: z.infer<typeof target>) => {
+    const { c } = await visible(req, q.device, q.channel);
+    ctx.streams.get(streamKey(c.id, q.stream))?.stop('stopped by request');
+    return v1('MSG_SC_SERVER_STOP_STREAM_ACK', {});
+  };
+  r.get('/api/v1/stopstream', { config: { access: 'admin' }, schema: { tags, querystring: target } }, (req) => stop(req, req.query));
+  r.get(
+    '/api/v1/devices/stopchannelstream',
+    { config: { access: 'admin' }, schema: { tags, querystring: target.extend({ stream_type: z.string().optional(), url: z.string().optional() }) } },
+    (req) => stop(req, req.query),
+  );
+
+  /** A link to /share/{dev}/{chn}/{flow} that plays without login until it expires. */
+  r.get(
+    '/api/v1/devices/sharelink',
+    { schema: { tags, querystring: target.extend({ expire: z.coerce.number().int().min(60).optional() }) } },
+    async (req) => {
+      const q = req.query;
+      await visible(req, q.device, q.channel);
+      const { ShareMaxTimeout, TokenTimeout } = await ctx.config.get('play');
+      const seconds = Math.min(q.expire ?? TokenTimeout, isAdmin(req.user!) ? ShareMaxTimeout : TokenTimeout);
+      const { token, expiresAt } = await ctx.streams.signShare(shareSubject(q.device, q.channel, q.stream), seconds);
+      return v1('MSG_SC_SERVER_SHARE_LINK_ACK', {
+        URL: `/share/${encodeURIComponent(q.device)}/${encodeURIComponent(q.channel)}/${q.stream}?play_token=${token}`,
+        ExpiresAt: expiresAt,
+      });
+    },
+  );
+
+  /** What the public /share and /players pages call: the stream URLs for a valid shared-link token. */
+  r.get(
+    '/api/v1/share/channelstream',
+    { config: { access: 'public' }, schema: { tags, querystring: target.extend({ protocol, play_token: z.string().min(1).max(1024) }) } },
+    async (req) => {
+      const q = req.query;
+      const check = await ctx.streams.checkToken(q.play_token, shareSubject(q.device, q.channel, q.stream));
+      if (!check.ok) throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'unauthorized');
+      const c = await channels.require(q.device, q.channel);
+      const d = await devices.require(q.device);
+      if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
+      const hub = ctx.streams.open(d, c, q.stream);
+      if (!hub) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
+      const key = streamKey(c.id, q.stream);
+      const { urls } = await ctx.streams.urls(key);
+      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL: urls[q.protocol], URLs: urls, Stream: key, Name: c.name, ExpiresAt: check.claims.e });
+    },
+  );
+}
+
+export const shareSubject = (device: string, channel: string, flow: Flow) => `share:${device}/${channel}/${flow}`;

@@ -1,0 +1,63 @@
+/**
+ * Media outputs served to players (issue 4). Outside /api, so the API's auth hook does not apply:
+ * each output authorises its own requests. With play authentication on, a request needs either the
+ * play_token handed out with the URL (signed, for this stream, not expired) or a logged-in user's
+ * token whose role may see the channel.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { tokenOf } from '../../http/auth.js';
+import { ApiError } from '../../http/errors.js';
+import { scopeOf } from '../../services/inventory/scope.js';
+import { parseStreamKey } from '../../services/media/streams.js';
+import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+
+export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: string) {
+  const parsed = parseStreamKey(key);
+  if (!parsed) throw new ApiError(404, 'routeNotFound');
+  const { PlayAuth } = await ctx.config.get('play');
+  if (!PlayAuth) return parsed;
+  const playToken = (req.query as Record<string, unknown>)?.play_token;
+  if (typeof playToken === 'string' && playToken) {
+    const check = await ctx.streams.checkToken(playToken, key);
+    if (check.ok) return parsed;
+    throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'unauthorized');
+  }
+  const token = tokenOf(req);
+  const found = token ? await ctx.tokens.resolve(token) : undefined;
+  if (!found?.user.enable) throw new ApiError(401, 'unauthorized');
+  const scope = await scopeOf(ctx.db, found.user);
+  if (!scope.all) {
+    const ch = await ctx.db.selectFrom('channels').select(['parent_device_id', 'channel_id']).where('id', '=', parsed.channelPk).executeTakeFirst();
+    if (!ch) throw new ApiError(404, 'routeNotFound');
+    await ctx.inventory.channels.requireVisible(scope, ch.parent_device_id, ch.channel_id);
+  }
+  return parsed;
+}
+
+export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  app.get<{ Params: { name: string } }>(
+    '/ws_m4s/live/:name',
+    {
+      websocket: true,
+      preValidation: async (req) => {
+        const key = req.params.name.replace(/\.mp4$/, '');
+        await authorizeMedia(ctx, req, key);
+        if (!ctx.streams.get(key)) throw new ApiError(404, 'notFound', { what: key });
+      },
+    },
+    (socket, req) => {
+      const key = req.params.name.replace(/\.mp4$/, '');
+      const hub = ctx.streams.get(key);
+      if (!hub) {
+        socket.close(1011, 'stream not open');
+        return;
+      }
+      const output = new WsFmp4Output(socket);
+      const unsubscribe = hub.subscribe(output);
+      socket.on('close', unsubscribe);
+      socket.on('error', unsubscribe);
+      socket.on('message', () => undefined);
+    },
+  );
+}

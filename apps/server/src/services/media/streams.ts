@@ -1,0 +1,110 @@
+/**
+ * Live streams of channels: which hub serves a channel's flow, the play URLs of every output, and
+ * who may open them. A stream key names a channel's flow on this node: "stream_<channel row id>_<flow>"
+ * (flow 0 main, 1 sub), as EasyCVR's URLs do (/ws_m4s/live/stream_29_0.mp4).
+ */
+import crypto from 'node:crypto';
+import type { Channel, Device } from '../../db/schema.js';
+import type { ConfigStore } from '../config/store.js';
+import { HubRegistry, type HubOptions, type MediaSource, type StreamHub } from '../../media/hub.js';
+import { signPlayToken, verifyPlayToken } from './play-token.js';
+
+export type Flow = 0 | 1;
+export const PROTOCOLS = ['WS_FMP4', 'HLS', 'FLV', 'WS_FLV', 'WEBRTC'] as const;
+export type PlayProtocol = (typeof PROTOCOLS)[number];
+
+export function streamKey(channelPk: number, flow: Flow): string {
+  return `stream_${channelPk}_${flow}`;
+}
+export function parseStreamKey(key: string): { channelPk: number; flow: Flow } | undefined {
+  const m = /^stream_(\d{1,12})_([01])$/.exec(key);
+  return m ? { channelPk: Number(m[1]), flow: Number(m[2]) as Flow } : undefined;
+}
+
+/** The path of each output for a stream; clients prefix the host (and swap http for ws on WS ones). */
+export function playPaths(key: string): Record<PlayProtocol, string> {
+  return {
+    WS_FMP4: `/ws_m4s/live/${key}.mp4`,
+    HLS: `/hls/${key}/playlist.m3u8`,
+    FLV: `/flv/live/${key}.flv`,
+    WS_FLV: `/ws_flv/live/${key}.flv`,
+    WEBRTC: `/webrtc/whep/${key}`,
+  };
+}
+
+/** Makes the ingest of a channel's flow; each access protocol (RTSP pull, GB28181, ...) registers one. */
+export type SourceFactory = (device: Device, channel: Channel, flow: Flow) => MediaSource | undefined;
+
+export class StreamService {
+  readonly hubs = new HubRegistry();
+  private factories: SourceFactory[] = [];
+  private secretCache?: Buffer;
+
+  constructor(
+    private readonly config: ConfigStore,
+    private readonly hubDefaults: Omit<HubOptions, 'onDemand'>,
+  ) {}
+
+  registerSource(factory: SourceFactory) {
+    this.factories.push(factory);
+  }
+
+  /** The signing secret, made once and kept in the configuration. */
+  async secret(): Promise<Buffer> {
+    if (this.secretCache) return this.secretCache;
+    let { PlayKey } = await this.config.get('secret');
+    if (!PlayKey) {
+      PlayKey = crypto.randomBytes(32).toString('base64url');
+      await this.config.set('secret', { PlayKey });
+    }
+    this.secretCache = Buffer.from(PlayKey, 'base64url');
+    return this.secretCache;
+  }
+
+  /** The running hub of a channel's flow, or a new one (which starts its ingest at once). */
+  open(device: Device, channel: Channel, flow: Flow): StreamHub | undefined {
+    const key = streamKey(channel.id, flow);
+    const existing = this.hubs.get(key);
+    if (existing && existing.state !== 'stopped') return existing;
+    const make = () => {
+      for (const f of this.factories) {
+        const s = f(device, channel, flow);
+        if (s) return s;
+      }
+      return undefined;
+    };
+    if (!make()) return undefined;
+    const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand: !!channel.on_demand });
+    // An on-demand hub with nobody yet stays up for one grace period, so the player can arrive.
+    hub.touch();
+    return hub;
+  }
+
+  get(key: string) {
+    return this.hubs.get(key);
+  }
+
+  /** URLs of every output, with a play token when play authentication is on. */
+  async urls(key: string): Promise<{ urls: Record<PlayProtocol, string>; token?: string; expiresAt?: number }> {
+    const { PlayAuth, TokenTimeout } = await this.config.get('play');
+    const paths = playPaths(key);
+    if (!PlayAuth) return { urls: paths };
+    const exp = Math.floor(Date.now() / 1000) + TokenTimeout;
+    const token = signPlayToken(await this.secret(), { s: key, e: exp });
+    const urls = Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, `${v}?play_token=${token}`])) as Record<PlayProtocol, string>;
+    return { urls, token, expiresAt: exp };
+  }
+
+  async checkToken(token: string, subject: string) {
+    return verifyPlayToken(await this.secret(), token, subject);
+  }
+
+  async signShare(subject: string, seconds: number) {
+    const exp = Math.floor(Date.now() / 1000) + seconds;
+    return { token: signPlayToken(await this.secret(), { s: subject, e: exp }), expiresAt: exp };
+  }
+
+  stopAll() {
+    this.hubs.stopAll();
+  }
+}
