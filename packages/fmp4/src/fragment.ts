@@ -125,7 +125,9 @@ export function mediaFragment(sequence: number, runs: readonly TrackRun[], opts:
     w.end();
     w.fullBox('tfdt', 1, 0).u64(run.baseDecodeTime).end();
     const flags = TRUN_DATA_OFFSET | TRUN_DURATION | TRUN_SIZE | (video ? TRUN_FLAGS : 0) | (p.cts ? TRUN_CTS : 0);
-    w.fullBox('trun', p.cts ? 1 : 0, flags).u32(run.samples.length).i32(dataOffset);
+    w.fullBox('trun', p.cts ? 1 : 0, flags)
+      .u32(run.samples.length)
+      .i32(dataOffset);
     run.samples.forEach(({ unit, duration }, i) => {
       w.u32(duration).u32(p.sizes[i]);
       if (unit.kind === 'video') {

@@ -125,7 +125,8 @@ export class Fragmenter {
    */
   push(unit: AccessUnit, trackIndex?: number): Fragment[] {
     const s = trackIndex === undefined ? this.states.find((t) => t.track.kind === unit.kind) : this.states[trackIndex];
-    if (!s || s.track.kind !== unit.kind) throw new Error(`no ${unit.kind} track${trackIndex === undefined ? '' : ` at ${trackIndex}`}`);
+    if (!s || s.track.kind !== unit.kind)
+      throw new Error(`no ${unit.kind} track${trackIndex === undefined ? '' : ` at ${trackIndex}`}`);
     if (unit.kind === 'video' && this.dropDamaged) {
       if (unit.damaged) {
         s.broken = true;
@@ -220,7 +221,8 @@ export class Fragmenter {
     }
     if (unit.kind === 'video') return s.lastDuration;
     const t = s.track;
-    if (t.kind === 'audio' && t.codec !== 'aac') return Math.max(1, Math.floor(unit.data.length / Math.max(1, t.channels)));
+    if (t.kind === 'audio' && t.codec !== 'aac')
+      return Math.max(1, Math.floor(unit.data.length / Math.max(1, t.channels)));
     return 1024;
   }
 }

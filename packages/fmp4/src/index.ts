@@ -1,6 +1,6 @@
 export { BoxWriter } from './box.js';
 export { initSegment, mimeType, timescaleOf } from './init.js';
-export { keepNal, videoSampleSize } from './nal.js';
+export { keepNal, parameterSetsChanged, videoSampleSize } from './nal.js';
 export {
   dtsOf,
   mediaFragment,

@@ -37,7 +37,13 @@ export function initSegment(tracks: readonly Track[]): Uint8Array {
   tracks.forEach((t, i) => trak(w, t, i + 1));
   w.box('mvex');
   tracks.forEach((_, i) => {
-    w.fullBox('trex', 0, 0).u32(i + 1).u32(1).u32(0).u32(0).u32(0).end();
+    w.fullBox('trex', 0, 0)
+      .u32(i + 1)
+      .u32(1)
+      .u32(0)
+      .u32(0)
+      .u32(0)
+      .end();
   });
   w.end();
   w.end();
@@ -49,7 +55,9 @@ function trak(w: BoxWriter, t: Track, id: number): void {
   w.box('trak');
   w.fullBox('tkhd', 0, 0x000003); // enabled, in movie
   w.u32(0).u32(0).u32(id).u32(0).u32(0); // creation, modification, track_ID, reserved, duration
-  w.zeros(8).u16(0).u16(video ? 0 : 1); // reserved, layer, alternate_group
+  w.zeros(8)
+    .u16(0)
+    .u16(video ? 0 : 1); // reserved, layer, alternate_group
   w.u16(video ? 0 : 0x0100).u16(0); // volume, reserved
   for (const m of MATRIX) w.u32(m);
   w.u32(video ? t.width * 0x10000 : 0).u32(video ? t.height * 0x10000 : 0); // 16.16
@@ -60,7 +68,10 @@ function trak(w: BoxWriter, t: Track, id: number): void {
   w.u16(0x55c4).u16(0); // language 'und', pre_defined
   w.end();
   const name = video ? 'VideoHandler' : 'SoundHandler';
-  w.fullBox('hdlr', 0, 0).u32(0).fourcc(video ? 'vide' : 'soun').zeros(12);
+  w.fullBox('hdlr', 0, 0)
+    .u32(0)
+    .fourcc(video ? 'vide' : 'soun')
+    .zeros(12);
   for (let i = 0; i < name.length; i++) w.u8(name.charCodeAt(i));
   w.u8(0).end();
 

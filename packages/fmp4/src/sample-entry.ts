@@ -22,7 +22,9 @@ function visualEntry(w: BoxWriter, t: VideoTrack): void {
   w.u32(0).u16(1); // reserved, frame_count
   w.zeros(32); // compressorname
   w.u16(0x0018).u16(0xffff); // depth, pre_defined = -1
-  w.box(t.codec === 'h264' ? 'avcC' : 'hvcC').bytes(config).end();
+  w.box(t.codec === 'h264' ? 'avcC' : 'hvcC')
+    .bytes(config)
+    .end();
   w.end();
 }
 
@@ -50,7 +52,8 @@ function descriptor(w: BoxWriter, tag: number, length: number): void {
   groups.forEach((g, i) => w.u8(i < groups.length - 1 ? g | 0x80 : g));
 }
 
-const descriptorSize = (length: number) => 1 + (length < 0x80 ? 1 : length < 0x4000 ? 2 : length < 0x200000 ? 3 : 4) + length;
+const descriptorSize = (length: number) =>
+  1 + (length < 0x80 ? 1 : length < 0x4000 ? 2 : length < 0x200000 ? 3 : 4) + length;
 
 function esds(w: BoxWriter, asc: Uint8Array): void {
   const decSpecific = descriptorSize(asc.length);

@@ -10,7 +10,11 @@ describe('BoxWriter', () => {
     const w = new BoxWriter(4);
     w.box('moov');
     w.fullBox('mvhd', 1, 0x000203).u32(7).end();
-    w.box('trak').box('free').bytes(new Uint8Array([1, 2, 3])).end().end();
+    w.box('trak')
+      .box('free')
+      .bytes(new Uint8Array([1, 2, 3]))
+      .end()
+      .end();
     w.end();
     const out = w.finish();
     expect(out.length).toBe(8 + 16 + 8 + 11);
@@ -20,7 +24,10 @@ describe('BoxWriter', () => {
   });
 
   it('writes 64-bit values above 2^32 and signed 32-bit values', () => {
-    const out = new BoxWriter(16).u64(2 ** 40 + 5).i32(-2).finish();
+    const out = new BoxWriter(16)
+      .u64(2 ** 40 + 5)
+      .i32(-2)
+      .finish();
     expect(hex(out)).toBe('0000010000000005fffffffe');
     expect(() => new BoxWriter(8).u64(-1)).toThrow(RangeError);
     expect(() => new BoxWriter(8).u64(2 ** 53)).toThrow(RangeError);

@@ -29,7 +29,12 @@ const originOf = (inputs: Input[]) => Math.min(...inputs.map((i) => dts(i.units[
 function checkVideo(file: string, input: VideoStream, origin: number, streamIndex: number) {
   const probe = ffprobe(file);
   const s = probe.streams[streamIndex];
-  expect(s).toMatchObject({ codec_type: 'video', codec_name: input.track.codec === 'h264' ? 'h264' : 'hevc', width: 320, height: 240 });
+  expect(s).toMatchObject({
+    codec_type: 'video',
+    codec_name: input.track.codec === 'h264' ? 'h264' : 'hevc',
+    width: 320,
+    height: 240,
+  });
   expect(s.time_base).toBe('1/90000');
   const frames = probe.frames.filter((f) => f.stream_index === streamIndex);
   expect(frames).toHaveLength(input.units.length);
@@ -47,7 +52,12 @@ function checkAudio(file: string, input: Input, origin: number, streamIndex: num
   const probe = ffprobe(file);
   const t = input.track;
   if (t.kind !== 'audio') throw new Error('audio input expected');
-  expect(probe.streams[streamIndex]).toMatchObject({ codec_type: 'audio', codec_name: codec, sample_rate: String(t.sampleRate), channels: t.channels });
+  expect(probe.streams[streamIndex]).toMatchObject({
+    codec_type: 'audio',
+    codec_name: codec,
+    sample_rate: String(t.sampleRate),
+    channels: t.channels,
+  });
   const frames = probe.frames.filter((f) => f.stream_index === streamIndex);
   const shift = Math.round(origin * t.sampleRate);
   if (codec === 'aac') {
@@ -55,7 +65,9 @@ function checkAudio(file: string, input: Input, origin: number, streamIndex: num
     expect(frames.map((f) => f.pts)).toEqual(input.units.map((u) => dts(u) - shift));
   } else {
     // PCM: ffmpeg regroups samples into its own frames; the samples and the start still match.
-    expect(frames.reduce((n, f) => n + f.nb_samples!, 0)).toBe(input.units.reduce((n, u) => n + (u.kind === 'audio' ? u.data.length : 0), 0));
+    expect(frames.reduce((n, f) => n + f.nb_samples!, 0)).toBe(
+      input.units.reduce((n, u) => n + (u.kind === 'audio' ? u.data.length : 0), 0),
+    );
     expect(frames[0].pts).toBe(dts(input.units[0]) - shift);
   }
 }
@@ -154,7 +166,20 @@ describe.skipIf(!hasFfmpeg)('ffprobe reads back what the Fragmenter writes', () 
 /** The sample entry's config record that ffmpeg's own mp4 muxer writes for a fixture. */
 function ffmpegConfigRecord(fixture: string, format: string, entry: string, record: string): Uint8Array {
   const out = tmpFile(`${record}.mp4`, new Uint8Array(0));
-  const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-f', format, '-i', `${FIXTURES}/${fixture}`, '-c', 'copy', '-f', 'mp4', out]);
+  const r = spawnSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    format,
+    '-i',
+    `${FIXTURES}/${fixture}`,
+    '-c',
+    'copy',
+    '-f',
+    'mp4',
+    out,
+  ]);
   if (r.status !== 0) throw new Error(`ffmpeg: ${r.stderr}`);
   const bytes = new Uint8Array(fs.readFileSync(out));
   const box = one(walk(bytes), `moov/trak/mdia/minf/stbl/stsd/${entry}/${record}`);

@@ -5,9 +5,20 @@ import { Fragmenter, type Fragment, type FragmenterOptions } from '../src/index.
 import { readFragments } from './helpers/boxes.js';
 import { AAC_TRACK, audio, H264_TRACK, video } from './helpers/units.js';
 
-const G711 = { ...AAC_TRACK, codec: 'pcma' as const, sampleRate: 8000, clockRate: 8000, config: new Uint8Array(0), codecString: 'alaw' };
+const G711 = {
+  ...AAC_TRACK,
+  codec: 'pcma' as const,
+  sampleRate: 8000,
+  clockRate: 8000,
+  config: new Uint8Array(0),
+  codecString: 'alaw',
+};
 
-function run(tracks: ConstructorParameters<typeof Fragmenter>[0], units: [AccessUnit, number?][], opts: FragmenterOptions = {}) {
+function run(
+  tracks: ConstructorParameters<typeof Fragmenter>[0],
+  units: [AccessUnit, number?][],
+  opts: FragmenterOptions = {},
+) {
   const f = new Fragmenter(tracks, opts);
   const out: Fragment[] = [];
   for (const [u, t] of units) out.push(...f.push(u, t));
@@ -16,7 +27,8 @@ function run(tracks: ConstructorParameters<typeof Fragmenter>[0], units: [Access
 }
 
 /** 25 fps video (3600 ticks), keyframe every `gop` frames, starting at dts `start`. */
-const frames = (n: number, gop: number, start = 0) => Array.from({ length: n }, (_, i) => video(start + i * 3600, i % gop === 0));
+const frames = (n: number, gop: number, start = 0) =>
+  Array.from({ length: n }, (_, i) => video(start + i * 3600, i % gop === 0));
 /** 16 kHz AAC frames (1024 samples). */
 const aacFrames = (n: number, start = 0) => Array.from({ length: n }, (_, i) => audio(start + i * 1024));
 /** Merged by time in seconds. */
@@ -37,7 +49,11 @@ function expectContinuous(fragments: Fragment[]) {
 
 describe('Fragmenter', () => {
   it('cuts before each keyframe and starts each such fragment flagged', () => {
-    const out = run([H264_TRACK], frames(75, 25, 900000).map((u) => [u]), { maxFragmentDuration: 2 });
+    const out = run(
+      [H264_TRACK],
+      frames(75, 25, 900000).map((u) => [u]),
+      { maxFragmentDuration: 2 },
+    );
     expect(out.map((f) => [f.sequence, f.keyframe, f.startTime, f.duration, f.tracks[0].sampleCount])).toEqual([
       [1, true, 0, 1, 25],
       [2, true, 1, 1, 25],
@@ -47,7 +63,11 @@ describe('Fragmenter', () => {
   });
 
   it('cuts long GOPs at the limit, never past it', () => {
-    const out = run([H264_TRACK], frames(100, 100).map((u) => [u]), { maxFragmentDuration: 0.5 });
+    const out = run(
+      [H264_TRACK],
+      frames(100, 100).map((u) => [u]),
+      { maxFragmentDuration: 0.5 },
+    );
     expect(out.map((f) => f.tracks[0].sampleCount)).toEqual([12, 12, 12, 12, 12, 12, 12, 12, 4]);
     expect(out.map((f) => f.keyframe)).toEqual([true, ...new Array(8).fill(false)]);
     for (const f of out) expect(f.duration).toBeLessThanOrEqual(0.5);
@@ -60,7 +80,11 @@ describe('Fragmenter', () => {
     const out = run([H264_TRACK, AAC_TRACK], units, { maxFragmentDuration: 2 });
     expect(out[0].keyframe).toBe(true);
     expect(out.reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(5);
-    const all = run([H264_TRACK], v.map((u) => [u]), { waitForKeyframe: false });
+    const all = run(
+      [H264_TRACK],
+      v.map((u) => [u]),
+      { waitForKeyframe: false },
+    );
     expect(all.map((f) => [f.keyframe, f.tracks[0].sampleCount])).toEqual([
       [false, 5],
       [true, 5],
@@ -95,7 +119,11 @@ describe('Fragmenter', () => {
   });
 
   it('audio only: cut by duration, every fragment a start point; G.711 durations from bytes', () => {
-    const out = run([AAC_TRACK], aacFrames(40).map((u) => [u]), { maxFragmentDuration: 0.5 });
+    const out = run(
+      [AAC_TRACK],
+      aacFrames(40).map((u) => [u]),
+      { maxFragmentDuration: 0.5 },
+    );
     expect(out.map((f) => f.tracks[0].sampleCount)).toEqual([7, 7, 7, 7, 7, 5]);
     expect(out.every((f) => f.keyframe)).toBe(true);
     expectContinuous(out);
@@ -104,15 +132,27 @@ describe('Fragmenter', () => {
   });
 
   it('B-frames: presentation time of the keyframe, composition offsets in the trun', () => {
-    const v = [video(0, true, { cts: 7200 }), video(3600, false, { cts: 10800 }), video(7200, false), video(10800, false, { cts: 3600 })];
-    const [f] = run([H264_TRACK], v.map((u) => [u]));
+    const v = [
+      video(0, true, { cts: 7200 }),
+      video(3600, false, { cts: 10800 }),
+      video(7200, false),
+      video(10800, false, { cts: 3600 }),
+    ];
+    const [f] = run(
+      [H264_TRACK],
+      v.map((u) => [u]),
+    );
     expect([f.startTime, f.presentationTime]).toEqual([0, 0.08]);
     expect(readFragments(f.data)[0].trafs[0].samples.map((s) => s.cts)).toEqual([7200, 10800, 0, 3600]);
   });
 
   it('a timestamp jump does not become a duration: decode time runs on', () => {
     const v = [...frames(10, 10, 0), ...frames(10, 10, 90000 * 3600), ...frames(5, 100, 1000)];
-    const out = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2 });
+    const out = run(
+      [H264_TRACK],
+      v.map((u) => [u]),
+      { maxFragmentDuration: 2 },
+    );
     const durations = out.flatMap((f) => readFragments(f.data)[0].trafs[0].samples.map((s) => s.duration));
     expect(durations).toEqual(new Array(25).fill(3600));
     expectContinuous(out);
@@ -121,23 +161,42 @@ describe('Fragmenter', () => {
   it('drops a damaged unit and what depends on it; the last good frame covers the gap', () => {
     const v = frames(20, 10);
     v[3].damaged = true;
-    const out = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2 });
+    const out = run(
+      [H264_TRACK],
+      v.map((u) => [u]),
+      { maxFragmentDuration: 2 },
+    );
     const durations = out.flatMap((f) => readFragments(f.data)[0].trafs[0].samples.map((s) => s.duration));
     expect(durations).toEqual([3600, 3600, 3600 * 8, ...new Array(10).fill(3600)]); // frames 3..9 dropped
     expectContinuous(out);
-    const kept = run([H264_TRACK], v.map((u) => [u]), { maxFragmentDuration: 2, dropDamaged: false });
+    const kept = run(
+      [H264_TRACK],
+      v.map((u) => [u]),
+      { maxFragmentDuration: 2, dropDamaged: false },
+    );
     expect(kept.reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(20);
     const badKey = frames(20, 10);
     badKey[0].damaged = true;
-    expect(run([H264_TRACK], badKey.map((u) => [u]))[0].startTime).toBe(0); // starts at the next keyframe
-    expect(run([H264_TRACK], badKey.map((u) => [u])).reduce((n, f) => n + f.tracks[0].sampleCount, 0)).toBe(10);
+    expect(
+      run(
+        [H264_TRACK],
+        badKey.map((u) => [u]),
+      )[0].startTime,
+    ).toBe(0); // starts at the next keyframe
+    expect(
+      run(
+        [H264_TRACK],
+        badKey.map((u) => [u]),
+      ).reduce((n, f) => n + f.tracks[0].sampleCount, 0),
+    ).toBe(10);
   });
 
   it('a stalled video track does not hold audio forever', () => {
     const units = merge(frames(2, 25), aacFrames(100));
     const out = run([H264_TRACK, AAC_TRACK], units.slice(0, -1), { maxFragmentDuration: 0.5 });
     expect(out.length).toBeGreaterThan(3);
-    for (const f of out.slice(0, -1)) expect(f.tracks.find((t) => t.trackId === 2)!.duration / 16000).toBeLessThanOrEqual(1);
+    for (const f of out.slice(0, -1))
+      expect(f.tracks.find((t) => t.trackId === 2)!.duration / 16000).toBeLessThanOrEqual(1);
     expectContinuous(out);
   });
 

@@ -15,13 +15,19 @@ const videoUnit = fc.record({
   duration: fc.integer({ min: 1, max: 9000 }),
   keyframe: fc.boolean(),
   cts: fc.integer({ min: -3600, max: 9000 }),
-  extra: fc.array(fc.record({ type: fc.constantFrom(6, 7, 8, 9, 1), length: fc.integer({ min: 1, max: 64 }) }), { maxLength: 4 }),
+  extra: fc.array(fc.record({ type: fc.constantFrom(6, 7, 8, 9, 1), length: fc.integer({ min: 1, max: 64 }) }), {
+    maxLength: 4,
+  }),
   slice: fc.integer({ min: 1, max: 400 }),
 });
 const audioUnit = fc.record({ duration: fc.integer({ min: 1, max: 4000 }), length: fc.integer({ min: 1, max: 200 }) });
 const scenario = fc.record({
-  video: fc.option(fc.record({ start: fc.integer({ min: 0, max: 2 ** 40 }), units: fc.array(videoUnit, { maxLength: 60 }) })),
-  audio: fc.option(fc.record({ start: fc.integer({ min: 0, max: 2 ** 36 }), units: fc.array(audioUnit, { maxLength: 80 }) })),
+  video: fc.option(
+    fc.record({ start: fc.integer({ min: 0, max: 2 ** 40 }), units: fc.array(videoUnit, { maxLength: 60 }) }),
+  ),
+  audio: fc.option(
+    fc.record({ start: fc.integer({ min: 0, max: 2 ** 36 }), units: fc.array(audioUnit, { maxLength: 80 }) }),
+  ),
   maxFragmentDuration: fc.constantFrom(0.05, 0.1, 0.5, 2),
   rebase: fc.boolean(),
 });
@@ -56,8 +62,15 @@ describe('Fragmenter over random streams', () => {
           const track = tracks.push(H264_TRACK) - 1;
           let dts = s.video.start;
           for (const v of s.video.units) {
-            const nalus = [...v.extra.map((e) => bytes(0x60 | e.type, e.length, seed++)), bytes(0x60 | (v.keyframe ? 5 : 1), v.slice, seed++)];
-            inputs.push({ track, unit: { kind: 'video', dts, pts: dts + v.cts, keyframe: v.keyframe, nalus }, t: dts / 90000 });
+            const nalus = [
+              ...v.extra.map((e) => bytes(0x60 | e.type, e.length, seed++)),
+              bytes(0x60 | (v.keyframe ? 5 : 1), v.slice, seed++),
+            ];
+            inputs.push({
+              track,
+              unit: { kind: 'video', dts, pts: dts + v.cts, keyframe: v.keyframe, nalus },
+              t: dts / 90000,
+            });
             dts += v.duration;
           }
         }
@@ -73,7 +86,14 @@ describe('Fragmenter over random streams', () => {
 
         // What must come out: with video, nothing before its first keyframe (in arrival order).
         const firstKey = s.video ? inputs.findIndex((i) => i.unit.kind === 'video' && i.unit.keyframe) : 0;
-        const expected = tracks.map((_, k) => (firstKey < 0 ? [] : inputs.slice(firstKey).filter((i) => i.track === k).map((i) => i.unit)));
+        const expected = tracks.map((_, k) =>
+          firstKey < 0
+            ? []
+            : inputs
+                .slice(firstKey)
+                .filter((i) => i.track === k)
+                .map((i) => i.unit),
+        );
 
         const f = new Fragmenter(tracks, { maxFragmentDuration: s.maxFragmentDuration, rebase: s.rebase });
         const fragments: Fragment[] = [];
@@ -99,14 +119,21 @@ describe('Fragmenter over random streams', () => {
             }
             const info = frag.tracks[k];
             const duration = traf.samples.reduce((x, y) => x + y.duration!, 0);
-            expect(info).toEqual({ trackId: traf.trackId, baseDecodeTime: traf.baseDecodeTime, sampleCount: traf.samples.length, duration });
+            expect(info).toEqual({
+              trackId: traf.trackId,
+              baseDecodeTime: traf.baseDecodeTime,
+              sampleCount: traf.samples.length,
+              duration,
+            });
             if (nextDecode.has(traf.trackId)) expect(traf.baseDecodeTime).toBe(nextDecode.get(traf.trackId));
             else if (!s.rebase) expect(traf.baseDecodeTime).toBe(dtsOf(expected[traf.trackId - 1][0]));
             nextDecode.set(traf.trackId, traf.baseDecodeTime + duration);
           });
           expect(offset).toBe(frag.data.length);
           // The limit holds when steps are regular; the last sample may be one irregular step longer.
-          expect(frag.duration).toBeLessThanOrEqual(s.maxFragmentDuration * 2 + Math.max(9000 / 90000, 4000 / 16000) + 1e-9);
+          expect(frag.duration).toBeLessThanOrEqual(
+            s.maxFragmentDuration * 2 + Math.max(9000 / 90000, 4000 / 16000) + 1e-9,
+          );
         });
         tracks.forEach((_, k) => expect(got[k]).toEqual(expected[k].map(sampleBytes)));
       }),

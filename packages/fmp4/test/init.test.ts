@@ -20,7 +20,10 @@ const TRAK = (handler: string, entry: unknown[]) => [
       [
         'mdhd',
         'hdlr',
-        ['minf', [handler, ['dinf', [['dref', ['url ']]]], ['stbl', [['stsd', [entry]], 'stts', 'stsc', 'stsz', 'stco']]]],
+        [
+          'minf',
+          [handler, ['dinf', [['dref', ['url ']]]], ['stbl', [['stsd', [entry]], 'stts', 'stsc', 'stsz', 'stco']]],
+        ],
       ],
     ],
   ],
@@ -33,10 +36,15 @@ describe('initSegment', () => {
     expect(boxes.reduce((n, b) => n + b.size, 0)).toBe(init.length);
     expect(shape(boxes)).toEqual([
       'ftyp',
-      ['moov', ['mvhd', TRAK('vmhd', ['avc1', ['avcC']]), TRAK('smhd', ['mp4a', ['esds']]), ['mvex', ['trex', 'trex']]]],
+      [
+        'moov',
+        ['mvhd', TRAK('vmhd', ['avc1', ['avcC']]), TRAK('smhd', ['mp4a', ['esds']]), ['mvex', ['trex', 'trex']]],
+      ],
     ]);
     const ftyp = boxes[0];
-    expect(ascii(init.subarray(ftyp.start + 8, ftyp.start + ftyp.size)).replace(/\0/g, '.')).toBe('iso6....iso6isommp41avc1');
+    expect(ascii(init.subarray(ftyp.start + 8, ftyp.start + ftyp.size)).replace(/\0/g, '.')).toBe(
+      'iso6....iso6isommp41avc1',
+    );
     const v = view(init);
     const mvhd = one(boxes, 'moov/mvhd');
     expect(v.getUint32(mvhd.start + mvhd.size - 4)).toBe(3); // next_track_ID
@@ -75,7 +83,9 @@ describe('initSegment', () => {
     expect([...aac.config]).toEqual([0x11, 0x90]); // AAC-LC, 48 kHz, 2 channels
     const mp4a = one(boxes, 'moov/trak/mdia/minf/stbl/stsd/mp4a');
     const v = view(init);
-    expect([v.getUint16(mp4a.start + 24), v.getUint16(mp4a.start + 26), v.getUint32(mp4a.start + 32) / 65536]).toEqual([2, 16, 48000]);
+    expect([v.getUint16(mp4a.start + 24), v.getUint16(mp4a.start + 26), v.getUint32(mp4a.start + 32) / 65536]).toEqual([
+      2, 16, 48000,
+    ]);
   });
 
   it('H.265: hvc1 + hvcC with VPS, SPS and PPS arrays', () => {

@@ -43,7 +43,10 @@ describe.skipIf(!hasChromium)('Chromium MSE takes the fragments', () => {
   }
 
   it('H.264 + AAC in 500 ms fragments: one buffered range, no error, plays', async (ctx) => {
-    const r = await play([videoStream('h264', 'h264-320x240-25fps-bf2.h264'), aacStream('aac-48k-stereo.adts', 1.4 * 48000)], 0.5);
+    const r = await play(
+      [videoStream('h264', 'h264-320x240-25fps-bf2.h264'), aacStream('aac-48k-stereo.adts', 1.4 * 48000)],
+      0.5,
+    );
     if (!r.supported) ctx.skip();
     expect(r.error).toBeUndefined();
     expect(r.videoError).toBeNull();
@@ -53,7 +56,10 @@ describe.skipIf(!hasChromium)('Chromium MSE takes the fragments', () => {
   });
 
   it('H.265 + AAC (when this Chromium decodes HEVC)', async (ctx) => {
-    const r = await play([videoStream('h265', 'h265-320x240-25fps-bf2.hevc'), aacStream('aac-48k-stereo.adts', 1.4 * 48000)], 2);
+    const r = await play(
+      [videoStream('h265', 'h265-320x240-25fps-bf2.hevc'), aacStream('aac-48k-stereo.adts', 1.4 * 48000)],
+      2,
+    );
     if (!r.supported) ctx.skip();
     expect(r.error).toBeUndefined();
     expect(r.videoError).toBeNull();

@@ -14,7 +14,8 @@ const isPrefix = (codec: VideoCodec, t: number) =>
     ? [6, 7, 8, 9, 10, 11, 13, 14, 15].includes(t)
     : [32, 33, 34, 35, 36, 37, 39, 41, 42, 43, 44].includes(t) || (t >= 48 && t <= 55);
 /** first_mb_in_slice == 0 (ue '1') / first_slice_segment_in_pic_flag. */
-const firstSlice = (codec: VideoCodec, nal: Uint8Array) => (codec === 'h264' ? (nal[1] & 0x80) !== 0 : (nal[2] & 0x80) !== 0);
+const firstSlice = (codec: VideoCodec, nal: Uint8Array) =>
+  codec === 'h264' ? (nal[1] & 0x80) !== 0 : (nal[2] & 0x80) !== 0;
 
 export function accessUnits(codec: VideoCodec, nalus: Uint8Array[]): Uint8Array[][] {
   const aus: Uint8Array[][] = [];

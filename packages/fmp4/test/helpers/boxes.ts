@@ -9,8 +9,24 @@ export interface Box {
 
 /** Containers and where their children begin, counted from the box start. */
 const CHILDREN_AT: Record<string, number> = {
-  moov: 8, trak: 8, mdia: 8, minf: 8, dinf: 8, stbl: 8, mvex: 8, moof: 8, traf: 8,
-  dref: 16, stsd: 16, avc1: 86, avc3: 86, hvc1: 86, hev1: 86, mp4a: 36, alaw: 36, ulaw: 36,
+  moov: 8,
+  trak: 8,
+  mdia: 8,
+  minf: 8,
+  dinf: 8,
+  stbl: 8,
+  mvex: 8,
+  moof: 8,
+  traf: 8,
+  dref: 16,
+  stsd: 16,
+  avc1: 86,
+  avc3: 86,
+  hvc1: 86,
+  hev1: 86,
+  mp4a: 36,
+  alaw: 36,
+  ulaw: 36,
 };
 
 const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at], b[at + 1], b[at + 2], b[at + 3]);
@@ -90,7 +106,9 @@ export function readTraf(buf: Uint8Array, traf: Box): Traf {
   const tfdt = one(traf.children!, 'tfdt');
   const tfdtVersion = buf[tfdt.start + 8];
   const baseDecodeTime =
-    tfdtVersion === 1 ? v.getUint32(tfdt.start + 12) * 2 ** 32 + v.getUint32(tfdt.start + 16) : v.getUint32(tfdt.start + 12);
+    tfdtVersion === 1
+      ? v.getUint32(tfdt.start + 12) * 2 ** 32 + v.getUint32(tfdt.start + 16)
+      : v.getUint32(tfdt.start + 12);
   const trun = one(traf.children!, 'trun');
   const trunVersion = buf[trun.start + 8];
   const trunFlags = v.getUint32(trun.start + 8) & 0xffffff;
@@ -124,7 +142,16 @@ export function readTraf(buf: Uint8Array, traf: Box): Traf {
     samples.push(s);
   }
   if (p !== trun.start + trun.size) throw new Error(`trun size ${trun.size} but fields end at ${p - trun.start}`);
-  return { trackId: v.getUint32(tfhd.start + 12), tfhdFlags, defaultSampleFlags, baseDecodeTime, trunVersion, trunFlags, dataOffset, samples };
+  return {
+    trackId: v.getUint32(tfhd.start + 12),
+    tfhdFlags,
+    defaultSampleFlags,
+    baseDecodeTime,
+    trunVersion,
+    trunFlags,
+    dataOffset,
+    samples,
+  };
 }
 
 /** Every moof+mdat pair in a buffer (boxes at top level; ftyp/moov are skipped). */

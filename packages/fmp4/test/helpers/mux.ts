@@ -10,7 +10,12 @@ export interface Input {
 /** Units of all inputs merged by decode time in seconds (stable per track), with their track index. */
 export function arrivalOrder(inputs: Input[]): { unit: AccessUnit; track: number }[] {
   const all = inputs.flatMap((inp, track) =>
-    inp.units.map((unit, i) => ({ unit, track, i, t: dtsOf(unit) / (inp.track.kind === 'video' ? 90000 : inp.track.sampleRate) })),
+    inp.units.map((unit, i) => ({
+      unit,
+      track,
+      i,
+      t: dtsOf(unit) / (inp.track.kind === 'video' ? 90000 : inp.track.sampleRate),
+    })),
   );
   all.sort((a, b) => a.t - b.t || a.track - b.track || a.i - b.i);
   return all.map(({ unit, track }) => ({ unit, track }));

@@ -35,7 +35,8 @@ export function videoStream(codec: VideoCodec, name: string): VideoStream {
       const [pts, dts, flags] = l.split(',');
       return { pts: Number(pts), dts: Number(dts), key: flags.startsWith('K') };
     });
-  if (timing.length !== aus.length) throw new Error(`${name}: ${aus.length} access units, ${timing.length} timing rows`);
+  if (timing.length !== aus.length)
+    throw new Error(`${name}: ${aus.length} access units, ${timing.length} timing rows`);
   const all = aus.flat();
   const ps = (t: number) => {
     const nal = all.find((n) => nalType(codec, n) === t);
@@ -47,7 +48,12 @@ export function videoStream(codec: VideoCodec, name: string): VideoStream {
     pps: ps(codec === 'h264' ? 8 : 34),
     vps: codec === 'h265' ? ps(32) : undefined,
   });
-  const units = aus.map((nalus, i): VideoAccessUnit => ({ kind: 'video', nalus, ...timing[i], keyframe: timing[i].key }));
+  const units = aus.map((nalus, i): VideoAccessUnit => ({
+    kind: 'video',
+    nalus,
+    ...timing[i],
+    keyframe: timing[i].key,
+  }));
   for (const u of units) delete (u as { key?: boolean }).key;
   return { track, units };
 }
@@ -70,6 +76,7 @@ export function aacStream(name: string, start = 0): AudioStream {
 export function alawStream(name: string, start = 0): AudioStream {
   const bytes = fixture(name);
   const units: AudioAccessUnit[] = [];
-  for (let p = 0; p < bytes.length; p += 160) units.push({ kind: 'audio', pts: start + p, data: bytes.subarray(p, p + 160) });
+  for (let p = 0; p < bytes.length; p += 160)
+    units.push({ kind: 'audio', pts: start + p, data: bytes.subarray(p, p + 160) });
   return { track: g711Track('pcma', 8000, 1), units };
 }
