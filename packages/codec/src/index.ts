@@ -5,4 +5,4 @@ export { addEmulationPrevention, concatBytes, fromHex, joinAnnexB, removeEmulati
 export * from './h264.js';
 export * from './h265.js';
 export * from './aac.js';
-export { aacTrack, g711Track, videoTrackFromParameterSets } from './track.js';
+export { aacTrack, findParameterSets, g711Track, videoTrackFromParameterSets } from './track.js';

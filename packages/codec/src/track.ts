@@ -1,8 +1,8 @@
 /** Tracks from what a source tells: parameter sets for video, an AudioSpecificConfig or G.711 for audio. */
 import { aacCodecString, parseAudioSpecificConfig } from './aac.js';
 import { CodecError } from './errors.js';
-import { avcCodecString, parseH264Sps } from './h264.js';
-import { hevcCodecString, parseH265Sps } from './h265.js';
+import { avcCodecString, H264Nal, h264NalType, parseH264Sps } from './h264.js';
+import { H265Nal, h265NalType, hevcCodecString, parseH265Sps } from './h265.js';
 import type { AudioTrack, VideoTrack } from './types.js';
 
 /** A VideoTrack from the first SPS and PPS (and VPS for h265); size and codec string come from the SPS. */
@@ -44,4 +44,29 @@ export function aacTrack(config: Uint8Array): AudioTrack {
 
 export function g711Track(codec: 'pcma' | 'pcmu', sampleRate = 8000, channels = 1): AudioTrack {
   return { kind: 'audio', codec, sampleRate, channels, config: new Uint8Array(0), codecString: codec === 'pcma' ? 'alaw' : 'ulaw', clockRate: sampleRate };
+}
+
+/**
+ * The parameter sets among some NAL units (the last of each kind wins), for sources that send them
+ * in band instead of in the SDP: feed each access unit's units until `complete`.
+ */
+export function findParameterSets(
+  codec: 'h264' | 'h265',
+  nalus: readonly Uint8Array[],
+  found: { vps?: Uint8Array; sps?: Uint8Array; pps?: Uint8Array } = {},
+): { vps?: Uint8Array; sps?: Uint8Array; pps?: Uint8Array; complete: boolean } {
+  const out = { ...found };
+  for (const n of nalus) {
+    if (codec === 'h264') {
+      const t = h264NalType(n);
+      if (t === H264Nal.sps) out.sps = n;
+      else if (t === H264Nal.pps) out.pps = n;
+    } else {
+      const t = h265NalType(n);
+      if (t === H265Nal.vps) out.vps = n;
+      else if (t === H265Nal.sps) out.sps = n;
+      else if (t === H265Nal.pps) out.pps = n;
+    }
+  }
+  return { ...out, complete: Boolean(out.sps && out.pps && (codec === 'h264' || out.vps)) };
 }
