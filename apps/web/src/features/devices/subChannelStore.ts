@@ -9,8 +9,11 @@ import { applyCrumbEffect, isDevicePath, trailForSubset, type CrumbEffect, type 
 
 function readStored(): SubChannel[] {
   try {
-    // A page load outside the device pages starts without a trail, as a route change there would.
-    if (!isDevicePath(window.location.pathname)) return [];
+    // A page load outside the device pages drops the trail, as a route change there would.
+    if (!isDevicePath(window.location.pathname)) {
+      localStorage.removeItem(STORAGE_KEYS.subChannel);
+      return [];
+    }
     const v = JSON.parse(localStorage.getItem(STORAGE_KEYS.subChannel) ?? '[]') as unknown;
     return Array.isArray(v)
       ? v.filter((e): e is SubChannel => !!e && typeof e === 'object' && typeof (e as SubChannel).subset === 'string')
