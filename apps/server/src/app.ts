@@ -28,6 +28,7 @@ import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
 import { StreamService } from './services/media/streams.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
+import { rtspSourceFactory } from './media/ingest/sources.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
@@ -72,6 +73,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     sampler: new SystemSampler(),
     startedAt: new Date(),
   };
+
+  ctx.streams.registerSource(rtspSourceFactory);
 
   const app = Fastify({
     logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },

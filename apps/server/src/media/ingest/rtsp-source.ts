@@ -1,0 +1,302 @@
+/**
+ * Pulls a camera's stream over RTSP (TCP interleaved) into a hub: DESCRIBE (answering a Digest or
+ * Basic challenge), SETUP of each audio/video track, PLAY, then RTP → access units through the rtp
+ * package's depacketisers. Keeps the session alive with GET_PARAMETER/OPTIONS, reports a camera that
+ * stops sending, and never throws out of a socket callback: every failure goes to sink.failed().
+ */
+import net from 'node:net';
+import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
+import { h264NalType, h265NalType, videoTrackFromParameterSets } from '@opencvr/codec';
+import {
+  authorization,
+  bodyText,
+  chooseChallenge,
+  getHeader,
+  parseSdp,
+  parseWwwAuthenticate,
+  request,
+  resolveControl,
+  RtspParser,
+  serialize,
+  type Challenge,
+  type RtspResponse,
+} from '@opencvr/rtsp';
+import { parseRtp, sdpTracks, type MediaTrack } from '@opencvr/rtp';
+import type { Depacketiser } from '@opencvr/rtp';
+import type { MediaSource, SourceSink } from '../hub.js';
+
+export interface RtspSourceOptions {
+  username?: string;
+  password?: string;
+  /** Connect and each request. */
+  timeoutMs?: number;
+  /** No RTP for this long ends the session (the hub retries). */
+  mediaTimeoutMs?: number;
+}
+
+interface Setup {
+  media: MediaTrack;
+  depacketiser: Depacketiser;
+  track?: Track;
+  /** In-band parameter sets seen so far, for video tracks the SDP did not describe. */
+  params: { vps?: Uint8Array; sps?: Uint8Array; pps?: Uint8Array };
+  /** First timestamp of the track, and where it lands on the session clock. */
+  base?: number;
+  offset: number;
+}
+
+const USER_AGENT = 'OpenCVR';
+
+export class RtspSource implements MediaSource {
+  private socket?: net.Socket;
+  private parser = new RtspParser({ maxBodyBytes: 1024 * 1024 });
+  private cseq = 0;
+  private pending = new Map<number, (res: RtspResponse) => void>();
+  private challenge?: Challenge;
+  private session?: string;
+  private setups: Setup[] = [];
+  private byChannel = new Map<number, Setup>();
+  private sink?: SourceSink;
+  private stopped = false;
+  private keepalive?: NodeJS.Timeout;
+  private watchdog?: NodeJS.Timeout;
+  private lastMediaAt = 0;
+  private startedAt = 0;
+  private announced = false;
+  private readonly url: string;
+  private readonly creds: { username: string; password: string };
+  private readonly timeoutMs: number;
+  private readonly mediaTimeoutMs: number;
+
+  constructor(url: string, opts: RtspSourceOptions = {}) {
+    const u = new URL(url);
+    this.creds = {
+      username: opts.username || decodeURIComponent(u.username),
+      password: opts.password || decodeURIComponent(u.password),
+    };
+    u.username = '';
+    u.password = '';
+    this.url = u.toString();
+    this.timeoutMs = opts.timeoutMs ?? 5000;
+    this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 10_000;
+  }
+
+  start(sink: SourceSink) {
+    this.sink = sink;
+    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err)));
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.keepalive);
+    clearInterval(this.watchdog);
+    if (this.socket && !this.socket.destroyed && this.session) {
+      // Best effort: tell the camera, then close without waiting for its answer.
+      try {
+        this.socket.write(serialize(this.req('TEARDOWN', this.url)));
+      } catch {
+        /* closing anyway */
+      }
+    }
+    this.socket?.destroy();
+    for (const [, reject] of this.pending) reject({ status: 0 } as RtspResponse);
+    this.pending.clear();
+  }
+
+  private fail(reason: string) {
+    if (this.stopped) return;
+    this.stop();
+    this.sink?.failed(reason);
+  }
+
+  private async run() {
+    const u = new URL(this.url);
+    if (u.protocol !== 'rtsp:') throw new Error(`${u.protocol} is not supported (rtsp:// only)`);
+    await this.connect(u.hostname, Number(u.port || 554));
+    const described = await this.call('DESCRIBE', this.url, [['Accept', 'application/sdp']]);
+    const base = getHeader(described, 'Content-Base') ?? getHeader(described, 'Content-Location') ?? this.url;
+    const sdp = parseSdp(bodyText(described));
+    const { tracks, skipped } = sdpTracks(sdp);
+    if (!tracks.length) throw new Error(`no playable track in the SDP${skipped.length ? ` (${skipped.map((s) => s.reason).join('; ')})` : ''}`);
+    const sessionBase = resolveControl(base, sdp.control);
+    for (const media of tracks) {
+      const channel = this.setups.length * 2;
+      const control = resolveControl(sessionBase, media.control);
+      const res = await this.call('SETUP', control, [['Transport', `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}`]]);
+      const session = getHeader(res, 'Session');
+      if (session) this.session = session.split(';')[0].trim();
+      const transport = getHeader(res, 'Transport') ?? '';
+      const m = /interleaved=(\d+)/.exec(transport);
+      const setup: Setup = { media, depacketiser: media.createDepacketiser(), track: media.track, params: { ...media.parameterSets }, offset: 0 };
+      this.setups.push(setup);
+      this.byChannel.set(m ? Number(m[1]) : channel, setup);
+    }
+    const play = await this.call('PLAY', sessionBase, [['Range', 'npt=0.000-']]);
+    const timeout = /timeout=(\d+)/.exec(getHeader(play, 'Session') ?? '');
+    const every = Math.max(5, Math.min(60, timeout ? Number(timeout[1]) / 2 : 30)) * 1000;
+    this.keepalive = setInterval(() => {
+      this.call('GET_PARAMETER', sessionBase, []).catch(() => this.call('OPTIONS', this.url, []).catch(() => undefined));
+    }, every);
+    this.keepalive.unref();
+    this.startedAt = Date.now();
+    this.lastMediaAt = Date.now();
+    this.watchdog = setInterval(() => {
+      if (Date.now() - this.lastMediaAt > this.mediaTimeoutMs) this.fail(`no media for ${Math.round(this.mediaTimeoutMs / 1000)} s`);
+    }, 1000);
+    this.watchdog.unref();
+    this.announce();
+  }
+
+  private connect(host: string, port: number) {
+    return new Promise<void>((resolve, reject) => {
+      const socket = net.connect({ host, port });
+      this.socket = socket;
+      socket.setNoDelay(true);
+      const timer = setTimeout(() => {
+        socket.destroy();
+        reject(new Error(`connect timeout after ${this.timeoutMs} ms`));
+      }, this.timeoutMs);
+      socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      socket.on('error', (err: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        const reason = err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ECONNRESET' ? 'connection reset' : err.message;
+        reject(new Error(reason));
+        this.fail(reason);
+      });
+      socket.on('close', () => this.fail('connection closed by the camera'));
+      socket.on('data', (chunk) => this.onData(chunk));
+    });
+  }
+
+  private onData(chunk: Buffer) {
+    let events;
+    try {
+      events = this.parser.push(chunk);
+    } catch (err) {
+      this.fail(`bad data from the camera: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    for (const ev of events) {
+      if ('channel' in ev) this.onInterleaved(ev.channel, ev.data);
+      else if ('status' in ev) {
+        const cseq = Number(getHeader(ev, 'CSeq'));
+        const resolve = this.pending.get(cseq);
+        this.pending.delete(cseq);
+        resolve?.(ev);
+      }
+      // Requests from the server (rare: ANNOUNCE, SET_PARAMETER) are ignored.
+    }
+  }
+
+  private onInterleaved(channel: number, data: Uint8Array) {
+    const setup = this.byChannel.get(channel);
+    if (!setup) return; // RTCP on odd channels, or a channel we did not set up
+    this.lastMediaAt = Date.now();
+    let units: AccessUnit[];
+    try {
+      units = setup.depacketiser.push(parseRtp(data));
+    } catch {
+      return; // a malformed packet is dropped; the depacketiser resynchronises on the next one
+    }
+    for (const u of units) this.deliver(setup, u);
+  }
+
+  private deliver(setup: Setup, unit: AccessUnit) {
+    if (!setup.track) {
+      if (unit.kind !== 'video') return;
+      this.learnParameterSets(setup, unit);
+      if (!setup.track) return;
+    }
+    // Each track starts on the session clock where it first arrived, so audio and video line up
+    // without RTCP sender reports.
+    if (setup.base === undefined) {
+      setup.base = unit.pts;
+      setup.offset = Math.round(((Date.now() - this.startedAt) / 1000) * setup.track.clockRate);
+    }
+    const shift = setup.offset - setup.base;
+    const shifted: AccessUnit = unit.kind === 'video' ? { ...unit, pts: unit.pts + shift, dts: unit.dts + shift } : { ...unit, pts: unit.pts + shift };
+    if (!this.announced) {
+      this.announce();
+      if (!this.announced) return;
+    }
+    this.sink?.unit(this.setups.indexOf(setup), shifted);
+  }
+
+  /** A video track without SDP parameter sets starts once SPS/PPS (and VPS) arrive in-band. */
+  private learnParameterSets(setup: Setup, unit: VideoAccessUnit) {
+    const codec = setup.media.codec;
+    for (const n of unit.nalus) {
+      if (codec === 'h264') {
+        const t = h264NalType(n);
+        if (t === 7) setup.params.sps = n;
+        if (t === 8) setup.params.pps = n;
+      } else if (codec === 'h265') {
+        const t = h265NalType(n);
+        if (t === 32) setup.params.vps = n;
+        if (t === 33) setup.params.sps = n;
+        if (t === 34) setup.params.pps = n;
+      }
+    }
+    const { sps, pps, vps } = setup.params;
+    if (sps && pps && (codec === 'h264' || vps)) {
+      try {
+        setup.track = videoTrackFromParameterSets(codec as 'h264' | 'h265', { sps, pps, vps });
+        this.announced = false;
+        this.announce();
+      } catch {
+        /* wait for the next parameter sets */
+      }
+    }
+  }
+
+  /** Tells the hub the tracks once every track is known. */
+  private announce() {
+    if (this.announced || !this.setups.length) return;
+    if (this.setups.some((s) => !s.track)) return;
+    this.announced = true;
+    this.sink?.tracks(this.setups.map((s) => s.track!));
+  }
+
+  private req(method: string, url: string, headers: [string, string][] = []) {
+    const all: [string, string][] = [['CSeq', String(++this.cseq)], ['User-Agent', USER_AGENT], ...headers];
+    if (this.session) all.push(['Session', this.session]);
+    if (this.challenge) {
+      const auth = authorization(this.challenge, { ...this.creds, method, uri: url });
+      if (auth) all.push(['Authorization', auth]);
+    }
+    return request({ method, uri: url, headers: all });
+  }
+
+  private async call(method: string, url: string, headers: [string, string][]): Promise<RtspResponse> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const msg = this.req(method, url, headers);
+      const cseq = this.cseq;
+      const res = await new Promise<RtspResponse>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.pending.delete(cseq);
+          reject(new Error(`${method} timeout after ${this.timeoutMs} ms`));
+        }, this.timeoutMs);
+        this.pending.set(cseq, (r) => {
+          clearTimeout(timer);
+          if (!r.status) reject(new Error('stopped'));
+          else resolve(r);
+        });
+        this.socket!.write(serialize(msg));
+      });
+      if (res.status === 401 && attempt === 0 && (this.creds.username || this.creds.password)) {
+        const challenge = chooseChallenge(parseWwwAuthenticate(getHeader(res, 'WWW-Authenticate') ?? ''));
+        if (challenge) {
+          this.challenge = challenge;
+          continue;
+        }
+      }
+      if (res.status >= 300) throw new Error(`${method}: ${res.status} ${res.reason}`);
+      return res;
+    }
+    throw new Error(`${method}: 401 Unauthorized`);
+  }
+}

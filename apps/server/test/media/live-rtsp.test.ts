@@ -1,0 +1,120 @@
+/**
+ * Live video end to end on the server: a real RTSP camera (GStreamer) → RTSP client → hub →
+ * WebSocket fMP4, read back by ffprobe; play tokens; a camera that stops and returns.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp({ listen: true });
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await t.close();
+  await cam.stop();
+});
+
+async function addCamera(url: string) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: url } });
+  return res.json().EasyDarwin.Body.DeviceID as string;
+}
+
+/** Collects what the WebSocket output sends until `enough` says stop or the deadline passes. */
+function collect(url: string, enough: (binary: Buffer[], text: unknown[]) => boolean, ms = 15000) {
+  return new Promise<{ binary: Buffer[]; text: { type: string; [k: string]: unknown }[] }>((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const binary: Buffer[] = [];
+    const text: { type: string }[] = [];
+    const timer = setTimeout(() => {
+      ws.close();
+      resolve({ binary, text });
+    }, ms);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) binary.push(data as Buffer);
+      else text.push(JSON.parse(String(data)));
+      if (enough(binary, text)) {
+        clearTimeout(timer);
+        ws.close();
+        resolve({ binary, text });
+      }
+    });
+    ws.on('unexpected-response', (_r, res) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP ${res.statusCode}`));
+    });
+    ws.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+describe('live over WebSocket fMP4', () => {
+  it('plays a camera: init segment then fragments that ffprobe decodes at the camera\'s size', async () => {
+    const dev = await addCamera(cam.url);
+    const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: admin } });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json().EasyDarwin.Body;
+    expect(body.URL).toMatch(/^\/ws_m4s\/live\/stream_\d+_0\.mp4\?play_token=/);
+    expect(body.URLs.HLS).toContain('/hls/');
+    const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 8);
+    const init = got.text.find((m) => m.type === 'init');
+    expect(init).toMatchObject({ type: 'init', mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
+    expect(got.binary.length).toBeGreaterThanOrEqual(8);
+    const file = path.join(t.settings.dataDir, 'live.mp4');
+    fs.writeFileSync(file, Buffer.concat(got.binary));
+    const probe = JSON.parse(
+      execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' }),
+    );
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(3);
+    // decodes without errors
+    execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
+  });
+
+  it('refuses the media URL without a token, with another stream\'s token, and gives a second viewer the same hub', async () => {
+    const dev = await addCamera(cam.url);
+    const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1`, headers: { token: admin } })).json().EasyDarwin.Body;
+    const base = t.baseUrl!.replace('http', 'ws');
+    const bare = body.URL.split('?')[0];
+    await expect(collect(`${base}${bare}`, () => true, 3000)).rejects.toThrow('HTTP 401');
+    const token = body.URL.split('play_token=')[1];
+    await expect(collect(`${base}/ws_m4s/live/stream_999_0.mp4?play_token=${token}`, () => true, 3000)).rejects.toThrow('HTTP 401');
+    // a logged-in user's token also opens it
+    const a = collect(`${base}${bare}?token=${admin}`, (b) => b.length >= 3);
+    const b = collect(`${base}${body.URL}`, (bin) => bin.length >= 3);
+    const [ra, rb] = await Promise.all([a, b]);
+    expect(ra.binary.length).toBeGreaterThanOrEqual(3);
+    expect(rb.binary.length).toBeGreaterThanOrEqual(3);
+    expect(t.ctx.streams.hubs.list()).toHaveLength(1);
+  });
+
+  it('a camera that stops is retried and the stream resumes by itself', async () => {
+    const dev = await addCamera(cam.url);
+    const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1`, headers: { token: admin } })).json().EasyDarwin.Body;
+    const hub = t.ctx.streams.get(body.Stream)!;
+    const deadline = async (cond: () => boolean, ms: number) => {
+      const end = Date.now() + ms;
+      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      return cond();
+    };
+    const keep = hub.subscribe({ tracks: () => undefined, unit: () => undefined });
+    expect(await deadline(() => hub.state === 'live', 15000)).toBe(true);
+    const port = cam.port;
+    await cam.stop();
+    expect(await deadline(() => hub.state === 'retrying', 15000)).toBe(true);
+    cam = await startCamera({ port });
+    expect(await deadline(() => hub.state === 'live', 30000)).toBe(true);
+    keep();
+  });
+});
