@@ -8,3 +8,4 @@ export { H265Depacketiser, type H265Options } from './h265.js';
 export { AacDepacketiser, type AacOptions } from './aac.js';
 export { G711Depacketiser } from './g711.js';
 export { decodeBase64, mediaTrack, sdpTracks, type MediaTrack } from './sdp-tracks.js';
+export { H264Packetiser, h264Payloads, type H264PacketiserOptions, type PacketisedRtp } from './h264-packetiser.js';
