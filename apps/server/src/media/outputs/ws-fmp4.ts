@@ -19,8 +19,16 @@ export interface WsLike {
 
 const OPEN = 1;
 
+/**
+ * Browsers' MSE plays H.264/H.265 and AAC in MP4 but not G.711: such audio is left out of the
+ * stream (the recorder keeps it) rather than making the whole SourceBuffer fail.
+ */
+const playableInMse = (t: Track) => t.kind === 'video' || t.codec === 'aac';
+
 export class WsFmp4Output implements Subscriber {
   private fragmenter?: Fragmenter;
+  /** Hub track index → index in this output's tracks (absent: left out). */
+  private map = new Map<number, number>();
   private skipping = false;
   /** Fragments sent and dropped, and bytes sent, for the stream-status feed. */
   readonly stats = { fragments: 0, dropped: 0, bytes: 0 };
@@ -30,7 +38,19 @@ export class WsFmp4Output implements Subscriber {
     private readonly opts: { maxBufferedBytes: number; fragmentSeconds: number } = { maxBufferedBytes: 4 * 1024 * 1024, fragmentSeconds: 0.5 },
   ) {}
 
-  tracks(tracks: Track[]) {
+  tracks(all: Track[]) {
+    this.map.clear();
+    const tracks: Track[] = [];
+    all.forEach((t, i) => {
+      if (!playableInMse(t)) return;
+      this.map.set(i, tracks.length);
+      tracks.push(t);
+    });
+    if (!tracks.length) {
+      this.fragmenter = undefined;
+      if (this.ws.readyState === OPEN) this.ws.send(JSON.stringify({ type: 'state', state: 'unsupported', reason: 'no track a browser can play' }));
+      return;
+    }
     this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds });
     this.skipping = false;
     if (this.ws.readyState !== OPEN) return;
@@ -48,8 +68,9 @@ export class WsFmp4Output implements Subscriber {
     this.ws.send(this.fragmenter.init);
   }
 
-  unit(track: number, unit: AccessUnit) {
-    if (!this.fragmenter) return;
+  unit(hubTrack: number, unit: AccessUnit) {
+    const track = this.map.get(hubTrack);
+    if (!this.fragmenter || track === undefined) return;
     for (const f of this.fragmenter.push(unit, track)) {
       if (this.ws.readyState !== OPEN) return;
       if (this.skipping && !f.keyframe) {
