@@ -86,6 +86,8 @@ export class StreamChecker {
   private unsubscribe: (() => void) | undefined;
   private running = false;
   private refreshing: Promise<void> | undefined;
+  /** The current round's channel list query, awaited by stop() so no query outlives the app. */
+  private loading: Promise<void> | undefined;
   private refreshAgain = false;
 
   constructor(
@@ -105,7 +107,7 @@ export class StreamChecker {
     if (this.running || !this.enabled) return;
     this.running = true;
     this.unsubscribe = this.deps.subscribe(() => this.onChange());
-    void this.newRound();
+    this.loading = this.newRound();
   }
 
   async stop() {
@@ -117,6 +119,7 @@ export class StreamChecker {
     for (const f of this.inFlight.values()) f.abort.abort();
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     await this.refreshing?.catch(() => {});
+    await this.loading?.catch(() => {});
   }
 
   /** Loads the channel list; new or changed channels go to the urgent queue when `urgent`. */
@@ -197,7 +200,7 @@ export class StreamChecker {
       }
       wakeAt = this.roundStart + this.intervalMs;
       if (wakeAt <= now) {
-        void this.newRound();
+        this.loading = this.newRound();
         return;
       }
       break;
