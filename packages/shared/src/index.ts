@@ -3,3 +3,4 @@ export * from './validators.js';
 export * from './messages.js';
 export * from './api.js';
 export * from './inventory.js';
+export * from './schedule.js';
