@@ -11,6 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
 import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+import { webrtcRoutes } from './webrtc.js';
 
 export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: string) {
   const parsed = parseStreamKey(key);
@@ -36,6 +37,7 @@ export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: 
 }
 
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  await app.register(webrtcRoutes, { ctx });
   app.get<{ Params: { name: string } }>(
     '/ws_m4s/live/:name',
     {

@@ -1,0 +1,245 @@
+/**
+ * Live output over WebRTC, signalled by WHEP (draft-ietf-wish-whep): the viewer POSTs an SDP offer,
+ * gets an answer with the server's candidates (no trickle), and media flows over one DTLS-SRTP
+ * connection made by werift. H.264 only, no transcoding: the hub's access units are packetised by
+ * @opencvr/rtp's H264Packetiser (RFC 6184, FU-A/STAP-A) with the parameter sets before each keyframe,
+ * starting at the first keyframe. An H.265 stream is refused here; its transcoded "_h264" variant plays.
+ *
+ * ICE is limited to the configured addresses (loopback and the network config's rtc_host): they are
+ * added as host addresses, pairs on any other local address are filtered out, STUN on them is not
+ * answered, and their candidates are left out of the answer. No STUN/TURN server is contacted.
+ */
+import crypto from 'node:crypto';
+import {
+  MediaStreamTrack,
+  RTCPeerConnection,
+  RTCRtpCodecParameters,
+  RtpHeader,
+  RtpPacket,
+  useOPUS,
+  usePCMU,
+  type RTCRtpSender,
+} from 'werift';
+import type { AccessUnit, Track, VideoTrack } from '@opencvr/codec';
+import { h264NalType } from '@opencvr/codec';
+import { H264Packetiser } from '@opencvr/rtp';
+import type { HubState, StreamHub, Subscriber } from '../hub.js';
+import { chooseH264, keepCandidates, keepVideoPayloadType, offeredH264 } from './webrtc-sdp.js';
+
+export class WhepError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Sends a hub's H.264 track to one peer. */
+export class WebRtcOutput implements Subscriber {
+  private videoTrack = -1;
+  private params?: { sps: Uint8Array; pps: Uint8Array };
+  private started = false;
+  private readonly packetiser = new H264Packetiser({ maxPayload: 1200 });
+  /** Units and packets sent, and units skipped while waiting for a keyframe. */
+  readonly stats = { units: 0, packets: 0, skipped: 0 };
+
+  constructor(
+    private readonly sender: Pick<RTCRtpSender, 'sendRtp'>,
+    private readonly isReady: () => boolean,
+    private readonly onState?: (state: HubState, reason: string) => void,
+  ) {}
+
+  tracks(tracks: Track[]) {
+    this.videoTrack = tracks.findIndex((t) => t.kind === 'video' && t.codec === 'h264');
+    const v = tracks[this.videoTrack] as VideoTrack | undefined;
+    this.params = v ? { sps: v.sps, pps: v.pps } : undefined;
+    this.started = false;
+  }
+
+  unit(track: number, unit: AccessUnit) {
+    if (track !== this.videoTrack || unit.kind !== 'video' || !this.isReady()) return;
+    if (!this.started && !unit.keyframe) {
+      this.stats.skipped++;
+      return;
+    }
+    this.started = true;
+    let nalus = unit.nalus;
+    const types = nalus.map(h264NalType);
+    // In-band parameter sets replace the SDP's (a camera may change them).
+    const sps = nalus[types.indexOf(7)];
+    const pps = nalus[types.indexOf(8)];
+    if (sps && pps) this.params = { sps, pps };
+    if (unit.keyframe && this.params && !(types.includes(7) && types.includes(8))) {
+      // Parameter sets go before the first slice, after an AUD or SEI if there is one.
+      const at = Math.max(0, types.findIndex((t) => t >= 1 && t <= 5));
+      nalus = [...nalus.slice(0, at), this.params.sps, this.params.pps, ...nalus.slice(at)];
+    }
+    for (const p of this.packetiser.packets(nalus, unit.pts)) {
+      const header = new RtpHeader({ marker: p.marker, sequenceNumber: p.sequenceNumber, timestamp: p.timestamp, payloadType: 96 });
+      void this.sender.sendRtp(new RtpPacket(header, Buffer.from(p.payload.buffer, p.payload.byteOffset, p.payload.byteLength))).catch(() => undefined);
+      this.stats.packets++;
+    }
+    this.stats.units++;
+  }
+
+  state(state: HubState, reason: string) {
+    this.onState?.(state, reason);
+  }
+}
+
+export interface WhepSessionInfo {
+  id: string;
+  key: string;
+  createdAt: number;
+  state: string;
+  stats: WebRtcOutput['stats'];
+}
+
+interface Session {
+  id: string;
+  key: string;
+  pc: RTCPeerConnection;
+  output: WebRtcOutput;
+  unsubscribe?: () => void;
+  createdAt: number;
+  timer?: NodeJS.Timeout;
+}
+
+export interface WhepOptions {
+  /** How long a session may take to connect before it is dropped. */
+  connectTimeoutMs?: number;
+  /** How long to wait for the stream's tracks when the hub is still connecting. */
+  tracksTimeoutMs?: number;
+}
+
+/** The WHEP sessions of one node. */
+export class WhepSessions {
+  private sessions = new Map<string, Session>();
+
+  constructor(private readonly opts: WhepOptions = {}) {}
+
+  get size() {
+    return this.sessions.size;
+  }
+
+  list(): WhepSessionInfo[] {
+    return [...this.sessions.values()].map((s) => ({ id: s.id, key: s.key, createdAt: s.createdAt, state: s.pc.connectionState, stats: s.output.stats }));
+  }
+
+  /** Answers an offer for a hub; the session starts sending once the peer connects. */
+  async create(hub: StreamHub, offer: string, addresses: string[]): Promise<{ id: string; answer: string }> {
+    const tracks = await waitTracks(hub, this.opts.tracksTimeoutMs ?? 8000);
+    const video = tracks.find((t): t is VideoTrack => t.kind === 'video');
+    if (video && video.codec !== 'h264') throw new WhepError(415, `the stream is ${video.codec.toUpperCase()}; WebRTC plays H.264 (ask for the transcoded stream)`);
+    if (tracks.length && !video) throw new WhepError(415, 'the stream has no video');
+    const chosen = chooseH264(offeredH264(offer), video?.sps);
+    if (!chosen) throw new WhepError(415, 'the offer has no H.264 with packetization-mode=1');
+
+    const allowed = new Set(addresses);
+    const localAllowed = (host: string | undefined) => host !== undefined && allowed.has(host);
+    const pc = new RTCPeerConnection({
+      iceServers: [],
+      iceUseIpv6: addresses.some((a) => a.includes(':')),
+      iceAdditionalHostAddresses: addresses,
+      iceFilterCandidatePair: (pair) => localAllowed(pair.protocol.localCandidate?.host),
+      iceFilterStunResponse: (_msg, _addr, protocol) => localAllowed(protocol.localCandidate?.host),
+      codecs: {
+        video: [
+          new RTCRtpCodecParameters({
+            mimeType: 'video/H264',
+            clockRate: 90000,
+            rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+            parameters: chosen.fmtp,
+          }),
+        ],
+        // An audio section in the offer is answered (inactive in practice: nothing is sent on it).
+        audio: [useOPUS(), usePCMU()],
+      },
+    });
+    const id = crypto.randomBytes(16).toString('base64url');
+    const track = new MediaStreamTrack({ kind: 'video' });
+    let connected = false;
+    const output = new WebRtcOutput(
+      { sendRtp: (p) => (connected ? sender.sendRtp(p) : Promise.resolve()) },
+      () => connected,
+    );
+    const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now() };
+    const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
+    this.sessions.set(id, session);
+    pc.connectionStateChange.subscribe((state) => {
+      if (state === 'connected' && !connected) {
+        connected = true;
+        clearTimeout(session.timer);
+        session.unsubscribe = hub.subscribe(output);
+      }
+      if (state === 'failed' || state === 'closed' || state === 'disconnected') void this.close(id);
+    });
+    session.timer = setTimeout(() => {
+      if (!connected) void this.close(id);
+    }, this.opts.connectTimeoutMs ?? 20_000);
+    session.timer.unref();
+    try {
+      await pc.setRemoteDescription({ type: 'offer', sdp: keepVideoPayloadType(offer, chosen.payloadType) });
+      await pc.setLocalDescription(await pc.createAnswer());
+      await gathered(pc, 5000);
+      const answer = pc.localDescription?.sdp;
+      if (!answer) throw new Error('no local description');
+      return { id, answer: keepCandidates(answer, allowed) };
+    } catch (err) {
+      await this.close(id);
+      if (err instanceof WhepError) throw err;
+      throw new WhepError(400, `cannot answer the offer: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  has(id: string) {
+    return this.sessions.has(id);
+  }
+
+  /** Ends a session (DELETE, peer gone, connect timeout, shutdown). */
+  async close(id: string): Promise<boolean> {
+    const s = this.sessions.get(id);
+    if (!s) return false;
+    this.sessions.delete(id);
+    clearTimeout(s.timer);
+    s.unsubscribe?.();
+    await s.pc.close().catch(() => undefined);
+    return true;
+  }
+
+  async closeAll() {
+    await Promise.all([...this.sessions.keys()].map((id) => this.close(id)));
+  }
+}
+
+/** The hub's tracks, waiting for them while it connects. */
+function waitTracks(hub: StreamHub, ms: number): Promise<Track[]> {
+  if (hub.tracks.length) return Promise.resolve(hub.tracks);
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (tracks: Track[]) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      // Later: subscribe() may call back before it returns.
+      setImmediate(() => unsubscribe());
+      resolve(tracks);
+    };
+    const timer = setTimeout(() => finish([]), ms);
+    const unsubscribe = hub.subscribe({ tracks: finish, unit: () => undefined });
+  });
+}
+
+function gathered(pc: RTCPeerConnection, ms: number): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    pc.iceGatheringStateChange.subscribe((s) => {
+      if (s === 'complete') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * WHEP (draft-ietf-wish-whep) for the WebRTC output: POST /webrtc/whep/KEY with an SDP offer
+ * (application/sdp) answers 201 with the SDP answer and the session's URL in Location; DELETE on that
+ * URL ends the session. No trickle: the answer carries every candidate, so PATCH answers 405. The
+ * POST is authorised like every media URL (authorizeMedia); the session URL holds 128 random bits.
+ */
+import dns from 'node:dns/promises';
+import net from 'node:net';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { WhepError, WhepSessions } from '../../media/outputs/webrtc.js';
+import { authorizeMedia } from './index.js';
+
+/** Loopback and the network config's rtc_host (an address, or a name resolved now; several may be listed). */
+export async function rtcAddresses(ctx: AppContext): Promise<string[]> {
+  const { rtc_host } = await ctx.config.get('network');
+  const out = new Set<string>(['127.0.0.1']);
+  for (const h of rtc_host.split(/[\s,]+/).filter(Boolean)) {
+    if (net.isIP(h)) out.add(h);
+    else {
+      try {
+        for (const a of await dns.lookup(h, { all: true })) out.add(a.address);
+      } catch {
+        /* an unresolvable name adds nothing */
+      }
+    }
+  }
+  return [...out];
+}
+
+const KEY = /^[A-Za-z0-9_]{1,64}$/;
+
+const byApp = new WeakMap<AppContext, WhepSessions>();
+/** The WHEP sessions of an app (stream status, tests). */
+export const whepSessionsOf = (ctx: AppContext) => byApp.get(ctx);
+
+export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const sessions = new WhepSessions();
+  byApp.set(ctx, sessions);
+  app.addHook('onClose', async () => sessions.closeAll());
+  app.addContentTypeParser('application/sdp', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
+
+  const fail = (reply: FastifyReply, err: WhepError) => reply.status(err.status).type('application/json').send({ code: err.status, msg: err.message });
+
+  app.post<{ Params: { key: string } }>('/webrtc/whep/:key', async (req, reply) => {
+    const { key } = req.params;
+    if (!KEY.test(key)) throw new ApiError(404, 'routeNotFound');
+    await authorizeMedia(ctx, req, key);
+    if (!/^application\/sdp\b/i.test(req.headers['content-type'] ?? '')) return fail(reply, new WhepError(415, 'the offer must be application/sdp'));
+    const offer = typeof req.body === 'string' ? req.body : '';
+    if (!offer.startsWith('v=0')) return fail(reply, new WhepError(400, 'the body is not an SDP offer'));
+    const hub = ctx.streams.get(key);
+    if (!hub) throw new ApiError(404, 'notFound', { what: key });
+    try {
+      const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx));
+      return reply
+        .status(201)
+        .header('location', `/webrtc/whep/${key}/${id}`)
+        .header('etag', `"${id}"`)
+        .type('application/sdp')
+        .send(answer);
+    } catch (err) {
+      if (err instanceof WhepError) return fail(reply, err);
+      throw err;
+    }
+  });
+
+  app.delete<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
+    if (!(await sessions.close(req.params.id))) throw new ApiError(404, 'notFound', { what: 'session' });
+    return reply.status(200).send();
+  });
+
+  app.patch<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
+    if (!sessions.has(req.params.id)) throw new ApiError(404, 'notFound', { what: 'session' });
+    return reply.status(405).header('allow', 'DELETE').send();
+  });
+
+  app.options('/webrtc/whep/:key', async (_req, reply) => reply.status(204).header('allow', 'POST, OPTIONS').header('accept-post', 'application/sdp').send());
+
+}

@@ -1,0 +1,148 @@
+/**
+ * WebRTC over WHEP end to end: the GStreamer camera → hub → WHEP output, received by a werift peer
+ * acting as the WHEP client; its RTP is depacketised with @opencvr/rtp and the frames and keyframes
+ * counted. Also: the answer's candidates are the configured addresses only, DELETE and a peer that goes
+ * away end the session, and the POST is authorised like every media URL.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
+import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
+import { h264NalType, type VideoAccessUnit } from '@opencvr/codec';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
+import { candidateAddresses } from '../../src/media/outputs/webrtc-sdp.js';
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+const peers: RTCPeerConnection[] = [];
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp({ listen: true });
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
+  await t.close();
+  await cam.stop();
+});
+
+async function openStream() {
+  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=webrtc`, headers: { token: admin } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body as { URL: string; Stream: string };
+}
+
+/** A WHEP client: werift peer that receives one H.264 video track. */
+async function whepClient(url: string) {
+  const pc = new RTCPeerConnection({
+    iceServers: [],
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    codecs: {
+      video: [
+        new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f', rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }] }),
+        new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032' }),
+      ],
+    },
+  });
+  peers.push(pc);
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  const units: VideoAccessUnit[] = [];
+  const depacketiser = new H264Depacketiser();
+  const gotTrack = new Promise<MediaStreamTrack>((resolve) => pc.onTrack.subscribe(resolve));
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise<void>((resolve) => {
+    if (pc.iceGatheringState === 'complete') resolve();
+    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
+  });
+  const res = await fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
+  const answer = await res.text();
+  if (res.status !== 201) return { res, answer, pc, units };
+  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  const track = await gotTrack;
+  track.onReceiveRtp.subscribe((rtp) => {
+    try {
+      units.push(...depacketiser.push(parseRtp(rtp.serialize())));
+    } catch {
+      /* counted as missing frames */
+    }
+  });
+  return { res, answer, pc, units };
+}
+
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return cond();
+};
+
+describe('WebRTC over WHEP', () => {
+  it('a WHEP peer receives the camera as H.264 RTP: keyframes with SPS/PPS, frames in order; DELETE ends the session', async () => {
+    const body = await openStream();
+    expect(body.URL).toMatch(/^\/webrtc\/whep\/stream_\d+_0\?play_token=/);
+    const { res, answer, units } = await whepClient(body.URL);
+    expect(res.status, answer).toBe(201);
+    expect(res.headers.get('content-type')).toMatch(/^application\/sdp/);
+    const location = res.headers.get('location')!;
+    expect(location).toMatch(new RegExp(`^/webrtc/whep/${body.Stream}/[\\w-]{20,}$`));
+    // one H.264 payload type answered, the one matching the camera (x264 High → 640032 offered second)
+    const video = answer.split('\r\n').filter((l) => l.startsWith('a=rtpmap:'));
+    expect(video.filter((l) => /H264/.test(l))).toHaveLength(1);
+    expect(answer).toMatch(/a=sendonly/);
+    // candidates: the configured addresses only (loopback; no rtc_host set)
+    expect(new Set(candidateAddresses(answer))).toEqual(new Set(['127.0.0.1']));
+
+    expect(await until(() => units.filter((u) => u.keyframe).length >= 2 && units.length >= 20, 20000)).toBe(true);
+    const first = units[0];
+    expect(first.keyframe).toBe(true);
+    const kf = units.filter((u) => u.keyframe);
+    for (const u of kf) {
+      const types = u.nalus.map(h264NalType);
+      const before = types.slice(0, types.indexOf(5));
+      expect(before).toContain(7);
+      expect(before).toContain(8);
+    }
+    // 15 fps: consecutive frames 6000 ticks apart (90 kHz)
+    const steps = units.slice(1, 15).map((u, i) => u.pts - units[i].pts);
+    expect(steps.every((s) => s > 0 && s < 20000)).toBe(true);
+    expect(units.filter((u) => u.damaged).length).toBe(0);
+    expect(whepSessionsOf(t.ctx)!.size).toBe(1);
+
+    const del = await fetch(`${t.baseUrl}${location}`, { method: 'DELETE' });
+    expect(del.status).toBe(200);
+    expect(whepSessionsOf(t.ctx)!.size).toBe(0);
+    expect((await fetch(`${t.baseUrl}${location}`, { method: 'DELETE' })).status).toBe(404);
+    expect(t.ctx.streams.get(body.Stream)!.viewers).toBe(0);
+  });
+
+  it('a peer that closes ends its session and leaves the hub', async () => {
+    const body = await openStream();
+    const { res, pc, units } = await whepClient(body.URL);
+    expect(res.status).toBe(201);
+    expect(await until(() => units.length >= 5, 20000)).toBe(true);
+    const hub = t.ctx.streams.get(body.Stream)!;
+    expect(hub.viewers).toBe(1);
+    await pc.close();
+    expect(await until(() => whepSessionsOf(t.ctx)!.size === 0, 40000)).toBe(true);
+    expect(hub.viewers).toBe(0);
+  }, 60000);
+
+  it('refuses a POST without a token, a body that is not SDP, and an offer without H.264', async () => {
+    const body = await openStream();
+    const bare = body.URL.split('?')[0];
+    const offer = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=rtpmap:96 VP8/90000\r\na=recvonly\r\na=mid:0\r\n';
+    const post = (url: string, type: string, sdp: string) => fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': type }, body: sdp });
+    expect((await post(bare, 'application/sdp', offer)).status).toBe(401);
+    expect((await post(`${bare}?token=${admin}`, 'text/plain', offer)).status).toBe(415);
+    const vp8 = await post(body.URL, 'application/sdp', offer);
+    expect(vp8.status).toBe(415);
+    expect(((await vp8.json()) as { msg: string }).msg).toMatch(/H\.264/);
+    expect((await post('/webrtc/whep/stream_999_0?token=' + admin, 'application/sdp', offer)).status).toBe(404);
+    expect(whepSessionsOf(t.ctx)!.size).toBe(0);
+  });
+});
