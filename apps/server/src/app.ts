@@ -32,6 +32,7 @@ import { rtspSourceFactory } from './media/ingest/sources.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
+import { RecordingService } from './services/recording/service.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -40,7 +41,13 @@ export interface BuiltApp {
 }
 
 export async function buildApp(settings: Config): Promise<BuiltApp> {
-  const db = await openDatabase({ dataDir: settings.dataDir, databaseUrl: settings.databaseUrl });
+  const logRefEarly: { log?: FastifyBaseLogger } = {};
+  const poolErrors: Error[] = [];
+  const db = await openDatabase({
+    dataDir: settings.dataDir,
+    databaseUrl: settings.databaseUrl,
+    onPoolError: (err) => (logRefEarly.log ? logRefEarly.log.warn({ err }, 'database connection lost') : poolErrors.push(err)),
+  });
   await seed(db.kysely, db.engine);
 
   const events = new EventBus();
@@ -48,12 +55,15 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const inventory = new Inventory(db.kysely, db.engine, news);
   const configStore = new ConfigStore(db.kysely);
   const logRef: { log?: FastifyBaseLogger } = {};
+  const lazyLog = { info: (o: object, m: string) => logRef.log?.info(o, m), warn: (o: object, m: string) => logRef.log?.warn(o, m) };
+  const streams = new StreamService(configStore, DEFAULT_HUB_OPTIONS);
   const ctx: AppContext = {
     settings,
     db: db.kysely,
     engine: db.engine,
     config: configStore,
-    streams: new StreamService(configStore, DEFAULT_HUB_OPTIONS),
+    streams,
+    recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
     events,
@@ -84,6 +94,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   logRef.log = app.log;
+  logRefEarly.log = app.log;
+  for (const err of poolErrors.splice(0)) app.log.warn({ err }, 'database connection lost');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -136,8 +148,16 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const purge = setInterval(() => void ctx.tokens.purgeExpired().catch((err) => app.log.warn({ err }, 'token purge failed')), 3600_000);
   purge.unref();
 
-  app.addHook('onReady', async () => ctx.streamChecker.start());
+  // A channel edit (EnableRecord, Enable) is picked up at once by the recording engine.
+  const unwatch = inventory.subscribe(() => void ctx.recording.engine.kick());
+  app.addHook('onReady', async () => {
+    await ctx.streamChecker.start();
+    // Reconciliation may walk many files: it runs in the background; recording starts after it.
+    void ctx.recording.start().catch((err) => app.log.error({ err }, 'recording: start failed'));
+  });
   app.addHook('onClose', async () => {
+    unwatch();
+    await ctx.recording.stop();
     await ctx.streamChecker.stop();
     ctx.streams.stopAll();
     clearInterval(purge);

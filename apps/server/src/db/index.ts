@@ -17,12 +17,16 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export async function openDatabase(opts: { dataDir: string; databaseUrl?: string }): Promise<Db> {
+export async function openDatabase(opts: { dataDir: string; databaseUrl?: string; onPoolError?: (err: Error) => void }): Promise<Db> {
   let kysely: Kysely<Database>;
   let engine: Engine;
   if (opts.databaseUrl) {
     engine = 'postgres';
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle client whose backend goes away (a PostgreSQL restart, a dropped database) is reported
+    // here; without a listener pg would throw it as an uncaught error and take the server down. The
+    // pool replaces the client on the next query.
+    pool.on('error', (err) => opts.onPoolError?.(err));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     engine = 'sqlite';
