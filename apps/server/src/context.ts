@@ -15,6 +15,7 @@ import type { SystemSampler } from './services/system/sampler.js';
 import type { Inventory } from './services/inventory/index.js';
 import type { StreamService } from './services/media/streams.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
+import type { RecordingService } from './services/recording/service.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -30,5 +31,7 @@ export interface AppContext {
   streams: StreamService;
   /** Probes RTSP/ONVIF channels and keeps their Online flag (started when the app is ready). */
   streamChecker: StreamChecker;
+  /** Recorders, schedule engine, retention and the record index (started when the app is ready). */
+  recording: RecordingService;
   startedAt: Date;
 }

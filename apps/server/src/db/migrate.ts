@@ -2,11 +2,13 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { Engine } from './index.js';
 import { m0001_foundation } from './migrations/0001_foundation.js';
 import { m0002_inventory } from './migrations/0002_inventory.js';
+import { m0003_recording } from './migrations/0003_recording.js';
 
 /** Migrations in order; each is a function of the engine so column types can differ where needed. */
 const migrations: Record<string, (engine: Engine) => Migration> = {
   '0001_foundation': m0001_foundation,
   '0002_inventory': m0002_inventory,
+  '0003_recording': m0003_recording,
 };
 
 export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {

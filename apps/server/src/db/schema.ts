@@ -151,6 +151,40 @@ export interface RoleLabelsTable {
   role_id: number;
   label_id: number;
 }
+export interface RecordPlansTable {
+  id: Generated<number>;
+  name: string;
+  /** The weekly schedule in its API form (JSON), as validated by @opencvr/shared's schedule rules. */
+  schedule: string;
+  save_days: number;
+  enable: number;
+  created_at: string;
+  updated_at: string;
+}
+export interface RecordPlanChannelsTable {
+  plan_id: number;
+  channel_pk: number;
+}
+export interface RecordingsTable {
+  id: Generated<number>;
+  channel_pk: number;
+  /** The RecordPath setting the file was written under ('' = the default DATA_DIR/records). */
+  root: string;
+  /** Relative to the root: <channel pk>/<YYYYMMDD>/<HHmmss>.mp4 in server local time. */
+  path: string;
+  start_at: string;
+  end_at: string;
+  duration_ms: number;
+  /** A bigint in PostgreSQL: read through Number(). */
+  bytes: number;
+  important: number;
+  status: 'recording' | 'complete';
+  created_at: string;
+}
+export interface RecordManualTable {
+  channel_pk: number;
+  started_at: string;
+}
 
 export interface Database {
   roles: RolesTable;
@@ -168,6 +202,10 @@ export interface Database {
   favorites: FavoritesTable;
   role_channels: RoleChannelsTable;
   role_labels: RoleLabelsTable;
+  record_plans: RecordPlansTable;
+  record_plan_channels: RecordPlanChannelsTable;
+  recordings: RecordingsTable;
+  record_manual: RecordManualTable;
 }
 
 export type Role = Selectable<RolesTable>;
@@ -178,3 +216,5 @@ export type News = Selectable<NewsTable>;
 export type Device = Selectable<DevicesTable>;
 export type Channel = Selectable<ChannelsTable>;
 export type Label = Selectable<LabelsTable>;
+export type RecordPlan = Selectable<RecordPlansTable>;
+export type Recording = Selectable<RecordingsTable>;

@@ -58,6 +58,19 @@ export const sections = {
   ehome: z.object({
     Password: z.string().max(64).default(''),
   }),
+  /** Recording (issue 5). */
+  record: z.object({
+    /** Absolute folder of the recordings; '' = DATA_DIR/records. */
+    RecordPath: z.string().max(1024).default(''),
+    /** Earlier RecordPath values: their segments stay playable and are still cleaned by retention. */
+    OldPaths: z.array(z.string().max(1024)).max(32).default([]),
+    /** Length of a segment file; a segment is cut at the first keyframe after it. */
+    SegmentSeconds: z.number().int().min(1).max(3600).default(300),
+    /** Keep this much free under RecordPath: below it the oldest non-important segments are deleted. */
+    MinFreeBytes: z.number().int().min(0).default(2 * 1024 ** 3),
+    /** Days a segment is kept for a channel in no record plan. */
+    DefaultSaveDays: z.number().int().min(1).max(3650).default(30),
+  }),
 } as const;
 
 export type Sections = typeof sections;

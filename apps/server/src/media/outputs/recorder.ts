@@ -1,0 +1,331 @@
+/**
+ * The recorder: one more Subscriber of a channel's hub. It writes segments of about `segmentSeconds`
+ * (cut at the first keyframe after that length) as fragmented MP4 files — an init segment, then
+ * fragments of at most `fragmentSeconds` (≤ 2 s) written to the file as soon as they are made, with
+ * an fdatasync every `syncMs` — so a crash loses at most the last fragment and a power cut little more.
+ * Every track is kept, G.711 included (MP4 holds it as alaw/ulaw).
+ *
+ * The index row is created when a segment starts (status recording), its end/bytes/duration updated
+ * at most once per `flushMs` while it grows, and closed (complete) when the segment ends. New tracks
+ * (a camera reconnect) or a stalled ingest end the segment; the next keyframe starts a new one.
+ *
+ * Narrow dependencies: the file system is Node's, the index is a `SegmentStore`, the file name comes
+ * from `pathFor`; tests pass plain objects.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AccessUnit, Track } from '@opencvr/codec';
+import { Fragmenter, type Fragment } from '@opencvr/fmp4';
+import type { HubState, Subscriber } from '../hub.js';
+
+export interface SegmentStart {
+  channelPk: number;
+  /** The root setting the file is written under (stored with the row). */
+  rootKey: string;
+  path: string;
+  startAt: Date;
+  bytes: number;
+}
+export interface SegmentProgress {
+  endAt: Date;
+  durationMs: number;
+  bytes: number;
+}
+export interface SegmentStore {
+  create(seg: SegmentStart): Promise<number>;
+  update(id: number, progress: SegmentProgress, complete: boolean): Promise<void>;
+}
+
+export interface RecorderOptions {
+  channelPk: number;
+  /** Absolute folder of the recordings. */
+  root: string;
+  rootKey: string;
+  segmentSeconds: number;
+  /** Longest fragment (default 1 s; at most 2). */
+  fragmentSeconds?: number;
+  /** Relative file path of a segment starting at `start` (attempt > 0 when the name is taken). */
+  pathFor(start: Date, attempt: number): string;
+  store: SegmentStore;
+  log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** Index writes at most this often per recorder (default 1000 ms). */
+  flushMs?: number;
+  /** fdatasync at most this often (default 5000 ms). */
+  syncMs?: number;
+  now?: () => number;
+}
+
+interface Open {
+  fd: number;
+  file: string;
+  rel: string;
+  startAt: number;
+  /** Media time (s) of the segment's first fragment. */
+  mediaStart: number;
+  bytes: number;
+  durationMs: number;
+  id: Promise<number | undefined>;
+  lastSync: number;
+  syncing: boolean;
+  closing: boolean;
+  /** The latest progress not yet written to the index. */
+  dirty: boolean;
+  flushTimer?: NodeJS.Timeout;
+}
+
+/** Tolerance under which a new segment is glued to the end of the previous one. */
+const CONTIGUOUS_MS = 2000;
+
+export class RecorderOutput implements Subscriber {
+  private fragmenter?: Fragmenter;
+  private segment?: Open;
+  /** Media time of the primary track's first unit in the current fragmenter (track clock). */
+  private segFirstDts?: number;
+  private segWallStart = 0;
+  private primaryIndex = -1;
+  private timescale = 90000;
+  private allTracks: Track[] = [];
+  private prevEnd?: number;
+  private chain: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private failedWrites = 0;
+  readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
+
+  constructor(private readonly opts: RecorderOptions) {}
+
+  private now() {
+    return this.opts.now?.() ?? Date.now();
+  }
+  private get fragmentSeconds() {
+    return Math.min(2, this.opts.fragmentSeconds ?? 1);
+  }
+
+  tracks(tracks: Track[]) {
+    if (this.stopped) return;
+    // A reconnect: whatever the tracks are, the segment ends and the next one starts on a keyframe.
+    this.endSegment(true);
+    this.prevEnd = undefined;
+    this.allTracks = tracks;
+    this.primaryIndex = tracks.findIndex((t) => t.kind === 'video');
+    if (this.primaryIndex < 0) this.primaryIndex = tracks.length ? 0 : -1;
+    const primary = tracks[this.primaryIndex];
+    this.timescale = primary ? (primary.kind === 'video' ? 90000 : primary.sampleRate) : 90000;
+    this.fragmenter = undefined;
+  }
+
+  unit(track: number, unit: AccessUnit) {
+    if (this.stopped || this.primaryIndex < 0 || !this.allTracks[track]) return;
+    const isPrimary = track === this.primaryIndex;
+    const dts = unit.kind === 'video' ? unit.dts : unit.pts;
+    const startsHere = isPrimary && (unit.kind === 'audio' || unit.keyframe);
+    if (startsHere && this.fragmenter && this.segFirstDts !== undefined) {
+      const media = (dts - this.segFirstDts) / this.timescale;
+      const wall = (this.now() - this.segWallStart) / 1000;
+      if (media >= this.opts.segmentSeconds || wall >= this.opts.segmentSeconds * 1.5 + 2) this.endSegment(true);
+    }
+    if (!this.fragmenter) {
+      if (!startsHere) return; // a segment starts on a keyframe of the primary track
+      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds });
+      this.segFirstDts = dts;
+      this.segWallStart = this.now();
+    }
+    let frags: Fragment[];
+    try {
+      frags = this.fragmenter.push(unit, track);
+    } catch (err) {
+      this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
+      return;
+    }
+    for (const f of frags) this.write(f);
+  }
+
+  state(state: HubState, reason: string) {
+    // The ingest stalled or stopped: close what was recorded; a reconnect sends tracks again.
+    if (state === 'retrying' || state === 'stopped') {
+      this.endSegment(true);
+      this.prevEnd = undefined;
+      if (reason) this.opts.log?.info({ channel: this.opts.channelPk, state, reason }, 'recorder: segment closed');
+    }
+  }
+
+  /** Ends the recording: flushes the last fragment, closes the row; resolves when the index is written. */
+  async stop(): Promise<void> {
+    if (!this.stopped) {
+      this.endSegment(true);
+      this.stopped = true;
+    }
+    await this.chain;
+  }
+
+  /** Resolves when every index write queued so far is done. */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Relative path of the segment being written, if any. */
+  get current(): { rel: string; file: string; bytes: number } | undefined {
+    return this.segment && { rel: this.segment.rel, file: this.segment.file, bytes: this.segment.bytes };
+  }
+
+  private enqueue(op: () => Promise<void>) {
+    this.chain = this.chain.then(op).catch((err) => {
+      this.stats.errors++;
+      this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: index write failed');
+    });
+  }
+
+  private write(f: Fragment) {
+    if (!this.segment && !this.openSegment(f)) return;
+    const seg = this.segment!;
+    try {
+      writeAll(seg.fd, f.data);
+    } catch (err) {
+      this.onWriteError(err);
+      return;
+    }
+    this.failedWrites = 0;
+    seg.bytes += f.data.byteLength;
+    seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
+    this.stats.fragments++;
+    this.stats.bytes += f.data.byteLength;
+    seg.dirty = true;
+    this.scheduleFlush(seg);
+    const now = this.now();
+    if (!seg.syncing && now - seg.lastSync >= (this.opts.syncMs ?? 5000)) {
+      seg.syncing = true;
+      seg.lastSync = now;
+      fs.fdatasync(seg.fd, () => {
+        seg.syncing = false;
+        if (seg.closing) closeFd(seg);
+      });
+    }
+  }
+
+  private openSegment(f: Fragment): boolean {
+    const fr = this.fragmenter!;
+    const now = this.now();
+    // The fragment was made when the unit after its last sample arrived: its start was that long ago.
+    let startAt = now - Math.round((f.startTime + f.duration) * 1000);
+    if (this.prevEnd !== undefined && Math.abs(startAt - this.prevEnd) <= CONTIGUOUS_MS) startAt = this.prevEnd;
+    const start = new Date(startAt);
+    let fd: number | undefined;
+    let rel = '';
+    let file = '';
+    try {
+      for (let attempt = 0; fd === undefined; attempt++) {
+        rel = this.opts.pathFor(start, attempt);
+        file = path.join(this.opts.root, rel);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        try {
+          fd = fs.openSync(file, 'wx');
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw err;
+        }
+      }
+      writeAll(fd, fr.init);
+    } catch (err) {
+      if (fd !== undefined) fs.closeSync(fd);
+      this.onWriteError(err);
+      return false;
+    }
+    const bytes = fr.init.byteLength;
+    const seg: Open = {
+      fd,
+      file,
+      rel,
+      startAt,
+      mediaStart: f.startTime,
+      bytes,
+      durationMs: 0,
+      id: Promise.resolve(undefined),
+      lastSync: now,
+      syncing: false,
+      closing: false,
+      dirty: false,
+    };
+    const store = this.opts.store;
+    const created = store.create({ channelPk: this.opts.channelPk, rootKey: this.opts.rootKey, path: rel, startAt: start, bytes });
+    seg.id = created.catch((err) => {
+      this.stats.errors++;
+      this.opts.log?.warn({ err, channel: this.opts.channelPk, path: rel }, 'recorder: index row not created');
+      return undefined;
+    });
+    this.enqueue(async () => void (await seg.id));
+    this.segment = seg;
+    this.stats.segments++;
+    return true;
+  }
+
+  private scheduleFlush(seg: Open) {
+    if (seg.flushTimer) return;
+    seg.flushTimer = setTimeout(() => {
+      seg.flushTimer = undefined;
+      if (seg.dirty && !seg.closing) this.flushRow(seg, false);
+    }, this.opts.flushMs ?? 1000);
+    seg.flushTimer.unref?.();
+  }
+
+  private flushRow(seg: Open, complete: boolean) {
+    seg.dirty = false;
+    const progress: SegmentProgress = { endAt: new Date(seg.startAt + seg.durationMs), durationMs: seg.durationMs, bytes: seg.bytes };
+    this.enqueue(async () => {
+      const id = await seg.id;
+      if (id !== undefined) await this.opts.store.update(id, progress, complete);
+    });
+  }
+
+  /** Flushes the fragmenter (when `flush`), closes the file and the row. */
+  private endSegment(flush: boolean) {
+    const fr = this.fragmenter;
+    this.fragmenter = undefined;
+    this.segFirstDts = undefined;
+    if (flush && fr && this.segment) {
+      try {
+        for (const f of fr.flush()) this.write(f);
+      } catch (err) {
+        this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
+      }
+    }
+    const seg = this.segment;
+    if (!seg) return;
+    this.segment = undefined;
+    clearTimeout(seg.flushTimer);
+    seg.closing = true;
+    if (!seg.syncing) {
+      seg.syncing = true;
+      fs.fdatasync(seg.fd, () => closeFd(seg));
+    }
+    this.prevEnd = seg.startAt + seg.durationMs;
+    this.flushRow(seg, true);
+  }
+
+  private onWriteError(err: unknown) {
+    this.stats.errors++;
+    if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: write failed; segment closed');
+    // What is on disk up to the last whole fragment stays; the file is closed and the next keyframe retries.
+    const seg = this.segment;
+    if (seg) {
+      try {
+        fs.ftruncateSync(seg.fd, seg.bytes);
+      } catch {
+        /* the file stays torn: reconciliation cuts it at the next start */
+      }
+    }
+    this.fragmenter = undefined;
+    this.segFirstDts = undefined;
+    this.endSegment(false);
+  }
+}
+
+function writeAll(fd: number, data: Uint8Array) {
+  let off = 0;
+  while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
+}
+
+function closeFd(seg: Open) {
+  try {
+    fs.closeSync(seg.fd);
+  } catch {
+    /* already closed */
+  }
+}

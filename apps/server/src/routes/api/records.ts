@@ -1,0 +1,231 @@
+/**
+ * Record calls (issue 5): which days and times a channel has recordings, removing segments, marking
+ * them important, and manual recording. A user sees only the channels its role may see; EasyCVR's
+ * querydaily and querymonthly answer without the envelope (see the API notes), the rest with it.
+ * Playback and download of the files are another plugin's, through RecordingService.segmentsBetween.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { v1 } from '../../http/envelope.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
+import { flag, id } from '../../http/schemas.js';
+import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
+import { mergeRanges, monthFlags } from '../../services/recording/query.js';
+import { dayRange, localStamp, monthRange } from '../../services/recording/time.js';
+import { channelId, deviceId } from './inventory-schemas.js';
+
+const tags = ['records'];
+
+/** A channel as `id=device:channel` (EasyCVR's id) or as `device` + `channel`. */
+export const channelRef = z.object({
+  id: z.string().trim().max(140).optional(),
+  device: deviceId.optional(),
+  channel: channelId.optional(),
+});
+export type ChannelRef = z.infer<typeof channelRef>;
+
+export function refOf(q: ChannelRef): { device: string; channel: string } {
+  if (q.device && q.channel) return { device: q.device, channel: q.channel };
+  const m = q.id ? /^([A-Za-z0-9_.-]{1,64}):([A-Za-z0-9_.-]{1,64})$/.exec(q.id) : null;
+  if (!m) throw invalidParam('id', 'give id=device:channel or device and channel');
+  return { device: m[1], channel: m[2] };
+}
+
+const day = z.string().regex(/^\d{8}$/, 'YYYYMMDD');
+const month = z.string().regex(/^\d{6}$/, 'YYYYMM');
+
+export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { channels } = ctx.inventory;
+  const rec = ctx.recording;
+
+  async function visibleChannel(req: FastifyRequest, q: ChannelRef) {
+    const { device, channel } = refOf(q);
+    return channels.requireVisible(await scopeOf(ctx.db, req.user!), device, channel);
+  }
+  const dayOf = (s: string) => {
+    const range = dayRange(s);
+    if (!range) throw invalidParam('period', 'not a date YYYYMMDD');
+    return range;
+  };
+  const monthOf = (s: string) => {
+    const m = monthRange(s);
+    if (!m) throw invalidParam('period', 'not a month YYYYMM');
+    return m;
+  };
+  /** A segment the user may see (its channel visible), else 404. */
+  async function visibleSegment(req: FastifyRequest, segId: number) {
+    const seg = await rec.index.get(segId);
+    if (!seg) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+    const scope = await scopeOf(ctx.db, req.user!);
+    const c = await ctx.db
+      .selectFrom('channels')
+      .select('id')
+      .where('id', '=', seg.channelPk)
+      .where((eb) => visibleChannelIds(eb, scope) ?? eb.lit(true))
+      .executeTakeFirst();
+    if (!c && !scope.all) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+    return seg;
+  }
+
+  /** GET and POST (query or form/JSON body) with the same schema and handler. */
+  function both<S extends z.ZodObject>(url: string, schema: S, access: 'user' | 'admin', handler: (req: FastifyRequest, q: z.infer<S>) => Promise<unknown>) {
+    r.get(url, { config: { access }, schema: { tags, querystring: schema } }, (req) => handler(req, req.query as z.infer<S>));
+    r.post(url, { config: { access }, schema: { tags, body: schema } }, (req) => handler(req, req.body as z.infer<S>));
+  }
+
+  r.get(
+    '/api/v1/record/querydaily',
+    {
+      schema: {
+        tags,
+        querystring: channelRef.extend({
+          period: day,
+          recordType: z.string().max(16).optional(),
+          start: z.coerce.number().int().min(0).default(0),
+          limit: z.coerce.number().int().min(1).max(9999).default(9999),
+        }),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const c = await visibleChannel(req, q);
+      const [from, to] = dayOf(q.period);
+      const ranges = mergeRanges(await rec.index.between(c.id, from, to));
+      const idText = `${c.parent_device_id}:${c.channel_id}`;
+      const list = ranges.map((m) => {
+        // Clipped to the day asked for.
+        const s = m.start < from ? from : m.start;
+        const e = m.end > to ? to : m.end;
+        const startAt = localStamp(s);
+        const endAt = localStamp(e);
+        return {
+          name: `${startAt}-${endAt}`,
+          startAt,
+          endAt,
+          duration: Math.round((e.getTime() - s.getTime()) / 1000),
+          hls: `/api/v1/record/recordvideo/play/m3u8/${idText}/${startAt}/${endAt}`,
+          snap: '',
+          important: m.important ? 1 : 0,
+          recording: m.recording ? 1 : 0,
+          ids: m.ids,
+        };
+      });
+      return { total: list.length, list: list.slice(q.start, q.start + q.limit) };
+    },
+  );
+
+  r.get(
+    '/api/v1/record/querymonthly',
+    { schema: { tags, querystring: channelRef.extend({ period: month, recordType: z.string().max(16).optional() }) } },
+    async (req, reply) => {
+      const c = await visibleChannel(req, req.query);
+      const m = monthOf(req.query.period);
+      const rows = await rec.index.between(c.id, m.start, m.end);
+      return reply.type('text/plain; charset=utf-8').send(monthFlags(rows, m.start, m.days));
+    },
+  );
+
+  /** Month flags of several channels: ids=dev:chn,dev:chn or every visible channel of a device. */
+  r.get(
+    '/api/v1/record/queryflags',
+    { schema: { tags, querystring: z.object({ period: month, ids: z.string().max(20000).optional(), device: deviceId.optional() }) } },
+    async (req) => {
+      const q = req.query;
+      const m = monthOf(q.period);
+      const scope = await scopeOf(ctx.db, req.user!);
+      let list = ctx.db
+        .selectFrom('channels')
+        .select(['id', 'parent_device_id', 'channel_id', 'name'])
+        .where((eb) => visibleChannelIds(eb, scope) ?? eb.lit(true));
+      if (q.ids) {
+        const refs = q.ids
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .map((s) => refOf({ id: s }));
+        if (!refs.length || refs.length > 500) throw invalidParam('ids', 'between 1 and 500 channels');
+        list = list.where((eb) => eb.or(refs.map((x) => eb.and([eb('parent_device_id', '=', x.device), eb('channel_id', '=', x.channel)]))));
+      } else if (q.device) list = list.where('parent_device_id', '=', q.device);
+      else throw invalidParam('ids', 'give ids or device');
+      const chans = await list.orderBy('id').execute();
+      const Flags = [];
+      for (const c of chans) {
+        const rows = await rec.index.between(c.id, m.start, m.end);
+        Flags.push({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name, flags: monthFlags(rows, m.start, m.days) });
+      }
+      return v1('MSG_SC_RECORD_QUERY_FLAGS_ACK', { Flags });
+    },
+  );
+
+  /** Which visible channels (optionally of one device) have recordings on a day. */
+  r.get(
+    '/api/v1/record/querydevices',
+    { schema: { tags, querystring: z.object({ period: day, device: deviceId.optional() }) } },
+    async (req) => {
+      const [from, to] = dayOf(req.query.period);
+      const scope = await scopeOf(ctx.db, req.user!);
+      let q = ctx.db
+        .selectFrom('channels')
+        .select(['id', 'parent_device_id', 'channel_id', 'name'])
+        .where((eb) => visibleChannelIds(eb, scope) ?? eb.lit(true));
+      if (req.query.device) q = q.where('parent_device_id', '=', req.query.device);
+      const chans = await q.orderBy('id').execute();
+      const have = new Set(await rec.index.channelsWithin(from, to, chans.map((c) => c.id)));
+      const Channels = chans
+        .filter((c) => have.has(c.id))
+        .map((c) => ({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name }));
+      return v1('MSG_SC_RECORD_QUERY_DEVICES_ACK', { Channels, Total: Channels.length });
+    },
+  );
+
+  /** Deletes one segment (by its id from querydaily's `ids`); an important one must be unmarked first. */
+  both('/api/v1/record/remove', z.object({ id }), 'admin', async (req, q) => {
+    const seg = await visibleSegment(req, q.id);
+    if (seg.important) throw invalidParam('id', 'the recording is marked important; unmark it first');
+    if (seg.status !== 'complete') throw invalidParam('id', 'the recording is still being written');
+    try {
+      await rec.removeSegment(seg);
+    } catch (err) {
+      if (err instanceof Error && err.name === 'UnsafePathError') throw invalidParam('id', 'the recording file is outside the record folder');
+      throw err;
+    }
+    return v1('MSG_SC_RECORD_REMOVE_ACK', {});
+  });
+
+  /** Deletes a channel's complete, non-important segments of a day. */
+  both('/api/v1/record/removedaily', channelRef.extend({ period: day }), 'admin', async (req, q) => {
+    const c = await visibleChannel(req, q);
+    const [from, to] = dayOf(q.period);
+    const { removed, kept } = await rec.removeBetween(c.id, from, to);
+    return v1('MSG_SC_RECORD_REMOVE_DAILY_ACK', { Removed: removed, Kept: kept });
+  });
+
+  /** Marks a segment (or every segment of a querydaily range: ids=1,2,3) important, or not. */
+  both(
+    '/api/v1/record/setimportant',
+    z.object({ id: z.union([id, z.string().regex(/^\d{1,12}(,\d{1,12}){0,999}$/)]), important: flag.default(true) }),
+    'user',
+    async (req, q) => {
+      const ids = String(q.id).split(',').map(Number);
+      for (const segId of ids) await visibleSegment(req, segId);
+      for (const segId of ids) await rec.index.setImportant(segId, q.important);
+      return v1('MSG_SC_RECORD_SET_IMPORTANT_ACK', { Count: ids.length, Important: q.important ? 1 : 0 });
+    },
+  );
+
+  /** Manual recording of a channel now, until stop (kept across restarts). */
+  both('/api/v1/realtimerecord/start', channelRef, 'user', async (req, q) => {
+    const c = await visibleChannel(req, q);
+    if (!c.enable) throw new ApiError(400, 'channelDisabled');
+    await rec.setManual(c.id, true);
+    return v1('MSG_SC_REALTIME_RECORD_START_ACK', { Recording: rec.engine.active().includes(c.id) ? 1 : 0 });
+  });
+  both('/api/v1/realtimerecord/stop', channelRef, 'user', async (req, q) => {
+    const c = await visibleChannel(req, q);
+    await rec.setManual(c.id, false);
+    return v1('MSG_SC_REALTIME_RECORD_STOP_ACK', { Recording: rec.engine.active().includes(c.id) ? 1 : 0 });
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Where segment files live, and the one check every file operation goes through: a path taken from
+ * the index must resolve inside its record root, or the operation is refused.
+ */
+import path from 'node:path';
+import { localStamp } from './time.js';
+
+export class UnsafePathError extends Error {
+  constructor(readonly rel: string) {
+    super(`recording path escapes the record root: ${rel}`);
+  }
+}
+
+/** The absolute folder of a RecordPath setting ('' = DATA_DIR/records). */
+export const recordRoot = (setting: string, dataDir: string) => path.resolve(setting || path.join(dataDir, 'records'));
+
+/** <channel pk>/<YYYYMMDD>/<HHmmss>.mp4 (server local time), with a suffix for a second file in the same second. */
+export function segmentPath(channelPk: number, start: Date, attempt = 0): string {
+  const s = localStamp(start);
+  return `${channelPk}/${s.slice(0, 8)}/${s.slice(8)}${attempt ? `-${attempt}` : ''}.mp4`;
+}
+
+/** Channel and local start of a segment file from its relative path, for orphans the index lost. */
+export function parseSegmentPath(rel: string): { channelPk: number; day: string; time: string } | undefined {
+  const m = /^(\d{1,12})\/(\d{8})\/(\d{6})(?:-\d{1,4})?\.mp4$/.exec(rel.split(path.sep).join('/'));
+  return m ? { channelPk: Number(m[1]), day: m[2], time: m[3] } : undefined;
+}
+
+/** The absolute file of `rel` under `root`; throws UnsafePathError for anything outside it. */
+export function safeJoin(root: string, rel: string): string {
+  const base = path.resolve(root);
+  if (typeof rel !== 'string' || !rel || rel.includes('\0') || path.isAbsolute(rel)) throw new UnsafePathError(String(rel));
+  const file = path.resolve(base, rel);
+  if (!file.startsWith(base + path.sep)) throw new UnsafePathError(rel);
+  return file;
+}

@@ -1,0 +1,126 @@
+/**
+ * Retention: complete, non-important segments older than their channel's save days are deleted (the
+ * longest of the channel's plans; DefaultSaveDays without a plan); then, while the free space under
+ * the record root is below MinFreeBytes, the oldest non-important segments of any channel go first.
+ * An important segment is never deleted automatically, nor one being written. Deletions are logged.
+ */
+import fs from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { UnsafePathError } from './paths.js';
+import { toSegment, type SegmentRow } from './store.js';
+import type { Log } from './reconcile.js';
+
+export interface RetentionDeps {
+  db: Kysely<Database>;
+  rootAbs: string;
+  minFreeBytes: number;
+  defaultSaveDays: number;
+  saveDays: Map<number, number>;
+  fileOf(row: SegmentRow): string;
+  /** Free bytes under a folder (fs.statfs by default; tests pass a fake). */
+  freeBytes?(dir: string): Promise<number>;
+  log: Log;
+  now?: Date;
+}
+
+export interface RetentionReport {
+  expired: number;
+  forSpace: number;
+  freedBytes: number;
+  refused: number;
+}
+
+export async function statfsFree(dir: string): Promise<number> {
+  const s = await fs.promises.statfs(dir);
+  return Number(s.bavail) * Number(s.bsize);
+}
+
+/** Deletes a segment's file (path checked) and then its row. Throws UnsafePathError and leaves both. */
+export async function deleteSegment(db: Kysely<Database>, row: SegmentRow, fileOf: (r: SegmentRow) => string): Promise<void> {
+  const file = fileOf(row);
+  await fs.promises.rm(file, { force: true });
+  await db.deleteFrom('recordings').where('id', '=', row.id).execute();
+}
+
+export async function runRetention(deps: RetentionDeps): Promise<RetentionReport> {
+  const { db, log } = deps;
+  const now = deps.now ?? new Date();
+  const report: RetentionReport = { expired: 0, forSpace: 0, freedBytes: 0, refused: 0 };
+  const refusedIds = new Set<number>();
+
+  const drop = async (row: SegmentRow, why: string) => {
+    try {
+      await deleteSegment(db, row, deps.fileOf);
+    } catch (err) {
+      if (!(err instanceof UnsafePathError)) throw err;
+      refusedIds.add(row.id);
+      report.refused++;
+      log.warn({ id: row.id, path: row.path }, 'retention: refused a path outside the record root');
+      return false;
+    }
+    report.freedBytes += row.bytes;
+    log.info({ id: row.id, channel: row.channelPk, path: row.path, start: row.startAt.toISOString(), bytes: row.bytes, why }, 'retention: segment deleted');
+    return true;
+  };
+
+  // 1. Save days.
+  const channels = (await db.selectFrom('recordings').select('channel_pk').distinct().execute()).map((r) => r.channel_pk);
+  for (const pk of channels) {
+    const days = deps.saveDays.get(pk) ?? deps.defaultSaveDays;
+    const cutoff = new Date(now.getTime() - days * 86400_000).toISOString();
+    for (;;) {
+      const rows = await db
+        .selectFrom('recordings')
+        .selectAll()
+        .where('channel_pk', '=', pk)
+        .where('status', '=', 'complete')
+        .where('important', '=', 0)
+        .where('end_at', '<', cutoff)
+        .orderBy('start_at')
+        .limit(200)
+        .execute();
+      const todo = rows.map(toSegment).filter((r) => !refusedIds.has(r.id));
+      if (!todo.length) break;
+      for (const r of todo) if (await drop(r, `older than ${days} days`)) report.expired++;
+    }
+  }
+
+  // 2. Keep-free guard.
+  if (deps.minFreeBytes > 0) {
+    const free = deps.freeBytes ?? statfsFree;
+    let avail: number;
+    try {
+      avail = await free(deps.rootAbs);
+    } catch (err) {
+      log.warn({ err, root: deps.rootAbs }, 'retention: cannot read the free space of the record folder');
+      return report;
+    }
+    while (avail < deps.minFreeBytes) {
+      const rows = (
+        await db
+          .selectFrom('recordings')
+          .selectAll()
+          .where('status', '=', 'complete')
+          .where('important', '=', 0)
+          .orderBy('start_at')
+          .orderBy('id')
+          .limit(20 + refusedIds.size)
+          .execute()
+      )
+        .map(toSegment)
+        .filter((r) => !refusedIds.has(r.id));
+      if (!rows.length) {
+        log.warn({ root: deps.rootAbs, free: avail, minFree: deps.minFreeBytes }, 'retention: free space below the keep-free limit and nothing left that may be deleted');
+        break;
+      }
+      for (const r of rows) {
+        if (await drop(r, 'free space below the keep-free limit')) report.forSpace++;
+        avail = await free(deps.rootAbs);
+        if (avail >= deps.minFreeBytes) break;
+      }
+    }
+  }
+  if (report.expired || report.forSpace) log.info({ ...report }, 'retention: done');
+  return report;
+}

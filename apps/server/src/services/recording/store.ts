@@ -1,0 +1,105 @@
+/** The index of recorded segments: rows written by the recorders, read by the record calls. */
+import type { Kysely } from 'kysely';
+import type { Database, Recording } from '../../db/schema.js';
+import type { SegmentProgress, SegmentStart, SegmentStore } from '../../media/outputs/recorder.js';
+
+export interface SegmentRow {
+  id: number;
+  channelPk: number;
+  root: string;
+  path: string;
+  startAt: Date;
+  endAt: Date;
+  durationMs: number;
+  bytes: number;
+  important: boolean;
+  status: 'recording' | 'complete';
+}
+
+export function toSegment(r: Recording): SegmentRow {
+  return {
+    id: r.id,
+    channelPk: r.channel_pk,
+    root: r.root,
+    path: r.path,
+    startAt: new Date(r.start_at),
+    endAt: new Date(r.end_at),
+    durationMs: Number(r.duration_ms),
+    bytes: Number(r.bytes),
+    important: !!r.important,
+    status: r.status,
+  };
+}
+
+export class RecordingIndex implements SegmentStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(seg: SegmentStart): Promise<number> {
+    const at = seg.startAt.toISOString();
+    const row = await this.db
+      .insertInto('recordings')
+      .values({
+        channel_pk: seg.channelPk,
+        root: seg.rootKey,
+        path: seg.path,
+        start_at: at,
+        end_at: at,
+        duration_ms: 0,
+        bytes: seg.bytes,
+        important: 0,
+        status: 'recording',
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async update(id: number, p: SegmentProgress, complete: boolean): Promise<void> {
+    await this.db
+      .updateTable('recordings')
+      .set({ end_at: p.endAt.toISOString(), duration_ms: p.durationMs, bytes: p.bytes, ...(complete ? { status: 'complete' as const } : {}) })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async get(id: number): Promise<SegmentRow | undefined> {
+    const r = await this.db.selectFrom('recordings').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toSegment(r);
+  }
+
+  /** Segments of a channel overlapping [from, to), oldest first. */
+  async between(channelPk: number, from: Date, to: Date): Promise<SegmentRow[]> {
+    const rows = await this.db
+      .selectFrom('recordings')
+      .selectAll()
+      .where('channel_pk', '=', channelPk)
+      .where('start_at', '<', to.toISOString())
+      .where('end_at', '>', from.toISOString())
+      .orderBy('start_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toSegment);
+  }
+
+  /** Channels (of `pks`, or all) with a segment overlapping [from, to). */
+  async channelsWithin(from: Date, to: Date, pks?: number[]): Promise<number[]> {
+    if (pks && !pks.length) return [];
+    let q = this.db
+      .selectFrom('recordings')
+      .select('channel_pk')
+      .distinct()
+      .where('start_at', '<', to.toISOString())
+      .where('end_at', '>', from.toISOString());
+    if (pks) q = q.where('channel_pk', 'in', pks);
+    return (await q.execute()).map((r) => r.channel_pk);
+  }
+
+  async setImportant(id: number, important: boolean) {
+    await this.db.updateTable('recordings').set({ important: important ? 1 : 0 }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number) {
+    await this.db.deleteFrom('recordings').where('id', '=', id).execute();
+  }
+}

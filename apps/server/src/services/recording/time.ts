@@ -1,0 +1,42 @@
+/**
+ * Server-local times of the record calls (spec 9: YYYYMMDDHHmmss) and of the segment file names; the
+ * index stores ISO UTC text.
+ */
+const p2 = (n: number) => String(n).padStart(2, '0');
+
+/** YYYYMMDDHHmmss in server local time. */
+export function localStamp(d: Date): string {
+  return `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
+}
+
+/** YYYYMMDD of a server-local day. */
+export const localDay = (d: Date) => localStamp(d).slice(0, 8);
+
+/** A local YYYYMMDD[HH[mm[ss]]] → Date; undefined when malformed or not a real date. */
+export function parseLocalStamp(s: string): Date | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})?(\d{2})?)?$/.exec(s);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
+  const date = new Date(y, mo - 1, d, h, mi, se);
+  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi || date.getSeconds() !== se) return undefined;
+  return date;
+}
+
+/** [start, end) of a local day YYYYMMDD. */
+export function dayRange(day: string): [Date, Date] | undefined {
+  if (!/^\d{8}$/.test(day)) return undefined;
+  const start = parseLocalStamp(day);
+  if (!start) return undefined;
+  return [start, new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1)];
+}
+
+/** [start, end) of a local month YYYYMM and its number of days. */
+export function monthRange(month: string): { start: Date; end: Date; days: number } | undefined {
+  const m = /^(\d{4})(\d{2})$/.exec(month);
+  if (!m) return undefined;
+  const [y, mo] = [Number(m[1]), Number(m[2])];
+  if (mo < 1 || mo > 12) return undefined;
+  const start = new Date(y, mo - 1, 1);
+  const end = new Date(y, mo, 1);
+  return { start, end, days: new Date(y, mo, 0).getDate() };
+}

@@ -1,0 +1,110 @@
+/**
+ * The recorder on a real camera (GStreamer → RTSP → hub → recorder): segments of SegmentSeconds cut
+ * at keyframes, fragments ≤ 2 s written as they come, index rows contiguous, files read by ffprobe,
+ * querydaily merging the segments into one range.
+ */
+import fs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+import { localDay } from '../../src/services/recording/time.js';
+import { addCamera, channelPk, decodes, ffprobe, fragmentDurations, sleep, until } from './support.js';
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp();
+  admin = await initialise(t);
+  await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
+  await t.ctx.recording.ready;
+});
+afterEach(async () => {
+  await t.close();
+  await cam.stop();
+});
+
+describe('recording a live camera', () => {
+  it('writes contiguous segments of ~3 s with fragments ≤ 2 s that ffprobe reads; querydaily merges them', async () => {
+    const dev = await addCamera(t, admin, cam.url);
+    const pk = await channelPk(t, dev);
+    const start = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${dev}&channel=1`, headers: { token: admin } });
+    expect(start.statusCode, start.body).toBe(200);
+    // the row of the first segment appears while it is written (status recording)
+    const first = await until(() => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).executeTakeFirst(), 15000);
+    expect(first.status).toBe('recording');
+    expect(first.path).toMatch(new RegExp(`^${pk}/\\d{8}/\\d{6}\\.mp4$`));
+    await sleep(8500);
+    const stop = await t.app.inject({ method: 'POST', url: '/api/v1/realtimerecord/stop', headers: { token: admin }, payload: { id: `${dev}:1` } });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(stop.json().EasyDarwin.Body.Recording).toBe(0);
+
+    const rows = await t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    const root = `${t.settings.dataDir}/records`;
+    for (const [i, r] of rows.entries()) {
+      expect(r.status).toBe('complete');
+      const file = `${root}/${r.path}`;
+      expect(fs.statSync(file).size).toBe(Number(r.bytes));
+      const probe = ffprobe(file);
+      expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+      expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(10);
+      decodes(file);
+      const frags = fragmentDurations(file);
+      expect(frags.length).toBeGreaterThanOrEqual(2);
+      for (const d of frags) expect(d).toBeLessThanOrEqual(2.0001);
+      // the row's duration is the file's
+      expect(Math.abs(frags.reduce((a, b) => a + b, 0) * 1000 - Number(r.duration_ms))).toBeLessThan(5);
+      // the index ranges are contiguous (within 2 s), segments ~3 s cut at a keyframe (every 2 s)
+      expect(new Date(r.end_at).getTime() - new Date(r.start_at).getTime()).toBe(Number(r.duration_ms));
+      if (i < rows.length - 1) {
+        expect(Number(r.duration_ms)).toBeGreaterThanOrEqual(2900);
+        expect(Number(r.duration_ms)).toBeLessThanOrEqual(6500);
+        const gap = new Date(rows[i + 1].start_at).getTime() - new Date(r.end_at).getTime();
+        expect(Math.abs(gap)).toBeLessThanOrEqual(2000);
+      }
+    }
+
+    const day = localDay(new Date(rows[0].start_at));
+    const daily = await t.app.inject({ url: `/api/v1/record/querydaily?id=${dev}:1&period=${day}`, headers: { token: admin } });
+    expect(daily.statusCode, daily.body).toBe(200);
+    const list = daily.json().list as { startAt: string; endAt: string; duration: number; ids: number[] }[];
+    expect(list).toHaveLength(1);
+    expect(list[0].ids).toHaveLength(rows.length);
+    const total = rows.reduce((n, r) => n + Number(r.duration_ms), 0) / 1000;
+    expect(Math.abs(list[0].duration - total)).toBeLessThanOrEqual(3);
+    expect(list[0].startAt).toMatch(/^\d{14}$/);
+    const monthly = await t.app.inject({ url: `/api/v1/record/querymonthly?device=${dev}&channel=1&period=${day.slice(0, 6)}`, headers: { token: admin } });
+    expect(monthly.body[Number(day.slice(6)) - 1]).toBe('1');
+    expect(monthly.body).toMatch(/^[01]{28,31}$/);
+    // segmentsBetween gives the files in order, for playback
+    const files = await t.ctx.recording.segmentsBetween(pk, new Date(rows[0].start_at), new Date(rows[rows.length - 1].end_at));
+    expect(files.map((f) => f.id)).toEqual(rows.map((r) => r.id));
+    expect(files[0].file).toBe(`${root}/${rows[0].path}`);
+  }, 60000);
+
+  it('EnableRecord with no plan records; a plan outside its slot stops it; the hub is kept open', async () => {
+    const dev = await addCamera(t, admin, cam.url);
+    const pk = await channelPk(t, dev);
+    const edit = await t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { ParentDeviceID: dev, ChannelID: '1', EnableRecord: 1 } });
+    expect(edit.statusCode, edit.body).toBe(200);
+    await t.ctx.recording.engine.kick();
+    expect(t.ctx.recording.engine.active()).toEqual([pk]);
+    await until(() => t.ctx.db.selectFrom('recordings').select('id').where('channel_pk', '=', pk).executeTakeFirst(), 15000);
+    // a plan with an empty week: the channel is in a plan that never says "now"
+    const plan = await t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: admin }, payload: { name: 'never', schedule: '{}', save_days: 7, channels: `${dev}:1` } });
+    expect(plan.statusCode, plan.body).toBe(200);
+    await t.ctx.recording.engine.kick();
+    expect(t.ctx.recording.engine.active()).toEqual([]);
+    const rows = await t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).execute();
+    expect(rows.every((r) => r.status === 'complete')).toBe(true);
+    // a plan covering the whole week: recording again
+    const always = Object.fromEntries(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d) => [d, [{ StartTime: '00:00:00', EndTime: '24:00:00' }]]));
+    const upd = await t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: admin }, payload: { id: plan.json().EasyDarwin.Body.ID, name: 'never', schedule: JSON.stringify(always), save_days: 7, channels: `${dev}:1` } });
+    expect(upd.statusCode, upd.body).toBe(200);
+    await t.ctx.recording.engine.kick();
+    expect(t.ctx.recording.engine.active()).toEqual([pk]);
+  }, 60000);
+});
