@@ -1,5 +1,6 @@
 /** English. Same shape as the Chinese resources, checked by the type. */
 import inventoryEn from './inventory.en-US';
+import liveEn from './live.en-US';
 import type zhCN from './zh-CN';
 
 const enUS: typeof zhCN = {
@@ -175,6 +176,7 @@ const enUS: typeof zhCN = {
     version: { title: 'Version info', describe: 'Version, server information and help' },
   },
   ...inventoryEn,
+  ...liveEn,
   route: {
     login: 'Log in',
     initial: 'Initialisation',

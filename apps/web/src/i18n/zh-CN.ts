@@ -1,5 +1,6 @@
 /** Chinese (default). Spec messages are not here: they come from MESSAGES in @opencvr/shared. */
 import inventoryZh from './inventory.zh-CN';
+import liveZh from './live.zh-CN';
 
 const zhCN = {
   common: {
@@ -174,6 +175,7 @@ const zhCN = {
     version: { title: '版本信息', describe: '版本与服务器信息、帮助' },
   },
   ...inventoryZh,
+  ...liveZh,
   route: {
     login: '登录',
     initial: '系统初始化',

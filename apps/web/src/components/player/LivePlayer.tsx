@@ -1,0 +1,216 @@
+/**
+ * The one live player (ARCHITECTURE habit 12): given a channel and a flow it asks the server for the
+ * stream, plays it over the best transport this browser and server share (WS fMP4 → HLS → WebRTC/FLV),
+ * reconnects with bounded back-off, and shows its state, codec, size and bitrate. Fullscreen,
+ * snapshot, mute and a PTZ pad (hidden on every route change) sit in its toolbar.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Button, Spin, Tooltip, Typography } from 'antd';
+import {
+  AimOutlined,
+  CameraOutlined,
+  FullscreenExitOutlined,
+  FullscreenOutlined,
+  ReloadOutlined,
+  SoundOutlined,
+  MutedOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
+import { formatBytes } from '../../lib/format';
+import { keepChannelStream, openChannelStream, type StreamAnswer } from './api';
+import { PtzPanel } from './PtzPanel';
+import { downloadSnapshot } from './snapshot';
+import { useLiveStream, type PlayerStats } from './useLiveStream';
+
+export type { PlayerStats } from './useLiveStream';
+
+export interface LivePlayerProps {
+  device: string;
+  channel: string;
+  /** 0 main stream, 1 sub-stream. */
+  flow: number;
+  muted?: boolean;
+  onStats?: (s: PlayerStats) => void;
+  /** The channel's name: snapshot file names and the toolbar. */
+  name?: string;
+  /** Failures of the stream calls pass on without a notice (the browse page). */
+  quiet?: boolean;
+  /** Another way to get the stream (the public share pages); no keep-alive then. */
+  open?: () => Promise<StreamAnswer>;
+  /** Small tiles: toolbar on hover, no PTZ. */
+  compact?: boolean;
+  /** Extra toolbar content (e.g. a close button of a wall cell). */
+  extra?: ReactNode;
+  style?: CSSProperties;
+}
+
+const isHevc = (mime: string) => /hvc1|hev1/i.test(mime);
+
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, extra, style }: LivePlayerProps) {
+  const { t } = useTranslation();
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [isMuted, setMuted] = useState(muted);
+  const [ptz, setPtz] = useState(false);
+  const [fullscreen, setFullscreen] = useState(false);
+  const [hover, setHover] = useState(false);
+  const [notice, setNotice] = useState('');
+  const { pathname } = useLocation();
+
+  useEffect(() => setMuted(muted), [muted]);
+  useEffect(() => {
+    if (videoRef.current) videoRef.current.muted = isMuted;
+  }, [isMuted]);
+  // Spec 4: a route change hides the PTZ panel.
+  useEffect(() => setPtz(false), [pathname]);
+  useEffect(() => {
+    const onChange = () => setFullscreen(document.fullscreenElement === boxRef.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, []);
+
+  const target = useMemo(() => ({ device, channel, flow }), [device, channel, flow]);
+  const opener = useCallback(() => (open ? open() : openChannelStream(target, quiet)), [open, target, quiet]);
+  const keepalive = useMemo(() => (open ? undefined : () => keepChannelStream(target)), [open, target]);
+  const { stats, retry } = useLiveStream(videoRef, {
+    key: `${device}/${channel}/${flow}`,
+    open: opener,
+    keepalive,
+    onStats,
+  });
+
+  const snapshot = async () => {
+    const video = videoRef.current;
+    if (!video) return;
+    const ok = await downloadSnapshot(video, name || `${device}_${channel}`);
+    setNotice(ok ? '' : t('player.noFrame'));
+  };
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void boxRef.current?.requestFullscreen?.();
+  };
+
+  let overlay: ReactNode = null;
+  if (stats.phase === 'loading') overlay = <Spin description={t('player.loading')} />;
+  else if (stats.phase === 'reconnecting') {
+    overlay = (
+      <>
+        <Spin />
+        <div>{t('player.reconnecting')}</div>
+        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{stats.reason}</div>}
+      </>
+    );
+  } else if (stats.phase === 'unsupported') {
+    overlay = <div>{isHevc(stats.reason) ? t('player.hevcUnsupported', { mime: stats.reason }) : t('player.unsupported', { mime: stats.reason })}</div>;
+  } else if (stats.phase === 'error') {
+    overlay = (
+      <>
+        <div>{stats.reason === 'no MediaSource' ? t('player.noMse') : stats.reason === 'no transport' ? t('player.noTransport') : stats.reason}</div>
+        <Button size="small" icon={<ReloadOutlined />} onClick={retry} style={{ marginTop: 8 }}>
+          {t('player.retry')}
+        </Button>
+      </>
+    );
+  }
+
+  const info = [
+    stats.codec,
+    stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
+    stats.phase === 'playing' ? `${formatBytes(stats.bytesPerSecond, 1)}/s` : '',
+    stats.transport ? t(`player.transport.${stats.transport}`) : '',
+  ].filter(Boolean);
+  const showBar = !compact || hover || fullscreen;
+  const iconBtn = { type: 'text' as const, size: 'small' as const, style: { color: '#fff' } };
+
+  return (
+    <div
+      ref={boxRef}
+      data-testid="live-player"
+      data-phase={stats.phase}
+      onMouseEnter={() => setHover(true)}
+      onMouseLeave={() => setHover(false)}
+      style={{ position: 'relative', background: '#000', overflow: 'hidden', width: '100%', height: '100%', minHeight: 120, ...style }}
+    >
+      <video
+        ref={videoRef}
+        muted={isMuted}
+        autoPlay
+        playsInline
+        disablePictureInPicture
+        style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }}
+      />
+      {overlay && (
+        <div
+          data-testid="player-status"
+          style={{
+            position: 'absolute',
+            inset: 0,
+            display: 'flex',
+            flexDirection: 'column',
+            alignItems: 'center',
+            justifyContent: 'center',
+            gap: 4,
+            color: '#fff',
+            textAlign: 'center',
+            padding: 12,
+            background: stats.phase === 'playing' ? undefined : 'rgba(0,0,0,0.35)',
+            pointerEvents: stats.phase === 'error' ? 'auto' : 'none',
+          }}
+        >
+          {overlay}
+        </div>
+      )}
+      {ptz && !compact && (
+        <div style={{ position: 'absolute', right: 8, bottom: 40 }}>
+          <PtzPanel device={device} channel={channel} />
+        </div>
+      )}
+      {showBar && (
+        <div
+          style={{
+            position: 'absolute',
+            left: 0,
+            right: 0,
+            bottom: 0,
+            display: 'flex',
+            alignItems: 'center',
+            gap: 4,
+            padding: '2px 8px',
+            background: 'linear-gradient(transparent, rgba(0,0,0,0.7))',
+            color: '#fff',
+            fontSize: 12,
+          }}
+        >
+          <Typography.Text ellipsis style={{ color: '#fff', fontSize: 12, flex: 1, minWidth: 0 }} data-testid="player-stats">
+            {name ? `${name}  ` : ''}
+            {info.join(' · ')}
+            {notice ? `  ${notice}` : ''}
+          </Typography.Text>
+          {extra}
+          <Tooltip title={isMuted ? t('player.unmute') : t('player.mute')}>
+            <Button {...iconBtn} aria-label={isMuted ? t('player.unmute') : t('player.mute')} icon={isMuted ? <MutedOutlined /> : <SoundOutlined />} onClick={() => setMuted(!isMuted)} />
+          </Tooltip>
+          <Tooltip title={t('player.snapshot')}>
+            <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
+          </Tooltip>
+          {!compact && (
+            <Tooltip title={t('player.ptz.title')}>
+              <Button {...iconBtn} aria-label={t('player.ptz.title')} aria-pressed={ptz} icon={<AimOutlined />} onClick={() => setPtz(!ptz)} />
+            </Tooltip>
+          )}
+          <Tooltip title={fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}>
+            <Button
+              {...iconBtn}
+              aria-label={fullscreen ? t('player.exitFullscreen') : t('player.fullscreen')}
+              icon={fullscreen ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+              onClick={toggleFullscreen}
+            />
+          </Tooltip>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export default LivePlayer;

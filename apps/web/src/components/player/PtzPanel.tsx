@@ -1,0 +1,78 @@
+/** A small PTZ pad: directions, zoom and stop, each one GET /api/v1/ptzcontrol; the server's error text shows below. */
+import { useState } from 'react';
+import { Button, Slider, Typography } from 'antd';
+import {
+  ArrowDownOutlined,
+  ArrowLeftOutlined,
+  ArrowRightOutlined,
+  ArrowUpOutlined,
+  BorderOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { ptzControl, type PtzCommand } from './api';
+
+const PAD: { cmd: PtzCommand; icon: React.ReactNode; rotate?: number }[] = [
+  { cmd: 'upleft', icon: <ArrowUpOutlined />, rotate: -45 },
+  { cmd: 'up', icon: <ArrowUpOutlined /> },
+  { cmd: 'upright', icon: <ArrowUpOutlined />, rotate: 45 },
+  { cmd: 'left', icon: <ArrowLeftOutlined /> },
+  { cmd: 'stop', icon: <BorderOutlined /> },
+  { cmd: 'right', icon: <ArrowRightOutlined /> },
+  { cmd: 'downleft', icon: <ArrowDownOutlined />, rotate: 45 },
+  { cmd: 'down', icon: <ArrowDownOutlined /> },
+  { cmd: 'downright', icon: <ArrowDownOutlined />, rotate: -45 },
+];
+
+export function PtzPanel({ device, channel }: { device: string; channel: string }) {
+  const { t } = useTranslation();
+  const [speed, setSpeed] = useState(5);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState<PtzCommand | null>(null);
+
+  const send = async (cmd: PtzCommand) => {
+    setBusy(cmd);
+    try {
+      await ptzControl({ device, channel }, cmd, speed);
+      setError('');
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div data-testid="ptz-panel" style={{ width: 168, padding: 8, background: 'rgba(255,255,255,0.95)', borderRadius: 6 }}>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 4 }}>
+        {PAD.map(({ cmd, icon, rotate }) => (
+          <Button
+            key={cmd}
+            size="small"
+            aria-label={t(`player.ptz.${cmd}`)}
+            title={t(`player.ptz.${cmd}`)}
+            loading={busy === cmd}
+            icon={<span style={{ display: 'inline-block', transform: rotate ? `rotate(${rotate}deg)` : undefined }}>{icon}</span>}
+            onClick={() => void send(cmd)}
+          />
+        ))}
+      </div>
+      <div style={{ display: 'flex', gap: 4, marginTop: 4 }}>
+        <Button size="small" block icon={<ZoomInOutlined />} onClick={() => void send('zoomin')}>
+          {t('player.ptz.zoomin')}
+        </Button>
+        <Button size="small" block icon={<ZoomOutOutlined />} onClick={() => void send('zoomout')}>
+          {t('player.ptz.zoomout')}
+        </Button>
+      </div>
+      <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
+      <Slider min={1} max={10} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
+      {error && (
+        <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="ptz-error">
+          {error}
+        </Typography.Text>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+/** The calls a live player makes, through the one request layer. */
+import { getV1 } from '../../lib/request';
+import type { PlayProtocol } from './transport';
+
+export type IngestState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
+
+/** Body of channelstream (and of the public share/channelstream). */
+export interface StreamAnswer {
+  URL: string;
+  URLs: Partial<Record<PlayProtocol, string>>;
+  Stream: string;
+  State?: IngestState;
+  Reason?: string;
+  /** Shared streams: the channel's name. */
+  Name?: string;
+  /** Unix seconds the play token stops working (0: no token). */
+  ExpiresAt?: number;
+}
+
+export interface StreamTarget {
+  device: string;
+  channel: string;
+  flow: number;
+}
+
+export const openChannelStream = (t: StreamTarget, quiet = false) =>
+  getV1<StreamAnswer>(
+    '/api/v1/devices/channelstream',
+    { device: t.device, channel: t.channel, stream: t.flow, protocol: 'ws_m4s' },
+    { quiet },
+  );
+
+export const keepChannelStream = (t: StreamTarget) =>
+  getV1<Record<string, never>>(
+    '/api/v1/devices/channelstream',
+    { device: t.device, channel: t.channel, stream: t.flow, protocol: 'ws_m4s', type: 'keepalive' },
+    { quiet: true },
+  );
+
+export type PtzCommand = 'up' | 'down' | 'left' | 'right' | 'upleft' | 'upright' | 'downleft' | 'downright' | 'zoomin' | 'zoomout' | 'stop';
+
+export const ptzControl = (t: Pick<StreamTarget, 'device' | 'channel'>, command: PtzCommand, speed: number) =>
+  getV1<unknown>('/api/v1/ptzcontrol', { device: t.device, channel: t.channel, command, speed }, { quiet: true });
+
+/** An absolute URL on this origin for a path the server answered (ws/wss for WebSockets). */
+export function absoluteUrl(path: string, ws: boolean, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  if (/^(wss?|https?):\/\//i.test(path)) {
+    return ws ? path.replace(/^http/i, 'ws') : path.replace(/^ws/i, 'http');
+  }
+  const scheme = ws ? (loc.protocol === 'https:' ? 'wss:' : 'ws:') : loc.protocol;
+  return `${scheme}//${loc.host}${path.startsWith('/') ? '' : '/'}${path}`;
+}
+
+/**
+ * Does the server really serve an output (HLS, FLV, WebRTC) at this URL? A 404 or the console's
+ * own index page (the single-page fallback) means no. WHEP endpoints only take POST, so they are
+ * asked with OPTIONS.
+ */
+export async function probeOutput(url: string, method: 'HEAD' | 'OPTIONS' = 'HEAD'): Promise<boolean> {
+  try {
+    const res = await fetch(absoluteUrl(url, false), { method, cache: 'no-store' });
+    if (res.status === 404 || res.status >= 500) return false;
+    return !(res.headers.get('content-type') ?? '').includes('text/html');
+  } catch {
+    return false;
+  }
+}

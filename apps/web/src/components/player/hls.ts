@@ -1,0 +1,51 @@
+/** HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari). */
+import { playSafely, type Engine, type EngineEvents } from './engine';
+
+export async function startHls(video: HTMLVideoElement, url: string, ev: EngineEvents): Promise<Engine> {
+  const { default: Hls } = await import('hls.js');
+  if (Hls.isSupported()) {
+    const hls = new Hls({ lowLatencyMode: true, backBufferLength: 30, liveSyncDurationCount: 2 });
+    let playing = false;
+    hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
+      const level = data.levels[0];
+      if (level) ev.onInfo({ codec: level.videoCodec, width: level.width, height: level.height });
+      playSafely(video);
+    });
+    hls.on(Hls.Events.FRAG_LOADED, (_e, data) => {
+      ev.onBytes(data.frag.stats.loaded);
+      if (!playing) {
+        playing = true;
+        ev.onPlaying();
+      }
+    });
+    hls.on(Hls.Events.ERROR, (_e, data) => {
+      if (!data.fatal) return;
+      hls.destroy();
+      ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', data.details);
+    });
+    hls.loadSource(url);
+    hls.attachMedia(video);
+    return {
+      stop: () => {
+        hls.destroy();
+        video.removeAttribute('src');
+        video.load();
+      },
+    };
+  }
+  // No MSE: the element plays HLS itself.
+  const onPlaying = () => ev.onPlaying();
+  const onError = () => ev.onFailure('closed', video.error?.message || 'HLS error');
+  video.addEventListener('playing', onPlaying, { once: true });
+  video.addEventListener('error', onError, { once: true });
+  video.src = url;
+  playSafely(video);
+  return {
+    stop: () => {
+      video.removeEventListener('playing', onPlaying);
+      video.removeEventListener('error', onError);
+      video.removeAttribute('src');
+      video.load();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Keeping a live MSE player near the live edge with a flat buffer, as a pure decision: given the
+ * buffered ranges and the playhead, say whether to jump, change the playback rate, or trim.
+ */
+
+export interface EdgeOptions {
+  /** Lag (buffered end − currentTime, s) above which the player jumps. */
+  maxLag: number;
+  /** Where a jump lands: this many seconds before the buffered end. */
+  target: number;
+  /** Lag above which the player plays slightly faster to catch up without a jump. */
+  rateLag: number;
+  /** The catch-up rate. */
+  fastRate: number;
+  /** Seconds of media kept behind the playhead. */
+  keep: number;
+  /** Trim only once this much more than `keep` has piled up, so removes stay rare. */
+  trimSlack: number;
+}
+
+export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, fastRate: 1.1, keep: 30, trimSlack: 10 };
+
+export interface EdgeInput {
+  /** TimeRanges as [start, end] pairs, in order. */
+  ranges: ReadonlyArray<readonly [number, number]>;
+  currentTime: number;
+  playbackRate: number;
+}
+
+export interface EdgeActions {
+  seek?: number;
+  rate?: number;
+  /** SourceBuffer.remove(start, end). */
+  trim?: { start: number; end: number };
+}
+
+export function rangesOf(tr: TimeRanges): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < tr.length; i++) out.push([tr.start(i), tr.end(i)]);
+  return out;
+}
+
+export function liveEdge(input: EdgeInput, o: EdgeOptions = EDGE_DEFAULTS): EdgeActions {
+  const { ranges, currentTime, playbackRate } = input;
+  if (!ranges.length) return {};
+  const out: EdgeActions = {};
+  const first = ranges[0]!;
+  const last = ranges[ranges.length - 1]!;
+  const end = last[1];
+  const lag = end - currentTime;
+  const inside = ranges.some(([s, e]) => currentTime >= s && currentTime <= e);
+
+  let playhead = currentTime;
+  if (lag > o.maxLag) {
+    playhead = Math.max(last[0], end - o.target);
+    out.seek = playhead;
+  } else if (!inside && currentTime < last[0]) {
+    // Stalled in a gap before the newest range (a lost fragment): step over it.
+    playhead = last[0];
+    out.seek = playhead;
+  }
+
+  const lagAfter = end - playhead;
+  const wanted = lagAfter > o.rateLag ? o.fastRate : 1;
+  if (wanted !== playbackRate) out.rate = wanted;
+
+  if (playhead - first[0] > o.keep + o.trimSlack) {
+    const trimEnd = playhead - o.keep;
+    if (trimEnd > first[0]) out.trim = { start: first[0], end: trimEnd };
+  }
+  return out;
+}

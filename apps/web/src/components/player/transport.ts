@@ -1,0 +1,92 @@
+/**
+ * Which transport a live player uses, as a pure rule (ARCHITECTURE habit 12): WebSocket fMP4 over
+ * MSE first, then HLS, then WebRTC and FLV when the server really serves them. A transport that
+ * failed hard is skipped until every candidate has failed, then the list starts over.
+ */
+
+export type Transport = 'ws-fmp4' | 'hls' | 'webrtc' | 'flv';
+
+/** The server's names for the play URLs (Body.URLs of channelstream). */
+export type PlayProtocol = 'WS_FMP4' | 'HLS' | 'FLV' | 'WS_FLV' | 'WEBRTC';
+
+export const TRANSPORT_ORDER: Transport[] = ['ws-fmp4', 'hls', 'webrtc', 'flv'];
+
+/** The URL each transport plays. */
+export const TRANSPORT_URL_KEY: Record<Transport, PlayProtocol> = {
+  'ws-fmp4': 'WS_FMP4',
+  hls: 'HLS',
+  webrtc: 'WEBRTC',
+  flv: 'WS_FLV',
+};
+
+export interface Capabilities {
+  /** window.MediaSource exists. */
+  mse: boolean;
+  /** The video element plays HLS by itself (Safari). */
+  nativeHls: boolean;
+  /** RTCPeerConnection exists. */
+  webrtc: boolean;
+  /** An FLV demuxer is bundled (none yet: FLV is never chosen). */
+  flv: boolean;
+}
+
+export interface TransportInput {
+  caps: Capabilities;
+  /** Body.URLs of the stream answer. */
+  urls: Partial<Record<PlayProtocol, string>>;
+  /**
+   * Outputs the server answered a probe for. WS fMP4 needs none (channelstream hands it out);
+   * HLS, WebRTC and FLV count only once probed present. Undefined: not probed yet.
+   */
+  served?: Partial<Record<Transport, boolean>>;
+  /** Transports that failed hard for this player. */
+  failed?: ReadonlySet<Transport>;
+}
+
+/** Can this browser play the transport at all (ignoring the server)? */
+export function browserCan(t: Transport, caps: Capabilities): boolean {
+  switch (t) {
+    case 'ws-fmp4':
+      return caps.mse;
+    case 'hls':
+      return caps.mse || caps.nativeHls;
+    case 'webrtc':
+      return caps.webrtc;
+    case 'flv':
+      return caps.flv && caps.mse;
+  }
+}
+
+/** Transports worth trying, best first: the browser can play them and the server has a URL. */
+export function candidates(input: Pick<TransportInput, 'caps' | 'urls'>): Transport[] {
+  return TRANSPORT_ORDER.filter((t) => browserCan(t, input.caps) && !!input.urls[TRANSPORT_URL_KEY[t]]);
+}
+
+/** Candidates whose server side needs a probe before use (all but WS fMP4). */
+export function needsProbe(t: Transport): boolean {
+  return t !== 'ws-fmp4';
+}
+
+/**
+ * The transport to use now, or null when nothing can play. A candidate needing a probe is returned
+ * while its probe result is unknown (the caller probes it, then asks again); one probed absent is skipped.
+ * `failed` transports are skipped unless all usable ones failed, then the first usable one is retried.
+ */
+export function chooseTransport(input: TransportInput): Transport | null {
+  const usable = candidates(input).filter((t) => !needsProbe(t) || input.served?.[t] !== false);
+  if (!usable.length) return null;
+  const failed = input.failed ?? new Set<Transport>();
+  return usable.find((t) => !failed.has(t)) ?? usable[0]!;
+}
+
+/** The browser's capabilities, read once per call (pure callers pass their own). */
+export function browserCapabilities(): Capabilities {
+  const w = typeof window !== 'undefined' ? window : undefined;
+  const video = typeof document !== 'undefined' ? document.createElement('video') : undefined;
+  return {
+    mse: !!w && typeof w.MediaSource === 'function',
+    nativeHls: !!video && video.canPlayType('application/vnd.apple.mpegurl') !== '',
+    webrtc: !!w && typeof w.RTCPeerConnection === 'function',
+    flv: false,
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * The life of one live view: ask for the stream (fresh URL and token every time), pick a transport,
+ * play, and on trouble reconnect with bounded back-off or fall back to the next transport. Keeps
+ * the stream alive on the server every 25 s while playing and measures bytes per second.
+ */
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { RequestError } from '../../lib/request';
+import { absoluteUrl, probeOutput, type IngestState, type StreamAnswer } from './api';
+import { backoffDelay } from './backoff';
+import type { Engine, EngineEvents, MediaInfo, StartEngine } from './engine';
+import { browserCapabilities, chooseTransport, needsProbe, TRANSPORT_URL_KEY, type Transport } from './transport';
+import { startWsFmp4 } from './wsFmp4';
+
+export const KEEPALIVE_MS = 25_000;
+/** Failed attempts in a row on one transport without a picture before the next one is tried. */
+const ATTEMPTS_PER_TRANSPORT = 3;
+
+export type PlayerPhase = 'loading' | 'playing' | 'reconnecting' | 'unsupported' | 'error';
+
+export interface PlayerStats {
+  phase: PlayerPhase;
+  /** Why it is reconnecting, or the error / unsupported codec. */
+  reason: string;
+  transport?: Transport;
+  ingest?: IngestState;
+  codec?: string;
+  width?: number;
+  height?: number;
+  /** Bytes received in the last second. */
+  bytesPerSecond: number;
+  /** Milliseconds until the next reconnect attempt. */
+  retryInMs?: number;
+}
+
+const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
+  'ws-fmp4': async () => startWsFmp4,
+  hls: async () => (await import('./hls')).startHls,
+  webrtc: async () => (await import('./webrtc')).startWebrtc,
+  flv: async () => {
+    throw new Error('FLV playback is not bundled');
+  },
+};
+
+/** Request failures worth retrying: the network or the server, not a refusal. */
+function retryable(err: unknown): boolean {
+  return !(err instanceof RequestError) || err.code === 0 || err.code >= 500;
+}
+
+export interface LiveStreamOptions {
+  open: () => Promise<StreamAnswer>;
+  keepalive?: () => Promise<unknown>;
+  /** Changing it restarts the view (device/channel/flow). */
+  key: string;
+  onStats?: (s: PlayerStats) => void;
+}
+
+export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts: LiveStreamOptions) {
+  const [stats, setStats] = useState<PlayerStats>({ phase: 'loading', reason: '', bytesPerSecond: 0 });
+  const [restart, setRestart] = useState(0);
+  const optsRef = useRef(opts);
+  useEffect(() => {
+    optsRef.current = opts;
+  });
+
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    let cancelled = false;
+    let engine: Engine | null = null;
+    let generation = 0;
+    let attempt = 0;
+    let failsHere = 0;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let keepTimer: ReturnType<typeof setInterval> | undefined;
+    let bytes = 0;
+    let current: PlayerStats = { phase: 'loading', reason: '', bytesPerSecond: 0 };
+    const failed = new Set<Transport>();
+    const served: Partial<Record<Transport, boolean>> = {};
+    const caps = browserCapabilities();
+
+    const update = (patch: Partial<PlayerStats>) => {
+      if (cancelled) return;
+      current = { ...current, ...patch };
+      setStats(current);
+      optsRef.current.onStats?.(current);
+    };
+
+    const meter = setInterval(() => {
+      const bps = bytes;
+      bytes = 0;
+      if (bps !== current.bytesPerSecond) update({ bytesPerSecond: bps });
+    }, 1000);
+
+    const stopEngine = () => {
+      generation++;
+      engine?.stop();
+      engine = null;
+      if (keepTimer) clearInterval(keepTimer);
+      keepTimer = undefined;
+    };
+
+    const scheduleRetry = (reason: string) => {
+      if (cancelled) return;
+      const delay = backoffDelay(attempt++);
+      update({ phase: 'reconnecting', reason, retryInMs: delay, bytesPerSecond: 0 });
+      clearTimeout(retryTimer);
+      retryTimer = setTimeout(() => void connect(), delay);
+    };
+
+    const connect = async () => {
+      if (cancelled) return;
+      stopEngine();
+      const gen = generation;
+      let answer: StreamAnswer;
+      try {
+        answer = await optsRef.current.open();
+      } catch (err) {
+        if (cancelled || gen !== generation) return;
+        const text = err instanceof Error ? err.message : String(err);
+        if (retryable(err)) scheduleRetry(text);
+        else update({ phase: 'error', reason: text });
+        return;
+      }
+      if (cancelled || gen !== generation) return;
+
+      let transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed });
+      while (transport && needsProbe(transport) && served[transport] === undefined) {
+        const url = answer.URLs?.[TRANSPORT_URL_KEY[transport]] ?? '';
+        served[transport] = await probeOutput(url, transport === 'webrtc' ? 'OPTIONS' : 'HEAD');
+        if (cancelled || gen !== generation) return;
+        transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed });
+      }
+      if (!transport) {
+        update({ phase: 'error', reason: caps.mse ? 'no transport' : 'no MediaSource' });
+        return;
+      }
+      const path = transport === 'ws-fmp4' ? (answer.URLs?.WS_FMP4 ?? answer.URL) : answer.URLs[TRANSPORT_URL_KEY[transport]]!;
+      const url = absoluteUrl(path, transport === 'ws-fmp4');
+      const reconnecting = current.phase === 'reconnecting';
+      const ingestWaiting = answer.State === 'retrying' || answer.State === 'connecting';
+      update({
+        transport,
+        ingest: answer.State,
+        phase: reconnecting || answer.State === 'retrying' ? 'reconnecting' : 'loading',
+        reason: ingestWaiting ? (answer.Reason ?? '') : current.reason,
+        retryInMs: undefined,
+      });
+
+      const mine = () => !cancelled && gen === generation;
+      const events: EngineEvents = {
+        onInfo: (info: MediaInfo) => {
+          if (!mine()) return;
+          const patch: Partial<PlayerStats> = {};
+          if (info.codec) patch.codec = info.codec;
+          if (info.width) patch.width = info.width;
+          if (info.height) patch.height = info.height;
+          update(patch);
+        },
+        onState: (state, reason) => {
+          if (!mine()) return;
+          if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: 'reconnecting', reason });
+          else update({ ingest: state });
+        },
+        onBytes: (n) => {
+          if (mine()) bytes += n;
+        },
+        onPlaying: () => {
+          if (!mine()) return;
+          attempt = 0;
+          failsHere = 0;
+          failed.delete(transport!);
+          update({ phase: 'playing', reason: '', retryInMs: undefined });
+          const keep = optsRef.current.keepalive;
+          if (keep && !keepTimer) keepTimer = setInterval(() => void keep().catch(() => undefined), KEEPALIVE_MS);
+        },
+        onUnsupported: (mime) => {
+          if (!mine()) return;
+          stopEngine();
+          update({ phase: 'unsupported', reason: mime });
+        },
+        onFailure: (kind, reason) => {
+          if (!mine()) return;
+          stopEngine();
+          failsHere++;
+          if (kind === 'fatal' || failsHere >= ATTEMPTS_PER_TRANSPORT) {
+            failed.add(transport!);
+            failsHere = 0;
+          }
+          scheduleRetry(reason);
+        },
+      };
+      try {
+        const start = await STARTERS[transport]();
+        if (!mine()) return;
+        const e = await start(video, url, events);
+        if (!mine()) {
+          e.stop();
+          return;
+        }
+        engine = e;
+      } catch (err) {
+        if (!mine()) return;
+        failed.add(transport);
+        scheduleRetry((err as Error).message);
+      }
+    };
+
+    void connect();
+    return () => {
+      cancelled = true;
+      clearTimeout(retryTimer);
+      clearInterval(meter);
+      stopEngine();
+    };
+  }, [videoRef, opts.key, restart]);
+
+  return { stats, retry: () => setRestart((n) => n + 1) };
+}

@@ -1,0 +1,71 @@
+/** WebRTC through WHEP: one recvonly offer POSTed as application/sdp, the answer set, the tracks played. */
+import { playSafely, type Engine, type EngineEvents } from './engine';
+
+function iceGathered(pc: RTCPeerConnection, ms: number): Promise<void> {
+  if (pc.iceGatheringState === 'complete') return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    pc.addEventListener('icegatheringstatechange', () => {
+      if (pc.iceGatheringState === 'complete') {
+        clearTimeout(t);
+        resolve();
+      }
+    });
+  });
+}
+
+export async function startWebrtc(video: HTMLVideoElement, url: string, ev: EngineEvents): Promise<Engine> {
+  const pc = new RTCPeerConnection();
+  let stopped = false;
+  let resource = '';
+  let lastBytes = 0;
+  const stream = new MediaStream();
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  pc.ontrack = (e) => {
+    stream.addTrack(e.track);
+    video.srcObject = stream;
+    playSafely(video);
+  };
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    clearInterval(stats);
+    pc.close();
+    video.srcObject = null;
+    if (resource) void fetch(resource, { method: 'DELETE' }).catch(() => undefined);
+  };
+  const stats = setInterval(() => {
+    void pc.getStats().then((report) => {
+      report.forEach((s: { type: string; kind?: string; bytesReceived?: number; frameWidth?: number; frameHeight?: number; framesDecoded?: number }) => {
+        if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
+        const bytes = s.bytesReceived ?? 0;
+        if (bytes > lastBytes) ev.onBytes(bytes - lastBytes);
+        lastBytes = bytes;
+        if (s.frameWidth) ev.onInfo({ width: s.frameWidth, height: s.frameHeight });
+      });
+    });
+  }, 1000);
+  pc.onconnectionstatechange = () => {
+    if (pc.connectionState === 'connected') ev.onPlaying();
+    if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
+      if (!stopped) {
+        stop();
+        ev.onFailure('closed', `WebRTC ${pc.connectionState}`);
+      }
+    }
+  };
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    await iceGathered(pc, 2000);
+    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription?.sdp ?? '' });
+    if (!res.ok) throw new Error(`WHEP answered ${res.status}`);
+    const location = res.headers.get('location');
+    if (location) resource = new URL(location, url).toString();
+    await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+  } catch (err) {
+    stop();
+    throw err;
+  }
+  return { stop };
+}
