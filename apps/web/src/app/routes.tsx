@@ -35,6 +35,10 @@ const DeviceFormPage = lazyPage(() => import('../features/devices/pages/DeviceFo
 const ChannelListPage = lazyPage(() => import('../features/devices/pages/ChannelListPage'));
 const ChannelFormPage = lazyPage(() => import('../features/devices/pages/ChannelFormPage'));
 const DeviceGroupPage = lazyPage(() => import('../features/devices/pages/DeviceGroupPage'));
+const SquarePage = lazyPage(() => import('../features/live/pages/SquarePage'));
+const PlayerPage = lazyPage(() => import('../features/live/pages/PlayerPage'));
+const BrowsePage = lazyPage(() => import('../features/live/pages/BrowsePage'));
+const SharedPlayerPage = lazyPage(() => import('../features/live/pages/SharedPlayerPage'));
 
 const main = (path: string, title: string, access: AccessKey, extra: Partial<RouteDef> = {}): RouteDef => ({
   path,
@@ -49,13 +53,13 @@ const video = (path: string, title: string, access: AccessKey = 'user', extra: P
 export const ROUTES: RouteDef[] = [
   { path: '/login', title: 'route.login', access: 'public', layout: 'bare', page: LoginPage },
   { path: '/initial', title: 'route.initial', access: 'user', layout: 'bare', page: InitialPage },
-  { path: '/players/:devid/:chnid/:flow', title: 'route.players', access: 'public', layout: 'bare' },
-  { path: '/share/:devid/:chnid/:flow', title: 'route.share', access: 'public', layout: 'bare' },
+  { path: '/players/:devid/:chnid/:flow', title: 'route.players', access: 'public', layout: 'bare', page: SharedPlayerPage },
+  { path: '/share/:devid/:chnid/:flow', title: 'route.share', access: 'public', layout: 'bare', page: SharedPlayerPage },
   main('/demo', 'route.demo', 'user'),
 
-  video('/video/square/:devid', 'route.videoSquare', 'user', { keepAlive: true }),
-  video('/video/player/:devid/:chnid/:flow', 'route.videoPlayer'),
-  video('/video/browse', 'route.videoBrowse', 'user', { keepAlive: true }),
+  video('/video/square/:devid', 'route.videoSquare', 'user', { keepAlive: true, page: SquarePage }),
+  video('/video/player/:devid/:chnid/:flow', 'route.videoPlayer', 'user', { page: PlayerPage }),
+  video('/video/browse', 'route.videoBrowse', 'user', { keepAlive: true, page: BrowsePage }),
   video('/video/backlist/:devid', 'route.videoBacklist'),
   video('/video/backchannel/:devid/:chnid/:day', 'route.videoBackchannel'),
   video('/video/backtime/:devid/:chnid/:day', 'route.videoBacktime'),

@@ -1,0 +1,75 @@
+/** The loop (tour) list: channels and the seconds per page, saved as loopChannels. */
+import { useState } from 'react';
+import { Button, Empty, InputNumber, List, Modal, Space, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { channelId, MIN_LOOP_INTERVAL, type LoopState, type WallChannel } from '../wall';
+import { PickChannelModal } from './PickChannelModal';
+
+interface Props {
+  open: boolean;
+  value: LoopState;
+  onSave: (v: Pick<LoopState, 'channels' | 'interval'>) => void;
+  onClose: () => void;
+}
+
+export function LoopModal({ open, value, onSave, onClose }: Props) {
+  const { t } = useTranslation();
+  const [channels, setChannels] = useState<WallChannel[]>(value.channels);
+  const [seconds, setSeconds] = useState(value.interval);
+  const [picking, setPicking] = useState(false);
+
+  const add = (c: WallChannel) => setChannels((prev) => (prev.some((p) => channelId(p) === channelId(c)) ? prev : [...prev, c]));
+
+  return (
+    <Modal
+      open={open}
+      title={t('live.browse.loopSettings')}
+      onCancel={onClose}
+      onOk={() => onSave({ channels, interval: seconds })}
+      afterOpenChange={(o) => {
+        if (o) {
+          setChannels(value.channels);
+          setSeconds(value.interval);
+        }
+      }}
+    >
+      <Space style={{ marginBottom: 12 }}>
+        <Typography.Text>{t('live.browse.interval')}</Typography.Text>
+        <InputNumber min={MIN_LOOP_INTERVAL} max={3600} value={seconds} onChange={(v) => setSeconds(v ?? MIN_LOOP_INTERVAL)} />
+        <Button icon={<PlusOutlined />} onClick={() => setPicking(true)}>
+          {t('live.browse.add')}
+        </Button>
+      </Space>
+      <Typography.Title level={5}>{t('live.browse.loopChannels')}</Typography.Title>
+      {channels.length ? (
+        <List
+          size="small"
+          bordered
+          dataSource={channels}
+          style={{ maxHeight: 320, overflow: 'auto' }}
+          renderItem={(c, i) => (
+            <List.Item
+              actions={[
+                <Button
+                  key="rm"
+                  size="small"
+                  type="text"
+                  danger
+                  aria-label={t('live.browse.remove')}
+                  icon={<DeleteOutlined />}
+                  onClick={() => setChannels((prev) => prev.filter((_, k) => k !== i))}
+                />,
+              ]}
+            >
+              {c.name}
+            </List.Item>
+          )}
+        />
+      ) : (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.browse.loopEmpty')} />
+      )}
+      <PickChannelModal open={picking} title={t('live.browse.add')} onPick={add} onClose={() => setPicking(false)} />
+    </Modal>
+  );
+}

@@ -1,0 +1,218 @@
+/**
+ * /video/browse — the multi-screen wall (spec 3, 9): 1/4/9/16 cells kept in localStorage, a channel
+ * dragged from the sidebar (or picked after clicking a cell) plays in its cell over its own
+ * WebSocket, the sub-stream when more than 4 cells show, and a loop mode pages through a saved
+ * channel list. Stream and token failures here stay quiet.
+ */
+import { useEffect, useState } from 'react';
+import { Button, Segmented, Space, Tooltip, Typography } from 'antd';
+import { ClearOutlined, CloseOutlined, PauseCircleOutlined, PlayCircleOutlined, SettingOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { LAYOUTS } from '@opencvr/shared';
+import { LivePlayer } from '../../../components/player/LivePlayer';
+import { LoopModal } from '../components/LoopModal';
+import { PickChannelModal } from '../components/PickChannelModal';
+import {
+  CHANNEL_DRAG_TYPE,
+  cellFlow,
+  emptyWall,
+  gridSide,
+  loadLoop,
+  loadWall,
+  loopCells,
+  loopPages,
+  nextEmptyCell,
+  parseChannel,
+  saveLoop,
+  saveWall,
+  setCell,
+  type Layout,
+  type LoopState,
+  type WallChannel,
+} from '../wall';
+
+function readDrop(e: React.DragEvent): WallChannel | null {
+  const raw = e.dataTransfer.getData(CHANNEL_DRAG_TYPE);
+  if (!raw) return null;
+  try {
+    return parseChannel(JSON.parse(raw));
+  } catch {
+    return null;
+  }
+}
+
+export default function BrowsePage() {
+  const { t } = useTranslation();
+  const [wall, setWall] = useState(loadWall);
+  const [loop, setLoop] = useState<LoopState>(loadLoop);
+  const [looping, setLooping] = useState(false);
+  const [tick, setTick] = useState(0);
+  const [selected, setSelected] = useState(0);
+  const [picking, setPicking] = useState(false);
+  const [loopOpen, setLoopOpen] = useState(false);
+  const [dropTarget, setDropTarget] = useState<number | null>(null);
+
+  const update = (next: typeof wall) => {
+    setWall(next);
+    saveWall(next);
+  };
+  useEffect(() => {
+    if (!looping) return;
+    const timer = window.setInterval(() => setTick((n) => n + 1), loop.interval * 1000);
+    return () => window.clearInterval(timer);
+  }, [looping, loop.interval]);
+
+  const { layout } = wall;
+  const side = gridSide(layout);
+  const flow = cellFlow(layout);
+  const cells = looping ? loopCells(loop.channels, layout, tick) : wall.cells.slice(0, layout);
+  const pages = loopPages(loop.channels, layout);
+
+  const place = (index: number, c: WallChannel) => {
+    const next = setCell(wall, index, c);
+    update(next);
+    setSelected(nextEmptyCell(next, index));
+  };
+
+  return (
+    <div style={{ padding: 12, height: 'calc(100vh - 64px)', display: 'flex', flexDirection: 'column', gap: 8 }}>
+      <Space wrap>
+        <Typography.Text>{t('live.browse.layout')}</Typography.Text>
+        <Segmented
+          data-testid="wall-layout"
+          value={layout}
+          onChange={(v) => update({ ...wall, layout: v as Layout })}
+          options={LAYOUTS.map((n) => ({ value: n, label: t('live.browse.screens', { n }) }))}
+        />
+        <Button icon={<ClearOutlined />} onClick={() => update({ ...emptyWall(), layout })} disabled={looping}>
+          {t('live.browse.clearAll')}
+        </Button>
+        <Button icon={<SettingOutlined />} onClick={() => setLoopOpen(true)}>
+          {t('live.browse.loopSettings')}
+        </Button>
+        <Button
+          type={looping ? 'primary' : 'default'}
+          icon={looping ? <PauseCircleOutlined /> : <PlayCircleOutlined />}
+          disabled={!looping && !loop.channels.length}
+          onClick={() => {
+            setTick(0);
+            setLooping(!looping);
+          }}
+          data-testid="wall-loop"
+        >
+          {looping ? t('live.browse.loopStop') : t('live.browse.loopStart')}
+        </Button>
+        {looping && (
+          <Typography.Text type="secondary">
+            {t('live.browse.loopRunning', { page: (tick % pages) + 1, pages, s: loop.interval })}
+          </Typography.Text>
+        )}
+      </Space>
+      <div
+        data-testid="wall"
+        data-layout={layout}
+        style={{
+          flex: 1,
+          minHeight: 0,
+          display: 'grid',
+          gridTemplateColumns: `repeat(${side}, 1fr)`,
+          gridTemplateRows: `repeat(${side}, 1fr)`,
+          gap: 2,
+          background: '#141414',
+          padding: 2,
+        }}
+      >
+        {cells.map((c, i) => (
+          <div
+            key={i}
+            data-testid="wall-cell"
+            data-cell={i}
+            onClick={() => !looping && setSelected(i)}
+            onDragOver={(e) => {
+              if (looping || !e.dataTransfer.types.includes(CHANNEL_DRAG_TYPE)) return;
+              e.preventDefault();
+              e.dataTransfer.dropEffect = 'copy';
+              setDropTarget(i);
+            }}
+            onDragLeave={() => setDropTarget((d) => (d === i ? null : d))}
+            onDrop={(e) => {
+              setDropTarget(null);
+              const dropped = readDrop(e);
+              if (!dropped || looping) return;
+              e.preventDefault();
+              place(i, dropped);
+            }}
+            style={{
+              position: 'relative',
+              minWidth: 0,
+              minHeight: 0,
+              outline: dropTarget === i ? '2px dashed #1677ff' : !looping && selected === i ? '2px solid #1677ff' : '1px solid #303030',
+              outlineOffset: -2,
+              background: '#000',
+            }}
+          >
+            {c ? (
+              <LivePlayer
+                key={`${c.device}/${c.channel}/${flow}`}
+                device={c.device}
+                channel={c.channel}
+                flow={flow}
+                name={c.name}
+                quiet
+                compact
+                extra={
+                  !looping && (
+                    <Tooltip title={t('live.browse.remove')}>
+                      <Button
+                        type="text"
+                        size="small"
+                        style={{ color: '#fff' }}
+                        aria-label={t('live.browse.remove')}
+                        icon={<CloseOutlined />}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          update(setCell(wall, i, null));
+                        }}
+                      />
+                    </Tooltip>
+                  )
+                }
+              />
+            ) : (
+              <div
+                style={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#8c8c8c', cursor: 'pointer', textAlign: 'center', padding: 8 }}
+                onClick={() => {
+                  if (looping) return;
+                  setSelected(i);
+                  setPicking(true);
+                }}
+                data-testid="wall-empty"
+              >
+                {t('live.browse.emptyCell')}
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+      <PickChannelModal
+        open={picking}
+        title={`${t('live.browse.pickTitle')} · ${t('live.browse.pickFor', { n: selected + 1 })}`}
+        onPick={(c) => {
+          place(selected, c);
+          setPicking(false);
+        }}
+        onClose={() => setPicking(false)}
+      />
+      <LoopModal
+        open={loopOpen}
+        value={loop}
+        onClose={() => setLoopOpen(false)}
+        onSave={(v) => {
+          saveLoop(v);
+          setLoop(loadLoop());
+          setLoopOpen(false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/** /video/player/:devid/:chnid/:flow — one large live player with the channel's name, state and a share link. */
+import { Flex, Segmented, Space, Tag } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import { PageTitle } from '../../../components/PageTitle';
+import { LivePlayer } from '../../../components/player/LivePlayer';
+import { fetchDeviceChannels } from '../api';
+import { ShareButton } from '../components/ShareButton';
+
+export default function PlayerPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { devid = '', chnid = '', flow: flowParam = '0' } = useParams();
+  const flow = flowParam === '1' ? 1 : 0;
+  const channels = useQuery({ queryKey: ['live', 'deviceChannels', devid], queryFn: () => fetchDeviceChannels(devid), enabled: !!devid });
+  const info = channels.data?.Channels.find((c) => c.ChannelID === chnid);
+  const name = info?.Name ?? chnid;
+
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle
+        title={name}
+        extra={
+          <Space wrap>
+            {info && (
+              <Tag color={info.Online === 1 ? 'success' : 'default'} data-testid="channel-online">
+                {info.Online === 1 ? t('live.online') : t('live.offline')}
+              </Tag>
+            )}
+            <Segmented
+              value={flow}
+              onChange={(v) => navigate(`/video/player/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${v}`)}
+              options={[
+                { value: 0, label: t('live.mainStream') },
+                { value: 1, label: t('live.subStream') },
+              ]}
+            />
+            <ShareButton device={devid} channel={chnid} flow={flow} />
+          </Space>
+        }
+      />
+      <Flex justify="center">
+        <div style={{ width: '100%', maxWidth: 'calc((100vh - 180px) * 16 / 9)', aspectRatio: '16 / 9' }}>
+          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} />
+        </div>
+      </Flex>
+    </div>
+  );
+}
