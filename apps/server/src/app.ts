@@ -29,6 +29,7 @@ import { Inventory } from './services/inventory/index.js';
 import { StreamService } from './services/media/streams.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { rtspSourceFactory } from './media/ingest/sources.js';
+import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
@@ -85,6 +86,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   };
 
   ctx.streams.registerSource(rtspSourceFactory);
+  ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original)));
 
   const app = Fastify({
     logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },

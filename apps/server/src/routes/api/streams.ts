@@ -48,9 +48,11 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     if (!hub) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
     const key = streamKey(c.id, q.stream);
     const { urls, expiresAt } = await ctx.streams.urls(key);
+    // H.265 streams also offer their transcoded H.264 variant (URLs.WS_FMP4_H264, ...).
+    const variants = await ctx.streams.variantUrls(key);
     return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {
       URL: urls[q.protocol],
-      URLs: urls,
+      URLs: { ...urls, ...variants },
       Stream: key,
       State: hub.state,
       Reason: hub.reason,

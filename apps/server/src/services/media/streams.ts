@@ -16,9 +16,11 @@ export type PlayProtocol = (typeof PROTOCOLS)[number];
 export function streamKey(channelPk: number, flow: Flow): string {
   return `stream_${channelPk}_${flow}`;
 }
-export function parseStreamKey(key: string): { channelPk: number; flow: Flow } | undefined {
-  const m = /^stream_(\d{1,12})_([01])$/.exec(key);
-  return m ? { channelPk: Number(m[1]), flow: Number(m[2]) as Flow } : undefined;
+/** Also a derived stream's key: the original's followed by a variant suffix ("_h264": transcoded). */
+export function parseStreamKey(key: string): { channelPk: number; flow: Flow; variant?: string } | undefined {
+  const m = /^stream_(\d{1,12})_([01])(_h264)?$/.exec(key);
+  if (!m) return undefined;
+  return m[3] ? { channelPk: Number(m[1]), flow: Number(m[2]) as Flow, variant: m[3] } : { channelPk: Number(m[1]), flow: Number(m[2]) as Flow };
 }
 
 /** The path of each output for a stream; clients prefix the host (and swap http for ws on WS ones). */
@@ -35,9 +37,13 @@ export function playPaths(key: string): Record<PlayProtocol, string> {
 /** Makes the ingest of a channel's flow; each access protocol (RTSP pull, GB28181, ...) registers one. */
 export type SourceFactory = (device: Device, channel: Channel, flow: Flow) => MediaSource | undefined;
 
+/** Makes the source of a derived stream (e.g. the transcoded one) from its original's key. */
+export type VariantFactory = (originalKey: string) => MediaSource;
+
 export class StreamService {
   readonly hubs = new HubRegistry();
   private factories: SourceFactory[] = [];
+  private variants = new Map<string, VariantFactory>();
   private secretCache?: Buffer;
 
   constructor(
@@ -80,8 +86,38 @@ export class StreamService {
     return hub;
   }
 
+  /** A derived stream: key = original key + suffix; its hub is made on first use and starts with its first viewer. */
+  registerVariant(suffix: string, factory: VariantFactory) {
+    this.variants.set(suffix, factory);
+  }
+
+  /** The hub of a key; a variant's hub is made here while its original is open. */
   get(key: string) {
-    return this.hubs.get(key);
+    const hub = this.hubs.get(key);
+    if (hub && hub.state !== 'stopped') return hub;
+    const suffix = parseStreamKey(key)?.variant;
+    const factory = suffix ? this.variants.get(suffix) : undefined;
+    if (!suffix || !factory) return hub;
+    const original = key.slice(0, -suffix.length);
+    const parent = this.hubs.get(original);
+    if (!parent || parent.state === 'stopped') return undefined;
+    return this.hubs.open(key, () => factory(original), { ...this.hubDefaults, onDemand: true });
+  }
+
+  /**
+   * Play URLs of the variants that suit a stream, named PROTOCOL + suffix (WS_FMP4_H264, ...): the
+   * transcoded H.264 one only when the original's video is H.265. Waits a little for the tracks of a
+   * stream that is still connecting.
+   */
+  async variantUrls(key: string, waitMs = 4000): Promise<Record<string, string>> {
+    const hub = this.hubs.get(key);
+    if (!hub || !this.variants.has('_h264')) return {};
+    const end = Date.now() + waitMs;
+    while (!hub.tracks.length && hub.state === 'connecting' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    const video = hub.tracks.find((t) => t.kind === 'video');
+    if (video?.codec !== 'h265') return {};
+    const { urls } = await this.urls(`${key}_h264`);
+    return Object.fromEntries(Object.entries(urls).map(([p, u]) => [`${p}_H264`, u]));
   }
 
   /** URLs of every output, with a play token when play authentication is on. */

@@ -1,0 +1,35 @@
+/**
+ * ffmpeg command lines as data (go2rtc's habit): pure functions from options to argument arrays,
+ * each pinned by a golden-string test (test/media/ffmpeg-args.test.ts). Nothing here spawns.
+ */
+
+export interface TranscodeH264Options {
+  /** The elementary stream written to ffmpeg's stdin. */
+  input: 'h264' | 'hevc';
+  /** x264 preset (speed against size). */
+  preset?: 'ultrafast' | 'superfast' | 'veryfast' | 'faster' | 'fast' | 'medium';
+  /** Target bit rate in kbit/s; constant quality (CRF 23) when absent. */
+  bitrateKbps?: number;
+  /** Keyframe interval in frames. */
+  gop?: number;
+  /** Scale down to this height (keeping the aspect ratio, even width); the source's size when absent. */
+  maxHeight?: number;
+  threads?: number;
+}
+
+/**
+ * Annex-B video on stdin → H.264 Annex-B on stdout, one picture out per picture in (no B-frames, no
+ * frame-rate conversion, an access unit delimiter before each picture), so the caller can give each
+ * output picture the time of its input picture.
+ */
+export function transcodeH264Args(o: TranscodeH264Options): string[] {
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-fflags', '+nobuffer', '-flags', 'low_delay', '-f', o.input, '-i', 'pipe:0', '-map', '0:v:0', '-an', '-sn', '-dn'];
+  if (o.maxHeight) args.push('-vf', `scale=-2:'min(${o.maxHeight},ih)'`);
+  args.push('-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-profile:v', 'high');
+  if (o.bitrateKbps) args.push('-b:v', `${o.bitrateKbps}k`, '-maxrate', `${o.bitrateKbps}k`, '-bufsize', `${o.bitrateKbps * 2}k`);
+  else args.push('-crf', '23');
+  args.push('-g', String(o.gop ?? 50), '-bf', '0', '-x264-params', 'aud=1:repeat-headers=1');
+  if (o.threads) args.push('-threads', String(o.threads));
+  args.push('-fps_mode', 'passthrough', '-f', 'h264', 'pipe:1');
+  return args;
+}

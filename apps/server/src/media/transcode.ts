@@ -1,0 +1,184 @@
+/**
+ * The H.265 → H.264 variant of a stream, for browsers without HEVC: a MediaSource for a derived hub
+ * (key + "_h264") that subscribes to the original hub, writes its video as Annex-B to ffmpeg's stdin
+ * (from a keyframe, with the parameter sets in front) and reads H.264 Annex-B back from stdout into
+ * access units. ffmpeg runs under the Supervisor (restart back-off, kill on stop); three runs in a
+ * row that end without a picture fail the source with ffmpeg's last words, and the hub retries.
+ *
+ * Each output picture takes the time of an input picture: one in, one out (no B-frames, no frame-rate
+ * conversion), and the smallest pending input time is used, which also covers a decoder that
+ * reorders pictures.
+ */
+import { h264NalType, joinAnnexB, videoTrackFromParameterSets, type AccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
+import type { HubState, MediaSource, SourceSink, StreamHub, Subscriber } from './hub.js';
+import { transcodeH264Args, type TranscodeH264Options } from './ffmpeg/args.js';
+import { Supervisor, type SupervisedRun } from './ffmpeg/supervisor.js';
+import { AnnexBAccessUnits } from './transcode-units.js';
+
+export const H264_VARIANT = '_h264';
+
+export interface TranscodeOptions {
+  ffmpeg?: string;
+  encoder?: Omit<TranscodeH264Options, 'input'>;
+  /** Runs in a row without output before the source fails (default 3). */
+  maxEmptyRuns?: number;
+  restartMinMs?: number;
+  restartMaxMs?: number;
+}
+
+export class TranscodeSource implements MediaSource, Subscriber {
+  private sink?: SourceSink;
+  private unsubscribe?: () => void;
+  private supervisor?: Supervisor;
+  private run?: SupervisedRun;
+  private input?: VideoTrack;
+  private videoIndex = -1;
+  private waitKey = true;
+  private pending: number[] = [];
+  private reader = new AnnexBAccessUnits();
+  private sps?: Uint8Array;
+  private pps?: Uint8Array;
+  private track?: VideoTrack;
+  private producedThisRun = false;
+  private emptyRuns = 0;
+  private stopped = false;
+  readonly stats = { in: 0, out: 0, dropped: 0 };
+
+  constructor(
+    private readonly parent: () => StreamHub | undefined,
+    private readonly opts: TranscodeOptions = {},
+  ) {}
+
+  start(sink: SourceSink) {
+    this.sink = sink;
+    const hub = this.parent();
+    if (!hub) {
+      queueMicrotask(() => sink.failed('the original stream is not open'));
+      return;
+    }
+    this.unsubscribe = hub.subscribe(this);
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe?.();
+    void this.supervisor?.stop();
+    this.supervisor = undefined;
+    this.run = undefined;
+  }
+
+  // Subscriber of the original hub.
+  tracks(tracks: Track[]) {
+    if (this.stopped) return;
+    this.videoIndex = tracks.findIndex((t) => t.kind === 'video');
+    const video = tracks[this.videoIndex] as VideoTrack | undefined;
+    if (!video) {
+      this.sink?.failed('the original stream has no video');
+      return;
+    }
+    const same = this.input && this.input.codec === video.codec && this.supervisor;
+    this.input = video;
+    this.waitKey = true;
+    if (!same) this.spawn(video.codec === 'h265' ? 'hevc' : 'h264');
+  }
+
+  unit(track: number, unit: AccessUnit) {
+    if (this.stopped || track !== this.videoIndex || unit.kind !== 'video' || !this.run || !this.input) return;
+    if (this.waitKey && !unit.keyframe) return;
+    let nalus = unit.nalus;
+    if (unit.keyframe) {
+      const { vps, sps, pps } = this.input;
+      const has = (t: number) => nalus.some((n) => (this.input!.codec === 'h265' ? (n[0] >> 1) & 0x3f : n[0] & 0x1f) === t);
+      const lead = this.input.codec === 'h265' ? (has(33) ? [] : [vps!, sps, pps].filter(Boolean)) : has(7) ? [] : [sps, pps];
+      nalus = [...lead, ...nalus];
+    }
+    if (!this.run.write(joinAnnexB(nalus))) {
+      // ffmpeg is behind or gone: skip to the next keyframe rather than feed it a broken sequence.
+      this.stats.dropped++;
+      this.waitKey = true;
+      return;
+    }
+    this.waitKey = false;
+    this.stats.in++;
+    this.pending.push(unit.pts);
+    if (this.pending.length > 120) this.pending.shift();
+  }
+
+  state(state: HubState, reason: string) {
+    if (state === 'retrying') this.waitKey = true;
+    if (state === 'stopped' && !this.stopped) {
+      const sink = this.sink;
+      this.stop();
+      sink?.failed(`the original stream stopped${reason ? ` (${reason})` : ''}`);
+    }
+  }
+
+  private spawn(input: 'hevc' | 'h264') {
+    void this.supervisor?.stop();
+    const supervisor = new Supervisor({
+      bin: this.opts.ffmpeg,
+      args: transcodeH264Args({ input, ...this.opts.encoder }),
+      restartMinMs: this.opts.restartMinMs ?? 500,
+      restartMaxMs: this.opts.restartMaxMs ?? 10_000,
+      onStart: (run) => {
+        this.run = run;
+        this.waitKey = true;
+        this.pending = [];
+        this.reader.reset();
+        this.producedThisRun = false;
+      },
+      onStdout: (chunk) => {
+        if (this.supervisor === supervisor) this.output(chunk);
+      },
+      onExit: (reason, restartIn) => {
+        if (this.supervisor !== supervisor) return;
+        this.run = undefined;
+        this.emptyRuns = this.producedThisRun ? 0 : this.emptyRuns + 1;
+        if (restartIn !== undefined && this.emptyRuns >= (this.opts.maxEmptyRuns ?? 3)) {
+          const sink = this.sink;
+          this.stop();
+          sink?.failed(`transcoder: ${reason}`);
+        }
+      },
+    });
+    this.supervisor = supervisor;
+    supervisor.start();
+  }
+
+  private output(chunk: Buffer) {
+    for (const nalus of this.reader.push(chunk)) {
+      const types = nalus.map(h264NalType);
+      const sps = nalus[types.indexOf(7)];
+      const pps = nalus[types.indexOf(8)];
+      if (sps && pps && (!this.sps || !sameBytes(sps, this.sps) || !this.pps || !sameBytes(pps, this.pps))) {
+        this.sps = sps;
+        this.pps = pps;
+        try {
+          this.track = videoTrackFromParameterSets('h264', { sps, pps });
+          this.sink?.tracks([this.track]);
+        } catch {
+          /* wait for usable parameter sets */
+        }
+      }
+      const pts = this.takePts();
+      if (!this.track || pts === undefined) continue;
+      this.producedThisRun = true;
+      this.emptyRuns = 0;
+      this.stats.out++;
+      // AUD and repeated parameter sets stay in: outputs strip what their container does not want.
+      this.sink?.unit(0, { kind: 'video', pts, dts: pts, keyframe: types.includes(5), nalus: nalus.filter((_, i) => types[i] !== 9) });
+    }
+  }
+
+  private takePts(): number | undefined {
+    if (!this.pending.length) return undefined;
+    let min = 0;
+    for (let i = 1; i < this.pending.length; i++) if (this.pending[i] < this.pending[min]) min = i;
+    return this.pending.splice(min, 1)[0];
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,94 @@
+/**
+ * H.265 → H.264 on demand: the GStreamer camera in H.265 mode; the channelstream answer offers the
+ * transcoded variant (URLs.WS_FMP4_H264) only for an H.265 source, and that variant's WebSocket fMP4 is
+ * read back by ffprobe as H.264 at the camera's size. The ffmpeg process ends with its last viewer.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+
+let t: TestApp | undefined;
+let cam: Camera | undefined;
+afterEach(async () => {
+  await t?.close();
+  await cam?.stop();
+  t = undefined;
+  cam = undefined;
+});
+
+async function setup(codec: 'h264' | 'h265') {
+  cam = await startCamera({ codec });
+  t = await startTestApp({ listen: true });
+  const admin = await initialise(t);
+  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: admin } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string };
+}
+
+function collect(url: string, count: number, ms = 30000) {
+  return new Promise<{ binary: Buffer[]; text: { type: string; [k: string]: unknown }[] }>((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const binary: Buffer[] = [];
+    const text: { type: string }[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      ws.close();
+      resolve({ binary, text });
+    };
+    const timer = setTimeout(done, ms);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) binary.push(data as Buffer);
+      else text.push(JSON.parse(String(data)));
+      if (binary.length >= count) done();
+    });
+    ws.on('unexpected-response', (_r, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.on('error', reject);
+  });
+}
+
+describe('H.265 → H.264 transcoded variant', () => {
+  it('offers WS_FMP4_H264 for an H.265 camera and plays it as H.264', async () => {
+    const body = await setup('h265');
+    expect(body.URL).toMatch(/^\/ws_m4s\/live\/stream_\d+_0\.mp4\?play_token=/);
+    expect(body.URLs.WS_FMP4_H264).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}_h264\\.mp4\\?play_token=`));
+    expect(body.URLs.WEBRTC_H264).toMatch(new RegExp(`^/webrtc/whep/${body.Stream}_h264\\?play_token=`));
+    // existing fields unchanged
+    expect(body.URLs.WS_FMP4).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}\\.mp4`));
+    // the original's token does not open the variant
+    const base = t!.baseUrl!.replace('http', 'ws');
+    const originalToken = body.URL.split('play_token=')[1];
+    await expect(collect(`${base}/ws_m4s/live/${body.Stream}_h264.mp4?play_token=${originalToken}`, 1, 3000)).rejects.toThrow('HTTP 401');
+
+    const got = await collect(`${base}${body.URLs.WS_FMP4_H264}`, 10);
+    const init = got.text.find((m) => m.type === 'init');
+    expect(init).toMatchObject({ mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
+    expect(got.binary.length).toBeGreaterThanOrEqual(10);
+    const file = path.join(t!.settings.dataDir, 'h264.mp4');
+    fs.writeFileSync(file, Buffer.concat(got.binary));
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' }));
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(5);
+    execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
+
+    // the original is still H.265 for the viewers that can play it
+    const hub = t!.ctx.streams.get(body.Stream)!;
+    expect(hub.tracks[0]).toMatchObject({ kind: 'video', codec: 'h265' });
+    const derived = t!.ctx.streams.get(`${body.Stream}_h264`)!;
+    expect(derived.tracks[0]).toMatchObject({ kind: 'video', codec: 'h264', width: 320, height: 240 });
+    // the last viewer gone, the derived hub stops (grace period) and takes ffmpeg with it
+    derived.stop('test');
+    expect(hub.viewers).toBe(0);
+  }, 60000);
+
+  it('offers no H.264 variant for an H.264 camera', async () => {
+    const body = await setup('h264');
+    expect(Object.keys(body.URLs).sort()).toEqual(['FLV', 'HLS', 'WEBRTC', 'WS_FLV', 'WS_FMP4']);
+  });
+});
