@@ -15,6 +15,8 @@ const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 const OWN_PASSWORD = 'Str0ng!Pass';
 const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 const RUN = Date.now().toString(36);
+/** A first page load fetches the console's chunks; on a busy machine that takes a while. */
+const FIRST_LOAD = { timeout: 30_000 };
 
 interface Session {
   Token: string;
@@ -91,7 +93,7 @@ test.describe('inventory', () => {
     const admin = await adminSession(request);
     await openAs(page, admin, '/device/form/0');
 
-    await expect(page.getByText('设备管理')).toBeVisible();
+    await expect(page.getByLabel('设备名称')).toBeVisible(FIRST_LOAD);
     await page.getByLabel('设备名称').fill(deviceName);
     await page.getByLabel('流地址').fill('rtsp://127.0.0.1:8554/e2e');
     await page.getByLabel('IP地址').fill('127.0.0.1');
@@ -109,7 +111,7 @@ test.describe('inventory', () => {
     await page.goto('/video/square/0');
     const tree = page.getByTestId('sider-spgc');
     const node = tree.locator('.ant-tree-treenode', { hasText: deviceName });
-    await expect(node).toBeVisible();
+    await expect(node).toBeVisible(FIRST_LOAD);
     await node.locator('.ant-tree-switcher').click();
     // The device's first channel carries the device name.
     await expect(tree.locator('.ant-tree-treenode', { hasText: deviceName })).toHaveCount(2);
@@ -124,6 +126,7 @@ test.describe('inventory', () => {
     const userPassword = 'Us3r!inventory';
 
     await openAs(page, admin, '/device/group');
+    await expect(page.getByRole('button', { name: '添加分组' })).toBeVisible(FIRST_LOAD);
     await page.getByRole('button', { name: '添加分组' }).click();
     const naming = page.getByRole('dialog', { name: '添加分组' });
     await naming.getByLabel('分组名称').fill(label);
@@ -143,6 +146,7 @@ test.describe('inventory', () => {
     const { ID: roleid } = await api.form<{ ID: number }>('/api/v1/addrole', { name: role, describe: 'inventory e2e' });
     await page.goto('/user/role');
     const roleRow = page.locator('.ant-table-row', { hasText: role });
+    await expect(roleRow).toBeVisible(FIRST_LOAD);
     await button(roleRow, '通道').click();
     const grants = page.getByRole('dialog', { name: `角色通道：${role}` });
     await grants.getByTestId('role-labels').locator('.ant-tree-treenode', { hasText: label }).locator('.ant-tree-checkbox').click();
@@ -158,6 +162,7 @@ test.describe('inventory', () => {
     const context = await browser.newContext();
     const userPage = await context.newPage();
     await openAs(userPage, userSession!, '/video/square/0');
+    await expect(userPage.getByRole('tab', { name: '分组列表' })).toBeVisible(FIRST_LOAD);
     // Non-admins have no video tree tab.
     await expect(userPage.getByRole('tab', { name: '视频广场' })).toHaveCount(0);
     await userPage.getByRole('tab', { name: '分组列表' }).click();
@@ -175,14 +180,24 @@ test.describe('inventory', () => {
     const admin = await adminSession(request);
     const api = call(request, admin.Token);
     const name = `E2E NVR ${RUN}`;
-    const { DeviceID: dev } = await api.post<{ DeviceID: string }>('/api/v1/adddevice', { DeviceName: name, DeviceType: 'RTSP', Enable: true });
+    // An ID of its own: a generated one (a small number) can equal a channel ID, which the server
+    // then takes for "the device itself" as parent.
+    const { DeviceID: dev } = await api.post<{ DeviceID: string }>('/api/v1/adddevice', {
+      DeviceID: `e2e-nvr-${RUN}`,
+      DeviceName: name,
+      DeviceType: 'RTSP',
+      Enable: true,
+    });
     const a = await api.post<{ ChannelID: string }>('/api/v1/addchannel', { ParentDeviceID: dev, Name: 'Dir A', Parental: true });
     const b = await api.post<{ ChannelID: string }>('/api/v1/addchannel', { ParentDeviceID: dev, Name: 'Dir B', Parental: true, ParentID: a.ChannelID });
     await api.post('/api/v1/addchannel', { ParentDeviceID: dev, Name: 'Camera C', ParentID: b.ChannelID, RtspUrl: 'rtsp://127.0.0.1:8554/c' });
 
     await openAs(page, admin, `/device/channel/${dev}?deviceName=${encodeURIComponent(name)}&deviceType=RTSP`);
     const list = `通道列表(${name})`;
-    await expect.poll(() => crumbTexts(page)).toEqual(['设备管理', '设备', list]);
+    await expect.poll(() => crumbTexts(page), FIRST_LOAD).toEqual(['设备管理', '设备', list]);
+    // Camera C sits two levels down, not at the top.
+    await expect(page.locator('.ant-table-row', { hasText: 'Dir A' })).toBeVisible();
+    await expect(page.locator('.ant-table-row', { hasText: 'Camera C' })).toHaveCount(0);
 
     await page.getByRole('button', { name: 'Dir A' }).click();
     await expect(page).toHaveURL(new RegExp(`subset=${a.ChannelID}$`));
