@@ -16,13 +16,16 @@ import { roleChannelRoutes } from './api/role-channels.js';
 import { streamRoutes } from './api/streams.js';
 import { mediaRoutes } from './media/index.js';
 import { onvifRoutes } from './api/onvif.js';
+import { ptzRoutes } from './api/ptz.js';
+import { streamStatRoutes } from './api/streamstat.js';
 import { recordRoutes } from './api/records.js';
 import { recordPlanRoutes } from './api/recordplans.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
   for (const plugin of [authRoutes, userRoutes, roleRoutes, configRoutes, initialRoutes, networkRoutes, systemRoutes, newsRoutes,
-    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, streamRoutes, mediaRoutes, onvifRoutes, recordRoutes, recordPlanRoutes]) {
+    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, streamRoutes, mediaRoutes, onvifRoutes, recordRoutes, recordPlanRoutes, streamStatRoutes]) {
     await app.register(plugin, opts);
   }
+  await app.register(ptzRoutes, opts);
 }

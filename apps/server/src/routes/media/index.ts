@@ -11,6 +11,10 @@ import { ApiError } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
 import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+import { outputViewers } from '../../media/stats.js';
+import { flvRoutes } from './flv.js';
+import { hlsRoutes } from './hls.js';
+import { snapshotRoutes } from './snapshot.js';
 import { webrtcRoutes } from './webrtc.js';
 
 export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: string) {
@@ -37,6 +41,9 @@ export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: 
 }
 
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  await app.register(hlsRoutes, { ctx });
+  await app.register(flvRoutes, { ctx });
+  await app.register(snapshotRoutes, { ctx });
   await app.register(webrtcRoutes, { ctx });
   app.get<{ Params: { name: string } }>(
     '/ws_m4s/live/:name',
@@ -56,9 +63,14 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         return;
       }
       const output = new WsFmp4Output(socket);
+      const release = outputViewers(ctx.streams).add(key, 'WS_FMP4');
       const unsubscribe = hub.subscribe(output);
-      socket.on('close', unsubscribe);
-      socket.on('error', unsubscribe);
+      const done = () => {
+        unsubscribe();
+        release();
+      };
+      socket.on('close', done);
+      socket.on('error', done);
       socket.on('message', () => undefined);
     },
   );

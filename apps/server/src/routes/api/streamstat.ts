@@ -1,0 +1,137 @@
+/**
+ * WebSocket /api/v1/ws/streamstat?request_id=…[&playerid=…&stream=KEY]: every second, the status of
+ * the streams this client asked about (spec 4/7: each message carries its playerid). Under /api, so
+ * the auth hook has already resolved the user (token query parameter for browsers); a stream is only
+ * reported if the user's role may see its channel.
+ *
+ * Client → server (text JSON): {playerid, stream} or {playerid, device, channel, flow?} adds a player
+ * (the same playerid again replaces it); {type: 'remove', playerid} drops it.
+ * Server → client: {type: 'streamstat', request_id, playerid, stream, state, reason, viewers, bitrateKbps,
+ * fps, width, height, videoCodec, audioCodec, uptime, restarts, …} per player per second, and
+ * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { scopeOf, type Scope } from '../../services/inventory/scope.js';
+import { parseStreamKey, streamKey } from '../../services/media/streams.js';
+import { outputViewers, StreamStatsSampler, type StreamStatus } from '../../media/stats.js';
+
+const MAX_PLAYERS = 64;
+const INTERVAL_MS = 1000;
+
+interface Player {
+  playerid: string;
+  stream: string;
+}
+
+type Request = {
+  type?: string;
+  playerid?: unknown;
+  stream?: unknown;
+  device?: unknown;
+  channel?: unknown;
+  flow?: unknown;
+};
+
+const text = (v: unknown, max = 64) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
+
+export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const sampler = new StreamStatsSampler();
+  const viewers = outputViewers(ctx.streams);
+
+  /** The status of a stream key now (a stopped one when no hub runs it). */
+  const statusOf = (key: string): StreamStatus => {
+    const hub = ctx.streams.get(key);
+    if (hub) return sampler.status(hub, viewers.of(key));
+    return {
+      stream: key,
+      state: 'stopped',
+      reason: '',
+      subscribers: 0,
+      viewers: {},
+      totalViewers: 0,
+      bitrateKbps: 0,
+      fps: 0,
+      width: 0,
+      height: 0,
+      videoCodec: '',
+      audioCodec: '',
+      tracks: [],
+      uptime: 0,
+      restarts: 0,
+      lastUnitAgo: -1,
+    };
+  };
+
+  async function resolve(scope: Scope, m: Request): Promise<string> {
+    let key = text(m.stream);
+    if (!key || !parseStreamKey(key)) {
+      const device = text(m.device);
+      const channel = text(m.channel);
+      if (!device || !channel)
+        throw new ApiError(400, 'invalidParam', { field: 'stream', reason: 'a stream key or device and channel' });
+      const c = await ctx.inventory.channels.requireVisible(scope, device, channel);
+      return streamKey(c.id, m.flow === 1 || m.flow === '1' || m.flow === 'sub' || m.stream === 'sub' ? 1 : 0);
+    }
+    const parsed = parseStreamKey(key)!;
+    const ch = await ctx.db
+      .selectFrom('channels')
+      .select(['parent_device_id', 'channel_id'])
+      .where('id', '=', parsed.channelPk)
+      .executeTakeFirst();
+    if (!ch) throw new ApiError(404, 'notFound', { what: key });
+    await ctx.inventory.channels.requireVisible(scope, ch.parent_device_id, ch.channel_id);
+    key = streamKey(parsed.channelPk, parsed.flow);
+    return key;
+  }
+
+  app.get('/api/v1/ws/streamstat', { websocket: true }, (socket: WebSocket, req: FastifyRequest) => {
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const requestId = text(query.request_id, 128) ?? '';
+    const players = new Map<string, Player>();
+    const scopeP = scopeOf(ctx.db, req.user!);
+    const send = (msg: object) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ request_id: requestId, ...msg }));
+    };
+    const push = (p: Player) => send({ type: 'streamstat', playerid: p.playerid, ...statusOf(p.stream) });
+
+    const add = async (m: Request) => {
+      const playerid = text(m.playerid) ?? '';
+      if (m.type === 'remove') {
+        players.delete(playerid);
+        return;
+      }
+      try {
+        const stream = await resolve(await scopeP, m);
+        if (!players.has(playerid) && players.size >= MAX_PLAYERS)
+          throw new ApiError(400, 'invalidParam', { field: 'playerid', reason: `at most ${MAX_PLAYERS} players` });
+        const p = { playerid, stream };
+        players.set(playerid, p);
+        push(p);
+      } catch (err) {
+        send({ type: 'error', playerid, msg: err instanceof ApiError ? err.text(req.lang) : 'error' });
+      }
+    };
+
+    if (query.stream !== undefined || query.device !== undefined) void add(query as Request);
+    const timer = setInterval(() => {
+      for (const p of players.values()) push(p);
+    }, INTERVAL_MS);
+    const stop = () => clearInterval(timer);
+    socket.on('close', stop);
+    socket.on('error', stop);
+    socket.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary || data.length > 4096) return;
+      let m: unknown;
+      try {
+        m = JSON.parse(String(data));
+      } catch {
+        return send({ type: 'error', playerid: '', msg: 'bad JSON' });
+      }
+      for (const one of Array.isArray(m) ? m.slice(0, MAX_PLAYERS) : [m])
+        if (one && typeof one === 'object') void add(one as Request);
+    });
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * FLV routes: /flv/live/KEY.flv (HTTP-FLV: one long chunked response) and /ws_flv/live/KEY.flv (the
+ * same bytes as WebSocket binary messages). Both authorise with authorizeMedia() and start at the
+ * hub's cached GOP keyframe. `?hevc=12` writes H.265 with the legacy codec id 12 instead of enhanced
+ * FLV's 'hvc1' (see packages/flv/README.md).
+ */
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { ApiError } from '../../http/errors.js';
+import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
+import { outputViewers } from '../../media/stats.js';
+import { authorizeMedia } from './index.js';
+
+type Req = FastifyRequest<{ Params: { name: string }; Querystring: Record<string, string | undefined> }>;
+
+const keyOf = (name: string) => name.replace(/\.flv$/, '');
+const optionsOf = (req: Req): FlvOutputOptions => ({
+  ...DEFAULT_FLV_OPTIONS,
+  hevc: req.query.hevc === '12' ? 'codec-id-12' : 'enhanced',
+});
+
+export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const viewers = outputViewers(ctx.streams);
+  /** Open HTTP-FLV responses, ended before the server closes (they would hold close() forever). */
+  const live = new Set<ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of live) res.end();
+    live.clear();
+  });
+
+  const liveHub = async (req: Req) => {
+    const key = keyOf(req.params.name);
+    await authorizeMedia(ctx, req, key);
+    const hub = ctx.streams.get(key);
+    if (!hub || hub.state === 'stopped') throw new ApiError(404, 'notFound', { what: key });
+    return hub;
+  };
+
+  app.get('/flv/live/:name', async (req: Req, reply) => {
+    const hub = await liveHub(req);
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'Content-Type': 'video/x-flv',
+      'Cache-Control': 'no-cache, no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    live.add(res);
+    const release = viewers.add(hub.key, 'FLV');
+    const output = new FlvOutput(
+      {
+        buffered: () => res.writableLength,
+        open: () => !res.writableEnded && !res.destroyed,
+        write: (b) => void res.write(b),
+        end: () => res.end(),
+      },
+      optionsOf(req),
+      (err) => req.log.warn({ err }, 'flv output dropped a unit'),
+    );
+    const unsubscribe = hub.subscribe(output);
+    const done = () => {
+      unsubscribe();
+      release();
+      live.delete(res);
+    };
+    res.on('close', done);
+    res.on('error', done);
+  });
+
+  app.get(
+    '/ws_flv/live/:name',
+    {
+      websocket: true,
+      preValidation: async (req) => {
+        await liveHub(req as Req);
+      },
+    },
+    (socket, req) => {
+      const hub = ctx.streams.get(keyOf((req as Req).params.name));
+      if (!hub || hub.state === 'stopped') {
+        socket.close(1011, 'stream not open');
+        return;
+      }
+      const release = viewers.add(hub.key, 'WS_FLV');
+      const output = new FlvOutput(
+        {
+          buffered: () => socket.bufferedAmount,
+          open: () => socket.readyState === socket.OPEN,
+          write: (b) => socket.send(b),
+          end: () => socket.close(1000, 'stream stopped'),
+        },
+        optionsOf(req as Req),
+        (err) => req.log.warn({ err }, 'ws-flv output dropped a unit'),
+      );
+      const unsubscribe = hub.subscribe(output);
+      const done = () => {
+        unsubscribe();
+        release();
+      };
+      socket.on('close', done);
+      socket.on('error', done);
+      socket.on('message', () => undefined);
+    },
+  );
+}

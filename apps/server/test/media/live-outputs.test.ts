@@ -1,0 +1,246 @@
+/**
+ * The HLS, FLV, stream-status and snapshot outputs end to end: the GStreamer RTSP camera (320x240
+ * H.264, 15 fps, GOP 2 s) → RTSP client → hub → each output, read back by ffmpeg/ffprobe over HTTP
+ * from the running test server, or by the ws package.
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { readFlv } from '@opencvr/flv';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp({ listen: true });
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await t.close();
+  await cam.stop();
+});
+
+async function openStream(protocol: string) {
+  const add = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/adddevice',
+    headers: { token: admin },
+    payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url },
+  });
+  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const res = await t.app.inject({
+    url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=${protocol}`,
+    headers: { token: admin },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { dev, ...(res.json().EasyDarwin.Body as { URL: string; Stream: string; URLs: Record<string, string> }) };
+}
+
+/** Runs a program to its end (or kills it at the deadline); stdout, stderr and exit code. */
+function run(cmd: string, args: string[], timeoutMs = 30000) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('HLS', () => {
+  it("ffmpeg plays the playlist over HTTP and decodes frames at the camera's size; URIs carry the token", async () => {
+    const s = await openStream('HLS');
+    expect(s.URL).toMatch(/^\/hls\/stream_\d+_0\/playlist\.m3u8\?play_token=/);
+    const url = `${t.baseUrl}${s.URL}`;
+    const res = await fetch(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
+    const text = await res.text();
+    const token = s.URL.split('play_token=')[1];
+    expect(text).toMatch(/^#EXTM3U\n#EXT-X-VERSION:9\n/);
+    expect(text).toContain(`#EXT-X-MAP:URI="init.mp4?play_token=${token}"`);
+    expect(text).toMatch(new RegExp(`\\nseg_\\d+\\.m4s\\?play_token=${token}\\n`));
+    expect(text).toMatch(/#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part_\d+_\d+\.m4s\?play_token=/);
+    // without the token: refused
+    expect((await fetch(url.split('?')[0])).status).toBe(401);
+    expect((await fetch(`${t.baseUrl}/hls/${s.Stream}/init.mp4`)).status).toBe(401);
+
+    const probe = await run('ffmpeg', ['-v', 'error', '-i', url, '-t', '3', '-f', 'framemd5', '-']);
+    expect(probe.code, probe.stderr).toBe(0);
+    const frames = probe.stdout.split('\n').filter((l) => /^0,/.test(l));
+    expect(frames.length).toBeGreaterThanOrEqual(30); // 3 s at 15 fps
+    expect(probe.stdout).toContain('#dimensions 0: 320x240');
+
+    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', url]);
+    expect(JSON.parse(stat.stdout).streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+  });
+
+  it('a blocking reload waits for the asked part, and a hinted part is served once it exists', async () => {
+    const s = await openStream('HLS');
+    const url = `${t.baseUrl}${s.URL}`;
+    const first = await (await fetch(url)).text();
+    const hint = /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part_(\d+)_(\d+)\.m4s\?([^"]+)"/.exec(first)!;
+    const [msn, part] = [Number(hint[1]), Number(hint[2])];
+    const started = Date.now();
+    const [pl, partRes] = await Promise.all([
+      fetch(`${url}&_HLS_msn=${msn}&_HLS_part=${part}`).then((r) => r.text()),
+      fetch(`${t.baseUrl}/hls/${s.Stream}/part_${msn}_${part}.m4s?${hint[3]}`),
+    ]);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(pl).toContain(`URI="part_${msn}_${part}.m4s?`);
+    expect(partRes.status).toBe(200);
+    const body = Buffer.from(await partRes.arrayBuffer());
+    expect(body.subarray(4, 8).toString()).toBe('moof');
+    expect((await fetch(`${url}&_HLS_msn=${msn + 50}`)).status).toBe(400);
+  });
+});
+
+describe('FLV', () => {
+  it("ffprobe decodes the HTTP-FLV URL at the camera's size", async () => {
+    const s = await openStream('FLV');
+    expect(s.URL).toMatch(/^\/flv\/live\/stream_\d+_0\.flv\?play_token=/);
+    const url = `${t.baseUrl}${s.URL}`;
+    const r = await run('ffprobe', [
+      '-v',
+      'error',
+      '-read_intervals',
+      '%+3',
+      '-show_streams',
+      '-count_frames',
+      '-of',
+      'json',
+      url,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const v = JSON.parse(r.stdout).streams.find((x: { codec_type: string }) => x.codec_type === 'video');
+    expect(v).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(v.nb_read_frames)).toBeGreaterThan(10);
+    const dec = await run('ffmpeg', ['-v', 'error', '-xerror', '-i', url, '-t', '2', '-f', 'null', '-']);
+    expect(dec.code, dec.stderr).toBe(0);
+    expect((await fetch(`${t.baseUrl}${s.URL.split('?')[0]}`)).status).toBe(401);
+    // the viewer left: no FLV viewer is counted any more
+    const { outputViewers } = await import('../../src/media/stats.js');
+    expect(await until(() => !outputViewers(t.ctx.streams).of(s.Stream).FLV, 5000)).toBe(true);
+  });
+
+  it('WS-FLV: header, metadata, AVC sequence header, then a keyframe first; tag chain well formed', async () => {
+    const s = await openStream('WS_FLV');
+    expect(s.URL).toMatch(/^\/ws_flv\/live\/stream_\d+_0\.flv\?play_token=/);
+    const chunks: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+      const timer = setTimeout(() => (ws.close(), resolve()), 15000);
+      ws.on('message', (d: Buffer) => {
+        chunks.push(d);
+        if (chunks.length >= 25) {
+          clearTimeout(timer);
+          ws.close();
+          resolve();
+        }
+      });
+      ws.on('error', (e) => (clearTimeout(timer), reject(e)));
+    });
+    const f = readFlv(Buffer.concat(chunks));
+    expect(f.hasVideo).toBe(true);
+    expect(f.tags[0].type).toBe(18);
+    expect([...f.tags[1].data.subarray(0, 2)]).toEqual([0x17, 0x00]); // AVC sequence header
+    expect(f.tags[2].data[0]).toBe(0x17); // first frame: AVC keyframe
+    expect(f.tags.length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('stream status and snapshots', () => {
+  it('streamstat pushes the asked stream every second with playerid, viewers per output, bitrate, fps, size', async () => {
+    const s = await openStream('WS_FLV');
+    const viewer = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+    viewer.on('message', () => undefined);
+    const got: Record<string, unknown>[] = [];
+    const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?token=${admin}&request_id=r1`);
+    ws.on('open', () => ws.send(JSON.stringify({ playerid: 'p1', stream: s.Stream })));
+    ws.on('message', (d) => got.push(JSON.parse(String(d))));
+    const ok = await until(
+      () =>
+        got.some(
+          (m) => m.playerid === 'p1' && m.state === 'live' && (m.bitrateKbps as number) > 0 && (m.fps as number) > 5,
+        ),
+      15000,
+    );
+    expect(ok, JSON.stringify(got.slice(-2))).toBe(true);
+    const last = got.filter((m) => m.state === 'live').pop()!;
+    expect(last).toMatchObject({
+      type: 'streamstat',
+      request_id: 'r1',
+      playerid: 'p1',
+      stream: s.Stream,
+      width: 320,
+      height: 240,
+      videoCodec: 'h264',
+      viewers: { WS_FLV: 1 },
+    });
+    expect(last.fps as number).toBeGreaterThan(10);
+    expect(last.fps as number).toBeLessThan(20);
+    // about one message a second
+    const n = got.length;
+    await until(() => got.length >= n + 2, 5000);
+    expect(got.length).toBeGreaterThanOrEqual(n + 2);
+    // a stream the user may not see / does not exist: an error with the playerid
+    ws.send(JSON.stringify({ playerid: 'p2', stream: 'stream_999_0' }));
+    expect(await until(() => got.some((m) => m.type === 'error' && m.playerid === 'p2'), 5000)).toBe(true);
+    ws.close();
+    viewer.close();
+    // without a token: refused
+    await expect(
+      new Promise((resolve, reject) => {
+        const bad = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=x`);
+        bad.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+        bad.on('open', () => (bad.close(), resolve('open')));
+      }),
+    ).rejects.toThrow('HTTP 401');
+  });
+
+  it('channelsnap answers a JPEG of the camera (320x240), the second one from the cache', async () => {
+    const add = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/adddevice',
+      headers: { token: admin },
+      payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url },
+    });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    // the stream is not open yet: the snapshot opens it and waits for a keyframe
+    const res = await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
+      headers: { token: admin },
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/jpeg');
+    const jpeg = Buffer.from(await res.arrayBuffer());
+    expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    const fs = await import('node:fs');
+    const file = `${t.settings.dataDir}/snap.jpg`;
+    fs.writeFileSync(file, jpeg);
+    const probe = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', file]);
+    expect(JSON.parse(probe.stdout).streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 320, height: 240 });
+    const again = await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
+      headers: { token: admin },
+    });
+    expect(Buffer.from(await again.arrayBuffer()).equals(jpeg)).toBe(true);
+    expect((await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`)).status).toBe(401);
+  });
+});
