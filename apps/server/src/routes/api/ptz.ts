@@ -1,0 +1,117 @@
+/**
+ * PTZ of ONVIF channels (issue 4): continuous moves and stop, and presets, through the channel's ONVIF
+ * service URL (or its device's address and port), with the channel's or the device's credentials.
+ * Any user who may see the channel may steer it (the role check of the stream calls).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Channel, Device } from '../../db/schema.js';
+import { v1 } from '../../http/envelope.js';
+import { ApiError } from '../../http/errors.js';
+import { scopeOf } from '../../services/inventory/scope.js';
+import { OnvifError } from '../../access/onvif/probe.js';
+import { ptz, PTZ_DIRECTIONS, type PtzTarget } from '../../access/onvif/ptz.js';
+import { channelId, deviceId } from './inventory-schemas.js';
+
+const tags = ['ptz'];
+const target = z.object({ device: deviceId, channel: channelId });
+const speed = z.coerce.number().int().min(1).max(100).default(50);
+/** Preset tokens are the device's identifiers: letters, digits and a few separators. */
+const token = z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
+
+/** Where and as whom to reach a channel's PTZ service. */
+export function ptzTarget(d: Device, c: Channel): PtzTarget | undefined {
+  const creds = {
+    username: c.username || d.device_username || undefined,
+    password: c.password || d.device_password || undefined,
+  };
+  if (/^https?:\/\//i.test(c.onvif)) {
+    try {
+      const u = new URL(c.onvif);
+      return {
+        hostname: u.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(u.port || (u.protocol === 'https:' ? 443 : 80)),
+        path: u.pathname && u.pathname !== '/' ? u.pathname : undefined,
+        username: decodeURIComponent(u.username) || creds.username,
+        password: decodeURIComponent(u.password) || creds.password,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+  if (d.device_type !== 'ONVIF' || !d.device_ip) return undefined;
+  return { hostname: d.device_ip, port: d.device_port || 80, ...creds };
+}
+
+export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { channels, devices } = ctx.inventory;
+
+  async function resolve(req: FastifyRequest, q: z.infer<typeof target>) {
+    const c = await channels.requireVisible(await scopeOf(ctx.db, req.user!), q.device, q.channel);
+    const d = await devices.require(q.device);
+    const t = ptzTarget(d, c);
+    if (!t) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'not an ONVIF channel (no ONVIF service URL or ONVIF device)' });
+    return t;
+  }
+
+  async function onDevice<T>(t: PtzTarget, fn: () => Promise<T>): Promise<T> {
+    const address = t.port === 80 ? t.hostname : `${t.hostname}:${t.port}`;
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof OnvifError)) throw err;
+      switch (err.kind) {
+        case 'timeout':
+          throw new ApiError(504, 'onvifTimeout', { address, ms: t.timeoutMs ?? 5000 });
+        case 'auth':
+          throw new ApiError(400, 'onvifAuthFailed', { address });
+        case 'unreachable':
+          throw new ApiError(502, 'onvifUnreachable', { address, reason: err.detail });
+        default:
+          throw new ApiError(502, 'onvifNotOnvif', { address, reason: err.detail.slice(0, 200) });
+      }
+    }
+  }
+
+  r.get(
+    '/api/v1/ptzcontrol',
+    { schema: { tags, querystring: target.extend({ command: z.enum(['stop', ...PTZ_DIRECTIONS]), speed }) } },
+    async (req) => {
+      const q = req.query;
+      const t = await resolve(req, q);
+      await onDevice(t, () => (q.command === 'stop' ? ptz.stop(t) : ptz.move(t, q.command, q.speed)));
+      return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
+    },
+  );
+
+  r.get('/api/v1/onvifgetpresetlist', { schema: { tags, querystring: target } }, async (req) => {
+    const t = await resolve(req, req.query);
+    const presets = await onDevice(t, () => ptz.presets(t));
+    return v1('MSG_SC_PTZ_PRESET_LIST_ACK', { PresetCount: presets.length, Presets: presets });
+  });
+
+  r.get(
+    '/api/v1/onvifsetpreset',
+    { schema: { tags, querystring: target.extend({ name: z.string().trim().min(1).max(64), token: token.optional() }) } },
+    async (req) => {
+      const t = await resolve(req, req.query);
+      const { Token } = await onDevice(t, () => ptz.setPreset(t, req.query.name, req.query.token));
+      return v1('MSG_SC_PTZ_SET_PRESET_ACK', { Token, Name: req.query.name });
+    },
+  );
+
+  r.get('/api/v1/onvifgotopreset', { schema: { tags, querystring: target.extend({ token, speed: speed.optional() }) } }, async (req) => {
+    const t = await resolve(req, req.query);
+    await onDevice(t, () => ptz.gotoPreset(t, req.query.token, req.query.speed));
+    return v1('MSG_SC_PTZ_GOTO_PRESET_ACK', { Token: req.query.token });
+  });
+
+  r.get('/api/v1/onvifremovepreset', { schema: { tags, querystring: target.extend({ token }) } }, async (req) => {
+    const t = await resolve(req, req.query);
+    await onDevice(t, () => ptz.removePreset(t, req.query.token));
+    return v1('MSG_SC_PTZ_REMOVE_PRESET_ACK', { Token: req.query.token });
+  });
+}
