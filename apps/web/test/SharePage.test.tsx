@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import SharedPlayerPage from '../src/features/live/pages/SharedPlayerPage';
+import { renderConsole } from './helpers/console';
+
+function answer(status: number, body: unknown) {
+  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+}
+
+function renderAt(path: string) {
+  window.history.pushState({}, '', path);
+  return renderConsole(
+    <Routes>
+      <Route path="/share/:devid/:chnid/:flow" element={<SharedPlayerPage />} />
+      <Route path="/players/:devid/:chnid/:flow" element={<SharedPlayerPage />} />
+    </Routes>,
+    { path },
+  );
+}
+
+describe('public share page', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    window.history.pushState({}, '', '/');
+  });
+
+  it('an expired link shows the server message instead of a player, and stays on the page', async () => {
+    const fetchMock = answer(401, { code: 401, msg: '分享链接已过期' });
+    vi.stubGlobal('fetch', fetchMock);
+    renderAt('/share/34020000001320000001/1/0?play_token=old');
+    expect(await screen.findByTestId('share-error')).toHaveTextContent('分享链接已过期');
+    expect(screen.queryByTestId('live-player')).toBeNull();
+    const url = new URL(String(fetchMock.mock.calls[0]![0]), 'http://x');
+    expect(url.pathname).toBe('/api/v1/share/channelstream');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      device: '34020000001320000001',
+      channel: '1',
+      stream: '0',
+      protocol: 'ws_m4s',
+      play_token: 'old',
+    });
+    // A public page is never sent to the login page.
+    expect(window.location.pathname).toBe('/share/34020000001320000001/1/0');
+  });
+
+  it('a bad token shows the server text from the v1 envelope', async () => {
+    vi.stubGlobal('fetch', answer(401, { EasyDarwin: { Header: { ErrorNum: '401', ErrorString: '登录已失效，请重新登录' }, Body: {} } }));
+    renderAt('/players/d/1/1?play_token=tampered');
+    expect(await screen.findByTestId('share-error')).toHaveTextContent('登录已失效，请重新登录');
+  });
+
+  it('a link without play_token says so without calling the server', async () => {
+    const fetchMock = answer(200, {});
+    vi.stubGlobal('fetch', fetchMock);
+    renderAt('/share/d/1/0');
+    expect(await screen.findByTestId('share-error')).toHaveTextContent('链接缺少播放令牌');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { candidates, chooseTransport, type Capabilities, type Transport } from '../src/components/player/transport';
+import { absoluteUrl } from '../src/components/player/api';
+
+const chrome: Capabilities = { mse: true, nativeHls: false, webrtc: true, flv: false };
+const safariNoMse: Capabilities = { mse: false, nativeHls: true, webrtc: true, flv: false };
+const bare: Capabilities = { mse: false, nativeHls: false, webrtc: false, flv: false };
+const ALL = {
+  WS_FMP4: '/ws_m4s/live/stream_1_0.mp4?play_token=t',
+  HLS: '/hls/stream_1_0/playlist.m3u8?play_token=t',
+  FLV: '/flv/live/stream_1_0.flv?play_token=t',
+  WS_FLV: '/ws_flv/live/stream_1_0.flv?play_token=t',
+  WEBRTC: '/webrtc/whep/stream_1_0?play_token=t',
+};
+
+describe('transport choice', () => {
+  it('takes WS fMP4 first when the browser has MSE, without probing the server', () => {
+    expect(chooseTransport({ caps: chrome, urls: ALL })).toBe('ws-fmp4');
+  });
+
+  it('orders candidates WS fMP4 → HLS → WebRTC; FLV only with a bundled demuxer', () => {
+    expect(candidates({ caps: chrome, urls: ALL })).toEqual(['ws-fmp4', 'hls', 'webrtc']);
+    expect(candidates({ caps: { ...chrome, flv: true }, urls: ALL })).toEqual(['ws-fmp4', 'hls', 'webrtc', 'flv']);
+  });
+
+  it('without MSE goes to native HLS, asking for a probe first, then WebRTC when HLS is not served', () => {
+    expect(chooseTransport({ caps: safariNoMse, urls: ALL })).toBe('hls');
+    expect(chooseTransport({ caps: safariNoMse, urls: ALL, served: { hls: true } })).toBe('hls');
+    expect(chooseTransport({ caps: safariNoMse, urls: ALL, served: { hls: false } })).toBe('webrtc');
+    expect(chooseTransport({ caps: safariNoMse, urls: ALL, served: { hls: false, webrtc: false } })).toBeNull();
+  });
+
+  it('falls back past a transport that failed hard, and skips outputs the server does not serve', () => {
+    const failed = new Set<Transport>(['ws-fmp4']);
+    expect(chooseTransport({ caps: chrome, urls: ALL, failed })).toBe('hls');
+    expect(chooseTransport({ caps: chrome, urls: ALL, failed, served: { hls: false } })).toBe('webrtc');
+    expect(chooseTransport({ caps: chrome, urls: ALL, failed, served: { hls: false, webrtc: false } })).toBe('ws-fmp4');
+  });
+
+  it('starts over with the best one once every usable transport failed', () => {
+    const failed = new Set<Transport>(['ws-fmp4', 'hls', 'webrtc']);
+    expect(chooseTransport({ caps: chrome, urls: ALL, failed, served: { hls: true, webrtc: true } })).toBe('ws-fmp4');
+  });
+
+  it('needs a URL from the server: a missing one is no candidate', () => {
+    expect(chooseTransport({ caps: chrome, urls: { HLS: ALL.HLS } })).toBe('hls');
+    expect(chooseTransport({ caps: chrome, urls: {} })).toBeNull();
+    expect(chooseTransport({ caps: bare, urls: ALL })).toBeNull();
+  });
+});
+
+describe('absolute URLs', () => {
+  const http = { protocol: 'http:', host: 'cvr.local:18000' };
+  const https = { protocol: 'https:', host: 'cvr.example' };
+  it('turns a server path into ws/wss or http/https on this origin', () => {
+    expect(absoluteUrl('/ws_m4s/live/a.mp4?play_token=x', true, http)).toBe('ws://cvr.local:18000/ws_m4s/live/a.mp4?play_token=x');
+    expect(absoluteUrl('/ws_m4s/live/a.mp4', true, https)).toBe('wss://cvr.example/ws_m4s/live/a.mp4');
+    expect(absoluteUrl('/hls/a/playlist.m3u8', false, https)).toBe('https://cvr.example/hls/a/playlist.m3u8');
+  });
+  it('keeps a full URL of another node, switching its scheme as needed', () => {
+    expect(absoluteUrl('http://node2:18000/ws_m4s/live/a.mp4', true, http)).toBe('ws://node2:18000/ws_m4s/live/a.mp4');
+    expect(absoluteUrl('https://node2/hls/a.m3u8', false, http)).toBe('https://node2/hls/a.m3u8');
+  });
+});
