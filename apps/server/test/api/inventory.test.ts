@@ -129,6 +129,24 @@ describe('sub-channels', () => {
   });
 });
 
+describe('IDs shared by a device and its channel', () => {
+  it('a parent naming a channel whose ID equals the device ID is that channel, not the top level', async () => {
+    const id = await addRtsp('NVR');
+    // Pad the device's channel numbers up to its own ID, so channel <id> exists as a directory.
+    for (let n = 2; n <= Number(id); n++) await addChannel(id, { Name: `Dir ${n}`, Parental: 1, RtspUrl: '' });
+    const child = await addChannel(id, { Name: 'Inside', ParentID: id });
+    const top = await body(`/api/v1/channelsconfig?device=${id}&limit=100`);
+    expect(top.Channels.map((c: { ChannelID: string }) => c.ChannelID)).not.toContain(child);
+    const inside = await body(`/api/v1/channelsconfig?device=${id}&subset=${id}`);
+    expect(inside.Channels.map((c: { Name: string }) => c.Name)).toEqual(['Inside']);
+    // And with no channel of that ID, the device as parent means the top level.
+    const other = await addRtsp('Solo');
+    await t.ctx.db.deleteFrom('channels').where('parent_device_id', '=', other).execute();
+    await addChannel(other, { Name: 'Top', ParentID: other });
+    expect((await body(`/api/v1/channelsconfig?device=${other}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['Top']);
+  });
+});
+
 describe('labels, favourites and what a role may see', () => {
   it('a user of a role sees, lists, searches and favours only the channels given to the role', async () => {
     const a = await addRtsp('Site A');

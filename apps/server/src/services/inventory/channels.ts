@@ -99,9 +99,10 @@ export class ChannelService {
       base = base.where('channels.parent_device_id', '=', query.device);
       if (query.subset) base = base.where('channels.parent_id', '=', query.subset);
       else if (!query.flat && !query.q) {
-        // The top level of a device: no parent, or the device itself as parent (GB catalogs do both).
-        const dev = query.device;
-        base = base.where((eb) => eb.or([eb('channels.parent_id', '=', ''), eb('channels.parent_id', '=', dev)]));
+        // The top level of a device. A parent equal to the device's own ID is stored as '' on write
+        // (GB catalogs name the device as parent), so an ID shared by a device and one of its
+        // channels cannot be mistaken for the top.
+        base = base.where('channels.parent_id', '=', '');
       }
     }
     if (query.q) {
@@ -188,6 +189,18 @@ export class ChannelService {
         .where('parent_device_id', '=', deviceId)
         .executeTakeFirstOrThrow();
       const num = Number(max ?? 0) + 1;
+      // A parent that names the device itself means the top level, unless the device really has a
+      // channel of that ID (platform-numbered devices and channels share small numbers).
+      let parentId = input.ParentID ?? '';
+      if (parentId === deviceId) {
+        const sameId = await trx
+          .selectFrom('channels')
+          .select('id')
+          .where('parent_device_id', '=', deviceId)
+          .where('channel_id', '=', deviceId)
+          .executeTakeFirst();
+        if (!sameId) parentId = '';
+      }
       const channelId = input.ChannelID ?? String(num);
       const taken = await trx
         .selectFrom('channels')
@@ -207,7 +220,7 @@ export class ChannelService {
           created_at: now,
           updated_at: now,
           channel_num: num,
-          parent_id: input.ParentID ?? '',
+          parent_id: parentId,
           parental: bit(input.Parental) ?? 0,
           on_demand: bit(input.OnDemand) ?? 1,
           ip: input.IP ?? hostOf(input.RtspUrl),
