@@ -5,7 +5,7 @@ import SharedPlayerPage from '../src/features/live/pages/SharedPlayerPage';
 import { renderConsole } from './helpers/console';
 
 function answer(status: number, body: unknown) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+  return vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
 }
 
 function renderAt(path: string) {

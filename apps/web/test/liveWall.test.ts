@@ -12,6 +12,7 @@ import {
   saveWall,
   setCell,
   type WallChannel,
+  type WallState,
 } from '../src/features/live/wall';
 
 const ch = (n: number): WallChannel => ({ device: `d${n}`, channel: String(n), name: `Cam ${n}` });
@@ -27,7 +28,7 @@ describe('wall layout storage', () => {
   });
 
   it('keeps the layout and the channel of each cell under multi_screen_layout', () => {
-    let w = { ...emptyWall(), layout: 9 as const };
+    let w: WallState = { ...emptyWall(), layout: 9 };
     w = setCell(w, 0, ch(1));
     w = setCell(w, 8, ch(2));
     saveWall(w);
