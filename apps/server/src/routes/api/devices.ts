@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { deviceRow } from '../../services/inventory/rows.js';
-import { deviceId, listWindow, streamUrl } from './inventory-schemas.js';
+import { deviceId, deviceRefs, listWindow, streamUrl } from './inventory-schemas.js';
 
 const tags = ['devices'];
 const admin = { access: 'admin' as const };
@@ -150,11 +150,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     return v1('MSG_SC_SERVER_DELETE_DEVICE_ACK', {});
   });
 
-  const batch = z.object({
-    devices: z
-      .union([z.array(deviceId), z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))])
-      .pipe(z.array(deviceId).min(1).max(10000)),
-  });
+  const batch = z.object({ devices: deviceRefs.pipe(z.array(deviceId).min(1)) });
   r.delete('/api/v1/devices', { config: admin, schema: { tags, body: batch } }, async (req) => {
     const result = await devices.remove(req.body.devices);
     ctx.inventory.onChannelsChanged();

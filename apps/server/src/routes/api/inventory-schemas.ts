@@ -51,3 +51,36 @@ export const channelInput = z.object({
   Longitude: longitude.nullable().optional(),
   Latitude: latitude.nullable().optional(),
 });
+
+/**
+ * A list as clients send it: a JSON array (body or form field holding JSON) or a comma list, each
+ * text item turned into an item by `fromText`.
+ */
+export function listOf<T extends z.ZodTypeAny>(item: T, max: number, fromText: (s: string) => unknown = (s) => s) {
+  return z.preprocess((v) => {
+    if (typeof v !== 'string') return v;
+    const s = v.trim();
+    if (s.startsWith('[')) {
+      try {
+        return JSON.parse(s);
+      } catch {
+        return v;
+      }
+    }
+    return s ? s.split(',').map((x) => fromText(x.trim())) : [];
+  }, z.array(item).max(max));
+}
+
+/** Channel references: "device:channel" text, {device, channel} or EasyCVR's {DeviceID, ChannelID}. */
+export const channelRefs = listOf(
+  z.preprocess((o) => {
+    if (o && typeof o === 'object' && 'DeviceID' in o) {
+      const x = o as { DeviceID: unknown; ChannelID: unknown };
+      return { device: x.DeviceID, channel: x.ChannelID };
+    }
+    return o;
+  }, z.object({ device: deviceId, channel: channelId })),
+  20000,
+  (p) => ({ device: p.split(':')[0], channel: p.split(':')[1] }),
+);
+export const deviceRefs = listOf(deviceId, 10000);

@@ -10,49 +10,12 @@ import { ApiError } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
-import { channelId, deviceId, listWindow } from './inventory-schemas.js';
+import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
 const tags = ['labels'];
 const admin = { access: 'admin' as const };
 const labelName = z.string().trim().min(1).max(128);
 const parentId = z.coerce.number().int().min(0).default(0);
-
-/** "device:channel" pairs as a comma list, or a JSON array of {device, channel} / {DeviceID, ChannelID}. */
-const channelRefs = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    const s = v.trim();
-    if (s.startsWith('[')) {
-      try {
-        return JSON.parse(s);
-      } catch {
-        return v;
-      }
-    }
-    return s ? s.split(',').map((p) => ({ device: p.split(':')[0], channel: p.split(':')[1] })) : [];
-  }
-  return v;
-}, z.array(z.preprocess((o) => {
-  if (o && typeof o === 'object' && 'DeviceID' in o) {
-    const x = o as { DeviceID: unknown; ChannelID: unknown };
-    return { device: x.DeviceID, channel: x.ChannelID };
-  }
-  return o;
-}, z.object({ device: deviceId, channel: channelId }))).max(20000));
-
-const deviceRefs = z.preprocess((v) => {
-  if (typeof v === 'string') {
-    const s = v.trim();
-    if (s.startsWith('[')) {
-      try {
-        return JSON.parse(s);
-      } catch {
-        return v;
-      }
-    }
-    return s ? s.split(',') : [];
-  }
-  return v;
-}, z.array(deviceId).max(10000));
 
 const mode = z.enum(['add', 'remove', 'set']).default('set');
 

@@ -7,21 +7,9 @@ import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
 import { id } from '../../http/schemas.js';
-import { channelId, deviceId } from './inventory-schemas.js';
+import { channelRefs, listOf } from './inventory-schemas.js';
 
 const tags = ['roles'];
-
-const list = <T extends z.ZodTypeAny>(item: T) =>
-  z.preprocess((v) => {
-    if (typeof v === 'string') {
-      try {
-        return JSON.parse(v);
-      } catch {
-        return v;
-      }
-    }
-    return v;
-  }, z.array(item).max(20000));
 
 export async function roleChannelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -53,15 +41,15 @@ export async function roleChannelRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
         tags,
         body: z.object({
           roleid: id,
-          channels: list(z.object({ DeviceID: deviceId, ChannelID: channelId })).optional(),
-          labels: list(z.coerce.number().int().positive()).optional(),
+          channels: channelRefs.optional(),
+          labels: listOf(z.coerce.number().int().positive(), 20000).optional(),
         }),
       },
     },
     async (req) => {
       const { roleid, channels, labels } = req.body;
       await editableRole(roleid);
-      const pks = channels ? await ctx.inventory.labels.channelPks(channels.map((c) => ({ device: c.DeviceID, channel: c.ChannelID }))) : undefined;
+      const pks = channels ? await ctx.inventory.labels.channelPks(channels) : undefined;
       if (labels?.length) {
         const found = await ctx.db.selectFrom('labels').select('id').where('id', 'in', labels).execute();
         const missing = labels.filter((l) => !found.some((f) => f.id === l));
