@@ -1,5 +1,7 @@
 /**
- * Pulls a camera's stream over RTSP (TCP interleaved) into a hub: DESCRIBE (answering a Digest or
+ * Pulls a camera's stream over RTSP (TCP interleaved, or RTP over UDP when asked: client_port pairs
+ * from the port allocator, packets from the camera's address only, reordered by the rtp package's
+ * ReorderBuffer; a camera that answers 461 Unsupported Transport is asked again for TCP) into a hub: DESCRIBE (answering a Digest or
  * Basic challenge), SETUP of each audio/video track, PLAY, then RTP → access units through the rtp
  * package's depacketisers. Keeps the session alive with GET_PARAMETER/OPTIONS, reports a camera that
  * stops sending, and never throws out of a socket callback: every failure goes to sink.failed().
@@ -21,9 +23,10 @@ import {
   type Challenge,
   type RtspResponse,
 } from '@opencvr/rtsp';
-import { parseRtp, sdpTracks, type MediaTrack } from '@opencvr/rtp';
+import { parseRtp, ReorderBuffer, sdpTracks, type MediaTrack, type RtpPacket } from '@opencvr/rtp';
 import type { Depacketiser } from '@opencvr/rtp';
 import type { MediaSource, SourceSink } from '../hub.js';
+import { allocateUdpPair, DEFAULT_UDP_PORTS, type UdpPair, type UdpPortRange } from './udp-ports.js';
 
 export interface RtspSourceOptions {
   username?: string;
@@ -32,6 +35,10 @@ export interface RtspSourceOptions {
   timeoutMs?: number;
   /** No RTP for this long ends the session (the hub retries). */
   mediaTimeoutMs?: number;
+  /** RTP over the RTSP connection (default) or over UDP. */
+  transport?: 'tcp' | 'udp';
+  /** Local ports for UDP. */
+  udpPorts?: UdpPortRange;
 }
 
 interface Setup {
@@ -43,6 +50,8 @@ interface Setup {
   /** First timestamp of the track, and where it lands on the session clock. */
   base?: number;
   offset: number;
+  /** UDP transport: the socket pair and the reorder buffer in front of the depacketiser. */
+  udp?: { pair: UdpPair; reorder: ReorderBuffer };
 }
 
 const USER_AGENT = 'OpenCVR';
@@ -63,6 +72,11 @@ export class RtspSource implements MediaSource {
   private lastMediaAt = 0;
   private startedAt = 0;
   private announced = false;
+  private drainTimer?: NodeJS.Timeout;
+  /** The transport in use once set up (UDP may fall back to TCP). */
+  transport: 'tcp' | 'udp';
+  /** Packets that failed to parse or depacketise, for the stream status. */
+  readonly stats = { badPackets: 0, udpPackets: 0, udpForeign: 0 };
   private readonly url: string;
   private readonly creds: { username: string; password: string };
   private readonly timeoutMs: number;
@@ -79,7 +93,11 @@ export class RtspSource implements MediaSource {
     this.url = u.toString();
     this.timeoutMs = opts.timeoutMs ?? 5000;
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 10_000;
+    this.transport = opts.transport ?? 'tcp';
+    this.udpPorts = opts.udpPorts ?? DEFAULT_UDP_PORTS;
   }
+
+  private readonly udpPorts: UdpPortRange;
 
   start(sink: SourceSink) {
     this.sink = sink;
@@ -91,6 +109,8 @@ export class RtspSource implements MediaSource {
     this.stopped = true;
     clearInterval(this.keepalive);
     clearInterval(this.watchdog);
+    clearInterval(this.drainTimer);
+    for (const s of this.setups) s.udp?.pair.close();
     if (this.socket && !this.socket.destroyed && this.session) {
       // Best effort: tell the camera, then close without waiting for its answer.
       try {
@@ -123,14 +143,46 @@ export class RtspSource implements MediaSource {
     for (const media of tracks) {
       const channel = this.setups.length * 2;
       const control = resolveControl(sessionBase, media.control);
+      const setup: Setup = { media, depacketiser: media.createDepacketiser(), track: media.track, params: { ...media.parameterSets }, offset: 0 };
+      if (this.transport === 'udp') {
+        const pair = await allocateUdpPair(this.udpPorts);
+        if (this.stopped) {
+          pair.close();
+          throw new Error('stopped');
+        }
+        const res = await this.call('SETUP', control, [['Transport', `RTP/AVP;unicast;client_port=${pair.rtpPort}-${pair.rtpPort + 1}`]], [461]);
+        const transport = getHeader(res, 'Transport') ?? '';
+        if (res.status === 461 || /interleaved=/.test(transport)) {
+          pair.close();
+          // 461 Unsupported Transport: this camera streams over TCP only (every track, then).
+          if (res.status === 461) this.transport = 'tcp';
+        } else {
+          this.takeSession(res);
+          setup.udp = { pair, reorder: new ReorderBuffer({ size: 256, maxDelayMs: 150 }) };
+          this.setups.push(setup);
+          this.listenUdp(setup);
+          continue;
+        }
+        if (res.status !== 461) {
+          this.takeSession(res);
+          const m = /interleaved=(\d+)/.exec(transport);
+          this.setups.push(setup);
+          this.byChannel.set(m ? Number(m[1]) : channel, setup);
+          continue;
+        }
+      }
       const res = await this.call('SETUP', control, [['Transport', `RTP/AVP/TCP;unicast;interleaved=${channel}-${channel + 1}`]]);
-      const session = getHeader(res, 'Session');
-      if (session) this.session = session.split(';')[0].trim();
+      this.takeSession(res);
       const transport = getHeader(res, 'Transport') ?? '';
       const m = /interleaved=(\d+)/.exec(transport);
-      const setup: Setup = { media, depacketiser: media.createDepacketiser(), track: media.track, params: { ...media.parameterSets }, offset: 0 };
       this.setups.push(setup);
       this.byChannel.set(m ? Number(m[1]) : channel, setup);
+    }
+    if (this.setups.some((s) => s.udp)) {
+      this.drainTimer = setInterval(() => {
+        for (const s of this.setups) if (s.udp) for (const r of s.udp.reorder.drain(Date.now())) this.onPacket(s, r.packet);
+      }, 50);
+      this.drainTimer.unref();
     }
     const play = await this.call('PLAY', sessionBase, [['Range', 'npt=0.000-']]);
     const timeout = /timeout=(\d+)/.exec(getHeader(play, 'Session') ?? '');
@@ -192,16 +244,60 @@ export class RtspSource implements MediaSource {
     }
   }
 
+  private takeSession(res: RtspResponse) {
+    const session = getHeader(res, 'Session');
+    if (session) this.session = session.split(';')[0].trim();
+  }
+
+  /** RTP from the camera's address only (another sender on the port is ignored), through the reorder buffer. */
+  private listenUdp(setup: Setup) {
+    const udp = setup.udp!;
+    const camera = this.socket?.remoteAddress?.replace(/^::ffff:/, '');
+    udp.pair.rtp.on('message', (msg, rinfo) => {
+      if (this.stopped) return;
+      if (camera && rinfo.address.replace(/^::ffff:/, '') !== camera) {
+        this.stats.udpForeign++;
+        return;
+      }
+      this.stats.udpPackets++;
+      let packet: RtpPacket;
+      try {
+        packet = parseRtp(msg);
+      } catch {
+        this.stats.badPackets++;
+        return;
+      }
+      for (const r of udp.reorder.push(packet, Date.now())) this.onPacket(setup, r.packet);
+    });
+    // Sender reports are not used yet; reading them keeps the socket's buffer empty.
+    udp.pair.rtcp.on('message', () => undefined);
+    for (const s of [udp.pair.rtp, udp.pair.rtcp]) s.on('error', (err) => this.fail(`UDP: ${err.message}`));
+  }
+
   private onInterleaved(channel: number, data: Uint8Array) {
     const setup = this.byChannel.get(channel);
     if (!setup) return; // RTCP on odd channels, or a channel we did not set up
-    this.lastMediaAt = Date.now();
+    let packet: RtpPacket;
+    try {
+      packet = parseRtp(data);
+    } catch {
+      this.stats.badPackets++;
+      return;
+    }
+    this.onPacket(setup, packet);
+  }
+
+  private onPacket(setup: Setup, packet: RtpPacket) {
     let units: AccessUnit[];
     try {
-      units = setup.depacketiser.push(parseRtp(data));
+      units = setup.depacketiser.push(packet);
     } catch {
-      return; // a malformed packet is dropped; the depacketiser resynchronises on the next one
+      // A malformed packet is dropped; the depacketiser resynchronises on the next one. Only packets
+      // that parse count as media for the watchdog, so a camera sending garbage is retried.
+      this.stats.badPackets++;
+      return;
     }
+    this.lastMediaAt = Date.now();
     for (const u of units) this.deliver(setup, u);
   }
 
@@ -271,7 +367,8 @@ export class RtspSource implements MediaSource {
     return request({ method, uri: url, headers: all });
   }
 
-  private async call(method: string, url: string, headers: [string, string][]): Promise<RtspResponse> {
+  /** A request and its answer; a status of 300 or more throws unless listed in `allow`. */
+  private async call(method: string, url: string, headers: [string, string][], allow: number[] = []): Promise<RtspResponse> {
     for (let attempt = 0; attempt < 2; attempt++) {
       const msg = this.req(method, url, headers);
       const cseq = this.cseq;
@@ -294,7 +391,7 @@ export class RtspSource implements MediaSource {
           continue;
         }
       }
-      if (res.status >= 300) throw new Error(`${method}: ${res.status} ${res.reason}`);
+      if (res.status >= 300 && !allow.includes(res.status)) throw new Error(`${method}: ${res.status} ${res.reason}`);
       return res;
     }
     throw new Error(`${method}: 401 Unauthorized`);

@@ -7,5 +7,7 @@ export const rtspSourceFactory: SourceFactory = (device, channel) => {
   return new RtspSource(channel.rtsp_url, {
     username: channel.username || device.device_username,
     password: channel.password || device.device_password,
+    // The channel's Transport (TCP by default); UDP falls back to TCP when the camera refuses it.
+    transport: channel.transport === 'UDP' ? 'udp' : 'tcp',
   });
 };
