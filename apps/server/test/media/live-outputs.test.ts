@@ -244,3 +244,84 @@ describe('stream status and snapshots', () => {
     expect((await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`)).status).toBe(401);
   });
 });
+
+describe('audio and changes of tracks', () => {
+  for (const audio of ['aac', 'pcma'] as const) {
+    it(`HTTP-FLV of a camera with ${audio} audio: ffprobe reads H.264 and ${audio}`, async () => {
+      await cam.stop();
+      cam = await startCamera({ audio });
+      const s = await openStream('FLV');
+      const r = await run('ffprobe', [
+        '-v',
+        'error',
+        '-read_intervals',
+        '%+2',
+        '-show_streams',
+        '-of',
+        'json',
+        `${t.baseUrl}${s.URL}`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const names = JSON.parse(r.stdout)
+        .streams.map((x: { codec_name: string }) => x.codec_name)
+        .sort();
+      expect(names).toEqual(audio === 'aac' ? ['aac', 'h264'] : ['h264', 'pcm_alaw']);
+    });
+  }
+
+  it('the camera comes back at another size: WS-FLV sends new metadata, HLS a discontinuity and init_1.mp4', async () => {
+    const s = await openStream('WS_FLV');
+    const hub = t.ctx.streams.get(s.Stream)!;
+    const chunks: Buffer[] = [];
+    const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+    ws.on('message', (d: Buffer) => chunks.push(d));
+    const hls = `${t.baseUrl}${s.URLs.HLS}`;
+    expect((await fetch(hls)).status).toBe(200);
+    expect(await until(() => hub.state === 'live' && chunks.length > 5, 15000)).toBe(true);
+    const port = cam.port;
+    await cam.stop();
+    expect(await until(() => hub.state === 'retrying', 15000)).toBe(true);
+    cam = await startCamera({ port, width: 480, height: 272 });
+    const widths = () =>
+      readFlv(Buffer.concat(chunks))
+        .tags.filter((x) => x.type === 18)
+        .map((x) => (String.fromCharCode(...x.data).includes('width') ? x.data : undefined))
+        .filter(Boolean).length;
+    expect(await until(() => widths() >= 2, 30000)).toBe(true);
+    // the second metadata says 480
+    const { decodeAmf0 } = await import('@opencvr/flv');
+    const metas = readFlv(Buffer.concat(chunks)).tags.filter((x) => x.type === 18);
+    const last = decodeAmf0(metas[metas.length - 1].data)[1] as { entries: Record<string, unknown> };
+    expect(last.entries).toMatchObject({ width: 480, height: 272, videocodecid: 7 });
+    ws.close();
+    const playlist = await until(async () => {
+      const text = await (await fetch(hls)).text();
+      return /#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI="init_1\.mp4\?play_token=[^"]+"\n/.test(text) &&
+        /init_1\.mp4[\s\S]*#EXTINF/.test(text)
+        ? text
+        : '';
+    }, 20000);
+    expect(playlist).toBeTruthy();
+    const init1 = await fetch(`${t.baseUrl}/hls/${s.Stream}/init_1.mp4?${s.URLs.HLS.split('?')[1]}`);
+    expect(init1.status).toBe(200);
+    // ffmpeg reads the stream after the change at the new size
+    // ffmpeg, started on the last segment (after the change), reads the new size
+    const probe = await run('ffmpeg', [
+      '-v',
+      'error',
+      '-live_start_index',
+      '-1',
+      '-i',
+      hls,
+      '-t',
+      '1',
+      '-f',
+      'framemd5',
+      '-',
+    ]);
+    expect(
+      probe.stdout.split('\n').find((l) => l.startsWith('#dimensions')),
+      probe.stderr,
+    ).toBe('#dimensions 0: 480x272');
+  });
+});
