@@ -12,6 +12,7 @@ import { v1 } from '../../http/envelope.js';
 import { ApiError, invalidParam } from '../../http/errors.js';
 import { flag, id } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
+import { UnsafePathError } from '../../services/recording/paths.js';
 import { mergeRanges, monthFlags } from '../../services/recording/query.js';
 import { dayRange, localStamp, monthRange } from '../../services/recording/time.js';
 import { channelId, deviceId } from './inventory-schemas.js';
@@ -189,7 +190,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     try {
       await rec.removeSegment(seg);
     } catch (err) {
-      if (err instanceof Error && err.name === 'UnsafePathError') throw invalidParam('id', 'the recording file is outside the record folder');
+      if (err instanceof UnsafePathError) throw invalidParam('id', 'the recording file is outside the record folder');
       throw err;
     }
     return v1('MSG_SC_RECORD_REMOVE_ACK', {});

@@ -8,6 +8,7 @@ import { localStamp } from './time.js';
 export class UnsafePathError extends Error {
   constructor(readonly rel: string) {
     super(`recording path escapes the record root: ${rel}`);
+    this.name = 'UnsafePathError';
   }
 }
 

@@ -1,0 +1,193 @@
+/** The record and record-plan calls on both databases: shapes, validation, role checks. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { form, initialise, makeOperator } from '../api/support.js';
+import { segmentPath } from '../../src/services/recording/paths.js';
+import { localDay, localStamp } from '../../src/services/recording/time.js';
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await initialise(t);
+  await t.ctx.recording.ready;
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const get = (url: string, token: string) => t.app.inject({ url, headers: { token } });
+const post = (url: string, payload: object, token: string) => t.app.inject({ method: 'POST', url, headers: { token }, payload });
+
+async function camera(n: number) {
+  const res = await post('/api/v1/adddevice', { DeviceName: `Cam${n}`, DeviceType: 'RTSP', RtspUrl: `rtsp://127.0.0.1:9/c${n}` }, admin);
+  const dev = res.json().EasyDarwin.Body.DeviceID as string;
+  return { dev, pk: (await t.ctx.inventory.channels.require(dev, '1')).id };
+}
+
+/** A segment row and its file (a few bytes: these tests do not read it). */
+async function segment(pk: number, start: Date, seconds: number, important = 0) {
+  const rel = segmentPath(pk, start);
+  const file = path.join(t.settings.dataDir, 'records', rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, 'x');
+  const row = await t.ctx.db
+    .insertInto('recordings')
+    .values({ channel_pk: pk, root: '', path: rel, start_at: start.toISOString(), end_at: new Date(start.getTime() + seconds * 1000).toISOString(), duration_ms: seconds * 1000, bytes: 1, important, status: 'complete', created_at: new Date().toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, file };
+}
+
+describe('record plans', () => {
+  it('creates, lists, reads, updates and deletes a plan; a slot across midnight is split; bad schedules are refused by name', async () => {
+    const { dev } = await camera(1);
+    const schedule = { Monday: [{ StartTime: '08:00:00', EndTime: '18:00:00' }], Friday: [{ StartTime: '22:00', EndTime: '06:00' }] };
+    const made = await post('/api/v1/setrecordplan', { name: 'office', schedule: JSON.stringify(schedule), save_days: 7, enable: 1, channels: `${dev}:1` }, admin);
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().EasyDarwin.Body.ID as number;
+    const info = (await get(`/api/v1/recordplaninfo?id=${id}`, admin)).json().EasyDarwin.Body;
+    expect(info).toMatchObject({ ID: id, Name: 'office', SaveDays: 7, Enable: 1, Channels: [{ id: `${dev}:1`, DeviceID: dev, ChannelID: '1' }] });
+    expect(info.Days.Friday).toEqual([{ sTime: '22:00:00', eTime: '24:00:00', enable: 1, number: 0, type: 1 }]);
+    expect(info.Days.Saturday).toEqual([{ sTime: '00:00:00', eTime: '06:00:00', enable: 1, number: 0, type: 1 }]);
+    expect(info.Schedule.Monday).toEqual([{ StartTime: '08:00:00', EndTime: '18:00:00' }]);
+
+    // form-encoded update
+    const upd = await t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', ...form({ id, name: 'office2', schedule: '{"Sunday":[{"StartTime":"01:00","EndTime":"02:00"}]}', save_days: 3, enable: 0, channels: '' }, admin) });
+    expect(upd.statusCode, upd.body).toBe(200);
+    const list = (await get('/api/v1/recordplanlist', admin)).json().EasyDarwin.Body;
+    expect(list.Total).toBe(1);
+    expect(list.Plans[0]).toMatchObject({ ID: id, Name: 'office2', SaveDays: 3, Enable: 0, Channels: [] });
+
+    for (const [bad, msg] of [
+      ['{"Monday":[{"StartTime":"25:00","EndTime":"26:00"}]}', 'Monday[0].StartTime'],
+      ['{"Monday":[{"StartTime":"08:00","EndTime":"08:00"}]}', 'same time'],
+      ['not json', 'not JSON'],
+      ['{"Someday":[]}', 'unknown day'],
+    ]) {
+      const res = await post('/api/v1/setrecordplan', { name: 'x', schedule: bad }, admin);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().msg).toContain(msg);
+      const check = await post('/api/v1/checkpush', { schedule: bad }, admin);
+      expect(check.statusCode).toBe(400);
+    }
+    const dup = await post('/api/v1/setrecordplan', { name: 'office2', schedule: '{}' }, admin);
+    expect(dup.statusCode).toBe(409);
+    const unknown = await post('/api/v1/setrecordplan', { name: 'y', schedule: '{}', channels: 'nodev:1' }, admin);
+    expect(unknown.statusCode).toBe(404);
+    const check = await post('/api/v1/checkpush', { schedule }, admin);
+    expect(check.statusCode).toBe(200);
+    expect(check.json().EasyDarwin.Body.Days.Saturday[0]).toMatchObject({ sTime: '00:00:00', eTime: '06:00:00' });
+
+    expect((await get(`/api/v1/delrecordplan?id=${id}`, admin)).statusCode).toBe(200);
+    expect((await get(`/api/v1/recordplaninfo?id=${id}`, admin)).statusCode).toBe(404);
+  });
+
+  it('record folder: GET shows the default, POST refuses a relative or unwritable folder and sets a new one (old one kept reachable)', async () => {
+    const g = (await get('/api/v1/recordpath', admin)).json().EasyDarwin.Body;
+    expect(g.RecordPath).toBe(path.join(t.settings.dataDir, 'records'));
+    expect(g.SegmentSeconds).toBe(300);
+    expect((await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, admin)).statusCode).toBe(400);
+    const blocker = path.join(t.settings.dataDir, 'file');
+    fs.writeFileSync(blocker, 'x');
+    expect((await post('/api/v1/recordpath', { RecordPath: path.join(blocker, 'sub') }, admin)).statusCode).toBe(400);
+    const next = path.join(t.settings.dataDir, 'elsewhere', 'rec');
+    const res = await post('/api/v1/recordpath', { RecordPath: next, SegmentSeconds: 60 }, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(fs.statSync(next).isDirectory()).toBe(true);
+    const cfg = await t.ctx.config.get('record');
+    expect(cfg).toMatchObject({ RecordPath: next, OldPaths: [''], SegmentSeconds: 60 });
+    const roots = await t.ctx.recording.roots();
+    expect(roots.allowed.get('')).toBe(path.join(t.settings.dataDir, 'records'));
+  });
+
+  it('plans and the record folder are for administrators only', async () => {
+    const op = await makeOperator(t, admin);
+    for (const url of ['/api/v1/recordplanlist', '/api/v1/recordplaninfo?id=1', '/api/v1/recordpath']) expect((await get(url, op.token)).statusCode, url).toBe(403);
+    for (const url of ['/api/v1/setrecordplan', '/api/v1/checkpush', '/api/v1/recordpath']) expect((await post(url, {}, op.token)).statusCode, url).toBe(403);
+  });
+});
+
+describe('record queries', () => {
+  it('querydaily merges contiguous segments (≤ 2 s apart) and keeps gaps; querymonthly, queryflags and querydevices agree', async () => {
+    const { dev, pk } = await camera(1);
+    const { dev: dev2 } = await camera(2);
+    const day = new Date();
+    day.setDate(day.getDate() - 1);
+    day.setHours(10, 0, 0, 0);
+    const s = (sec: number) => new Date(day.getTime() + sec * 1000);
+    const a = await segment(pk, s(0), 300);
+    const b = await segment(pk, s(301.5), 300); // 1.5 s gap: merged
+    const c = await segment(pk, s(1000), 60); // a real gap
+    const res = await get(`/api/v1/record/querydaily?id=${dev}:1&period=${localDay(day)}`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.EasyDarwin).toBeUndefined();
+    expect(body.list).toEqual([
+      expect.objectContaining({ startAt: localStamp(s(0)), endAt: localStamp(s(601.5)), duration: 602, ids: [a.id, b.id], important: 0, snap: '' }),
+      expect.objectContaining({ startAt: localStamp(s(1000)), endAt: localStamp(s(1060)), duration: 60, ids: [c.id] }),
+    ]);
+    expect(body.list[0].hls).toBe(`/api/v1/record/recordvideo/play/m3u8/${dev}:1/${localStamp(s(0))}/${localStamp(s(601.5))}`);
+    // paging
+    expect((await get(`/api/v1/record/querydaily?device=${dev}&channel=1&period=${localDay(day)}&start=1&limit=1`, admin)).json()).toMatchObject({ total: 2, list: [{ ids: [c.id] }] });
+
+    const month = localDay(day).slice(0, 6);
+    const monthly = await get(`/api/v1/record/querymonthly?id=${dev}:1&period=${month}`, admin);
+    const expected = Array.from({ length: new Date(day.getFullYear(), day.getMonth() + 1, 0).getDate() }, (_, i) => (i + 1 === day.getDate() ? '1' : '0')).join('');
+    expect(monthly.body).toBe(expected);
+    const flags = (await get(`/api/v1/record/queryflags?period=${month}&ids=${dev}:1,${dev2}:1`, admin)).json().EasyDarwin.Body.Flags;
+    expect(flags).toEqual([
+      expect.objectContaining({ id: `${dev}:1`, flags: expected }),
+      expect.objectContaining({ id: `${dev2}:1`, flags: expected.replace(/1/g, '0') }),
+    ]);
+    const devices = (await get(`/api/v1/record/querydevices?period=${localDay(day)}`, admin)).json().EasyDarwin.Body;
+    expect(devices).toMatchObject({ Total: 1, Channels: [{ id: `${dev}:1`, DeviceID: dev, ChannelID: '1' }] });
+
+    for (const bad of ['period=2024', 'period=20241399', 'id=nocolon&period=20240101']) {
+      expect((await get(`/api/v1/record/querydaily?id=${dev}:1&${bad}`, admin)).statusCode, bad).toBe(400);
+    }
+  });
+
+  it('an operator sees only channels of its role; setimportant, remove (not an important one) and removedaily', async () => {
+    const { dev, pk } = await camera(1);
+    const day = new Date(Date.now() - 3 * 86400_000);
+    day.setHours(9, 0, 0, 0);
+    const a = await segment(pk, day, 60);
+    const b = await segment(pk, new Date(day.getTime() + 60_000), 60);
+    const c = await segment(pk, new Date(day.getTime() + 120_000), 60);
+    const op = await makeOperator(t, admin);
+    const period = localDay(day);
+    expect((await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, op.token)).statusCode).toBe(404);
+    expect((await get(`/api/v1/record/setimportant?id=${a.id}&important=1`, op.token)).statusCode).toBe(404);
+    expect((await get(`/api/v1/realtimerecord/start?id=${dev}:1`, op.token)).statusCode).toBe(404);
+    expect((await get(`/api/v1/record/querydevices?period=${period}`, op.token)).json().EasyDarwin.Body.Total).toBe(0);
+    await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: dev, ChannelID: '1' }] }, admin);
+    expect((await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, op.token)).json().list).toHaveLength(1);
+    const imp = await get(`/api/v1/record/setimportant?id=${a.id}&important=1`, op.token);
+    expect(imp.statusCode, imp.body).toBe(200);
+    expect((await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, op.token)).json().list[0].important).toBe(1);
+    // removal is for administrators; an important segment must be unmarked first
+    expect((await get(`/api/v1/record/remove?id=${b.id}`, op.token)).statusCode).toBe(403);
+    expect((await get(`/api/v1/record/remove?id=${a.id}`, admin)).statusCode).toBe(400);
+    expect((await post('/api/v1/record/remove', { id: b.id }, admin)).statusCode).toBe(200);
+    expect(fs.existsSync(b.file)).toBe(false);
+    expect((await get(`/api/v1/record/remove?id=${b.id}`, admin)).statusCode).toBe(404);
+    const rd = await get(`/api/v1/record/removedaily?id=${dev}:1&period=${period}`, admin);
+    expect(rd.json().EasyDarwin.Body).toEqual({ Removed: 1, Kept: 1 });
+    expect(fs.existsSync(c.file)).toBe(false);
+    expect(fs.existsSync(a.file)).toBe(true);
+  });
+
+  it('realtimerecord start/stop keeps the flag in the database (kill.test.ts shows it resumes after a restart)', async () => {
+    const { dev, pk } = await camera(1);
+    const res = await get(`/api/v1/realtimerecord/start?id=${dev}:1`, admin);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await t.ctx.db.selectFrom('record_manual').select('channel_pk').execute()).toEqual([{ channel_pk: pk }]);
+    // the camera URL leads nowhere, but the recorder is subscribed and holds the hub open
+    expect(t.ctx.recording.engine.active()).toEqual([pk]);
+    expect((await get(`/api/v1/realtimerecord/stop?device=${dev}&channel=1`, admin)).json().EasyDarwin.Body.Recording).toBe(0);
+    expect(await t.ctx.db.selectFrom('record_manual').selectAll().execute()).toEqual([]);
+  });
+});
