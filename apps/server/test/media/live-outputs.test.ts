@@ -325,3 +325,40 @@ describe('audio and changes of tracks', () => {
     ).toBe('#dimensions 0: 480x272');
   });
 });
+
+describe('H.265 camera', () => {
+  it('HLS decodes at the camera size; WS-FLV writes enhanced FLV hvc1, or codec id 12 with ?hevc=12', async () => {
+    await cam.stop();
+    cam = await startCamera({ codec: 'h265' });
+    const s = await openStream('HLS');
+    const probe = await run('ffmpeg', ['-v', 'error', '-i', `${t.baseUrl}${s.URL}`, '-t', '1', '-f', 'framemd5', '-']);
+    expect(probe.code, probe.stderr).toBe(0);
+    expect(probe.stdout).toContain('#dimensions 0: 320x240');
+    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', `${t.baseUrl}${s.URL}`]);
+    expect(JSON.parse(stat.stdout).streams[0]).toMatchObject({ codec_name: 'hevc', width: 320, height: 240 });
+    const firstTags = async (url: string) => {
+      const chunks: Buffer[] = [];
+      await new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        const timer = setTimeout(() => (ws.close(), resolve()), 15000);
+        ws.on('message', (d: Buffer) => {
+          chunks.push(d);
+          if (chunks.length >= 4) {
+            clearTimeout(timer);
+            ws.close();
+            resolve();
+          }
+        });
+        ws.on('error', (e) => (clearTimeout(timer), reject(e)));
+      });
+      return readFlv(Buffer.concat(chunks)).tags;
+    };
+    const wsUrl = `${t.baseUrl!.replace('http', 'ws')}${s.URLs.WS_FLV}`;
+    const enhanced = await firstTags(wsUrl);
+    expect(Buffer.from(enhanced[1].data.subarray(0, 5)).toString('hex')).toBe('9068766331'); // SequenceStart 'hvc1'
+    expect(Buffer.from(enhanced[2].data.subarray(0, 5)).toString('hex')).toBe('9168766331'); // key CodedFrames
+    const legacy = await firstTags(`${wsUrl}&hevc=12`);
+    expect(Buffer.from(legacy[1].data.subarray(0, 2)).toString('hex')).toBe('1c00');
+    expect(Buffer.from(legacy[2].data.subarray(0, 2)).toString('hex')).toBe('1c01');
+  });
+});
