@@ -220,6 +220,18 @@ test.describe('live video', () => {
     }
   });
 
+  test('when the WebSocket fMP4 output keeps failing, the player falls back to another transport the server serves', async ({ page }) => {
+    // Every WS fMP4 socket is closed at once: after its bounded attempts the player probes HLS,
+    // then WebRTC (WHEP), and plays over the first one the server answers.
+    await page.routeWebSocket(/\/ws_m4s\//, (ws) => ws.close());
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toHaveAttribute('data-phase', 'reconnecting', SLOW);
+    await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 60_000 });
+    await expect(player.getByTestId('player-stats')).toContainText(/HLS|WebRTC/);
+    await expectAdvancing(player.locator('video'), 'fallback transport');
+  });
+
   test('the camera stops and comes back on the same port: the player reconnects by itself', async ({ page }) => {
     await openAs(page, admin, `/video/player/${dev}/1/0`);
     const player = page.getByTestId('live-player');

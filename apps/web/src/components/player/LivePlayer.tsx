@@ -40,6 +40,8 @@ export interface LivePlayerProps {
   open?: () => Promise<StreamAnswer>;
   /** Small tiles: toolbar on hover, no PTZ. */
   compact?: boolean;
+  /** Offer the PTZ pad (not on the public pages: a visitor may not steer the camera). */
+  ptz?: boolean;
   /** Extra toolbar content (e.g. a close button of a wall cell). */
   extra?: ReactNode;
   style?: CSSProperties;
@@ -47,7 +49,7 @@ export interface LivePlayerProps {
 
 const isHevc = (mime: string) => /hvc1|hev1/i.test(mime);
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, extra, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, extra, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -161,7 +163,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           {overlay}
         </div>
       )}
-      {ptz && !compact && (
+      {ptz && ptzAllowed && !compact && (
         <div style={{ position: 'absolute', right: 8, bottom: 40 }}>
           <PtzPanel device={device} channel={channel} />
         </div>
@@ -194,7 +196,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           <Tooltip title={t('player.snapshot')}>
             <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
           </Tooltip>
-          {!compact && (
+          {ptzAllowed && !compact && (
             <Tooltip title={t('player.ptz.title')}>
               <Button {...iconBtn} aria-label={t('player.ptz.title')} aria-pressed={ptz} icon={<AimOutlined />} onClick={() => setPtz(!ptz)} />
             </Tooltip>

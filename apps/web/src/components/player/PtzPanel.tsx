@@ -59,12 +59,8 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
         ))}
       </div>
       <div style={{ display: 'flex', gap: 4, marginTop: 4 }}>
-        <Button size="small" block icon={<ZoomInOutlined />} onClick={() => void send('zoomin')}>
-          {t('player.ptz.zoomin')}
-        </Button>
-        <Button size="small" block icon={<ZoomOutOutlined />} onClick={() => void send('zoomout')}>
-          {t('player.ptz.zoomout')}
-        </Button>
+        <Button size="small" block icon={<ZoomInOutlined />} aria-label={t('player.ptz.zoomin')} title={t('player.ptz.zoomin')} onClick={() => void send('zoomin')} />
+        <Button size="small" block icon={<ZoomOutOutlined />} aria-label={t('player.ptz.zoomout')} title={t('player.ptz.zoomout')} onClick={() => void send('zoomout')} />
       </div>
       <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
       <Slider min={1} max={10} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />

@@ -37,12 +37,13 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
   };
   const stats = setInterval(() => {
     void pc.getStats().then((report) => {
-      report.forEach((s: { type: string; kind?: string; bytesReceived?: number; frameWidth?: number; frameHeight?: number; framesDecoded?: number }) => {
+      report.forEach((s: { type: string; kind?: string; bytesReceived?: number; frameWidth?: number; frameHeight?: number; codecId?: string }) => {
         if (s.type !== 'inbound-rtp' || s.kind !== 'video') return;
         const bytes = s.bytesReceived ?? 0;
         if (bytes > lastBytes) ev.onBytes(bytes - lastBytes);
         lastBytes = bytes;
-        if (s.frameWidth) ev.onInfo({ width: s.frameWidth, height: s.frameHeight });
+        const codec = s.codecId ? (report.get(s.codecId) as { mimeType?: string } | undefined)?.mimeType : undefined;
+        if (s.frameWidth || codec) ev.onInfo({ width: s.frameWidth, height: s.frameHeight, codec: codec?.replace(/^video\//, '') });
       });
     });
   }, 1000);

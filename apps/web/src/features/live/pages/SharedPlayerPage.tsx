@@ -44,7 +44,7 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
         </Typography.Text>
       )}
       <div style={{ flex: 1, minHeight: 0 }}>
-        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} />
+        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} ptz={false} />
       </div>
     </div>
   );
