@@ -213,7 +213,7 @@ test.describe('live video', () => {
 
       const bad = link.replace(/play_token=([^&]+)/, (_m, tok: string) => `play_token=${tok.slice(0, -4)}AAAA`);
       await p.goto(bad);
-      await expect(p.getByTestId('share-error')).toHaveText(zh('unauthorized'), SLOW);
+      await expect(p.getByTestId('share-error')).toHaveText(zh('shareInvalid'), SLOW);
       await expect(p.getByTestId('live-player')).toHaveCount(0);
     } finally {
       await visitor.close();

@@ -65,6 +65,8 @@ export const MESSAGES = {
   routeNotFound: { 'zh-CN': '接口不存在', 'en-US': 'No such call' },
   payloadTooLarge: { 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
   shareExpired: { 'zh-CN': '分享链接已过期', 'en-US': 'This shared link has expired' },
+  shareInvalid: { 'zh-CN': '分享链接无效', 'en-US': 'This shared link is not valid' },
+  playTokenInvalid: { 'zh-CN': '播放地址无效或已过期', 'en-US': 'This play address is not valid or has expired' },
   ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
   onvifTimeout: { 'zh-CN': '设备 {address} 在 {ms} 毫秒内无应答', 'en-US': 'The device at {address} did not answer within {ms} ms' },
   onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },

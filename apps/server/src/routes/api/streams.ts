@@ -125,7 +125,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (req) => {
       const q = req.query;
       const check = await ctx.streams.checkToken(q.play_token, shareSubject(q.device, q.channel, q.stream));
-      if (!check.ok) throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'unauthorized');
+      if (!check.ok) throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'shareInvalid');
       const c = await channels.require(q.device, q.channel);
       const d = await devices.require(q.device);
       if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');

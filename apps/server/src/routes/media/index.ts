@@ -26,7 +26,7 @@ export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: 
   if (typeof playToken === 'string' && playToken) {
     const check = await ctx.streams.checkToken(playToken, key);
     if (check.ok) return parsed;
-    throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'unauthorized');
+    throw new ApiError(401, 'playTokenInvalid');
   }
   const token = tokenOf(req);
   const found = token ? await ctx.tokens.resolve(token) : undefined;

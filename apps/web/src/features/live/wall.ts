@@ -31,7 +31,7 @@ export const MAX_CELLS = 16;
 export const DEFAULT_LOOP_INTERVAL = 10;
 export const MIN_LOOP_INTERVAL = 5;
 /** The drag data the video sidebar puts on channel nodes. */
-export const CHANNEL_DRAG_TYPE = 'application/x-opencvr-channel';
+export { CHANNEL_DRAG_TYPE } from '../../lib/channelDrag';
 
 export const isLayout = (n: unknown): n is Layout => LAYOUTS.includes(n as Layout);
 export const gridSide = (layout: Layout) => Math.sqrt(layout);

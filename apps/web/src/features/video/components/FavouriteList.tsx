@@ -38,6 +38,7 @@ export function FavouriteList() {
         <ChannelTitle
           name={c.Name}
           online={c.Online}
+          drag={{ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name }}
           favourite={1}
           onStar={async () => {
             const flag = await star({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, FavoritesChannel: 1 });

@@ -77,7 +77,12 @@ export function GroupTree() {
         ),
       };
     }
-    return { title: <ChannelTitle name={n.Name} online={n.Online} directory={n.NodeType === 'deviceDirectory'} /> };
+    return { title: <ChannelTitle
+          name={n.Name}
+          online={n.Online}
+          directory={n.NodeType === 'deviceDirectory'}
+          drag={n.DeviceID && n.ChannelID ? { device: n.DeviceID, channel: n.ChannelID, name: n.Name } : undefined}
+        /> };
   }, <Typography.Link>{t('video.loadMore')}</Typography.Link>);
 
   return (

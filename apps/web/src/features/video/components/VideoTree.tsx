@@ -85,6 +85,7 @@ export function VideoTree() {
           name={query ? `${c.Name} (${c.DeviceName})` : c.Name}
           online={c.Online}
           directory={directory}
+          drag={{ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name }}
           favourite={directory ? undefined : fav}
           onStar={async () => {
             const flag = await star({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, FavoritesChannel: fav });
