@@ -90,6 +90,7 @@ describe('record plans', () => {
     expect(g.RecordPath).toBe(path.join(t.settings.dataDir, 'records'));
     expect(g.SegmentSeconds).toBe(300);
     expect((await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, admin)).statusCode).toBe(400);
+    expect((await post('/api/v1/recordpath', { RecordPath: '/proc/forbidden/rec' }, admin)).statusCode).toBe(400);
     const blocker = path.join(t.settings.dataDir, 'file');
     fs.writeFileSync(blocker, 'x');
     expect((await post('/api/v1/recordpath', { RecordPath: path.join(blocker, 'sub') }, admin)).statusCode).toBe(400);

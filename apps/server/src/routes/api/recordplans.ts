@@ -14,7 +14,7 @@ import { v1 } from '../../http/envelope.js';
 import { ApiError, invalidParam } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import type { PlanView } from '../../services/recording/plans.js';
-import { recordRoot } from '../../services/recording/paths.js';
+import { isSystemFolder, recordRoot } from '../../services/recording/paths.js';
 import { statfsFree } from '../../services/recording/retention.js';
 import { refOf } from './records.js';
 
@@ -175,6 +175,7 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const b = req.body;
       if (!path.isAbsolute(b.RecordPath) || b.RecordPath.includes('\0')) throw invalidParam('RecordPath', 'must be an absolute folder path');
       const abs = path.resolve(b.RecordPath);
+      if (isSystemFolder(abs)) throw invalidParam('RecordPath', 'a system folder cannot hold recordings');
       try {
         fs.mkdirSync(abs, { recursive: true });
         const probe = path.join(abs, `.write-test-${process.pid}-${Date.now()}`);

@@ -35,3 +35,8 @@ export function safeJoin(root: string, rel: string): string {
   if (!file.startsWith(base + path.sep)) throw new UnsafePathError(rel);
   return file;
 }
+
+/** Kernel file systems: never a record folder (and Node's recursive mkdir spins forever under /proc). */
+export function isSystemFolder(abs: string): boolean {
+  return ['/proc', '/sys', '/dev'].some((p) => abs === p || abs.startsWith(`${p}/`));
+}

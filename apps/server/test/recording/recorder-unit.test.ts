@@ -1,0 +1,100 @@
+/** The recorder output alone, with a fake index: G.711 audio kept, segment cuts, a reconnect, write failures. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AudioTrack } from '@opencvr/codec';
+import { RecorderOutput, type SegmentProgress, type SegmentStart } from '../../src/media/outputs/recorder.js';
+import { segmentPath } from '../../src/services/recording/paths.js';
+import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
+import { decodes, ffprobe } from './support.js';
+
+const alaw: AudioTrack = { kind: 'audio', codec: 'pcma', sampleRate: 8000, channels: 1, config: new Uint8Array(), codecString: 'alaw', clockRate: 8000 };
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-rec-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+
+function fakeStore() {
+  const rows: (SegmentStart & { id: number; progress?: SegmentProgress; complete: boolean; updates: number })[] = [];
+  return {
+    rows,
+    async create(seg: SegmentStart) {
+      rows.push({ ...seg, id: rows.length + 1, complete: false, updates: 0 });
+      return rows.length;
+    },
+    async update(id: number, progress: SegmentProgress, complete: boolean) {
+      const r = rows[id - 1];
+      r.progress = progress;
+      r.complete ||= complete;
+      r.updates++;
+    },
+  };
+}
+
+describe('RecorderOutput', () => {
+  it('records G.711 audio in segments of SegmentSeconds, starts a new segment on reconnect, closes the rows', async () => {
+    const store = fakeStore();
+    let clock = Date.UTC(2024, 0, 1, 12);
+    const rec = new RecorderOutput({ channelPk: 7, root: dir, rootKey: '', segmentSeconds: 3, pathFor: (s, a) => segmentPath(7, s, a), store, now: () => clock, flushMs: 50 });
+    rec.tracks([alaw]);
+    const feed = (from: number, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const pts = (from + i) * 160; // 20 ms of 8 kHz samples
+        rec.unit(0, { kind: 'audio', pts, data: new Uint8Array(160).fill(0xd5) });
+        clock += 20;
+      }
+    };
+    feed(0, 400); // 8 s
+    rec.tracks([alaw]); // the camera reconnects
+    feed(0, 100); // 2 s
+    await rec.stop();
+    expect(store.rows.map((r) => r.complete)).toEqual([true, true, true, true]);
+    const durations = store.rows.map((r) => r.progress!.durationMs);
+    expect(durations.slice(0, 2)).toEqual([3000, 3000]);
+    expect(durations[2]).toBe(2000);
+    expect(durations[3]).toBe(2000);
+    for (const r of store.rows) {
+      const file = path.join(dir, r.path);
+      expect(r.path).toMatch(/^7\/20240101\/\d{6}(-\d)?\.mp4$/);
+      expect(fs.statSync(file).size).toBe(r.progress!.bytes);
+      const probe = ffprobe(file);
+      expect(probe.streams[0]).toMatchObject({ codec_name: 'pcm_alaw' });
+      expect(Math.abs(Number(probe.format.duration) * 1000 - r.progress!.durationMs)).toBeLessThan(30);
+      decodes(file);
+      const scan = scanMp4(file);
+      expect(scan).toMatchObject({ ok: true, torn: false });
+      expect(Math.round((scan.endTime - scan.firstTime) * 1000)).toBe(r.progress!.durationMs);
+    }
+    // contiguous while the stream runs
+    expect(store.rows[1].startAt.getTime()).toBe(store.rows[0].progress!.endAt.getTime());
+  });
+
+  it('a write failure closes the segment at its last whole fragment; the next unit starts a new file', async () => {
+    const store = fakeStore();
+    const rec = new RecorderOutput({
+      channelPk: 1,
+      root: dir,
+      rootKey: '',
+      segmentSeconds: 60,
+      pathFor: (s, a) => segmentPath(1, s, a),
+      store,
+    });
+    rec.tracks([alaw]);
+    for (let i = 0; i < 200; i++) rec.unit(0, { kind: 'audio', pts: i * 160, data: new Uint8Array(160) });
+    await rec.idle();
+    expect(store.rows).toHaveLength(1);
+    // the folder is replaced by a file under the recorder: the next segment cannot open
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.writeFileSync(dir, 'not a folder');
+    rec.tracks([alaw]);
+    for (let i = 0; i < 200; i++) rec.unit(0, { kind: 'audio', pts: i * 160, data: new Uint8Array(160) });
+    await rec.stop();
+    expect(store.rows).toHaveLength(1);
+    expect(store.rows[0].complete).toBe(true);
+    expect(rec.stats.errors).toBeGreaterThan(0);
+  });
+});
