@@ -7,8 +7,10 @@ function idType(engine: Engine) {
 }
 
 export function m0001_foundation(engine: Engine): Migration {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- column builder differs per engine
   const id = (c: any) => (engine === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
   return {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was
     async up(db: Kysely<any>) {
       await db.schema
         .createTable('roles')
@@ -98,6 +100,7 @@ export function m0001_foundation(engine: Engine): Migration {
         .addUniqueConstraint('channels_uq', ['parent_device_id', 'channel_id'])
         .execute();
     },
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations see the schema as it was
     async down(db: Kysely<any>) {
       for (const t of ['channels', 'devices', 'news_state', 'news', 'config', 'login_failures', 'tokens', 'users', 'roles']) {
         await db.schema.dropTable(t).ifExists().execute();
