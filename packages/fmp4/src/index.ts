@@ -12,3 +12,4 @@ export {
   type TrackRun,
 } from './fragment.js';
 export { Fragmenter, type Fragment, type FragmenterOptions, type FragmentTrackInfo } from './fragmenter.js';
+export { boxHeader, childBox, childBoxes, findBox, mimeOfInit, readInit, readMoof, rewriteMoof, truncateFragment, BoxError, type BoxRef, type InitInfo, type InitTrack, type MoofInfo, type TrafInfo } from './reader.js';
