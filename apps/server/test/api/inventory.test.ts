@@ -248,3 +248,61 @@ describe('labels, favourites and what a role may see', () => {
     expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(0);
   });
 });
+
+describe('look-ups and pickers', () => {
+  it('answers every remaining inventory look-up with what the database holds', async () => {
+    const a = await addRtsp('North gate');
+    const b = await addRtsp('South yard');
+    const a2 = await addChannel(a, { Name: 'North lobby', Online: 1 });
+    await addChannel(b, { Name: 'South dock' });
+
+    // device search (name contains, GAT1400 never), check of ID and name before saving
+    expect((await body('/api/v1/devicesearch?q=north')).Devices.map((d: { DeviceID: string }) => d.DeviceID)).toEqual([a]);
+    expect((await get('/api/v1/devicesearch?q=')).statusCode).toBe(400);
+    expect(await body(`/api/v1/checkdeviceinfo?device=${a}&name=South%20yard`)).toEqual({ IDExists: true, NameExists: true });
+    expect(await body('/api/v1/checkdeviceinfo?device=nope&name=Nobody')).toEqual({ IDExists: false, NameExists: false });
+    // devices owning channels
+    const owners = await body(`/api/v1/devicebychannels?channels=${a}:1,${b}:1,${a}:${a2}`);
+    expect(owners.Devices.map((d: { DeviceID: string }) => d.DeviceID).sort()).toEqual([a, b].sort());
+    // v2 envelope list
+    const v2 = (await get(`/api/v2/channels?device=${a}`)).json();
+    expect(v2).toMatchObject({ code: 200, data: { total: 2 } });
+    expect(v2.data.list.map((c: { Name: string }) => c.Name)).toEqual(['North gate', 'North lobby']);
+
+    // labels: membership look-ups, device members, search, a device inside the group tree
+    const lbl = (await post('/api/v1/addlabel', { name: 'Perimeter' })).json().EasyDarwin.Body.ID;
+    await post('/api/v1/label/updatechannels', { id: lbl, channels: `${a}:${a2}` });
+    await post('/api/v1/label/updatedevices', { id: lbl, devices: b });
+    expect(await body(`/api/v1/labelowninfo?device=${a}&channel=${a2}`)).toEqual({ Labels: [lbl] });
+    expect(await body(`/api/v1/labeldeviceowninfo?device=${b}`)).toEqual({ Labels: [lbl] });
+    expect(await body(`/api/v1/labeldeviceowninfo?device=${a}`)).toEqual({ Labels: [] });
+    const members = await body(`/api/v1/label/devicesconfig?id=${lbl}`);
+    expect(members.TotalCount).toBe(1);
+    expect(members.Devices[0].DeviceID).toBe(b);
+    const found = await body('/api/v1/labels/search?key=lobby');
+    expect(found.Nodes).toEqual([expect.objectContaining({ NodeType: 'camera', Name: 'North lobby', ParentID: String(lbl) })]);
+    expect((await body('/api/v1/labels/search?key=perim')).Nodes[0]).toMatchObject({ NodeType: 'directory', Name: 'Perimeter' });
+    const tree = await body(`/api/v1/group/children?labelid=${lbl}`);
+    expect(tree.Nodes.map((n: { NodeType: string; Name: string }) => `${n.NodeType}:${n.Name}`)).toEqual(['device:South yard', 'camera:North lobby']);
+    const inside = await body(`/api/v1/group/devicechannels?deviceid=${b}&labelid=${lbl}`);
+    expect(inside.Count).toBe(2);
+    expect(inside.Nodes.map((n: { Name: string }) => n.Name)).toEqual(['South yard', 'South dock']);
+    // every camera under the label: its own channel plus all of the placed device's
+    expect((await body(`/api/v1/labels/${lbl}/channels`)).ChannelCount).toBe(3);
+
+    // channel children (a directory's sub-channels)
+    const dir = await addChannel(a, { Name: 'Wing', Parental: 1, RtspUrl: '' });
+    await addChannel(a, { Name: 'Wing cam', ParentID: dir });
+    expect((await body(`/api/v1/channelchild?device=${a}&channel=${dir}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['Wing cam']);
+
+    // the picker list: cameras of a device, at every level, leaving out what a label already has
+    const pick = await body(`/api/v1/devices/${a}/channels`);
+    expect(pick.Channels.map((c: { Name: string }) => c.Name)).toEqual(['North gate', 'North lobby', 'Wing cam']);
+    const notYet = await body(`/api/v1/devices/${a}/channels?not_repeat=1&labelid=${lbl}`);
+    expect(notYet.Channels.map((c: { Name: string }) => c.Name)).toEqual(['North gate', 'Wing cam']);
+    const inNoLabel = await body(`/api/v1/devices/${a}/channels?not_repeat=1`);
+    expect(inNoLabel.ChannelCount).toBe(2);
+    expect((await body(`/api/v1/devices/${a}/channels?online=1`)).ChannelCount).toBe(0);
+    expect((await get('/api/v1/devices/..%2F..%2Fetc/channels')).statusCode).toBe(400);
+  });
+});

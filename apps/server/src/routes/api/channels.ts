@@ -59,6 +59,39 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     return v1('MSG_SC_SERVER_GET_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
   });
 
+  /**
+   * One device's cameras at every level for pickers: `online` filters by state; `not_repeat` leaves
+   * out channels already in the label `labelid` (or, without it, in any label), so a group editor
+   * offers only what is not there yet.
+   */
+  r.get(
+    '/api/v1/devices/:id/channels',
+    {
+      schema: {
+        tags,
+        params: z.object({ id: deviceId }),
+        querystring: listWindow.extend({
+          online: flag.optional(),
+          not_repeat: flag.optional(),
+          labelid: z.coerce.number().int().positive().optional(),
+          q: text(128).optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const { online, not_repeat, labelid, ...w } = req.query;
+      const p = await page(req, {
+        ...w,
+        device: req.params.id,
+        flat: true,
+        camerasOnly: true,
+        online,
+        notInLabel: not_repeat ? (labelid ?? 'any') : undefined,
+      });
+      return v1('MSG_SC_SERVER_DEVICE_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
+    },
+  );
+
   /** Search across every device (sidebar search, up to 99999). */
   r.get('/api/v1/all/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
     const p = await page(req, { ...req.query, excludeDeviceTypes: TREE_HIDDEN_TYPES });

@@ -26,6 +26,8 @@ export interface ChannelQuery {
   favoritesOf?: number;
   /** Only channels placed directly in this label. */
   inLabel?: number;
+  /** Leave out channels already in this label (a number) or in any label ('any'). */
+  notInLabel?: number | 'any';
 }
 
 export interface ChannelInput {
@@ -122,6 +124,13 @@ export class ChannelService {
     if (query.inLabel !== undefined) {
       const lid = query.inLabel;
       base = base.where('channels.id', 'in', (eb) => eb.selectFrom('label_channels').select('label_channels.channel_pk').where('label_channels.label_id', '=', lid));
+    }
+    if (query.notInLabel !== undefined) {
+      const nl = query.notInLabel;
+      base = base.where('channels.id', 'not in', (eb) => {
+        const q = eb.selectFrom('label_channels').select('label_channels.channel_pk');
+        return nl === 'any' ? q : q.where('label_channels.label_id', '=', nl);
+      });
     }
     if (!scope.all) base = base.where((eb) => visibleChannelIds(eb as never, scope)!);
 
