@@ -1,0 +1,720 @@
+/**
+ * inventory benchmark (`npm run bench -- inventory`).
+ *
+ * Data, per engine (SQLite, then PostgreSQL): 1,000 RTSP devices × 16 channels (RTSP URLs to a
+ * closed loopback port; CHANNEL_CHECK_INTERVAL=0 so nothing probes them), 50 labels of 320
+ * channels each plus 2 whole devices each, and a non-admin role given 10 of those labels with one
+ * user. The server is started once to migrate; labels, the role, its grants and the user go through
+ * the API; the server is stopped, devices, channels and label contents are inserted directly
+ * (seed.ts; through the API that would take minutes), and the server starts again. The role's 10
+ * labels reach every device (2 to 4 of its 16 channels) plus the 20 devices placed in them: the
+ * operator's filter is applied to every device and every page exists for both users.
+ *
+ * Query plans and per-query times of the same calls: `node --import tsx bench/inventory/explain.ts`.
+ *
+ * API: wall time of each HTTP request on loopback, measured in this process (the server runs in its
+ * own), one request at a time on one keep-alive connection. The calls below and the baseline
+ * GET /api/v1/gethomeotherconfig (public, from the config cache: no database work) are taken in
+ * turn, round after round (20 warm-up rounds, then 300), so background load on the machine falls on
+ * every call alike; ratio = call / baseline is what the query work costs. p50 and p99 per call,
+ * engine and user (admin; operator = the role above, whose queries add the role filter).
+ *
+ * Sidebar: headless Chromium with the admin's session in localStorage (as the console's session
+ * store keeps it) opens /video/square/0 (the video tree is the admin's tab); an init script records
+ * performance.now() (from navigation start) at the first animation frame after the first device
+ * node of the video tree is in the DOM, and likewise for the top bar's user menu (baseline). One
+ * warm-up load, then the median of 3 loads each in a fresh context (cold cache: a first visit),
+ * then the median of 3 loads in one context whose cache a first load filled (a returning user).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { writeFigures, type Figure } from '../lib/figures';
+import {
+  deviceName,
+  labelName,
+  LABELS,
+  MID_DEVICE,
+  openDb,
+  ROLE_LABELS,
+  SEARCH,
+  seedInventory,
+  type Engine,
+} from './seed';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const WEB_DIST = path.join(ROOT, 'apps/web/dist');
+/** The console the servers serve: a private copy of apps/web/dist (others may rebuild it meanwhile). */
+let webDist = WEB_DIST;
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const WARMUP = 20;
+const SAMPLES = 300;
+const SIDEBAR_LOADS = 3;
+const ADMIN = 'admin';
+const OPERATOR = 'bench-operator';
+const DEFAULT_PASSWORD = 'admin';
+const NEW_PASSWORD = 'Str0ng!Pass';
+const API_GOAL = '< 50';
+const SIDEBAR_GOAL = '< 1000';
+
+interface Pg {
+  url: string;
+  stop(): Promise<void>;
+}
+const { startPostgres } = (await import(path.join(ROOT, 'scripts/pg.mjs'))) as {
+  startPostgres(opts?: { log?: (m: string) => void }): Promise<Pg>;
+};
+const { freePort } = (await import(path.join(ROOT, 'scripts/bootstrap.mjs'))) as {
+  freePort(host?: string): Promise<number>;
+};
+const { buildWeb } = (await import(path.join(ROOT, 'scripts/web-build.mjs'))) as {
+  buildWeb(opts?: { force?: boolean; log?: (m: string) => void }): boolean;
+};
+
+const T0 = Date.now();
+const log = (m: string) => console.log(`[inventory ${((Date.now() - T0) / 1000).toFixed(0).padStart(3)} s] ${m}`);
+const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
+const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up (as in bench/console-api): run on success, failure, Ctrl-C and, last resort, exit.
+// ---------------------------------------------------------------------------------------------
+const cleanups: Array<() => Promise<void> | void> = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const fn = cleanups.pop()!;
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`[inventory] clean-up: ${(err as Error).message}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    interrupted = true;
+    console.error(`[inventory] ${sig}: stopping`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server, in its own process; the data folder outlives a restart.
+// ---------------------------------------------------------------------------------------------
+interface Server {
+  base: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function makeDataDir(label: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-inventory-${label}-`));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function startServer(label: string, dataDir: string, databaseUrl?: string): Promise<Server> {
+  const port = await freePort();
+  const logFile = path.join(dataDir, 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    CHANNEL_CHECK_INTERVAL: '0',
+    WEB_DIST: webDist,
+  };
+  if (databaseUrl) env.DATABASE_URL = databaseUrl;
+  else delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', out, out],
+  });
+  children.add(child);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    children.delete(child);
+    fs.closeSync(out);
+  };
+  cleanups.push(stop);
+
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  let last = '';
+  for (;;) {
+    if (child.exitCode !== null) last = `exited with code ${child.exitCode}`;
+    else {
+      try {
+        const res = await fetch(`${base}/api/v1/gethomeotherconfig`, { signal: AbortSignal.timeout(2000) });
+        if (res.ok) break;
+        last = `HTTP ${res.status}`;
+      } catch (err) {
+        last = (err as Error).message;
+      }
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
+      throw new Error(`server (${label}) did not start: ${last}\n--- server output ---\n${tail}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log(`server (${label}) at ${base}, pid ${child.pid}`);
+  return { base, port, stop };
+}
+
+// ---------------------------------------------------------------------------------------------
+// API helpers
+// ---------------------------------------------------------------------------------------------
+interface Envelope<T> {
+  EasyDarwin?: { Header: { ErrorNum: string; ErrorString: string }; Body: T };
+  code?: number;
+  msg?: string;
+}
+
+async function call<T>(base: string, url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(base + url, init);
+  const json = (await res.json()) as Envelope<T>;
+  if (!res.ok)
+    throw new Error(
+      `${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${json.msg ?? JSON.stringify(json).slice(0, 300)}`,
+    );
+  return (json.EasyDarwin?.Body ?? json) as T;
+}
+
+interface LoginBody {
+  Token: string;
+  UserInfo: Record<string, unknown>;
+}
+
+const login = (base: string, username: string, password: string) =>
+  call<LoginBody>(base, `/api/v1/login?${new URLSearchParams({ username, password: md5(password) })}`);
+
+const postForm = <T = unknown>(base: string, url: string, token: string, form: Record<string, string>) =>
+  call<T>(base, url, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+
+/** First-run initialisation and network choice, so every page and call answers normally. */
+async function initialise(base: string): Promise<LoginBody> {
+  const first = await login(base, ADMIN, DEFAULT_PASSWORD);
+  await postForm(base, '/api/v1/setinitial', first.Token, {
+    SipPassword: 'Sip12345',
+    EhomePassword: 'Ehome12345',
+    OldPassword: md5(DEFAULT_PASSWORD),
+    NewPassword: NEW_PASSWORD,
+  });
+  const session = await login(base, ADMIN, NEW_PASSWORD);
+  await postForm(base, '/api/v1/setip', session.Token, { sip_host: '127.0.0.1' });
+  return session;
+}
+
+/** Labels, the operator's role with its 10 labels, and its user: through the API. */
+async function seedThroughApi(base: string, token: string): Promise<{ labelIds: number[]; roleId: number }> {
+  const labelIds: number[] = [];
+  for (let l = 0; l < LABELS; l++) {
+    const { ID } = await postForm<{ ID: number }>(base, '/api/v1/addlabel', token, {
+      name: labelName(l),
+      parentid: '0',
+    });
+    labelIds.push(ID);
+  }
+  const { ID: roleId } = await postForm<{ ID: number }>(base, '/api/v1/addrole', token, {
+    name: 'bench-operators',
+    describe: 'inventory benchmark',
+  });
+  await postForm(base, '/api/v1/role/channels', token, {
+    roleid: String(roleId),
+    labels: JSON.stringify(labelIds.slice(0, ROLE_LABELS)),
+  });
+  await postForm(base, '/api/v1/adduser', token, {
+    username: OPERATOR,
+    password: md5(NEW_PASSWORD),
+    roleid: String(roleId),
+  });
+  return { labelIds, roleId };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timing harness: one keep-alive connection, one request at a time.
+// ---------------------------------------------------------------------------------------------
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+function timed(port: number, urlPath: string, token?: string): Promise<{ ms: number; status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.get({ host: '127.0.0.1', port, path: urlPath, agent, headers: token ? { token } : {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({
+          ms: performance.now() - t0,
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+interface Probe {
+  key: string;
+  name: string;
+  path: string;
+  token?: string;
+  /** Checks the first answer, returns a short description of what it holds. */
+  check(body: any): string;
+}
+
+interface Stats {
+  p50: number;
+  p99: number;
+  mean: number;
+}
+
+async function sampleRoundRobin(port: number, probes: Probe[]): Promise<Map<string, Stats>> {
+  for (const p of probes) {
+    const r = await timed(port, p.path, p.token);
+    if (r.status !== 200) throw new Error(`${p.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    const json = JSON.parse(r.body);
+    log(`    ${p.name}: ${p.check(json.EasyDarwin?.Body ?? json)}, ${Math.round(r.body.length / 1024)} kB`);
+  }
+  const samples = new Map(probes.map((p) => [p.key, [] as number[]]));
+  for (let round = 0; round < WARMUP + SAMPLES; round++) {
+    for (const p of probes) {
+      const r = await timed(port, p.path, p.token);
+      if (r.status !== 200) throw new Error(`${p.path}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+      if (round >= WARMUP) samples.get(p.key)!.push(r.ms);
+    }
+  }
+  const out = new Map<string, Stats>();
+  for (const [key, s] of samples) {
+    const sorted = [...s].sort((a, b) => a - b);
+    out.set(key, {
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      mean: s.reduce((a, b) => a + b, 0) / s.length,
+    });
+  }
+  return out;
+}
+
+const need = (cond: unknown, what: string) => {
+  if (!cond) throw new Error(`unexpected answer: ${what}`);
+};
+
+async function apiFigures(
+  engine: Engine,
+  server: Server,
+  user: 'admin' | 'operator',
+  token: string,
+  labelId: number,
+): Promise<Figure[]> {
+  const q = (p: Record<string, string | number>) =>
+    new URLSearchParams(Object.entries(p).map(([k, v]): [string, string] => [k, String(v)])).toString();
+  const devCheck = (b: any) => {
+    need(Array.isArray(b.Devices) && b.Devices.length > 0, 'no devices');
+    return `${b.Devices.length} of ${b.TotalCount} devices`;
+  };
+  const chCheck = (b: any) => {
+    need(Array.isArray(b.Channels) && b.Channels.length > 0, 'no channels');
+    return `${b.Channels.length} of ${b.ChannelCount} channels`;
+  };
+  const probes: Probe[] = [
+    {
+      key: 'dev1',
+      name: 'devicesconfig page 1',
+      path: `/api/v1/devicesconfig?${q({ start: 0, limit: 20 })}`,
+      token,
+      check: devCheck,
+    },
+    {
+      key: 'dev50',
+      name: 'devicesconfig page 50',
+      path: `/api/v1/devicesconfig?${q({ start: 980, limit: 20 })}`,
+      token,
+      check: devCheck,
+    },
+    {
+      key: 'chcfg',
+      name: 'channelsconfig',
+      path: `/api/v1/channelsconfig?${q({ device: MID_DEVICE, start: 0, limit: 20 })}`,
+      token,
+      check: chCheck,
+    },
+    {
+      key: 'expand',
+      name: 'tree expand',
+      path: `/api/v1/channels?${q({ device: MID_DEVICE, start: 0, limit: 50 })}`,
+      token,
+      check: chCheck,
+    },
+    {
+      key: 'search',
+      name: 'search',
+      path: `/api/v1/all/channels?${q({ q: SEARCH, start: 0, limit: 9999 })}`,
+      token,
+      check: chCheck,
+    },
+    {
+      key: 'group',
+      name: 'group tree',
+      path: `/api/v1/group/children?${q({ labelid: labelId })}`,
+      token,
+      check: (b: any) => {
+        need(Array.isArray(b.Nodes) && b.Nodes.length > 0, 'no nodes');
+        return `${b.Nodes.length} nodes`;
+      },
+    },
+    { key: 'base', name: 'baseline gethomeotherconfig', path: '/api/v1/gethomeotherconfig', check: () => 'ok' },
+  ];
+  log(`${engine}, ${user}: ${WARMUP} warm-up + ${SAMPLES} rounds of ${probes.length} calls`);
+  const t0 = Date.now();
+  const stats = await sampleRoundRobin(server.port, probes);
+  log(`${engine}, ${user}: sampled in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const base = stats.get('base')!;
+  log(`    ${'call'.padEnd(28)} ${'p50'.padStart(7)} ${'p99'.padStart(7)} ${'mean'.padStart(7)} ms`);
+  for (const p of probes) {
+    const s = stats.get(p.key)!;
+    log(
+      `    ${p.name.padEnd(28)} ${s.p50.toFixed(2).padStart(7)} ${s.p99.toFixed(2).padStart(7)} ${s.mean.toFixed(2).padStart(7)}`,
+    );
+  }
+  const figures: Figure[] = [];
+  for (const p of probes) {
+    if (p.key === 'base') continue;
+    const s = stats.get(p.key)!;
+    figures.push({
+      name: `${p.name} p50 (${engine}, ${user})`,
+      value: round(s.p50),
+      unit: 'ms',
+      baseline: round(base.p50),
+      ratio: round(s.p50 / base.p50, 2),
+      goal: null,
+    });
+    figures.push({
+      name: `${p.name} p99 (${engine}, ${user})`,
+      value: round(s.p99),
+      unit: 'ms',
+      baseline: round(base.p99),
+      ratio: round(s.p99 / base.p99, 2),
+      goal: API_GOAL,
+    });
+  }
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sidebar: first level of the video tree in Chromium.
+// ---------------------------------------------------------------------------------------------
+function markerScript(firstDevice: string): string {
+  return `(() => {
+  const marks = (window.__benchMarks = {});
+  const stamp = (key) => {
+    if (marks[key] !== undefined || marks['_' + key]) return;
+    marks['_' + key] = true;
+    requestAnimationFrame(() => { marks[key] = performance.now(); });
+  };
+  const check = () => {
+    if (!marks._top && document.querySelector('[data-testid="user-menu"]')) stamp('top');
+    if (!marks._tree) {
+      for (const n of document.querySelectorAll('[data-testid="sider-spgc"] .ant-tree-treenode')) {
+        if ((n.textContent || '').includes(${JSON.stringify(firstDevice)})) { stamp('tree'); break; }
+      }
+    }
+    if (marks._top && marks._tree) observer.disconnect();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { childList: true, subtree: true, characterData: true });
+})();`;
+}
+
+/** Times from navigation start (ms); `devicesCall`: start and end of the tree's GET /api/v1/devices. */
+type Load = { tree: number; top: number; outer: number; devicesCall: [number, number] | null };
+
+async function newSessionContext(browser: Browser, session: LoginBody): Promise<BrowserContext> {
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  const stored = JSON.stringify({ ...session.UserInfo, Token: session.Token });
+  await context.addInitScript({ content: `localStorage.setItem('userinfo', ${JSON.stringify(stored)});` });
+  await context.addInitScript({ content: markerScript(deviceName(1)) });
+  return context;
+}
+
+/** One load of /video/square/0 in a new page of `context`. */
+async function sidebarLoad(context: BrowserContext, base: string): Promise<Load> {
+  const page = await context.newPage();
+  try {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('requestfailed', (r) => errors.push(`${r.url()} failed: ${r.failure()?.errorText ?? '?'}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) errors.push(`${r.url()}: HTTP ${r.status()}`);
+    });
+    const t0 = Date.now();
+    await page.goto(`${base}/video/square/0`, { waitUntil: 'commit', timeout: 30_000 });
+    const node = page.locator('[data-testid="sider-spgc"] .ant-tree-treenode', { hasText: deviceName(1) }).first();
+    try {
+      await node.waitFor({ state: 'visible', timeout: 30_000 });
+    } catch (err) {
+      const sider =
+        (await page
+          .locator('[data-testid="video-sider"]')
+          .first()
+          .textContent()
+          .catch(() => null)) ?? '(no sidebar)';
+      throw new Error(
+        `the first device node did not show on ${page.url()}: ${(err as Error).message.split('\n')[0]}; sidebar text: ${sider.slice(0, 200)}${errors.length ? `; page errors: ${errors.join(' | ')}` : ''}`,
+      );
+    }
+    const outer = Date.now() - t0;
+    await page.waitForFunction(
+      () => {
+        const m = (globalThis as unknown as { __benchMarks?: Record<string, number> }).__benchMarks;
+        return m && typeof m.tree === 'number' && typeof m.top === 'number';
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    const marks = (await page.evaluate(
+      () => (globalThis as unknown as { __benchMarks: Record<string, number> }).__benchMarks,
+    )) as Record<string, number>;
+    const devicesCall = await page.evaluate(() => {
+      const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/v1/devices?')) as
+        { startTime: number; responseEnd: number } | undefined;
+      return e ? ([e.startTime, e.responseEnd] as [number, number]) : null;
+    });
+    if (errors.length) log(`    page errors: ${errors.join(' | ')}`);
+    return { tree: marks.tree, top: marks.top, outer, devicesCall };
+  } finally {
+    await page.close();
+  }
+}
+
+/** A first visit: a fresh context (empty HTTP cache) per load. */
+async function coldLoad(browser: Browser, base: string, session: LoginBody): Promise<Load> {
+  const context = await newSessionContext(browser, session);
+  try {
+    return await sidebarLoad(context, base);
+  } finally {
+    await context.close();
+  }
+}
+
+async function sidebarFigures(browser: Browser, engine: Engine, base: string, session: LoginBody): Promise<Figure[]> {
+  await coldLoad(browser, base, session); // warm-up: server code paths, OS file cache
+  const cold: Load[] = [];
+  for (let i = 0; i < SIDEBAR_LOADS; i++) cold.push(await coldLoad(browser, base, session));
+  // A returning user: one context, its HTTP cache filled by a first load.
+  const warm: Load[] = [];
+  const context = await newSessionContext(browser, session);
+  try {
+    await sidebarLoad(context, base);
+    for (let i = 0; i < SIDEBAR_LOADS; i++) warm.push(await sidebarLoad(context, base));
+  } finally {
+    await context.close();
+  }
+  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const figures: Figure[] = [];
+  for (const [kind, loads] of [
+    ['cold cache', cold],
+    ['warm cache', warm],
+  ] as const) {
+    const tree = med(loads.map((l) => l.tree));
+    const top = med(loads.map((l) => l.top));
+    const ms = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+    log(
+      `${engine} sidebar, ${kind}: first device node at ${ms(loads.map((l) => l.tree))} ms; top bar at ${ms(loads.map((l) => l.top))} ms; GET devices ${loads
+        .map((l) => (l.devicesCall ? `${Math.round(l.devicesCall[0])}..${Math.round(l.devicesCall[1])}` : '?'))
+        .join(', ')} ms; goto..visible (outside) ${ms(loads.map((l) => l.outer))} ms`,
+    );
+    figures.push({
+      name: `sidebar first tree level visible (${engine}, admin, ${kind}, median of ${SIDEBAR_LOADS})`,
+      value: Math.round(tree),
+      unit: 'ms',
+      baseline: Math.round(top),
+      ratio: round(tree / top, 2),
+      goal: SIDEBAR_GOAL,
+    });
+  }
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+async function runEngine(engine: Engine, browser: Browser | undefined, failures: string[]): Promise<Figure[]> {
+  const label = engine === 'SQLite' ? 'sqlite' : 'pg';
+  let url: string | undefined;
+  if (engine === 'PostgreSQL') {
+    const pgServer = await startPostgres({ log });
+    cleanups.push(() => pgServer.stop());
+    url = pgServer.url;
+  }
+  const dataDir = makeDataDir(label);
+
+  // 1. Migrate, initialise, labels + role + user through the API.
+  let server = await startServer(`${label}, seeding`, dataDir, url);
+  const admin0 = await initialise(server.base);
+  const { labelIds } = await seedThroughApi(server.base, admin0.Token);
+  await server.stop();
+
+  // 2. Devices, channels, label contents directly.
+  const t0 = Date.now();
+  const rtspPort = await freePort(); // nothing listens there
+  const db = openDb(engine, dataDir, url);
+  try {
+    await seedInventory(engine, db, labelIds, rtspPort);
+    const count = async (t: 'devices' | 'channels' | 'label_channels' | 'label_devices' | 'role_labels') =>
+      Number(
+        (
+          await db
+            .selectFrom(t)
+            .select((eb) => eb.fn.countAll<string | number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    log(
+      `${engine}: inserted ${await count('devices')} devices, ${await count('channels')} channels, ${await count('label_channels')} label channels, ${await count('label_devices')} label devices (${await count('role_labels')} role labels) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+  } finally {
+    await db.destroy();
+  }
+
+  // 3. The measured server.
+  server = await startServer(label, dataDir, url);
+  const adminSession = await login(server.base, ADMIN, NEW_PASSWORD);
+  const operatorSession = await login(server.base, OPERATOR, NEW_PASSWORD);
+  const figures: Figure[] = [];
+  figures.push(...(await apiFigures(engine, server, 'admin', adminSession.Token, labelIds[0])));
+  figures.push(...(await apiFigures(engine, server, 'operator', operatorSession.Token, labelIds[0])));
+  if (browser) {
+    try {
+      figures.push(...(await sidebarFigures(browser, engine, server.base, adminSession)));
+    } catch (err) {
+      failures.push(`sidebar (${engine}): ${(err as Error).message}`);
+    }
+  }
+  await server.stop();
+  return figures;
+}
+
+/**
+ * Builds the console when needed and copies apps/web/dist to a temp folder, checking that every
+ * file index.html names is there: a build by someone else in the middle of the run (vite empties
+ * dist first) must not break the page loads.
+ */
+function snapshotWeb(): string {
+  let last = '';
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    buildWeb({ log });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-bench-inventory-web-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    try {
+      fs.cpSync(WEB_DIST, dir, { recursive: true });
+      const index = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+      const refs = [...index.matchAll(/(?:src|href)="\/([^"?#]+\.(?:js|css))"/g)].map((m) => m[1]);
+      const missing = refs.filter((r) => !fs.existsSync(path.join(dir, r)));
+      if (!refs.length) throw new Error('index.html names no JS/CSS');
+      if (missing.length) throw new Error(`missing ${missing.join(', ')}`);
+      return dir;
+    } catch (err) {
+      last = (err as Error).message;
+      log(`console copy ${attempt} incomplete (${last}); again in 5 s`);
+      spawnSync('sleep', ['5']);
+    }
+  }
+  throw new Error(`could not take a complete copy of apps/web/dist: ${last}`);
+}
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  log(`load average at start: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()} (${os.cpus().length} CPUs)`);
+  const figures: Figure[] = [];
+  const failures: string[] = [];
+
+  let browser: Browser | undefined;
+  try {
+    webDist = snapshotWeb();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    const b = browser;
+    cleanups.push(() => b.close());
+  } catch (err) {
+    failures.push(`console: ${(err as Error).message}`);
+  }
+
+  // `npm run bench -- inventory --only=sqlite` (or pg): one engine, printed only, for a quick look.
+  const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const engines = (['SQLite', 'PostgreSQL'] as const).filter(
+    (e) => !only || (only === 'pg' ? e === 'PostgreSQL' : e.toLowerCase() === only),
+  );
+  if (!engines.length) throw new Error(`--only=${only}: use sqlite or pg`);
+  for (const engine of engines) {
+    figures.push(...(await runEngine(engine, browser, failures)));
+  }
+
+  if (only) {
+    // A partial run does not replace bench/results/inventory.json.
+    for (const f of figures)
+      log(`${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline}, ratio ${f.ratio}, goal ${f.goal ?? '-'})`);
+  } else writeFigures('inventory', figures);
+  log(
+    `load average at end: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}; run took ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
+  for (const f of failures) console.error(`[inventory] NOT MEASURED: ${f}`);
+  return failures.length ? 1 : 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  if (!interrupted) console.error(`[inventory] failed: ${(err as Error).stack ?? err}`);
+} finally {
+  agent.destroy();
+  await cleanup();
+}
+process.exit(code);
