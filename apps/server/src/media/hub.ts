@@ -67,7 +67,7 @@ export class StreamHub {
   private retryDelay: number;
   private running = false;
   /** Counters for the stream-status feed. */
-  readonly stats = { units: 0, bytes: 0, keyframes: 0, startedAt: 0, lastUnitAt: 0, restarts: 0 };
+  readonly stats = { units: 0, bytes: 0, keyframes: 0, startedAt: 0, lastUnitAt: 0, restarts: 0, subscriberErrors: 0 };
 
   constructor(
     readonly key: string,
@@ -99,10 +99,13 @@ export class StreamHub {
     this.subs.add(sub);
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
-    sub.state?.(this._state, this._reason);
-    if (this._tracks.length) {
-      sub.tracks(this._tracks);
-      for (const c of this.gop) sub.unit(c.track, c.unit);
+    this.deliver(sub, (x) => x.state?.(this._state, this._reason));
+    if (this._tracks.length && this.subs.has(sub)) {
+      this.deliver(sub, (x) => x.tracks(this._tracks));
+      for (const c of this.gop) {
+        if (!this.subs.has(sub)) break;
+        this.deliver(sub, (x) => x.unit(c.track, c.unit));
+      }
     }
     this.ensureRunning();
     return () => this.unsubscribe(sub);
@@ -145,7 +148,7 @@ export class StreamHub {
         this._tracks = tracks;
         this.gop = [];
         this.stats.startedAt = Date.now();
-        for (const s of this.subs) s.tracks(tracks);
+        for (const s of this.subs) this.deliver(s, (x) => x.tracks(tracks));
       },
       unit: (track, unit) => {
         if (!alive()) return;
@@ -157,7 +160,7 @@ export class StreamHub {
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
         this.stats.bytes += unit.kind === 'video' ? unit.nalus.reduce((n, x) => n + x.byteLength, 0) : unit.data.byteLength;
-        for (const s of this.subs) s.unit(track, unit);
+        for (const s of this.subs) this.deliver(s, (x) => x.unit(track, unit));
       },
       failed: (reason) => {
         if (!alive()) return;
@@ -199,8 +202,25 @@ export class StreamHub {
   private setState(state: HubState, reason: string) {
     this._state = state;
     this._reason = reason;
-    for (const s of this.subs) s.state?.(state, reason);
+    for (const s of this.subs) this.deliver(s, (x) => x.state?.(state, reason));
   }
+
+  /**
+   * One viewer's failure (a bug in an output, a unit it cannot package) must not stop delivery to
+   * the others: it is counted and that viewer is dropped.
+   */
+  private deliver(sub: Subscriber, call: (s: Subscriber) => void) {
+    try {
+      call(sub);
+    } catch (err) {
+      this.stats.subscriberErrors++;
+      this.subs.delete(sub);
+      this.onSubscriberError?.(sub, err);
+    }
+  }
+
+  /** Told when a viewer threw and was dropped (the app logs it). */
+  onSubscriberError?: (sub: Subscriber, err: unknown) => void;
 
   /** Ends the ingest (last viewer gone, stopstream, channel deleted, shutdown). */
   stop(reason = 'stopped') {

@@ -155,3 +155,22 @@ describe('HubRegistry', () => {
     expect(reg.list()).toEqual([]);
   });
 });
+
+describe('a failing viewer', () => {
+  it('is dropped without stopping delivery to the others', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('k', () => src, opts());
+    const good = recorder();
+    const errors: unknown[] = [];
+    hub.onSubscriberError = (_s, e) => errors.push(e);
+    hub.subscribe({ tracks: () => undefined, unit: () => { throw new Error('cannot package'); } });
+    hub.subscribe(good);
+    src.sink!.tracks([video]);
+    src.sink!.unit(0, frame(0, true));
+    src.sink!.unit(0, frame(1, false));
+    expect(good.got.filter((x) => !x.startsWith('state'))).toEqual(['tracks:1', 'K0', 'p1']);
+    expect(hub.viewers).toBe(1);
+    expect(hub.stats.subscriberErrors).toBe(1);
+    expect(errors).toHaveLength(1);
+  });
+});
