@@ -19,7 +19,10 @@ import { useTranslation } from 'react-i18next';
 // The dialogs (forms, steps, modal) load only when one has to show: never on /login.
 const SetupDialogs = lazyPage(() => import('../features/setup/components/SetupDialogs'));
 
-const IS_IE = typeof navigator !== 'undefined' && /MSIE |Trident\//.test(navigator.userAgent);
+/** An IE-core browser (IE up to 10 says MSIE, IE 11 and IE-mode shells say Trident/). */
+export function isIeUserAgent(ua: string): boolean {
+  return /MSIE |Trident\//.test(ua);
+}
 
 export function Root() {
   useTranslation();
@@ -45,7 +48,7 @@ export function Root() {
 
   return (
     <>
-      {IS_IE && <Alert type="error" banner title={msg('ieNotSupported')} />}
+      {typeof navigator !== 'undefined' && isIeUserAgent(navigator.userAgent) && <Alert type="error" banner title={msg('ieNotSupported')} />}
       {token && dialogPending && dialogsAllowedOn(path) && (
         <Suspense fallback={null}>
           <SetupDialogs path={path} />

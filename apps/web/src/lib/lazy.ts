@@ -14,6 +14,15 @@ export class ChunkLoadError extends Error {
   }
 }
 
+/**
+ * A failed <link rel=stylesheet> of a chunk: vite's preload helper rejects with "Unable to preload
+ * CSS for <href>" (after its vite:preloadError event); a bare .css URL in the text counts too. A JS
+ * chunk whose name merely contains "css" does not.
+ */
+export function isCssChunkFailure(text: string): boolean {
+  return /Unable to preload CSS|\.css(\?|\s|$)/i.test(text);
+}
+
 export function withChunkTimeout<T>(load: () => Promise<T>, ms = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new ChunkLoadError(`Loading chunk timed out after ${ms} ms`)), ms);
@@ -25,7 +34,7 @@ export function withChunkTimeout<T>(load: () => Promise<T>, ms = CHUNK_LOAD_TIME
       (err: unknown) => {
         clearTimeout(timer);
         const text = err instanceof Error ? err.message : String(err);
-        reject(new ChunkLoadError(text, /css/i.test(text) ? 'CSS_CHUNK_LOAD_FAILED' : undefined));
+        reject(new ChunkLoadError(text, isCssChunkFailure(text) ? 'CSS_CHUNK_LOAD_FAILED' : undefined));
       },
     );
   });
