@@ -8,6 +8,7 @@ import { ApiError } from '../../http/errors.js';
 import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
+import { totalOf } from './paging.js';
 
 export interface ChannelQuery {
   start: number;
@@ -134,7 +135,6 @@ export class ChannelService {
     }
     if (!scope.all) base = base.where((eb) => visibleChannelIds(eb as never, scope)!);
 
-    const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
       .selectAll('channels')
       .select(['devices.device_name as __device_name', 'devices.device_type as __device_type', 'devices.id as __device_pk'])
@@ -144,7 +144,8 @@ export class ChannelService {
       .limit(query.limit)
       .offset(query.start)
       .execute();
-    return { total: Number(n), rows: await this.decorate(rows, scope, userId, admin) };
+    const total = await totalOf(rows.length, query, () => base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow());
+    return { total, rows: await this.decorate(rows, scope, userId, admin) };
   }
 
   /** Adds the favourite flag and sub-channel counts to a page of rows. */

@@ -7,6 +7,7 @@ import { contains } from '../../db/text-match.js';
 import { ApiError } from '../../http/errors.js';
 import { deviceRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
+import { totalOf } from './paging.js';
 
 export interface DeviceQuery {
   start: number;
@@ -85,14 +86,14 @@ export class DeviceService {
           .where((e) => visibleChannelIds(e, scope)!),
       );
     }
-    const { n } = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
     const devices = await base.selectAll('devices').orderBy('devices.id').limit(query.limit).offset(query.start).execute();
+    const total = await totalOf(devices.length, query, () => base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow());
     const counts = await this.channelCounts(
       scope,
       devices.map((d) => d.device_id),
     );
     return {
-      total: Number(n),
+      total,
       rows: devices.map((d) => deviceRow(d, counts.get(d.device_id) ?? { total: 0, online: 0 }, admin)),
     };
   }
