@@ -39,6 +39,12 @@ const SquarePage = lazyPage(() => import('../features/live/pages/SquarePage'));
 const PlayerPage = lazyPage(() => import('../features/live/pages/PlayerPage'));
 const BrowsePage = lazyPage(() => import('../features/live/pages/BrowsePage'));
 const SharedPlayerPage = lazyPage(() => import('../features/live/pages/SharedPlayerPage'));
+const BacklistPage = lazyPage(() => import('../features/playback/pages/BacklistPage'));
+const BackchannelPage = lazyPage(() => import('../features/playback/pages/BackchannelPage'));
+const BacktimePage = lazyPage(() => import('../features/playback/pages/BacktimePage'));
+const RecordingConfigPage = lazyPage(() => import('../features/recording/pages/RecordingConfigPage'));
+const ProgramListPage = lazyPage(() => import('../features/recording/pages/ProgramListPage'));
+const ProgramFormPage = lazyPage(() => import('../features/recording/pages/ProgramFormPage'));
 
 const main = (path: string, title: string, access: AccessKey, extra: Partial<RouteDef> = {}): RouteDef => ({
   path,
@@ -60,9 +66,12 @@ export const ROUTES: RouteDef[] = [
   video('/video/square/:devid', 'route.videoSquare', 'user', { keepAlive: true, page: SquarePage }),
   video('/video/player/:devid/:chnid/:flow', 'route.videoPlayer', 'user', { page: PlayerPage }),
   video('/video/browse', 'route.videoBrowse', 'user', { keepAlive: true, page: BrowsePage }),
-  video('/video/backlist/:devid', 'route.videoBacklist'),
-  video('/video/backchannel/:devid/:chnid/:day', 'route.videoBackchannel'),
-  video('/video/backtime/:devid/:chnid/:day', 'route.videoBacktime'),
+  video('/video/backlist/:devid', 'route.videoBacklist', 'user', { page: BacklistPage }),
+  video('/video/backchannel/:devid/:chnid/:day', 'route.videoBackchannel', 'user', { page: BackchannelPage }),
+  // Without a day the playback pages open today (the page redirects).
+  video('/video/backchannel/:devid/:chnid', 'route.videoBackchannel', 'user', { page: BackchannelPage }),
+  video('/video/backtime/:devid/:chnid/:day', 'route.videoBacktime', 'user', { page: BacktimePage }),
+  video('/video/backtime/:devid/:chnid', 'route.videoBacktime', 'user', { page: BacktimePage }),
   video('/video/map/gps', 'route.videoMapGps', 'admin'),
   video('/video/map/track', 'route.videoMapTrack', 'admin'),
 
@@ -91,7 +100,7 @@ export const ROUTES: RouteDef[] = [
   main('/analysis/alarm', 'route.analysisAlarm', 'user'),
 
   main('/config/base', 'route.configBase', 'admin'),
-  main('/config/recording', 'route.configRecording', 'admin'),
+  main('/config/recording', 'route.configRecording', 'admin', { page: RecordingConfigPage }),
   main('/config/alarm', 'route.configAlarm', 'admin'),
   main('/config/device', 'route.configDevice', 'admin'),
   main('/config/diagnostics', 'route.configDiagnostics', 'admin'),
@@ -112,8 +121,8 @@ export const ROUTES: RouteDef[] = [
   main('/config/plan', 'route.configPlan', 'admin'),
   main('/config/colony/conf', 'route.configColonyConf', 'admin'),
   main('/config/colony/list', 'route.configColonyList', 'admin'),
-  main('/config/program', 'route.configProgram', 'admin'),
-  main('/config/program/form', 'route.configProgramForm', 'admin'),
+  main('/config/program', 'route.configProgram', 'admin', { page: ProgramListPage }),
+  main('/config/program/form', 'route.configProgramForm', 'admin', { page: ProgramFormPage }),
   main('/config/cascade', 'route.configCascade', 'admin'),
 
   main('/news/list', 'route.newsList', 'admin', { page: NewsListPage }),

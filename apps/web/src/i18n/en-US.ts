@@ -1,6 +1,7 @@
 /** English. Same shape as the Chinese resources, checked by the type. */
 import inventoryEn from './inventory.en-US';
 import liveEn from './live.en-US';
+import recordingEn from './recording.en-US';
 import type zhCN from './zh-CN';
 
 const enUS: typeof zhCN = {
@@ -177,6 +178,7 @@ const enUS: typeof zhCN = {
   },
   ...inventoryEn,
   ...liveEn,
+  ...recordingEn,
   route: {
     login: 'Log in',
     initial: 'Initialisation',

@@ -1,6 +1,7 @@
 /** Chinese (default). Spec messages are not here: they come from MESSAGES in @opencvr/shared. */
 import inventoryZh from './inventory.zh-CN';
 import liveZh from './live.zh-CN';
+import recordingZh from './recording.zh-CN';
 
 const zhCN = {
   common: {
@@ -176,6 +177,7 @@ const zhCN = {
   },
   ...inventoryZh,
   ...liveZh,
+  ...recordingZh,
   route: {
     login: '登录',
     initial: '系统初始化',

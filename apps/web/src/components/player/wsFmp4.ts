@@ -4,10 +4,14 @@
  * fragments. Every 'init' (a camera that came back, a new codec) gets a fresh MediaSource and
  * SourceBuffer. Appends go one at a time through a queue; after each one the live-edge rule may
  * jump, change the rate or trim the buffer so memory stays flat.
+ *
+ * With `playback` (recordings) the same protocol carries a time range: no live-edge chase, no stall
+ * watchdog (a paused recording receives nothing), only the media behind the playhead is trimmed,
+ * and {type:'gap'} / {type:'state', state:'ended'} are passed on.
  */
 import type { IngestState } from './api';
 import { playSafely, type Engine, type EngineEvents } from './engine';
-import { liveEdge, rangesOf } from './liveEdge';
+import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
 
 /** More queued fragments than this means the page cannot keep up: start over at live. */
 const MAX_QUEUE = 300;
@@ -24,13 +28,33 @@ interface StateMessage {
   state: IngestState;
   reason?: string;
 }
+interface EndedMessage {
+  type: 'state';
+  state: 'ended';
+}
+export interface GapMessage {
+  type: 'gap';
+  [k: string]: unknown;
+}
 
-export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEvents): Engine {
+export interface WsFmp4Options {
+  /** Recordings: never chase the live edge. */
+  playback?: boolean;
+  /** A hole in the recordings was skipped: the media appended next (from `mediaTime`) is `msg.to`. */
+  onGap?: (msg: GapMessage, mediaTime: number) => void;
+  onEnded?: () => void;
+}
+
+/** Seconds of played media a recording keeps behind the playhead. */
+const PLAYBACK_KEEP_BEHIND = 30;
+
+export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEvents, options: WsFmp4Options = {}): Engine {
+  const playback = options.playback === true;
   let stopped = false;
   let source: MediaSource | null = null;
   let buffer: SourceBuffer | null = null;
   let objectUrl = '';
-  let queue: ArrayBuffer[] = [];
+  let queue: (ArrayBuffer | GapMessage)[] = [];
   let accepting = false;
   let playing = false;
   let ingest: IngestState | '' = '';
@@ -52,6 +76,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   video.addEventListener('error', onVideoError);
 
   const watchdog = setInterval(() => {
+    if (playback) return;
     if (ingest === 'retrying' || ingest === 'connecting') return;
     if (Date.now() - lastData > STALL_MS) fail('closed', 'no media received');
   }, 2000);
@@ -115,11 +140,28 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
       if (!playing) {
         playing = true;
         ev.onPlaying();
+        if (playback) {
+          // Recordings may keep their own timestamps: start where the media starts.
+          if (video.currentTime < sb.buffered.start(0)) video.currentTime = sb.buffered.start(0);
+          playSafely(video);
+        }
       }
-      const act = liveEdge({ ranges: rangesOf(sb.buffered), currentTime: video.currentTime, playbackRate: video.playbackRate });
+      if (playback) {
+        const from = sb.buffered.start(0);
+        const keepFrom = video.currentTime - PLAYBACK_KEEP_BEHIND;
+        if (keepFrom - from > 5) {
+          try {
+            sb.remove(from, keepFrom);
+            return;
+          } catch {
+            /* append anyway */
+          }
+        }
+      }
+      const act: EdgeActions = playback ? {} : liveEdge({ ranges: rangesOf(sb.buffered), currentTime: video.currentTime, playbackRate: video.playbackRate });
       if (act.seek !== undefined) video.currentTime = act.seek;
       if (act.rate !== undefined) video.playbackRate = act.rate;
-      playSafely(video);
+      if (!playback) playSafely(video);
       if (act.trim) {
         try {
           sb.remove(act.trim.start, act.trim.end);
@@ -129,7 +171,12 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         }
       }
     }
-    const next = queue.shift();
+    let next = queue.shift();
+    // A gap marker: report where the media after it starts (the end of what is appended).
+    while (next && !(next instanceof ArrayBuffer)) {
+      options.onGap?.(next, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
+      next = queue.shift();
+    }
     if (!next) return;
     try {
       sb.appendBuffer(next);
@@ -149,14 +196,22 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   ws.onmessage = (e: MessageEvent) => {
     if (stopped) return;
     if (typeof e.data === 'string') {
-      let msg: InitMessage | StateMessage;
+      let msg: InitMessage | StateMessage | EndedMessage | GapMessage;
       try {
-        msg = JSON.parse(e.data) as InitMessage | StateMessage;
+        msg = JSON.parse(e.data) as InitMessage | StateMessage | EndedMessage | GapMessage;
       } catch {
         return;
       }
       if (msg.type === 'init') onInit(msg);
-      else if (msg.type === 'state') {
+      else if (msg.type === 'gap') {
+        if (accepting) queue.push(msg);
+        pump();
+      }
+      else if (msg.type === 'state' && (msg as EndedMessage).state === 'ended') {
+        lastData = Date.now();
+        options.onEnded?.();
+      } else if (msg.type === 'state') {
+        msg = msg as StateMessage;
         ingest = msg.state;
         lastData = Date.now();
         ev.onState(msg.state, msg.reason ?? '');
@@ -169,7 +224,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     ev.onBytes(data.byteLength);
     if (!accepting) return; // fragments before the first 'init' cannot be decoded
     queue.push(data);
-    if (queue.length > MAX_QUEUE) {
+    if (!playback && queue.length > MAX_QUEUE) {
       fail('closed', 'player fell behind');
       return;
     }

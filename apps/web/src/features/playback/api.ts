@@ -1,0 +1,74 @@
+/**
+ * Record queries, marks and playback calls (issue 5; server routes/api/records.ts and the playback
+ * routes). Channels travel as id=device:channel.
+ */
+import { getV1, getV2, postV1, request } from '../../lib/request';
+
+export const channelIdOf = (device: string, channel: string) => `${device}:${channel}`;
+
+export interface DailyRange {
+  name: string;
+  startAt: string;
+  endAt: string;
+  duration: number;
+  hls?: string;
+  snap?: string;
+  important: number;
+  recording?: number;
+  /** Segment ids in the range (setimportant accepts them comma-separated). */
+  ids?: number[];
+}
+
+/** One character per day of the month, '1' when the day has recordings. */
+export const fetchMonthly = (device: string, channel: string, month: string) =>
+  request<string>('/api/v1/record/querymonthly', { data: { id: channelIdOf(device, channel), period: month } }).then((s) => (typeof s === 'string' ? s : String(s ?? '')));
+
+export const fetchDaily = (device: string, channel: string, day: string) =>
+  request<{ total: number; list: DailyRange[] }>('/api/v1/record/querydaily', { data: { id: channelIdOf(device, channel), period: day } });
+
+export const setImportant = (ids: number[], important: boolean) =>
+  postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { id: ids.join(','), important: important ? 1 : 0 });
+
+export const removeDaily = (device: string, channel: string, day: string) =>
+  postV1<{ Removed: number; Kept: number }>('/api/v1/record/removedaily', { id: channelIdOf(device, channel), period: day });
+
+export const removeSegment = (id: number) => postV1<Record<string, never>>('/api/v1/record/remove', { id });
+
+export interface PlaybackAnswer {
+  URL: string;
+  request_id: string;
+}
+
+/** Opens a playback session from `stime` to `etime` (local YYYYMMDDHHmmss). */
+export const openPlayback = (device: string, channel: string, stime: string, etime: string) =>
+  getV1<PlaybackAnswer>('/api/v1/devices/record/playback', { channel: channelIdOf(device, channel), stime, etime });
+
+export const controlPlayback = (request_id: string, command: 'pause' | 'resume' | 'seek', time?: string) =>
+  getV1<unknown>('/api/v1/devices/record/playback/control', { request_id, command, time }, { quiet: true });
+
+export const setPlaybackSpeed = (request_id: string, speed: number) => getV1<unknown>('/api/v1/playbackspeed', { request_id, speed }, { quiet: true });
+
+export interface PlayState {
+  speed?: number;
+  state?: string;
+  time?: string;
+  [k: string]: unknown;
+}
+export const fetchPlayState = (request_id: string) => getV2<PlayState>('/api/v2/playState', { request_id }, { quiet: true });
+
+export const downloadUrl = (device: string, channel: string, start: string, end: string) =>
+  `/api/v1/record/recordvideo/download/mp4/${encodeURIComponent(channelIdOf(device, channel))}/${start}/${end}`;
+
+export const startManualRecord = (device: string, channel: string) => postV1<{ Recording: number }>('/api/v1/realtimerecord/start', { id: channelIdOf(device, channel) });
+export const stopManualRecord = (device: string, channel: string) => postV1<{ Recording: number }>('/api/v1/realtimerecord/stop', { id: channelIdOf(device, channel) });
+
+export const SPEEDS = [0.5, 1, 2, 4, 8, 16] as const;
+
+/** Devices and channels the user may see (the video sidebar's calls). */
+export const fetchDevices = (start: number, limit: number) =>
+  getV1<{ Devices: import('@opencvr/shared').DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit });
+export const fetchChannels = (device: string, start: number, limit: number) =>
+  getV1<{ Channels: import('@opencvr/shared').ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, start, limit });
+/** Channels with recordings on a day (optionally of one device). */
+export const fetchRecordedChannels = (day: string, device?: string) =>
+  getV1<{ Channels: { id: string; DeviceID: string; ChannelID: string; Name: string }[]; Total: number }>('/api/v1/record/querydevices', { period: day, device });

@@ -1,0 +1,123 @@
+/** Download of a range of the day: start/end times (or the timeline selection), with a progress bar. */
+import { useEffect, useRef, useState } from 'react';
+import { Button, Flex, Input, Progress, Typography } from 'antd';
+import { DownloadOutlined, StopOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { notify } from '../../../lib/notify';
+import { downloadUrl } from '../api';
+import { clock, stampAt } from '../day';
+import { fetchWithProgress, percent, saveBlob, type Progress as P } from '../download';
+import type { Range } from '../timeline';
+
+const parseClock = (s: string): number | undefined => {
+  const m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(s.trim());
+  if (!m || Number(m[2]) > 59 || Number(m[3] ?? 0) > 59) return undefined;
+  const v = Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3] ?? 0);
+  return v <= 86400 ? v : undefined;
+};
+
+interface Props {
+  device: string;
+  channel: string;
+  day: string;
+  name: string;
+  selection: Range | null;
+  onSelection: (r: Range | null) => void;
+}
+
+export function DownloadPanel({ device, channel, day, name, selection, onSelection }: Props) {
+  const { t } = useTranslation();
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [progress, setProgress] = useState<P | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState('');
+  const abortRef = useRef<AbortController | null>(null);
+
+  useEffect(() => {
+    if (selection) {
+      setFrom(clock(selection[0]));
+      setTo(clock(selection[1]));
+    }
+  }, [selection]);
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const s = parseClock(from);
+  const e = parseClock(to);
+  const valid = s !== undefined && e !== undefined && e > s;
+
+  const start = async () => {
+    if (!valid) return;
+    const ac = new AbortController();
+    abortRef.current = ac;
+    setBusy(true);
+    setSaved('');
+    setProgress({ loaded: 0, total: 0 });
+    const a = stampAt(day, s!);
+    const b = stampAt(day, e!);
+    try {
+      const { blob, name: file } = await fetchWithProgress(downloadUrl(device, channel, a, b), setProgress, `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_'), ac.signal);
+      saveBlob(blob, file);
+      setSaved(file);
+    } catch (err) {
+      if ((err as Error).name !== 'AbortError') notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
+      setProgress(null);
+    } finally {
+      setBusy(false);
+      abortRef.current = null;
+    }
+  };
+
+  return (
+    <div data-testid="download-panel">
+      <Flex gap={8} align="center" wrap>
+        <Typography.Text>{t('playback.downloadRange')}</Typography.Text>
+        <Input
+          aria-label={t('playback.downloadFrom')}
+          data-testid="download-from"
+          style={{ width: 110 }}
+          placeholder="HH:mm:ss"
+          value={from}
+          status={from && s === undefined ? 'error' : undefined}
+          onChange={(ev) => {
+            setFrom(ev.target.value);
+            const v = parseClock(ev.target.value);
+            if (v !== undefined && e !== undefined && e > v) onSelection([v, e]);
+          }}
+        />
+        <span>–</span>
+        <Input
+          aria-label={t('playback.downloadTo')}
+          data-testid="download-to"
+          style={{ width: 110 }}
+          placeholder="HH:mm:ss"
+          value={to}
+          status={to && e === undefined ? 'error' : undefined}
+          onChange={(ev) => {
+            setTo(ev.target.value);
+            const v = parseClock(ev.target.value);
+            if (v !== undefined && s !== undefined && v > s) onSelection([s, v]);
+          }}
+        />
+        {busy ? (
+          <Button icon={<StopOutlined />} onClick={() => abortRef.current?.abort()}>
+            {t('playback.downloadCancel')}
+          </Button>
+        ) : (
+          <Button type="primary" icon={<DownloadOutlined />} disabled={!valid} onClick={() => void start()} data-testid="download-start">
+            {t('playback.download')}
+          </Button>
+        )}
+        {valid && <Typography.Text type="secondary">{t('playback.seconds', { n: e! - s! })}</Typography.Text>}
+      </Flex>
+      {progress && (
+        <div style={{ marginTop: 6 }}>
+          <Progress data-testid="download-progress" percent={saved ? 100 : percent(progress)} status={busy ? 'active' : saved ? 'success' : 'normal'} size="small" />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="download-bytes">
+            {saved ? t('playback.downloadSaved', { name: saved, bytes: progress.loaded }) : t('playback.downloadBytes', { loaded: progress.loaded, total: progress.total || '?' })}
+          </Typography.Text>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The 24-hour timeline: recorded ranges as bars, hour ticks, the playhead, and a download
+ * selection. Wheel zooms around the pointer (24 h down to 5 minutes); click or drag moves the
+ * playhead and seeks on release; Shift + drag selects a range to download.
+ */
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { Button, Space, Tooltip, Typography } from 'antd';
+import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { clock } from '../day';
+import { clampView, rangeBoxes, ticks, timeToX, xToTime, zoomAt, zoomStep, type Range, type View } from '../timeline';
+
+interface Props {
+  ranges: Range[];
+  important?: Range[];
+  view: View;
+  onView: (v: View) => void;
+  position?: number;
+  onSeek: (second: number) => void;
+  selection?: Range | null;
+  onSelect: (r: Range | null) => void;
+}
+
+const HEIGHT = 64;
+
+export function Timeline({ ranges, important = [], view, onView, position, onSeek, selection, onSelect }: Props) {
+  const { t } = useTranslation();
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(800);
+  const [drag, setDrag] = useState<{ mode: 'seek' | 'select'; from: number; to: number } | null>(null);
+  const viewRef = useRef(view);
+  useEffect(() => {
+    viewRef.current = view;
+  }, [view]);
+
+  useEffect(() => {
+    const el = boxRef.current;
+    if (!el) return;
+    const measure = () => setWidth(el.clientWidth || 800);
+    measure();
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(measure) : null;
+    ro?.observe(el);
+    // Wheel zoom needs a non-passive listener to keep the page from scrolling.
+    const onWheel = (e: WheelEvent) => {
+      e.preventDefault();
+      const rect = el.getBoundingClientRect();
+      const v = viewRef.current;
+      const anchor = xToTime(e.clientX - rect.left, v, rect.width || 1);
+      onView(zoomAt(v, e.deltaY > 0 ? 1.25 : 0.8, anchor));
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      ro?.disconnect();
+      el.removeEventListener('wheel', onWheel);
+    };
+  }, [onView]);
+
+  const timeAt = (e: ReactPointerEvent) => {
+    const rect = boxRef.current!.getBoundingClientRect();
+    return xToTime(e.clientX - rect.left, view, rect.width || width);
+  };
+  const onDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0) return;
+    (e.target as Element).setPointerCapture?.(e.pointerId);
+    const tt = timeAt(e);
+    setDrag({ mode: e.shiftKey ? 'select' : 'seek', from: tt, to: tt });
+  };
+  const onMove = (e: ReactPointerEvent) => {
+    if (!drag) return;
+    setDrag({ ...drag, to: timeAt(e) });
+  };
+  const onUp = (e: ReactPointerEvent) => {
+    if (!drag) return;
+    const to = timeAt(e);
+    if (drag.mode === 'seek') onSeek(to);
+    else {
+      const a = Math.min(drag.from, to);
+      const b = Math.max(drag.from, to);
+      onSelect(b - a >= 1 ? [Math.floor(a), Math.ceil(b)] : null);
+    }
+    setDrag(null);
+  };
+
+  const head = drag?.mode === 'seek' ? drag.to : position;
+  const sel: Range | null | undefined = drag?.mode === 'select' ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selection;
+  const centre = head ?? view.start + view.span / 2;
+
+  return (
+    <div>
+      <Space style={{ marginBottom: 4 }} wrap>
+        <Tooltip title={t('playback.zoomIn')}>
+          <Button size="small" aria-label={t('playback.zoomIn')} icon={<ZoomInOutlined />} onClick={() => onView(zoomStep(view, 1, centre))} />
+        </Tooltip>
+        <Tooltip title={t('playback.zoomOut')}>
+          <Button size="small" aria-label={t('playback.zoomOut')} icon={<ZoomOutOutlined />} onClick={() => onView(zoomStep(view, -1, centre))} />
+        </Tooltip>
+        <Button size="small" aria-label={t('playback.panLeft')} icon={<LeftOutlined />} onClick={() => onView(clampView({ ...view, start: view.start - view.span / 2 }))} />
+        <Button size="small" aria-label={t('playback.panRight')} icon={<RightOutlined />} onClick={() => onView(clampView({ ...view, start: view.start + view.span / 2 }))} />
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="timeline-window">
+          {clock(view.start)} – {clock(view.start + view.span)}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {t('playback.timelineHint')}
+        </Typography.Text>
+      </Space>
+      <div
+        ref={boxRef}
+        data-testid="timeline"
+        data-start={view.start}
+        data-span={view.span}
+        onPointerDown={onDown}
+        onPointerMove={onMove}
+        onPointerUp={onUp}
+        style={{ position: 'relative', height: HEIGHT, background: '#1f1f1f', borderRadius: 4, cursor: 'pointer', userSelect: 'none', touchAction: 'none', overflow: 'hidden' }}
+      >
+        {rangeBoxes(ranges, view, width).map((b, i) => (
+          <div key={`r${i}`} data-testid="timeline-range" style={{ position: 'absolute', top: 22, height: 24, left: b.left, width: b.width, background: '#3b82f6', pointerEvents: 'none' }} />
+        ))}
+        {rangeBoxes(important, view, width).map((b, i) => (
+          <div key={`i${i}`} style={{ position: 'absolute', top: 42, height: 4, left: b.left, width: b.width, background: '#f59e0b', pointerEvents: 'none' }} />
+        ))}
+        {ticks(view, width).map((tt) => (
+          <div key={tt} style={{ position: 'absolute', left: timeToX(tt, view, width), top: 0, height: 20, borderLeft: '1px solid #666', pointerEvents: 'none' }}>
+            <span style={{ color: '#bbb', fontSize: 10, marginLeft: 2 }}>{clock(tt).slice(0, tt % 60 === 0 ? 5 : 8)}</span>
+          </div>
+        ))}
+        {sel && (
+          <div
+            data-testid="timeline-selection"
+            style={{
+              position: 'absolute',
+              top: 18,
+              bottom: 0,
+              left: timeToX(sel[0], view, width),
+              width: Math.max(1, timeToX(sel[1], view, width) - timeToX(sel[0], view, width)),
+              background: 'rgba(250, 204, 21, 0.35)',
+              border: '1px solid #facc15',
+              pointerEvents: 'none',
+            }}
+          />
+        )}
+        {head !== undefined && head >= view.start && head <= view.start + view.span && (
+          <div data-testid="playhead" data-time={Math.round(head)} style={{ position: 'absolute', top: 0, bottom: 0, left: timeToX(head, view, width), borderLeft: '2px solid #ef4444', pointerEvents: 'none' }}>
+            <span style={{ position: 'absolute', bottom: 0, left: 3, color: '#fff', fontSize: 10, background: '#ef4444', padding: '0 2px' }}>{clock(head)}</span>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,261 @@
+/**
+ * /video/backchannel/:devid/:chnid/:day: the month calendar flagging recorded days, the 24-hour
+ * timeline of the day's ranges (zoom, click/drag to seek, Shift+drag to select), the player with
+ * pause/resume, ±10 s steps, speed 0.5x–16x and snapshot, range download with progress, marking a
+ * range important and (admins) deleting the day. Without a valid day it opens today.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import {
+  BackwardOutlined,
+  CameraOutlined,
+  DeleteOutlined,
+  ForwardOutlined,
+  PauseOutlined,
+  CaretRightOutlined,
+  StarOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { PageTitle } from '../../../components/PageTitle';
+import { downloadSnapshot } from '../../../components/player/snapshot';
+import { isAdminRole } from '../../../lib/session';
+import { useSession } from '../../../lib/stores/session';
+import { notify } from '../../../lib/notify';
+import { fetchChannels, fetchMonthly, removeDaily, setImportant, SPEEDS } from '../api';
+import { clock, monthOf, parseDay, recordedDays, shiftMonth, today } from '../day';
+import { DownloadPanel } from '../components/DownloadPanel';
+import { MonthCalendar } from '../components/MonthCalendar';
+import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
+import { Timeline } from '../components/Timeline';
+import { backchannelPath, backlistPath, backtimePath } from '../paths';
+import { useDayRecords } from '../useDayRecords';
+import { usePlayback } from '../usePlayback';
+import { DAY, follow, rangeAtOrAfter, type Range, type View } from '../timeline';
+
+export default function BackchannelPage() {
+  const { devid = '', chnid = '', day = '' } = useParams();
+  if (!parseDay(day)) return <Navigate to={backchannelPath(devid, chnid, today())} replace />;
+  return <Backchannel key={`${devid}/${chnid}`} device={devid} channel={chnid} day={day} />;
+}
+
+function Backchannel({ device, channel, day }: { device: string; channel: string; day: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const admin = isAdminRole(useSession((s) => s.userinfo?.role));
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [month, setMonth] = useState(monthOf(day));
+  const [view, setView] = useState<View>({ start: 0, span: DAY });
+  const [selection, setSelection] = useState<Range | null>(null);
+  const [position, setPosition] = useState<number | undefined>(undefined);
+
+  useEffect(() => setMonth(monthOf(day)), [day]);
+
+  const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
+  const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
+  const name = chan?.Name || `${device}_${channel}`;
+
+  const monthly = useQuery({ queryKey: ['playback', 'monthly', device, channel, month], queryFn: () => fetchMonthly(device, channel, month) });
+  const recorded = useMemo(() => recordedDays(monthly.data, month), [monthly.data, month]);
+  const isToday = day === today();
+  const { query: daily, list, ranges, important } = useDayRecords(device, channel, day, isToday ? 30_000 : undefined);
+
+  const pb = usePlayback(videoRef, device, channel, day);
+  const { state } = pb;
+
+  // The playhead follows the media clock.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const p = pb.position();
+      setPosition(p);
+      if (p !== undefined && state.phase === 'playing') setView((v) => follow(v, p));
+    }, 250);
+    return () => clearInterval(timer);
+  }, [pb, state.phase]);
+
+  const seek = useCallback(
+    (second: number) => {
+      const r = rangeAtOrAfter(ranges, second);
+      if (!r) {
+        notify.warning(t('playback.nothingAfter'));
+        return;
+      }
+      void pb.playAt(Math.max(second, r[0]));
+    },
+    [ranges, pb, t],
+  );
+
+  // ?t=<second>: start there once the day's ranges are known (the segment list's play button).
+  const [params, setParams] = useSearchParams();
+  const startAt = params.get('t');
+  useEffect(() => {
+    if (startAt === null || !ranges.length) return;
+    const tt = Number(startAt);
+    params.delete('t');
+    setParams(params, { replace: true });
+    if (Number.isFinite(tt)) seek(tt);
+  }, [startAt, ranges, params, setParams, seek]);
+
+  const current = list.find((r) => position !== undefined && position >= r.start && position < r.end) ?? (selection ? list.find((r) => r.end > selection[0] && r.start < selection[1]) : undefined);
+
+  const toggleImportant = async () => {
+    if (!current?.ids?.length) return;
+    try {
+      await setImportant(current.ids, current.important !== 1);
+      notify.success(current.important === 1 ? t('playback.unmarked') : t('playback.marked'));
+      void daily.refetch();
+    } catch {
+      /* the request layer said why */
+    }
+  };
+  const deleteDay = async () => {
+    try {
+      const r = await removeDaily(device, channel, day);
+      notify.success(t('playback.dayDeleted', { removed: r.Removed, kept: r.Kept }));
+      pb.stop();
+      void daily.refetch();
+      void qc.invalidateQueries({ queryKey: ['playback', 'monthly', device, channel] });
+    } catch {
+      /* the request layer said why */
+    }
+  };
+  const snapshot = async () => {
+    const video = videoRef.current;
+    if (!video) return;
+    const base = parseDay(day)!;
+    const at = new Date(base.getTime() + (position ?? 0) * 1000);
+    if (!(await downloadSnapshot(video, name, at))) notify.warning(t('player.noFrame'));
+  };
+
+  const playing = state.phase === 'playing';
+  const total = list.reduce((n, r) => n + (r.end - r.start), 0);
+
+  return (
+    <div style={{ padding: 16 }}>
+      <RecordingBreadcrumb
+        parents={[
+          { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
+          { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
+          { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
+        ]}
+        node={{ key: `day:${day}`, label: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` }}
+        stime={day}
+      />
+      <PageTitle
+        title={`${t('route.videoBackchannel')} · ${name}`}
+        extra={
+          <Space>
+            <Button icon={<UnorderedListOutlined />} onClick={() => navigate(backtimePath(device, channel, day))}>
+              {t('playback.segmentList')}
+            </Button>
+          </Space>
+        }
+      />
+      <Row gutter={16}>
+        <Col flex="300px">
+          <Card size="small">
+            <MonthCalendar
+              month={month}
+              selected={day}
+              recorded={recorded}
+              loading={monthly.isFetching}
+              onMonth={(m, d) => setMonth(shiftMonth(m, d))}
+              onPick={(d) => navigate(backchannelPath(device, channel, d))}
+            />
+          </Card>
+          <Card size="small" style={{ marginTop: 12 }} title={t('playback.dayRecords')}>
+            {daily.isLoading ? (
+              <Spin />
+            ) : list.length === 0 ? (
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playback.noRecords')} />
+            ) : (
+              <>
+                <Typography.Text type="secondary" data-testid="day-summary">
+                  {t('playback.daySummary', { count: list.length, duration: clock(total) })}
+                </Typography.Text>
+                <div style={{ maxHeight: 240, overflow: 'auto', marginTop: 6 }}>
+                  {list.map((r) => (
+                    <Flex key={r.name} justify="space-between" style={{ fontSize: 12, cursor: 'pointer', padding: '2px 0' }} onClick={() => void pb.playAt(r.start)}>
+                      <span>
+                        {clock(r.start)} – {clock(r.end)}
+                      </span>
+                      <span>
+                        {r.important === 1 && <Tag color="gold">{t('playback.important')}</Tag>}
+                        {r.recording === 1 && <Tag color="red">{t('playback.recording')}</Tag>}
+                      </span>
+                    </Flex>
+                  ))}
+                </div>
+              </>
+            )}
+          </Card>
+        </Col>
+        <Col flex="auto" style={{ minWidth: 0 }}>
+          <Card size="small">
+            <div
+              data-testid="playback-player"
+              data-phase={state.phase}
+              data-request-id={state.requestId}
+              style={{ position: 'relative', background: '#000', aspectRatio: '16 / 9', maxHeight: '56vh', width: '100%' }}
+            >
+              <video ref={videoRef} data-testid="playback-video" muted playsInline style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }} />
+              {state.phase !== 'playing' && state.phase !== 'paused' && (
+                <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
+                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t('playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t('player.unsupported', { mime: state.reason }) : state.reason}
+                </div>
+              )}
+            </div>
+            <Flex gap={8} align="center" wrap style={{ margin: '8px 0' }}>
+              <Tooltip title={playing ? t('playback.pause') : t('playback.play')}>
+                <Button
+                  data-testid="play-toggle"
+                  aria-label={playing ? t('playback.pause') : t('playback.play')}
+                  icon={playing ? <PauseOutlined /> : <CaretRightOutlined />}
+                  disabled={!ranges.length}
+                  onClick={() => (playing ? pb.pause() : state.phase === 'paused' ? pb.resume() : seek(position ?? ranges[0]?.[0] ?? 0))}
+                />
+              </Tooltip>
+              <Tooltip title={t('playback.back10')}>
+                <Button aria-label={t('playback.back10')} icon={<BackwardOutlined />} disabled={position === undefined} onClick={() => pb.step(-10)} />
+              </Tooltip>
+              <Tooltip title={t('playback.forward10')}>
+                <Button aria-label={t('playback.forward10')} icon={<ForwardOutlined />} disabled={position === undefined} onClick={() => pb.step(10)} />
+              </Tooltip>
+              <Select
+                data-testid="speed"
+                aria-label={t('playback.speed')}
+                style={{ width: 90 }}
+                value={state.speed}
+                onChange={(v: number) => pb.setSpeed(v)}
+                options={SPEEDS.map((s) => ({ value: s, label: `${s}x` }))}
+              />
+              <Tooltip title={t('player.snapshot')}>
+                <Button aria-label={t('player.snapshot')} icon={<CameraOutlined />} disabled={position === undefined} onClick={() => void snapshot()} />
+              </Tooltip>
+              <Tooltip title={current?.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}>
+                <Button aria-label={t('playback.markImportant')} icon={<StarOutlined />} disabled={!current?.ids?.length} type={current?.important === 1 ? 'primary' : 'default'} onClick={() => void toggleImportant()} />
+              </Tooltip>
+              {admin && (
+                <Popconfirm title={t('playback.deleteDayConfirm', { day })} onConfirm={() => void deleteDay()} okButtonProps={{ danger: true }}>
+                  <Button danger aria-label={t('playback.deleteDay')} icon={<DeleteOutlined />} disabled={!list.length}>
+                    {t('playback.deleteDay')}
+                  </Button>
+                </Popconfirm>
+              )}
+              <Typography.Text data-testid="playback-position" style={{ marginLeft: 'auto', fontVariantNumeric: 'tabular-nums' }}>
+                {position !== undefined ? clock(position) : '--:--:--'}
+              </Typography.Text>
+            </Flex>
+            <Timeline ranges={ranges} important={important} view={view} onView={setView} position={position} onSeek={seek} selection={selection} onSelect={setSelection} />
+            <div style={{ marginTop: 12 }}>
+              <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} />
+            </div>
+          </Card>
+        </Col>
+      </Row>
+    </div>
+  );
+}

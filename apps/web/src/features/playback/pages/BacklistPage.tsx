@@ -1,0 +1,86 @@
+/**
+ * /video/backlist/:devid: pick a device (devid 0: the list of devices) and one of its channels; a
+ * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
+ * tagged.
+ */
+import { Card, Empty, Flex, Select, Table, Tag, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+import type { ChannelRow } from '@opencvr/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { fetchChannels, fetchDevices, fetchRecordedChannels } from '../api';
+import { today } from '../day';
+import { backchannelPath, backlistPath } from '../paths';
+
+export default function BacklistPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { devid = '0' } = useParams();
+  const device = devid === '0' ? '' : devid;
+  const day = today();
+
+  const devices = useQuery({ queryKey: ['playback', 'devices'], queryFn: () => fetchDevices(0, 9999) });
+  const channels = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999), enabled: !!device });
+  const recorded = useQuery({ queryKey: ['playback', 'recorded', device, day], queryFn: () => fetchRecordedChannels(day, device || undefined) });
+  const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
+
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle title={t('route.videoBacklist')} />
+      <Card>
+        <Flex gap={12} align="center" wrap style={{ marginBottom: 12 }}>
+          <Typography.Text>{t('playback.device')}</Typography.Text>
+          <Select
+            data-testid="backlist-device"
+            style={{ minWidth: 280 }}
+            showSearch={{ optionFilterProp: 'label' }}
+            placeholder={t('playback.pickDevice')}
+            loading={devices.isLoading}
+            value={device || undefined}
+            onChange={(v: string) => navigate(backlistPath(v))}
+            options={(devices.data?.Devices ?? []).map((d) => ({ value: d.DeviceID, label: `${d.DeviceName || d.DeviceID} (${d.DeviceID})` }))}
+          />
+        </Flex>
+        {!device ? (
+          <>
+            <Empty description={t('playback.pickDeviceHint')} />
+            {(recorded.data?.Channels.length ?? 0) > 0 && (
+              <>
+                <Typography.Title level={5}>{t('playback.recordedToday')}</Typography.Title>
+                <Flex gap={8} wrap>
+                  {recorded.data!.Channels.map((c) => (
+                    <Tag key={c.id} color="blue" style={{ cursor: 'pointer' }} onClick={() => navigate(backchannelPath(c.DeviceID, c.ChannelID, day))}>
+                      {c.Name || c.id}
+                    </Tag>
+                  ))}
+                </Flex>
+              </>
+            )}
+          </>
+        ) : (
+          <Table<ChannelRow>
+            rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
+            size="small"
+            loading={channels.isLoading}
+            dataSource={(channels.data?.Channels ?? []).filter((c) => c.Parental !== 1)}
+            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            onRow={(c) => ({ onClick: () => navigate(backchannelPath(c.ParentDeviceID, c.ChannelID, day)), style: { cursor: 'pointer' } })}
+            columns={[
+              { title: t('playback.channelId'), dataIndex: 'ChannelID' },
+              { title: t('playback.channelName'), dataIndex: 'Name' },
+              {
+                title: t('playback.recordToday'),
+                render: (_, c) => (has.has(`${c.ParentDeviceID}:${c.ChannelID}`) ? <Tag color="green">{t('playback.hasRecord')}</Tag> : <Tag>{t('playback.noRecord')}</Tag>),
+              },
+              {
+                title: t('playback.recordEnabled'),
+                render: (_, c) => (c.EnableRecord === 1 ? t('common.yes') : t('common.no')),
+              },
+            ]}
+          />
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+/** Playback page paths (spec 2: playback pages go to backchannel with today's date YYYYMMDD). */
+import { today } from './day';
+
+const enc = encodeURIComponent;
+export const backchannelPath = (device: string, channel: string, day = today()) => `/video/backchannel/${enc(device)}/${enc(channel)}/${day}`;
+export const backtimePath = (device: string, channel: string, day = today()) => `/video/backtime/${enc(device)}/${enc(channel)}/${day}`;
+export const backlistPath = (device = '0') => `/video/backlist/${enc(device)}`;

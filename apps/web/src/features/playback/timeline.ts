@@ -1,0 +1,90 @@
+/**
+ * Geometry of the 24-hour timeline: a view is a window [start, start + span) of seconds since the
+ * day's midnight drawn over `width` pixels. Zoom goes from the whole day down to a few minutes,
+ * keeping the second under the pointer in place.
+ */
+export const DAY = 86400;
+export const MIN_SPAN = 5 * 60;
+export const MAX_SPAN = DAY;
+/** Zoom levels of the +/- buttons. */
+export const ZOOM_STEPS = [DAY, 12 * 3600, 6 * 3600, 2 * 3600, 3600, 30 * 60, 10 * 60, 5 * 60];
+
+export interface View {
+  start: number;
+  span: number;
+}
+
+export type Range = [number, number];
+
+const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+
+export function clampView(v: View): View {
+  const span = clamp(v.span, MIN_SPAN, MAX_SPAN);
+  return { span, start: clamp(v.start, 0, DAY - span) };
+}
+
+export const timeToX = (t: number, v: View, width: number) => ((t - v.start) / v.span) * width;
+export const xToTime = (x: number, v: View, width: number) => clamp(v.start + (x / width) * v.span, 0, DAY);
+
+/** Zoom by `factor` (< 1 zooms in) keeping `anchor` (seconds) at the same x. */
+export function zoomAt(v: View, factor: number, anchor: number): View {
+  const span = clamp(v.span * factor, MIN_SPAN, MAX_SPAN);
+  const ratio = (anchor - v.start) / v.span;
+  return clampView({ span, start: anchor - ratio * span });
+}
+
+/** The next button zoom level in (dir 1) or out (dir -1), centred on `centre`. */
+export function zoomStep(v: View, dir: 1 | -1, centre: number): View {
+  let span: number;
+  if (dir > 0) span = ZOOM_STEPS.find((s) => s < v.span - 1) ?? MIN_SPAN;
+  else span = [...ZOOM_STEPS].reverse().find((s) => s > v.span + 1) ?? MAX_SPAN;
+  return clampView({ span, start: centre - span / 2 });
+}
+
+/** Moves the view so `t` is visible (centred when it was outside). */
+export function follow(v: View, t: number): View {
+  if (t >= v.start && t <= v.start + v.span) return v;
+  return clampView({ span: v.span, start: t - v.span / 2 });
+}
+
+/** Sorted, merged ranges; ranges closer than `gap` seconds are joined. */
+export function mergeRanges(ranges: Range[], gap = 0): Range[] {
+  const sorted = ranges.filter(([s, e]) => e > s).map(([s, e]) => [s, e] as Range).sort((a, b) => a[0] - b[0]);
+  const out: Range[] = [];
+  for (const [s, e] of sorted) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1] + gap) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** Ranges clipped to the view, as pixel spans (left, width ≥ 1). */
+export function rangeBoxes(ranges: Range[], v: View, width: number): { left: number; width: number }[] {
+  const end = v.start + v.span;
+  return ranges
+    .filter(([s, e]) => e > v.start && s < end)
+    .map(([s, e]) => {
+      const l = timeToX(Math.max(s, v.start), v, width);
+      const r = timeToX(Math.min(e, end), v, width);
+      return { left: l, width: Math.max(1, r - l) };
+    });
+}
+
+/** A tick step that leaves at least `minPx` between labels. */
+export function tickStep(v: View, width: number, minPx = 70): number {
+  const steps = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600];
+  return steps.find((s) => (s / v.span) * width >= minPx) ?? 21600;
+}
+
+export function ticks(v: View, width: number): number[] {
+  const step = tickStep(v, width);
+  const out: number[] = [];
+  for (let t = Math.ceil(v.start / step) * step; t <= v.start + v.span; t += step) out.push(t);
+  return out;
+}
+
+/** The range that holds `t`, or the first one after it (playback starts in the next recording). */
+export function rangeAtOrAfter(ranges: Range[], t: number): Range | undefined {
+  return ranges.find(([s, e]) => t >= s && t < e) ?? ranges.find(([s]) => s > t);
+}

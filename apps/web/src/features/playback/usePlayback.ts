@@ -1,0 +1,188 @@
+/**
+ * One recording playback on a <video>: opens a playback session at a second of the day (a new
+ * session for every seek outside what is buffered), plays its WS fMP4 with the live player's MSE
+ * engine in playback mode (no live-edge chase), and maps the media clock back to the day so the
+ * timeline playhead can follow. Speed and pause go to the server (it paces the sending) and to the
+ * <video> (it plays the timestamps at that rate).
+ */
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { absoluteUrl } from '../../components/player/api';
+import type { Engine } from '../../components/player/engine';
+import { startWsFmp4, type GapMessage } from '../../components/player/wsFmp4';
+import { controlPlayback, openPlayback, setPlaybackSpeed } from './api';
+import { parseDay, parseStamp, stampAt } from './day';
+import { DAY } from './timeline';
+
+export type PlaybackPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'ended' | 'unsupported' | 'error';
+
+export interface PlaybackState {
+  phase: PlaybackPhase;
+  reason: string;
+  requestId: string;
+  speed: number;
+  /** Seconds since the day's midnight at the playhead, undefined before anything plays. */
+  position?: number;
+}
+
+/** A gap message's time of the next media, as seconds of `day` (field names vary; undefined when none). */
+export function gapTarget(msg: GapMessage, day: string): number | undefined {
+  const base = parseDay(day);
+  if (!base) return undefined;
+  for (const key of ['to', 'next', 'time', 'stime', 'start', 'resume']) {
+    const v = msg[key];
+    if (typeof v === 'string' && /^\d{14}$/.test(v)) {
+      const d = parseStamp(v);
+      if (d) return (d.getTime() - base.getTime()) / 1000;
+    }
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      const ms = v > 1e12 ? v : v > 1e9 ? v * 1000 : undefined;
+      if (ms !== undefined) return (ms - base.getTime()) / 1000;
+    }
+  }
+  return undefined;
+}
+
+/** The day second at media time `t`: the last anchor at or before it (undefined before the first frame). */
+export function positionOf(anchors: { day: number; media: number | null }[], t: number): number | undefined {
+  let best: { day: number; media: number } | undefined;
+  for (const a of anchors) {
+    if (a.media === null) continue;
+    if (!best || (a.media <= t + 1e-3 && a.media >= best.media)) best = { day: a.day, media: a.media };
+  }
+  return best ? best.day + Math.max(0, t - best.media) : undefined;
+}
+
+export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device: string, channel: string, day: string) {
+  const [state, setState] = useState<PlaybackState>({ phase: 'idle', reason: '', requestId: '', speed: 1 });
+  const engineRef = useRef<Engine | null>(null);
+  const genRef = useRef(0);
+  /** Day seconds of media times: the start, then one per skipped gap (sorted by media time). */
+  const anchorRef = useRef<{ day: number; media: number | null }[]>([{ day: 0, media: null }]);
+  const stateRef = useRef(state);
+  const update = useCallback((patch: Partial<PlaybackState>) => {
+    stateRef.current = { ...stateRef.current, ...patch };
+    setState(stateRef.current);
+  }, []);
+
+  const stop = useCallback(() => {
+    genRef.current++;
+    engineRef.current?.stop();
+    engineRef.current = null;
+  }, []);
+
+  const position = useCallback((): number | undefined => {
+    const video = videoRef.current;
+    if (!video) return undefined;
+    return positionOf(anchorRef.current, video.currentTime);
+  }, [videoRef]);
+
+  const playAt = useCallback(
+    async (second: number, end = DAY) => {
+      const video = videoRef.current;
+      if (!video) return;
+      stop();
+      const gen = genRef.current;
+      const from = Math.max(0, Math.min(DAY - 1, Math.floor(second)));
+      anchorRef.current = [{ day: from, media: null }];
+      update({ phase: 'loading', reason: '', position: from });
+      let answer;
+      try {
+        answer = await openPlayback(device, channel, stampAt(day, from), stampAt(day, Math.min(DAY, Math.max(from + 1, end))));
+      } catch (err) {
+        if (gen === genRef.current) update({ phase: 'error', reason: (err as Error).message });
+        return;
+      }
+      if (gen !== genRef.current) return;
+      const speed = stateRef.current.speed;
+      update({ requestId: answer.request_id });
+      if (speed !== 1) void setPlaybackSpeed(answer.request_id, speed).catch(() => undefined);
+      const mine = () => gen === genRef.current;
+      engineRef.current = startWsFmp4(
+        video,
+        absoluteUrl(answer.URL, true),
+        {
+          onInfo: () => undefined,
+          onState: () => undefined,
+          onBytes: () => undefined,
+          onPlaying: () => {
+            if (!mine()) return;
+            const v = videoRef.current;
+            if (v && anchorRef.current[0].media === null) {
+              anchorRef.current[0].media = v.buffered.length ? v.buffered.start(0) : v.currentTime;
+              v.playbackRate = stateRef.current.speed;
+            }
+            update({ phase: 'playing' });
+          },
+          onUnsupported: (mime) => mine() && update({ phase: 'unsupported', reason: mime }),
+          onFailure: (_kind, reason) => {
+            if (!mine()) return;
+            if (stateRef.current.phase !== 'ended') update({ phase: 'error', reason });
+          },
+        },
+        {
+          playback: true,
+          onGap: (msg, mediaTime) => {
+            if (!mine()) return;
+            const target = gapTarget(msg, day);
+            // The server skipped the hole: the media from `mediaTime` on belongs to `target`.
+            if (target !== undefined) anchorRef.current = [...anchorRef.current, { day: target, media: mediaTime }];
+          },
+          onEnded: () => mine() && update({ phase: 'ended' }),
+        },
+      );
+    },
+    [device, channel, day, stop, update, videoRef],
+  );
+
+  const pause = useCallback(() => {
+    videoRef.current?.pause();
+    const id = stateRef.current.requestId;
+    if (id) void controlPlayback(id, 'pause').catch(() => undefined);
+    update({ phase: 'paused' });
+  }, [update, videoRef]);
+
+  const resume = useCallback(() => {
+    const id = stateRef.current.requestId;
+    if (id) void controlPlayback(id, 'resume').catch(() => undefined);
+    void videoRef.current?.play().catch(() => undefined);
+    update({ phase: 'playing' });
+  }, [update, videoRef]);
+
+  const setSpeed = useCallback(
+    (speed: number) => {
+      update({ speed });
+      if (videoRef.current) videoRef.current.playbackRate = speed;
+      const id = stateRef.current.requestId;
+      if (id) void setPlaybackSpeed(id, speed).catch(() => undefined);
+    },
+    [update, videoRef],
+  );
+
+  /** Moves by `delta` seconds: inside the buffer by the media clock, else a new session. */
+  const step = useCallback(
+    (delta: number) => {
+      const video = videoRef.current;
+      const pos = position();
+      if (!video || pos === undefined) return;
+      const target = video.currentTime + delta;
+      for (let i = 0; i < video.buffered.length; i++) {
+        if (target >= video.buffered.start(i) && target < video.buffered.end(i) - 0.2) {
+          video.currentTime = target;
+          return;
+        }
+      }
+      void playAt(pos + delta);
+    },
+    [playAt, position, videoRef],
+  );
+
+  useEffect(() => () => stop(), [stop]);
+  useEffect(() => {
+    // Another channel or day: stop what plays.
+    stop();
+    anchorRef.current = [{ day: 0, media: null }];
+    update({ phase: 'idle', reason: '', requestId: '', position: undefined });
+  }, [device, channel, day, stop, update]);
+
+  return { state, playAt, pause, resume, setSpeed, step, position, stop };
+}

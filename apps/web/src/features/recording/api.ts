@@ -1,0 +1,60 @@
+/** Record plans and the record folder (issue 5; server routes/api/recordplans.ts). */
+import type { DayLists, WeeklySchedule } from '@opencvr/shared';
+import { getV1, postV1 } from '../../lib/request';
+
+export interface PlanChannel {
+  id: string;
+  DeviceID: string;
+  ChannelID: string;
+  Name: string;
+}
+export interface RecordPlan {
+  ID: number;
+  Name: string;
+  Schedule: WeeklySchedule;
+  Days: DayLists;
+  SaveDays: number;
+  Enable: boolean | number;
+  Channels: PlanChannel[];
+  CreatedAt?: string;
+  UpdatedAt?: string;
+}
+export interface RecordPath {
+  RecordPath: string;
+  Default: string;
+  SegmentSeconds: number;
+  MinFreeBytes: number;
+  DefaultSaveDays: number;
+  FreeBytes: number;
+}
+
+export const fetchPlans = (p: { start: number; limit: number; q?: string }) =>
+  getV1<{ Plans: RecordPlan[]; Total: number }>('/api/v1/recordplanlist', { start: p.start, limit: p.limit, q: p.q || undefined });
+
+export const fetchPlan = (id: number) => getV1<RecordPlan>('/api/v1/recordplaninfo', { id });
+
+export interface PlanInput {
+  id?: number;
+  name: string;
+  schedule: WeeklySchedule;
+  save_days: number;
+  enable: boolean;
+  channels: { DeviceID: string; ChannelID: string }[];
+}
+export const savePlan = (p: PlanInput) =>
+  postV1<{ ID: number }>('/api/v1/setrecordplan', {
+    ...p,
+    channels: p.channels.map(({ DeviceID, ChannelID }) => ({ DeviceID, ChannelID })),
+  });
+
+export const deletePlan = (id: number) => postV1<Record<string, never>>('/api/v1/delrecordplan', { id });
+
+/** Checks a schedule without saving; answers the per-day lists the server will use. */
+export const checkSchedule = (schedule: WeeklySchedule) => postV1<{ Days: DayLists }>('/api/v1/checkpush', { schedule });
+
+export const fetchRecordPath = () => getV1<RecordPath>('/api/v1/recordpath');
+
+export const saveRecordPath = (p: { RecordPath: string; SegmentSeconds?: number; MinFreeBytes?: number; DefaultSaveDays?: number }) =>
+  postV1<{ RecordPath: string }>('/api/v1/recordpath', p);
+
+export const planEnabled = (p: Pick<RecordPlan, 'Enable'>) => p.Enable === true || p.Enable === 1;

@@ -1,0 +1,51 @@
+/** The plans table (name, save days, enabled, channel count) with edit and delete (confirmed). */
+import { Button, Popconfirm, Space, Table, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { planEnabled, type RecordPlan } from '../api';
+
+interface Props {
+  plans: RecordPlan[];
+  total: number;
+  loading?: boolean;
+  page?: number;
+  onPage?: (p: number) => void;
+  onDelete: (p: RecordPlan) => void;
+  compact?: boolean;
+}
+
+export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, compact }: Props) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Table<RecordPlan>
+      data-testid="plans-table"
+      rowKey="ID"
+      size={compact ? 'small' : 'middle'}
+      loading={loading}
+      dataSource={plans}
+      pagination={onPage ? { current: page, pageSize: 20, total, onChange: onPage, hideOnSinglePage: true } : false}
+      columns={[
+        { title: t('recording.planName'), dataIndex: 'Name' },
+        { title: t('recording.saveDays'), dataIndex: 'SaveDays', render: (v: number) => t('recording.daysValue', { n: v }) },
+        { title: t('recording.enabled'), render: (_, p) => (planEnabled(p) ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>) },
+        { title: t('recording.channelCount'), render: (_, p) => p.Channels?.length ?? 0 },
+        {
+          title: t('common.actions'),
+          render: (_, p) => (
+            <Space>
+              <Button size="small" type="link" onClick={() => navigate(`/config/program/form?id=${p.ID}`)}>
+                {t('common.edit')}
+              </Button>
+              <Popconfirm title={t('recording.deleteConfirm', { name: p.Name })} onConfirm={() => onDelete(p)} okButtonProps={{ danger: true }}>
+                <Button size="small" type="link" danger>
+                  {t('common.delete')}
+                </Button>
+              </Popconfirm>
+            </Space>
+          ),
+        },
+      ]}
+    />
+  );
+}

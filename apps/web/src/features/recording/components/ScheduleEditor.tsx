@@ -1,0 +1,145 @@
+/**
+ * The weekly schedule editor: 7 rows (Monday..Sunday) × 24 hours in 30-minute cells. Press and drag
+ * to paint (starting on an empty cell) or erase (starting on a painted one), across rows too; or add
+ * a slot with two times (an end before the start runs past midnight into the next day). Each row
+ * lists its slots and can be copied to every day.
+ */
+import { useState } from 'react';
+import { Button, Flex, Input, Popover, Space, Tag, Tooltip, Typography } from 'antd';
+import { CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { WEEKDAYS, type NormalSchedule, type Weekday } from '@opencvr/shared';
+import { CELLS_PER_DAY, addSlot, cellOn, copyToAll, hhmm, paintBlock, removeSlot, setRange, validClock } from '../scheduleModel';
+
+interface Props {
+  value: NormalSchedule;
+  onChange: (v: NormalSchedule) => void;
+}
+
+interface Drag {
+  d0: number;
+  c0: number;
+  d1: number;
+  c1: number;
+  on: boolean;
+}
+
+const CELL_W = 14;
+
+function AddSlot({ day, value, onChange }: { day: Weekday; value: NormalSchedule; onChange: (v: NormalSchedule) => void }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [start, setStart] = useState('08:00');
+  const [end, setEnd] = useState('18:00');
+  const [error, setError] = useState('');
+  const ok = validClock(start) && validClock(end, true) && start !== end;
+  return (
+    <Popover
+      open={open}
+      onOpenChange={setOpen}
+      trigger="click"
+      title={t('recording.addSlotTitle', { day: t(`recording.days.${day}`) })}
+      content={
+        <Space orientation="vertical">
+          <Space>
+            <Input aria-label={t('recording.slotStart')} style={{ width: 90 }} value={start} onChange={(e) => setStart(e.target.value)} placeholder="HH:mm" status={validClock(start) ? undefined : 'error'} />
+            <span>–</span>
+            <Input aria-label={t('recording.slotEnd')} style={{ width: 90 }} value={end} onChange={(e) => setEnd(e.target.value)} placeholder="HH:mm" status={validClock(end, true) ? undefined : 'error'} />
+          </Space>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('recording.slotHint')}
+          </Typography.Text>
+          {error && <Typography.Text type="danger">{error}</Typography.Text>}
+          <Button
+            type="primary"
+            size="small"
+            disabled={!ok}
+            onClick={() => {
+              try {
+                onChange(addSlot(value, day, start, end));
+                setError('');
+                setOpen(false);
+              } catch (err) {
+                setError((err as Error).message);
+              }
+            }}
+          >
+            {t('recording.addSlot')}
+          </Button>
+        </Space>
+      }
+    >
+      <Button size="small" type="text" aria-label={t('recording.addSlotTitle', { day: t(`recording.days.${day}`) })} icon={<PlusOutlined />} />
+    </Popover>
+  );
+}
+
+export function ScheduleEditor({ value, onChange }: Props) {
+  const { t } = useTranslation();
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const shown = drag ? paintBlock(value, drag.d0, drag.d1, drag.c0, drag.c1, drag.on) : value;
+
+  const finish = () => {
+    if (!drag) return;
+    onChange(paintBlock(value, drag.d0, drag.d1, drag.c0, drag.c1, drag.on));
+    setDrag(null);
+  };
+
+  return (
+    <div data-testid="schedule-editor" onPointerUp={finish} onPointerLeave={finish} style={{ userSelect: 'none', overflowX: 'auto' }}>
+      <div style={{ display: 'flex', marginLeft: 72 }}>
+        {Array.from({ length: 24 }, (_, h) => (
+          <div key={h} style={{ width: CELL_W * 2, fontSize: 10, color: '#888' }}>
+            {h}
+          </div>
+        ))}
+      </div>
+      {WEEKDAYS.map((day, d) => (
+        <div key={day} style={{ display: 'flex', alignItems: 'center', marginBottom: 4 }} data-testid={`schedule-row-${day}`}>
+          <div style={{ width: 72, fontSize: 13 }}>{t(`recording.days.${day}`)}</div>
+          <div style={{ display: 'flex', border: '1px solid #d9d9d9', borderRadius: 2 }}>
+            {Array.from({ length: CELLS_PER_DAY }, (_, c) => {
+              const on = cellOn(shown, day, c);
+              return (
+                <div
+                  key={c}
+                  data-testid={`cell-${d}-${c}`}
+                  data-on={on ? '1' : '0'}
+                  title={`${t(`recording.days.${day}`)} ${hhmm(c * 1800)}–${hhmm((c + 1) * 1800)}`}
+                  onPointerDown={(e) => {
+                    e.preventDefault();
+                    setDrag({ d0: d, c0: c, d1: d, c1: c, on: !cellOn(value, day, c) });
+                  }}
+                  onPointerEnter={() => drag && setDrag({ ...drag, d1: d, c1: c })}
+                  style={{
+                    width: CELL_W,
+                    height: 22,
+                    background: on ? '#1677ff' : c % 2 ? '#fafafa' : '#f0f0f0',
+                    borderLeft: c % 2 === 0 && c ? '1px solid #d9d9d9' : undefined,
+                    cursor: 'crosshair',
+                  }}
+                />
+              );
+            })}
+          </div>
+          <Space size={0} style={{ marginLeft: 4 }}>
+            <AddSlot day={day} value={value} onChange={onChange} />
+            <Tooltip title={t('recording.copyToAll')}>
+              <Button size="small" type="text" aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} icon={<CopyOutlined />} onClick={() => onChange(copyToAll(value, day))} />
+            </Tooltip>
+            <Tooltip title={t('recording.clearDay')}>
+              <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(setRange(value, day, 0, 86400, false))} />
+            </Tooltip>
+          </Space>
+          <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320 }} data-testid={`slots-${day}`}>
+            {shown[day].map(([s, e], i) => (
+              <Tag key={`${s}-${e}`} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
+                {hhmm(s)}–{hhmm(e)}
+              </Tag>
+            ))}
+          </Flex>
+        </div>
+      ))}
+    </div>
+  );
+}

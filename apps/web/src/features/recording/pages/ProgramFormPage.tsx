@@ -1,0 +1,148 @@
+/**
+ * /config/program/form (?id=N edits): a recording plan: name, save days, enabled, channels (the
+ * shared channel picker) and the weekly schedule. Before saving, the schedule is checked by the
+ * server (checkpush) and its per-day lists are shown.
+ */
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Empty, Form, Input, InputNumber, Space, Spin, Switch, Tag, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
+import { ChannelPicker } from '../../../components/ChannelPicker';
+import { PageTitle } from '../../../components/PageTitle';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
+import { RequestError } from '../../../lib/request';
+import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
+import { ScheduleEditor } from '../components/ScheduleEditor';
+import { emptyModel, isEmpty, modelOf } from '../scheduleModel';
+
+interface FormValues {
+  name: string;
+  save_days: number;
+  enable: boolean;
+}
+
+export default function ProgramFormPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [params] = useSearchParams();
+  const id = Number(params.get('id')) || undefined;
+  const [form] = Form.useForm<FormValues>();
+  const [schedule, setSchedule] = useState<NormalSchedule>(emptyModel());
+  const [channels, setChannels] = useState<PlanChannel[]>([]);
+  const [picking, setPicking] = useState(false);
+  const [checked, setChecked] = useState<DayLists | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const plan = useQuery({ queryKey: ['recordplan', id], queryFn: () => fetchPlan(id!), enabled: !!id });
+  useEffect(() => {
+    const p = plan.data;
+    if (!p) return;
+    form.setFieldsValue({ name: p.Name, save_days: p.SaveDays, enable: planEnabled(p) });
+    setSchedule(modelOf(p.Schedule));
+    setChannels(p.Channels ?? []);
+  }, [plan.data, form]);
+  useEffect(() => setChecked(null), [schedule]);
+
+  const submit = async (v: FormValues) => {
+    if (isEmpty(schedule)) {
+      notify.warning(t('recording.scheduleEmpty'));
+      return;
+    }
+    setSaving(true);
+    try {
+      const api = fromNormal(schedule);
+      const check = await checkSchedule(api);
+      setChecked(check.Days);
+      await savePlan({ id, name: v.name.trim(), save_days: v.save_days, enable: v.enable, schedule: api, channels });
+      notify.success(msg('success'));
+      void qc.invalidateQueries({ queryKey: ['recordplans'] });
+      navigate('/config/program');
+    } catch (err) {
+      if (!(err instanceof RequestError)) notify.error((err as Error).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (id && plan.isLoading) return <Spin style={{ margin: 48 }} />;
+
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle title={id ? t('recording.editPlan') : t('recording.addPlan')} />
+      <Card>
+        <Form<FormValues> form={form} layout="horizontal" labelCol={{ flex: '165px' }} initialValues={{ name: '', save_days: 30, enable: true }} onFinish={(v) => void submit(v)}>
+          <Form.Item name="name" label={t('recording.planName')} rules={[{ required: true, whitespace: true, message: t('recording.nameRequired') }, { max: 128 }]}>
+            <Input style={{ maxWidth: 360 }} />
+          </Form.Item>
+          <Form.Item name="save_days" label={t('recording.saveDays')} rules={[{ required: true, message: t('recording.saveDaysRequired') }]} extra={t('recording.saveDaysHint')}>
+            <InputNumber min={1} max={3650} precision={0} addonAfter={t('recording.dayUnit')} />
+          </Form.Item>
+          <Form.Item name="enable" label={t('recording.enabled')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+          <Form.Item label={t('recording.channels')}>
+            <Space wrap data-testid="plan-channels">
+              {channels.length === 0 && <Typography.Text type="secondary">{t('recording.noChannels')}</Typography.Text>}
+              {channels.map((c) => (
+                <Tag key={`${c.DeviceID}:${c.ChannelID}`} closable onClose={() => setChannels(channels.filter((x) => x !== c))}>
+                  {c.Name || c.ChannelID} ({c.DeviceID}:{c.ChannelID})
+                </Tag>
+              ))}
+              <Button size="small" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
+                {t('recording.pickChannels')}
+              </Button>
+            </Space>
+          </Form.Item>
+          <Form.Item label={t('recording.schedule')} extra={t('recording.scheduleHint')}>
+            <ScheduleEditor value={schedule} onChange={setSchedule} />
+          </Form.Item>
+          {checked && (
+            <Form.Item label={t('recording.checked')}>
+              <Alert
+                type="success"
+                title={WEEKDAYS.map((d) => `${t(`recording.days.${d}`)}: ${checked[d].map((s) => `${s.sTime}-${s.eTime}`).join(', ') || '—'}`).join('；')}
+              />
+            </Form.Item>
+          )}
+          <Form.Item label=" " colon={false}>
+            <Space>
+              <Button type="primary" htmlType="submit" loading={saving} data-testid="plan-save">
+                {t('common.save')}
+              </Button>
+              <Button
+                onClick={async () => {
+                  try {
+                    setChecked((await checkSchedule(fromNormal(schedule))).Days);
+                  } catch {
+                    /* the request layer said why */
+                  }
+                }}
+              >
+                {t('recording.check')}
+              </Button>
+              <Button onClick={() => navigate('/config/program')}>{t('common.cancel')}</Button>
+            </Space>
+          </Form.Item>
+        </Form>
+        {id && !plan.data && !plan.isLoading && <Empty />}
+      </Card>
+      <ChannelPicker
+        open={picking}
+        mode="channels"
+        title={t('recording.pickChannels')}
+        onCancel={() => setPicking(false)}
+        onOk={({ channels: picked }) => {
+          const have = new Set(channels.map((c) => `${c.DeviceID}:${c.ChannelID}`));
+          const added = picked.filter((c) => !have.has(`${c.DeviceID}:${c.ChannelID}`)).map((c) => ({ id: `${c.DeviceID}:${c.ChannelID}`, DeviceID: c.DeviceID, ChannelID: c.ChannelID, Name: c.Name }));
+          setChannels([...channels, ...added]);
+          setPicking(false);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The weekly schedule editor's model: the normalised schedule of packages/shared (per day, sorted
+ * disjoint [start, end) seconds). Painting works in 30-minute cells; slots typed with time pickers
+ * may cross midnight and are split by the shared conversion. Saving sends `fromNormal(model)`.
+ */
+import { DAY_SECONDS, WEEKDAYS, fromNormal, normaliseSchedule, parseClock, type NormalSchedule, type Weekday, type WeeklySchedule } from '@opencvr/shared';
+
+export const CELL_SECONDS = 1800;
+export const CELLS_PER_DAY = DAY_SECONDS / CELL_SECONDS;
+
+export function emptyModel(): NormalSchedule {
+  return Object.fromEntries(WEEKDAYS.map((d) => [d, []])) as unknown as NormalSchedule;
+}
+
+/** The model of a schedule in the API form (invalid input gives an empty week). */
+export function modelOf(schedule: WeeklySchedule | undefined | null): NormalSchedule {
+  try {
+    return schedule ? normaliseSchedule(schedule) : emptyModel();
+  } catch {
+    return emptyModel();
+  }
+}
+
+function subtract(list: [number, number][], s: number, e: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [a, b] of list) {
+    if (b <= s || a >= e) out.push([a, b]);
+    else {
+      if (a < s) out.push([a, s]);
+      if (b > e) out.push([e, b]);
+    }
+  }
+  return out;
+}
+
+/** Sets (on) or clears (off) [start, end) seconds of one day. */
+export function setRange(model: NormalSchedule, day: Weekday, start: number, end: number, on: boolean): NormalSchedule {
+  const s = Math.max(0, Math.min(start, end));
+  const e = Math.min(DAY_SECONDS, Math.max(start, end));
+  if (s === e) return model;
+  const kept = subtract(model[day], s, e);
+  const next = { ...model, [day]: on ? [...kept, [s, e] as [number, number]] : kept };
+  return normaliseSchedule(fromNormal(next));
+}
+
+/** Paints the cells from `fromCell` to `toCell` (either order, both included). */
+export function paintCells(model: NormalSchedule, day: Weekday, fromCell: number, toCell: number, on: boolean): NormalSchedule {
+  const a = Math.max(0, Math.min(fromCell, toCell));
+  const b = Math.min(CELLS_PER_DAY - 1, Math.max(fromCell, toCell));
+  return setRange(model, day, a * CELL_SECONDS, (b + 1) * CELL_SECONDS, on);
+}
+
+/** Paints a rectangle of days × cells (a drag across rows). */
+export function paintBlock(model: NormalSchedule, fromDay: number, toDay: number, fromCell: number, toCell: number, on: boolean): NormalSchedule {
+  let m = model;
+  for (let d = Math.min(fromDay, toDay); d <= Math.max(fromDay, toDay); d++) m = paintCells(m, WEEKDAYS[d], fromCell, toCell, on);
+  return m;
+}
+
+/** Whether a cell is (at least partly) in a slot. */
+export function cellOn(model: NormalSchedule, day: Weekday, cell: number): boolean {
+  const s = cell * CELL_SECONDS;
+  const e = s + CELL_SECONDS;
+  return model[day].some(([a, b]) => a < e && b > s);
+}
+
+/**
+ * Adds a slot typed as HH:mm(:ss) times; an end before the start runs across midnight into the
+ * next day (Sunday into Monday). Throws ScheduleError on a malformed or empty slot.
+ */
+export function addSlot(model: NormalSchedule, day: Weekday, start: string, end: string): NormalSchedule {
+  const api = fromNormal(model);
+  api[day] = [...(api[day] ?? []), { StartTime: start, EndTime: end }];
+  return normaliseSchedule(api);
+}
+
+export function removeSlot(model: NormalSchedule, day: Weekday, index: number): NormalSchedule {
+  return { ...model, [day]: model[day].filter((_, i) => i !== index) };
+}
+
+/** Every day gets the slots of `day`. */
+export function copyToAll(model: NormalSchedule, day: Weekday): NormalSchedule {
+  const src = model[day].map(([s, e]) => [s, e] as [number, number]);
+  return Object.fromEntries(WEEKDAYS.map((d) => [d, src.map(([s, e]) => [s, e] as [number, number])])) as unknown as NormalSchedule;
+}
+
+export function clearAll(): NormalSchedule {
+  return emptyModel();
+}
+
+export function isEmpty(model: NormalSchedule): boolean {
+  return WEEKDAYS.every((d) => model[d].length === 0);
+}
+
+/** HH:mm of seconds (24:00 for the end of the day). */
+export function hhmm(seconds: number): string {
+  return `${String(Math.floor(seconds / 3600)).padStart(2, '0')}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+}
+
+export const validClock = (s: string, end = false) => parseClock(s, end) !== undefined;
