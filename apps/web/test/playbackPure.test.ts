@@ -1,0 +1,144 @@
+/** Playback pure parts: calendar flags, timeline geometry, the recordings breadcrumb, file names, gaps. */
+import { describe, expect, it } from 'vitest';
+import { addRecord, cutRecords, emptyBreadcrumb } from '../src/features/playback/breadcrumb';
+import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMonth, stampAt, today } from '../src/features/playback/day';
+import { fileNameOf } from '../src/features/playback/download';
+import { DAY, MIN_SPAN, follow, mergeRanges, rangeAtOrAfter, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
+import { dayRanges } from '../src/features/playback/useDayRecords';
+import { gapTarget, positionOf } from '../src/features/playback/usePlayback';
+
+describe('calendar', () => {
+  it('flags the recorded days of the monthly string', () => {
+    const flags = '0100000000000000000000000000011';
+    expect([...recordedDays(flags, '202401')]).toEqual(['20240102', '20240130', '20240131']);
+    // February 2023 has 28 days: characters beyond are ignored; a short string flags what it has.
+    expect(recordedDays('1'.repeat(31), '202302').size).toBe(28);
+    expect([...recordedDays('001', '202403')]).toEqual(['20240303']);
+    expect(recordedDays(undefined, '202403').size).toBe(0);
+    expect(recordedDays('', '202403').size).toBe(0);
+  });
+
+  it('months and days', () => {
+    expect(daysInMonth('202402')).toBe(29);
+    expect(shiftMonth('202401', -1)).toBe('202312');
+    expect(shiftMonth('202412', 1)).toBe('202501');
+    expect(parseDay('20240230')).toBeUndefined();
+    expect(parseDay('2024')).toBeUndefined();
+    expect(today(new Date(2024, 0, 5, 23, 59))).toBe('20240105');
+    const grid = monthGrid('202405'); // 1 May 2024 is a Wednesday
+    expect(grid).toHaveLength(42);
+    expect(grid[0]).toEqual({ day: '20240429', date: 29, inMonth: false });
+    expect(grid[2]).toEqual({ day: '20240501', date: 1, inMonth: true });
+    expect(stampAt('20240501', 3661)).toBe('20240501010101');
+    expect(secondsOfDay('20240501', '20240501010101')).toBe(3661);
+  });
+});
+
+describe('timeline geometry', () => {
+  it('maps time to x and back at several zoom levels', () => {
+    const full = { start: 0, span: DAY };
+    expect(timeToX(43200, full, 1000)).toBe(500);
+    expect(xToTime(250, full, 1000)).toBe(21600);
+    const hour = { start: 3600 * 10, span: 3600 };
+    expect(timeToX(36000 + 900, hour, 800)).toBe(200);
+    expect(xToTime(400, hour, 800)).toBe(36000 + 1800);
+    const fiveMin = { start: 50000, span: 300 };
+    expect(xToTime(600, fiveMin, 600)).toBe(50300);
+    expect(timeToX(50150, fiveMin, 600)).toBe(300);
+    // Outside the day is clamped.
+    expect(xToTime(-10, full, 1000)).toBe(0);
+    expect(xToTime(2000, full, 1000)).toBe(DAY);
+  });
+
+  it('zooms around the pointer down to minutes and back out to the day', () => {
+    const v = zoomAt({ start: 0, span: DAY }, 0.5, 43200);
+    expect(v).toEqual({ start: 21600, span: 43200 });
+    expect(timeToX(43200, v, 1000)).toBe(500); // the anchor stays in place
+    let z = { start: 0, span: DAY };
+    for (let i = 0; i < 40; i++) z = zoomAt(z, 0.5, 80000);
+    expect(z.span).toBe(MIN_SPAN);
+    expect(z.start + z.span).toBeLessThanOrEqual(DAY);
+    expect(zoomAt(z, 1e6, 100).span).toBe(DAY);
+    expect(zoomStep({ start: 0, span: DAY }, 1, 43200)).toEqual({ start: 21600, span: 43200 });
+    expect(zoomStep({ start: 0, span: 3600 }, -1, 100)).toEqual({ start: 0, span: 7200 });
+    expect(follow({ start: 0, span: 3600 }, 7200)).toEqual({ start: 5400, span: 3600 });
+  });
+
+  it('merges ranges and clips them to the view', () => {
+    expect(mergeRanges([[50, 60], [0, 10], [10, 20], [30, 40], [35, 45]])).toEqual([[0, 20], [30, 45], [50, 60]]);
+    expect(mergeRanges([[0, 10], [12, 20]], 2)).toEqual([[0, 20]]);
+    expect(mergeRanges([[5, 5]])).toEqual([]);
+    const boxes = rangeBoxes([[0, 3600], [7200, 7300]], { start: 1800, span: 3600 }, 1000);
+    expect(boxes).toEqual([{ left: 0, width: 500 }]);
+    expect(rangeAtOrAfter([[10, 20], [30, 40]], 25)).toEqual([30, 40]);
+    expect(rangeAtOrAfter([[10, 20], [30, 40]], 15)).toEqual([10, 20]);
+    expect(rangeAtOrAfter([[10, 20]], 25)).toBeUndefined();
+  });
+
+  it('turns querydaily ranges into seconds of the day, clipped', () => {
+    const r = dayRanges(
+      [
+        { name: 'a', startAt: '20240501080000', endAt: '20240501080030', duration: 30, important: 0 },
+        { name: 'b', startAt: '20240430235900', endAt: '20240501000100', duration: 120, important: 1 },
+      ],
+      '20240501',
+    );
+    expect(r.map((x) => [x.name, x.start, x.end])).toEqual([
+      ['b', 0, 60],
+      ['a', 28800, 28830],
+    ]);
+  });
+});
+
+describe('playhead across gaps', () => {
+  it('maps the media clock to the day with gap anchors', () => {
+    const base = parseDay('20240501')!.getTime();
+    expect(gapTarget({ type: 'gap', from: base + 100_000, to: base + 200_000 }, '20240501')).toBe(200);
+    expect(gapTarget({ type: 'gap', to: '20240501000500' }, '20240501')).toBe(300);
+    expect(gapTarget({ type: 'gap' }, '20240501')).toBeUndefined();
+    const anchors = [
+      { day: 100, media: 0 },
+      { day: 500, media: 30 },
+    ];
+    expect(positionOf(anchors, 10)).toBe(110);
+    expect(positionOf(anchors, 31)).toBe(501);
+    expect(positionOf([{ day: 0, media: null }], 5)).toBeUndefined();
+  });
+});
+
+describe('recordings breadcrumb', () => {
+  it('adds a node with its parents and cuts the trail to a length', () => {
+    const root = { key: 'list', label: 'Playback', to: '/video/backlist/0' };
+    const dev = { key: 'd:1', label: 'Dev 1', to: '/video/backlist/1' };
+    const ch = { key: 'c:1:1', label: 'Cam' };
+    let s = addRecord(emptyBreadcrumb(), ch, [root, dev], '20240501');
+    expect(s).toEqual({ stime: '20240501', records: [root, dev, ch] });
+    // Another channel of the same device: the shared parents stay, the rest is replaced.
+    const ch2 = { key: 'c:1:2', label: 'Cam 2' };
+    s = addRecord(s, ch2, [root, dev]);
+    expect(s.records.map((c) => c.key)).toEqual(['list', 'd:1', 'c:1:2']);
+    expect(s.stime).toBe('20240501');
+    // A deeper node.
+    s = addRecord(s, { key: 'day', label: '2024-05-01' }, [root, dev, ch2], '20240501');
+    expect(s.records).toHaveLength(4);
+    expect(cutRecords(s, 2).records.map((c) => c.key)).toEqual(['list', 'd:1']);
+    expect(cutRecords(s, 0).records).toEqual([]);
+    expect(cutRecords(s, 9)).toBe(s);
+    expect(cutRecords(s, -1).records).toEqual([]);
+  });
+});
+
+describe('download file name', () => {
+  it('prefers filename* and decodes it', () => {
+    expect(fileNameOf(`attachment; filename="cam_1.mp4"; filename*=UTF-8''%E9%97%A8%E5%8F%A3_20240501080000_20240501080020.mp4`)).toBe('门口_20240501080000_20240501080020.mp4');
+    expect(fileNameOf(`attachment; filename*=utf-8'en'a%20b.mp4`)).toBe('a b.mp4');
+  });
+  it('falls back to filename, quoted or not, and never keeps folders', () => {
+    expect(fileNameOf('attachment; filename="x \\"y\\".mp4"')).toBe('x "y".mp4');
+    expect(fileNameOf('attachment; filename=plain.mp4')).toBe('plain.mp4');
+    expect(fileNameOf(`attachment; filename*=UTF-8''%E0%A4%A; filename="ok.mp4"`)).toBe('ok.mp4');
+    expect(fileNameOf('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(fileNameOf('attachment')).toBeUndefined();
+    expect(fileNameOf(null)).toBeUndefined();
+  });
+});

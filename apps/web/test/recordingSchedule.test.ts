@@ -1,0 +1,58 @@
+/** The schedule editor's model against the shared conversion (packages/shared schedule.ts). */
+import { describe, expect, it } from 'vitest';
+import { fromNormal, toDayLists, WEEKDAYS } from '@opencvr/shared';
+import { addSlot, cellOn, copyToAll, emptyModel, isEmpty, modelOf, paintBlock, paintCells, removeSlot } from '../src/features/recording/scheduleModel';
+
+const lists = (m: ReturnType<typeof emptyModel>) => toDayLists(fromNormal(m));
+
+describe('schedule editor model', () => {
+  it('painting cells yields the per-day list of the shared conversion', () => {
+    // Cells 16..20 of Monday: 08:00 to 10:30.
+    const m = paintCells(emptyModel(), 'Monday', 16, 20, true);
+    expect(lists(m).Monday).toEqual([{ sTime: '08:00:00', eTime: '10:30:00', enable: 1, number: 0, type: 1 }]);
+    expect(lists(m).Tuesday).toEqual([]);
+    expect(cellOn(m, 'Monday', 16)).toBe(true);
+    expect(cellOn(m, 'Monday', 21)).toBe(false);
+  });
+
+  it('paints backwards, joins touching slots and erases inside a slot', () => {
+    let m = paintCells(emptyModel(), 'Friday', 5, 2, true); // 01:00-03:00
+    m = paintCells(m, 'Friday', 6, 7, true); // touches: 01:00-04:00
+    expect(fromNormal(m).Friday).toEqual([{ StartTime: '01:00:00', EndTime: '04:00:00' }]);
+    m = paintCells(m, 'Friday', 4, 4, false); // erase 02:00-02:30
+    expect(lists(m).Friday.map((s) => [s.sTime, s.eTime, s.number])).toEqual([
+      ['01:00:00', '02:00:00', 0],
+      ['02:30:00', '04:00:00', 1],
+    ]);
+  });
+
+  it('paints the whole day up to 24:00 and a block over several days', () => {
+    const m = paintBlock(emptyModel(), 0, 2, 0, 47, true);
+    for (const d of ['Monday', 'Tuesday', 'Wednesday'] as const) expect(lists(m)[d]).toEqual([{ sTime: '00:00:00', eTime: '24:00:00', enable: 1, number: 0, type: 1 }]);
+    expect(lists(m).Thursday).toEqual([]);
+  });
+
+  it('a slot across midnight is split into the next day (Sunday into Monday)', () => {
+    let m = addSlot(emptyModel(), 'Wednesday', '22:00', '02:00');
+    expect(lists(m).Wednesday).toEqual([{ sTime: '22:00:00', eTime: '24:00:00', enable: 1, number: 0, type: 1 }]);
+    expect(lists(m).Thursday).toEqual([{ sTime: '00:00:00', eTime: '02:00:00', enable: 1, number: 0, type: 1 }]);
+    m = addSlot(m, 'Sunday', '23:30', '00:30');
+    expect(lists(m).Sunday.map((s) => [s.sTime, s.eTime])).toEqual([['23:30:00', '24:00:00']]);
+    expect(lists(m).Monday.map((s) => [s.sTime, s.eTime])).toEqual([['00:00:00', '00:30:00']]);
+  });
+
+  it('refuses an empty or malformed slot', () => {
+    expect(() => addSlot(emptyModel(), 'Monday', '08:00', '08:00')).toThrow();
+    expect(() => addSlot(emptyModel(), 'Monday', '25:00', '08:00')).toThrow();
+  });
+
+  it('copies a day to all days, removes a slot, loads a saved schedule', () => {
+    const m = copyToAll(addSlot(emptyModel(), 'Tuesday', '09:00', '17:30'), 'Tuesday');
+    for (const d of WEEKDAYS) expect(fromNormal(m)[d]).toEqual([{ StartTime: '09:00:00', EndTime: '17:30:00' }]);
+    const r = removeSlot(m, 'Monday', 0);
+    expect(r.Monday).toEqual([]);
+    expect(isEmpty(emptyModel())).toBe(true);
+    expect(modelOf({ Monday: [{ StartTime: '08:00', EndTime: '12:00' }] }).Monday).toEqual([[28800, 43200]]);
+    expect(isEmpty(modelOf({ Monday: [{ StartTime: 'x', EndTime: '12:00' }] }))).toBe(true);
+  });
+});
