@@ -8,12 +8,7 @@
  * Pure: bytes in, bytes out. Callers read the boxes from disk themselves (headers first, then only
  * the moov and moof boxes; mdat bytes are never parsed).
  */
-import {
-  aacCodecString,
-  avcCodecString,
-  hevcCodecString,
-  parseAudioSpecificConfig,
-} from '@opencvr/codec';
+import { aacCodecString, avcCodecString, hevcCodecString, parseAudioSpecificConfig } from '@opencvr/codec';
 import { BoxWriter } from './box.js';
 
 export interface BoxRef {
@@ -41,7 +36,11 @@ const fourcc = (b: Uint8Array, at: number) => String.fromCharCode(b[at], b[at + 
  * The header of the box at `at` (size 0 = to `end`); undefined when fewer than 8 (or 16) bytes are
  * left, or when the size is impossible (< header). The box may run past `end`: callers check.
  */
-export function boxHeader(b: Uint8Array, at: number, end = b.length): { type: string; size: number; headerSize: number } | undefined {
+export function boxHeader(
+  b: Uint8Array,
+  at: number,
+  end = b.length,
+): { type: string; size: number; headerSize: number } | undefined {
   if (end - at < 8) return undefined;
   let size = u32(b, at);
   const type = fourcc(b, at + 4);
@@ -137,7 +136,8 @@ export function readInit(b: Uint8Array): InitInfo {
       });
     } else if (c.type === 'mvex') {
       for (const t of childBoxes(b, c.start + c.headerSize, c.end)) {
-        if (t.type === 'trex' && t.end - t.start >= 32) trex.set(u32(b, t.start + 12), { duration: u32(b, t.start + 20), flags: u32(b, t.start + 28) });
+        if (t.type === 'trex' && t.end - t.start >= 32)
+          trex.set(u32(b, t.start + 12), { duration: u32(b, t.start + 20), flags: u32(b, t.start + 28) });
       }
     }
   }
@@ -213,7 +213,8 @@ function decoderSpecificInfo(b: Uint8Array, start: number, end: number): Uint8Ar
   while (p < end) {
     const tag = b[p++];
     const n = len();
-    if (tag === 0x03) p += 3; // ES_ID, flags (no optional fields in ours)
+    if (tag === 0x03)
+      p += 3; // ES_ID, flags (no optional fields in ours)
     else if (tag === 0x04) p += 13;
     else if (tag === 0x05) return b.subarray(p, p + n);
     else p += n;
@@ -269,8 +270,14 @@ function readTfhd(b: Uint8Array, box: BoxRef): Tfhd {
   if (flags & TFHD_BASE_DATA_OFFSET) p += 8;
   if (flags & TFHD_SAMPLE_DESCRIPTION) p += 4;
   const out: Tfhd = { trackId, flags };
-  if (flags & TFHD_DEFAULT_DURATION) (out.defaultDuration = u32(b, p)), (p += 4);
-  if (flags & TFHD_DEFAULT_SIZE) (out.defaultSize = u32(b, p)), (p += 4);
+  if (flags & TFHD_DEFAULT_DURATION) {
+    out.defaultDuration = u32(b, p);
+    p += 4;
+  }
+  if (flags & TFHD_DEFAULT_SIZE) {
+    out.defaultSize = u32(b, p);
+    p += 4;
+  }
   if (flags & TFHD_DEFAULT_FLAGS) out.defaultFlags = u32(b, p);
   return out;
 }
@@ -296,9 +303,15 @@ function readTrun(b: Uint8Array, box: BoxRef, tfhd: Tfhd, track: InitTrack | und
   const count = u32(b, box.start + 12);
   let p = box.start + 16;
   let dataOffset = 0;
-  if (flags & TRUN_DATA_OFFSET) (dataOffset = u32(b, p) | 0), (p += 4);
+  if (flags & TRUN_DATA_OFFSET) {
+    dataOffset = u32(b, p) | 0;
+    p += 4;
+  }
   let firstFlags: number | undefined;
-  if (flags & TRUN_FIRST_FLAGS) (firstFlags = u32(b, p)), (p += 4);
+  if (flags & TRUN_FIRST_FLAGS) {
+    firstFlags = u32(b, p);
+    p += 4;
+  }
   const per = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTS].filter((f) => flags & f).length * 4;
   if (p + per * count > box.end) throw new BoxError('trun runs past its box');
   const dd = tfhd.defaultDuration ?? track?.defaultDuration ?? 0;
@@ -307,10 +320,22 @@ function readTrun(b: Uint8Array, box: BoxRef, tfhd: Tfhd, track: InitTrack | und
   const samples: Sample[] = [];
   for (let i = 0; i < count; i++) {
     const s: Sample = { duration: dd, size: ds, flags: i === 0 && firstFlags !== undefined ? firstFlags : df, cts: 0 };
-    if (flags & TRUN_DURATION) (s.duration = u32(b, p)), (p += 4);
-    if (flags & TRUN_SIZE) (s.size = u32(b, p)), (p += 4);
-    if (flags & TRUN_FLAGS) (s.flags = u32(b, p)), (p += 4);
-    if (flags & TRUN_CTS) (s.cts = version === 1 ? u32(b, p) | 0 : u32(b, p)), (p += 4);
+    if (flags & TRUN_DURATION) {
+      s.duration = u32(b, p);
+      p += 4;
+    }
+    if (flags & TRUN_SIZE) {
+      s.size = u32(b, p);
+      p += 4;
+    }
+    if (flags & TRUN_FLAGS) {
+      s.flags = u32(b, p);
+      p += 4;
+    }
+    if (flags & TRUN_CTS) {
+      s.cts = version === 1 ? u32(b, p) | 0 : u32(b, p);
+      p += 4;
+    }
     samples.push(s);
   }
   return { flags, version, dataOffset, firstFlags, samples };
@@ -365,7 +390,12 @@ export function readMoof(b: Uint8Array, init?: InitInfo): MoofInfo {
  * A copy of a moof with a new mfhd sequence number and new tfdt values (per track id; tracks not
  * given keep theirs). Same size as the input: a version 0 tfdt whose new value needs 64 bits throws.
  */
-export function rewriteMoof(moof: Uint8Array, sequence: number, baseDecodeTime: (trackId: number, current: number) => number, info = readMoof(moof)): Uint8Array {
+export function rewriteMoof(
+  moof: Uint8Array,
+  sequence: number,
+  baseDecodeTime: (trackId: number, current: number) => number,
+  info = readMoof(moof),
+): Uint8Array {
   const out = new Uint8Array(moof);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint32(info.mfhdAt + 12, sequence >>> 0);
@@ -390,12 +420,17 @@ export function rewriteMoof(moof: Uint8Array, sequence: number, baseDecodeTime: 
  * Infinity keeps all). Returns undefined when nothing is kept, the input when everything is, and
  * throws BoxError for layouts it does not rewrite (explicit base data offsets, several truns).
  */
-export function truncateFragment(frag: Uint8Array, limit: (trackId: number) => number, init?: InitInfo): Uint8Array | undefined {
+export function truncateFragment(
+  frag: Uint8Array,
+  limit: (trackId: number) => number,
+  init?: InitInfo,
+): Uint8Array | undefined {
   const top = boxHeader(frag, 0);
   if (!top || top.type !== 'moof') throw new BoxError('not a fragment');
   const moof: BoxRef = { type: 'moof', start: 0, end: top.size, headerSize: top.headerSize };
   const mdatH = boxHeader(frag, moof.end);
-  if (!mdatH || mdatH.type !== 'mdat' || moof.end + mdatH.size > frag.length) throw new BoxError('fragment without its mdat');
+  if (!mdatH || mdatH.type !== 'mdat' || moof.end + mdatH.size > frag.length)
+    throw new BoxError('fragment without its mdat');
   const mfhd = childBox(frag, moof, 'mfhd');
   if (!mfhd) throw new BoxError('moof without mfhd');
   interface Part {
@@ -413,10 +448,16 @@ export function truncateFragment(frag: Uint8Array, limit: (trackId: number) => n
     const truns = kids.filter((k) => k.type === 'trun');
     if (!tfhdBox || truns.length !== 1) throw new BoxError('traf layout not rewritable');
     const tfhd = readTfhd(frag, tfhdBox);
-    if (tfhd.flags & TFHD_BASE_DATA_OFFSET || !(tfhd.flags & TFHD_DEFAULT_BASE_IS_MOOF)) throw new BoxError('traf layout not rewritable');
+    if (tfhd.flags & TFHD_BASE_DATA_OFFSET || !(tfhd.flags & TFHD_DEFAULT_BASE_IS_MOOF))
+      throw new BoxError('traf layout not rewritable');
     const tfdt = kids.find((k) => k.type === 'tfdt');
     const base = tfdt ? (frag[tfdt.start + 8] === 1 ? u64(frag, tfdt.start + 12) : u32(frag, tfdt.start + 12)) : 0;
-    const run = readTrun(frag, truns[0], tfhd, init?.tracks.find((t) => t.trackId === tfhd.trackId));
+    const run = readTrun(
+      frag,
+      truns[0],
+      tfhd,
+      init?.tracks.find((t) => t.trackId === tfhd.trackId),
+    );
     if (!(run.flags & TRUN_DATA_OFFSET)) throw new BoxError('trun without data offset');
     const lim = limit(tfhd.trackId);
     let keep = 0;
@@ -432,7 +473,8 @@ export function truncateFragment(frag: Uint8Array, limit: (trackId: number) => n
     const per = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTS].filter((f) => p.run.flags & f).length * 4;
     return 12 + 4 + (p.run.flags & TRUN_DATA_OFFSET ? 4 : 0) + (p.run.flags & TRUN_FIRST_FLAGS ? 4 : 0) + per * p.keep;
   };
-  const trafSize = (p: Part) => 8 + (p.tfhd.end - p.tfhd.start) + (p.tfdt ? p.tfdt.end - p.tfdt.start : 0) + trunSize(p);
+  const trafSize = (p: Part) =>
+    8 + (p.tfhd.end - p.tfhd.start) + (p.tfdt ? p.tfdt.end - p.tfdt.start : 0) + trunSize(p);
   const moofSize = 8 + (mfhd.end - mfhd.start) + kept.reduce((n, p) => n + trafSize(p), 0);
   const bytesOf = (p: Part) => p.run.samples.slice(0, p.keep).reduce((n, s) => n + s.size, 0);
   const mdatSize = 8 + kept.reduce((n, p) => n + bytesOf(p), 0);

@@ -20,11 +20,12 @@ import { ptzRoutes } from './api/ptz.js';
 import { streamStatRoutes } from './api/streamstat.js';
 import { recordRoutes } from './api/records.js';
 import { recordPlanRoutes } from './api/recordplans.js';
+import { playbackRoutes } from './api/playback.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
   for (const plugin of [authRoutes, userRoutes, roleRoutes, configRoutes, initialRoutes, networkRoutes, systemRoutes, newsRoutes,
-    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, streamRoutes, mediaRoutes, onvifRoutes, recordRoutes, recordPlanRoutes, streamStatRoutes]) {
+    deviceRoutes, channelRoutes, labelRoutes, favoriteRoutes, roleChannelRoutes, streamRoutes, mediaRoutes, onvifRoutes, recordRoutes, recordPlanRoutes, playbackRoutes, streamStatRoutes]) {
     await app.register(plugin, opts);
   }
   await app.register(ptzRoutes, opts);

@@ -14,6 +14,7 @@ import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
 import { outputViewers } from '../../media/stats.js';
 import { flvRoutes } from './flv.js';
 import { hlsRoutes } from './hls.js';
+import { playbackMediaRoutes } from './playback.js';
 import { snapshotRoutes } from './snapshot.js';
 import { webrtcRoutes } from './webrtc.js';
 
@@ -45,6 +46,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   await app.register(flvRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });
   await app.register(webrtcRoutes, { ctx });
+  await app.register(playbackMediaRoutes, { ctx });
   app.get<{ Params: { name: string } }>(
     '/ws_m4s/live/:name',
     {

@@ -1,0 +1,310 @@
+/**
+ * Playback and download of recordings (issue 5): devices/record/playback makes a session streamed
+ * over /ws_m4s/playback/<id>.mp4 (routes/media/playback.ts) and steered by request_id
+ * (devices/record/playback/control, playbackspeed, /api/v2/playState); download/{id}/{start} and
+ * record/recordvideo/{play|download}/{mp4|m3u8}/{device:channel}/{start}/{end} answer one MP4 joined
+ * from the segments without transcoding (Content-Length up front, byte ranges). A user reaches only
+ * the channels its role may see (404 otherwise); files come only from the index.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import type { Channel } from '../../db/schema.js';
+import { isAdmin } from '../../http/auth.js';
+import { v1, v2 } from '../../http/envelope.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
+import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
+import { playbackOf, SPEEDS } from '../../services/playback/index.js';
+import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
+import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
+import { refOf } from './records.js';
+import { deviceId } from './inventory-schemas.js';
+
+const tags = ['playback'];
+
+const stamp = z.string().trim().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
+/** Longest range one playback or download may cover. */
+const MAX_RANGE_MS = 7 * 86400_000;
+
+function timeOf(field: string, s: string): number {
+  const d = parseLocalStamp(s);
+  if (!d) throw invalidParam(field, 'not a local time YYYYMMDDHHmmss');
+  return d.getTime();
+}
+
+/** ASCII file name (unsafe characters → _), and the UTF-8 one for filename*. */
+export function contentDisposition(kind: 'attachment' | 'inline', name: string, fallback: string): string {
+  const safe = /^[A-Za-z0-9 ._()-]+$/.test(name) ? name : fallback.replace(/[^A-Za-z0-9._-]/g, '_');
+  return `${kind}; filename="${safe}"; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
+/** A single bytes=a-b range of a `size`-byte body; undefined = the whole body; 'bad' = unsatisfiable. */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'bad' | undefined {
+  if (!header) return undefined;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (!m[1] && !m[2])) return undefined; // several ranges or a form we do not serve: the whole body
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    const n = Number(m[2]);
+    if (!n) return 'bad';
+    start = Math.max(0, size - n);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  if (start >= size || start > end) return 'bad';
+  return { start, end };
+}
+
+export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const playback = playbackOf(ctx, app.log);
+  app.addHook('onClose', async () => playback.closeAll());
+  const { channels } = ctx.inventory;
+
+  async function visibleChannel(req: FastifyRequest, ref: { device: string; channel: string }): Promise<Channel> {
+    return channels.requireVisible(await scopeOf(ctx.db, req.user!), ref.device, ref.channel);
+  }
+
+  /** A session of this user (an administrator may steer any), else 404. */
+  function sessionOf(req: FastifyRequest, requestId: string) {
+    const s = playback.get(requestId);
+    if (!s || (s.userId !== req.user!.id && !isAdmin(req.user!))) throw new ApiError(404, 'notFound', { what: `playback ${requestId}` });
+    return s;
+  }
+
+  const mp4Path = (c: Channel, from: number, to: number, mode: 'play' | 'download', fmt: 'mp4' | 'm3u8' = 'mp4') =>
+    `/api/v1/record/recordvideo/${mode}/${fmt}/${encodeURIComponent(`${c.parent_device_id}:${c.channel_id}`)}/${localStamp(new Date(from))}/${localStamp(new Date(to))}`;
+
+  const playbackQuery = z.object({
+    channel: z.string().trim().max(140).optional(),
+    device: deviceId.optional(),
+    id: z.string().trim().max(140).optional(),
+    stime: stamp,
+    etime: stamp.optional(),
+    duration: z.coerce.number().int().min(1).max(MAX_RANGE_MS / 1000).optional(),
+    protocol: z.string().trim().max(16).default('ws_m4s'),
+    file: z.string().max(256).optional(),
+    url: z.string().max(2048).optional(),
+  });
+
+  r.get('/api/v1/devices/record/playback', { schema: { tags, querystring: playbackQuery } }, async (req) => {
+    const q = req.query;
+    let ref: { device: string; channel: string };
+    if (q.channel?.includes(':')) ref = refOf({ id: q.channel });
+    else if (q.device && q.channel) ref = refOf({ device: q.device, channel: q.channel });
+    else ref = refOf({ id: q.id });
+    const c = await visibleChannel(req, ref);
+    const from = timeOf('stime', q.stime);
+    let to: number;
+    if (q.etime) to = timeOf('etime', q.etime);
+    else if (q.duration) to = from + q.duration * 1000;
+    else {
+      const d = new Date(from);
+      to = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime();
+    }
+    if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('etime', 'after stime, at most 7 days later');
+    const protocol = q.protocol.toUpperCase();
+    if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'ws_m4s, mp4 or hls');
+    const found = await playback.startOf(c.id, from, to);
+    if (!found) throw new ApiError(404, 'notFound', { what: `recordings of ${ref.device}:${ref.channel} from ${q.stime}` });
+    const session = playback.create(c.id, req.user!.id, from, to);
+    const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
+    const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
+    const URLs = { WS_FMP4: ws, MP4: mp4Path(c, from, to, 'play'), HLS: mp4Path(c, from, to, 'play', 'm3u8') };
+    return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
+      URL: protocol === 'MP4' ? URLs.MP4 : protocol === 'HLS' ? URLs.HLS : ws,
+      URLs,
+      request_id: session.id,
+      StartAt: localStamp(new Date(found.startAt)),
+      EndAt: localStamp(new Date(found.endAt)),
+    });
+  });
+
+  const speedValue = z.coerce
+    .number()
+    .refine((n) => (SPEEDS as readonly number[]).includes(n), `one of ${SPEEDS.join(', ')}`);
+
+  r.get(
+    '/api/v1/devices/record/playback/control',
+    {
+      schema: {
+        tags,
+        querystring: z.object({
+          request_id: z.string().regex(/^[0-9a-f]{32}$/),
+          command: z.enum(['pause', 'resume', 'play', 'seek', 'scale', 'speed', 'stop', 'teardown']),
+          time: stamp.optional(),
+          speed: speedValue.optional(),
+          scale: speedValue.optional(),
+        }),
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const s = sessionOf(req, q.request_id);
+      switch (q.command) {
+        case 'pause':
+          s.pause();
+          break;
+        case 'resume':
+        case 'play':
+          s.resume();
+          break;
+        case 'seek': {
+          if (!q.time) throw invalidParam('time', 'YYYYMMDDHHmmss to seek to');
+          const at = timeOf('time', q.time);
+          if (at < s.from || at >= s.to) throw invalidParam('time', 'inside the playback range');
+          s.seek(at);
+          break;
+        }
+        case 'scale':
+        case 'speed': {
+          const v = q.speed ?? q.scale;
+          if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
+          s.setSpeed(v);
+          break;
+        }
+        default:
+          s.close();
+      }
+      return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed });
+    },
+  );
+
+  r.get(
+    '/api/v1/playbackspeed',
+    { schema: { tags, querystring: z.object({ request_id: z.string().regex(/^[0-9a-f]{32}$/), speed: speedValue.optional(), scale: speedValue.optional() }) } },
+    async (req) => {
+      const v = req.query.speed ?? req.query.scale;
+      if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
+      const s = sessionOf(req, req.query.request_id);
+      s.setSpeed(v);
+      return v1('MSG_SC_PLAYBACK_SPEED_ACK', { request_id: s.id, Speed: s.speed });
+    },
+  );
+
+  r.get('/api/v2/playState', { schema: { tags, querystring: z.object({ request_id: z.string().max(64) }) } }, async (req) => {
+    const s = sessionOf(req, req.query.request_id);
+    return v2({
+      request_id: s.id,
+      state: s.state,
+      speed: s.speed,
+      position: localStamp(new Date(s.position)),
+      startAt: localStamp(new Date(s.from)),
+      endAt: localStamp(new Date(s.to)),
+    });
+  });
+
+  /** Sends a joined MP4: Content-Length, byte ranges, a file name. */
+  async function sendJoined(req: FastifyRequest, reply: FastifyReply, j: JoinedMp4, name: string, fallback: string, mode: 'inline' | 'attachment') {
+    reply.header('Content-Type', 'video/mp4');
+    reply.header('Accept-Ranges', 'bytes');
+    reply.header('Content-Disposition', contentDisposition(mode, name, fallback));
+    reply.header('Cache-Control', 'private, no-store');
+    reply.header('X-Record-Start', localStamp(new Date(j.startAt)));
+    reply.header('X-Record-End', localStamp(new Date(j.endAt)));
+    if (j.cutAt !== undefined) reply.header('X-Record-Cut', localStamp(new Date(j.cutAt)));
+    const range = parseRange(req.headers.range, j.size);
+    if (range === 'bad') {
+      reply.header('Content-Range', `bytes */${j.size}`);
+      return reply.code(416).send();
+    }
+    const [start, end] = range ? [range.start, range.end] : [0, j.size - 1];
+    if (range) {
+      reply.code(206);
+      reply.header('Content-Range', `bytes ${start}-${end}/${j.size}`);
+    }
+    reply.header('Content-Length', String(end - start + 1));
+    const body = Readable.from(readJoined(j, start, end), { objectMode: false });
+    body.on('error', (err) => app.log.warn({ err }, 'download: stream failed'));
+    return reply.send(body);
+  }
+
+  /** The HLS form of a joined file: byte ranges of its play/mp4 URL. */
+  function playlist(j: JoinedMp4, mp4Url: string): string {
+    const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS'];
+    const durations = j.pieces.slice(1).map((p) => p.seconds ?? 0);
+    lines.push(`#EXT-X-TARGETDURATION:${Math.max(1, Math.ceil(Math.max(0, ...durations)))}`);
+    lines.push('#EXT-X-MEDIA-SEQUENCE:0');
+    let pos = 0;
+    j.pieces.forEach((p, i) => {
+      const len = p.kind === 'bytes' ? p.data.length : p.length;
+      if (i === 0) lines.push(`#EXT-X-MAP:URI="${mp4Url}",BYTERANGE="${len}@0"`);
+      else lines.push(`#EXTINF:${(p.seconds ?? 0).toFixed(3)},`, `#EXT-X-BYTERANGE:${len}@${pos}`, mp4Url);
+      pos += len;
+    });
+    lines.push('#EXT-X-ENDLIST');
+    return `${lines.join('\n')}\n`;
+  }
+
+  const fileName = (c: Channel, from: number, to: number) => `${c.name || `${c.parent_device_id}_${c.channel_id}`}_${localStamp(new Date(from))}_${localStamp(new Date(to))}.mp4`;
+  const fallbackName = (c: Channel, from: number, to: number) => `${c.parent_device_id}_${c.channel_id}_${localStamp(new Date(from))}_${localStamp(new Date(to))}.mp4`;
+
+  r.get(
+    '/api/v1/download/:id/:start',
+    { schema: { tags, params: z.object({ id: z.string().regex(/^\d{1,12}$/, 'a recording id'), start: z.string().regex(/^(0|\d{14})$/, '0 or YYYYMMDDHHmmss') }) } },
+    async (req, reply) => {
+      const segId = Number(req.params.id);
+      const seg = await ctx.recording.index.get(segId);
+      if (!seg) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      const scope = await scopeOf(ctx.db, req.user!);
+      const c = await ctx.db
+        .selectFrom('channels')
+        .selectAll()
+        .where('id', '=', seg.channelPk)
+        .where((eb) => (scope.all ? eb.lit(true) : visibleChannelIds(eb, scope)!))
+        .executeTakeFirst();
+      if (!c) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      let from = seg.startAt.getTime();
+      const to = Math.max(seg.endAt.getTime(), from + 1);
+      if (req.params.start !== '0') {
+        from = timeOf('start', req.params.start);
+        if (from < seg.startAt.getTime() - 1000 || from >= to) throw invalidParam('start', 'inside the recording');
+      }
+      // Only this row's file, and only through the index (a path outside the record folder is dropped there).
+      const j = await playback.join(c.id, from, to, (s) => s.id === segId);
+      if (!j) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      return sendJoined(req, reply, j, fileName(c, from, to), fallbackName(c, from, to), 'attachment');
+    },
+  );
+
+  r.get(
+    '/api/v1/record/recordvideo/:mode/:fmt/:channel/:start/:end',
+    {
+      schema: {
+        tags,
+        params: z.object({ mode: z.enum(['play', 'download']), fmt: z.enum(['mp4', 'm3u8']), channel: z.string().max(140), start: stamp, end: stamp }),
+        querystring: z.object({ token: z.string().max(256).optional() }),
+      },
+    },
+    async (req, reply) => {
+      const p = req.params;
+      const ref = refOf({ id: p.channel });
+      const c = await visibleChannel(req, ref);
+      const from = timeOf('start', p.start);
+      const to = timeOf('end', p.end);
+      if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'after start, at most 7 days later');
+      const j = await playback.join(c.id, from, to);
+      if (!j) throw new ApiError(404, 'notFound', { what: `recordings of ${ref.device}:${ref.channel} from ${p.start} to ${p.end}` });
+      if (p.fmt === 'm3u8') {
+        const token = req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : '';
+        return reply
+          .type('application/vnd.apple.mpegurl')
+          .header('Cache-Control', 'private, no-store')
+          .send(playlist(j, `${mp4Path(c, from, to, 'play')}${token}`));
+      }
+      return sendJoined(req, reply, j, fileName(c, from, to), fallbackName(c, from, to), p.mode === 'play' ? 'inline' : 'attachment');
+    },
+  );
+
+  /** Recordings kept on the device itself: they come with GB28181. */
+  for (const url of ['/api/v1/downloaddevicerecord/:chnid/:name/:duration', '/api/v1/downloaddevicerecord_new/:chnid/:name/:duration']) {
+    r.get(url, { schema: { tags } }, async () => {
+      throw new ApiError(404, 'notFound', { what: 'device-side recordings (they come with GB28181)' });
+    });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The playback socket: /ws_m4s/playback/<request id>.mp4?play_token=... (the URL devices/record/playback
+ * answers). The token is signed for "playback:<id>"; without one, the session's own user (by its
+ * login token) may connect. One socket per session; closing it ends the session.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { isAdmin, tokenOf } from '../../http/auth.js';
+import { ApiError } from '../../http/errors.js';
+import { playbackOf } from '../../services/playback/index.js';
+
+const idOf = (name: string) => /^([0-9a-f]{32})\.mp4$/.exec(name)?.[1];
+
+export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const playback = playbackOf(ctx, app.log);
+
+  async function authorize(req: FastifyRequest<{ Params: { name: string } }>) {
+    const id = idOf(req.params.name);
+    const session = id ? playback.get(id) : undefined;
+    if (!id || !session) throw new ApiError(404, 'notFound', { what: 'playback session' });
+    if (session.attached) throw new ApiError(409, 'duplicate', { what: 'playback socket' });
+    const playToken = (req.query as Record<string, unknown>)?.play_token;
+    if (typeof playToken === 'string' && playToken) {
+      const check = await ctx.streams.checkToken(playToken, `playback:${id}`);
+      if (check.ok) return session;
+      throw new ApiError(401, 'playTokenInvalid');
+    }
+    const token = tokenOf(req);
+    const found = token ? await ctx.tokens.resolve(token) : undefined;
+    if (!found?.user.enable) throw new ApiError(401, 'unauthorized');
+    if (found.user.id !== session.userId && !isAdmin(found.user)) throw new ApiError(404, 'notFound', { what: 'playback session' });
+    return session;
+  }
+
+  app.get<{ Params: { name: string } }>(
+    '/ws_m4s/playback/:name',
+    { websocket: true, preValidation: async (req) => void (await authorize(req)) },
+    (socket, req) => {
+      const id = idOf(req.params.name)!;
+      const session = playback.get(id);
+      if (!session || session.attached) {
+        socket.close(1011, 'playback session gone');
+        return;
+      }
+      const done = () => session.close();
+      socket.on('close', done);
+      socket.on('error', done);
+      socket.on('message', () => undefined);
+      session.attach(socket);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * Playback and download of recordings (issue 5). Every file comes from the index through
+ * RecordingService.segmentsBetween (rows whose path leaves the record folder are dropped there);
+ * nothing here takes a path from a request.
+ *
+ * Sessions: made by devices/record/playback, streamed by the /ws_m4s/playback/<id>.mp4 socket,
+ * steered by request_id; one ends when its socket closes, or 60 s after it was made if no socket came.
+ */
+import crypto from 'node:crypto';
+import type { RecordingService, SegmentFile } from '../recording/service.js';
+import { planJoin, type JoinedMp4 } from './join.js';
+import { SegmentReader } from './segment-reader.js';
+import { PlaybackSession } from './session.js';
+import { fragmentsBetween } from './timeline.js';
+
+export interface PlaybackServiceOptions {
+  /** A session without a socket for this long is dropped (default 60 s). */
+  idleMs?: number;
+  leadSeconds?: number;
+  maxSessions?: number;
+}
+
+type Log = { warn(obj: object, msg: string): void };
+
+export class PlaybackService {
+  readonly reader = new SegmentReader();
+  private sessions = new Map<string, PlaybackSession>();
+
+  constructor(
+    private readonly recording: Pick<RecordingService, 'segmentsBetween'>,
+    private readonly log: Log,
+    private readonly opts: PlaybackServiceOptions = {},
+  ) {}
+
+  segments(channelPk: number, from: Date, to: Date): Promise<SegmentFile[]> {
+    return this.recording.segmentsBetween(channelPk, from, to);
+  }
+
+  /** Wall clock (ms) of the sync fragment playback of `from` starts at, and the end of what exists up to `to`. */
+  async startOf(channelPk: number, from: number, to: number): Promise<{ startAt: number; endAt: number } | undefined> {
+    const segs = await this.segments(channelPk, new Date(from), new Date(to));
+    let startAt: number | undefined;
+    for await (const p of fragmentsBetween(this.reader, segs, from, to)) {
+      startAt = p.wallStart;
+      break;
+    }
+    if (startAt === undefined) return undefined;
+    const last = segs[segs.length - 1];
+    return { startAt, endAt: Math.min(to, last.endAt.getTime()) };
+  }
+
+  create(channelPk: number, userId: number, from: number, to: number): PlaybackSession {
+    const max = this.opts.maxSessions ?? 256;
+    if (this.sessions.size >= max) {
+      // The oldest session that never got a socket makes room; otherwise refuse.
+      const idle = [...this.sessions.values()].find((s) => !s.attached);
+      if (!idle) throw new Error('too many playback sessions');
+      idle.close();
+    }
+    const id = crypto.randomBytes(16).toString('hex');
+    const session = new PlaybackSession(id, channelPk, userId, from, to, {
+      reader: this.reader,
+      segments: (a, b) => this.segments(channelPk, a, b),
+      log: this.log,
+      leadSeconds: this.opts.leadSeconds,
+      onClose: () => {
+        clearTimeout(timer);
+        this.sessions.delete(id);
+      },
+    });
+    const timer = setTimeout(() => {
+      if (!session.attached) session.close();
+    }, this.opts.idleMs ?? 60_000);
+    timer.unref?.();
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  get(id: string): PlaybackSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  get size() {
+    return this.sessions.size;
+  }
+
+  /** The joined MP4 of a channel's [from, to). */
+  async join(channelPk: number, from: number, to: number, only?: (seg: SegmentFile) => boolean): Promise<JoinedMp4 | undefined> {
+    let segs = await this.segments(channelPk, new Date(from), new Date(to));
+    if (only) segs = segs.filter(only);
+    return planJoin(this.reader, segs, from, to, {
+      onBadSegment: (seg, err) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped'),
+    });
+  }
+
+  closeAll() {
+    for (const s of [...this.sessions.values()]) s.close();
+  }
+}

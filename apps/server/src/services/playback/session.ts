@@ -1,0 +1,290 @@
+/**
+ * One playback of a channel's recordings over a WebSocket, in the live WS fMP4 protocol (text
+ * {type:'init', mime} before each init segment, binary init and moof+mdat fragments), plus
+ * {type:'gap', from, to} when recordings skip a gap, {type:'state', state} for playing, paused and
+ * ended. Fragments are paced by the wall clock × speed with one second of media sent ahead; a socket
+ * with too much unsent data is waited for, never skipped. Seek restarts at the sync fragment at or
+ * before the time (a new 'init', so the player starts a fresh timeline).
+ */
+import fs from 'node:fs/promises';
+import { mimeOfInit, rewriteMoof } from '@opencvr/fmp4';
+import type { SegmentFile } from '../recording/service.js';
+import type { SegmentReader } from './segment-reader.js';
+import { fragmentsBetween, Retimer, sameInit } from './timeline.js';
+
+export interface PlaybackSocket {
+  readonly bufferedAmount: number;
+  readonly readyState: number;
+  send(data: string | Uint8Array): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type PlaybackState = 'waiting' | 'playing' | 'paused' | 'ended' | 'closed';
+export const SPEEDS = [0.5, 1, 2, 4, 8, 16] as const;
+
+export interface PlaybackSessionDeps {
+  reader: SegmentReader;
+  segments(from: Date, to: Date): Promise<SegmentFile[]>;
+  log?: { warn(obj: object, msg: string): void };
+  /** Media seconds sent ahead of the play head (default 1). */
+  leadSeconds?: number;
+  maxBufferedBytes?: number;
+  /** Gaps longer than this (ms) between recordings are announced. */
+  gapMs?: number;
+  onClose?(): void;
+}
+
+const OPEN = 1;
+
+export class PlaybackSession {
+  state: PlaybackState = 'waiting';
+  speed = 1;
+  private socket?: PlaybackSocket;
+  private epoch = 0;
+  /** Start of the current run (a seek moves it). */
+  private runFrom: number;
+  private wakeUp?: () => void;
+  private running?: Promise<void>;
+  /** Play-head model: output media seconds at `anchorWall`, advancing at `speed`. */
+  private anchorMedia = 0;
+  private anchorWall = 0;
+  private pausedAt?: number;
+  private sentEnd = 0;
+  /** Recently sent fragments: output start → wall-clock start, for the position. */
+  private sent: { out: number; wall: number }[] = [];
+  private firstWall?: number;
+  readonly stats = { fragments: 0, bytes: 0, inits: 0 };
+
+  constructor(
+    readonly id: string,
+    readonly channelPk: number,
+    readonly userId: number,
+    readonly from: number,
+    readonly to: number,
+    private readonly deps: PlaybackSessionDeps,
+  ) {
+    this.runFrom = from;
+  }
+
+  get closed(): boolean {
+    return this.state === 'closed';
+  }
+
+  get attached() {
+    return !!this.socket;
+  }
+
+  /** Wall clock (ms) of the picture now playing (estimated from what was sent and the pace). */
+  get position(): number {
+    const head = this.playhead(Date.now());
+    let best = this.sent[0];
+    for (const s of this.sent) if (s.out <= head + 1e-6) best = s;
+    if (!best) return this.firstWall ?? this.runFrom;
+    return Math.min(this.to, best.wall + Math.max(0, head - best.out) * 1000);
+  }
+
+  attach(ws: PlaybackSocket) {
+    if (this.socket || this.state === 'closed') throw new Error('session already has a socket');
+    this.socket = ws;
+    this.state = 'playing';
+    this.running = this.loop();
+  }
+
+  pause() {
+    if (this.state !== 'playing') return;
+    this.pausedAt = this.playhead(Date.now());
+    this.state = 'paused';
+    this.notify();
+    this.wake();
+  }
+
+  resume() {
+    if (this.state !== 'paused') return;
+    this.anchorMedia = this.pausedAt ?? this.anchorMedia;
+    this.anchorWall = Date.now();
+    this.pausedAt = undefined;
+    this.state = 'playing';
+    this.notify();
+    this.wake();
+  }
+
+  setSpeed(speed: number) {
+    const now = Date.now();
+    if (this.pausedAt === undefined) {
+      this.anchorMedia = this.playhead(now);
+      this.anchorWall = now;
+    }
+    this.speed = speed;
+    this.wake();
+  }
+
+  seek(at: number) {
+    if (this.state === 'closed') return;
+    this.epoch++;
+    this.runFrom = Math.max(this.from, Math.min(at, this.to));
+    if (this.state === 'ended') this.state = 'playing';
+    this.wake();
+    if (this.socket && !this.running) this.running = this.loop();
+  }
+
+  close() {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.epoch++;
+    this.wake();
+    const ws = this.socket;
+    this.socket = undefined;
+    if (ws && ws.readyState === OPEN) ws.close(1000, 'playback closed');
+    this.deps.onClose?.();
+  }
+
+  /** Resolves when the sending loop has stopped (tests). */
+  async idle() {
+    await this.running;
+  }
+
+  private playhead(now: number): number {
+    if (this.pausedAt !== undefined) return this.pausedAt;
+    return Math.min(this.sentEnd, this.anchorMedia + ((now - this.anchorWall) / 1000) * this.speed);
+  }
+
+  private wake() {
+    const w = this.wakeUp;
+    this.wakeUp = undefined;
+    w?.();
+  }
+
+  private sleep(ms: number) {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = undefined;
+        resolve();
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private send(data: string | Uint8Array): boolean {
+    const ws = this.socket;
+    if (!ws || ws.readyState !== OPEN) return false;
+    ws.send(data);
+    return true;
+  }
+
+  private notify() {
+    this.send(JSON.stringify({ type: 'state', state: this.state, speed: this.speed }));
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      for (;;) {
+        const epoch = this.epoch;
+        const done = await this.run(epoch);
+        if (this.state === 'closed') return;
+        if (epoch !== this.epoch) continue; // seeked: run again from the new time
+        if (done) {
+          this.state = 'ended';
+          this.send(JSON.stringify({ type: 'state', state: 'ended', reason: 'end of the range or of the recordings' }));
+          // Ended: wait for a seek (which bumps the epoch) or the close.
+          while (epoch === this.epoch && this.state === 'ended') await this.sleep(60_000);
+          if (this.closed) return;
+        }
+      }
+    } catch (err) {
+      this.deps.log?.warn({ err, session: this.id }, 'playback: stopped on an error');
+      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: (err as Error).message }));
+      this.close();
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  /** One run from `runFrom`; true when it reached the end, false when interrupted. */
+  private async run(epoch: number): Promise<boolean> {
+    const lead = this.deps.leadSeconds ?? 1;
+    const maxBuffered = this.deps.maxBufferedBytes ?? 2 * 1024 * 1024;
+    const gapMs = this.deps.gapMs ?? 2000;
+    const segments = await this.deps.segments(new Date(this.runFrom), new Date(this.to));
+    let init: Uint8Array | undefined;
+    let retimer = new Retimer();
+    let lastWallEnd: number | undefined;
+    this.sent = [];
+    this.sentEnd = 0;
+    this.anchorMedia = 0;
+    this.anchorWall = Date.now();
+    if (this.pausedAt !== undefined) this.pausedAt = 0;
+    this.firstWall = undefined;
+    let fh: { file: string; h: fs.FileHandle } | undefined;
+    try {
+      for await (const p of fragmentsBetween(this.deps.reader, segments, this.runFrom, this.to, {
+        onBadSegment: (seg, err) => this.deps.log?.warn({ err, id: seg.id }, 'playback: segment file unreadable; skipped'),
+      })) {
+        if (epoch !== this.epoch || this.closed) return false;
+        let newBlock = p.firstOfSegment;
+        if (!init || !sameInit(init, p.layout.init)) {
+          // First init, or the tracks changed: the player starts a fresh MediaSource and timeline.
+          init = p.layout.init;
+          retimer = new Retimer();
+          this.sent = [];
+          this.sentEnd = 0;
+          this.anchorMedia = 0;
+          this.anchorWall = Date.now();
+          if (this.pausedAt !== undefined) this.pausedAt = 0;
+          const info = p.layout.info;
+          this.send(JSON.stringify({ type: 'init', mime: mimeOfInit(info), tracks: info.tracks.map((t) => ({ kind: t.kind, codecString: t.codecString })) }));
+          this.send(init);
+          this.stats.inits++;
+          newBlock = true;
+        } else if (lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
+          this.send(JSON.stringify({ type: 'gap', from: lastWallEnd, to: p.wallStart }));
+          newBlock = true;
+        }
+        this.firstWall ??= p.wallStart;
+        const placed = retimer.place(p.layout, p.frag, newBlock);
+        // Pace: send when the play head is within `lead` seconds of this fragment; wait while paused
+        // or while the socket still holds too much.
+        for (;;) {
+          if (epoch !== this.epoch || this.state === 'closed') return false;
+          const ws = this.socket;
+          if (!ws || ws.readyState !== OPEN) return false;
+          if (this.state === 'paused') {
+            await this.sleep(1000);
+            continue;
+          }
+          if (ws.bufferedAmount > maxBuffered) {
+            await this.sleep(20);
+            continue;
+          }
+          const due = this.anchorWall + ((placed.outStart - lead - this.anchorMedia) * 1000) / this.speed;
+          const wait = due - Date.now();
+          if (wait <= 0) break;
+          await this.sleep(Math.min(wait, 1000));
+        }
+        if (fh?.file !== p.seg.file) {
+          await fh?.h.close();
+          fh = undefined;
+          fh = { file: p.seg.file, h: await fs.open(p.seg.file, 'r') };
+        }
+        const buf = Buffer.alloc(p.frag.length);
+        const { bytesRead } = await fh.h.read(buf, 0, p.frag.length, p.frag.offset);
+        if (bytesRead !== p.frag.length) throw new Error('recording file shorter than its index says');
+        const moof = rewriteMoof(buf.subarray(0, p.frag.moofLength), placed.sequence, (id, cur) => placed.bases.get(id) ?? cur);
+        buf.set(moof, 0);
+        if (epoch !== this.epoch) return false;
+        if (!this.send(buf)) return false;
+        this.stats.fragments++;
+        this.stats.bytes += buf.length;
+        this.sent.push({ out: placed.outStart, wall: p.wallStart });
+        if (this.sent.length > 256) this.sent.splice(0, this.sent.length - 256);
+        this.sentEnd = placed.outEnd;
+        lastWallEnd = p.wallEnd;
+      }
+    } finally {
+      await fh?.h.close();
+    }
+    return true;
+  }
+}

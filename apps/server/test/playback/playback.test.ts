@@ -1,0 +1,345 @@
+/**
+ * Playback over WebSocket and MP4 download against ~10 s recorded from the GStreamer camera
+ * (320x240 H.264, 15 fps, a keyframe every 2 s) in segments of 3 s: start at the keyframe at or before
+ * the second asked for, one continuous timeline across segment files (ffprobe decodes it all),
+ * speed, pause/resume, playState, seek; downloads of a range and of one row with names, lengths and
+ * byte ranges; refusals of odd ids, channels and tampered rows without reading outside the record
+ * folder; the role check.
+ */
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeOperator } from '../api/support.js';
+import { sleep, until } from '../recording/support.js';
+import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, videoTimeline, type Recorded } from './support.js';
+
+let R: Recorded;
+beforeAll(async () => {
+  R = await recordCamera(10);
+}, 90000);
+afterAll(async () => {
+  await R?.t.close();
+  if (R?.tmp) fs.rmSync(R.tmp, { recursive: true, force: true });
+});
+
+const get = (url: string, token = R.admin, headers: Record<string, string> = {}) => R.t.app.inject({ url, headers: { token, ...headers } });
+
+async function openPlayback(fromMs: number, toMs: number, token = R.admin) {
+  const res = await get(`/api/v1/devices/record/playback?channel=${R.dev}:1&stime=${stampOf(fromMs)}&etime=${stampOf(toMs)}&protocol=ws_m4s`, token);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body as { URL: string; request_id: string; StartAt: string; EndAt: string };
+}
+
+const fromStamp = (s: string) => new Date(+s.slice(0, 4), +s.slice(4, 6) - 1, +s.slice(6, 8), +s.slice(8, 10), +s.slice(10, 12), +s.slice(12, 14)).getTime();
+
+describe('recording under test', () => {
+  it('has several segments', () => {
+    expect(R.rows.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('WS playback', () => {
+  let ref1x: { bytes: number; fragments: number; elapsed: number };
+
+  it('starts at the keyframe at or before the second asked for, and is one continuous stream across segment files', async () => {
+    const mid = Math.ceil((R.from.getTime() + 4500) / 1000) * 1000;
+    const end = Math.floor(R.to.getTime() / 1000) * 1000;
+    const body = await openPlayback(mid, end);
+    expect(body.URL).toMatch(/^\/ws_m4s\/playback\/[0-9a-f]{32}\.mp4\?play_token=/);
+    expect(body.request_id).toMatch(/^[0-9a-f]{32}$/);
+    const startAt = fromStamp(body.StartAt);
+    expect(startAt).toBeLessThanOrEqual(mid);
+    expect(mid - startAt).toBeLessThanOrEqual(2000); // one GOP (2 s), second resolution
+    const played = await playWs(R.t.baseUrl!, body.URL, { timeoutMs: 30000 });
+    const inits = played.messages.filter((m) => m.type === 'init');
+    expect(inits).toHaveLength(1);
+    expect(inits[0].mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-f]{6}"$/);
+    const all = Buffer.concat(played.binary);
+    const timeline = videoTimeline(all);
+    expect(timeline.length).toBeGreaterThan(3);
+    // continuous: every fragment starts where the previous ended; sequence numbers run on
+    expect(timeline[0].base).toBe(0);
+    for (let i = 1; i < timeline.length; i++) {
+      expect(timeline[i].base).toBe(timeline[i - 1].base + timeline[i - 1].duration);
+      expect(timeline[i].seq).toBe(timeline[i - 1].seq + 1);
+    }
+    const file = path.join(R.tmp, 'ws.mp4');
+    fs.writeFileSync(file, all);
+    expect(decodeErrors(file)).toBe('');
+    const probe = ffprobeJson(file);
+    const frames = Number(probe.streams[0].nb_read_frames);
+    const seconds = timeline.reduce((n, f) => n + f.duration, 0) / 90000;
+    expect(Math.abs(frames - seconds * 15)).toBeLessThanOrEqual(3);
+    // the media covers from the keyframe to the end asked for (fragments ≤ 1 s)
+    expect(seconds).toBeGreaterThanOrEqual((end - mid) / 1000 - 1);
+    expect(seconds).toBeLessThanOrEqual((end - startAt) / 1000 + 2);
+    ref1x = { bytes: all.length, fragments: timeline.length, elapsed: played.elapsed };
+    // 1x plays in about real time (one second of media is sent ahead)
+    expect(played.elapsed).toBeGreaterThan((seconds - 1.5) * 1000 * 0.8);
+    // the socket closed → the session is gone
+    played.ws.close();
+    await until(async () => (await get(`/api/v2/playState?request_id=${body.request_id}`)).statusCode === 404, 5000);
+  }, 40000);
+
+  it('speed 4 sends the same content about four times faster', async () => {
+    expect(ref1x).toBeDefined();
+    const mid = Math.ceil((R.from.getTime() + 4500) / 1000) * 1000;
+    const end = Math.floor(R.to.getTime() / 1000) * 1000;
+    const body = await openPlayback(mid, end);
+    const sp = await get(`/api/v1/playbackspeed?request_id=${body.request_id}&speed=4`);
+    expect(sp.statusCode, sp.body).toBe(200);
+    expect(sp.json().EasyDarwin.Body.Speed).toBe(4);
+    const played = await playWs(R.t.baseUrl!, body.URL);
+    const all = Buffer.concat(played.binary);
+    expect(all.length).toBe(ref1x.bytes);
+    expect(videoTimeline(all)).toHaveLength(ref1x.fragments);
+    expect(ref1x.elapsed / played.elapsed).toBeGreaterThan(2);
+    played.ws.close();
+  }, 30000);
+
+  it('pause stops delivery, resume continues; playState reports state, speed and position; seek restarts with a new init; bad speeds refused', async () => {
+    const from = Math.ceil(R.from.getTime() / 1000) * 1000;
+    const end = Math.floor(R.to.getTime() / 1000) * 1000;
+    const body = await openPlayback(from, end);
+    const id = body.request_id;
+    const state = async () => {
+      const res = await get(`/api/v2/playState?request_id=${id}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { code: number; msg: string; data: { state: string; speed: number; position: string; startAt: string; endAt: string } };
+    };
+    expect((await state()).data.state).toBe('waiting');
+    let count = 0;
+    const received: Record<string, unknown>[] = [];
+    const done = playWs(R.t.baseUrl!, body.URL, {
+      stop: (p) => {
+        count = p.binary.length;
+        received.splice(0, received.length, ...p.messages);
+        return false;
+      },
+    });
+    await until(() => count >= 4, 10000, 50);
+    const s1 = await state();
+    expect(s1).toMatchObject({ code: 200, data: { state: 'playing', speed: 1, startAt: stampOf(from), endAt: stampOf(end) } });
+    const pos = fromStamp(s1.data.position);
+    expect(pos).toBeGreaterThanOrEqual(from - 2000);
+    expect(pos).toBeLessThanOrEqual(end);
+
+    const pause = await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=pause`);
+    expect(pause.statusCode, pause.body).toBe(200);
+    expect((await state()).data.state).toBe('paused');
+    await sleep(300);
+    const atPause = count;
+    await sleep(2000);
+    expect(count).toBe(atPause);
+    const posPaused = (await state()).data.position;
+    await sleep(1100);
+    expect((await state()).data.position).toBe(posPaused);
+
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=resume`)).statusCode).toBe(200);
+    await until(() => count > atPause, 5000, 50);
+    expect((await state()).data.state).toBe('playing');
+
+    expect((await get(`/api/v1/playbackspeed?request_id=${id}&scale=2`)).statusCode).toBe(200);
+    expect((await state()).data.speed).toBe(2);
+    expect((await get(`/api/v1/playbackspeed?request_id=${id}&speed=3`)).statusCode).toBe(400);
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=scale&scale=16`)).statusCode).toBe(200);
+    expect((await state()).data.speed).toBe(16);
+
+    // seek back to the start: a second init, then fragments again
+    const seek = await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=seek&time=${stampOf(from + 1000)}`);
+    expect(seek.statusCode, seek.body).toBe(200);
+    const played = await done;
+    expect(received.filter((m) => m.type === 'init')).toHaveLength(2);
+    expect(received.filter((m) => m.type === 'state' && m.state === 'ended')).toHaveLength(1);
+    expect(played.messages.at(-1)).toMatchObject({ type: 'state', state: 'ended' });
+    expect((await state()).data.state).toBe('ended');
+    // the seek's run alone decodes: the last init and what follows it
+    const lastInit = played.binary.map((b) => b.toString('latin1', 4, 8)).lastIndexOf('ftyp');
+    const file = path.join(R.tmp, 'seek.mp4');
+    fs.writeFileSync(file, Buffer.concat(played.binary.slice(lastInit)));
+    expect(decodeErrors(file)).toBe('');
+    played.ws.close();
+    // unknown sessions
+    expect((await get('/api/v2/playState?request_id=0123456789abcdef0123456789abcdef')).json()).toMatchObject({ code: 404 });
+    expect((await get('/api/v1/devices/record/playback/control?request_id=zz&command=pause')).statusCode).toBe(400);
+  }, 40000);
+
+  it('a session without a socket ends by itself; a second socket is refused; a bad token is refused', async () => {
+    const { playbackOf } = await import('../../src/services/playback/index.js');
+    const svc = playbackOf(R.t.ctx, R.t.app.log);
+    const body = await openPlayback(R.from.getTime() + 1000, R.to.getTime());
+    expect(svc.get(body.request_id)).toBeDefined();
+    const wrong = body.URL.replace(/play_token=.*/, 'play_token=abc.def');
+    await expect(playWs(R.t.baseUrl!, wrong, { timeoutMs: 3000 })).rejects.toThrow(/401/);
+    const first = playWs(R.t.baseUrl!, body.URL, { stop: (p) => p.binary.length >= 2 });
+    const p1 = await first;
+    await expect(playWs(R.t.baseUrl!, body.URL, { timeoutMs: 3000 })).rejects.toThrow(/409/);
+    p1.ws.close();
+    await until(() => !svc.get(body.request_id), 5000, 50);
+    // no socket: closed after the idle time (shortened here)
+    const s = svc.create(R.pk, 1, R.from.getTime(), R.to.getTime());
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      const s2 = svc.create(R.pk, 1, R.from.getTime(), R.to.getTime());
+      vi.advanceTimersByTime(61_000);
+      expect(svc.get(s2.id)).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+    s.close();
+    expect(svc.get(s.id)).toBeUndefined();
+  }, 30000);
+});
+
+describe('download', () => {
+  it('a 5 s range is one MP4 of ~5 s (from the keyframe at or before the start) that ffmpeg decodes, named by channel and time, with Content-Length and byte ranges', async () => {
+    const start = Math.ceil((R.from.getTime() + 2500) / 1000) * 1000;
+    const end = start + 5000;
+    const url = `/api/v1/record/recordvideo/download/mp4/${R.dev}:1/${stampOf(start)}/${stampOf(end)}`;
+    const res = await get(url);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
+    const ch = await R.t.ctx.inventory.channels.require(R.dev, '1');
+    const name = `${ch.name}_${stampOf(start)}_${stampOf(end)}.mp4`;
+    expect(res.headers['content-disposition']).toContain('attachment;');
+    expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
+    if (/^[A-Za-z0-9 ._()-]+$/.test(name)) expect(res.headers['content-disposition']).toContain(`filename="${name}"`);
+    const file = path.join(R.tmp, 'range.mp4');
+    fs.writeFileSync(file, res.rawPayload);
+    expect(decodeErrors(file)).toBe('');
+    const probe = ffprobeJson(file);
+    const duration = Number(probe.format.duration);
+    // keyframe alignment: up to one GOP (2 s) before the start; the end is cut at the sample
+    expect(duration).toBeGreaterThanOrEqual(5 - 0.2);
+    expect(duration).toBeLessThanOrEqual(5 + 2.1);
+    const keyAt = fromStamp(String(res.headers['x-record-start']));
+    expect(Math.abs(duration - (end - keyAt) / 1000)).toBeLessThanOrEqual(1.1);
+    expect(Math.abs(Number(probe.streams[0].nb_read_frames) - duration * 15)).toBeLessThanOrEqual(3);
+    // one timeline
+    const tl = videoTimeline(res.rawPayload);
+    for (let i = 1; i < tl.length; i++) expect(tl[i].base).toBe(tl[i - 1].base + tl[i - 1].duration);
+
+    // play/mp4: the same bytes inline, and byte ranges
+    const play = await get(url.replace('/download/', '/play/'));
+    expect(play.headers['content-disposition']).toMatch(/^inline;/);
+    expect(play.rawPayload.equals(res.rawPayload)).toBe(true);
+    const part = await get(url.replace('/download/', '/play/'), R.admin, { range: 'bytes=1000-20999' });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 1000-20999/${res.rawPayload.length}`);
+    expect(part.rawPayload.equals(res.rawPayload.subarray(1000, 21000))).toBe(true);
+    const tail = await get(url.replace('/download/', '/play/'), R.admin, { range: 'bytes=-100' });
+    expect(tail.rawPayload.equals(res.rawPayload.subarray(res.rawPayload.length - 100))).toBe(true);
+    const bad = await get(url.replace('/download/', '/play/'), R.admin, { range: `bytes=${res.rawPayload.length}-` });
+    expect(bad.statusCode).toBe(416);
+    // the m3u8 form: byte ranges of that play URL, ffmpeg reads it
+    const m3u8 = await get(url.replace('/download/mp4/', '/play/m3u8/'));
+    expect(m3u8.statusCode).toBe(200);
+    expect(m3u8.body).toMatch(/#EXT-X-MAP:URI="[^"]+\/play\/mp4\/[^"]+",BYTERANGE="\d+@0"/);
+    expect(m3u8.body).toContain('#EXT-X-ENDLIST');
+  }, 30000);
+
+  it('download/{id}/0 is the whole segment (same bytes as the file); download/{id}/{start} starts at a keyframe at or before start', async () => {
+    const row = R.rows[1];
+    const res = await get(`/api/v1/download/${row.id}/0`);
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(Number(res.headers['content-length'])).toBe(Number(row.bytes));
+    const onDisk = fs.readFileSync(path.join(R.t.settings.dataDir, 'records', row.path));
+    expect(res.rawPayload.length).toBe(onDisk.length);
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[^"]+_\d{14}_\d{14}\.mp4"/);
+    const file = path.join(R.tmp, 'row.mp4');
+    fs.writeFileSync(file, res.rawPayload);
+    expect(decodeErrors(file)).toBe('');
+    const start = Math.ceil((new Date(row.start_at).getTime() + 1500) / 1000) * 1000;
+    const part = await get(`/api/v1/download/${row.id}/${stampOf(start)}`);
+    expect(part.statusCode, part.body.slice(0, 200)).toBe(200);
+    expect(part.rawPayload.length).toBeLessThanOrEqual(res.rawPayload.length);
+    expect(fromStamp(String(part.headers['x-record-start']))).toBeLessThanOrEqual(start);
+    expect((await get(`/api/v1/download/${row.id}/20000101000000`)).statusCode).toBe(400);
+    expect((await get('/api/v1/downloaddevicerecord/1/x/10')).statusCode).toBe(404);
+  }, 30000);
+});
+
+describe('refusals', () => {
+  it('odd ids and channels are refused; a row whose path leaves the record folder is refused; nothing outside the record folder is opened', async () => {
+    const root = path.join(R.t.settings.dataDir, 'records');
+    const opened: string[] = [];
+    const realOpen = fsp.open.bind(fsp);
+    const spyOpen = vi.spyOn(fsp, 'open').mockImplementation((...args: Parameters<typeof fsp.open>) => {
+      opened.push(String(args[0]));
+      return realOpen(...args);
+    });
+    const spyStat = vi.spyOn(fsp, 'stat');
+    try {
+      const s = stampOf(R.from.getTime());
+      const e = stampOf(R.to.getTime());
+      for (const url of [
+        '/api/v1/download/..%2F..%2Fetc%2Fpasswd/0',
+        '/api/v1/download/1%2F..%2F..%2Fx/0',
+        '/api/v1/download/../../etc/passwd/0',
+        '/api/v1/download/-1/0',
+        '/api/v1/download/1e3/0',
+        `/api/v1/download/${R.rows[0].id}/..%2F..`,
+        `/api/v1/record/recordvideo/download/mp4/..:../${s}/${e}`,
+        `/api/v1/record/recordvideo/download/mp4/..%2F..%2Fetc%2Fpasswd/${s}/${e}`,
+        `/api/v1/record/recordvideo/play/mp4/${R.dev}:1%2F..%2F..%2Fetc/${s}/${e}`,
+        `/api/v1/record/recordvideo/play/m3u8/..:../${s}/${e}`,
+        `/api/v1/record/recordvideo/download/mp4/${R.dev}:1/..%2F..%2Fetc/${e}`,
+        `/api/v1/devices/record/playback?channel=..:..&stime=${s}&etime=${e}`,
+        `/api/v1/devices/record/playback?channel=..%2F..%2Fetc:1&stime=${s}&etime=${e}`,
+      ]) {
+        const res = await get(url);
+        expect([400, 404], `${url} → ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
+        expect(res.body).not.toContain('root:');
+      }
+      // a row whose path was tampered with to leave the record folder, or to name an unknown root
+      const victim = R.rows[0];
+      await R.t.ctx.db.updateTable('recordings').set({ path: '../../../../../../etc/passwd' }).where('id', '=', victim.id).execute();
+      const res1 = await get(`/api/v1/download/${victim.id}/0`);
+      expect(res1.statusCode).toBe(404);
+      expect(res1.body).not.toContain('root:');
+      // a range over it: the tampered row is left out, the others still play
+      const res2 = await get(`/api/v1/record/recordvideo/download/mp4/${R.dev}:1/${s}/${e}`);
+      expect(res2.statusCode).toBe(200);
+      expect(res2.rawPayload.includes(Buffer.from('root:x:0:0'))).toBe(false);
+      await R.t.ctx.db.updateTable('recordings').set({ path: victim.path, root: '/etc' }).where('id', '=', victim.id).execute();
+      expect((await get(`/api/v1/download/${victim.id}/0`)).statusCode).toBe(404);
+      const abs = path.resolve(root, '..', '..', 'outside.mp4');
+      await R.t.ctx.db.updateTable('recordings').set({ path: abs, root: '' }).where('id', '=', victim.id).execute();
+      expect((await get(`/api/v1/download/${victim.id}/0`)).statusCode).toBe(404);
+      // put it back
+      const orig = await R.t.ctx.db.selectFrom('recordings').select('root').where('id', '=', R.rows[1].id).executeTakeFirstOrThrow();
+      await R.t.ctx.db.updateTable('recordings').set({ path: victim.path, root: orig.root }).where('id', '=', victim.id).execute();
+      expect((await get(`/api/v1/download/${victim.id}/0`)).statusCode).toBe(200);
+      const outside = [...opened, ...spyStat.mock.calls.map((c) => String(c[0]))].filter((f) => !path.resolve(f).startsWith(root + path.sep));
+      expect(outside).toEqual([]);
+      expect(opened.length).toBeGreaterThan(0);
+    } finally {
+      spyOpen.mockRestore();
+      spyStat.mockRestore();
+    }
+  }, 30000);
+
+  it('a user whose role does not include the channel gets 404 everywhere', async () => {
+    const op = await makeOperator(R.t, R.admin, 'viewer1');
+    const s = stampOf(R.from.getTime());
+    const e = stampOf(R.to.getTime());
+    for (const url of [
+      `/api/v1/devices/record/playback?channel=${R.dev}:1&stime=${s}&etime=${e}`,
+      `/api/v1/devices/record/playback?device=${R.dev}&channel=1&stime=${s}&etime=${e}`,
+      `/api/v1/download/${R.rows[1].id}/0`,
+      `/api/v1/record/recordvideo/download/mp4/${R.dev}:1/${s}/${e}`,
+      `/api/v1/record/recordvideo/play/m3u8/${R.dev}:1/${s}/${e}`,
+    ]) {
+      const res = await get(url, op.token);
+      expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBe(404);
+    }
+    // another user's session cannot be steered or read
+    const body = await openPlayback(R.from.getTime() + 1000, R.to.getTime());
+    expect((await get(`/api/v2/playState?request_id=${body.request_id}`, op.token)).json()).toMatchObject({ code: 404 });
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${body.request_id}&command=pause`, op.token)).statusCode).toBe(404);
+    // without login: 401
+    expect((await R.t.app.inject({ url: `/api/v1/download/${R.rows[1].id}/0` })).statusCode).toBe(401);
+  }, 30000);
+});
