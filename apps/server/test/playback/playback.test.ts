@@ -11,6 +11,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeOperator } from '../api/support.js';
+import { PlaybackSession } from '../../src/services/playback/session.js';
+import { SegmentReader, scanSegment } from '../../src/services/playback/segment-reader.js';
 import { sleep, until } from '../recording/support.js';
 import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, videoTimeline, type Recorded } from './support.js';
 
@@ -342,4 +344,61 @@ describe('refusals', () => {
     // without login: 401
     expect((await R.t.app.inject({ url: `/api/v1/download/${R.rows[1].id}/0` })).statusCode).toBe(401);
   }, 30000);
+});
+
+describe('gaps and the segment reader', () => {
+  it('a gap between recordings is skipped with a gap message; the timeline runs on', async () => {
+    const all = await R.t.ctx.recording.segmentsBetween(R.pk, R.from, R.to);
+    const missing = all[1];
+    const sent: (string | Uint8Array)[] = [];
+    const socket = { bufferedAmount: 0, readyState: 1, send: (d: string | Uint8Array) => void sent.push(d), close: () => undefined };
+    const session = new PlaybackSession('test', R.pk, 1, R.from.getTime(), R.to.getTime(), {
+      reader: new SegmentReader(),
+      segments: async (a, b) => (await R.t.ctx.recording.segmentsBetween(R.pk, a, b)).filter((x) => x.id !== missing.id),
+      leadSeconds: 1000,
+    });
+    session.attach(socket);
+    await until(() => session.state === 'ended', 10000, 20);
+    const messages = sent.filter((d): d is string => typeof d === 'string').map((d) => JSON.parse(d));
+    const gap = messages.find((m) => m.type === 'gap');
+    expect(gap).toBeDefined();
+    expect(gap.from).toBeLessThanOrEqual(missing.startAt.getTime() + 1000);
+    expect(gap.to).toBeGreaterThanOrEqual(missing.endAt.getTime() - 1000);
+    expect(messages.filter((m) => m.type === 'init')).toHaveLength(1);
+    const tl = videoTimeline(Buffer.concat(sent.filter((d): d is Uint8Array => typeof d !== 'string')));
+    for (let i = 1; i < tl.length; i++) expect(tl[i].base).toBe(tl[i - 1].base + tl[i - 1].duration);
+    session.close();
+  });
+
+  it('lists fragments with time, duration, sync and byte ranges; caches by size and mtime; scans on a file that grew; ignores a torn tail', async () => {
+    const seg = (await R.t.ctx.recording.segmentsBetween(R.pk, R.from, R.to))[1];
+    const reader = new SegmentReader();
+    const full = await reader.layout(seg.file);
+    expect(full.fragments.length).toBeGreaterThanOrEqual(2);
+    expect(full.fragments[0].sync).toBe(true);
+    expect(full.validLength).toBe(fs.statSync(seg.file).size);
+    const ts = full.info.primary.timescale;
+    for (let i = 1; i < full.fragments.length; i++) {
+      const [a, b] = [full.fragments[i - 1], full.fragments[i]];
+      expect(b.offset).toBe(a.offset + a.length);
+      expect(b.time).toBe(a.time + a.duration);
+      expect(b.duration / ts).toBeLessThanOrEqual(2);
+    }
+    const durationMs = (full.fragments.reduce((n, f) => n + f.duration, 0) / ts) * 1000;
+    expect(Math.abs(durationMs - seg.durationMs)).toBeLessThan(5);
+    await reader.layout(seg.file);
+    expect(reader.stats).toEqual({ scans: 1, hits: 1 });
+    // a copy cut in the middle of its third fragment, then grown back
+    const copy = path.join(R.tmp, 'growing.mp4');
+    const bytes = fs.readFileSync(seg.file);
+    const cut = full.fragments[Math.min(2, full.fragments.length - 1)];
+    fs.writeFileSync(copy, bytes.subarray(0, cut.offset + 20));
+    const part = await reader.layout(copy);
+    expect(part.fragments).toHaveLength(full.fragments.indexOf(cut));
+    expect(part.validLength).toBe(cut.offset);
+    fs.writeFileSync(copy, bytes);
+    const grown = await reader.layout(copy);
+    expect(grown.fragments).toEqual(full.fragments);
+    expect((await scanSegment(copy)).fragments).toEqual(full.fragments);
+  });
 });
