@@ -1,6 +1,7 @@
 /** English strings of the live player and the live pages (issue 4), merged into en-US. */
 const liveEn = {
   player: {
+    server: 'server {{state}} · {{viewers}} viewers · {{kbps}} kbps',
     loading: 'Loading video…',
     reconnecting: 'Reconnecting…',
     retry: 'Retry',

@@ -1,6 +1,7 @@
 /** Chinese strings of the live player and the live pages (issue 4), merged into zh-CN. */
 const liveZh = {
   player: {
+    server: '服务端 {{state}} · {{viewers}} 人观看 · {{kbps}} kbps',
     loading: '正在加载视频…',
     reconnecting: '正在重新连接…',
     retry: '重试',

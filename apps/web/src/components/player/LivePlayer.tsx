@@ -18,6 +18,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { formatBytes } from '../../lib/format';
+import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, type StreamAnswer } from './api';
 import { PtzPanel } from './PtzPanel';
 import { downloadSnapshot } from './snapshot';
@@ -75,6 +76,9 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const target = useMemo(() => ({ device, channel, flow }), [device, channel, flow]);
   const opener = useCallback(() => (open ? open() : openChannelStream(target, quiet)), [open, target, quiet]);
   const keepalive = useMemo(() => (open ? undefined : () => keepChannelStream(target)), [open, target]);
+  // The server's view of the stream (viewers, bitrate, state) over the streamstat socket; the public
+  // pages have no session to open it with.
+  const server = useStreamStat(open ? null : target)?.stat;
   const { stats, retry } = useLiveStream(videoRef, {
     key: `${device}/${channel}/${flow}`,
     open: opener,
@@ -189,6 +193,11 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             {info.join(' · ')}
             {notice ? `  ${notice}` : ''}
           </Typography.Text>
+          {server && (
+            <span data-testid="player-server-stats" data-state={server.state} style={{ whiteSpace: 'nowrap', opacity: 0.85 }}>
+              {t('player.server', { state: server.state, viewers: server.totalViewers, kbps: Math.round(server.bitrateKbps) })}
+            </span>
+          )}
           {extra}
           <Tooltip title={isMuted ? t('player.unmute') : t('player.mute')}>
             <Button {...iconBtn} aria-label={isMuted ? t('player.unmute') : t('player.mute')} icon={isMuted ? <MutedOutlined /> : <SoundOutlined />} onClick={() => setMuted(!isMuted)} />
