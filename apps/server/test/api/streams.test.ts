@@ -1,0 +1,129 @@
+/**
+ * Live stream calls (spec 7 "Streams and records"): getchannelstream opens a channel's stream,
+ * touchchannelstream keeps an on-demand hub alive past its grace period without a viewer, stopstream
+ * stops it (admins only), and a channel outside the user's role is not found.
+ * Source: the GStreamer RTSP camera; the hub's grace period is shortened for the test.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+import { initialise, makeOperator } from './support.js';
+
+const GRACE_MS = 800;
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp();
+  admin = await initialise(t);
+  // The grace period every new hub gets (the real default is 10 s).
+  (t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = { ...DEFAULT_HUB_OPTIONS, graceMs: GRACE_MS };
+});
+afterEach(async () => {
+  await t.close();
+  await cam.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v || Date.now() > end) return v;
+    await sleep(50);
+  }
+}
+
+async function addCamera() {
+  const add = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/adddevice',
+    headers: { token: admin },
+    payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url },
+  });
+  expect(add.statusCode, add.body).toBe(200);
+  return add.json().EasyDarwin.Body.DeviceID as string;
+}
+
+const call = (path: string, token: string, query: Record<string, string | number>) =>
+  t.app.inject({ url: path, headers: { token }, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+
+const touch = async (token: string, device: string) => {
+  const res = await call('/api/v1/touchchannelstream', token, { device, channel: '1' });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body.State as string;
+};
+
+describe('getchannelstream, touchchannelstream, stopstream', () => {
+  it('opens the stream; touch keeps the on-demand hub past its grace; without touches it stops', async () => {
+    const dev = await addCamera();
+    const res = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1', protocol: 'WS_FMP4' });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string; State: string };
+    expect(body.Stream).toMatch(/^stream_\d+_0$/);
+    expect(body.URL).toContain(body.Stream);
+    expect(Object.keys(body.URLs)).toEqual(expect.arrayContaining(['WS_FMP4', 'HLS']));
+    expect(['connecting', 'live']).toContain(body.State);
+
+    const hub = t.ctx.streams.get(body.Stream)!;
+    expect(hub).toBeDefined();
+    expect(await until(() => hub.state === 'live', 15000)).toBe(true);
+    expect(await touch(admin, dev)).toBe('live');
+
+    // Touched every quarter grace, nobody watching: alive well past three grace periods.
+    const end = Date.now() + 3 * GRACE_MS;
+    while (Date.now() < end) {
+      expect(await touch(admin, dev)).toBe('live');
+      await sleep(GRACE_MS / 4);
+    }
+    expect(hub.state).toBe('live');
+
+    // No more touches: stopped after the grace period.
+    expect(await until(() => hub.state === 'stopped', GRACE_MS + 3000)).toBe(true);
+    expect(await touch(admin, dev)).toBe('stopped');
+  });
+
+  it('stopstream stops the hub; touch then answers stopped; a new open starts it again', async () => {
+    const dev = await addCamera();
+    const first = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
+    const key = first.json().EasyDarwin.Body.Stream as string;
+    const hub = t.ctx.streams.get(key)!;
+    expect(await until(() => hub.state === 'live', 15000)).toBe(true);
+
+    const stop = await call('/api/v1/stopstream', admin, { device: dev, channel: '1' });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(hub.state).toBe('stopped');
+    expect(t.ctx.streams.get(key)?.state ?? 'stopped').toBe('stopped');
+    expect(await touch(admin, dev)).toBe('stopped');
+
+    const again = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
+    expect(again.statusCode).toBe(200);
+    const hub2 = t.ctx.streams.get(key)!;
+    expect(hub2).not.toBe(hub);
+    expect(await until(() => hub2.state === 'live', 15000)).toBe(true);
+    expect(await touch(admin, dev)).toBe('live');
+  });
+
+  it('a non-admin gets 403 on stopstream and 404 for a channel outside its role', async () => {
+    const dev = await addCamera();
+    const open = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
+    const key = open.json().EasyDarwin.Body.Stream as string;
+    const op = await makeOperator(t, admin);
+
+    const stop = await call('/api/v1/stopstream', op.token, { device: dev, channel: '1' });
+    expect(stop.statusCode).toBe(403);
+    expect(t.ctx.streams.get(key)?.state).not.toBe('stopped');
+
+    for (const path of ['/api/v1/getchannelstream', '/api/v1/touchchannelstream']) {
+      const res = await call(path, op.token, { device: dev, channel: '1' });
+      expect(res.statusCode, path).toBe(404);
+    }
+    // Unknown channel for the admin: 404 too.
+    expect((await call('/api/v1/getchannelstream', admin, { device: dev, channel: '99' })).statusCode).toBe(404);
+    // No token: 401.
+    expect((await t.app.inject({ url: `/api/v1/stopstream?device=${dev}&channel=1` })).statusCode).toBe(401);
+  });
+});
