@@ -235,7 +235,7 @@ describe('download', () => {
     expect(tail.rawPayload.equals(res.rawPayload.subarray(res.rawPayload.length - 100))).toBe(true);
     const bad = await get(url.replace('/download/', '/play/'), R.admin, { range: `bytes=${res.rawPayload.length}-` });
     expect(bad.statusCode).toBe(416);
-    // the m3u8 form: byte ranges of that play URL, ffmpeg reads it
+    // the m3u8 form: byte ranges of that play URL (structure only; no player reads it in this test)
     const m3u8 = await get(url.replace('/download/mp4/', '/play/m3u8/'));
     expect(m3u8.statusCode).toBe(200);
     expect(m3u8.body).toMatch(/#EXT-X-MAP:URI="[^"]+\/play\/mp4\/[^"]+",BYTERANGE="\d+@0"/);
