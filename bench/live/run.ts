@@ -1,0 +1,905 @@
+/**
+ * live benchmark (`npm run bench -- live [-- --streams=1,16,64,256 --viewers=1,16,64 --warmup=10 --window=30]`).
+ *
+ * Camera: bench/live/camera.py, GStreamer's RTSP server sending a pre-encoded 1080p25 H.264 clip
+ * (about 4 Mbit/s, GOP 50 = 2 s, no B-frames; made once with ffmpeg into bench/live/.cache) in a
+ * loop without re-encoding, from one shared pipeline. Every client asks for rtsp://.../cam?n=K, so
+ * each device is its own channel and its own hub in the server, while the camera costs one pipeline.
+ *
+ * Hub, per N: a fresh server (own process, own DATA_DIR, LOG_LEVEL=warn, CHANNEL_CHECK_INTERVAL=0),
+ * first-run initialisation through the API, N RTSP devices added with POST /api/v1/adddevice. Its
+ * VmRSS is read with 0 streams; then each device's stream is opened with devices/channelstream
+ * (protocol ws_m4s) and one WebSocket fMP4 viewer in this process reads it. After the warm-up, over
+ * the window: the server's CPU seconds (utime+stime of /proc/PID/stat, all its threads) per
+ * stream-minute; its VmRSS at the end of the window minus the 0-stream VmRSS, divided by N; and what
+ * the viewers got: every fragment's moof is parsed (mfhd sequence, tfdt, trun sample durations);
+ * a missing frame shows as a sample whose duration spans more than one frame or a tfdt gap between
+ * fragments (the fragmenter takes durations from the camera's timestamps), a fragment the server
+ * dropped as a gap in the mfhd sequence too; frames per second per stream are counted too.
+ *
+ * Baseline, per N, in the same run: N processes of
+ *   ffmpeg -rtsp_transport tcp -i URL -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof pipe:1
+ * (stdout to /dev/null) on the same camera, same warm-up and window: their CPU seconds per
+ * stream-minute and their PSS (smaps_rollup) per process at the end of the window.
+ *
+ * Start-up (a fresh server with one always-watched stream): wall time in this process from sending
+ * GET /api/v1/getchannelstream to the first media fragment (the binary message after the init
+ * segment) at a new WebSocket viewer, for a running stream, and for an on-demand stream not yet
+ * open (a new device each time; the camera's pipeline is already running, so this is the server's
+ * RTSP session set-up + waiting for the next keyframe + one fragment). This is a proxy for the
+ * issue's "first decoded frame in Chromium", which is not measured here.
+ *
+ * Viewers: one stream, 0 then 1, 16, 64 WebSocket fMP4 viewers; CPU seconds of the server per
+ * viewer-minute beyond the 0-viewer ingest (kept alive with touchchannelstream).
+ *
+ * Not measured: packet-arrival → fragment-departure latency inside the server (not observable from
+ * outside), WebRTC. The machine is shared: other processes' load makes every figure noisy; the load
+ * average is printed before and after.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { writeFigures, type Figure } from '../lib/figures';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const HERE = path.join(ROOT, 'bench/live');
+const CACHE = path.join(HERE, '.cache');
+const CLIP_MP4 = path.join(CACHE, 'clip.mp4');
+const CLIP_H264 = path.join(CACHE, 'clip.h264');
+const PYTHON = '/usr/bin/python3';
+const FPS = 25;
+const ADMIN = 'admin';
+const DEFAULT_PASSWORD = 'admin';
+const NEW_PASSWORD = 'Str0ng!Pass';
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+function arg(name: string, def: string): string {
+  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : def;
+}
+const list = (s: string) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+const STREAMS = list(arg('streams', '1,16,64'));
+const VIEWERS = list(arg('viewers', '1,16,64'));
+const WARMUP_S = Number(arg('warmup', '10'));
+const WINDOW_S = Number(arg('window', '30'));
+const VIEWER_WARMUP_S = Number(arg('viewer-warmup', '5'));
+const VIEWER_WINDOW_S = Number(arg('viewer-window', '20'));
+const RUNNING_SAMPLES = Number(arg('running-samples', '10'));
+const ONDEMAND_SAMPLES = Number(arg('ondemand-samples', '5'));
+
+const { freePort } = (await import(path.join(ROOT, 'scripts/bootstrap.mjs'))) as {
+  freePort(host?: string): Promise<number>;
+};
+
+const log = (m: string) => console.log(`[live] ${m}`);
+const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up (as the other benchmarks): every start registers its stop; run on success, failure,
+// Ctrl-C, and SIGKILL of the children at exit as a last resort.
+// ---------------------------------------------------------------------------------------------
+const cleanups: Array<() => Promise<void> | void> = [];
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    while (cleanups.length) {
+      const fn = cleanups.pop()!;
+      try {
+        await fn();
+      } catch (err) {
+        console.error(`[live] clean-up: ${(err as Error).message}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+let interrupted = false;
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    interrupted = true;
+    console.error(`[live] ${sig}: stopping`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+async function stopChild(child: ChildProcess, graceMs = 5000) {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+  children.delete(child);
+}
+
+// ---------------------------------------------------------------------------------------------
+// /proc
+// ---------------------------------------------------------------------------------------------
+/** utime + stime of a process (all its threads), in seconds; undefined once it is gone. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields after "pid (comm) ": state=0 ... utime=11 stime=12
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch {
+    return undefined;
+  }
+}
+function statusKb(pid: number, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+function pssKb(pid: number): number {
+  const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+  return m ? Number(m[1]) : NaN;
+}
+/** Direct children of a process (to notice a server that spawns helpers during the window). */
+function childPids(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) out.push(Number(d));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clip and camera
+// ---------------------------------------------------------------------------------------------
+function ensureClip() {
+  if (fs.existsSync(CLIP_H264) && fs.statSync(CLIP_H264).size > 1e6) return;
+  fs.mkdirSync(CACHE, { recursive: true });
+  log('making the 1080p25 H.264 clip (once; cached in bench/live/.cache) ...');
+  const t0 = Date.now();
+  // testsrc2 with temporal noise so x264 really spends ~4 Mbit/s; fixed GOP of 50, no B-frames
+  // (the camera sends in decode order with pts = dts), access unit delimiters to split on.
+  const enc = spawnSync(
+    'ffmpeg',
+    [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=${FPS}`, '-t', '20',
+      '-vf', 'noise=alls=12:allf=t', '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '4M', '-maxrate', '4.4M',
+      '-bufsize', '8M', '-g', '50', '-keyint_min', '50', '-sc_threshold', '0', '-bf', '0', '-pix_fmt', 'yuv420p',
+      '-x264-params', 'aud=1', `${CLIP_MP4}.tmp.mp4`,
+    ],
+    { stdio: 'inherit' },
+  );
+  if (enc.status !== 0) throw new Error('ffmpeg could not make the clip');
+  fs.renameSync(`${CLIP_MP4}.tmp.mp4`, CLIP_MP4);
+  const es = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP_MP4, '-c', 'copy', '-bsf:v', 'h264_mp4toannexb', '-f', 'h264', `${CLIP_H264}.tmp`], {
+    stdio: 'inherit',
+  });
+  if (es.status !== 0) throw new Error('ffmpeg could not extract the elementary stream');
+  fs.renameSync(`${CLIP_H264}.tmp`, CLIP_H264);
+  log(`clip made in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+interface Camera {
+  url: (n: number) => string;
+  pid: number;
+}
+async function startCamera(): Promise<Camera> {
+  const port = await freePort();
+  const child = spawn(PYTHON, [path.join(HERE, 'camera.py'), CLIP_H264, String(port), String(FPS)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  cleanups.push(() => stopChild(child));
+  const ready = new Promise<void>((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout! });
+    rl.on('line', (l) => {
+      if (l.startsWith('READY')) resolve();
+    });
+    child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
+    setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
+  });
+  await ready;
+  log(`camera at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
+  return { url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`, pid: child.pid! };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server
+// ---------------------------------------------------------------------------------------------
+interface Server {
+  base: string;
+  pid: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+interface Envelope<T> {
+  EasyDarwin?: { Header: { ErrorNum: string; ErrorString: string }; Body: T };
+  msg?: string;
+}
+async function call<T>(base: string, url: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(base + url, init);
+  const json = (await res.json()) as Envelope<T>;
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${json.msg ?? JSON.stringify(json).slice(0, 200)}`);
+  return (json.EasyDarwin?.Body ?? json) as T;
+}
+const login = (base: string, password: string) =>
+  call<{ Token: string }>(base, `/api/v1/login?${new URLSearchParams({ username: ADMIN, password: md5(password) })}`);
+const postForm = (base: string, url: string, token: string, form: Record<string, string>) =>
+  call<unknown>(base, url, {
+    method: 'POST',
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+
+async function startServer(label: string): Promise<Server> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-live-${label}-`));
+  const logFile = path.join(dataDir, 'server.log');
+  const out = fs.openSync(logFile, 'a');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    CHANNEL_CHECK_INTERVAL: '0',
+  };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
+  children.add(child);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await stopChild(child);
+    fs.closeSync(out);
+    const tail = fs
+      .readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && !/^(OpenCVR console|Database:|First run:)/.test(l))
+      .join('\n');
+    if (tail) log(`server (${label}) log, last lines:\n${tail.split('\n').slice(-15).join('\n')}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  cleanups.push(stop);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/api/v1/gethomeotherconfig`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) break;
+    } catch {
+      /* not yet */
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`server (${label}) did not start\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
+    }
+    await sleep(200);
+  }
+  const first = await login(base, DEFAULT_PASSWORD);
+  await postForm(base, '/api/v1/setinitial', first.Token, {
+    SipPassword: 'Sip12345',
+    EhomePassword: 'Ehome12345',
+    OldPassword: md5(DEFAULT_PASSWORD),
+    NewPassword: NEW_PASSWORD,
+  });
+  const session = await login(base, NEW_PASSWORD);
+  await postForm(base, '/api/v1/setip', session.Token, { sip_host: '127.0.0.1' });
+  log(`server (${label}) at ${base}, pid ${child.pid}`);
+  return { base, pid: child.pid!, token: session.Token, stop };
+}
+
+async function addDevice(s: Server, name: string, url: string): Promise<string> {
+  const body = await call<{ DeviceID: string }>(s.base, '/api/v1/adddevice', {
+    method: 'POST',
+    headers: { token: s.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ DeviceName: name, DeviceType: 'RTSP', RtspUrl: url }),
+  });
+  if (!body.DeviceID) throw new Error(`adddevice answered no DeviceID: ${JSON.stringify(body)}`);
+  return body.DeviceID;
+}
+
+async function streamUrl(s: Server, device: string, api = 'devices/channelstream'): Promise<string> {
+  const body = await call<{ URL: string }>(
+    s.base,
+    `/api/v1/${api}?${new URLSearchParams({ device, channel: '1', protocol: 'ws_m4s' })}`,
+    { headers: { token: s.token } },
+  );
+  return s.base.replace(/^http/, 'ws') + body.URL;
+}
+
+/** Runs fn over items, `limit` at a time. */
+async function pool<T, R>(items: T[], limit: number, fn: (x: T, i: number) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A WebSocket fMP4 viewer that checks what it gets
+// ---------------------------------------------------------------------------------------------
+interface Frag {
+  seq: number;
+  tfdt: number;
+  durations: number[];
+}
+
+/** Reads one moof: mfhd sequence, and the first traf's tfdt and per-sample durations. */
+function parseMoof(buf: Buffer): Frag | undefined {
+  let off = 0;
+  while (off + 8 <= buf.length) {
+    const size = buf.readUInt32BE(off);
+    const type = buf.toString('latin1', off + 4, off + 8);
+    if (size < 8) return undefined;
+    if (type === 'moof') return parseMoofBody(buf, off + 8, off + size);
+    off += size;
+  }
+  return undefined;
+}
+function parseMoofBody(buf: Buffer, start: number, end: number): Frag | undefined {
+  let seq = -1;
+  let tfdt = -1;
+  let durations: number[] | undefined;
+  let defaultDuration = 0;
+  for (let off = start; off + 8 <= end; ) {
+    const size = buf.readUInt32BE(off);
+    const type = buf.toString('latin1', off + 4, off + 8);
+    if (type === 'mfhd') seq = buf.readUInt32BE(off + 12);
+    if (type === 'traf' && !durations) {
+      for (let o = off + 8; o + 8 <= off + size; ) {
+        const sz = buf.readUInt32BE(o);
+        const t = buf.toString('latin1', o + 4, o + 8);
+        const version = buf[o + 8];
+        const flags = buf.readUInt32BE(o + 8) & 0xffffff;
+        if (t === 'tfhd') {
+          let p = o + 16; // after track_ID
+          if (flags & 0x01) p += 8;
+          if (flags & 0x02) p += 4;
+          if (flags & 0x08) defaultDuration = buf.readUInt32BE(p);
+        } else if (t === 'tfdt') {
+          tfdt = version === 1 ? Number(buf.readBigUInt64BE(o + 12)) : buf.readUInt32BE(o + 12);
+        } else if (t === 'trun') {
+          const count = buf.readUInt32BE(o + 12);
+          let p = o + 16;
+          if (flags & 0x01) p += 4;
+          if (flags & 0x04) p += 4;
+          const per = (flags & 0x100 ? 4 : 0) + (flags & 0x200 ? 4 : 0) + (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0);
+          durations = [];
+          for (let i = 0; i < count; i++, p += per) durations.push(flags & 0x100 ? buf.readUInt32BE(p) : defaultDuration);
+        }
+        o += sz;
+      }
+    }
+    off += size;
+  }
+  if (seq < 0 || tfdt < 0 || !durations) return undefined;
+  return { seq, tfdt, durations };
+}
+/** mdhd timescale of the first track of an init segment. */
+function initTimescale(buf: Buffer): number {
+  const i = buf.indexOf('mdhd', 0, 'latin1');
+  if (i < 4) return NaN;
+  return buf[i + 4] === 1 ? buf.readUInt32BE(i + 24) : buf.readUInt32BE(i + 16);
+}
+
+interface Counters {
+  fragments: number;
+  frames: number;
+  bytes: number;
+  /** Frames missing according to the camera's timestamps (sample spans and tfdt gaps). */
+  missingFrames: number;
+  /** Gaps in the mfhd sequence (fragments the server did not send). */
+  seqGaps: number;
+  states: string[];
+}
+const zero = (): Counters => ({ fragments: 0, frames: 0, bytes: 0, missingFrames: 0, seqGaps: 0, states: [] });
+
+class Viewer {
+  readonly ws: WebSocket;
+  total = zero();
+  window = zero();
+  timescale = NaN;
+  inits = 0;
+  firstFragmentAt?: number;
+  error?: string;
+  closed = false;
+  private lastSeq = -1;
+  private nextTfdt = -1;
+  private firstFragment: Promise<number>;
+
+  constructor(url: string) {
+    this.ws = new WebSocket(url, { perMessageDeflate: false });
+    this.firstFragment = new Promise((resolve, reject) => {
+      this.ws.on('message', (data, isBinary) => {
+        try {
+          if (!isBinary) {
+            const m = JSON.parse(String(data)) as { type: string; state?: string; reason?: string };
+            if (m.type === 'state' && m.state !== 'live') this.window.states.push(`${m.state} ${m.reason ?? ''}`.trim());
+            return;
+          }
+          const buf = data as Buffer;
+          if (buf.indexOf('moov', 0, 'latin1') >= 0 && buf.indexOf('moof', 0, 'latin1') < 0) {
+            this.inits++;
+            this.timescale = initTimescale(buf);
+            this.lastSeq = -1;
+            this.nextTfdt = -1;
+            return;
+          }
+          const f = parseMoof(buf);
+          if (!f) throw new Error('a binary message that is neither an init segment nor a moof');
+          if (this.firstFragmentAt === undefined) {
+            this.firstFragmentAt = performance.now();
+            resolve(this.firstFragmentAt);
+          }
+          this.count(f, buf.length);
+        } catch (err) {
+          this.error ??= (err as Error).message;
+        }
+      });
+      this.ws.on('error', (e) => {
+        this.error ??= e.message;
+        reject(e);
+      });
+      this.ws.on('unexpected-response', (_q, res) => {
+        this.error ??= `HTTP ${res.statusCode}`;
+        reject(new Error(`HTTP ${res.statusCode}`));
+      });
+      this.ws.on('close', () => {
+        this.closed = true;
+        reject(new Error('closed before the first fragment'));
+      });
+    });
+    this.firstFragment.catch(() => undefined);
+  }
+
+  private count(f: Frag, bytes: number) {
+    const frame = this.timescale / FPS;
+    let missing = 0;
+    let gaps = 0;
+    if (this.lastSeq >= 0 && f.seq !== this.lastSeq + 1) gaps++;
+    if (this.nextTfdt >= 0 && Number.isFinite(frame)) {
+      const gap = Math.round((f.tfdt - this.nextTfdt) / frame);
+      if (gap > 0) missing += gap;
+    }
+    let end = f.tfdt;
+    f.durations.forEach((d, i) => {
+      end += d;
+      // The last sample's duration may be an estimate; any other sample spanning k frames hides k-1.
+      if (Number.isFinite(frame) && i < f.durations.length - 1) {
+        const k = Math.round(d / frame);
+        if (k > 1) missing += k - 1;
+      }
+    });
+    this.lastSeq = f.seq;
+    this.nextTfdt = end;
+    for (const c of [this.total, this.window]) {
+      c.fragments++;
+      c.frames += f.durations.length;
+      c.bytes += bytes;
+      c.missingFrames += missing;
+      c.seqGaps += gaps;
+    }
+  }
+
+  /** Resolves with performance.now() at the first media fragment. */
+  first(timeoutMs: number): Promise<number> {
+    return Promise.race([
+      this.firstFragment,
+      sleep(timeoutMs).then(() => {
+        throw new Error(`no fragment in ${timeoutMs} ms${this.error ? ` (${this.error})` : ''}`);
+      }),
+    ]);
+  }
+
+  resetWindow() {
+    this.window = zero();
+  }
+
+  close() {
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) this.ws.terminate();
+  }
+}
+
+function sumWindow(viewers: Viewer[]) {
+  const s = zero();
+  for (const v of viewers) {
+    s.fragments += v.window.fragments;
+    s.frames += v.window.frames;
+    s.bytes += v.window.bytes;
+    s.missingFrames += v.window.missingFrames;
+    s.seqGaps += v.window.seqGaps;
+    s.states.push(...v.window.states);
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+// ---------------------------------------------------------------------------------------------
+interface HubResult {
+  n: number;
+  cpuPerStreamMin: number;
+  rssPerStreamMb: number;
+  rss0Mb: number;
+  rss1Mb: number;
+  missingFrames: number;
+  seqGaps: number;
+  minFps: number;
+  meanFps: number;
+  mbitPerStream: number;
+}
+
+async function measureHub(cam: Camera, n: number): Promise<HubResult> {
+  const server = await startServer(`hub${n}`);
+  const viewers: Viewer[] = [];
+  try {
+    const devices = await pool(
+      Array.from({ length: n }, (_, i) => i),
+      8,
+      (i) => addDevice(server, `bench-cam-${i}`, cam.url(i + 1)),
+    );
+    await sleep(2000);
+    const i0 = cpuSeconds(server.pid)!;
+    await sleep(5000);
+    const idlePerMin = ((cpuSeconds(server.pid)! - i0) / 5) * 60;
+    const rss0 = statusKb(server.pid, 'VmRSS');
+    log(`N=${n}: ${n} devices added; server VmRSS with 0 streams ${(rss0 / 1024).toFixed(1)} MB, CPU ${idlePerMin.toFixed(3)} CPU-s per minute (idle; included in the per-stream figure)`);
+    const t0 = performance.now();
+    await pool(devices, 16, async (d) => {
+      const v = new Viewer(await streamUrl(server, d));
+      viewers.push(v);
+    });
+    const firsts = await Promise.allSettled(viewers.map((v) => v.first(30_000)));
+    const failed = firsts.filter((r) => r.status === 'rejected');
+    if (failed.length) throw new Error(`N=${n}: ${failed.length} of ${n} viewers got no fragment: ${(failed[0] as PromiseRejectedResult).reason}`);
+    log(`N=${n}: every viewer has fragments after ${((performance.now() - t0) / 1000).toFixed(1)} s; warm-up ${WARMUP_S} s`);
+    await sleep(WARMUP_S * 1000);
+    for (const v of viewers) v.resetWindow();
+    const c0 = cpuSeconds(server.pid)!;
+    const w0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const c1 = cpuSeconds(server.pid)!;
+    const secs = (performance.now() - w0) / 1000;
+    const rss1 = statusKb(server.pid, 'VmRSS');
+    const win = sumWindow(viewers);
+    const helpers = childPids(server.pid);
+    if (helpers.length) log(`N=${n}: the server has child processes (not counted): ${helpers.join(' ')}`);
+    const errs = viewers.filter((v) => v.error || v.closed);
+    if (errs.length) log(`N=${n}: ${errs.length} viewers failed or closed, e.g. ${errs[0].error ?? 'closed'}`);
+    if (win.states.length) log(`N=${n}: state messages in the window: ${[...new Set(win.states)].slice(0, 5).join('; ')}`);
+    const fps = viewers.map((v) => v.window.frames / secs);
+    const r: HubResult = {
+      n,
+      cpuPerStreamMin: (c1 - c0) / (n * (secs / 60)),
+      rssPerStreamMb: (rss1 - rss0) / 1024 / n,
+      rss0Mb: rss0 / 1024,
+      rss1Mb: rss1 / 1024,
+      missingFrames: win.missingFrames,
+      seqGaps: win.seqGaps,
+      minFps: Math.min(...fps),
+      meanFps: fps.reduce((a, b) => a + b, 0) / n,
+      mbitPerStream: (win.bytes * 8) / 1e6 / secs / n,
+    };
+    log(
+      `N=${n} hub: ${(c1 - c0).toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
+        `VmRSS ${r.rss0Mb.toFixed(1)} -> ${r.rss1Mb.toFixed(1)} MB = ${r.rssPerStreamMb.toFixed(2)} MB/stream; ` +
+        `${win.fragments} fragments, ${win.frames} frames, fps/stream mean ${r.meanFps.toFixed(2)} min ${r.minFps.toFixed(2)}, ` +
+        `${r.mbitPerStream.toFixed(2)} Mbit/s/stream; missing frames ${win.missingFrames}, mfhd gaps ${win.seqGaps}; load ${loadavg()}`,
+    );
+    return r;
+  } finally {
+    for (const v of viewers) v.close();
+    await server.stop();
+  }
+}
+
+interface FfmpegResult {
+  n: number;
+  cpuPerStreamMin: number;
+  pssMb: number;
+}
+
+async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
+  const devnull = fs.openSync('/dev/null', 'w');
+  const procs: ChildProcess[] = [];
+  const startOne = (i: number) => {
+    const child = spawn(
+      'ffmpeg',
+      [
+        '-nostdin', '-v', 'error', '-rtsp_transport', 'tcp', '-i', cam.url(10_000 + i), '-c', 'copy', '-f', 'mp4',
+        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1',
+      ],
+      { stdio: ['ignore', devnull, 'pipe'] },
+    );
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      if (err.length < 2000) err += d.toString();
+    });
+    child.once('exit', (code, sig) => {
+      if (!stopping) log(`ffmpeg ${i} exited (${code ?? sig}) during the baseline: ${err.trim().slice(0, 300)}`);
+    });
+    children.add(child);
+    return child;
+  };
+  let stopping = false;
+  const stopAll = async () => {
+    stopping = true;
+    await Promise.all(procs.map((p) => stopChild(p, 3000)));
+    fs.closeSync(devnull);
+  };
+  try {
+    for (let i = 0; i < n; i++) procs.push(startOne(i));
+    // Those the camera refused (a shared media being torn down answers 503) are started again.
+    await sleep(3000);
+    for (let i = 0; i < n; i++) {
+      if (procs[i].exitCode !== null || procs[i].signalCode !== null) {
+        children.delete(procs[i]);
+        procs[i] = startOne(i);
+      }
+    }
+    await sleep(WARMUP_S * 1000);
+    const alive = () => procs.every((p) => p.exitCode === null && p.signalCode === null);
+    if (!alive()) throw new Error(`baseline N=${n}: some ffmpeg processes exited`);
+    const pids = procs.map((p) => p.pid!);
+    const c0 = pids.map((p) => cpuSeconds(p)!);
+    const w0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const c1 = pids.map((p) => cpuSeconds(p));
+    const secs = (performance.now() - w0) / 1000;
+    if (!alive() || c1.some((c) => c === undefined)) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the window`);
+    const pss = pids.map((p) => pssKb(p));
+    const cpu = (c1 as number[]).reduce((sum, c, i) => sum + (c - c0[i]), 0);
+    const r: FfmpegResult = {
+      n,
+      cpuPerStreamMin: cpu / (n * (secs / 60)),
+      pssMb: pss.reduce((a, b) => a + b, 0) / n / 1024,
+    };
+    log(
+      `N=${n} ffmpeg: ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
+        `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); load ${loadavg()}`,
+    );
+    return r;
+  } finally {
+    await stopAll();
+  }
+}
+
+interface StartupResult {
+  runningMs: number[];
+  onDemandMs: number[];
+  viewerCpu: { v: number; perViewerMin: number; totalPerMin: number }[];
+  ingestPerMin: number;
+}
+
+async function timeToFirstFragment(server: Server, device: string): Promise<number> {
+  const t0 = performance.now();
+  const v = new Viewer(await streamUrl(server, device, 'getchannelstream'));
+  try {
+    const t1 = await v.first(15_000);
+    return t1 - t0;
+  } finally {
+    v.close();
+  }
+}
+
+async function measureStartupAndViewers(cam: Camera): Promise<StartupResult> {
+  const server = await startServer('viewers');
+  const open: Viewer[] = [];
+  try {
+    const main = await addDevice(server, 'bench-main', cam.url(20_000));
+    const keeper = new Viewer(await streamUrl(server, main));
+    open.push(keeper);
+    await keeper.first(30_000);
+    await sleep(3000);
+
+    // CPU per viewer: the main stream with 0 viewers (kept alive by touchchannelstream), then V viewers.
+    await sleep(5000);
+    keeper.close();
+    open.length = 0;
+    const touch = setInterval(() => {
+      void call(server.base, `/api/v1/touchchannelstream?device=${main}&channel=1`, { headers: { token: server.token } }).catch(() => undefined);
+    }, 2000);
+    cleanups.push(() => clearInterval(touch));
+    const cpuWindow = async () => {
+      await sleep(VIEWER_WARMUP_S * 1000);
+      for (const x of open) x.resetWindow();
+      const c0 = cpuSeconds(server.pid)!;
+      const w0 = performance.now();
+      await sleep(VIEWER_WINDOW_S * 1000);
+      return { cpu: cpuSeconds(server.pid)! - c0, secs: (performance.now() - w0) / 1000 };
+    };
+    const idle = await cpuWindow();
+    const ingestPerMin = idle.cpu / (idle.secs / 60);
+    log(`1 stream, 0 viewers: ${ingestPerMin.toFixed(3)} CPU-s per minute (ingest); load ${loadavg()}`);
+    const viewerCpu: StartupResult['viewerCpu'] = [];
+    for (const v of VIEWERS) {
+      const vs: Viewer[] = [];
+      for (let i = 0; i < v; i++) vs.push(new Viewer(await streamUrl(server, main)));
+      open.push(...vs);
+      await Promise.all(vs.map((x) => x.first(15_000)));
+      const w = await cpuWindow();
+      const win = sumWindow(vs);
+      const totalPerMin = w.cpu / (w.secs / 60);
+      const perViewerMin = (totalPerMin - ingestPerMin) / v;
+      viewerCpu.push({ v, perViewerMin, totalPerMin });
+      log(
+        `1 stream, ${v} viewers: ${totalPerMin.toFixed(3)} CPU-s per minute in all, ${perViewerMin.toFixed(4)} per viewer-minute beyond the ingest; ` +
+          `${win.frames} frames (${(win.frames / v / w.secs).toFixed(2)} fps/viewer), missing ${win.missingFrames}, mfhd gaps ${win.seqGaps}; load ${loadavg()}`,
+      );
+      for (const x of vs) x.close();
+      open.length = 0;
+      await sleep(1000);
+    }
+    clearInterval(touch);
+
+    // Start-up, measured after (the per-viewer CPU windows have no other hub running).
+    const again = new Viewer(await streamUrl(server, main));
+    open.push(again);
+    await again.first(15_000);
+    await sleep(2000);
+    // Start-up of a running stream.
+    const runningMs: number[] = [];
+    for (let i = 0; i < RUNNING_SAMPLES; i++) {
+      runningMs.push(await timeToFirstFragment(server, main));
+      await sleep(300);
+    }
+    log(`getchannelstream -> first fragment, running stream: ${runningMs.map((x) => x.toFixed(0)).join(' ')} ms`);
+
+    // Start-up of an on-demand stream not yet open (a new device each time; the camera is running).
+    const onDemandMs: number[] = [];
+    for (let i = 0; i < ONDEMAND_SAMPLES; i++) {
+      const d = await addDevice(server, `bench-od-${i}`, cam.url(30_000 + i));
+      onDemandMs.push(await timeToFirstFragment(server, d));
+      // Its hub would outlive the viewer by the grace period: stop it now.
+      await call(server.base, `/api/v1/stopstream?device=${d}&channel=1`, { headers: { token: server.token } });
+      // Spread the starts over the GOP (2 s) rather than land at the same phase each time.
+      await sleep(700 + 400 * i);
+    }
+    log(`getchannelstream -> first fragment, on-demand stream: ${onDemandMs.map((x) => x.toFixed(0)).join(' ')} ms`);
+
+    return { runningMs, onDemandMs, viewerCpu, ingestPerMin };
+  } finally {
+    for (const v of open) v.close();
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+async function main(): Promise<number> {
+  log(`streams ${STREAMS.join(',')}; viewers ${VIEWERS.join(',')}; warm-up ${WARMUP_S} s, window ${WINDOW_S} s; ${os.cpus().length} CPUs; load ${loadavg()}`);
+  ensureClip();
+  const cam = await startCamera();
+  const figures: Figure[] = [];
+  const failures: string[] = [];
+
+  for (const n of STREAMS) {
+    let hub: HubResult | undefined;
+    let ff: FfmpegResult | undefined;
+    try {
+      hub = await measureHub(cam, n);
+    } catch (err) {
+      failures.push(`hub N=${n}: ${(err as Error).message}`);
+    }
+    await sleep(1500);
+    try {
+      ff = await measureFfmpeg(cam, n);
+    } catch (err) {
+      failures.push(`ffmpeg N=${n}: ${(err as Error).message}`);
+    }
+    await sleep(1500);
+    if (!hub) continue;
+    const fb = ff?.cpuPerStreamMin ?? null;
+    const mb = ff?.pssMb ?? null;
+    figures.push(
+      {
+        name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (baseline: ffmpeg -c copy fMP4 per stream)`,
+        value: round(hub.cpuPerStreamMin, 4),
+        unit: 'CPU-s',
+        baseline: fb === null ? null : round(fb, 4),
+        ratio: fb ? round(hub.cpuPerStreamMin / fb, 3) : null,
+        goal: fb === null ? 'ratio < 0.33' : `< ${round(fb / 3, 4)}`,
+      },
+      {
+        name: `hub memory per stream (VmRSS growth 0->${n} streams / ${n}; baseline: ffmpeg PSS per process)`,
+        value: round(hub.rssPerStreamMb, 2),
+        unit: 'MB',
+        baseline: mb === null ? null : round(mb, 2),
+        ratio: mb ? round(hub.rssPerStreamMb / mb, 3) : null,
+        goal: mb === null ? 'ratio < 0.2' : `< ${round(mb * 0.2, 2)}`,
+      },
+      {
+        name: `dropped frames at the WS viewers, ${n} streams, ${WINDOW_S} s window (timestamp gaps; mfhd gaps: ${hub.seqGaps})`,
+        value: hub.missingFrames,
+        unit: 'frames',
+        baseline: null,
+        ratio: null,
+        goal: '0',
+      },
+      {
+        name: `frames per second received, slowest of ${n} streams (camera sends ${FPS})`,
+        value: round(hub.minFps, 2),
+        unit: 'fps',
+        baseline: FPS,
+        ratio: round(hub.minFps / FPS, 3),
+        goal: `>= ${FPS - 1}`,
+      },
+    );
+  }
+
+  try {
+    const s = await measureStartupAndViewers(cam);
+    figures.push(
+      {
+        name: `getchannelstream -> first WS-fMP4 fragment at a new viewer, running stream (median of ${s.runningMs.length}; proxy for first decoded frame)`,
+        value: round(median(s.runningMs), 1),
+        unit: 'ms',
+        baseline: null,
+        ratio: null,
+        goal: '< 500',
+      },
+      {
+        name: `getchannelstream -> first WS-fMP4 fragment, on-demand stream not yet open, GOP 2 s (median of ${s.onDemandMs.length}; max ${Math.round(Math.max(...s.onDemandMs))})`,
+        value: round(median(s.onDemandMs), 1),
+        unit: 'ms',
+        baseline: null,
+        ratio: null,
+        goal: '< 3500',
+      },
+    );
+    for (const v of s.viewerCpu) {
+      figures.push({
+        name: `CPU per WS-fMP4 viewer-minute beyond the ingest, 1 stream x ${v.v} viewers (baseline: the stream's ingest per minute, 0 viewers)`,
+        value: round(v.perViewerMin, 4),
+        unit: 'CPU-s',
+        baseline: round(s.ingestPerMin, 4),
+        ratio: s.ingestPerMin ? round(v.perViewerMin / s.ingestPerMin, 3) : null,
+        goal: null,
+      });
+    }
+  } catch (err) {
+    failures.push(`start-up / viewers: ${(err as Error).message}`);
+  }
+
+  log(`load average at the end: ${loadavg()} (shared ${os.cpus().length}-core machine: figures are noisy)`);
+  writeFigures('live', figures);
+  for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
+  return failures.length ? 1 : 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (err) {
+  if (!interrupted) console.error(`[live] failed: ${(err as Error).stack ?? err}`);
+} finally {
+  await cleanup();
+}
+process.exit(code);
