@@ -46,7 +46,7 @@ export class RecordEngine {
   private timer?: NodeJS.Timeout;
   private edgeTimer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
-  private again = false;
+  private again: Promise<void> | undefined;
   private stopped = true;
   private noSource = new Set<number>();
 
@@ -62,21 +62,21 @@ export class RecordEngine {
     this.kick();
   }
 
-  /** Re-evaluates now (after a plan, channel or manual change). Resolves when that pass is done. */
+  /**
+   * Re-evaluates now (after a plan, channel or manual change). Resolves when a pass that started
+   * after this call is done: a pass already running may have read the database before the change.
+   */
   kick(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.ticking) {
-      this.again = true;
-      return this.ticking;
+      this.again ??= this.ticking.then(() => this.kick());
+      return this.again;
     }
     this.ticking = this.tick()
       .catch((err) => this.deps.log.warn({ err }, 'recording engine: pass failed'))
       .finally(() => {
         this.ticking = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.kick();
-        }
+        this.again = undefined;
       });
     return this.ticking;
   }
