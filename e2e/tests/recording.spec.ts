@@ -197,4 +197,39 @@ test.describe('recording and playback', () => {
     expect(Math.abs(duration - (to - from)), `downloaded ${duration} s for a ${to - from} s range`).toBeLessThanOrEqual(2);
     await page.screenshot({ path: info.outputPath('backchannel-downloaded.png') });
   });
+
+  test('a recording plan is painted in the weekly editor, checked and saved, listed and deleted', async ({ page }, info) => {
+    const planName = `E2E plan ${RUN}`;
+    await openAs(page, admin, '/config/program/form');
+    await page.getByLabel('计划名称').fill(planName, SLOW);
+    // Monday 08:00-10:00 by dragging cells 16..19.
+    const a = (await page.getByTestId('cell-0-16').boundingBox())!;
+    const b = (await page.getByTestId('cell-0-19').boundingBox())!;
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect(page.getByTestId('slots-Monday')).toContainText('08:00–10:00');
+    await page.getByRole('button', { name: '复制到每一天 星期一' }).click();
+    await expect(page.getByTestId('slots-Sunday')).toContainText('08:00–10:00');
+    await page.getByRole('button', { name: '校验时间' }).click();
+    await expect(page.getByText('星期一: 08:00:00-10:00:00')).toBeVisible();
+    await page.screenshot({ path: info.outputPath('program-form.png') });
+    await page.getByTestId('plan-save').click();
+    await expect(page).toHaveURL(/\/config\/program$/, SLOW);
+    const row = page.getByRole('row', { name: new RegExp(planName) });
+    await expect(row).toBeVisible();
+    await page.screenshot({ path: info.outputPath('program-list.png') });
+    const list = (await (await page.request.get('/api/v1/recordplanlist', { headers: { token: admin.Token }, params: { q: planName } })).json()) as {
+      EasyDarwin: { Body: { Plans: { Schedule: Record<string, { StartTime: string; EndTime: string }[]> }[] } };
+    };
+    expect(list.EasyDarwin.Body.Plans[0]!.Schedule.Wednesday).toEqual([{ StartTime: '08:00:00', EndTime: '10:00:00' }]);
+    await row.getByRole('button', { name: '删除' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expect(row).toBeHidden(SLOW);
+    await openAs(page, admin, '/config/recording');
+    await expect(page.getByTestId('record-path')).not.toHaveValue('', SLOW);
+    await expect(page.getByTestId('recording-help')).toContainText('保存天数');
+    await page.screenshot({ path: info.outputPath('config-recording.png') });
+  });
 });
