@@ -118,3 +118,15 @@ describe('live over WebSocket fMP4', () => {
     keep();
   });
 });
+
+describe('a media URL outlives its hub', () => {
+  it('reopens a stopped stream for a viewer with a valid token instead of answering 404', async () => {
+    const dev = await addCamera(cam.url);
+    const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1`, headers: { token: admin } })).json().EasyDarwin.Body;
+    // the on-demand grace ran out before the player connected (a loaded machine, a slow network)
+    t.ctx.streams.get(body.Stream)!.stop('grace over');
+    expect(t.ctx.streams.get(body.Stream)).toBeUndefined();
+    const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 3);
+    expect(got.binary.length).toBeGreaterThanOrEqual(3);
+  });
+});

@@ -7,10 +7,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
 import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
 import { outputViewers } from '../../media/stats.js';
-import { authorizeMedia } from './index.js';
+import { authorizeMedia, mediaHub } from './index.js';
 
 type Req = FastifyRequest<{ Params: { name: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -32,8 +31,7 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   const liveHub = async (req: Req) => {
     const key = keyOf(req.params.name);
     await authorizeMedia(ctx, req, key);
-    const hub = ctx.streams.get(key);
-    if (!hub || hub.state === 'stopped') throw new ApiError(404, 'notFound', { what: key });
+    const hub = await mediaHub(ctx, key);
     return hub;
   };
 

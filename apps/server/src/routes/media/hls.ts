@@ -11,7 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import { DEFAULT_HLS_OPTIONS, HlsSessions, type HlsSession } from '../../media/outputs/hls.js';
 import { authSuffix, renderPlaylist } from '../../media/outputs/hls-playlist.js';
 import { outputViewers } from '../../media/stats.js';
-import { authorizeMedia } from './index.js';
+import { authorizeMedia, mediaHub } from './index.js';
 
 /** How long a first playlist request waits for the first complete segment. */
 const FIRST_SEGMENT_WAIT_MS = 15_000;
@@ -32,8 +32,7 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
 
   async function session(req: FastifyRequest, key: string, create: boolean): Promise<HlsSession> {
     await authorizeMedia(ctx, req, key);
-    const hub = ctx.streams.get(key);
-    if (!hub || hub.state === 'stopped') throw new ApiError(404, 'notFound', { what: key });
+    const hub = await mediaHub(ctx, key);
     const existing = sessions.get(key);
     const s = create ? sessions.open(hub) : existing && !existing.closed && existing.hub === hub ? existing : undefined;
     if (!s) throw new ApiError(404, 'notFound', { what: key });

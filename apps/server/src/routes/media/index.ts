@@ -11,6 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
 import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+import type { StreamHub } from '../../media/hub.js';
 import { outputViewers } from '../../media/stats.js';
 import { flvRoutes } from './flv.js';
 import { hlsRoutes } from './hls.js';
@@ -41,6 +42,26 @@ export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: 
   return parsed;
 }
 
+/**
+ * The hub behind an authorised media URL. A URL stays good while its token does: if the stream
+ * stopped meanwhile (an on-demand grace ran out before the player connected, a restart of the
+ * server), it is opened again here instead of answering 404.
+ */
+export async function mediaHub(ctx: AppContext, key: string): Promise<StreamHub> {
+  const running = ctx.streams.get(key);
+  if (running && running.state !== 'stopped') return running;
+  const parsed = parseStreamKey(key);
+  if (parsed && !parsed.variant) {
+    const c = await ctx.db.selectFrom('channels').selectAll().where('id', '=', parsed.channelPk).executeTakeFirst();
+    const d = c ? await ctx.inventory.devices.get(c.parent_device_id) : undefined;
+    if (c && d && c.enable && d.enable) {
+      const hub = ctx.streams.open(d, c, parsed.flow);
+      if (hub) return hub;
+    }
+  }
+  throw new ApiError(404, 'notFound', { what: key });
+}
+
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   await app.register(hlsRoutes, { ctx });
   await app.register(flvRoutes, { ctx });
@@ -54,7 +75,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       preValidation: async (req) => {
         const key = req.params.name.replace(/\.mp4$/, '');
         await authorizeMedia(ctx, req, key);
-        if (!ctx.streams.get(key)) throw new ApiError(404, 'notFound', { what: key });
+        await mediaHub(ctx, key);
       },
     },
     (socket, req) => {

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { ApiError } from '../../http/errors.js';
 import { WhepError, WhepSessions } from '../../media/outputs/webrtc.js';
-import { authorizeMedia } from './index.js';
+import { authorizeMedia, mediaHub } from './index.js';
 
 /** Loopback and the network config's rtc_host (an address, or a name resolved now; several may be listed). */
 export async function rtcAddresses(ctx: AppContext): Promise<string[]> {
@@ -50,8 +50,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     if (!/^application\/sdp\b/i.test(req.headers['content-type'] ?? '')) return fail(reply, new WhepError(415, 'the offer must be application/sdp'));
     const offer = typeof req.body === 'string' ? req.body : '';
     if (!offer.startsWith('v=0')) return fail(reply, new WhepError(400, 'the body is not an SDP offer'));
-    const hub = ctx.streams.get(key);
-    if (!hub) throw new ApiError(404, 'notFound', { what: key });
+    const hub = await mediaHub(ctx, key);
     try {
       const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx));
       return reply
