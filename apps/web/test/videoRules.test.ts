@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { channelClick } from '../src/features/video/channelClick';
+import { channelClick, todayYmd } from '../src/features/video/channelClick';
 import { toggleFavourite } from '../src/features/video/favourite';
 import { RequestError } from '../src/lib/request';
 
@@ -15,6 +15,11 @@ describe('channel click rule', () => {
   it('not enabled: the not-enabled notice, also when offline', () => {
     expect(channelClick({ ...ch, Online: 1, Enable: 0 })).toEqual({ kind: 'disabled' });
     expect(channelClick({ ...ch, Online: 0, Enable: 0 })).toEqual({ kind: 'disabled' });
+    // on the playback pages: the channel's recordings for today, online or not
+    for (const pathname of ['/video/backlist/0', '/video/backchannel/1/2/20260101']) {
+      expect(channelClick({ ...ch, Online: 0, Enable: 1 }, { pathname, today: '20261121' })).toEqual({ kind: 'play', to: '/video/backchannel/3402/7/20261121' });
+    }
+    expect(todayYmd(new Date(2026, 0, 5))).toBe('20260105');
   });
   it('escapes IDs in the path', () => {
     expect(channelClick({ DeviceID: 'a b', ChannelID: 'c/d', Online: 1, Enable: 1 })).toEqual({ kind: 'play', to: '/video/player/a%20b/c%2Fd/0' });

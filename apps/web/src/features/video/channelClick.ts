@@ -14,8 +14,18 @@ export type ChannelClick = { kind: 'play'; to: string } | { kind: 'offline' } | 
  * Otherwise a notice; a disabled channel is named as such first, because a disabled channel is also
  * never online and "offline" would hide the reason.
  */
-export function channelClick(c: ClickableChannel): ChannelClick {
+export function channelClick(c: ClickableChannel, where: { pathname?: string; today?: string } = {}): ChannelClick {
+  // On the playback pages a channel opens its recordings for today, online or not (spec 2).
+  if (where.pathname?.startsWith('/video/back')) {
+    return { kind: 'play', to: `/video/backchannel/${encodeURIComponent(c.DeviceID)}/${encodeURIComponent(c.ChannelID)}/${where.today ?? todayYmd()}` };
+  }
   if (c.Enable !== 1) return { kind: 'disabled' };
   if (c.Online !== 1) return { kind: 'offline' };
   return { kind: 'play', to: `/video/player/${encodeURIComponent(c.DeviceID)}/${encodeURIComponent(c.ChannelID)}/0` };
+}
+
+/** Today in local time as YYYYMMDD. */
+export function todayYmd(now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}${p(now.getMonth() + 1)}${p(now.getDate())}`;
 }

@@ -1,6 +1,6 @@
 /** The sidebar's channel actions: open (player or notice) and the favourite star. */
 import { useCallback } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { msg } from '../../i18n';
 import { notify } from '../../lib/notify';
 import { addFavorite, deleteFavorite } from './api';
@@ -9,14 +9,15 @@ import { toggleFavourite, type FavouriteTarget } from './favourite';
 
 export function useChannelActions() {
   const navigate = useNavigate();
+  const { pathname } = useLocation();
 
   const open = useCallback(
     (c: ClickableChannel) => {
-      const action = channelClick(c);
+      const action = channelClick(c, { pathname });
       if (action.kind === 'play') navigate(action.to);
       else notify.warning(msg(action.kind === 'offline' ? 'channelOffline' : 'channelDisabled'));
     },
-    [navigate],
+    [navigate, pathname],
   );
 
   /** Resolves with the new flag, or the old one when the call failed (the request layer said why). */
