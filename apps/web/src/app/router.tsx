@@ -1,15 +1,12 @@
 /** Builds the browser router from the route table. */
 import { Suspense } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router-dom';
-import { lazyPage } from '../lib/lazy';
 import { PageLoading } from './PageLoading';
+import { Shell, UnavailablePage } from './frames';
 import { RouteError } from './RouteError';
 import { Root } from './Root';
 import { ROUTES, type RouteDef } from './routes';
 
-// The console frame (top bar, menus, sidebar, antd's App context) is its own chunk: /login never loads it.
-const Shell = lazyPage(() => import('./layout/Shell'));
-const UnavailablePage = lazyPage(() => import('../components/UnavailablePage'));
 
 function element(r: RouteDef) {
   const Page = r.page;

@@ -2,7 +2,7 @@
  * React.lazy with the spec's chunk-load timeout: a chunk that has not arrived after 120 s fails
  * with a ChunkLoadError (CSS chunks with CSS_CHUNK_LOAD_FAILED) so the route error screen can offer a reload.
  */
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, useState, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
 import { CHUNK_LOAD_TIMEOUT_MS } from '@opencvr/shared';
 
 export class ChunkLoadError extends Error {
@@ -40,7 +40,31 @@ export function withChunkTimeout<T>(load: () => Promise<T>, ms = CHUNK_LOAD_TIME
   });
 }
 
+/** A lazy page whose chunk can be asked for before it renders (start-up fetches the current route's). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function lazyPage<P extends ComponentType<any>>(load: () => Promise<{ default: P }>) {
-  return lazy(() => withChunkTimeout(load));
+export type PreloadableLazy<P extends ComponentType<any>> = LazyExoticComponent<P> & {
+  /** Starts loading the chunk (once); the page renders without suspending when it is already in. */
+  preload: () => Promise<{ default: P }>;
+};
+
+/**
+ * React.lazy with the chunk timeout and `preload()`. Once the module is in, new instances render it
+ * directly instead of suspending for a tick (a suspended frame would show the fallback spinner and
+ * hold back the commit). An instance keeps the way it started, so it never remounts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazyPage<P extends ComponentType<any>>(load: () => Promise<{ default: P }>): PreloadableLazy<P> {
+  let loaded: { default: P } | undefined;
+  let pending: Promise<{ default: P }> | undefined;
+  const preload = () =>
+    (pending ??= withChunkTimeout(load).then((m) => {
+      loaded = m;
+      return m;
+    }));
+  const Lazy = lazy(preload);
+  function Page(props: ComponentProps<P>) {
+    const [direct] = useState(() => loaded !== undefined);
+    return direct ? createElement(loaded!.default, props) : createElement(Lazy, props);
+  }
+  return Object.assign(Page, { preload }) as unknown as PreloadableLazy<P>;
 }
