@@ -14,6 +14,7 @@ import {
   fetchVqdBaseConfig,
 } from '../lib/api/system';
 import { isPublicPath } from '../lib/access';
+import { startEarly, takeEarly } from '../lib/early';
 import { currentPath, navigateTo } from '../lib/navigation';
 import { clearSession, isAdminRole } from '../lib/session';
 import { useConfig } from '../lib/stores/config';
@@ -21,39 +22,61 @@ import { useSession } from '../lib/stores/session';
 import { useUi } from '../lib/stores/ui';
 import { connectEvents, disconnectEvents } from '../lib/ws';
 
+/** Each boot call under its early key (the token is part of it, as of the query key). */
+const home = () => takeEarly('boot:home', fetchHomeConfig);
+const other = (token: string) => takeEarly(`boot:other:${token}`, fetchOtherConfig);
+const user = (token: string) => takeEarly(`boot:user:${token}`, fetchUserInfo);
+const switches = (token: string) => takeEarly(`boot:switch:${token}`, () => fetchSwitchConfig());
+const vqd = (token: string) => takeEarly(`boot:vqd:${token}`, () => fetchVqdBaseConfig());
+const checkIp = (token: string) => takeEarly(`boot:checkip:${token}`, () => fetchCheckIp());
+
+/**
+ * Starts the boot calls before React renders (app/boot.ts), all at once; the queries below take
+ * them over. Same calls, same order and same conditions as the queries.
+ */
+export function startBootCalls(token: string, role: string | undefined): void {
+  startEarly('boot:home', fetchHomeConfig);
+  if (!token) return;
+  startEarly(`boot:other:${token}`, fetchOtherConfig);
+  startEarly(`boot:user:${token}`, fetchUserInfo);
+  startEarly(`boot:switch:${token}`, () => fetchSwitchConfig());
+  startEarly(`boot:vqd:${token}`, () => fetchVqdBaseConfig());
+  if (isAdminRole(role)) startEarly(`boot:checkip:${token}`, () => fetchCheckIp());
+}
+
 export function useBootstrap() {
   const token = useSession((s) => s.token);
   const role = useSession((s) => s.userinfo?.role);
-  const cfg = useConfig();
 
-  const home = useQuery({ queryKey: ['homeconfig'], queryFn: fetchHomeConfig, retry: false, staleTime: Infinity });
-  const other = useQuery({ queryKey: ['otherconfig', token], queryFn: fetchOtherConfig, enabled: !!token, retry: false });
-  const user = useQuery({ queryKey: ['userinfo', token], queryFn: fetchUserInfo, enabled: !!token, retry: false });
+  const homeQ = useQuery({ queryKey: ['homeconfig'], queryFn: home, retry: false, staleTime: Infinity });
+  const otherQ = useQuery({ queryKey: ['otherconfig', token], queryFn: () => other(token), enabled: !!token, retry: false });
+  const userQ = useQuery({ queryKey: ['userinfo', token], queryFn: () => user(token), enabled: !!token, retry: false });
   // Optional capabilities: a server without them simply leaves the entries hidden, without notices.
-  const switches = useQuery({ queryKey: ['switch', token], queryFn: () => fetchSwitchConfig(), enabled: !!token, retry: false });
-  const vqd = useQuery({ queryKey: ['vqdbase', token], queryFn: () => fetchVqdBaseConfig(), enabled: !!token, retry: false });
-  const checkIp = useQuery({ queryKey: ['checkip', token], queryFn: () => fetchCheckIp(), enabled: !!token && isAdminRole(role), retry: false });
+  const switchQ = useQuery({ queryKey: ['switch', token], queryFn: () => switches(token), enabled: !!token, retry: false });
+  const vqdQ = useQuery({ queryKey: ['vqdbase', token], queryFn: () => vqd(token), enabled: !!token, retry: false });
+  const checkIpQ = useQuery({ queryKey: ['checkip', token], queryFn: () => checkIp(token), enabled: !!token && isAdminRole(role), retry: false });
 
-  const { setHomeConfig, setOtherConfig, setSwitchConfig, setVqdShow, setNetworkPrompt } = cfg;
+  // The setters only (stable): subscribing to the whole store would re-render the root on every change.
+  const { setHomeConfig, setOtherConfig, setSwitchConfig, setVqdShow, setNetworkPrompt } = useConfig.getState();
   useEffect(() => {
-    if (home.data) setHomeConfig(home.data);
-  }, [home.data, setHomeConfig]);
+    if (homeQ.data) setHomeConfig(homeQ.data);
+  }, [homeQ.data, setHomeConfig]);
   useEffect(() => {
-    if (other.data) setOtherConfig(other.data);
-  }, [other.data, setOtherConfig]);
+    if (otherQ.data) setOtherConfig(otherQ.data);
+  }, [otherQ.data, setOtherConfig]);
   useEffect(() => {
-    if (switches.data) setSwitchConfig(switches.data);
-  }, [switches.data, setSwitchConfig]);
+    if (switchQ.data) setSwitchConfig(switchQ.data);
+  }, [switchQ.data, setSwitchConfig]);
   useEffect(() => {
-    if (vqd.data) setVqdShow(!!vqd.data.is_show);
-  }, [vqd.data, setVqdShow]);
+    if (vqdQ.data) setVqdShow(!!vqdQ.data.is_show);
+  }, [vqdQ.data, setVqdShow]);
   useEffect(() => {
-    if (checkIp.data) setNetworkPrompt(!!checkIp.data.CheckIP);
-  }, [checkIp.data, setNetworkPrompt]);
+    if (checkIpQ.data) setNetworkPrompt(!!checkIpQ.data.CheckIP);
+  }, [checkIpQ.data, setNetworkPrompt]);
 
   useEffect(() => {
-    if (!user.isSuccess) return;
-    const info = user.data;
+    if (!userQ.isSuccess) return;
+    const info = userQ.data;
     if (!info || typeof info !== 'object' || !('id' in info)) {
       if (isPublicPath(currentPath())) clearSession();
       else void navigateTo('/login').finally(clearSession);
@@ -61,7 +84,7 @@ export function useBootstrap() {
     }
     useSession.getState().setUserinfo(info);
     if (info.MustChangePassword) useUi.getState().openModifyPwd(true);
-  }, [user.isSuccess, user.data]);
+  }, [userQ.isSuccess, userQ.data]);
 
   useEffect(() => {
     if (token) connectEvents(token);
@@ -70,7 +93,7 @@ export function useBootstrap() {
 
   return {
     /** The guard waits for these so redirects use the real RecordVersion. */
-    homeSettled: !home.isPending,
-    otherSettled: !token || !other.isPending,
+    homeSettled: !homeQ.isPending,
+    otherSettled: !token || !otherQ.isPending,
   };
 }

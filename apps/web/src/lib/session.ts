@@ -1,11 +1,13 @@
 /** Ending a session: everything the spec says logout clears (spec 4). */
 import { STORAGE_KEYS } from '@opencvr/shared';
+import { clearEarly } from './early';
 import { useSession } from './stores/session';
 import { useConfig } from './stores/config';
 import { useUi } from './stores/ui';
 
 export function clearSession(): void {
   useSession.getState().clear();
+  clearEarly();
   useConfig.getState().clear();
   useUi.getState().closeModifyPwd();
   useUi.getState().setSessionEnding(false);

@@ -1,12 +1,20 @@
 /** Calls of the video sidebar (spec 2 "Video pages"), one function per call. */
-import type { ChannelRow, DeviceRow, GroupNode } from '@opencvr/shared';
+import { TREE_PAGE_SIZE, type ChannelRow, type DeviceRow, type GroupNode } from '@opencvr/shared';
+import { startEarly, takeEarly } from '../../lib/early';
 import { getV1 } from '../../lib/request';
+import { useSession } from '../../lib/stores/session';
 
 export { searchAllChannels } from '../../lib/api/inventory';
 
+const treeDevices = (start: number, limit: number) =>
+  getV1<{ Devices: DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit });
+const firstTreePage = () => `tree:devices:${useSession.getState().token}`;
+
 /** Tree level 1: devices that can hold video (the server leaves GAT1400 out). */
 export const fetchTreeDevices = (start: number, limit: number) =>
-  getV1<{ Devices: DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit });
+  start === 0 && limit === TREE_PAGE_SIZE ? takeEarly(firstTreePage(), () => treeDevices(start, limit)) : treeDevices(start, limit);
+/** Start-up (app/boot.ts): asks for the tree's first page while the console's code still loads. */
+export const prefetchTreeDevices = () => startEarly(firstTreePage(), () => treeDevices(0, TREE_PAGE_SIZE));
 /** A device's channels, or a directory's children with `subset` (its GBID). */
 export const fetchTreeChannels = (device: string, start: number, limit: number, subset?: string) =>
   getV1<{ Channels: ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, subset: subset || undefined, start, limit });

@@ -1,0 +1,38 @@
+/**
+ * Calls started at start-up, before React renders (app/boot.ts), and taken over by the code that
+ * would have made them once it runs: the boot queries and the video tree's first page then travel
+ * in parallel with the download and execution of the console's code instead of after it.
+ *
+ * A started call is handed out once; an unclaimed one expires, so nothing stale is ever used.
+ */
+const MAX_AGE_MS = 15_000;
+
+interface Early {
+  promise: Promise<unknown>;
+  at: number;
+}
+
+const started = new Map<string, Early>();
+
+/** Starts `call` under `key` unless one is already waiting. */
+export function startEarly<T>(key: string, call: () => Promise<T>): void {
+  const prev = started.get(key);
+  if (prev && Date.now() - prev.at < MAX_AGE_MS) return;
+  const promise = call();
+  // Its failure is handled (and told) by the request layer and by whoever takes it.
+  promise.catch(() => undefined);
+  started.set(key, { promise, at: Date.now() });
+}
+
+/** The call started under `key` if there is a fresh one (handed out once), else `call()`. */
+export function takeEarly<T>(key: string, call: () => Promise<T>): Promise<T> {
+  const early = started.get(key);
+  started.delete(key);
+  if (early && Date.now() - early.at < MAX_AGE_MS) return early.promise as Promise<T>;
+  return call();
+}
+
+/** Forgets every waiting call (logout, tests). */
+export function clearEarly(): void {
+  started.clear();
+}
