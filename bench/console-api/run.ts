@@ -12,26 +12,19 @@
  * same run, so the ratio is the cost of authentication + the user query. The server runs in its
  * own process (LOG_LEVEL=warn: no per-request log lines).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import autocannon, { type Result } from 'autocannon';
 import { chromium, type Browser } from 'playwright-core';
 import { writeFigures, type Figure } from '../lib/figures';
+import { call, initialise, onCleanup, ROOT, runBench, startServer, type LoginBody } from '../lib/server';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
 const DURATION_S = 10;
-const ADMIN = 'admin';
-const DEFAULT_PASSWORD = 'admin';
-const NEW_PASSWORD = 'Str0ng!Pass';
 const KB = 1024;
 
 // The scripts are plain .mjs without declarations: import them by path and type what we use.
@@ -42,165 +35,14 @@ interface Pg {
 const { startPostgres } = (await import(path.join(ROOT, 'scripts/pg.mjs'))) as {
   startPostgres(opts?: { log?: (m: string) => void }): Promise<Pg>;
 };
-const { freePort } = (await import(path.join(ROOT, 'scripts/bootstrap.mjs'))) as {
-  freePort(host?: string): Promise<number>;
-};
 const { buildWeb } = (await import(path.join(ROOT, 'scripts/web-build.mjs'))) as {
   buildWeb(opts?: { force?: boolean; log?: (m: string) => void }): boolean;
 };
 
 const log = (m: string) => console.log(`[console-api] ${m}`);
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 const gzipSize = (buf: Buffer) => zlib.gzipSync(buf, { level: 9 }).length;
 const kb = (bytes: number) => Math.round((bytes / KB) * 10) / 10;
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
-// ---------------------------------------------------------------------------------------------
-// Clean-up: everything started registers a synchronous-enough stop, run on success, failure,
-// Ctrl-C and, as a last resort, process exit.
-// ---------------------------------------------------------------------------------------------
-const cleanups: Array<() => Promise<void> | void> = [];
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length) {
-      const fn = cleanups.pop()!;
-      try {
-        await fn();
-      } catch (err) {
-        console.error(`[console-api] clean-up: ${(err as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    interrupted = true;
-    console.error(`[console-api] ${sig}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The server, in its own process.
-// ---------------------------------------------------------------------------------------------
-interface Server {
-  base: string;
-  stop(): Promise<void>;
-}
-
-async function startServer(label: string, databaseUrl?: string): Promise<Server> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-${label}-`));
-  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const logFile = path.join(dataDir, 'server.log');
-  const out = fs.openSync(logFile, 'a');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    WEB_DIST,
-  };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', out, out],
-  });
-  children.add(child);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    children.delete(child);
-    fs.closeSync(out);
-  };
-  cleanups.push(stop);
-
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  let last = '';
-  for (;;) {
-    if (child.exitCode !== null) last = `exited with code ${child.exitCode}`;
-    else {
-      try {
-        const res = await fetch(`${base}/api/v1/gethomeotherconfig`, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) break;
-        last = `HTTP ${res.status}`;
-      } catch (err) {
-        last = (err as Error).message;
-      }
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(`server (${label}) did not start: ${last}\n--- server output ---\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  log(`server (${label}) at ${base}, pid ${child.pid}`);
-  return { base, stop };
-}
-
-// ---------------------------------------------------------------------------------------------
-// API helpers
-// ---------------------------------------------------------------------------------------------
-interface Envelope<T> {
-  EasyDarwin?: { Header: { ErrorNum: string; ErrorString: string }; Body: T };
-  code?: number;
-  msg?: string;
-}
-
-async function call<T>(base: string, url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(base + url, init);
-  const json = (await res.json()) as Envelope<T>;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${json.msg ?? ''}`);
-  return (json.EasyDarwin?.Body ?? json) as T;
-}
-
-interface LoginBody {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-const login = (base: string, password: string) =>
-  call<LoginBody>(base, `/api/v1/login?${new URLSearchParams({ username: ADMIN, password: md5(password) })}`);
-
-const postForm = (base: string, url: string, token: string, form: Record<string, string>) =>
-  call<unknown>(base, url, {
-    method: 'POST',
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-
-/** First-run initialisation and network choice, so every page and call answers normally. */
-async function initialise(base: string): Promise<LoginBody> {
-  const first = await login(base, DEFAULT_PASSWORD);
-  await postForm(base, '/api/v1/setinitial', first.Token, {
-    SipPassword: 'Sip12345',
-    EhomePassword: 'Ehome12345',
-    OldPassword: md5(DEFAULT_PASSWORD),
-    NewPassword: NEW_PASSWORD,
-  });
-  const session = await login(base, NEW_PASSWORD);
-  await postForm(base, '/api/v1/setip', session.Token, { sip_host: '127.0.0.1' });
-  return session;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Console sizes
@@ -314,7 +156,7 @@ async function consoleFigures(base: string, session: LoginBody): Promise<Figure[
       '--no-first-run',
     ],
   });
-  cleanups.push(() => browser.close());
+  onCleanup(() => browser.close());
   try {
     const loginLoad = await measurePage(browser, base, '/login');
     printLoad('/login', loginLoad);
@@ -411,35 +253,27 @@ async function main(): Promise<number> {
     failures.push(`console build: ${(err as Error).message}`);
   }
 
-  const sqlite = await startServer('sqlite');
-  const sqliteSession = await initialise(sqlite.base);
+  const sqlite = await startServer({ label: 'sqlite', env: { WEB_DIST }, log });
+  const sqliteSession = await initialise(sqlite.url);
   if (webReady) {
     try {
-      figures.push(...(await consoleFigures(sqlite.base, sqliteSession)));
+      figures.push(...(await consoleFigures(sqlite.url, sqliteSession)));
     } catch (err) {
       failures.push(`console sizes: ${(err as Error).message}`);
     }
   }
-  figures.push(...(await apiFigures('SQLite', sqlite.base, sqliteSession.Token)));
+  figures.push(...(await apiFigures('SQLite', sqlite.url, sqliteSession.Token)));
   await sqlite.stop();
 
   const pg = await startPostgres({ log });
-  cleanups.push(() => pg.stop());
-  const pgServer = await startServer('pg', pg.url);
-  const pgSession = await initialise(pgServer.base);
-  figures.push(...(await apiFigures('PostgreSQL', pgServer.base, pgSession.Token)));
+  onCleanup(() => pg.stop());
+  const pgServer = await startServer({ label: 'pg', databaseUrl: pg.url, env: { WEB_DIST }, log });
+  const pgSession = await initialise(pgServer.url);
+  figures.push(...(await apiFigures('PostgreSQL', pgServer.url, pgSession.Token)));
 
   writeFigures('console-api', figures);
   for (const f of failures) console.error(`[console-api] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  if (!interrupted) console.error(`[console-api] failed: ${(err as Error).stack ?? err}`);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBench('console-api', main);

@@ -26,16 +26,28 @@
  * warm-up load, then the median of 3 loads each in a fresh context (cold cache: a first visit),
  * then the median of 3 loads in one context whose cache a first load filled (a returning user).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { writeFigures, type Figure } from '../lib/figures';
+import {
+  freePort,
+  initialise,
+  login,
+  md5,
+  NEW_PASSWORD,
+  onCleanup,
+  postForm,
+  ROOT,
+  runBench,
+  startServer,
+  type LoginBody,
+  type Server,
+} from '../lib/server';
 import {
   deviceName,
   labelName,
@@ -48,7 +60,6 @@ import {
   type Engine,
 } from './seed';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 /** The console the servers serve: a private copy of apps/web/dist (others may rebuild it meanwhile). */
 let webDist = WEB_DIST;
@@ -59,8 +70,6 @@ const SAMPLES = 300;
 const SIDEBAR_LOADS = 3;
 const ADMIN = 'admin';
 const OPERATOR = 'bench-operator';
-const DEFAULT_PASSWORD = 'admin';
-const NEW_PASSWORD = 'Str0ng!Pass';
 const API_GOAL = '< 50';
 const SIDEBAR_GOAL = '< 1000';
 
@@ -71,172 +80,30 @@ interface Pg {
 const { startPostgres } = (await import(path.join(ROOT, 'scripts/pg.mjs'))) as {
   startPostgres(opts?: { log?: (m: string) => void }): Promise<Pg>;
 };
-const { freePort } = (await import(path.join(ROOT, 'scripts/bootstrap.mjs'))) as {
-  freePort(host?: string): Promise<number>;
-};
 const { buildWeb } = (await import(path.join(ROOT, 'scripts/web-build.mjs'))) as {
   buildWeb(opts?: { force?: boolean; log?: (m: string) => void }): boolean;
 };
 
 const T0 = Date.now();
 const log = (m: string) => console.log(`[inventory ${((Date.now() - T0) / 1000).toFixed(0).padStart(3)} s] ${m}`);
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 
 // ---------------------------------------------------------------------------------------------
-// Clean-up (as in bench/console-api): run on success, failure, Ctrl-C and, last resort, exit.
+// The server, in its own process (bench/lib/server.ts); the data folder outlives a restart.
 // ---------------------------------------------------------------------------------------------
-const cleanups: Array<() => Promise<void> | void> = [];
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length) {
-      const fn = cleanups.pop()!;
-      try {
-        await fn();
-      } catch (err) {
-        console.error(`[inventory] clean-up: ${(err as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    interrupted = true;
-    console.error(`[inventory] ${sig}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// The server, in its own process; the data folder outlives a restart.
-// ---------------------------------------------------------------------------------------------
-interface Server {
-  base: string;
-  port: number;
-  stop(): Promise<void>;
-}
-
 function makeDataDir(label: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-inventory-${label}-`));
-  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
-async function startServer(label: string, dataDir: string, databaseUrl?: string): Promise<Server> {
-  const port = await freePort();
-  const logFile = path.join(dataDir, 'server.log');
-  const out = fs.openSync(logFile, 'a');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    CHANNEL_CHECK_INTERVAL: '0',
-    WEB_DIST: webDist,
-  };
-  if (databaseUrl) env.DATABASE_URL = databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', out, out],
-  });
-  children.add(child);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    children.delete(child);
-    fs.closeSync(out);
-  };
-  cleanups.push(stop);
-
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  let last = '';
-  for (;;) {
-    if (child.exitCode !== null) last = `exited with code ${child.exitCode}`;
-    else {
-      try {
-        const res = await fetch(`${base}/api/v1/gethomeotherconfig`, { signal: AbortSignal.timeout(2000) });
-        if (res.ok) break;
-        last = `HTTP ${res.status}`;
-      } catch (err) {
-        last = (err as Error).message;
-      }
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
-      throw new Error(`server (${label}) did not start: ${last}\n--- server output ---\n${tail}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  log(`server (${label}) at ${base}, pid ${child.pid}`);
-  return { base, port, stop };
-}
-
-// ---------------------------------------------------------------------------------------------
-// API helpers
-// ---------------------------------------------------------------------------------------------
-interface Envelope<T> {
-  EasyDarwin?: { Header: { ErrorNum: string; ErrorString: string }; Body: T };
-  code?: number;
-  msg?: string;
-}
-
-async function call<T>(base: string, url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(base + url, init);
-  const json = (await res.json()) as Envelope<T>;
-  if (!res.ok)
-    throw new Error(
-      `${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${json.msg ?? JSON.stringify(json).slice(0, 300)}`,
-    );
-  return (json.EasyDarwin?.Body ?? json) as T;
-}
-
-interface LoginBody {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-const login = (base: string, username: string, password: string) =>
-  call<LoginBody>(base, `/api/v1/login?${new URLSearchParams({ username, password: md5(password) })}`);
-
-const postForm = <T = unknown>(base: string, url: string, token: string, form: Record<string, string>) =>
-  call<T>(base, url, {
-    method: 'POST',
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-
-/** First-run initialisation and network choice, so every page and call answers normally. */
-async function initialise(base: string): Promise<LoginBody> {
-  const first = await login(base, ADMIN, DEFAULT_PASSWORD);
-  await postForm(base, '/api/v1/setinitial', first.Token, {
-    SipPassword: 'Sip12345',
-    EhomePassword: 'Ehome12345',
-    OldPassword: md5(DEFAULT_PASSWORD),
-    NewPassword: NEW_PASSWORD,
-  });
-  const session = await login(base, ADMIN, NEW_PASSWORD);
-  await postForm(base, '/api/v1/setip', session.Token, { sip_host: '127.0.0.1' });
-  return session;
-}
+const serverOptions = (label: string, dataDir: string, databaseUrl?: string) => ({
+  label,
+  dataDir,
+  databaseUrl,
+  env: { CHANNEL_CHECK_INTERVAL: '0', WEB_DIST: webDist },
+  log,
+});
 
 /** Labels, the operator's role with its 10 labels, and its user: through the API. */
 async function seedThroughApi(base: string, token: string): Promise<{ labelIds: number[]; roleId: number }> {
@@ -580,15 +447,15 @@ async function runEngine(engine: Engine, browser: Browser | undefined, failures:
   let url: string | undefined;
   if (engine === 'PostgreSQL') {
     const pgServer = await startPostgres({ log });
-    cleanups.push(() => pgServer.stop());
+    onCleanup(() => pgServer.stop());
     url = pgServer.url;
   }
   const dataDir = makeDataDir(label);
 
   // 1. Migrate, initialise, labels + role + user through the API.
-  let server = await startServer(`${label}, seeding`, dataDir, url);
-  const admin0 = await initialise(server.base);
-  const { labelIds } = await seedThroughApi(server.base, admin0.Token);
+  let server = await startServer(serverOptions(`${label}, seeding`, dataDir, url));
+  const admin0 = await initialise(server.url);
+  const { labelIds } = await seedThroughApi(server.url, admin0.Token);
   await server.stop();
 
   // 2. Devices, channels, label contents directly.
@@ -614,15 +481,15 @@ async function runEngine(engine: Engine, browser: Browser | undefined, failures:
   }
 
   // 3. The measured server.
-  server = await startServer(label, dataDir, url);
-  const adminSession = await login(server.base, ADMIN, NEW_PASSWORD);
-  const operatorSession = await login(server.base, OPERATOR, NEW_PASSWORD);
+  server = await startServer(serverOptions(label, dataDir, url));
+  const adminSession = await login(server.url, ADMIN, NEW_PASSWORD);
+  const operatorSession = await login(server.url, OPERATOR, NEW_PASSWORD);
   const figures: Figure[] = [];
   figures.push(...(await apiFigures(engine, server, 'admin', adminSession.Token, labelIds[0])));
   figures.push(...(await apiFigures(engine, server, 'operator', operatorSession.Token, labelIds[0])));
   if (browser) {
     try {
-      figures.push(...(await sidebarFigures(browser, engine, server.base, adminSession)));
+      figures.push(...(await sidebarFigures(browser, engine, server.url, adminSession)));
     } catch (err) {
       failures.push(`sidebar (${engine}): ${(err as Error).message}`);
     }
@@ -641,7 +508,7 @@ function snapshotWeb(): string {
   for (let attempt = 1; attempt <= 3; attempt++) {
     buildWeb({ log });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-bench-inventory-web-'));
-    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
     try {
       fs.cpSync(WEB_DIST, dir, { recursive: true });
       const index = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
@@ -681,7 +548,7 @@ async function main(): Promise<number> {
       ],
     });
     const b = browser;
-    cleanups.push(() => b.close());
+    onCleanup(() => b.close());
   } catch (err) {
     failures.push(`console: ${(err as Error).message}`);
   }
@@ -708,13 +575,4 @@ async function main(): Promise<number> {
   return failures.length ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  if (!interrupted) console.error(`[inventory] failed: ${(err as Error).stack ?? err}`);
-} finally {
-  agent.destroy();
-  await cleanup();
-}
-process.exit(code);
+await runBench('inventory', main, () => agent.destroy());

@@ -37,26 +37,32 @@
  * average is printed before and after.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { writeFigures, type Figure } from '../lib/figures';
+import {
+  call,
+  freePort,
+  initialise,
+  onCleanup,
+  ROOT,
+  runBench,
+  startServer as startServerProcess,
+  stopChild,
+  trackChild,
+  untrackChild,
+} from '../lib/server';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HERE = path.join(ROOT, 'bench/live');
 const CACHE = path.join(HERE, '.cache');
 const CLIP_MP4 = path.join(CACHE, 'clip.mp4');
 const CLIP_H264 = path.join(CACHE, 'clip.h264');
 const PYTHON = '/usr/bin/python3';
 const FPS = 25;
-const ADMIN = 'admin';
-const DEFAULT_PASSWORD = 'admin';
-const NEW_PASSWORD = 'Str0ng!Pass';
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 function arg(name: string, def: string): string {
@@ -73,12 +79,7 @@ const VIEWER_WINDOW_S = Number(arg('viewer-window', '20'));
 const RUNNING_SAMPLES = Number(arg('running-samples', '10'));
 const ONDEMAND_SAMPLES = Number(arg('ondemand-samples', '5'));
 
-const { freePort } = (await import(path.join(ROOT, 'scripts/bootstrap.mjs'))) as {
-  freePort(host?: string): Promise<number>;
-};
-
 const log = (m: string) => console.log(`[live] ${m}`);
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
@@ -86,49 +87,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Clean-up (as the other benchmarks): every start registers its stop; run on success, failure,
-// Ctrl-C, and SIGKILL of the children at exit as a last resort.
-// ---------------------------------------------------------------------------------------------
-const cleanups: Array<() => Promise<void> | void> = [];
-let cleaning: Promise<void> | undefined;
-function cleanup(): Promise<void> {
-  cleaning ??= (async () => {
-    while (cleanups.length) {
-      const fn = cleanups.pop()!;
-      try {
-        await fn();
-      } catch (err) {
-        console.error(`[live] clean-up: ${(err as Error).message}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-let interrupted = false;
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    interrupted = true;
-    console.error(`[live] ${sig}: stopping`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-
-async function stopChild(child: ChildProcess, graceMs = 5000) {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited;
-    clearTimeout(timer);
-  }
-  children.delete(child);
-}
 
 // ---------------------------------------------------------------------------------------------
 // /proc
@@ -207,8 +165,8 @@ async function startCamera(): Promise<Camera> {
   const child = spawn(PYTHON, [path.join(HERE, 'camera.py'), CLIP_H264, String(port), String(FPS)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
-  children.add(child);
-  cleanups.push(() => stopChild(child));
+  trackChild(child);
+  onCleanup(() => stopChild(child));
   const ready = new Promise<void>((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout! });
     rl.on('line', (l) => {
@@ -232,81 +190,11 @@ interface Server {
   stop(): Promise<void>;
 }
 
-interface Envelope<T> {
-  EasyDarwin?: { Header: { ErrorNum: string; ErrorString: string }; Body: T };
-  msg?: string;
-}
-async function call<T>(base: string, url: string, init: RequestInit = {}): Promise<T> {
-  const res = await fetch(base + url, init);
-  const json = (await res.json()) as Envelope<T>;
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${json.msg ?? JSON.stringify(json).slice(0, 200)}`);
-  return (json.EasyDarwin?.Body ?? json) as T;
-}
-const login = (base: string, password: string) =>
-  call<{ Token: string }>(base, `/api/v1/login?${new URLSearchParams({ username: ADMIN, password: md5(password) })}`);
-const postForm = (base: string, url: string, token: string, form: Record<string, string>) =>
-  call<unknown>(base, url, {
-    method: 'POST',
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(form).toString(),
-  });
-
+/** A fresh server (bench/lib/server.ts), initialised through the API. */
 async function startServer(label: string): Promise<Server> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-live-${label}-`));
-  const logFile = path.join(dataDir, 'server.log');
-  const out = fs.openSync(logFile, 'a');
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    CHANNEL_CHECK_INTERVAL: '0',
-  };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] });
-  children.add(child);
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    await stopChild(child);
-    fs.closeSync(out);
-    const tail = fs
-      .readFileSync(logFile, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() && !/^(OpenCVR console|Database:|First run:)/.test(l))
-      .join('\n');
-    if (tail) log(`server (${label}) log, last lines:\n${tail.split('\n').slice(-15).join('\n')}`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  cleanups.push(stop);
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const res = await fetch(`${base}/api/v1/gethomeotherconfig`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (child.exitCode !== null || Date.now() > deadline) {
-      throw new Error(`server (${label}) did not start\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
-    }
-    await sleep(200);
-  }
-  const first = await login(base, DEFAULT_PASSWORD);
-  await postForm(base, '/api/v1/setinitial', first.Token, {
-    SipPassword: 'Sip12345',
-    EhomePassword: 'Ehome12345',
-    OldPassword: md5(DEFAULT_PASSWORD),
-    NewPassword: NEW_PASSWORD,
-  });
-  const session = await login(base, NEW_PASSWORD);
-  await postForm(base, '/api/v1/setip', session.Token, { sip_host: '127.0.0.1' });
-  log(`server (${label}) at ${base}, pid ${child.pid}`);
-  return { base, pid: child.pid!, token: session.Token, stop };
+  const s = await startServerProcess({ label, prefix: 'live', env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+  const session = await initialise(s.url);
+  return { base: s.url, pid: s.pid, token: session.Token, stop: s.stop };
 }
 
 async function addDevice(s: Server, name: string, url: string): Promise<string> {
@@ -646,7 +534,7 @@ async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
     child.once('exit', (code, sig) => {
       if (!stopping) log(`ffmpeg ${i} exited (${code ?? sig}) during the baseline: ${err.trim().slice(0, 300)}`);
     });
-    children.add(child);
+    trackChild(child);
     return child;
   };
   let stopping = false;
@@ -661,7 +549,7 @@ async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
     await sleep(3000);
     for (let i = 0; i < n; i++) {
       if (procs[i].exitCode !== null || procs[i].signalCode !== null) {
-        children.delete(procs[i]);
+        untrackChild(procs[i]);
         procs[i] = startOne(i);
       }
     }
@@ -727,7 +615,7 @@ async function measureStartupAndViewers(cam: Camera): Promise<StartupResult> {
     const touch = setInterval(() => {
       void call(server.base, `/api/v1/touchchannelstream?device=${main}&channel=1`, { headers: { token: server.token } }).catch(() => undefined);
     }, 2000);
-    cleanups.push(() => clearInterval(touch));
+    onCleanup(() => clearInterval(touch));
     const cpuWindow = async () => {
       await sleep(VIEWER_WARMUP_S * 1000);
       for (const x of open) x.resetWindow();
@@ -894,12 +782,4 @@ async function main(): Promise<number> {
   return failures.length ? 1 : 0;
 }
 
-let code = 1;
-try {
-  code = await main();
-} catch (err) {
-  if (!interrupted) console.error(`[live] failed: ${(err as Error).stack ?? err}`);
-} finally {
-  await cleanup();
-}
-process.exit(code);
+await runBench('live', main);

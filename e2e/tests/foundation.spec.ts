@@ -5,14 +5,9 @@
  * test has its own browser context (own localStorage) and logs in through the login page.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { MESSAGES } from '../../packages/shared/src/messages';
-
-const zh = (key: keyof typeof MESSAGES) => MESSAGES[key]['zh-CN'];
-const here = path.dirname(fileURLToPath(import.meta.url));
-const CAMERA_FIXTURE = path.resolve(here, '../../apps/server/test/fixtures/rtsp-camera.py');
+import { expect, test, type Page } from '@playwright/test';
+import { CAMERA_FIXTURE } from '../support/camera';
+import { button, zh } from '../support/page';
 
 const ADMIN = 'admin';
 const ADMIN_PASSWORD = 'Adm1n!e2e';
@@ -20,10 +15,6 @@ const ROLE = 'e2e-operators';
 const OPERATOR = 'e2e-op1';
 const OPERATOR_PASSWORD = 'Op3rator!one';
 const OPERATOR_NEW_PASSWORD = 'Op3rator!two';
-
-/** antd puts a space between the two characters of a two-character Chinese button label. */
-const button = (scope: Page | Locator, label: string) =>
-  scope.getByRole('button', { name: new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`) });
 
 async function login(page: Page, username: string, password: string) {
   await page.goto('/login');
@@ -188,7 +179,7 @@ test.describe('console foundation', () => {
 
   test('the bell counts a pushed channel-online message and lists it', async ({ page }) => {
     test.skip(!fs.existsSync(CAMERA_FIXTURE), `the RTSP camera fixture is missing (${CAMERA_FIXTURE})`);
-    const { startCamera } = await import('../../apps/server/test/fixtures/camera');
+    const { startCamera } = await import('../support/camera');
 
     await loginToConsole(page, ADMIN, ADMIN_PASSWORD);
     await page.waitForLoadState('networkidle');

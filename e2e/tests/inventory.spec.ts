@@ -4,75 +4,13 @@
  * admin session comes from a helper that works either way. Sessions are put straight into
  * localStorage (the login page has its own tests); each test has its own browser context.
  */
-import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { MESSAGES } from '../../packages/shared/src/messages';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { adminSession, md5, tryLogin, v1 } from '../support/api';
+import { button, openAs, zh } from '../support/page';
 
-const zh = (key: keyof typeof MESSAGES) => MESSAGES[key]['zh-CN'];
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
-
-/** The password this file sets on a fresh server, and the one foundation.spec.ts sets. */
-const OWN_PASSWORD = 'Str0ng!Pass';
-const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 const RUN = Date.now().toString(36);
 /** A first page load fetches the console's chunks; on a busy machine that takes a while. */
 const FIRST_LOAD = { timeout: 30_000 };
-
-interface Session {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-/** antd puts a space between the two characters of a two-character Chinese button label. */
-const button = (scope: Page | Locator, label: string) =>
-  scope.getByRole('button', { name: new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`) });
-
-async function v1<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: unknown } } | null;
-  expect(res.ok(), `${res.url()} answered ${res.status()}: ${JSON.stringify(body)}`).toBeTruthy();
-  return (body?.EasyDarwin?.Body ?? body) as T;
-}
-
-async function tryLogin(api: APIRequestContext, username: string, password: string): Promise<Session | null> {
-  const res = await api.get('/api/v1/login', { params: { username, password: md5(password) } });
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: Session } } | null;
-  return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
-}
-
-/** An admin session on an initialised server: the default password means a fresh server, so initialise it. */
-async function adminSession(api: APIRequestContext): Promise<Session> {
-  const fresh = await tryLogin(api, 'admin', 'admin');
-  if (fresh) {
-    const headers = { token: fresh.Token };
-    await v1(
-      await api.post('/api/v1/setinitial', {
-        headers,
-        form: { SipPassword: 'Sip!e2e123', EhomePassword: 'Ehome!e2e123', OldPassword: md5('admin'), NewPassword: OWN_PASSWORD },
-      }),
-    );
-  }
-  for (const pw of KNOWN_PASSWORDS) {
-    const s = await tryLogin(api, 'admin', pw);
-    if (!s) continue;
-    const { CheckIP } = await v1<{ CheckIP: boolean }>(await api.get('/api/v1/check_ip', { headers: { token: s.Token } }));
-    if (CheckIP) {
-      await v1(
-        await api.post('/api/v1/setip', {
-          headers: { token: s.Token },
-          form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
-        }),
-      );
-    }
-    return s;
-  }
-  throw new Error('no known admin password works on this server');
-}
-
-/** The console opened with a session already stored (as the login page stores it). */
-async function openAs(page: Page, s: Session, path: string) {
-  await page.addInitScript((u) => localStorage.setItem('userinfo', JSON.stringify(u)), { ...s.UserInfo, Token: s.Token });
-  await page.goto(path);
-}
 
 const call = (api: APIRequestContext, token: string) => ({
   get: async <T>(path: string, params: Record<string, string | number>) => v1<T>(await api.get(path, { headers: { token }, params })),

@@ -4,82 +4,12 @@
  * The server may be fresh (this file alone) or initialised by the other files, so the admin
  * session comes from a helper that works either way; sessions go straight into localStorage.
  */
-import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { MESSAGES } from '../../packages/shared/src/messages';
-import { startCamera, type Camera } from '../../apps/server/test/fixtures/camera';
+import { expect, test, type Locator } from '@playwright/test';
+import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { currentTime, expectAdvancing, openAs, zh } from '../support/page';
 
-const zh = (key: keyof typeof MESSAGES) => MESSAGES[key]['zh-CN'];
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
-
-const OWN_PASSWORD = 'Str0ng!Pass';
-const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 const RUN = Date.now().toString(36);
-
-interface Session {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-async function v1<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: unknown } } | null;
-  expect(res.ok(), `${res.url()} answered ${res.status()}: ${JSON.stringify(body)}`).toBeTruthy();
-  return (body?.EasyDarwin?.Body ?? body) as T;
-}
-
-async function tryLogin(api: APIRequestContext, username: string, password: string): Promise<Session | null> {
-  const res = await api.get('/api/v1/login', { params: { username, password: md5(password) } });
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: Session } } | null;
-  return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
-}
-
-/** An admin session on an initialised server: the default password means a fresh server, so initialise it. */
-async function adminSession(api: APIRequestContext): Promise<Session> {
-  const fresh = await tryLogin(api, 'admin', 'admin');
-  if (fresh) {
-    await v1(
-      await api.post('/api/v1/setinitial', {
-        headers: { token: fresh.Token },
-        form: { SipPassword: 'Sip!e2e123', EhomePassword: 'Ehome!e2e123', OldPassword: md5('admin'), NewPassword: OWN_PASSWORD },
-      }),
-    );
-  }
-  for (const pw of KNOWN_PASSWORDS) {
-    const s = await tryLogin(api, 'admin', pw);
-    if (!s) continue;
-    const { CheckIP } = await v1<{ CheckIP: boolean }>(await api.get('/api/v1/check_ip', { headers: { token: s.Token } }));
-    if (CheckIP) {
-      await v1(
-        await api.post('/api/v1/setip', {
-          headers: { token: s.Token },
-          form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
-        }),
-      );
-    }
-    return s;
-  }
-  throw new Error('no known admin password works on this server');
-}
-
-async function openAs(page: Page, s: Session, path: string) {
-  if (process.env.LIVE_DEBUG) {
-    page.on('console', (m) => console.log('[console]', m.type(), m.text()));
-    page.on('pageerror', (e) => console.log('[pageerror]', e.message));
-  }
-  await page.addInitScript((u) => localStorage.setItem('userinfo', JSON.stringify(u)), { ...s.UserInfo, Token: s.Token });
-  await page.goto(path);
-}
-
-const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
-
-/** The video decodes: its clock moves by more than a second within two seconds of wall time. */
-async function expectAdvancing(video: Locator, label = 'video') {
-  await expect.poll(() => currentTime(video), { message: `${label} starts`, timeout: 30_000 }).toBeGreaterThan(0);
-  const t0 = await currentTime(video);
-  await video.page().waitForTimeout(2000);
-  const t1 = await currentTime(video);
-  expect(t1 - t0, `${label} currentTime ${t0} → ${t1}`).toBeGreaterThan(1);
-}
 
 /** Draws the frame to a canvas and counts distinct grey levels: a black or blank frame has one or two. */
 async function frameVariety(video: Locator): Promise<{ width: number; height: number; levels: number }> {
@@ -110,10 +40,7 @@ test.describe('live video', () => {
     camera = await startCamera();
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
-    const body = await v1<{ DeviceID: string }>(
-      await api.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceName: name, DeviceType: 'RTSP', RtspUrl: camera.url } }),
-    );
-    dev = body.DeviceID;
+    dev = await addRtspDevice(api, admin.Token, name, camera.url);
     await api.dispose();
   });
   test.afterAll(async () => {

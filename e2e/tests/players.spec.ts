@@ -5,70 +5,12 @@
  * /players/ and the video advances. Also: a logged-in player shows the streaming-status socket's
  * server figures for its stream.
  */
-import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
-import { startCamera, type Camera } from '../../apps/server/test/fixtures/camera';
+import { expect, test } from '@playwright/test';
+import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { expectAdvancing, openAs } from '../support/page';
 
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
-const OWN_PASSWORD = 'Str0ng!Pass';
-const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 const RUN = Date.now().toString(36);
-
-interface Session {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-async function v1<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: unknown } } | null;
-  expect(res.ok(), `${res.url()} answered ${res.status()}: ${JSON.stringify(body)}`).toBeTruthy();
-  return (body?.EasyDarwin?.Body ?? body) as T;
-}
-
-async function tryLogin(api: APIRequestContext, username: string, password: string): Promise<Session | null> {
-  const res = await api.get('/api/v1/login', { params: { username, password: md5(password) } });
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: Session } } | null;
-  return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
-}
-
-/** An admin session on an initialised server (a fresh one is initialised here). */
-async function adminSession(api: APIRequestContext): Promise<Session> {
-  const fresh = await tryLogin(api, 'admin', 'admin');
-  if (fresh) {
-    await v1(
-      await api.post('/api/v1/setinitial', {
-        headers: { token: fresh.Token },
-        form: { SipPassword: 'Sip!e2e123', EhomePassword: 'Ehome!e2e123', OldPassword: md5('admin'), NewPassword: OWN_PASSWORD },
-      }),
-    );
-  }
-  for (const pw of KNOWN_PASSWORDS) {
-    const s = await tryLogin(api, 'admin', pw);
-    if (!s) continue;
-    const { CheckIP } = await v1<{ CheckIP: boolean }>(await api.get('/api/v1/check_ip', { headers: { token: s.Token } }));
-    if (CheckIP) {
-      await v1(
-        await api.post('/api/v1/setip', {
-          headers: { token: s.Token },
-          form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
-        }),
-      );
-    }
-    return s;
-  }
-  throw new Error('no known admin password works on this server');
-}
-
-const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
-
-/** The video decodes: its clock moves by more than a second within two seconds of wall time. */
-async function expectAdvancing(video: Locator, label = 'video') {
-  await expect.poll(() => currentTime(video), { message: `${label} starts`, timeout: 30_000 }).toBeGreaterThan(0);
-  const t0 = await currentTime(video);
-  await video.page().waitForTimeout(2000);
-  const t1 = await currentTime(video);
-  expect(t1 - t0, `${label} currentTime ${t0} → ${t1}`).toBeGreaterThan(1);
-}
 
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 const SLOW = { timeout: 30_000 };
@@ -84,10 +26,7 @@ test.describe('public players page', () => {
     camera = await startCamera();
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
-    const body = await v1<{ DeviceID: string }>(
-      await api.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceName: name, DeviceType: 'RTSP', RtspUrl: camera.url } }),
-    );
-    dev = body.DeviceID;
+    dev = await addRtspDevice(api, admin.Token, name, camera.url);
     const link = await v1<{ URL: string; ExpiresAt: number }>(
       await api.get('/api/v1/devices/sharelink', { headers: { token: admin.Token }, params: { device: dev, channel: '1', stream: 0 } }),
     );
@@ -127,10 +66,9 @@ test.describe('public players page', () => {
   });
 
   test('a logged-in player shows the server figures of its stream from the streamstat socket', async ({ page }) => {
-    await page.addInitScript((u) => localStorage.setItem('userinfo', JSON.stringify(u)), { ...admin.UserInfo, Token: admin.Token });
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
-    await page.goto(`/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
     await expectAdvancing(page.getByTestId('live-player').locator('video'), 'player page');
     const server = page.getByTestId('player-server-stats');
     await expect(server).toHaveAttribute('data-state', 'live', SLOW);

@@ -6,65 +6,15 @@
  * duration (ffprobe) is the range's within 2 s. The server may be fresh or initialised by the other
  * files: the admin session comes from a helper that works either way.
  */
-import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { startCamera, type Camera } from '../../apps/server/test/fixtures/camera';
+import { expect, test, type Locator } from '@playwright/test';
+import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { openAs } from '../support/page';
 
-const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
-const OWN_PASSWORD = 'Str0ng!Pass';
-const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 const RUN = Date.now().toString(36);
 const RECORD_MS = 20_000;
-
-interface Session {
-  Token: string;
-  UserInfo: Record<string, unknown>;
-}
-
-async function v1<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: unknown } } | null;
-  expect(res.ok(), `${res.url()} answered ${res.status()}: ${JSON.stringify(body)}`).toBeTruthy();
-  return (body?.EasyDarwin?.Body ?? body) as T;
-}
-
-async function tryLogin(api: APIRequestContext, username: string, password: string): Promise<Session | null> {
-  const res = await api.get('/api/v1/login', { params: { username, password: md5(password) } });
-  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: Session } } | null;
-  return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
-}
-
-async function adminSession(api: APIRequestContext): Promise<Session> {
-  const fresh = await tryLogin(api, 'admin', 'admin');
-  if (fresh) {
-    await v1(
-      await api.post('/api/v1/setinitial', {
-        headers: { token: fresh.Token },
-        form: { SipPassword: 'Sip!e2e123', EhomePassword: 'Ehome!e2e123', OldPassword: md5('admin'), NewPassword: OWN_PASSWORD },
-      }),
-    );
-  }
-  for (const pw of KNOWN_PASSWORDS) {
-    const s = await tryLogin(api, 'admin', pw);
-    if (!s) continue;
-    const { CheckIP } = await v1<{ CheckIP: boolean }>(await api.get('/api/v1/check_ip', { headers: { token: s.Token } }));
-    if (CheckIP) {
-      await v1(await api.post('/api/v1/setip', { headers: { token: s.Token }, form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' } }));
-    }
-    return s;
-  }
-  throw new Error('no known admin password works on this server');
-}
-
-async function openAs(page: Page, s: Session, path: string) {
-  if (process.env.REC_DEBUG) {
-    page.on('console', (m) => console.log('[console]', m.type(), m.text()));
-    page.on('pageerror', (e) => console.log('[pageerror]', e.message));
-  }
-  await page.addInitScript((u) => localStorage.setItem('userinfo', JSON.stringify(u)), { ...s.UserInfo, Token: s.Token });
-  await page.goto(path);
-}
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const dayOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
@@ -96,10 +46,7 @@ test.describe('recording and playback', () => {
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
     const headers = { token: admin.Token };
-    const body = await v1<{ DeviceID: string }>(
-      await api.post('/api/v1/adddevice', { headers, data: { DeviceName: `E2E rec ${RUN}`, DeviceType: 'RTSP', RtspUrl: camera.url } }),
-    );
-    dev = body.DeviceID;
+    dev = await addRtspDevice(api, admin.Token, `E2E rec ${RUN}`, camera.url);
     await v1(await api.post('/api/v1/realtimerecord/start', { headers, data: { id: `${dev}:1` } }));
     // Wait until the recorder has written something, then record ~20 s more.
     await expect

@@ -1,0 +1,82 @@
+/**
+ * The console's API as the specs use it: sessions and calls through Playwright's request context.
+ * The run has one server, fresh or already initialised by another file: adminSession() works either
+ * way (it initialises a fresh server with its own password).
+ */
+import crypto from 'node:crypto';
+import { expect, type APIRequestContext } from '@playwright/test';
+
+export const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
+
+/** The password adminSession() sets on a fresh server, and the one foundation.spec.ts sets. */
+export const OWN_PASSWORD = 'Str0ng!Pass';
+export const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
+
+export interface Session {
+  Token: string;
+  UserInfo: Record<string, unknown>;
+}
+
+/** The body of a v1 answer (inside the EasyDarwin envelope when there is one); fails on an error status. */
+export async function v1<T>(res: Awaited<ReturnType<APIRequestContext['get']>>): Promise<T> {
+  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: unknown } } | null;
+  expect(res.ok(), `${res.url()} answered ${res.status()}: ${JSON.stringify(body)}`).toBeTruthy();
+  return (body?.EasyDarwin?.Body ?? body) as T;
+}
+
+export async function tryLogin(api: APIRequestContext, username: string, password: string): Promise<Session | null> {
+  const res = await api.get('/api/v1/login', { params: { username, password: md5(password) } });
+  const body = (await res.json().catch(() => null)) as { EasyDarwin?: { Body: Session } } | null;
+  return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
+}
+
+/** An admin session on an initialised server: the default password means a fresh server, so initialise it. */
+export async function adminSession(api: APIRequestContext): Promise<Session> {
+  const fresh = await tryLogin(api, 'admin', 'admin');
+  if (fresh) {
+    await v1(
+      await api.post('/api/v1/setinitial', {
+        headers: { token: fresh.Token },
+        form: {
+          SipPassword: 'Sip!e2e123',
+          EhomePassword: 'Ehome!e2e123',
+          OldPassword: md5('admin'),
+          NewPassword: OWN_PASSWORD,
+        },
+      }),
+    );
+  }
+  for (const pw of KNOWN_PASSWORDS) {
+    const s = await tryLogin(api, 'admin', pw);
+    if (!s) continue;
+    const { CheckIP } = await v1<{ CheckIP: boolean }>(
+      await api.get('/api/v1/check_ip', { headers: { token: s.Token } }),
+    );
+    if (CheckIP) {
+      await v1(
+        await api.post('/api/v1/setip', {
+          headers: { token: s.Token },
+          form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
+        }),
+      );
+    }
+    return s;
+  }
+  throw new Error('no known admin password works on this server');
+}
+
+/** Adds an RTSP device with one stream address (its first channel); returns its DeviceID. */
+export async function addRtspDevice(
+  api: APIRequestContext,
+  token: string,
+  name: string,
+  rtspUrl: string,
+): Promise<string> {
+  const body = await v1<{ DeviceID: string }>(
+    await api.post('/api/v1/adddevice', {
+      headers: { token },
+      data: { DeviceName: name, DeviceType: 'RTSP', RtspUrl: rtspUrl },
+    }),
+  );
+  return body.DeviceID;
+}

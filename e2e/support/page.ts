@@ -1,0 +1,41 @@
+/**
+ * Page helpers for the specs: the session put straight into localStorage, antd's buttons, the
+ * console's Chinese texts, and a <video> whose clock advances.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import { MESSAGES } from '../../packages/shared/src/messages';
+import type { Session } from './api';
+
+/** A message's Chinese text, as the console shows it (locale zh-CN). */
+export const zh = (key: keyof typeof MESSAGES) => MESSAGES[key]['zh-CN'];
+
+/** antd puts a space between the two characters of a two-character Chinese button label. */
+export const button = (scope: Page | Locator, label: string) =>
+  scope.getByRole('button', { name: new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`) });
+
+/**
+ * The console opened with a session already stored (as the login page stores it: the user info
+ * carrying its Token under 'userinfo'). E2E_DEBUG (or LIVE_DEBUG, REC_DEBUG) prints the page's console.
+ */
+export async function openAs(page: Page, s: Session, path: string) {
+  if (process.env.E2E_DEBUG || process.env.LIVE_DEBUG || process.env.REC_DEBUG) {
+    page.on('console', (m) => console.log('[console]', m.type(), m.text()));
+    page.on('pageerror', (e) => console.log('[pageerror]', e.message));
+  }
+  await page.addInitScript((u) => localStorage.setItem('userinfo', JSON.stringify(u)), {
+    ...s.UserInfo,
+    Token: s.Token,
+  });
+  await page.goto(path);
+}
+
+export const currentTime = (video: Locator) => video.evaluate((v: HTMLVideoElement) => v.currentTime);
+
+/** The video decodes: its clock moves by more than a second within two seconds of wall time. */
+export async function expectAdvancing(video: Locator, label = 'video') {
+  await expect.poll(() => currentTime(video), { message: `${label} starts`, timeout: 30_000 }).toBeGreaterThan(0);
+  const t0 = await currentTime(video);
+  await video.page().waitForTimeout(2000);
+  const t1 = await currentTime(video);
+  expect(t1 - t0, `${label} currentTime ${t0} → ${t1}`).toBeGreaterThan(1);
+}
