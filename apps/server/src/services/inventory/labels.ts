@@ -8,6 +8,8 @@ import type { Database, Label } from '../../db/schema.js';
 import { ApiError } from '../../http/errors.js';
 import type { Scope } from './scope.js';
 
+export type MemberMode = 'add' | 'remove' | 'set';
+
 export interface ChannelRef {
   device: string;
   channel: string;
@@ -148,44 +150,44 @@ export class LabelService {
   }
 
   /** Adds, removes or replaces the channels of a label. Unknown channels are refused as a whole. */
-  async updateChannels(id: number, refs: ChannelRef[], mode: 'add' | 'remove' | 'set') {
+  async updateChannels(id: number, refs: ChannelRef[], mode: MemberMode) {
     await this.require(id);
-    const pks = await this.channelPks(refs);
-    await this.db.transaction().execute(async (trx) => {
-      if (mode === 'set') await trx.deleteFrom('label_channels').where('label_id', '=', id).execute();
-      if (mode === 'remove') {
-        if (pks.length) await trx.deleteFrom('label_channels').where('label_id', '=', id).where('channel_pk', 'in', pks).execute();
-        return;
-      }
-      for (let i = 0; i < pks.length; i += 500) {
-        await trx
-          .insertInto('label_channels')
-          .values(pks.slice(i, i + 500).map((pk) => ({ label_id: id, channel_pk: pk })))
-          .onConflict((oc) => oc.columns(['label_id', 'channel_pk']).doNothing())
-          .execute();
-      }
-    });
+    await this.setMembers('label_channels', 'channel_pk', id, await this.channelPks(refs), mode);
   }
 
-  async updateDevices(id: number, deviceIds: string[], mode: 'add' | 'remove' | 'set') {
+  async updateDevices(id: number, deviceIds: string[], mode: MemberMode) {
     await this.require(id);
     const found = deviceIds.length
       ? await this.db.selectFrom('devices').select(['id', 'device_id']).where('device_id', 'in', deviceIds).execute()
       : [];
     const missing = deviceIds.filter((d) => !found.some((f) => f.device_id === d));
     if (missing.length) throw new ApiError(400, 'notFound', { what: `device ${missing.join(', ')}` });
-    const pks = found.map((f) => f.id);
-    await this.db.transaction().execute(async (trx) => {
-      if (mode === 'set') await trx.deleteFrom('label_devices').where('label_id', '=', id).execute();
+    await this.setMembers('label_devices', 'device_pk', id, found.map((f) => f.id), mode);
+  }
+
+  /** Adds, removes or replaces a label's channel or device members in one transaction. */
+  private async setMembers(
+    table: 'label_channels' | 'label_devices',
+    column: 'channel_pk' | 'device_pk',
+    id: number,
+    pks: number[],
+    mode: MemberMode,
+  ) {
+    // The two tables have the same shape (label_id + one member key); Kysely cannot type a column
+    // chosen at run time, hence the casts.
+    const db = this.db as unknown as Kysely<Record<string, { label_id: number } & Record<string, number>>>;
+    await db.transaction().execute(async (trx) => {
+      if (mode === 'set') await trx.deleteFrom(table).where('label_id', '=', id).execute();
       if (mode === 'remove') {
-        if (pks.length) await trx.deleteFrom('label_devices').where('label_id', '=', id).where('device_pk', 'in', pks).execute();
+        if (pks.length) await trx.deleteFrom(table).where('label_id', '=', id).where(column, 'in', pks).execute();
         return;
       }
-      if (pks.length) {
+      // Chunks keep each statement well under SQLite's bound-variable limit.
+      for (let i = 0; i < pks.length; i += 500) {
         await trx
-          .insertInto('label_devices')
-          .values(pks.map((pk) => ({ label_id: id, device_pk: pk })))
-          .onConflict((oc) => oc.columns(['label_id', 'device_pk']).doNothing())
+          .insertInto(table)
+          .values(pks.slice(i, i + 500).map((pk) => ({ label_id: id, [column]: pk })))
+          .onConflict((oc) => oc.columns(['label_id', column]).doNothing())
           .execute();
       }
     });
