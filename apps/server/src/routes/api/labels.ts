@@ -10,6 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
+import { channelNode, labelNode } from '../../services/inventory/group-nodes.js';
 import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
 const tags = ['labels'];
@@ -108,39 +109,24 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const all = await labels.all(scope);
     const key = req.query.key.toLowerCase();
     const matched = all.filter((l) => l.Name.toLowerCase().includes(key));
-    const nodes: GroupNode[] = matched.map((l) => ({
-      ID: String(l.ID),
-      Name: l.Name,
-      ParentID: String(l.ParentID),
-      Parental: 1,
-      IsSearchDevice: 0,
-      NodeType: 'directory',
-      Online: 1,
-      ChildNum: l.ChildNum + l.ChannelNum + l.DeviceNum,
-    }));
+    const nodes: GroupNode[] = matched.map(labelNode);
     const labelIds = all.map((l) => l.ID);
     if (labelIds.length) {
       const hits = await ctx.db
         .selectFrom('label_channels')
         .innerJoin('channels', 'channels.id', 'label_channels.channel_pk')
-        .select(['label_channels.label_id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable'])
+        .select(['label_channels.label_id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable', 'channels.parental'])
         .where('label_channels.label_id', 'in', labelIds)
         .where((eb) => contains(ctx.engine, eb.ref('channels.name'), req.query.key))
         .limit(500)
         .execute();
       for (const h of hits) {
-        nodes.push({
-          ID: `${h.parent_device_id}:${h.channel_id}`,
-          Name: h.name,
-          ParentID: String(h.label_id),
-          Parental: 0,
-          IsSearchDevice: 0,
-          NodeType: 'camera',
-          Online: h.online,
-          DeviceID: h.parent_device_id,
-          ChannelID: h.channel_id,
-          Enable: h.enable,
-        });
+        nodes.push(
+          channelNode(
+            { device: h.parent_device_id, channel: h.channel_id, name: h.name, online: h.online, enable: h.enable, parental: h.parental },
+            String(h.label_id),
+          ),
+        );
       }
     }
     return v1('MSG_SC_SERVER_LABELS_SEARCH_ACK', { Nodes: nodes });
@@ -178,16 +164,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const scope = await scopeOf(ctx.db, req.user!);
       const labelId = req.query.labelid;
       if (labelId) await visibleLabel(scope, labelId);
-      const nodes: GroupNode[] = (await labels.children(scope, labelId)).map((l) => ({
-        ID: String(l.ID),
-        Name: l.Name,
-        ParentID: String(l.ParentID),
-        Parental: 1,
-        IsSearchDevice: 0,
-        NodeType: 'directory',
-        Online: 1,
-        ChildNum: l.ChildNum + l.ChannelNum + l.DeviceNum,
-      }));
+      const nodes: GroupNode[] = (await labels.children(scope, labelId)).map(labelNode);
       if (labelId) {
         const devs = await ctx.db
           .selectFrom('label_devices')
@@ -220,18 +197,12 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           .orderBy('channels.id')
           .execute();
         for (const c of members) {
-          nodes.push({
-            ID: `${c.parent_device_id}:${c.channel_id}`,
-            Name: c.name,
-            ParentID: String(labelId),
-            Parental: c.parental,
-            IsSearchDevice: 0,
-            NodeType: c.parental ? 'deviceDirectory' : 'camera',
-            Online: c.online,
-            DeviceID: c.parent_device_id,
-            ChannelID: c.channel_id,
-            Enable: c.enable,
-          });
+          nodes.push(
+            channelNode(
+              { device: c.parent_device_id, channel: c.channel_id, name: c.name, online: c.online, enable: c.enable, parental: c.parental },
+              String(labelId),
+            ),
+          );
         }
       }
       return v1('MSG_SC_SERVER_GROUP_CHILDREN_ACK', { Nodes: nodes });
@@ -251,19 +222,12 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         req.user!.id,
         isAdmin(req.user!),
       );
-      const nodes: GroupNode[] = p.rows.map((c) => ({
-        ID: `${c.ParentDeviceID}:${c.ChannelID}`,
-        Name: c.Name,
-        ParentID: req.query.subset ?? c.ParentDeviceID,
-        Parental: c.Parental,
-        IsSearchDevice: 0,
-        NodeType: c.Parental ? 'deviceDirectory' : 'camera',
-        Online: c.Online,
-        DeviceID: c.ParentDeviceID,
-        ChannelID: c.ChannelID,
-        Enable: c.Enable,
-        ChildNum: c.SubChannelNum,
-      }));
+      const nodes: GroupNode[] = p.rows.map((c) =>
+        channelNode(
+          { device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name, online: c.Online, enable: c.Enable, parental: c.Parental, childNum: c.SubChannelNum },
+          req.query.subset ?? c.ParentDeviceID,
+        ),
+      );
       return v1('MSG_SC_SERVER_GROUP_DEVICE_CHANNELS_ACK', { Nodes: nodes, Count: p.total });
     },
   );

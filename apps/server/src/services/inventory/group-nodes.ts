@@ -1,0 +1,35 @@
+/** Nodes of the group tree (spec 3 "Group (label) node"), built the same way by every call. */
+import type { GroupNode, LabelRow } from '@opencvr/shared';
+
+export function labelNode(l: LabelRow): GroupNode {
+  return {
+    ID: String(l.ID),
+    Name: l.Name,
+    ParentID: String(l.ParentID),
+    Parental: 1,
+    IsSearchDevice: 0,
+    NodeType: 'directory',
+    Online: 1,
+    ChildNum: l.ChildNum + l.ChannelNum + l.DeviceNum,
+  };
+}
+
+/** A channel: a camera, or a GB directory inside a device (deviceDirectory). */
+export function channelNode(
+  c: { device: string; channel: string; name: string; online: number; enable: number; parental: number; childNum?: number },
+  parentId: string,
+): GroupNode {
+  return {
+    ID: `${c.device}:${c.channel}`,
+    Name: c.name,
+    ParentID: parentId,
+    Parental: c.parental,
+    IsSearchDevice: 0,
+    NodeType: c.parental ? 'deviceDirectory' : 'camera',
+    Online: c.online,
+    DeviceID: c.device,
+    ChannelID: c.channel,
+    Enable: c.enable,
+    ...(c.childNum !== undefined ? { ChildNum: c.childNum } : {}),
+  };
+}
