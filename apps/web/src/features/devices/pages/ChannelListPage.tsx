@@ -11,13 +11,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
-import { msg } from '../../../i18n';
-import { notify } from '../../../lib/notify';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteChannel, fetchChannelConfigs } from '../api';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelFormPath, channelListPath } from '../paths';
 import { useSubChannels } from '../subChannelStore';
+import { runAction } from '../../../lib/runAction';
 
 export default function ChannelListPage() {
   const { t } = useTranslation();
@@ -48,13 +47,7 @@ export default function ChannelListPage() {
     navigate(channelListPath(devid, deviceName, deviceType, c.GBID));
   };
   const remove = async (c: ChannelRow) => {
-    try {
-      await deleteChannel(devid, c.ChannelID);
-      notify.success(msg('success'));
-      void list.refetch();
-    } catch {
-      // shown by the request layer
-    }
+    if (await runAction(() => deleteChannel(devid, c.ChannelID))) void list.refetch();
   };
   const addPath = () => {
     const base = channelFormPath(devid, '0', deviceName, deviceType);

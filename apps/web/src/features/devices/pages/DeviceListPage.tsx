@@ -7,12 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { DEVICE_TYPES, PAGE_SIZE, type DeviceRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
-import { msg } from '../../../i18n';
-import { notify } from '../../../lib/notify';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteDevice, deleteDevices, fetchDeviceConfigs } from '../api';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelListPath } from '../paths';
+import { runAction } from '../../../lib/runAction';
 
 export default function DeviceListPage() {
   const { t } = useTranslation();
@@ -31,27 +30,13 @@ export default function DeviceListPage() {
 
   useEffect(() => setPage(1), [query, type]);
 
-  const done = () => {
-    notify.success(msg('success'));
+  const done = (ok: boolean) => {
+    if (!ok) return;
     setSelected([]);
     void list.refetch();
   };
-  const remove = async (row: DeviceRow) => {
-    try {
-      await deleteDevice(row.DeviceID);
-      done();
-    } catch {
-      // shown by the request layer
-    }
-  };
-  const removeSelected = async () => {
-    try {
-      await deleteDevices(selected);
-      done();
-    } catch {
-      // shown by the request layer
-    }
-  };
+  const remove = async (row: DeviceRow) => done(await runAction(() => deleteDevice(row.DeviceID)));
+  const removeSelected = async () => done(await runAction(() => deleteDevices(selected)));
 
   return (
     <div style={{ padding: 16 }}>

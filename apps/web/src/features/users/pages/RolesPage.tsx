@@ -1,44 +1,32 @@
 /** /user/role: roles; the built-in role (Builtin 1) cannot be edited or deleted. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, Popconfirm, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useAddAction } from '../../../lib/useAddAction';
+import { runAction } from '../../../lib/runAction';
 import { PAGE_SIZE, type RoleRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { RoleChannelsModal } from '../../../components/RoleChannelsModal';
-import { msg } from '../../../i18n';
-import { notify } from '../../../lib/notify';
 import { deleteRole, fetchRoles } from '../api';
 import { RoleFormModal } from '../components/RoleFormModal';
 
 export default function RolesPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<RoleRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [granting, setGranting] = useState<RoleRow | null>(null);
   const list = useQuery({ queryKey: ['roles', page], queryFn: () => fetchRoles(page, PAGE_SIZE), placeholderData: keepPreviousData });
 
-  useEffect(() => {
-    if (params.get('action') === 'add') {
-      setEditing(null);
-      setFormOpen(true);
-      params.delete('action');
-      setParams(params, { replace: true });
-    }
-  }, [params, setParams]);
+  useAddAction(() => {
+    setEditing(null);
+    setFormOpen(true);
+  });
 
   const remove = async (row: RoleRow) => {
-    try {
-      await deleteRole(row.ID);
-      notify.success(msg('success'));
-      void list.refetch();
-    } catch {
-      // shown by the request layer
-    }
+    if (await runAction(() => deleteRole(row.ID))) void list.refetch();
   };
 
   return (

@@ -4,18 +4,16 @@ import { Button, Card, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useAddAction } from '../../../lib/useAddAction';
+import { runAction } from '../../../lib/runAction';
 import { PAGE_SIZE, type UserRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
-import { msg } from '../../../i18n';
-import { notify } from '../../../lib/notify';
 import { deleteUser, fetchUsers } from '../api';
 import { UserFormModal } from '../components/UserFormModal';
 import { useDebounced } from '../useDebounced';
 
 export default function UsersPage() {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
   const [page, setPage] = useState(1);
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim());
@@ -25,23 +23,13 @@ export default function UsersPage() {
   const list = useQuery({ queryKey: ['users', page, query], queryFn: () => fetchUsers(page, PAGE_SIZE, query), placeholderData: keepPreviousData });
 
   useEffect(() => setPage(1), [query]);
-  useEffect(() => {
-    if (params.get('action') === 'add') {
-      setEditing(null);
-      setFormOpen(true);
-      params.delete('action');
-      setParams(params, { replace: true });
-    }
-  }, [params, setParams]);
+  useAddAction(() => {
+    setEditing(null);
+    setFormOpen(true);
+  });
 
   const remove = async (row: UserRow) => {
-    try {
-      await deleteUser(row.ID);
-      notify.success(msg('success'));
-      void list.refetch();
-    } catch {
-      // shown by the request layer
-    }
+    if (await runAction(() => deleteUser(row.ID))) void list.refetch();
   };
 
   return (
