@@ -21,6 +21,8 @@ const schema = z.object({
   bodyLimit: z.coerce.number().int().min(1024),
   /** Seconds between two reachability checks of an RTSP/ONVIF channel (CHANNEL_CHECK_INTERVAL); 0 turns checks off. */
   channelCheckInterval: z.coerce.number().int().min(0).max(86400),
+  /** GB28181 SIP port (SIP_PORT) for UDP and TCP; unset = the Port of the gb config section (15060); 0 = any free port (tests). */
+  sipPort: z.coerce.number().int().min(0).max(65535).optional(),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -35,6 +37,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDist: env.WEB_DIST,
     bodyLimit: env.BODY_LIMIT ?? 1024 * 1024,
     channelCheckInterval: env.CHANNEL_CHECK_INTERVAL ?? 30,
+    sipPort: env.SIP_PORT || undefined,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

@@ -34,9 +34,37 @@ export const sections = {
   vqd: z.object({
     is_show: z.boolean().default(false),
   }),
-  /** GB28181 access: the global device password set at initialisation (used by the SIP issue). */
+  /**
+   * GB28181 access (issue 6), the flat object of EasyCVR's getbaseconfig. The SIP listening port comes
+   * from SIP_PORT (default 15060) when set, else Port. Secrets (DevicePassword) go to admins only.
+   */
   gb: z.object({
+    /** The platform's 20-digit SIP ID (domain 10 digits + type 200 + serial). */
+    Serial: z.string().regex(/^\d{20}$/).default('34020000002000000001'),
+    /** SIP domain / digest realm: the first 10 digits of Serial by convention. */
+    Realm: z.string().regex(/^\d{10}$/).default('3402000000'),
+    /** Address announced to devices in SIP (Contact/Via); '' = the network sip_host or the listening address. */
+    Host: z.string().max(255).default(''),
+    Port: z.number().int().min(1).max(65535).default(15060),
+    /** Global registration password, used when a device has no DeviceUserPW of its own. */
     DevicePassword: z.string().max(64).default(''),
+    /** Address announced in SDP for RTP; '' = Host. Separate because media often crosses another NIC/NAT. */
+    MediaIP: z.string().max(255).default(''),
+    /** Inclusive UDP/TCP port range for RTP receivers. */
+    RtpPortMin: z.number().int().min(1024).max(65535).default(30000),
+    RtpPortMax: z.number().int().min(1024).max(65535).default(30500),
+    /** Default media transport asked of devices: UDP, or TCP with the platform passive (listening) or active (connecting). */
+    MediaTransport: z.enum(['UDP', 'TCP']).default('UDP'),
+    MediaTransportMode: z.enum(['passive', 'active']).default('passive'),
+    /** Seconds between keepalives a device is expected to send; offline after KeepaliveCount missed. */
+    KeepaliveTimeout: z.number().int().min(5).max(3600).default(60),
+    KeepaliveCount: z.number().int().min(1).max(10).default(3),
+    /** Longest registration accepted (seconds); a device asking more is granted this. */
+    RegisterExpires: z.number().int().min(60).max(86400).default(3600),
+    /** Seconds to wait for a device's answer (catalog, INVITE 200, first RTP packet). */
+    AckTimeout: z.number().int().min(1).max(120).default(10),
+    /** Whitelist switch: when on, only listed devices may register. */
+    WhiteSwitch: z.boolean().default(false),
   }),
   /** Play address authentication: media URLs carry a signed play_token that expires. */
   play: z.object({
