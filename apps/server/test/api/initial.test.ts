@@ -58,7 +58,7 @@ describe('first-run initialisation', () => {
     const info = await t.app.inject({ url: '/api/v1/getuserinfo', headers: { token: fresh } });
     expect(info.json().EasyDarwin.Body).toMatchObject({ id: 1, name: 'chief', role: 'admin' });
     expect((await t.app.inject({ url: '/api/v1/userlist', headers: { token: fresh } })).statusCode).toBe(200);
-    expect(await t.ctx.config.get('gb')).toEqual({ DevicePassword: 'sip12345' });
+    expect(await t.ctx.config.get('gb')).toMatchObject({ DevicePassword: 'sip12345' });
     expect(await t.ctx.config.get('ehome')).toEqual({ Password: 'ehome123' });
     token = fresh;
     const twice = await setinitial({ ...good, OldPassword: md5(STRONG), NewPassword: 'An0ther!pass' });
