@@ -34,6 +34,7 @@ import { listCheckTargets, StreamChecker } from './services/inventory/stream-che
 import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
+import { GbLists } from './services/gb-lists/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -70,6 +71,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     events,
     news,
     inventory,
+    gbLists: new GbLists(db.kysely, configStore),
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),

@@ -16,6 +16,7 @@ import type { Inventory } from './services/inventory/index.js';
 import type { StreamService } from './services/media/streams.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
 import type { RecordingService } from './services/recording/service.js';
+import type { GbLists } from './services/gb-lists/index.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -33,5 +34,7 @@ export interface AppContext {
   streamChecker: StreamChecker;
   /** Recorders, schedule engine, retention and the record index (started when the app is ready). */
   recording: RecordingService;
+  /** GB28181 registration whitelist/blacklist; the SIP server asks `admits()` on REGISTER. */
+  gbLists: GbLists;
   startedAt: Date;
 }

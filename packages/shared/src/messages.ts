@@ -72,6 +72,16 @@ export const MESSAGES = {
   onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },
   onvifNotOnvif: { 'zh-CN': '{address} 不是 ONVIF 设备: {reason}', 'en-US': '{address} is not an ONVIF device: {reason}' },
   onvifUnreachable: { 'zh-CN': '无法连接设备 {address}: {reason}', 'en-US': 'Cannot reach the device at {address}: {reason}' },
+  // GB28181 administration (issue 6): lists, settings, alarms
+  gbListEntryEmpty: { 'zh-CN': '设备编号和IP地址至少填写一项', 'en-US': 'Fill in the device ID, the IP address or both' },
+  gbListBadAddress: {
+    'zh-CN': 'IP地址 {ip} 格式不合法（可填单个地址或网段，如 192.168.1.0/24）',
+    'en-US': 'The address {ip} is not valid (one address or a block such as 192.168.1.0/24)',
+  },
+  gbRtpRangeInvalid: {
+    'zh-CN': 'RTP端口范围不合法：起始端口 {min} 必须小于结束端口 {max}',
+    'en-US': 'Invalid RTP port range: the first port {min} must be below the last {max}',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

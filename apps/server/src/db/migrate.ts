@@ -3,12 +3,14 @@ import type { Engine } from './index.js';
 import { m0001_foundation } from './migrations/0001_foundation.js';
 import { m0002_inventory } from './migrations/0002_inventory.js';
 import { m0003_recording } from './migrations/0003_recording.js';
+import { m0004_gb } from './migrations/0004_gb.js';
 
 /** Migrations in order; each is a function of the engine so column types can differ where needed. */
 const migrations: Record<string, (engine: Engine) => Migration> = {
   '0001_foundation': m0001_foundation,
   '0002_inventory': m0002_inventory,
   '0003_recording': m0003_recording,
+  '0004_gb': m0004_gb,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works below the typed schema

@@ -83,6 +83,25 @@ export interface DevicesTable {
   position_subscribe: Generated<number>;
   updated_at: Generated<string>;
   last_seen_at: Generated<string>;
+  /** GB28181 (0004): Contact URI, transport and source address of the last REGISTER. */
+  contact: Generated<string>;
+  sip_transport: Generated<string>;
+  sip_remote_ip: Generated<string>;
+  sip_remote_port: Generated<number>;
+  sip_local_ip: Generated<string>;
+  /** Granted lifetime (s), when granted, when it runs out ('' = not registered). */
+  register_expires: Generated<number>;
+  registered_at: Generated<string>;
+  register_expires_at: Generated<string>;
+  keepalive_at: Generated<string>;
+  /** Interval the device announced (s); 0 = the gb KeepaliveTimeout setting. */
+  keepalive_interval: Generated<number>;
+  /** GB2312, GB18030 or UTF-8: the charset of the device's MANSCDP bodies. */
+  charset: Generated<string>;
+  channel_count: Generated<number>;
+  catalog_at: Generated<string>;
+  /** Why the device is offline; '' when online. */
+  status_reason: Generated<string>;
 }
 export interface ChannelsTable {
   id: Generated<number>;
@@ -122,6 +141,30 @@ export interface ChannelsTable {
   latitude: number | null;
   gps_longitude: number | null;
   gps_latitude: number | null;
+  /** GB28181 catalog item fields (0004). */
+  civil_code: Generated<string>;
+  block: Generated<string>;
+  address: Generated<string>;
+  owner: Generated<string>;
+  business_group_id: Generated<string>;
+  safety_way: Generated<number>;
+  register_way: Generated<number>;
+  cert_num: Generated<string>;
+  certifiable: Generated<number>;
+  err_code: Generated<number>;
+  secrecy: Generated<number>;
+  /** Status text as the device sent it (ON/OFF/OK); `online` stays the flag. */
+  status: Generated<string>;
+  /** 0 unknown, 1 dome, 2 half-dome, 3 fixed bullet, 4 remote-controlled bullet. */
+  ptz_type: Generated<number>;
+  sub_count: Generated<number>;
+  /** MobilePosition: last fix time, speed km/h, direction degrees, altitude m. */
+  gps_time: Generated<string>;
+  gps_speed: number | null;
+  gps_direction: number | null;
+  gps_altitude: number | null;
+  /** 1 when the channel came from a device catalog, 0 when added by hand. */
+  from_catalog: Generated<number>;
 }
 export interface LabelsTable {
   id: Generated<number>;
@@ -185,6 +228,33 @@ export interface RecordManualTable {
   channel_pk: number;
   started_at: string;
 }
+/** GB28181 registration lists: match by device ID, address (IP or CIDR) or both; '' = any. */
+export interface GbListTable {
+  id: Generated<number>;
+  device_id: string;
+  ip: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+/** Protocol alarms (GB28181 Alarm NOTIFY/MESSAGE). */
+export interface AlarmsTable {
+  id: Generated<number>;
+  device_id: string;
+  channel_id: string;
+  priority: number;
+  method: number;
+  /** Spec 3 alarm type 1-19; 0 = other. */
+  type: number;
+  alarm_time: string;
+  description: string;
+  longitude: number | null;
+  latitude: number | null;
+  /** Relative to DATA_DIR/alarms; '' = none. */
+  snapshot: string;
+  created_at: string;
+}
 
 export interface Database {
   roles: RolesTable;
@@ -206,6 +276,9 @@ export interface Database {
   record_plan_channels: RecordPlanChannelsTable;
   recordings: RecordingsTable;
   record_manual: RecordManualTable;
+  gb_whitelist: GbListTable;
+  gb_blacklist: GbListTable;
+  alarms: AlarmsTable;
 }
 
 export type Role = Selectable<RolesTable>;
@@ -218,3 +291,5 @@ export type Channel = Selectable<ChannelsTable>;
 export type Label = Selectable<LabelsTable>;
 export type RecordPlan = Selectable<RecordPlansTable>;
 export type Recording = Selectable<RecordingsTable>;
+export type GbListEntry = Selectable<GbListTable>;
+export type Alarm = Selectable<AlarmsTable>;
