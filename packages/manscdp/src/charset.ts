@@ -1,0 +1,75 @@
+/**
+ * MANSCDP bodies travel as bytes in whatever the XML declaration says: GB2312 (most devices), GBK,
+ * GB18030 or UTF-8. Devices often lie in both directions, so decoding is:
+ *   1. a UTF-8 BOM wins;
+ *   2. bytes that are strictly valid UTF-8 and hold a non-ASCII byte are UTF-8 whatever is declared
+ *      (GB2312/GBK Chinese text is almost never valid UTF-8: its lead bytes B0-F7 take trail bytes
+ *      A1-FE, which are not UTF-8 continuation patterns in the needed positions);
+ *   3. otherwise the declared charset when iconv-lite knows it, and GB18030 when none is declared or
+ *      the declared one is UTF-8 but the bytes are not (GB18030 is a superset of GB2312 and GBK, so a
+ *      device saying GB2312 while sending GBK-only characters still reads right).
+ */
+import iconv from 'iconv-lite';
+
+export type BodyEncoding = 'GB2312' | 'GB18030' | 'UTF-8';
+
+export interface DecodedBody {
+  text: string;
+  /** What the bytes were read as ('UTF-8', 'GB18030', or another iconv-lite name from the declaration). */
+  readAs: string;
+  /** The declaration's encoding as written, if any. */
+  declared?: string;
+}
+
+const DECLARATION = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]{1,40})["']/;
+const GB_FAMILY = new Set(['gb2312', 'gbk', 'gb18030', 'cp936', 'euc-cn', 'x-gbk', 'gb_2312-80', 'csgb2312', 'hz-gb-2312']);
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The encoding named by the XML declaration at the start of the body (read as ASCII), if any. */
+export function declaredEncoding(bytes: Uint8Array): string | undefined {
+  const head = bytes.subarray(0, 256);
+  let ascii = '';
+  for (const b of head) ascii += b < 0x80 ? String.fromCharCode(b) : '?';
+  const m = DECLARATION.exec(ascii.replace(/^\?+/, '')); // a BOM reads as '?'s
+  return m?.[1];
+}
+
+function hasNonAscii(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b >= 0x80) return true;
+  return false;
+}
+
+function strictUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bytes of a MANSCDP body to text; never throws (undecodable bytes become U+FFFD). */
+export function decodeBody(bytes: Uint8Array): DecodedBody {
+  const declared = declaredEncoding(bytes);
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), readAs: 'UTF-8', declared };
+  }
+  if (!hasNonAscii(bytes)) return { text: new TextDecoder('latin1').decode(bytes), readAs: declared ?? 'UTF-8', declared };
+  const asUtf8 = strictUtf8(bytes);
+  if (asUtf8 !== undefined) return { text: asUtf8, readAs: 'UTF-8', declared };
+  const name = declared?.toLowerCase();
+  if (name && !GB_FAMILY.has(name) && name !== 'utf-8' && name !== 'utf8' && iconv.encodingExists(name)) {
+    return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), name), readAs: name, declared };
+  }
+  return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030'), readAs: 'GB18030', declared };
+}
+
+/**
+ * Text to bytes in the given charset. GB2312 is written with the GBK table (iconv-lite's cp936), the
+ * superset every device that says GB2312 actually reads; a character outside it would become '?', so
+ * GB18030 is the choice for names that may hold rare characters.
+ */
+export function encodeBody(text: string, encoding: BodyEncoding): Uint8Array {
+  if (encoding === 'UTF-8') return new TextEncoder().encode(text);
+  const buf = iconv.encode(text, encoding === 'GB2312' ? 'gbk' : 'gb18030');
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+}
