@@ -9,3 +9,4 @@ export { AacDepacketiser, type AacOptions } from './aac.js';
 export { G711Depacketiser } from './g711.js';
 export { decodeBase64, mediaTrack, sdpTracks, type MediaTrack } from './sdp-tracks.js';
 export { H264Packetiser, h264Payloads, type H264PacketiserOptions, type PacketisedRtp } from './h264-packetiser.js';
+export { frameRfc4571, Rfc4571Reader, type Rfc4571Options } from './rfc4571.js';
