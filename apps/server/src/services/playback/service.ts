@@ -18,6 +18,9 @@ export interface PlaybackServiceOptions {
   idleMs?: number;
   leadSeconds?: number;
   maxSessions?: number;
+  /** Following a recording still being written: see PlaybackSessionDeps. */
+  followPollMs?: number;
+  followGraceMs?: number;
 }
 
 type Log = { warn(obj: object, msg: string): void };
@@ -63,6 +66,8 @@ export class PlaybackService {
       segments: (a, b) => this.segments(channelPk, a, b),
       log: this.log,
       leadSeconds: this.opts.leadSeconds,
+      followPollMs: this.opts.followPollMs,
+      followGraceMs: this.opts.followGraceMs,
       onClose: () => {
         clearTimeout(timer);
         this.sessions.delete(id);

@@ -7,7 +7,7 @@
  * before the time (a new 'init', so the player starts a fresh timeline).
  */
 import fs from 'node:fs/promises';
-import { mimeOfInit, rewriteMoof } from '@opencvr/fmp4';
+import { mimeOfInit, rewriteMoof, truncateFragment, withTracks, type InitInfo, type InitTrack } from '@opencvr/fmp4';
 import type { SegmentFile } from '../recording/service.js';
 import type { SegmentReader } from './segment-reader.js';
 import { fragmentsBetween, Retimer, sameInit } from './timeline.js';
@@ -31,6 +31,10 @@ export interface PlaybackSessionDeps {
   maxBufferedBytes?: number;
   /** Gaps longer than this (ms) between recordings are announced. */
   gapMs?: number;
+  /** At the end of what is recorded, while the range is not over: look again this often (default 500 ms). */
+  followPollMs?: number;
+  /** ...as long as a segment is being written or the last fragment ended this recently (default 10 s). */
+  followGraceMs?: number;
   onClose?(): void;
 }
 
@@ -207,10 +211,12 @@ export class PlaybackSession {
     const lead = this.deps.leadSeconds ?? 1;
     const maxBuffered = this.deps.maxBufferedBytes ?? 2 * 1024 * 1024;
     const gapMs = this.deps.gapMs ?? 2000;
-    const segments = await this.deps.segments(new Date(this.runFrom), new Date(this.to));
     let init: Uint8Array | undefined;
+    let tracks: TrackChoice | undefined;
     let retimer = new Retimer();
     let lastWallEnd: number | undefined;
+    /** The last fragment sent: following a growing recording goes on after it. */
+    let after: { segId: number; offset: number; wallEnd: number } | undefined;
     this.sent = [];
     this.sentEnd = 0;
     this.anchorMedia = 0;
@@ -219,72 +225,119 @@ export class PlaybackSession {
     this.firstWall = undefined;
     let fh: { file: string; h: fs.FileHandle } | undefined;
     try {
-      for await (const p of fragmentsBetween(this.deps.reader, segments, this.runFrom, this.to, {
-        onBadSegment: (seg, err) => this.deps.log?.warn({ err, id: seg.id }, 'playback: segment file unreadable; skipped'),
-      })) {
+      for (;;) {
+        // Segments from the start, or (following) those that may hold what comes after the last fragment sent:
+        // the index row of a growing segment trails its file by a second or so.
+        const segments = await this.deps.segments(new Date(after ? after.wallEnd - 10_000 : this.runFrom), new Date(this.to));
+        for await (const p of fragmentsBetween(this.deps.reader, segments, this.runFrom, this.to, {
+          after,
+          onBadSegment: (seg, err) => this.deps.log?.warn({ err, id: seg.id }, 'playback: segment file unreadable; skipped'),
+        })) {
+          if (epoch !== this.epoch || this.closed) return false;
+          let newBlock = p.firstOfSegment;
+          if (!init || !sameInit(init, p.layout.init)) {
+            // First init, or the tracks changed: the player starts a fresh MediaSource and timeline.
+            init = p.layout.init;
+            tracks = chooseTracks(p.layout.info);
+            retimer = new Retimer();
+            this.sent = [];
+            this.sentEnd = 0;
+            this.anchorMedia = 0;
+            this.anchorWall = Date.now();
+            if (this.pausedAt !== undefined) this.pausedAt = 0;
+            const info = p.layout.info;
+            this.send(
+              JSON.stringify({
+                type: 'init',
+                mime: mimeOfInit(info, tracks.kept),
+                tracks: tracks.kept.map((t) => ({ kind: t.kind, codecString: t.codecString })),
+                ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: 'not playable in a browser (MSE): left out of playback; the download keeps it' })) } : {}),
+              }),
+            );
+            this.send(tracks.dropped.length ? withTracks(init, (id) => tracks!.keep.has(id)) : init);
+            this.stats.inits++;
+            newBlock = true;
+          } else if (lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
+            this.send(JSON.stringify({ type: 'gap', from: lastWallEnd, to: p.wallStart }));
+            newBlock = true;
+          }
+          this.firstWall ??= p.wallStart;
+          const placed = retimer.place(p.layout, p.frag, newBlock);
+          // Pace: send when the play head is within `lead` seconds of this fragment; wait while paused
+          // or while the socket still holds too much.
+          for (;;) {
+            if (epoch !== this.epoch || this.state === 'closed') return false;
+            const ws = this.socket;
+            if (!ws || ws.readyState !== OPEN) return false;
+            if (this.state === 'paused') {
+              await this.sleep(1000);
+              continue;
+            }
+            if (ws.bufferedAmount > maxBuffered) {
+              await this.sleep(20);
+              continue;
+            }
+            const due = this.anchorWall + ((placed.outStart - lead - this.anchorMedia) * 1000) / this.speed;
+            const wait = due - Date.now();
+            if (wait <= 0) break;
+            await this.sleep(Math.min(wait, 1000));
+          }
+          if (fh?.file !== p.seg.file) {
+            await fh?.h.close();
+            fh = undefined;
+            fh = { file: p.seg.file, h: await fs.open(p.seg.file, 'r') };
+          }
+          const buf = Buffer.alloc(p.frag.length);
+          const { bytesRead } = await fh.h.read(buf, 0, p.frag.length, p.frag.offset);
+          if (bytesRead !== p.frag.length) throw new Error('recording file shorter than its index says');
+          const moof = rewriteMoof(buf.subarray(0, p.frag.moofLength), placed.sequence, (id, cur) => placed.bases.get(id) ?? cur);
+          buf.set(moof, 0);
+          after = { segId: p.seg.id, offset: p.frag.offset, wallEnd: p.wallEnd };
+          lastWallEnd = p.wallEnd;
+          const out = tracks?.dropped.length ? truncateFragment(buf, (id) => (tracks!.keep.has(id) ? Infinity : -Infinity), p.layout.info) : buf;
+          if (epoch !== this.epoch) return false;
+          if (!out) continue; // only samples of left-out tracks
+          if (!this.send(out)) return false;
+          this.stats.fragments++;
+          this.stats.bytes += out.length;
+          this.sent.push({ out: placed.outStart, wall: p.wallStart });
+          if (this.sent.length > 256) this.sent.splice(0, this.sent.length - 256);
+          this.sentEnd = placed.outEnd;
+        }
+        // The end of what is recorded. Still recording into the range: wait for more, then go on.
+        if (!this.following(segments, lastWallEnd)) return true;
+        await this.sleep(this.deps.followPollMs ?? 500);
         if (epoch !== this.epoch || this.closed) return false;
-        let newBlock = p.firstOfSegment;
-        if (!init || !sameInit(init, p.layout.init)) {
-          // First init, or the tracks changed: the player starts a fresh MediaSource and timeline.
-          init = p.layout.init;
-          retimer = new Retimer();
-          this.sent = [];
-          this.sentEnd = 0;
-          this.anchorMedia = 0;
-          this.anchorWall = Date.now();
-          if (this.pausedAt !== undefined) this.pausedAt = 0;
-          const info = p.layout.info;
-          this.send(JSON.stringify({ type: 'init', mime: mimeOfInit(info), tracks: info.tracks.map((t) => ({ kind: t.kind, codecString: t.codecString })) }));
-          this.send(init);
-          this.stats.inits++;
-          newBlock = true;
-        } else if (lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
-          this.send(JSON.stringify({ type: 'gap', from: lastWallEnd, to: p.wallStart }));
-          newBlock = true;
-        }
-        this.firstWall ??= p.wallStart;
-        const placed = retimer.place(p.layout, p.frag, newBlock);
-        // Pace: send when the play head is within `lead` seconds of this fragment; wait while paused
-        // or while the socket still holds too much.
-        for (;;) {
-          if (epoch !== this.epoch || this.state === 'closed') return false;
-          const ws = this.socket;
-          if (!ws || ws.readyState !== OPEN) return false;
-          if (this.state === 'paused') {
-            await this.sleep(1000);
-            continue;
-          }
-          if (ws.bufferedAmount > maxBuffered) {
-            await this.sleep(20);
-            continue;
-          }
-          const due = this.anchorWall + ((placed.outStart - lead - this.anchorMedia) * 1000) / this.speed;
-          const wait = due - Date.now();
-          if (wait <= 0) break;
-          await this.sleep(Math.min(wait, 1000));
-        }
-        if (fh?.file !== p.seg.file) {
-          await fh?.h.close();
-          fh = undefined;
-          fh = { file: p.seg.file, h: await fs.open(p.seg.file, 'r') };
-        }
-        const buf = Buffer.alloc(p.frag.length);
-        const { bytesRead } = await fh.h.read(buf, 0, p.frag.length, p.frag.offset);
-        if (bytesRead !== p.frag.length) throw new Error('recording file shorter than its index says');
-        const moof = rewriteMoof(buf.subarray(0, p.frag.moofLength), placed.sequence, (id, cur) => placed.bases.get(id) ?? cur);
-        buf.set(moof, 0);
-        if (epoch !== this.epoch) return false;
-        if (!this.send(buf)) return false;
-        this.stats.fragments++;
-        this.stats.bytes += buf.length;
-        this.sent.push({ out: placed.outStart, wall: p.wallStart });
-        if (this.sent.length > 256) this.sent.splice(0, this.sent.length - 256);
-        this.sentEnd = placed.outEnd;
-        lastWallEnd = p.wallEnd;
       }
     } finally {
       await fh?.h.close();
     }
-    return true;
   }
+
+  /** More may come: the range is not over, and a segment is being written (or one ended moments ago). */
+  private following(segments: readonly SegmentFile[], lastWallEnd: number | undefined): boolean {
+    const now = Date.now();
+    if (now >= this.to || (lastWallEnd !== undefined && lastWallEnd >= this.to)) return false;
+    if (segments.some((s) => s.status === 'recording')) return true;
+    const last = Math.max(lastWallEnd ?? -Infinity, ...segments.map((s) => s.endAt.getTime()));
+    return now - last < (this.deps.followGraceMs ?? 10_000);
+  }
+}
+
+interface TrackChoice {
+  kept: InitTrack[];
+  dropped: InitTrack[];
+  keep: Set<number>;
+}
+
+/**
+ * What a browser's Media Source can play: H.264/H.265 video and AAC audio. G.711 (alaw/ulaw) and
+ * anything else is left out of the WS stream (the init says so); when nothing would be left, all stay.
+ */
+function chooseTracks(info: InitInfo): TrackChoice {
+  const playable = (t: InitTrack) => (t.kind === 'video' && /^(avc[13]|hvc1|hev1)/.test(t.codecString || t.entry)) || (t.kind === 'audio' && t.entry === 'mp4a');
+  let kept = info.tracks.filter(playable);
+  if (!kept.length) kept = info.tracks;
+  const keep = new Set(kept.map((t) => t.trackId));
+  return { kept, dropped: info.tracks.filter((t) => !keep.has(t.trackId)), keep };
 }

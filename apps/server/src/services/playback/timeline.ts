@@ -31,6 +31,12 @@ export function mediaOf(seg: Pick<SegmentFile, 'startAt'>, layout: SegmentLayout
 export interface FragmentsOptions {
   /** Called for a segment file that cannot be read (gone, not an MP4); it is skipped. */
   onBadSegment?(seg: SegmentFile, err: unknown): void;
+  /**
+   * Continue after this fragment (a segment still being written grew, or the next segment began):
+   * its segment goes on with the fragments after `offset`, later ones from their first sync fragment;
+   * nothing ending at or before `wallEnd` is given again. `from` is then only used to find segments.
+   */
+  after?: { segId: number; offset: number; wallEnd: number };
 }
 
 /**
@@ -40,8 +46,9 @@ export interface FragmentsOptions {
  * covered by what was already given (overlapping files) are left out.
  */
 export async function* fragmentsBetween(reader: SegmentReader, segments: readonly SegmentFile[], from: number, to: number, opts: FragmentsOptions = {}): AsyncGenerator<PlannedFragment> {
-  let started = false;
-  let lastEnd = -Infinity;
+  const after = opts.after;
+  let started = !!after;
+  let lastEnd = after ? after.wallEnd : -Infinity;
   for (const seg of segments) {
     let layout: SegmentLayout;
     try {
@@ -55,13 +62,17 @@ export async function* fragmentsBetween(reader: SegmentReader, segments: readonl
     if (!started) {
       for (let i = 0; i < frags.length; i++) if (frags[i].frag.sync && frags[i].wall[0] <= from) i0 = i;
     }
+    if (after && seg.id === after.segId) {
+      i0 = frags.findIndex((f) => f.frag.offset > after.offset);
+      if (i0 < 0) continue;
+    }
     if (i0 < 0) i0 = frags.findIndex((f) => f.frag.sync);
     if (i0 < 0) continue;
-    let first = true;
+    let first = !(after && seg.id === after.segId);
     for (let i = i0; i < frags.length; i++) {
       const { frag, wall } = frags[i];
       if (wall[0] >= to) return;
-      if (wall[1] <= lastEnd) continue;
+      if (wall[1] <= lastEnd && !(after && seg.id === after.segId)) continue;
       started = true;
       lastEnd = Math.max(lastEnd, wall[1]);
       yield { seg, layout, frag, wallStart: wall[0], wallEnd: wall[1], firstOfSegment: first };
