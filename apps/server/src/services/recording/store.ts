@@ -31,6 +31,14 @@ export function toSegment(r: Recording): SegmentRow {
   };
 }
 
+/**
+ * No segment is longer than this: the recorder cuts at 1.5 × SegmentSeconds (≤ 3600) + 2 s of wall
+ * time, and reconciliation only closes what a recorder wrote. Range look-ups bound start_at from
+ * below by it, so the (channel_pk, start_at) index reads only the rows near the range instead of
+ * every row of the channel before it (a year of 5-minute segments is 105,120 rows per channel).
+ */
+export const MAX_SEGMENT_MS = 2 * 3600_000;
+
 export class RecordingIndex implements SegmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -74,6 +82,7 @@ export class RecordingIndex implements SegmentStore {
       .selectFrom('recordings')
       .selectAll()
       .where('channel_pk', '=', channelPk)
+      .where('start_at', '>', new Date(from.getTime() - MAX_SEGMENT_MS).toISOString())
       .where('start_at', '<', to.toISOString())
       .where('end_at', '>', from.toISOString())
       .orderBy('start_at')
@@ -89,6 +98,7 @@ export class RecordingIndex implements SegmentStore {
       .selectFrom('recordings')
       .select('channel_pk')
       .distinct()
+      .where('start_at', '>', new Date(from.getTime() - MAX_SEGMENT_MS).toISOString())
       .where('start_at', '<', to.toISOString())
       .where('end_at', '>', from.toISOString());
     if (pks) q = q.where('channel_pk', 'in', pks);
