@@ -56,6 +56,10 @@ import {
   trackChild,
   untrackChild,
 } from '../lib/server';
+import { measureFirstFrame } from './first-frame';
+import { measureLatency } from './latency';
+import { mergeWithPrevious } from './support';
+import { measureViewers } from './viewers';
 
 const HERE = path.join(ROOT, 'bench/live');
 const CACHE = path.join(HERE, '.cache');
@@ -78,6 +82,9 @@ const VIEWER_WARMUP_S = Number(arg('viewer-warmup', '5'));
 const VIEWER_WINDOW_S = Number(arg('viewer-window', '20'));
 const RUNNING_SAMPLES = Number(arg('running-samples', '10'));
 const ONDEMAND_SAMPLES = Number(arg('ondemand-samples', '5'));
+/** --parts=hubs,startup,first-frame,latency,viewers (default all); a partial run merges into live.json. */
+const ALL_PARTS = ['hubs', 'startup', 'first-frame', 'latency', 'viewers'];
+const PARTS = arg('parts', ALL_PARTS.join(',')).split(',');
 
 const log = (m: string) => console.log(`[live] ${m}`);
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
@@ -688,7 +695,7 @@ async function main(): Promise<number> {
   const figures: Figure[] = [];
   const failures: string[] = [];
 
-  for (const n of STREAMS) {
+  for (const n of PARTS.includes('hubs') ? STREAMS : []) {
     let hub: HubResult | undefined;
     let ff: FfmpegResult | undefined;
     try {
@@ -742,7 +749,7 @@ async function main(): Promise<number> {
     );
   }
 
-  try {
+  if (PARTS.includes('startup')) try {
     const s = await measureStartupAndViewers(cam);
     figures.push(
       {
@@ -776,8 +783,17 @@ async function main(): Promise<number> {
     failures.push(`start-up / viewers: ${(err as Error).message}`);
   }
 
+  for (const [part, measure] of [['first-frame', measureFirstFrame], ['latency', measureLatency], ['viewers', measureViewers]] as const) {
+    if (!PARTS.includes(part)) continue;
+    try {
+      figures.push(...(await measure({ cameraUrl: cam.url, log, arg })));
+    } catch (err) {
+      failures.push(`${part}: ${(err as Error).message}`);
+    }
+  }
+
   log(`load average at the end: ${loadavg()} (shared ${os.cpus().length}-core machine: figures are noisy)`);
-  writeFigures('live', figures);
+  writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeWithPrevious(figures));
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;
 }

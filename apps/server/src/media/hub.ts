@@ -8,6 +8,7 @@
  * recorder or a stats probe are all Subscribers.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
+import { latencyProbe } from './latency-probe.js';
 
 export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
 
@@ -152,6 +153,7 @@ export class StreamHub {
       },
       unit: (track, unit) => {
         if (!alive()) return;
+        latencyProbe?.arrived(unit);
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;
           this.setState('live', '');

@@ -11,6 +11,7 @@
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { FlvMuxer, type HevcMode } from '@opencvr/flv';
 import type { HubState, Subscriber } from '../hub.js';
+import { latencyProbe } from '../latency-probe.js';
 
 /** Where the bytes go: an HTTP response or a WebSocket. */
 export interface FlvSink {
@@ -83,6 +84,7 @@ export class FlvOutput implements Subscriber {
       return;
     }
     for (const t of tags) this.send(t);
+    if (latencyProbe && tags.length) latencyProbe.record('flv', latencyProbe.arrivalOf(unit));
   }
 
   state(state: HubState) {

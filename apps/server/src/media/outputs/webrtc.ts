@@ -24,6 +24,7 @@ import type { AccessUnit, Track, VideoTrack } from '@opencvr/codec';
 import { h264NalType } from '@opencvr/codec';
 import { H264Packetiser } from '@opencvr/rtp';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
+import { latencyProbe } from '../latency-probe.js';
 import { chooseH264, keepCandidates, keepVideoPayloadType, offeredH264 } from './webrtc-sdp.js';
 
 export class WhepError extends Error {
@@ -75,9 +76,13 @@ export class WebRtcOutput implements Subscriber {
       const at = Math.max(0, types.findIndex((t) => t >= 1 && t <= 5));
       nalus = [...nalus.slice(0, at), this.params.sps, this.params.pps, ...nalus.slice(at)];
     }
+    const arrival = latencyProbe?.arrivalOf(unit);
     for (const p of this.packetiser.packets(nalus, unit.pts)) {
       const header = new RtpHeader({ marker: p.marker, sequenceNumber: p.sequenceNumber, timestamp: p.timestamp, payloadType: 96 });
-      void this.sender.sendRtp(new RtpPacket(header, Buffer.from(p.payload.buffer, p.payload.byteOffset, p.payload.byteLength))).catch(() => undefined);
+      const sent = this.sender.sendRtp(new RtpPacket(header, Buffer.from(p.payload.buffer, p.payload.byteOffset, p.payload.byteLength)));
+      // Bench probe (off: arrival is undefined): the unit has left once its last packet is sent.
+      if (arrival !== undefined && p.marker) void sent.then(() => latencyProbe?.record('webrtc', arrival)).catch(() => undefined);
+      void sent.catch(() => undefined);
       this.stats.packets++;
     }
     this.stats.units++;

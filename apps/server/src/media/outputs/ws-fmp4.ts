@@ -10,6 +10,7 @@
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fragmenter } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
+import { latencyProbe } from '../latency-probe.js';
 
 export interface WsLike {
   readonly bufferedAmount: number;
@@ -30,6 +31,8 @@ export class WsFmp4Output implements Subscriber {
   /** Hub track index → index in this output's tracks (absent: left out). */
   private map = new Map<number, number>();
   private skipping = false;
+  /** Opt-in bench probe (MEDIA_LATENCY_PROBE); undefined normally. */
+  private readonly probe = latencyProbe?.fmp4('ws-fmp4');
   /** Fragments sent and dropped, and bytes sent, for the stream-status feed. */
   readonly stats = { fragments: 0, dropped: 0, bytes: 0 };
 
@@ -84,9 +87,11 @@ export class WsFmp4Output implements Subscriber {
       }
       this.skipping = false;
       this.ws.send(f.data);
+      this.probe?.sent(f.tracks, track);
       this.stats.fragments++;
       this.stats.bytes += f.data.byteLength;
     }
+    this.probe?.pushed(track, unit);
   }
 
   state(state: HubState, reason: string) {

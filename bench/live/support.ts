@@ -1,0 +1,197 @@
+/**
+ * What the live bench's parts (first-frame, latency, viewers) share: a context handed over by run.ts
+ * (the camera), a fresh initialised server, devices and play URLs through the API, CPU seconds from
+ * /proc, and viewers that only count what they get: a WebSocket (fMP4 or FLV) reader and a WHEP
+ * client made with werift (the server's own WebRTC library, here on the receiving side).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
+import WebSocket from 'ws';
+import { RESULTS_DIR, type Figure } from '../lib/figures';
+import { call, initialise, startServer as startServerProcess } from '../lib/server';
+
+/** What run.ts hands to every part. */
+export interface LiveContext {
+  /** rtsp URL of the shared bench camera; each n is its own session (own device, own hub). */
+  cameraUrl(n: number): string;
+  log(m: string): void;
+  /** Command-line option of the run (`--name=value`), or the default. */
+  arg(name: string, def: string): string;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+export const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
+
+export function percentile(xs: number[], p: number): number {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
+}
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+/** utime + stime of a process (all its threads), in seconds. */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+}
+
+export interface BenchServer {
+  base: string;
+  pid: number;
+  token: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(ctx: LiveContext, label: string, env: Record<string, string> = {}): Promise<BenchServer> {
+  const s = await startServerProcess({ label, prefix: 'live', env: { CHANNEL_CHECK_INTERVAL: '0', ...env }, showLogOnStop: true, log: ctx.log });
+  const session = await initialise(s.url);
+  return { base: s.url, pid: s.pid, token: session.Token, stop: s.stop };
+}
+
+export async function addDevice(s: BenchServer, name: string, url: string): Promise<string> {
+  const body = await call<{ DeviceID: string }>(s.base, '/api/v1/adddevice', {
+    method: 'POST',
+    headers: { token: s.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ DeviceName: name, DeviceType: 'RTSP', RtspUrl: url }),
+  });
+  if (!body.DeviceID) throw new Error(`adddevice answered no DeviceID: ${JSON.stringify(body)}`);
+  return body.DeviceID;
+}
+
+export type PlayProtocol = 'WS_FMP4' | 'HLS' | 'FLV' | 'WS_FLV' | 'WEBRTC';
+
+/** Every play URL of a channel's main stream (getchannelstream), absolute. */
+export async function playUrls(s: BenchServer, device: string): Promise<Record<PlayProtocol, string>> {
+  const body = await call<{ URLs: Record<PlayProtocol, string> }>(
+    s.base,
+    `/api/v1/getchannelstream?${new URLSearchParams({ device, channel: '1', protocol: 'ws_m4s' })}`,
+    { headers: { token: s.token } },
+  );
+  const abs = (p: string, ws: boolean) => (ws ? s.base.replace(/^http/, 'ws') : s.base) + p;
+  return {
+    WS_FMP4: abs(body.URLs.WS_FMP4, true),
+    WS_FLV: abs(body.URLs.WS_FLV, true),
+    HLS: abs(body.URLs.HLS, false),
+    FLV: abs(body.URLs.FLV, false),
+    WEBRTC: abs(body.URLs.WEBRTC, false),
+  };
+}
+
+export interface CountingViewer {
+  bytes: number;
+  /** performance.now() of the first media message. */
+  firstAt?: number;
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A WebSocket viewer (fMP4 or FLV) that counts bytes; ready at its first binary message. */
+export function wsViewer(url: string): CountingViewer {
+  const ws = new WebSocket(url, { perMessageDeflate: false });
+  const v: CountingViewer = {
+    bytes: 0,
+    ready: new Promise((resolve, reject) => {
+      ws.on('message', (data, binary) => {
+        if (!binary) return;
+        v.bytes += (data as Buffer).length;
+        if (v.firstAt === undefined) {
+          v.firstAt = performance.now();
+          resolve();
+        }
+      });
+      ws.on('error', reject);
+      ws.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+      ws.on('close', () => reject(new Error('closed before media')));
+    }),
+    close: async () => {
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    },
+  };
+  v.ready.catch(() => undefined);
+  return v;
+}
+
+/** A WHEP client (werift) receiving the H.264 track; ready at its first RTP packet. */
+export async function whepViewer(url: string): Promise<CountingViewer> {
+  const pc = new RTCPeerConnection({
+    iceServers: [],
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    codecs: {
+      video: [
+        new RTCRtpCodecParameters({
+          mimeType: 'video/H264',
+          clockRate: 90000,
+          parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032',
+          rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }],
+        }),
+      ],
+    },
+  });
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  let resource = '';
+  const gotTrack = new Promise<MediaStreamTrack>((resolve) => pc.onTrack.subscribe(resolve));
+  const v: CountingViewer = {
+    bytes: 0,
+    ready: Promise.resolve(),
+    close: async () => {
+      if (resource) await fetch(resource, { method: 'DELETE' }).catch(() => undefined);
+      await pc.close().catch(() => undefined);
+    },
+  };
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    await new Promise<void>((resolve) => {
+      if (pc.iceGatheringState === 'complete') resolve();
+      pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
+    });
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
+    const answer = await res.text();
+    if (res.status !== 201) throw new Error(`WHEP answered ${res.status}: ${answer.slice(0, 200)}`);
+    resource = new URL(res.headers.get('location')!, url).toString();
+    await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  } catch (err) {
+    await v.close();
+    throw err;
+  }
+  v.ready = gotTrack.then(
+    (track) =>
+      new Promise<void>((resolve) => {
+        track.onReceiveRtp.subscribe((rtp) => {
+          v.bytes += rtp.payload.length;
+          if (v.firstAt === undefined) {
+            v.firstAt = performance.now();
+            resolve();
+          }
+        });
+      }),
+  );
+  return v;
+}
+
+/** Waits for a promise, failing after ms with a message. */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`${what}: nothing in ${ms} ms`)))]);
+}
+
+/**
+ * A run of some parts only (--parts=) keeps the other figures of the last bench/results/live.json:
+ * figures of the same name are replaced in place, new ones appended.
+ */
+export function mergeWithPrevious(figures: Figure[]): Figure[] {
+  let previous: Figure[] = [];
+  try {
+    previous = (JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'live.json'), 'utf8')) as { figures: Figure[] }).figures;
+  } catch {
+    return figures;
+  }
+  const fresh = new Map(figures.map((f) => [f.name, f]));
+  const merged = previous.map((f) => fresh.get(f.name) ?? f);
+  const kept = new Set(previous.map((f) => f.name));
+  return [...merged, ...figures.filter((f) => !kept.has(f.name))];
+}
