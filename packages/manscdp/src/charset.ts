@@ -1,13 +1,14 @@
 /**
- * MANSCDP bodies travel as bytes in whatever the XML declaration says: GB2312 (most devices), GBK,
- * GB18030 or UTF-8. Devices often lie in both directions, so decoding is:
+ * MANSCDP bodies travel as bytes in whatever the XML declaration says: GB2312 (most devices, and the
+ * standard's default), GBK, GB18030 or UTF-8. Devices lie in both directions, so decoding is:
  *   1. a UTF-8 BOM wins;
- *   2. bytes that are strictly valid UTF-8 and hold a non-ASCII byte are UTF-8 whatever is declared
- *      (GB2312/GBK Chinese text is almost never valid UTF-8: its lead bytes B0-F7 take trail bytes
- *      A1-FE, which are not UTF-8 continuation patterns in the needed positions);
- *   3. otherwise the declared charset when iconv-lite knows it, and GB18030 when none is declared or
- *      the declared one is UTF-8 but the bytes are not (GB18030 is a superset of GB2312 and GBK, so a
- *      device saying GB2312 while sending GBK-only characters still reads right).
+ *   2. declared UTF-8 (or another non-GB charset) and strictly valid UTF-8: UTF-8;
+ *   3. declared GB (or nothing declared) but the bytes are strictly valid UTF-8 and every non-ASCII
+ *      character is a 3- or 4-byte sequence (CJK text in UTF-8 is all 3-byte): UTF-8. GB text is
+ *      rarely valid UTF-8 at all, and when it is (a short name such as 一 = D2 BB) it reads as
+ *      2-byte sequences (U+0080-U+07FF, Cyrillic and the like), which this rule turns away;
+ *   4. otherwise GB18030, a superset of GB2312 and GBK, so a device saying GB2312 while sending
+ *      GBK-only characters still reads right (or the declared charset when iconv-lite knows it).
  */
 import iconv from 'iconv-lite';
 
@@ -22,7 +23,17 @@ export interface DecodedBody {
 }
 
 const DECLARATION = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]{1,40})["']/;
-const GB_FAMILY = new Set(['gb2312', 'gbk', 'gb18030', 'cp936', 'euc-cn', 'x-gbk', 'gb_2312-80', 'csgb2312', 'hz-gb-2312']);
+const GB_FAMILY = new Set([
+  'gb2312',
+  'gbk',
+  'gb18030',
+  'cp936',
+  'euc-cn',
+  'x-gbk',
+  'gb_2312-80',
+  'csgb2312',
+  'hz-gb-2312',
+]);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The encoding named by the XML declaration at the start of the body (read as ASCII), if any. */
@@ -39,6 +50,15 @@ function hasNonAscii(bytes: Uint8Array): boolean {
   return false;
 }
 
+/** True when no character of the text is in U+0080-U+07FF (what a 2-byte UTF-8 sequence encodes). */
+function noTwoByteChars(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80 && c < 0x800) return false;
+  }
+  return true;
+}
+
 function strictUtf8(bytes: Uint8Array): string | undefined {
   try {
     return utf8.decode(bytes);
@@ -53,14 +73,25 @@ export function decodeBody(bytes: Uint8Array): DecodedBody {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), readAs: 'UTF-8', declared };
   }
-  if (!hasNonAscii(bytes)) return { text: new TextDecoder('latin1').decode(bytes), readAs: declared ?? 'UTF-8', declared };
-  const asUtf8 = strictUtf8(bytes);
-  if (asUtf8 !== undefined) return { text: asUtf8, readAs: 'UTF-8', declared };
+  if (!hasNonAscii(bytes))
+    return { text: new TextDecoder('latin1').decode(bytes), readAs: declared ?? 'UTF-8', declared };
   const name = declared?.toLowerCase();
-  if (name && !GB_FAMILY.has(name) && name !== 'utf-8' && name !== 'utf8' && iconv.encodingExists(name)) {
-    return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), name), readAs: name, declared };
+  const gbDeclared = name === undefined || GB_FAMILY.has(name);
+  const asUtf8 = strictUtf8(bytes);
+  if (asUtf8 !== undefined && (!gbDeclared || noTwoByteChars(asUtf8)))
+    return { text: asUtf8, readAs: 'UTF-8', declared };
+  if (name && !gbDeclared && name !== 'utf-8' && name !== 'utf8' && iconv.encodingExists(name)) {
+    return {
+      text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), name),
+      readAs: name,
+      declared,
+    };
   }
-  return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030'), readAs: 'GB18030', declared };
+  return {
+    text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), 'gb18030'),
+    readAs: 'GB18030',
+    declared,
+  };
 }
 
 /**

@@ -8,9 +8,26 @@ export { declaredEncoding, decodeBody, encodeBody, type BodyEncoding, type Decod
 export { attr, child, childText, children, MAX_BODY_CHARS, parseXml, type XmlElement } from './xml.js';
 export { isCatalogItemId, isDeviceId, normaliseGbTime } from './decode/fields.js';
 export type { ManscdpHeader, ManscdpRoot } from './decode/header.js';
-export { decodeManscdp, parseManscdp, peekHeader, type DecodeResult, type ManscdpKind, type ManscdpMessage, type OtherMessage, type ParsedManscdp } from './decode/index.js';
+export {
+  decodeManscdp,
+  parseManscdp,
+  peekHeader,
+  type DecodeResult,
+  type ManscdpKind,
+  type ManscdpMessage,
+  type OtherMessage,
+  type ParsedManscdp,
+} from './decode/index.js';
 export type { Keepalive } from './decode/keepalive.js';
-export { CATALOG_EVENTS, typeCodeOf, type CatalogEvent, type CatalogItem, type CatalogNotify, type CatalogResponse, type RejectedItem } from './decode/catalog.js';
+export {
+  CATALOG_EVENTS,
+  typeCodeOf,
+  type CatalogEvent,
+  type CatalogItem,
+  type CatalogNotify,
+  type CatalogResponse,
+  type RejectedItem,
+} from './decode/catalog.js';
 export type {
   AlarmDutyStatus,
   ConfigDownloadResponse,
@@ -41,7 +58,16 @@ export {
   type RecordInfoQuery,
   type RecordType,
 } from './encode/query.js';
-export { encodeAlarmResponse, encodeDragZoom, encodeGuardControl, encodePtzControl, encodeRecordControl, encodeResetAlarm, encodeTeleBoot, type DragZoom } from './encode/control.js';
+export {
+  encodeAlarmResponse,
+  encodeDragZoom,
+  encodeGuardControl,
+  encodePtzControl,
+  encodeRecordControl,
+  encodeResetAlarm,
+  encodeTeleBoot,
+  type DragZoom,
+} from './encode/control.js';
 export {
   encodeAlarmNotify,
   encodeCatalogNotify,
@@ -56,4 +82,47 @@ export {
   encodePresetQueryResponse,
   encodeRecordInfoResponse,
 } from './encode/device.js';
-export { CONSOLE_PTZ_COMMANDS, consolePtzAction, decodePtzCmd, encodePtzCmd, ptzBytes, ptzChecksum, type ConsolePtzCommand, type ConsoleSpeed, type PtzAction } from './ptz.js';
+export {
+  CONSOLE_PTZ_COMMANDS,
+  consolePtzAction,
+  decodePtzCmd,
+  encodePtzCmd,
+  ptzBytes,
+  ptzChecksum,
+  type ConsolePtzCommand,
+  type ConsoleSpeed,
+  type PtzAction,
+} from './ptz.js';
+export { SsrcAllocator, ssrcKind, ssrcNumber, ssrcText, type SsrcKind } from './ssrc.js';
+export {
+  buildGbOffer,
+  DEFAULT_PAYLOADS,
+  parseGbAnswer,
+  type GbAnswer,
+  type GbOffer,
+  type GbPayload,
+  type GbSessionName,
+  type GbTransport,
+} from './sdp.js';
+export {
+  encodeMansrtsp,
+  MANSRTSP_CONTENT_TYPE,
+  MANSRTSP_SCALES,
+  mansrtspPause,
+  mansrtspResume,
+  mansrtspScale,
+  mansrtspSeek,
+  mansrtspTeardown,
+  parseMansrtspRequest,
+  parseMansrtspResponse,
+  type MansrtspRequest,
+  type MansrtspResponse,
+} from './mansrtsp.js';
+export {
+  CatalogAggregator,
+  PagedAggregator,
+  RecordInfoAggregator,
+  type AggregateResult,
+  type AggregatorOptions,
+  type PageAdded,
+} from './aggregator.js';

@@ -46,7 +46,8 @@ const CRUISE_OPS = { add: 0x84, delete: 0x85, speed: 0x86, dwell: 0x87, start: 0
 const SCAN_STEPS = { start: 0, left: 1, right: 2 } as const;
 
 function check(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max) throw new ManscdpError('bad-argument', `PTZ ${name} ${v} is not an integer in ${min}..${max}`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new ManscdpError('bad-argument', `PTZ ${name} ${v} is not an integer in ${min}..${max}`);
   return v;
 }
 
@@ -60,7 +61,10 @@ export function ptzChecksum(bytes: ArrayLike<number>): number {
 function frame(instruction: number, data1: number, data2: number, data3 = 0): string {
   const b = [0xa5, 0x0f, 0x01, instruction, data1, data2, (data3 & 0x0f) << 4];
   b.push(ptzChecksum(b));
-  return b.map((x) => x.toString(16).padStart(2, '0')).join('').toUpperCase();
+  return b
+    .map((x) => x.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase();
 }
 
 /** The PTZCmd text (16 upper-case hex digits) for an action; a value out of range is a ManscdpError. */
@@ -76,7 +80,12 @@ export function encodePtzCmd(a: PtzAction): string {
       if (a.tilt === 'down') ins |= 0x04;
       if (a.pan === 'left') ins |= 0x02;
       if (a.pan === 'right') ins |= 0x01;
-      return frame(ins, check('pan speed', a.panSpeed, 0, 255), check('tilt speed', a.tiltSpeed, 0, 255), check('zoom speed', a.zoomSpeed, 0, 15));
+      return frame(
+        ins,
+        check('pan speed', a.panSpeed, 0, 255),
+        check('tilt speed', a.tiltSpeed, 0, 255),
+        check('zoom speed', a.zoomSpeed, 0, 15),
+      );
     }
     case 'fi': {
       let ins = 0x40;
@@ -91,7 +100,8 @@ export function encodePtzCmd(a: PtzAction): string {
     case 'cruise': {
       const group = check('cruise group', a.group, 0, 255);
       if (a.op === 'start') return frame(CRUISE_OPS.start, group, 0);
-      if (!('value' in a)) return frame(CRUISE_OPS[a.op], group, check('preset', a.preset, a.op === 'add' ? 1 : 0, 255));
+      if (!('value' in a))
+        return frame(CRUISE_OPS[a.op], group, check('preset', a.preset, a.op === 'add' ? 1 : 0, 255));
       const v = check(`cruise ${a.op}`, a.value, 0, 0xfff);
       return frame(CRUISE_OPS[a.op], group, v & 0xff, v >> 8);
     }
@@ -111,12 +121,18 @@ export function encodePtzCmd(a: PtzAction): string {
 /** PTZCmd text → bytes, checked (length, A5 header, check nibble, checksum). Throws ManscdpError 'bad-ptz'. */
 export function ptzBytes(cmd: string): Uint8Array {
   const hex = cmd.trim();
-  if (!/^[0-9A-Fa-f]{16}$/.test(hex)) throw new ManscdpError('bad-ptz', `PTZCmd "${hex.slice(0, 40)}" is not 16 hex digits`);
+  if (!/^[0-9A-Fa-f]{16}$/.test(hex))
+    throw new ManscdpError('bad-ptz', `PTZCmd "${hex.slice(0, 40)}" is not 16 hex digits`);
   const b = new Uint8Array(8);
   for (let i = 0; i < 8; i++) b[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   if (b[0] !== 0xa5) throw new ManscdpError('bad-ptz', `PTZCmd starts with ${hex.slice(0, 2)}, not A5`);
-  if ((b[1] & 0x0f) !== (0xa + 0x5 + (b[1] >> 4)) % 16) throw new ManscdpError('bad-ptz', `PTZCmd byte 2 (${hex.slice(2, 4)}) has a wrong check nibble`);
-  if (ptzChecksum(b) !== b[7]) throw new ManscdpError('bad-ptz', `PTZCmd checksum ${hex.slice(14, 16)} should be ${ptzChecksum(b).toString(16).padStart(2, '0').toUpperCase()}`);
+  if ((b[1] & 0x0f) !== (0xa + 0x5 + (b[1] >> 4)) % 16)
+    throw new ManscdpError('bad-ptz', `PTZCmd byte 2 (${hex.slice(2, 4)}) has a wrong check nibble`);
+  if (ptzChecksum(b) !== b[7])
+    throw new ManscdpError(
+      'bad-ptz',
+      `PTZCmd checksum ${hex.slice(14, 16)} should be ${ptzChecksum(b).toString(16).padStart(2, '0').toUpperCase()}`,
+    );
   return b;
 }
 
@@ -129,7 +145,8 @@ export function decodePtzCmd(cmd: string): PtzAction {
   const d3 = b[6] >> 4;
   if (ins === 0) return { type: 'stop' };
   if (ins < 0x40) {
-    if ((ins & 0x30) === 0x30 || (ins & 0x0c) === 0x0c || (ins & 0x03) === 0x03) throw new ManscdpError('bad-ptz', `PTZCmd instruction ${ins.toString(16)} sets both bits of one direction`);
+    if ((ins & 0x30) === 0x30 || (ins & 0x0c) === 0x0c || (ins & 0x03) === 0x03)
+      throw new ManscdpError('bad-ptz', `PTZCmd instruction ${ins.toString(16)} sets both bits of one direction`);
     return {
       type: 'move',
       zoom: ins & 0x20 ? 'out' : ins & 0x10 ? 'in' : undefined,
@@ -141,8 +158,15 @@ export function decodePtzCmd(cmd: string): PtzAction {
     };
   }
   if (ins < 0x50) {
-    if ((ins & 0x0c) === 0x0c || (ins & 0x03) === 0x03) throw new ManscdpError('bad-ptz', `FI instruction ${ins.toString(16)} sets both bits of one control`);
-    return { type: 'fi', iris: ins & 0x08 ? 'close' : ins & 0x04 ? 'open' : undefined, focus: ins & 0x02 ? 'near' : ins & 0x01 ? 'far' : undefined, focusSpeed: d1, irisSpeed: d2 };
+    if ((ins & 0x0c) === 0x0c || (ins & 0x03) === 0x03)
+      throw new ManscdpError('bad-ptz', `FI instruction ${ins.toString(16)} sets both bits of one control`);
+    return {
+      type: 'fi',
+      iris: ins & 0x08 ? 'close' : ins & 0x04 ? 'open' : undefined,
+      focus: ins & 0x02 ? 'near' : ins & 0x01 ? 'far' : undefined,
+      focusSpeed: d1,
+      irisSpeed: d2,
+    };
   }
   switch (ins) {
     case 0x81:
@@ -174,7 +198,23 @@ export function decodePtzCmd(cmd: string): PtzAction {
 }
 
 /** The console's ptzcontrol commands (EasyCVR `command`), plus focus and iris. */
-export const CONSOLE_PTZ_COMMANDS = ['stop', 'up', 'down', 'left', 'right', 'upleft', 'upright', 'downleft', 'downright', 'zoomin', 'zoomout', 'focusnear', 'focusfar', 'irisopen', 'irisclose'] as const;
+export const CONSOLE_PTZ_COMMANDS = [
+  'stop',
+  'up',
+  'down',
+  'left',
+  'right',
+  'upleft',
+  'upright',
+  'downleft',
+  'downright',
+  'zoomin',
+  'zoomout',
+  'focusnear',
+  'focusfar',
+  'irisopen',
+  'irisclose',
+] as const;
 export type ConsolePtzCommand = (typeof CONSOLE_PTZ_COMMANDS)[number];
 
 export interface ConsoleSpeed {
@@ -189,7 +229,8 @@ export interface ConsoleSpeed {
  * at 0 still moves slowly rather than sending a no-op); zoom speed is the same fraction of 0-15.
  */
 export function consolePtzAction(command: ConsolePtzCommand, s: ConsoleSpeed = { speed: 128 }): PtzAction {
-  if (!CONSOLE_PTZ_COMMANDS.includes(command)) throw new ManscdpError('bad-argument', `PTZ command "${command}" is not one of ${CONSOLE_PTZ_COMMANDS.join('/')}`);
+  if (!CONSOLE_PTZ_COMMANDS.includes(command))
+    throw new ManscdpError('bad-argument', `PTZ command "${command}" is not one of ${CONSOLE_PTZ_COMMANDS.join('/')}`);
   if (!Number.isFinite(s.speed)) throw new ManscdpError('bad-argument', `PTZ speed ${s.speed} is not a number`);
   const fraction = Math.min(1, Math.max(0, s.scale === 'percent' ? s.speed / 100 : s.speed / 255));
   const speed = Math.max(1, Math.round(fraction * 255));

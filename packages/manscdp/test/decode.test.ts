@@ -105,7 +105,13 @@ describe('real device bodies', () => {
     expect(r.readAs).toBe('GB18030');
     const m = r.message;
     if (m.kind !== 'catalog') throw new Error(m.kind);
-    expect(m.items[0]).toMatchObject({ name: '设备11111', manufacturer: '设备厂家111', model: '设备型号1111', address: '地址111222', typeCode: 138 });
+    expect(m.items[0]).toMatchObject({
+      name: '设备11111',
+      manufacturer: '设备厂家111',
+      model: '设备型号1111',
+      address: '地址111222',
+      typeCode: 138,
+    });
   });
 });
 
@@ -118,16 +124,24 @@ describe('validation', () => {
   };
 
   it('refuses a DeviceID that is not 20 digits', () => {
-    expect(error(body('<CmdType>Keepalive</CmdType><SN>1</SN><DeviceID>3402000000132000000</DeviceID>'))?.message).toMatch(/DeviceID.*20-digit/);
+    expect(
+      error(body('<CmdType>Keepalive</CmdType><SN>1</SN><DeviceID>3402000000132000000</DeviceID>'))?.message,
+    ).toMatch(/DeviceID.*20-digit/);
   });
 
   it('refuses a missing or non-integer SN', () => {
-    expect(error(body('<CmdType>Keepalive</CmdType><DeviceID>34020000001320000002</DeviceID>'))?.message).toMatch(/<SN> is missing/);
-    expect(error(body('<CmdType>Keepalive</CmdType><SN>1a</SN><DeviceID>34020000001320000002</DeviceID>'))?.code).toBe('bad-field');
+    expect(error(body('<CmdType>Keepalive</CmdType><DeviceID>34020000001320000002</DeviceID>'))?.message).toMatch(
+      /<SN> is missing/,
+    );
+    expect(error(body('<CmdType>Keepalive</CmdType><SN>1a</SN><DeviceID>34020000001320000002</DeviceID>'))?.code).toBe(
+      'bad-field',
+    );
   });
 
   it('refuses a catalog response without SumNum', () => {
-    expect(error(body('<CmdType>Catalog</CmdType><SN>1</SN><DeviceID>34020000001320000002</DeviceID>', 'Response'))?.message).toMatch(/SumNum/);
+    expect(
+      error(body('<CmdType>Catalog</CmdType><SN>1</SN><DeviceID>34020000001320000002</DeviceID>', 'Response'))?.message,
+    ).toMatch(/SumNum/);
   });
 
   it('refuses an unknown root', () => {
@@ -153,14 +167,22 @@ describe('validation', () => {
 
   it('accepts civil-code directories as catalog items', () => {
     const r = decodeManscdp(
-      body('<CmdType>Catalog</CmdType><SN>3</SN><DeviceID>34020000001320000002</DeviceID><SumNum>1</SumNum><DeviceList><Item><DeviceID>340200</DeviceID><Name>合肥</Name></Item></DeviceList>', 'Response'),
+      body(
+        '<CmdType>Catalog</CmdType><SN>3</SN><DeviceID>34020000001320000002</DeviceID><SumNum>1</SumNum><DeviceList><Item><DeviceID>340200</DeviceID><Name>合肥</Name></Item></DeviceList>',
+        'Response',
+      ),
     );
     if (!r.ok || r.message.kind !== 'catalog') throw new Error('not a catalog');
     expect(r.message.items[0]).toMatchObject({ deviceId: '340200', name: '合肥', typeCode: undefined });
   });
 
   it('an unknown command is "other" with its tree', () => {
-    const r = decodeManscdp(body('<CmdType>Broadcast</CmdType><SN>3</SN><DeviceID>34020000001320000002</DeviceID><Result>OK</Result>', 'Response'));
+    const r = decodeManscdp(
+      body(
+        '<CmdType>Broadcast</CmdType><SN>3</SN><DeviceID>34020000001320000002</DeviceID><Result>OK</Result>',
+        'Response',
+      ),
+    );
     if (!r.ok) throw r.error;
     expect(r.message.kind).toBe('other');
   });

@@ -15,7 +15,9 @@ const refused = (text: string) => {
 
 describe('XML entity attacks are refused', () => {
   it('external entity (XXE)', () => {
-    refused('<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><Notify><CmdType>&x;</CmdType></Notify>');
+    refused(
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><Notify><CmdType>&x;</CmdType></Notify>',
+    );
   });
 
   it('billion laughs', () => {
@@ -34,7 +36,9 @@ describe('XML entity attacks are refused', () => {
   });
 
   it('decodeManscdp answers the same refusal as a result', () => {
-    const r = decodeManscdp(new TextEncoder().encode('<!DOCTYPE x [<!ENTITY a SYSTEM "http://x">]><Notify>&a;</Notify>'));
+    const r = decodeManscdp(
+      new TextEncoder().encode('<!DOCTYPE x [<!ENTITY a SYSTEM "http://x">]><Notify>&a;</Notify>'),
+    );
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.code).toBe('forbidden-dtd');
   });

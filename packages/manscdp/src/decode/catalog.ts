@@ -97,7 +97,8 @@ export function typeCodeOf(id: string): number | undefined {
 function decodeItem(e: XmlElement, withEvent: boolean): CatalogItem {
   const deviceId = childText(e, 'DeviceID');
   if (deviceId === undefined) throw new ManscdpError('bad-field', 'item without <DeviceID>');
-  if (!isCatalogItemId(deviceId)) throw new ManscdpError('bad-field', `item <DeviceID> "${clip(deviceId)}" is not a 20-digit or civil-code ID`);
+  if (!isCatalogItemId(deviceId))
+    throw new ManscdpError('bad-field', `item <DeviceID> "${clip(deviceId)}" is not a 20-digit or civil-code ID`);
   const info = child(e, 'Info');
   const infoMap: Record<string, string> = {};
   for (const c of info?.children ?? []) if (c.text !== '' && !Object.hasOwn(infoMap, c.name)) infoMap[c.name] = c.text;
@@ -107,7 +108,11 @@ function decodeItem(e: XmlElement, withEvent: boolean): CatalogItem {
     const raw = childText(e, 'Event')?.toUpperCase();
     if (raw !== undefined) {
       event = CATALOG_EVENTS.find((v) => v === raw);
-      if (!event) throw new ManscdpError('bad-field', `item ${deviceId}: <Event> "${clip(raw)}" is not one of ${CATALOG_EVENTS.join('/')}`);
+      if (!event)
+        throw new ManscdpError(
+          'bad-field',
+          `item ${deviceId}: <Event> "${clip(raw)}" is not one of ${CATALOG_EVENTS.join('/')}`,
+        );
     }
   }
   const port = looseInt(e, 'Port');
@@ -150,7 +155,10 @@ function decodeItem(e: XmlElement, withEvent: boolean): CatalogItem {
   };
 }
 
-function decodeItems(root: XmlElement, withEvent: boolean): { items: CatalogItem[]; rejected: RejectedItem[]; listNum?: number } {
+function decodeItems(
+  root: XmlElement,
+  withEvent: boolean,
+): { items: CatalogItem[]; rejected: RejectedItem[]; listNum?: number } {
   const list = child(root, 'DeviceList');
   const items: CatalogItem[] = [];
   const rejected: RejectedItem[] = [];

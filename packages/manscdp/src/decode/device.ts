@@ -106,7 +106,8 @@ export function decodePresetQuery(h: ManscdpHeader, root: XmlElement): PresetQue
   const presets: Preset[] = [];
   for (const e of children(list, 'Item')) {
     const presetId = looseInt(e, 'PresetID');
-    if (presetId !== undefined && presetId >= 0 && presetId <= 255) presets.push({ presetId, presetName: childText(e, 'PresetName') });
+    if (presetId !== undefined && presetId >= 0 && presetId <= 255)
+      presets.push({ presetId, presetName: childText(e, 'PresetName') });
   }
   const num = attr(list, 'Num');
   return { ...h, kind: 'preset-query', listNum: num && /^\d{1,6}$/.test(num) ? Number(num) : undefined, presets };
@@ -126,14 +127,20 @@ export function decodeConfigDownload(h: ManscdpHeader, root: XmlElement): Config
   const configs: Record<string, Record<string, string>> = {};
   const header = new Set(['cmdtype', 'sn', 'deviceid', 'result']);
   for (const block of root.children) {
-    if (header.has(block.name.toLowerCase()) || block.children.length === 0 || Object.hasOwn(configs, block.name)) continue;
+    if (header.has(block.name.toLowerCase()) || block.children.length === 0 || Object.hasOwn(configs, block.name))
+      continue;
     const fields: Record<string, string> = {};
     for (const f of block.children) if (!Object.hasOwn(fields, f.name)) fields[f.name] = f.text;
     configs[block.name] = fields;
   }
   const b = child(root, 'BasicParam');
   const basic = b
-    ? { name: childText(b, 'Name'), expiration: looseInt(b, 'Expiration'), heartBeatInterval: looseInt(b, 'HeartBeatInterval'), heartBeatCount: looseInt(b, 'HeartBeatCount') }
+    ? {
+        name: childText(b, 'Name'),
+        expiration: looseInt(b, 'Expiration'),
+        heartBeatInterval: looseInt(b, 'HeartBeatInterval'),
+        heartBeatCount: looseInt(b, 'HeartBeatCount'),
+      }
     : undefined;
   return { ...h, kind: 'config-download', ...result(root), configs, basic };
 }

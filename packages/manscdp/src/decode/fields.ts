@@ -34,7 +34,8 @@ const UINT = /^\d{1,15}$/;
 export function optUint(e: XmlElement, name: string, where: string): number | undefined {
   const v = childText(e, name);
   if (v === undefined) return undefined;
-  if (!UINT.test(v)) throw new ManscdpError('bad-field', `${where}: <${name}> "${clip(v)}" is not a non-negative integer`);
+  if (!UINT.test(v))
+    throw new ManscdpError('bad-field', `${where}: <${name}> "${clip(v)}" is not a non-negative integer`);
   return Number(v);
 }
 

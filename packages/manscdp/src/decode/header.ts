@@ -18,9 +18,11 @@ export interface ManscdpHeader {
 
 export function readHeader(root: XmlElement): ManscdpHeader {
   const name = ROOTS.find((r) => r.toLowerCase() === root.name.toLowerCase());
-  if (!name) throw new ManscdpError('bad-root', `root <${root.name.slice(0, 40)}> is not Query, Response, Notify or Control`);
+  if (!name)
+    throw new ManscdpError('bad-root', `root <${root.name.slice(0, 40)}> is not Query, Response, Notify or Control`);
   const cmdType = requireText(root, 'CmdType', name);
-  if (!/^[A-Za-z][A-Za-z0-9_]{0,39}$/.test(cmdType)) throw new ManscdpError('bad-field', `${name}: <CmdType> is not a command name`);
+  if (!/^[A-Za-z][A-Za-z0-9_]{0,39}$/.test(cmdType))
+    throw new ManscdpError('bad-field', `${name}: <CmdType> is not a command name`);
   const where = `${name} ${cmdType}`;
   const sn = requireUint(root, 'SN', where);
   const deviceId = requireDeviceId(root, 'DeviceID', where);

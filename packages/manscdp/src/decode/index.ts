@@ -20,7 +20,14 @@ import {
 } from './device.js';
 import { readHeader, type ManscdpHeader } from './header.js';
 import { decodeKeepalive, type Keepalive } from './keepalive.js';
-import { decodeAlarmNotify, decodeMediaStatus, decodeMobilePosition, type AlarmNotify, type MediaStatusNotify, type MobilePositionNotify } from './notify.js';
+import {
+  decodeAlarmNotify,
+  decodeMediaStatus,
+  decodeMobilePosition,
+  type AlarmNotify,
+  type MediaStatusNotify,
+  type MobilePositionNotify,
+} from './notify.js';
 import { decodeRecordInfo, type RecordInfoResponse } from './record.js';
 
 /** Any other (root, CmdType): the header and the element tree, for the caller to answer or log. */
@@ -82,7 +89,9 @@ export function parseManscdp(body: Uint8Array | string): ParsedManscdp {
   }
   const root = parseXml(text);
   const header = readHeader(root);
-  const decoder = Object.hasOwn(DECODERS, `${header.root}/${header.cmdType.toLowerCase()}`) ? DECODERS[`${header.root}/${header.cmdType.toLowerCase()}`] : undefined;
+  const decoder = Object.hasOwn(DECODERS, `${header.root}/${header.cmdType.toLowerCase()}`)
+    ? DECODERS[`${header.root}/${header.cmdType.toLowerCase()}`]
+    : undefined;
   return { message: decoder ? decoder(header, root) : { ...header, kind: 'other', xml: root }, readAs };
 }
 
@@ -94,7 +103,13 @@ export function decodeManscdp(body: Uint8Array | string): DecodeResult {
     return { ok: true, ...parseManscdp(body) };
   } catch (e) {
     // Anything not a ManscdpError is a bug of ours; still a result, not a crash of the SIP server.
-    return { ok: false, error: e instanceof ManscdpError ? e : new ManscdpError('bad-xml', `undecodable body: ${(e as Error)?.message ?? String(e)}`) };
+    return {
+      ok: false,
+      error:
+        e instanceof ManscdpError
+          ? e
+          : new ManscdpError('bad-xml', `undecodable body: ${(e as Error)?.message ?? String(e)}`),
+    };
   }
 }
 

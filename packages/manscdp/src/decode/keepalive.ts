@@ -17,5 +17,11 @@ export function decodeKeepalive(h: ManscdpHeader, root: XmlElement): Keepalive {
   const faultyDeviceIds = children(child(root, 'Info'), 'DeviceID')
     .map((e) => e.text)
     .filter(isDeviceId);
-  return { ...h, kind: 'keepalive', status, ok: status === undefined || status.toUpperCase() !== 'ERROR', faultyDeviceIds };
+  return {
+    ...h,
+    kind: 'keepalive',
+    status,
+    ok: status === undefined || status.toUpperCase() !== 'ERROR',
+    faultyDeviceIds,
+  };
 }

@@ -54,8 +54,10 @@ export interface MobilePositionNotify extends ManscdpHeader {
 export function decodeMobilePosition(h: ManscdpHeader, root: XmlElement): MobilePositionNotify {
   const longitude = looseFloat(root, 'Longitude');
   const latitude = looseFloat(root, 'Latitude');
-  if (longitude === undefined || longitude < -180 || longitude > 180) throw new ManscdpError('bad-field', 'Notify MobilePosition: <Longitude> missing or out of -180..180');
-  if (latitude === undefined || latitude < -90 || latitude > 90) throw new ManscdpError('bad-field', 'Notify MobilePosition: <Latitude> missing or out of -90..90');
+  if (longitude === undefined || longitude < -180 || longitude > 180)
+    throw new ManscdpError('bad-field', 'Notify MobilePosition: <Longitude> missing or out of -180..180');
+  if (latitude === undefined || latitude < -90 || latitude > 90)
+    throw new ManscdpError('bad-field', 'Notify MobilePosition: <Latitude> missing or out of -90..90');
   return {
     ...h,
     kind: 'mobile-position',

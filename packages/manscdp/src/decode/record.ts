@@ -39,8 +39,10 @@ export interface RecordInfoResponse extends ManscdpHeader {
 function decodeRecordItem(e: XmlElement, fallbackId: string): RecordItem {
   const startTime = looseTime(e, 'StartTime');
   const endTime = looseTime(e, 'EndTime');
-  if (!startTime || !endTime) throw new ManscdpError('bad-field', 'record item without a valid <StartTime> and <EndTime>');
-  if (endTime < startTime) throw new ManscdpError('bad-field', `record item ends (${endTime}) before it starts (${startTime})`);
+  if (!startTime || !endTime)
+    throw new ManscdpError('bad-field', 'record item without a valid <StartTime> and <EndTime>');
+  if (endTime < startTime)
+    throw new ManscdpError('bad-field', `record item ends (${endTime}) before it starts (${startTime})`);
   const id = childText(e, 'DeviceID');
   return {
     deviceId: id && isDeviceId(id) ? id : fallbackId,
@@ -70,5 +72,13 @@ export function decodeRecordInfo(h: ManscdpHeader, root: XmlElement): RecordInfo
     }
   });
   const num = attr(list, 'Num');
-  return { ...h, kind: 'record-info', name: childText(root, 'Name'), sumNum, listNum: num && /^\d{1,9}$/.test(num) ? Number(num) : undefined, items, rejected };
+  return {
+    ...h,
+    kind: 'record-info',
+    name: childText(root, 'Name'),
+    sumNum,
+    listNum: num && /^\d{1,9}$/.test(num) ? Number(num) : undefined,
+    items,
+    rejected,
+  };
 }

@@ -11,9 +11,15 @@ const control = (q: QueryTarget, children: (XmlOut | undefined)[], opts?: Encode
  * PTZCmd (from encodePtzCmd). ControlPriority (1-5, 5 lowest) goes in <Info> as -2016 lets a platform
  * say how its commands rank against other users'.
  */
-export function encodePtzControl(q: QueryTarget & { ptzCmd: string; controlPriority?: number }, opts?: EncodeOptions): ManscdpBody {
+export function encodePtzControl(
+  q: QueryTarget & { ptzCmd: string; controlPriority?: number },
+  opts?: EncodeOptions,
+): ManscdpBody {
   ptzBytes(q.ptzCmd);
-  const info = q.controlPriority === undefined ? undefined : { name: 'Info', children: [intInRange('ControlPriority', q.controlPriority, 1, 5)] };
+  const info =
+    q.controlPriority === undefined
+      ? undefined
+      : { name: 'Info', children: [intInRange('ControlPriority', q.controlPriority, 1, 5)] };
   return control(q, [el('PTZCmd', q.ptzCmd.toUpperCase()), info], opts);
 }
 
@@ -21,22 +27,36 @@ export function encodeTeleBoot(q: QueryTarget, opts?: EncodeOptions): ManscdpBod
   return control(q, [el('TeleBoot', 'Boot')], opts);
 }
 
-export function encodeGuardControl(q: QueryTarget & { guard: 'SetGuard' | 'ResetGuard' }, opts?: EncodeOptions): ManscdpBody {
-  if (q.guard !== 'SetGuard' && q.guard !== 'ResetGuard') throw new ManscdpError('bad-argument', `GuardCmd "${q.guard}" is not SetGuard or ResetGuard`);
+export function encodeGuardControl(
+  q: QueryTarget & { guard: 'SetGuard' | 'ResetGuard' },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  if (q.guard !== 'SetGuard' && q.guard !== 'ResetGuard')
+    throw new ManscdpError('bad-argument', `GuardCmd "${q.guard}" is not SetGuard or ResetGuard`);
   return control(q, [el('GuardCmd', q.guard)], opts);
 }
 
 /** AlarmCmd ResetAlarm; Info AlarmMethod/AlarmType narrow which alarm (optional). */
-export function encodeResetAlarm(q: QueryTarget & { alarmMethod?: number; alarmType?: number }, opts?: EncodeOptions): ManscdpBody {
+export function encodeResetAlarm(
+  q: QueryTarget & { alarmMethod?: number; alarmType?: number },
+  opts?: EncodeOptions,
+): ManscdpBody {
   const info =
     q.alarmMethod === undefined && q.alarmType === undefined
       ? undefined
-      : { name: 'Info', children: [intInRange('AlarmMethod', q.alarmMethod, 0, 9), intInRange('AlarmType', q.alarmType, 0, 99)] };
+      : {
+          name: 'Info',
+          children: [intInRange('AlarmMethod', q.alarmMethod, 0, 9), intInRange('AlarmType', q.alarmType, 0, 99)],
+        };
   return control(q, [el('AlarmCmd', 'ResetAlarm'), info], opts);
 }
 
-export function encodeRecordControl(q: QueryTarget & { record: 'Record' | 'StopRecord'; streamNumber?: number }, opts?: EncodeOptions): ManscdpBody {
-  if (q.record !== 'Record' && q.record !== 'StopRecord') throw new ManscdpError('bad-argument', `RecordCmd "${q.record}" is not Record or StopRecord`);
+export function encodeRecordControl(
+  q: QueryTarget & { record: 'Record' | 'StopRecord'; streamNumber?: number },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  if (q.record !== 'Record' && q.record !== 'StopRecord')
+    throw new ManscdpError('bad-argument', `RecordCmd "${q.record}" is not Record or StopRecord`);
   return control(q, [el('RecordCmd', q.record), intInRange('StreamNumber', q.streamNumber, 0, 9)], opts);
 }
 
@@ -53,7 +73,10 @@ export interface DragZoom {
   lengthY: number;
 }
 
-export function encodeDragZoom(q: QueryTarget & { direction: 'in' | 'out'; zoom: DragZoom }, opts?: EncodeOptions): ManscdpBody {
+export function encodeDragZoom(
+  q: QueryTarget & { direction: 'in' | 'out'; zoom: DragZoom },
+  opts?: EncodeOptions,
+): ManscdpBody {
   const z = q.zoom;
   const max = 100000;
   const fields = [
@@ -69,5 +92,8 @@ export function encodeDragZoom(q: QueryTarget & { direction: 'in' | 'out'; zoom:
 
 /** The platform's Response to a device's Alarm notify (the device resends until it gets one). */
 export function encodeAlarmResponse(q: QueryTarget & { result?: 'OK' | 'ERROR' }, opts?: EncodeOptions): ManscdpBody {
-  return writeManscdp({ name: 'Response', children: [...header('Alarm', q.sn, q.deviceId), el('Result', q.result ?? 'OK')] }, opts);
+  return writeManscdp(
+    { name: 'Response', children: [...header('Alarm', q.sn, q.deviceId), el('Result', q.result ?? 'OK')] },
+    opts,
+  );
 }

@@ -8,11 +8,21 @@ import type { AlarmDutyStatus, Preset } from '../decode/device.js';
 import { el, gbTime, header, writeManscdp, type EncodeOptions, type ManscdpBody, type XmlOut } from './writer.js';
 import type { QueryTarget } from './query.js';
 
-const msg = (root: 'Response' | 'Notify', cmdType: string, q: QueryTarget, children: (XmlOut | undefined)[], opts?: EncodeOptions) =>
-  writeManscdp({ name: root, children: [...header(cmdType, q.sn, q.deviceId), ...children] }, opts);
+const msg = (
+  root: 'Response' | 'Notify',
+  cmdType: string,
+  q: QueryTarget,
+  children: (XmlOut | undefined)[],
+  opts?: EncodeOptions,
+) => writeManscdp({ name: root, children: [...header(cmdType, q.sn, q.deviceId), ...children] }, opts);
 
-export function encodeKeepalive(q: QueryTarget & { status?: string; faultyDeviceIds?: string[] }, opts?: EncodeOptions): ManscdpBody {
-  const info = q.faultyDeviceIds?.length ? { name: 'Info', children: q.faultyDeviceIds.map((id) => el('DeviceID', id)) } : undefined;
+export function encodeKeepalive(
+  q: QueryTarget & { status?: string; faultyDeviceIds?: string[] },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  const info = q.faultyDeviceIds?.length
+    ? { name: 'Info', children: q.faultyDeviceIds.map((id) => el('DeviceID', id)) }
+    : undefined;
   return msg('Notify', 'Keepalive', q, [el('Status', q.status ?? 'OK'), info], opts);
 }
 
@@ -65,48 +75,108 @@ function catalogItem(i: Partial<CatalogItem> & { deviceId: string }): XmlOut {
 }
 
 /** One page of a Catalog response: SumNum for the whole answer, these items in DeviceList. */
-export function encodeCatalogResponse(q: QueryTarget & { sumNum: number; items: (Partial<CatalogItem> & { deviceId: string })[] }, opts?: EncodeOptions): ManscdpBody {
-  return msg('Response', 'Catalog', q, [el('SumNum', q.sumNum), { name: 'DeviceList', attrs: { Num: q.items.length }, children: q.items.map(catalogItem) }], opts);
+export function encodeCatalogResponse(
+  q: QueryTarget & { sumNum: number; items: (Partial<CatalogItem> & { deviceId: string })[] },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  return msg(
+    'Response',
+    'Catalog',
+    q,
+    [
+      el('SumNum', q.sumNum),
+      { name: 'DeviceList', attrs: { Num: q.items.length }, children: q.items.map(catalogItem) },
+    ],
+    opts,
+  );
 }
 
 /**
  * A whole catalog as the pages a device sends (GB/T 28181-2016 annex N: one MESSAGE each, kept
  * small for UDP; devices commonly send 1-10 items a page).
  */
-export function encodeCatalogPages(q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[]; perPage?: number }, opts?: EncodeOptions): ManscdpBody[] {
+export function encodeCatalogPages(
+  q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[]; perPage?: number },
+  opts?: EncodeOptions,
+): ManscdpBody[] {
   const per = Math.max(1, q.perPage ?? 4);
   const pages: ManscdpBody[] = [];
   for (let i = 0; i < q.items.length || (i === 0 && pages.length === 0); i += per) {
-    pages.push(encodeCatalogResponse({ sn: q.sn, deviceId: q.deviceId, sumNum: q.items.length, items: q.items.slice(i, i + per) }, opts));
+    pages.push(
+      encodeCatalogResponse(
+        { sn: q.sn, deviceId: q.deviceId, sumNum: q.items.length, items: q.items.slice(i, i + per) },
+        opts,
+      ),
+    );
     if (q.items.length === 0) break;
   }
   return pages;
 }
 
-export function encodeCatalogNotify(q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[] }, opts?: EncodeOptions): ManscdpBody {
-  return msg('Notify', 'Catalog', q, [el('SumNum', q.items.length), { name: 'DeviceList', attrs: { Num: q.items.length }, children: q.items.map(catalogItem) }], opts);
+export function encodeCatalogNotify(
+  q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[] },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  return msg(
+    'Notify',
+    'Catalog',
+    q,
+    [
+      el('SumNum', q.items.length),
+      { name: 'DeviceList', attrs: { Num: q.items.length }, children: q.items.map(catalogItem) },
+    ],
+    opts,
+  );
 }
 
 export function encodeDeviceInfoResponse(
-  q: QueryTarget & { deviceName?: string; manufacturer?: string; model?: string; firmware?: string; channel?: number; result?: string },
+  q: QueryTarget & {
+    deviceName?: string;
+    manufacturer?: string;
+    model?: string;
+    firmware?: string;
+    channel?: number;
+    result?: string;
+  },
   opts?: EncodeOptions,
 ): ManscdpBody {
   return msg(
     'Response',
     'DeviceInfo',
     q,
-    [el('DeviceName', q.deviceName), el('Result', q.result ?? 'OK'), el('Manufacturer', q.manufacturer), el('Model', q.model), el('Firmware', q.firmware), el('Channel', q.channel)],
+    [
+      el('DeviceName', q.deviceName),
+      el('Result', q.result ?? 'OK'),
+      el('Manufacturer', q.manufacturer),
+      el('Model', q.model),
+      el('Firmware', q.firmware),
+      el('Channel', q.channel),
+    ],
     opts,
   );
 }
 
 export function encodeDeviceStatusResponse(
-  q: QueryTarget & { online?: boolean; status?: string; encode?: boolean; record?: boolean; deviceTime?: string; alarmStatus?: AlarmDutyStatus[] },
+  q: QueryTarget & {
+    online?: boolean;
+    status?: string;
+    encode?: boolean;
+    record?: boolean;
+    deviceTime?: string;
+    alarmStatus?: AlarmDutyStatus[];
+  },
   opts?: EncodeOptions,
 ): ManscdpBody {
   const onOff = (v: boolean | undefined) => (v === undefined ? undefined : v ? 'ON' : 'OFF');
   const alarms = q.alarmStatus?.length
-    ? { name: 'Alarmstatus', attrs: { Num: q.alarmStatus.length }, children: q.alarmStatus.map((a) => ({ name: 'Item', children: [el('DeviceID', a.deviceId), el('DutyStatus', a.dutyStatus)] })) }
+    ? {
+        name: 'Alarmstatus',
+        attrs: { Num: q.alarmStatus.length },
+        children: q.alarmStatus.map((a) => ({
+          name: 'Item',
+          children: [el('DeviceID', a.deviceId), el('DutyStatus', a.dutyStatus)],
+        })),
+      }
     : undefined;
   return msg(
     'Response',
@@ -125,7 +195,10 @@ export function encodeDeviceStatusResponse(
   );
 }
 
-export function encodeRecordInfoResponse(q: QueryTarget & { name?: string; sumNum: number; items: RecordItem[] }, opts?: EncodeOptions): ManscdpBody {
+export function encodeRecordInfoResponse(
+  q: QueryTarget & { name?: string; sumNum: number; items: RecordItem[] },
+  opts?: EncodeOptions,
+): ManscdpBody {
   const items = q.items.map((r) => ({
     name: 'Item',
     children: [
@@ -142,7 +215,13 @@ export function encodeRecordInfoResponse(q: QueryTarget & { name?: string; sumNu
       el('StreamNumber', r.streamNumber),
     ],
   }));
-  return msg('Response', 'RecordInfo', q, [el('Name', q.name), el('SumNum', q.sumNum), { name: 'RecordList', attrs: { Num: items.length }, children: items }], opts);
+  return msg(
+    'Response',
+    'RecordInfo',
+    q,
+    [el('Name', q.name), el('SumNum', q.sumNum), { name: 'RecordList', attrs: { Num: items.length }, children: items }],
+    opts,
+  );
 }
 
 export function encodeAlarmNotify(
@@ -158,8 +237,10 @@ export function encodeAlarmNotify(
   },
   opts?: EncodeOptions,
 ): ManscdpBody {
-  const param = q.eventType === undefined ? undefined : { name: 'AlarmTypeParam', children: [el('EventType', q.eventType)] };
-  const info = q.alarmType === undefined ? undefined : { name: 'Info', children: [el('AlarmType', q.alarmType), param] };
+  const param =
+    q.eventType === undefined ? undefined : { name: 'AlarmTypeParam', children: [el('EventType', q.eventType)] };
+  const info =
+    q.alarmType === undefined ? undefined : { name: 'Info', children: [el('AlarmType', q.alarmType), param] };
   return msg(
     'Notify',
     'Alarm',
@@ -178,14 +259,28 @@ export function encodeAlarmNotify(
 }
 
 export function encodeMobilePosition(
-  q: QueryTarget & { time: string; longitude: number; latitude: number; speed?: number; direction?: number; altitude?: number },
+  q: QueryTarget & {
+    time: string;
+    longitude: number;
+    latitude: number;
+    speed?: number;
+    direction?: number;
+    altitude?: number;
+  },
   opts?: EncodeOptions,
 ): ManscdpBody {
   return msg(
     'Notify',
     'MobilePosition',
     q,
-    [gbTime('Time', q.time), el('Longitude', q.longitude), el('Latitude', q.latitude), el('Speed', q.speed), el('Direction', q.direction), el('Altitude', q.altitude)],
+    [
+      gbTime('Time', q.time),
+      el('Longitude', q.longitude),
+      el('Latitude', q.latitude),
+      el('Speed', q.speed),
+      el('Direction', q.direction),
+      el('Altitude', q.altitude),
+    ],
     opts,
   );
 }
@@ -196,10 +291,22 @@ export function encodeMediaStatus(q: QueryTarget & { notifyType?: number }, opts
 }
 
 export function encodePresetQueryResponse(q: QueryTarget & { presets: Preset[] }, opts?: EncodeOptions): ManscdpBody {
-  const items = q.presets.map((p) => ({ name: 'Item', children: [el('PresetID', p.presetId), el('PresetName', p.presetName)] }));
-  return msg('Response', 'PresetQuery', q, [{ name: 'PresetList', attrs: { Num: items.length }, children: items }], opts);
+  const items = q.presets.map((p) => ({
+    name: 'Item',
+    children: [el('PresetID', p.presetId), el('PresetName', p.presetName)],
+  }));
+  return msg(
+    'Response',
+    'PresetQuery',
+    q,
+    [{ name: 'PresetList', attrs: { Num: items.length }, children: items }],
+    opts,
+  );
 }
 
-export function encodeDeviceControlResponse(q: QueryTarget & { result?: 'OK' | 'ERROR' }, opts?: EncodeOptions): ManscdpBody {
+export function encodeDeviceControlResponse(
+  q: QueryTarget & { result?: 'OK' | 'ERROR' },
+  opts?: EncodeOptions,
+): ManscdpBody {
   return msg('Response', 'DeviceControl', q, [el('Result', q.result ?? 'OK')], opts);
 }

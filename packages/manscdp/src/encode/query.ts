@@ -1,16 +1,32 @@
 /** Queries the platform sends to a device (MESSAGE), and the SUBSCRIBE bodies (GB/T 28181-2016 A.2.4). */
 import { ManscdpError } from '../errors.js';
-import { el, gbTime, header, intInRange, writeManscdp, type EncodeOptions, type ManscdpBody, type XmlOut } from './writer.js';
+import {
+  el,
+  gbTime,
+  header,
+  intInRange,
+  writeManscdp,
+  type EncodeOptions,
+  type ManscdpBody,
+  type XmlOut,
+} from './writer.js';
 
 export interface QueryTarget {
   sn: number;
   deviceId: string;
 }
 
-const query = (children: (XmlOut | undefined)[], opts?: EncodeOptions) => writeManscdp({ name: 'Query', children }, opts);
+const query = (children: (XmlOut | undefined)[], opts?: EncodeOptions) =>
+  writeManscdp({ name: 'Query', children }, opts);
 
-export function encodeCatalogQuery(q: QueryTarget & { startTime?: string; endTime?: string }, opts?: EncodeOptions): ManscdpBody {
-  return query([...header('Catalog', q.sn, q.deviceId), gbTime('StartTime', q.startTime), gbTime('EndTime', q.endTime)], opts);
+export function encodeCatalogQuery(
+  q: QueryTarget & { startTime?: string; endTime?: string },
+  opts?: EncodeOptions,
+): ManscdpBody {
+  return query(
+    [...header('Catalog', q.sn, q.deviceId), gbTime('StartTime', q.startTime), gbTime('EndTime', q.endTime)],
+    opts,
+  );
 }
 
 export function encodeDeviceInfoQuery(q: QueryTarget, opts?: EncodeOptions): ManscdpBody {
@@ -43,9 +59,13 @@ export interface RecordInfoQuery extends QueryTarget {
 }
 
 export function encodeRecordInfoQuery(q: RecordInfoQuery, opts?: EncodeOptions): ManscdpBody {
-  if (!(q.startTime < q.endTime)) throw new ManscdpError('bad-argument', `RecordInfo StartTime ${q.startTime} is not before EndTime ${q.endTime}`);
+  gbTime('StartTime', q.startTime);
+  gbTime('EndTime', q.endTime);
+  if (!(q.startTime < q.endTime))
+    throw new ManscdpError('bad-argument', `RecordInfo StartTime ${q.startTime} is not before EndTime ${q.endTime}`);
   const type = q.type ?? 'all';
-  if (!RECORD_TYPES.includes(type)) throw new ManscdpError('bad-argument', `record type "${type}" is not one of ${RECORD_TYPES.join('/')}`);
+  if (!RECORD_TYPES.includes(type))
+    throw new ManscdpError('bad-argument', `record type "${type}" is not one of ${RECORD_TYPES.join('/')}`);
   return query(
     [
       ...header('RecordInfo', q.sn, q.deviceId),
@@ -62,10 +82,26 @@ export function encodeRecordInfoQuery(q: RecordInfoQuery, opts?: EncodeOptions):
   );
 }
 
-export const CONFIG_TYPES = ['BasicParam', 'VideoParamOpt', 'SVACEncodeConfig', 'SVACDecodeConfig', 'VideoParamAttribute', 'VideoRecordPlan', 'VideoAlarmRecord', 'PictureMask', 'FrameMirror', 'AlarmReport', 'OSDConfig', 'SnapShotConfig'] as const;
+export const CONFIG_TYPES = [
+  'BasicParam',
+  'VideoParamOpt',
+  'SVACEncodeConfig',
+  'SVACDecodeConfig',
+  'VideoParamAttribute',
+  'VideoRecordPlan',
+  'VideoAlarmRecord',
+  'PictureMask',
+  'FrameMirror',
+  'AlarmReport',
+  'OSDConfig',
+  'SnapShotConfig',
+] as const;
 export type ConfigType = (typeof CONFIG_TYPES)[number];
 
-export function encodeConfigDownloadQuery(q: QueryTarget & { configTypes: ConfigType[] }, opts?: EncodeOptions): ManscdpBody {
+export function encodeConfigDownloadQuery(
+  q: QueryTarget & { configTypes: ConfigType[] },
+  opts?: EncodeOptions,
+): ManscdpBody {
   if (q.configTypes.length === 0 || q.configTypes.some((t) => !CONFIG_TYPES.includes(t))) {
     throw new ManscdpError('bad-argument', `ConfigType must be one or more of ${CONFIG_TYPES.join('/')}`);
   }
@@ -73,7 +109,10 @@ export function encodeConfigDownloadQuery(q: QueryTarget & { configTypes: Config
 }
 
 /** SUBSCRIBE (Event: Catalog) body: a Catalog query, optionally limited to changes in a time range. */
-export function encodeCatalogSubscribe(q: QueryTarget & { startTime?: string; endTime?: string }, opts?: EncodeOptions): ManscdpBody {
+export function encodeCatalogSubscribe(
+  q: QueryTarget & { startTime?: string; endTime?: string },
+  opts?: EncodeOptions,
+): ManscdpBody {
   return encodeCatalogQuery(q, opts);
 }
 
@@ -90,8 +129,10 @@ export interface AlarmSubscribe extends QueryTarget {
 
 /** SUBSCRIBE (Event: presence, Alarm) body. */
 export function encodeAlarmSubscribe(q: AlarmSubscribe, opts?: EncodeOptions): ManscdpBody {
-  if (q.alarmMethod !== undefined && !/^\d(\/\d)*$/.test(q.alarmMethod)) throw new ManscdpError('bad-argument', `AlarmMethod "${q.alarmMethod}" is not digits joined by '/'`);
-  if (q.alarmType !== undefined && !/^\d{1,3}(\/\d{1,3})*$/.test(q.alarmType)) throw new ManscdpError('bad-argument', `AlarmType "${q.alarmType}" is not numbers joined by '/'`);
+  if (q.alarmMethod !== undefined && !/^\d(\/\d)*$/.test(q.alarmMethod))
+    throw new ManscdpError('bad-argument', `AlarmMethod "${q.alarmMethod}" is not digits joined by '/'`);
+  if (q.alarmType !== undefined && !/^\d{1,3}(\/\d{1,3})*$/.test(q.alarmType))
+    throw new ManscdpError('bad-argument', `AlarmType "${q.alarmType}" is not numbers joined by '/'`);
   return query(
     [
       ...header('Alarm', q.sn, q.deviceId),
@@ -107,6 +148,9 @@ export function encodeAlarmSubscribe(q: AlarmSubscribe, opts?: EncodeOptions): M
 }
 
 /** SUBSCRIBE (Event: presence, MobilePosition) body; Interval in seconds (default 5). */
-export function encodeMobilePositionSubscribe(q: QueryTarget & { interval?: number }, opts?: EncodeOptions): ManscdpBody {
+export function encodeMobilePositionSubscribe(
+  q: QueryTarget & { interval?: number },
+  opts?: EncodeOptions,
+): ManscdpBody {
   return query([...header('MobilePosition', q.sn, q.deviceId), intInRange('Interval', q.interval ?? 5, 1, 3600)], opts);
 }

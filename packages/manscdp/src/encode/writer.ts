@@ -22,7 +22,8 @@ export interface EncodeOptions {
   encoding?: BodyEncoding;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] as string);
 
 /** Text of an element, undefined when given nothing. */
 export function el(name: string, value: string | number | undefined): XmlOut | undefined {
@@ -56,7 +57,8 @@ const DEVICE_ID = /^\d{20}$/;
 
 /** The three header fields every message starts with, validated. */
 export function header(cmdType: string, sn: number, deviceId: string): XmlOut[] {
-  if (!Number.isInteger(sn) || sn < 0 || sn > 0xffffffff) throw new ManscdpError('bad-argument', `SN ${sn} is not an integer in 0..4294967295`);
+  if (!Number.isInteger(sn) || sn < 0 || sn > 0xffffffff)
+    throw new ManscdpError('bad-argument', `SN ${sn} is not an integer in 0..4294967295`);
   if (!DEVICE_ID.test(deviceId)) throw new ManscdpError('bad-argument', `DeviceID "${deviceId}" is not a 20-digit ID`);
   return [
     { name: 'CmdType', text: cmdType },
@@ -76,6 +78,7 @@ export function gbTime(name: string, v: string | undefined): XmlOut | undefined 
 
 export function intInRange(name: string, v: number | undefined, min: number, max: number): XmlOut | undefined {
   if (v === undefined) return undefined;
-  if (!Number.isInteger(v) || v < min || v > max) throw new ManscdpError('bad-argument', `${name} ${v} is not an integer in ${min}..${max}`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new ManscdpError('bad-argument', `${name} ${v} is not an integer in ${min}..${max}`);
   return { name, text: v };
 }
