@@ -35,6 +35,7 @@ import { probeRtsp } from './access/rtsp/probe.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
+import { GbService } from './gb/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -72,6 +73,14 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     news,
     inventory,
     gbLists: new GbLists(db.kysely, configStore),
+    gb: new GbService({
+      settings,
+      config: configStore,
+      db: db.kysely,
+      news,
+      lists: { admits: (deviceId, ip) => ctx.gbLists.admits(deviceId, ip) },
+      log: { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
+    }),
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),
@@ -156,6 +165,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const unwatch = inventory.subscribe(() => void ctx.recording.engine.kick());
   app.addHook('onReady', async () => {
     await ctx.streamChecker.start();
+    // GB28181 SIP (UDP + TCP). A taken port is logged, not fatal: the console stays reachable to change it.
+    await ctx.gb.start().catch((err) => app.log.error({ err }, 'gb: SIP server could not start'));
     // Reconciliation may walk many files: it runs in the background; recording starts after it.
     void ctx.recording.start().catch((err) => app.log.error({ err }, 'recording: start failed'));
   });
@@ -163,6 +174,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     unwatch();
     await ctx.recording.stop();
     await ctx.streamChecker.stop();
+    await ctx.gb.stop();
     ctx.streams.stopAll();
     clearInterval(purge);
     ctx.sampler.stop();

@@ -17,6 +17,7 @@ import type { StreamService } from './services/media/streams.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
 import type { RecordingService } from './services/recording/service.js';
 import type { GbLists } from './services/gb-lists/index.js';
+import type { GbService } from './gb/index.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -36,5 +37,7 @@ export interface AppContext {
   recording: RecordingService;
   /** GB28181 registration whitelist/blacklist; the SIP server asks `admits()` on REGISTER. */
   gbLists: GbLists;
+  /** GB28181 SIP server: registrations, keepalives, sendRequest/onMessage/onRequest for the GB features (started when the app is ready). */
+  gb: GbService;
   startedAt: Date;
 }

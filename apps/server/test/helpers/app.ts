@@ -29,6 +29,8 @@ export async function startTestApp(opts: { overrides?: Partial<Config>; listen?:
       dataDir: storage.dataDir,
       databaseUrl: storage.databaseUrl,
       webDist: undefined,
+      // Any free port: test apps run in parallel and must not fight over 15060.
+      sipPort: 0,
       ...opts.overrides,
     },
   );

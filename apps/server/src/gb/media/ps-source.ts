@@ -1,0 +1,148 @@
+/**
+ * A GB28181 media session as a hub source: RTP receiver → PS demuxer (`@opencvr/ps`) → tracks and
+ * access units. The INVITE itself is a function given by the caller (live, playback or download
+ * signalling), called with the offer (our media IP, port and transport) once the receiver is bound;
+ * its answer tells the SSRC and, for TCP active, where to connect. Stopping sends the BYE (session
+ * close) and frees the port. Every failure goes to the hub (which retries with back-off) with a
+ * reason an operator can act on.
+ */
+import type { MediaSource, SourceSink } from '../../media/hub.js';
+import { PsDemuxer, PsTrackAssembler, streamTypeName, type PsDemuxerStats, type PsFrame } from '@opencvr/ps';
+import type { RtpPacket } from '@opencvr/rtp';
+import type { GbMediaTransport, ReceiverLog, ReceiverStats, RtpReceiver } from './rtp-receiver.js';
+
+/** What the platform puts in its SDP offer (c=, m= port, TCP setup role). */
+export interface GbMediaOffer {
+  ip: string;
+  port: number;
+  transport: GbMediaTransport;
+}
+
+/** What the device's SDP answer says about media. */
+export interface GbMediaAnswer {
+  /** y= of the answer (or the offered SSRC when the answer has none). */
+  ssrc?: number;
+  /** c= and m= port of the answer: where to connect in TCP active mode. */
+  ip?: string;
+  port?: number;
+}
+
+/** An answered INVITE: the media parameters and how to end it (BYE). */
+export interface GbPlaySession {
+  answer: GbMediaAnswer;
+  close(): void | Promise<void>;
+}
+
+/** Sends the INVITE for this offer; `ended` is to be called if the device ends the session (its BYE, MediaStatus 121). */
+export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string) => void) => Promise<GbPlaySession>;
+
+export interface GbPsSourceOptions {
+  /** Binds a receiver (from the port pool) and says which IP to announce. */
+  openReceiver(): Promise<{ receiver: RtpReceiver; announcedIp: string }>;
+  invite: GbSessionStarter;
+  /** RTP flowing but no playable track after this long fails with the reason (default 10 s). */
+  noTracksTimeoutMs?: number;
+  log?: ReceiverLog;
+}
+
+export class GbPsSource implements MediaSource {
+  private sink?: SourceSink;
+  private receiver?: RtpReceiver;
+  private session?: GbPlaySession;
+  private stopped = false;
+  private readonly demuxer = new PsDemuxer();
+  private readonly tracks = new PsTrackAssembler();
+  private noTracksTimer?: NodeJS.Timeout;
+
+  constructor(private readonly opts: GbPsSourceOptions) {}
+
+  /** Receiver and demuxer counters (bytes, packets, lost, SSRC, frames...). */
+  get stats(): { rtp?: ReceiverStats; ps: PsDemuxerStats } {
+    return { rtp: this.receiver?.stats, ps: this.demuxer.stats };
+  }
+
+  start(sink: SourceSink): void {
+    this.sink = sink;
+    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err)));
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.noTracksTimer);
+    this.receiver?.close();
+    const session = this.session;
+    this.session = undefined;
+    if (session) {
+      // The BYE is best effort: the device may already be gone.
+      Promise.resolve()
+        .then(() => session.close())
+        .catch((err) => this.opts.log?.warn({ err }, 'gb media: BYE failed'));
+    }
+  }
+
+  private fail(reason: string) {
+    if (this.stopped) return;
+    this.stop();
+    this.sink?.failed(reason);
+  }
+
+  private async run() {
+    const { receiver, announcedIp } = await this.opts.openReceiver();
+    this.receiver = receiver;
+    if (this.stopped) {
+      receiver.close();
+      return;
+    }
+    const session = await this.opts.invite({ ip: announcedIp, port: receiver.port, transport: receiver.transport }, (reason) =>
+      this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`),
+    );
+    if (this.stopped) {
+      await session.close();
+      return;
+    }
+    this.session = session;
+    const { ssrc, ip, port } = session.answer;
+    receiver.start(
+      { ssrc, remote: ip && port ? { ip, port } : undefined },
+      { packet: (p, lost) => this.onPacket(p, lost), failed: (reason) => this.fail(reason) },
+    );
+  }
+
+  private onPacket(packet: RtpPacket, lost: number) {
+    if (this.stopped) return;
+    if (!this.noTracksTimer && !this.tracks.announced) {
+      const ms = this.opts.noTracksTimeoutMs ?? 10_000;
+      this.noTracksTimer = setTimeout(() => {
+        if (!this.tracks.announced) this.fail(this.noTracksReason(ms));
+      }, ms);
+      this.noTracksTimer.unref();
+    }
+    if (lost > 0) this.frames(this.demuxer.lost());
+    this.frames(this.demuxer.push(packet.payload));
+    if (packet.marker) this.frames(this.demuxer.endOfFrame());
+  }
+
+  private frames(frames: PsFrame[]) {
+    for (const f of frames) {
+      const out = this.tracks.push(f, this.demuxer.streamMap);
+      if (out.tracks) {
+        clearTimeout(this.noTracksTimer);
+        this.sink?.tracks(out.tracks);
+      }
+      for (const u of out.units) this.sink?.unit(u.track, u.unit);
+      if (this.stopped) return;
+    }
+  }
+
+  /** RTP came but nothing playable: say what the stream holds. */
+  private noTracksReason(ms: number): string {
+    const s = Math.round(ms / 1000);
+    const ps = this.demuxer.stats;
+    const unsupported = [...this.demuxer.unsupported.values()].map(streamTypeName);
+    if (unsupported.length) return `the device sends ${unsupported.join(' and ')}, which cannot be played (H.264, H.265, AAC and G.711 can)`;
+    if (ps.packs + ps.pes === 0) return `RTP arrives but holds no MPEG-PS (no pack header or PES in ${ps.bytes} bytes within ${s} s): is the device sending PS (GB28181 payload type 96)?`;
+    if (ps.videoFrames === 0) return `PS arrives but no H.264/H.265 picture could be read within ${s} s (${ps.pes} PES, ${ps.dropped} frames dropped)`;
+    return `PS arrives but no keyframe with its parameter sets came within ${s} s`;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Liveness with short timers: offline after KeepaliveCount missed keepalives (device, its channels,
+ * the message log and a status event at once), back on the next keepalive; registration expiry is a
+ * separate rule. TypeScript device double over UDP and TCP on loopback.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { GbDevice } from '../fixtures/gb-device.js';
+import type { DeviceStatusEvent } from '../../src/gb/index.js';
+
+const DEV = '34020000001320000001';
+
+async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`condition not met in ${ms} ms (last: ${JSON.stringify(v)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
+  let t: TestApp;
+  let dev: GbDevice;
+  const events: DeviceStatusEvent[] = [];
+  beforeEach(async () => {
+    t = await startTestApp();
+    // The shortest rule the settings allow: offline after one missed 5 s keepalive.
+    await t.ctx.config.set('gb', { DevicePassword: 'pw', KeepaliveTimeout: 5, KeepaliveCount: 1 });
+    events.length = 0;
+    t.ctx.gb.onDeviceStatus((e) => events.push(e));
+    dev = await GbDevice.start({ deviceId: DEV, password: 'pw', serverPort: t.ctx.gb.port, transport });
+  });
+  afterEach(async () => {
+    await dev?.close();
+    await t?.close();
+  });
+
+  it('goes offline with its channels when keepalives stop, and comes back on the next one', async () => {
+    expect((await dev.register()).status).toBe(200);
+    // A channel of the device (the catalog is the second wave's): inserted as the catalog will.
+    await t.ctx.db
+      .insertInto('channels')
+      .values({ channel_id: '34020000001310000001', parent_device_id: DEV, name: 'gate', online: 1, enable: 1, created_at: new Date().toISOString() })
+      .execute();
+    const started = Date.now();
+    const row = await until(() => t.ctx.inventory.devices.get(DEV), (d) => d?.online === 0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+    expect(row!.status_reason).toBe('keepalive timeout');
+    const ch = await t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).executeTakeFirstOrThrow();
+    expect(ch.online).toBe(0);
+    expect(events.map((e) => [e.online, e.reason])).toEqual([
+      [true, ''],
+      [false, 'keepalive timeout'],
+    ]);
+    const offNews = await t.ctx.db.selectFrom('news').select(['channel_id', 'status']).where('status', '=', 'OFF').execute();
+    expect(offNews.map((n) => n.channel_id).sort()).toEqual(['34020000001310000001', DEV].sort());
+    // Still registered: the next keepalive brings device and channel back.
+    expect((await dev.keepalive()).status).toBe(200);
+    expect((await t.ctx.inventory.devices.get(DEV))?.online).toBe(1);
+    expect((await t.ctx.db.selectFrom('channels').select('online').where('parent_device_id', '=', DEV).executeTakeFirstOrThrow()).online).toBe(1);
+    expect(events.at(-1)).toEqual({ deviceId: DEV, online: true, reason: '' });
+  }, 30_000);
+
+  it('stays online while keepalives come', async () => {
+    await dev.register();
+    for (let i = 0; i < 4; i++) {
+      await new Promise((r) => setTimeout(r, 2000));
+      expect((await dev.keepalive()).status).toBe(200);
+    }
+    expect((await t.ctx.inventory.devices.get(DEV))?.online).toBe(1);
+    expect(events.filter((e) => !e.online)).toEqual([]);
+  }, 30_000);
+});
+
+describe('GB registration expiry', () => {
+  it('expires a registration apart from keepalives: offline and unregistered', async () => {
+    const t = await startTestApp();
+    try {
+      await t.ctx.config.set('gb', { DevicePassword: 'pw', KeepaliveTimeout: 3600 });
+      const dev = await GbDevice.start({ deviceId: DEV, password: 'pw', serverPort: t.ctx.gb.port });
+      expect((await dev.register({ expires: 2 })).status).toBe(200);
+      const row = await until(() => t.ctx.inventory.devices.get(DEV), (d) => d?.online === 0);
+      expect(row!.status_reason).toBe('registration expired');
+      expect(t.ctx.gb.session(DEV)).toBeUndefined();
+      expect((await dev.keepalive()).status).toBe(403);
+      // A new REGISTER brings it back.
+      expect((await dev.register()).status).toBe(200);
+      expect((await t.ctx.inventory.devices.get(DEV))?.online).toBe(1);
+      await dev.close();
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});
