@@ -126,3 +126,10 @@ export {
   type AggregatorOptions,
   type PageAdded,
 } from './aggregator.js';
+export {
+  ALARM_METHODS,
+  CONSOLE_ALARM_TYPES,
+  consoleAlarmType,
+  gbAlarmOf,
+  type ConsoleAlarmType,
+} from './alarm-types.js';

@@ -187,3 +187,46 @@ describe('validation', () => {
     expect(r.message.kind).toBe('other');
   });
 });
+
+describe('the standard examples (not devices: see fixtures/README.md)', () => {
+  it('alarm notify', () => {
+    expect(decoded('standard-alarm-notify.xml')).toMatchObject({
+      kind: 'alarm',
+      deviceId: '64010000001340000001',
+      alarmPriority: 4,
+      alarmMethod: 2,
+      alarmTime: '2009-12-04T16:23:32',
+      alarmDescription: '警情描述',
+      longitude: 171.3,
+      latitude: 34.2,
+      alarmType: undefined,
+    });
+  });
+
+  it('catalog notify with OFF events', () => {
+    const m = decoded('standard-catalog-notify.xml');
+    if (m.kind !== 'catalog-notify') throw new Error(m.kind);
+    expect(m.sumNum).toBe(2);
+    expect(m.items.map((i) => [i.deviceId, i.event])).toEqual([
+      ['34020000001310000001', 'OFF'],
+      ['34020000001310000002', 'OFF'],
+    ]);
+  });
+
+  it('mobile position', () => {
+    expect(decoded('standard-mobile-position.xml')).toMatchObject({
+      kind: 'mobile-position',
+      time: '2010-11-11T19:46:17',
+      longitude: 171.3,
+      latitude: 34.2,
+      speed: 60,
+      direction: 90,
+      altitude: 100,
+    });
+  });
+
+  it('mobile position outside the globe is refused', () => {
+    const r = decodeManscdp(new TextDecoder().decode(fixture('standard-mobile-position.xml')).replace('171.3', '181'));
+    expect(r.ok ? 'accepted' : r.error.message).toMatch(/Longitude/);
+  });
+});
