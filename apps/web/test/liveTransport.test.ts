@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { candidates, chooseTransport, type Capabilities, type Transport } from '../src/components/player/transport';
+import { candidates, chooseTransport, needsProbe, type Capabilities, type Transport } from '../src/components/player/transport';
+import { transportFrom } from '../src/components/player/transportChoice';
 import { absoluteUrl } from '../src/components/player/api';
 
 const chrome: Capabilities = { mse: true, nativeHls: false, webrtc: true, flv: false };
@@ -18,9 +19,31 @@ describe('transport choice', () => {
     expect(chooseTransport({ caps: chrome, urls: ALL })).toBe('ws-fmp4');
   });
 
-  it('orders candidates WS fMP4 → HLS → WebRTC; FLV only with a bundled demuxer', () => {
+  it('orders candidates WS fMP4 → HLS → WebRTC; FLV only where chosen', () => {
     expect(candidates({ caps: chrome, urls: ALL })).toEqual(['ws-fmp4', 'hls', 'webrtc']);
-    expect(candidates({ caps: { ...chrome, flv: true }, urls: ALL })).toEqual(['ws-fmp4', 'hls', 'webrtc', 'flv']);
+    expect(candidates({ caps: { ...chrome, flv: true }, urls: ALL })).toEqual(['ws-fmp4', 'hls', 'webrtc']);
+    expect(candidates({ caps: { ...chrome, flv: true }, urls: ALL, only: 'flv' })).toEqual(['flv']);
+    expect(candidates({ caps: chrome, urls: ALL, only: 'flv' })).toEqual([]);
+  });
+
+  it('a chosen transport is the only one: no fallback after failures, nothing when the server lacks it', () => {
+    const failed = new Set<Transport>(['hls']);
+    expect(chooseTransport({ caps: chrome, urls: ALL, only: 'hls', failed, served: { hls: true } })).toBe('hls');
+    expect(chooseTransport({ caps: chrome, urls: ALL, only: 'hls', served: { hls: false } })).toBeNull();
+    expect(chooseTransport({ caps: chrome, urls: ALL, only: 'webrtc' })).toBe('webrtc');
+    expect(chooseTransport({ caps: { ...chrome, flv: true }, urls: ALL, only: 'flv', failed: new Set<Transport>(['flv']) })).toBe('flv');
+    expect(chooseTransport({ caps: chrome, urls: { WS_FMP4: ALL.WS_FMP4 }, only: 'webrtc' })).toBeNull();
+  });
+
+  it('probes the HTTP outputs only (HLS, WebRTC); the WebSockets are handed out by channelstream', () => {
+    expect((['ws-fmp4', 'hls', 'webrtc', 'flv'] as Transport[]).filter(needsProbe)).toEqual(['hls', 'webrtc']);
+  });
+
+  it("the page's ?transport= overrides the stored choice when it names a transport", () => {
+    expect(transportFrom('?transport=hls', 'auto')).toBe('hls');
+    expect(transportFrom('?play_token=x&transport=flv', 'webrtc')).toBe('flv');
+    expect(transportFrom('?transport=rtmp', 'webrtc')).toBe('webrtc');
+    expect(transportFrom('', 'auto')).toBe('auto');
   });
 
   it('without MSE goes to native HLS, asking for a probe first, then WebRTC when HLS is not served', () => {

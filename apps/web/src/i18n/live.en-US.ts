@@ -15,7 +15,8 @@ const liveEn = {
     snapshot: 'Snapshot',
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',
-    transport: { 'ws-fmp4': 'WS-FMP4', hls: 'HLS', webrtc: 'WebRTC', flv: 'FLV' },
+    transport: { auto: 'Auto', 'ws-fmp4': 'WS-FMP4', hls: 'HLS', webrtc: 'WebRTC', flv: 'FLV' },
+    transportChoice: 'Transport',
     ptz: {
       title: 'PTZ control',
       up: 'Up',

@@ -15,7 +15,8 @@ const liveZh = {
     snapshot: '抓图',
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
-    transport: { 'ws-fmp4': 'WS-FMP4', hls: 'HLS', webrtc: 'WebRTC', flv: 'FLV' },
+    transport: { auto: '自动', 'ws-fmp4': 'WS-FMP4', hls: 'HLS', webrtc: 'WebRTC', flv: 'FLV' },
+    transportChoice: '播放协议',
     ptz: {
       title: '云台控制',
       up: '上',

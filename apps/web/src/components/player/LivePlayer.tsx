@@ -5,7 +5,7 @@
  * snapshot, mute and a PTZ pad (hidden on every route change) sit in its toolbar.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { Button, Spin, Tooltip, Typography } from 'antd';
+import { Button, Dropdown, Spin, Tooltip, Typography } from 'antd';
 import {
   AimOutlined,
   CameraOutlined,
@@ -14,6 +14,7 @@ import {
   ReloadOutlined,
   SoundOutlined,
   MutedOutlined,
+  SwapOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
@@ -22,6 +23,8 @@ import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, type StreamAnswer } from './api';
 import { PtzPanel } from './PtzPanel';
 import { downloadSnapshot } from './snapshot';
+import { TRANSPORT_CHOICES, type TransportChoice } from './transport';
+import { transportFrom, useStoredTransport } from './transportChoice';
 import { useLiveStream, type PlayerStats } from './useLiveStream';
 
 export type { PlayerStats } from './useLiveStream';
@@ -45,12 +48,14 @@ export interface LivePlayerProps {
   ptz?: boolean;
   /** Extra toolbar content (e.g. a close button of a wall cell). */
   extra?: ReactNode;
+  /** Play over this transport whatever the user chose (default: `?transport=`, else the stored choice). */
+  transport?: TransportChoice;
   style?: CSSProperties;
 }
 
 const isHevc = (mime: string) => /hvc1|hev1/i.test(mime);
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, extra, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -59,7 +64,9 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const [fullscreen, setFullscreen] = useState(false);
   const [hover, setHover] = useState(false);
   const [notice, setNotice] = useState('');
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const [storedChoice, storeChoice] = useStoredTransport();
+  const choice = transport ?? transportFrom(search, storedChoice);
 
   useEffect(() => setMuted(muted), [muted]);
   useEffect(() => {
@@ -81,6 +88,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const server = useStreamStat(open ? null : target)?.stat;
   const { stats, retry } = useLiveStream(videoRef, {
     key: `${device}/${channel}/${flow}`,
+    transport: choice === 'auto' ? undefined : choice,
     open: opener,
     keepalive,
     onStats,
@@ -134,6 +142,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       ref={boxRef}
       data-testid="live-player"
       data-phase={stats.phase}
+      data-transport={stats.transport ?? ''}
       onMouseEnter={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
       style={{ position: 'relative', background: '#000', overflow: 'hidden', width: '100%', height: '100%', minHeight: 120, ...style }}
@@ -202,6 +211,19 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           <Tooltip title={isMuted ? t('player.unmute') : t('player.mute')}>
             <Button {...iconBtn} aria-label={isMuted ? t('player.unmute') : t('player.mute')} icon={isMuted ? <MutedOutlined /> : <SoundOutlined />} onClick={() => setMuted(!isMuted)} />
           </Tooltip>
+          <Dropdown
+            trigger={['click']}
+            menu={{
+              selectable: true,
+              selectedKeys: [choice],
+              items: TRANSPORT_CHOICES.map((c) => ({ key: c, label: t(`player.transport.${c}`), 'data-testid': `transport-${c}` })),
+              onClick: ({ key }) => storeChoice(key as TransportChoice),
+            }}
+          >
+            <Tooltip title={t('player.transportChoice')}>
+              <Button {...iconBtn} aria-label={t('player.transportChoice')} data-testid="transport-choice" icon={<SwapOutlined />} />
+            </Tooltip>
+          </Dropdown>
           <Tooltip title={t('player.snapshot')}>
             <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
           </Tooltip>

@@ -1,7 +1,8 @@
 /**
  * Which transport a live player uses, as a pure rule (ARCHITECTURE habit 12): WebSocket fMP4 over
- * MSE first, then HLS, then WebRTC and FLV when the server really serves them. A transport that
- * failed hard is skipped until every candidate has failed, then the list starts over.
+ * MSE first, then HLS, then WebRTC when the server really serves them. FLV (WS-FLV through mpegts.js)
+ * plays only where chosen. A chosen transport (`only`) is the one candidate: no fallback to others.
+ * A transport that failed hard is skipped until every candidate has failed, then the list starts over.
  */
 
 export type Transport = 'ws-fmp4' | 'hls' | 'webrtc' | 'flv';
@@ -10,6 +11,13 @@ export type Transport = 'ws-fmp4' | 'hls' | 'webrtc' | 'flv';
 export type PlayProtocol = 'WS_FMP4' | 'HLS' | 'FLV' | 'WS_FLV' | 'WEBRTC';
 
 export const TRANSPORT_ORDER: Transport[] = ['ws-fmp4', 'hls', 'webrtc', 'flv'];
+/** What the automatic choice tries; FLV is left to an explicit choice. */
+export const AUTO_ORDER: Transport[] = ['ws-fmp4', 'hls', 'webrtc'];
+
+/** A user's choice in the player: automatic, or one transport only. */
+export type TransportChoice = 'auto' | Transport;
+export const TRANSPORT_CHOICES: TransportChoice[] = ['auto', ...TRANSPORT_ORDER];
+export const isTransportChoice = (v: unknown): v is TransportChoice => TRANSPORT_CHOICES.includes(v as TransportChoice);
 
 /** The URL each transport plays. */
 export const TRANSPORT_URL_KEY: Record<Transport, PlayProtocol> = {
@@ -26,7 +34,7 @@ export interface Capabilities {
   nativeHls: boolean;
   /** RTCPeerConnection exists. */
   webrtc: boolean;
-  /** An FLV demuxer is bundled (none yet: FLV is never chosen). */
+  /** FLV can be demuxed here (mpegts.js over MSE, loaded when FLV is chosen). */
   flv: boolean;
 }
 
@@ -36,11 +44,13 @@ export interface TransportInput {
   urls: Partial<Record<PlayProtocol, string>>;
   /**
    * Outputs the server answered a probe for. WS fMP4 needs none (channelstream hands it out);
-   * HLS, WebRTC and FLV count only once probed present. Undefined: not probed yet.
+   * HLS and WebRTC count only once probed present. Undefined: not probed yet.
    */
   served?: Partial<Record<Transport, boolean>>;
   /** Transports that failed hard for this player. */
   failed?: ReadonlySet<Transport>;
+  /** The user chose this transport: it is the only candidate. */
+  only?: Transport;
 }
 
 /** Can this browser play the transport at all (ignoring the server)? */
@@ -58,13 +68,17 @@ export function browserCan(t: Transport, caps: Capabilities): boolean {
 }
 
 /** Transports worth trying, best first: the browser can play them and the server has a URL. */
-export function candidates(input: Pick<TransportInput, 'caps' | 'urls'>): Transport[] {
-  return TRANSPORT_ORDER.filter((t) => browserCan(t, input.caps) && !!input.urls[TRANSPORT_URL_KEY[t]]);
+export function candidates(input: Pick<TransportInput, 'caps' | 'urls' | 'only'>): Transport[] {
+  const order = input.only ? [input.only] : AUTO_ORDER;
+  return order.filter((t) => browserCan(t, input.caps) && !!input.urls[TRANSPORT_URL_KEY[t]]);
 }
 
-/** Candidates whose server side needs a probe before use (all but WS fMP4). */
+/**
+ * Candidates whose server side needs a probe before use: HLS and WebRTC (HTTP URLs a server without
+ * them answers with the console's page). The WebSockets (fMP4, FLV) need none.
+ */
 export function needsProbe(t: Transport): boolean {
-  return t !== 'ws-fmp4';
+  return t === 'hls' || t === 'webrtc';
 }
 
 /**
@@ -87,6 +101,7 @@ export function browserCapabilities(): Capabilities {
     mse: !!w && typeof w.MediaSource === 'function',
     nativeHls: !!video && video.canPlayType('application/vnd.apple.mpegurl') !== '',
     webrtc: !!w && typeof w.RTCPeerConnection === 'function',
-    flv: false,
+    // mpegts.js needs MSE (and a WebSocket, which every MSE browser has).
+    flv: !!w && typeof w.MediaSource === 'function' && typeof w.WebSocket === 'function',
   };
 }

@@ -36,9 +36,7 @@ const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
   'ws-fmp4': async () => startWsFmp4,
   hls: async () => (await import('./hls')).startHls,
   webrtc: async () => (await import('./webrtc')).startWebrtc,
-  flv: async () => {
-    throw new Error('FLV playback is not bundled');
-  },
+  flv: async () => (await import('./flv')).startFlv,
 };
 
 /** Request failures worth retrying: the network or the server, not a refusal. */
@@ -51,6 +49,8 @@ export interface LiveStreamOptions {
   keepalive?: () => Promise<unknown>;
   /** Changing it restarts the view (device/channel/flow). */
   key: string;
+  /** Play over this transport only (the user's choice); automatic when absent. */
+  transport?: Transport;
   onStats?: (s: PlayerStats) => void;
 }
 
@@ -77,6 +77,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
     const failed = new Set<Transport>();
     const served: Partial<Record<Transport, boolean>> = {};
     const caps = browserCapabilities();
+    const only = optsRef.current.transport;
 
     const update = (patch: Partial<PlayerStats>) => {
       if (cancelled) return;
@@ -123,19 +124,19 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       }
       if (cancelled || gen !== generation) return;
 
-      let transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed });
+      let transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed, only });
       while (transport && needsProbe(transport) && served[transport] === undefined) {
         const url = answer.URLs?.[TRANSPORT_URL_KEY[transport]] ?? '';
         served[transport] = await probeOutput(url, transport === 'webrtc' ? 'OPTIONS' : 'HEAD');
         if (cancelled || gen !== generation) return;
-        transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed });
+        transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed, only });
       }
       if (!transport) {
-        update({ phase: 'error', reason: caps.mse ? 'no transport' : 'no MediaSource' });
+        update({ phase: 'error', reason: caps.mse || only ? 'no transport' : 'no MediaSource' });
         return;
       }
       const path = transport === 'ws-fmp4' ? (answer.URLs?.WS_FMP4 ?? answer.URL) : answer.URLs[TRANSPORT_URL_KEY[transport]]!;
-      const url = absoluteUrl(path, transport === 'ws-fmp4');
+      const url = absoluteUrl(path, transport === 'ws-fmp4' || transport === 'flv');
       const reconnecting = current.phase === 'reconnecting';
       const ingestWaiting = answer.State === 'retrying' || answer.State === 'connecting';
       update({
@@ -212,7 +213,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       clearInterval(meter);
       stopEngine();
     };
-  }, [videoRef, opts.key, restart]);
+  }, [videoRef, opts.key, opts.transport, restart]);
 
   return { stats, retry: () => setRestart((n) => n + 1) };
 }

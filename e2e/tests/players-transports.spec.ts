@@ -1,0 +1,117 @@
+/**
+ * Each transport alone in Chromium (issue 4): the player page with `?transport=hls`, `webrtc` or
+ * `flv` plays the real GStreamer camera over that transport only (no WS-fMP4 socket is opened, HLS
+ * is not fetched by the others) and its <video> presents decoded frames (requestVideoFrameCallback)
+ * while its clock advances. FLV goes through mpegts.js, loaded as its own chunk only then; the
+ * choice made in the player's toolbar is stored and followed by the next player.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { expectAdvancing, openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+const SLOW = { timeout: 30_000 };
+
+/** Frames the browser decoded and presented within `ms` (stops counting at `want`). */
+function presentedFrames(page: Page, want: number, ms: number): Promise<number> {
+  return page.getByTestId('live-player').locator('video').evaluate(
+    (v: HTMLVideoElement, [w, t]) =>
+      new Promise<number>((resolve) => {
+        let n = 0;
+        const timer = setTimeout(() => resolve(n), t);
+        const next = () =>
+          v.requestVideoFrameCallback(() => {
+            if (++n >= w) {
+              clearTimeout(timer);
+              resolve(n);
+            } else next();
+          });
+        next();
+      }),
+    [want, ms] as const,
+  );
+}
+
+/** What the page fetched or opened for media, by kind. */
+function watchMedia(page: Page) {
+  const seen = { wsFmp4: 0, wsFlv: 0, hls: 0, whep: 0, mpegtsChunk: 0 };
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('/ws_m4s/')) seen.wsFmp4++;
+    if (ws.url().includes('/ws_flv/')) seen.wsFlv++;
+  });
+  page.on('request', (r) => {
+    const u = r.url();
+    if (u.includes('/hls/')) seen.hls++;
+    if (u.includes('/webrtc/whep/') && r.method() === 'POST') seen.whep++;
+    if (/\/assets\/mpegts[^/]*\.js/.test(u)) seen.mpegtsChunk++;
+  });
+  return seen;
+}
+
+test.describe('one transport at a time', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera();
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E transports ${RUN}`, camera.url);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('HLS only: hls.js plays the LL-HLS playlist, no WebSocket media', async ({ page }) => {
+    const seen = watchMedia(page);
+    await openAs(page, admin, `/video/player/${dev}/1/0?transport=hls`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toHaveAttribute('data-transport', 'hls', SLOW);
+    await expectAdvancing(player.locator('video'), 'HLS');
+    expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
+    expect(seen.hls).toBeGreaterThan(0);
+    expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, whep: 0, mpegtsChunk: 0 });
+  });
+
+  test('WebRTC only: a WHEP session plays, no WebSocket media and no HLS', async ({ page }) => {
+    const seen = watchMedia(page);
+    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toHaveAttribute('data-transport', 'webrtc', SLOW);
+    await expectAdvancing(player.locator('video'), 'WebRTC');
+    expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
+    expect(seen.whep).toBe(1);
+    expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, hls: 0, mpegtsChunk: 0 });
+  });
+
+  test('FLV only: WS-FLV through mpegts.js (its chunk loaded only now), chosen in the toolbar and remembered', async ({ page }) => {
+    const seen = watchMedia(page);
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toHaveAttribute('data-transport', 'ws-fmp4', SLOW);
+    expect(seen.mpegtsChunk).toBe(0);
+    await player.hover();
+    await page.getByTestId('transport-choice').click();
+    await page.getByTestId('transport-flv').click();
+    await expect(player).toHaveAttribute('data-transport', 'flv', SLOW);
+    await expectAdvancing(player.locator('video'), 'FLV');
+    expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
+    expect(seen.mpegtsChunk).toBe(1);
+    expect(seen.wsFlv).toBeGreaterThanOrEqual(1);
+    expect(seen.hls + seen.whep).toBe(0);
+
+    // Stored: a new page plays FLV straight away; back to automatic afterwards.
+    await page.reload();
+    await expect(player).toHaveAttribute('data-transport', 'flv', SLOW);
+    await expectAdvancing(player.locator('video'), 'FLV after reload');
+    await player.hover();
+    await page.getByTestId('transport-choice').click();
+    await page.getByTestId('transport-auto').click();
+    await expect(player).toHaveAttribute('data-transport', 'ws-fmp4', SLOW);
+  });
+});
