@@ -36,6 +36,7 @@ import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
 import { GbService } from './gb/index.js';
+import { Alarms } from './services/alarms/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -81,6 +82,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       lists: { admits: (deviceId, ip) => ctx.gbLists.admits(deviceId, ip) },
       log: { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
     }),
+    alarms: new Alarms({ db: db.kysely, events, streams, dataDir: settings.dataDir, log: lazyLog }),
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),
@@ -178,6 +180,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     ctx.streams.stopAll();
     clearInterval(purge);
     ctx.sampler.stop();
+    // A snapshot being written for an alarm finishes before the database closes.
+    await ctx.alarms.idle();
     await db.close();
   });
   return { app, ctx, db };

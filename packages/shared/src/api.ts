@@ -3,6 +3,8 @@
  * read by the server's handlers and the console's request functions.
  */
 
+import type { AlarmItem } from './gb.js';
+
 /** The EasyCVR /api/v1 envelope. ErrorNum is a string, as EasyCVR sends it. */
 export interface EasyDarwinHeader {
   CSeq: string;
@@ -176,4 +178,5 @@ export interface NewsList {
 /** Messages pushed on the events websocket, keyed by topic. */
 export type EventMessage =
   | { topic: 'news'; payload: NewsItem }
+  | { topic: 'alarm'; payload: AlarmItem }
   | { topic: 'hello'; payload: { time: string } };

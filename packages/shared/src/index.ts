@@ -4,3 +4,4 @@ export * from './messages.js';
 export * from './api.js';
 export * from './inventory.js';
 export * from './schedule.js';
+export * from './gb.js';

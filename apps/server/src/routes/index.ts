@@ -21,6 +21,9 @@ import { streamStatRoutes } from './api/streamstat.js';
 import { recordRoutes } from './api/records.js';
 import { recordPlanRoutes } from './api/recordplans.js';
 import { playbackRoutes } from './api/playback.js';
+import { gbConfigRoutes } from './api/gb-config.js';
+import { gbListRoutes } from './api/gb-lists.js';
+import { alarmRoutes } from './api/alarms.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
@@ -29,4 +32,5 @@ export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
     await app.register(plugin, opts);
   }
   await app.register(ptzRoutes, opts);
+  for (const plugin of [gbConfigRoutes, gbListRoutes, alarmRoutes]) await app.register(plugin, opts);
 }

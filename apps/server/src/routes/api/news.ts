@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { id } from '../../http/schemas.js';
+import { isAdmin } from '../../http/auth.js';
 
 export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -33,9 +34,12 @@ export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   // Live pushes. The auth hook has already checked the token (query parameter for browsers).
-  app.get('/api/v1/ws/events', { websocket: true, config: { pending: true } }, (socket) => {
+  app.get('/api/v1/ws/events', { websocket: true, config: { pending: true } }, (socket, req) => {
     socket.send(JSON.stringify({ topic: 'hello', payload: { time: new Date().toISOString() } }));
+    // Alarms are the administrator's (spec 6: /alarm is closed to other roles), so only admins get them pushed.
+    const admin = !!req.user && isAdmin(req.user);
     const off = ctx.events.subscribe((msg) => {
+      if (msg.topic === 'alarm' && !admin) return;
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
     });
     socket.on('close', off);

@@ -5,6 +5,7 @@ import { sections, type SectionName, type SectionValue } from './sections.js';
 /** Reads and writes configuration sections; keeps a cache since every request reads some. */
 export class ConfigStore {
   private cache = new Map<SectionName, unknown>();
+  private readonly watchers = new Map<SectionName, Set<(next: unknown, prev: unknown) => void>>();
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -39,6 +40,25 @@ export class ConfigStore {
       .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at }))
       .execute();
     this.cache.set(name, next);
+    for (const fn of this.watchers.get(name) ?? []) {
+      try {
+        fn(next, current);
+      } catch {
+        // A watcher's failure is its own; the write has happened.
+      }
+    }
     return next;
+  }
+
+  /**
+   * Calls `fn` after each write of a section (whoever wrote it: a settings page, initialisation, a
+   * switch), so long-running services (the SIP server) apply a change without a restart.
+   */
+  onChange<K extends SectionName>(name: K, fn: (next: SectionValue<K>, prev: SectionValue<K>) => void): () => void {
+    let set = this.watchers.get(name);
+    if (!set) this.watchers.set(name, (set = new Set()));
+    const wrapped = fn as (next: unknown, prev: unknown) => void;
+    set.add(wrapped);
+    return () => set.delete(wrapped);
   }
 }
