@@ -55,7 +55,10 @@ export class RtpPortPool {
     }, 'TCP');
   }
 
-  private async take<T>(open: (port: number) => Promise<T | undefined>, what: string): Promise<{ socket: T; port: number; release(): void }> {
+  private async take<T>(
+    open: (port: number) => Promise<T | undefined>,
+    what: string,
+  ): Promise<{ socket: T; port: number; release(): void }> {
     const { min, max } = this.range();
     const size = max - min + 1;
     if (size <= 0) throw new Error(`the RTP port range ${min}-${max} is empty`);

@@ -94,8 +94,9 @@ export class GbPsSource implements MediaSource {
       receiver.close();
       return;
     }
-    const session = await this.opts.invite({ ip: announcedIp, port: receiver.port, transport: receiver.transport }, (reason) =>
-      this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`),
+    const session = await this.opts.invite(
+      { ip: announcedIp, port: receiver.port, transport: receiver.transport },
+      (reason) => this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`),
     );
     if (this.stopped) {
       await session.close();
@@ -140,9 +141,12 @@ export class GbPsSource implements MediaSource {
     const s = Math.round(ms / 1000);
     const ps = this.demuxer.stats;
     const unsupported = [...this.demuxer.unsupported.values()].map(streamTypeName);
-    if (unsupported.length) return `the device sends ${unsupported.join(' and ')}, which cannot be played (H.264, H.265, AAC and G.711 can)`;
-    if (ps.packs + ps.pes === 0) return `RTP arrives but holds no MPEG-PS (no pack header or PES in ${ps.bytes} bytes within ${s} s): is the device sending PS (GB28181 payload type 96)?`;
-    if (ps.videoFrames === 0) return `PS arrives but no H.264/H.265 picture could be read within ${s} s (${ps.pes} PES, ${ps.dropped} frames dropped)`;
+    if (unsupported.length)
+      return `the device sends ${unsupported.join(' and ')}, which cannot be played (H.264, H.265, AAC and G.711 can)`;
+    if (ps.packs + ps.pes === 0)
+      return `RTP arrives but holds no MPEG-PS (no pack header or PES in ${ps.bytes} bytes within ${s} s): is the device sending PS (GB28181 payload type 96)?`;
+    if (ps.videoFrames === 0)
+      return `PS arrives but no H.264/H.265 picture could be read within ${s} s (${ps.pes} PES, ${ps.dropped} frames dropped)`;
     return `PS arrives but no keyframe with its parameter sets came within ${s} s`;
   }
 }

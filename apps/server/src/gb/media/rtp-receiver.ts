@@ -189,7 +189,8 @@ export class RtpReceiver {
     if (this.stats.foreign > 0) {
       return `RTP arrived on ${this.where()} but only with SSRC ${hex(this.stats.ssrc ?? 0)} while ${hex(this.expected ?? 0)} was expected (${this.stats.foreign} packets dropped)`;
     }
-    if (this.stats.badPackets > 0) return `${this.stats.badPackets} packets arrived on ${this.where()} within ${s} s but none was RTP`;
+    if (this.stats.badPackets > 0)
+      return `${this.stats.badPackets} packets arrived on ${this.where()} within ${s} s but none was RTP`;
     if (this.opts.transport === 'udp') {
       return `no RTP received on UDP port ${this.port} within ${s} s: check the media IP announced (${ip}) and that the port is reachable from the device`;
     }
@@ -203,7 +204,9 @@ export class RtpReceiver {
 
   private connectActive(remote: ReceiverStart['remote']) {
     if (!remote?.ip || !remote.port || remote.port > 65535) {
-      this.fail(`TCP active: the device's SDP answer gave no media address to connect to (${remote?.ip || '?'}:${remote?.port ?? '?'})`);
+      this.fail(
+        `TCP active: the device's SDP answer gave no media address to connect to (${remote?.ip || '?'}:${remote?.port ?? '?'})`,
+      );
       return;
     }
     const target = `${remote.ip}:${remote.port}`;
@@ -211,7 +214,9 @@ export class RtpReceiver {
     const socket = net.connect({ host: remote.ip, port: remote.port });
     const timer = setTimeout(() => {
       socket.destroy();
-      this.fail(`TCP active: could not connect to the device's media address ${target} within ${ACTIVE_CONNECT_TIMEOUT_MS / 1000} s`);
+      this.fail(
+        `TCP active: could not connect to the device's media address ${target} within ${ACTIVE_CONNECT_TIMEOUT_MS / 1000} s`,
+      );
     }, ACTIVE_CONNECT_TIMEOUT_MS);
     timer.unref();
     socket.once('connect', () => clearTimeout(timer));
@@ -292,7 +297,10 @@ export class RtpReceiver {
         }
         if (!this.otherSsrcLogged) {
           this.otherSsrcLogged = true;
-          this.opts.log?.info({ expected: hex(this.expected), got: hex(ssrc), from }, 'gb media: the device sends another SSRC than agreed; following it');
+          this.opts.log?.info(
+            { expected: hex(this.expected), got: hex(ssrc), from },
+            'gb media: the device sends another SSRC than agreed; following it',
+          );
         }
       }
       this.stats.ssrc = ssrc;

@@ -58,7 +58,9 @@ export class GbMediaService {
   readonly sourceFactory: SourceFactory = (device, channel, flow) => {
     if (device.device_type !== GB_DEVICE_TYPE || !this.inviter) return undefined;
     const inviter = this.inviter;
-    return this.source((offer, ended) => inviter.invite({ device, channel, flow, offer, onEnded: ended }), { fallbackIp: device.sip_local_ip });
+    return this.source((offer, ended) => inviter.invite({ device, channel, flow, offer, onEnded: ended }), {
+      fallbackIp: device.sip_local_ip,
+    });
   };
 
   /** A hub source for any INVITE (live, playback, download): the receiver is made from the gb config at start. */
@@ -75,7 +77,9 @@ export class GbMediaService {
   async openReceiver(options: GbSourceOptions = {}): Promise<{ receiver: RtpReceiver; announcedIp: string }> {
     const gb = await this.deps.config.get('gb');
     this.range = { min: Math.min(gb.RtpPortMin, gb.RtpPortMax), max: Math.max(gb.RtpPortMin, gb.RtpPortMax) };
-    const transport: GbMediaTransport = options.transport ?? (gb.MediaTransport === 'UDP' ? 'udp' : gb.MediaTransportMode === 'active' ? 'tcp-active' : 'tcp-passive');
+    const transport: GbMediaTransport =
+      options.transport ??
+      (gb.MediaTransport === 'UDP' ? 'udp' : gb.MediaTransportMode === 'active' ? 'tcp-active' : 'tcp-passive');
     const announcedIp = gb.MediaIP || gb.Host || options.fallbackIp || '127.0.0.1';
     const receiver = await RtpReceiver.open({
       transport,

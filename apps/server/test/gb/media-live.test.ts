@@ -1,0 +1,181 @@
+/**
+ * A GB28181 channel played live through the whole server: the GB media source registered in the
+ * StreamService (as the RTSP one is), an INVITE stand-in that starts the device double towards the
+ * offered port, and a real WebSocket fMP4 viewer whose fragments ffprobe decodes. RTSP channels are
+ * untouched by the GB factory.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { GbMediaService, type GbInviteRequest } from '../../src/gb/media/index.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { freePort } from '../fixtures/camera.js';
+import { startGbMediaSender, type GbMediaSender } from '../fixtures/gb-media-sender.js';
+
+const DEVICE = '34020000001320000001';
+const CHANNEL = '34020000001310000001';
+
+let t: TestApp;
+let admin: string;
+let media: GbMediaService;
+const senders: GbMediaSender[] = [];
+const invites: GbInviteRequest[] = [];
+let byes = 0;
+
+beforeEach(async () => {
+  t = await startTestApp({ listen: true, overrides: { sipPort: 0 } });
+  admin = await initialise(t);
+  const base = await freePort();
+  await t.ctx.config.set('gb', { RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', AckTimeout: 5 });
+  media = new GbMediaService({ config: t.ctx.config, bindHost: '127.0.0.1' });
+  t.ctx.streams.registerSource(media.sourceFactory);
+  // The device double's answer to INVITE: media to the offered address, SSRC as agreed.
+  media.setInviter({
+    async invite(req) {
+      invites.push(req);
+      const { offer } = req;
+      const sender = await startGbMediaSender(
+        offer.transport === 'udp'
+          ? { transport: 'udp', host: offer.ip, port: offer.port, ssrc: 0x0340000001 }
+          : offer.transport === 'tcp-passive'
+            ? { transport: 'tcp', host: offer.ip, port: offer.port, ssrc: 0x0340000001 }
+            : { transport: 'tcp-listen', ssrc: 0x0340000001 },
+      );
+      senders.push(sender);
+      return { answer: { ssrc: 0x0340000001, ip: '127.0.0.1', port: sender.port }, close: () => void byes++ };
+    },
+  });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/adddevice',
+    headers: { token: admin },
+    payload: { DeviceName: 'GB camera', DeviceType: 'GB28181', DeviceID: DEVICE },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const now = new Date().toISOString();
+  await t.ctx.db
+    .insertInto('channels')
+    .values({
+      channel_id: CHANNEL,
+      parent_device_id: DEVICE,
+      name: 'GB channel',
+      online: 1,
+      enable: 1,
+      on_demand: 1,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+});
+
+afterEach(async () => {
+  await t.close();
+  for (const s of senders.splice(0)) await s.stop();
+  invites.length = 0;
+  byes = 0;
+});
+
+function collect(url: string, enough: (binary: Buffer[]) => boolean, ms = 20000) {
+  return new Promise<{ binary: Buffer[]; text: { type: string; mime?: string }[] }>((resolve, reject) => {
+    const ws = new WebSocket(url);
+    const binary: Buffer[] = [];
+    const text: { type: string }[] = [];
+    const timer = setTimeout(() => {
+      ws.close();
+      resolve({ binary, text });
+    }, ms);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) binary.push(data as Buffer);
+      else text.push(JSON.parse(String(data)));
+      if (enough(binary)) {
+        clearTimeout(timer);
+        ws.close();
+        resolve({ binary, text });
+      }
+    });
+    ws.on('unexpected-response', (_r, res) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP ${res.statusCode}`));
+    });
+    ws.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
+async function playOver(transport: 'UDP' | 'TCP', mode: 'passive' | 'active') {
+  await t.ctx.config.set('gb', { MediaTransport: transport, MediaTransportMode: mode });
+  const res = await t.app.inject({
+    url: `/api/v1/devices/channelstream?device=${DEVICE}&channel=${CHANNEL}&protocol=ws_m4s`,
+    headers: { token: admin },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json().EasyDarwin.Body;
+  const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 6);
+  expect(got.text.find((m) => m.type === 'init')).toMatchObject({
+    mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./),
+  });
+  expect(got.binary.length).toBeGreaterThanOrEqual(6);
+  const file = path.join(t.settings.dataDir, `gb-${transport}-${mode}.mp4`);
+  fs.writeFileSync(file, Buffer.concat(got.binary));
+  const probe = JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], {
+      encoding: 'utf8',
+    }),
+  );
+  expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240, r_frame_rate: '25/1' });
+  expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(10);
+  expect(invites).toHaveLength(1);
+  expect(invites[0]).toMatchObject({
+    device: { device_id: DEVICE },
+    channel: { channel_id: CHANNEL },
+    flow: 0,
+    offer: { ip: '127.0.0.1' },
+  });
+  return body.Stream as string;
+}
+
+describe('GB28181 live through the hub to a WebSocket fMP4 viewer', () => {
+  it('UDP: plays; stopping the stream sends the BYE', async () => {
+    const key = await playOver('UDP', 'passive');
+    expect(invites[0].offer.transport).toBe('udp');
+    expect(byes).toBe(0);
+    const stop = await t.app.inject({
+      url: `/api/v1/stopstream?device=${DEVICE}&channel=${CHANNEL}`,
+      headers: { token: admin },
+    });
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(t.ctx.streams.get(key)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(byes).toBe(1);
+  });
+
+  it('TCP passive: plays', async () => {
+    await playOver('TCP', 'passive');
+    expect(invites[0].offer.transport).toBe('tcp-passive');
+  });
+
+  it('TCP active: plays', async () => {
+    await playOver('TCP', 'active');
+    expect(invites[0].offer).toMatchObject({ transport: 'tcp-active', port: 9 });
+  });
+
+  it('a device whose media never comes: the stream status gives the clear reason', async () => {
+    await t.ctx.config.set('gb', { AckTimeout: 1, MediaIP: '192.0.2.7' });
+    media.setInviter({ invite: async () => ({ answer: { ssrc: 1 }, close: () => undefined }) });
+    const res = await t.app.inject({
+      url: `/api/v1/devices/channelstream?device=${DEVICE}&channel=${CHANNEL}`,
+      headers: { token: admin },
+    });
+    const hub = t.ctx.streams.get(res.json().EasyDarwin.Body.Stream)!;
+    const end = Date.now() + 8000;
+    while (hub.state !== 'retrying' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(hub.reason).toMatch(
+      /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(192\.0\.2\.7\) and that the port is reachable from the device$/,
+    );
+  });
+});
