@@ -1,0 +1,48 @@
+/** Runs one sipp scenario (apps/server/test/fixtures/sipp) as a GB28181 device against a SIP port on loopback. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const SIPP_DIR = path.resolve(import.meta.dirname, '../fixtures/sipp');
+export const hasSipp = fs.existsSync('/usr/bin/sipp');
+
+export interface SippRun {
+  code: number | null;
+  /** sipp's error log (unexpected messages, failed checks) when it failed. */
+  errors: string;
+}
+
+export async function runSipp(
+  scenario: string,
+  o: { port: number; transport: 'UDP' | 'TCP'; deviceId: string; password?: string; platform?: string; realm?: string; expires?: number },
+): Promise<SippRun> {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sipp-'));
+  const args = [
+    `127.0.0.1:${o.port}`,
+    '-sf', path.join(SIPP_DIR, scenario),
+    '-t', o.transport === 'TCP' ? 't1' : 'u1',
+    '-i', '127.0.0.1',
+    '-p', '0',
+    '-m', '1',
+    '-s', o.deviceId,
+    '-au', o.deviceId,
+    '-ap', o.password ?? 'password',
+    '-key', 'platform', o.platform ?? '34020000002000000001',
+    '-key', 'realm', o.realm ?? '3402000000',
+    '-key', 'expires', String(o.expires ?? 3600),
+    '-timeout', '20s',
+    '-timeout_error',
+    '-nostdin',
+    '-trace_err',
+  ];
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn('/usr/bin/sipp', args, { cwd, stdio: 'ignore' });
+    child.on('exit', (c) => resolve(c));
+    child.on('error', () => resolve(-1));
+  });
+  let errors = '';
+  for (const f of fs.readdirSync(cwd)) if (f.endsWith('_errors.log')) errors += fs.readFileSync(path.join(cwd, f), 'utf8');
+  fs.rmSync(cwd, { recursive: true, force: true });
+  return { code, errors };
+}
