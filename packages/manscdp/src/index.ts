@@ -38,6 +38,7 @@ export type {
   PresetQueryResponse,
 } from './decode/device.js';
 export type { RecordInfoResponse, RecordItem } from './decode/record.js';
+export type { ControlMessage, DragZoomFields, QueryMessage } from './decode/query.js';
 export type { AlarmNotify, MediaStatusNotify, MobilePositionNotify } from './decode/notify.js';
 export { writeManscdp, type EncodeOptions, type ManscdpBody, type XmlOut } from './encode/writer.js';
 export {

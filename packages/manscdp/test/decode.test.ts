@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeManscdp, parseManscdp, type ManscdpMessage } from '../src/index.js';
+import { decodeManscdp, parseManscdp, peekHeader, type ManscdpMessage } from '../src/index.js';
 import { fixture } from './fixtures.js';
 
 function decoded(name: string): ManscdpMessage {
@@ -228,5 +228,56 @@ describe('the standard examples (not devices: see fixtures/README.md)', () => {
   it('mobile position outside the globe is refused', () => {
     const r = decodeManscdp(new TextDecoder().decode(fixture('standard-mobile-position.xml')).replace('171.3', '181'));
     expect(r.ok ? 'accepted' : r.error.message).toMatch(/Longitude/);
+  });
+});
+
+describe('peekHeader', () => {
+  it('reads what it can from a body that does not decode', () => {
+    expect(peekHeader('<Notify><CmdType>Keepalive</CmdType><SN>5</SN><DeviceID>123</DeviceID></Notify>')).toEqual({
+      root: 'Notify',
+      cmdType: 'Keepalive',
+      sn: 5,
+    });
+    expect(peekHeader('<!DOCTYPE x><Notify/>')).toEqual({});
+    expect(peekHeader(fixture('dahua-sd-keepalive.xml'))).toEqual({
+      root: 'Notify',
+      cmdType: 'Keepalive',
+      sn: 539,
+      deviceId: '34020000001320000002',
+    });
+  });
+});
+
+describe('Dahua NVR channels relayed by a cascaded platform (GB2312)', () => {
+  it('directory and channels, Chinese names, OFF status, null fields', () => {
+    const m = decoded('dahua-nvr-cascade-catalog-gb2312.xml');
+    if (m.kind !== 'catalog') throw new Error(m.kind);
+    expect(m.sumNum).toBe(7);
+    expect(m.items.map((i) => i.name)).toEqual([
+      'abddd',
+      'IP:192.168.1.177 -球机',
+      '112dahua1楼',
+      '路灯杆-球型',
+      '通道一',
+      '4楼茶水间',
+      '大门口',
+    ]);
+    expect(m.items[0]).toMatchObject({
+      deviceId: '00000000080000000008',
+      parental: 1,
+      typeCode: 0,
+      address: undefined,
+      ipAddress: undefined,
+      ptzType: 0,
+    });
+    expect(m.items[1]).toMatchObject({
+      parentId: '00000000080000000008',
+      ipAddress: '192.168.1.177',
+      port: 37777,
+      ptzType: 1,
+      online: true,
+    });
+    expect(m.items[5]).toMatchObject({ status: 'OFF', online: false });
+    expect(m.items[6]).toMatchObject({ ipAddress: undefined, port: 0, model: 'IPC-HFW2433F-ZAS' });
   });
 });

@@ -81,9 +81,15 @@ export interface CatalogNotify extends ManscdpHeader {
   rejected: RejectedItem[];
 }
 
+/** A descriptive text field; the literal `null` that Java platforms write for a missing value reads as absent. */
+function text(e: XmlElement | undefined, name: string): string | undefined {
+  const v = childText(e, name);
+  return v === undefined || v.toLowerCase() === 'null' ? undefined : v;
+}
+
 /** Reads a field from the item, or from its <Info> where -2016/-2022 devices put it. */
 function either(item: XmlElement, info: XmlElement | undefined, name: string): string | undefined {
-  return childText(item, name) ?? childText(info, name);
+  return text(item, name) ?? text(info, name);
 }
 
 function intOf(item: XmlElement, info: XmlElement | undefined, name: string): number | undefined {
@@ -119,23 +125,23 @@ function decodeItem(e: XmlElement, withEvent: boolean): CatalogItem {
   return {
     deviceId,
     typeCode: typeCodeOf(deviceId),
-    name: childText(e, 'Name'),
-    manufacturer: childText(e, 'Manufacturer'),
-    model: childText(e, 'Model'),
-    owner: childText(e, 'Owner'),
-    civilCode: childText(e, 'CivilCode'),
-    block: childText(e, 'Block'),
-    address: childText(e, 'Address'),
+    name: text(e, 'Name'),
+    manufacturer: text(e, 'Manufacturer'),
+    model: text(e, 'Model'),
+    owner: text(e, 'Owner'),
+    civilCode: text(e, 'CivilCode'),
+    block: text(e, 'Block'),
+    address: text(e, 'Address'),
     parental: looseInt(e, 'Parental'),
-    parentId: childText(e, 'ParentID'),
+    parentId: text(e, 'ParentID'),
     safetyWay: looseInt(e, 'SafetyWay'),
     registerWay: looseInt(e, 'RegisterWay'),
-    certNum: childText(e, 'CertNum'),
+    certNum: text(e, 'CertNum'),
     certifiable: looseInt(e, 'Certifiable'),
     errCode: looseInt(e, 'ErrCode'),
-    endTime: childText(e, 'EndTime'),
+    endTime: text(e, 'EndTime'),
     secrecy: looseInt(e, 'Secrecy'),
-    ipAddress: childText(e, 'IPAddress'),
+    ipAddress: text(e, 'IPAddress'),
     port: port !== undefined && port >= 0 && port <= 65535 ? port : undefined,
     status,
     online: onOff(status),

@@ -4,7 +4,8 @@
  */
 import { decodeBody } from '../charset.js';
 import { ManscdpError } from '../errors.js';
-import { parseXml, type XmlElement } from '../xml.js';
+import { childText, parseXml, type XmlElement } from '../xml.js';
+import { isDeviceId } from './fields.js';
 import { decodeCatalogNotify, decodeCatalogResponse, type CatalogNotify, type CatalogResponse } from './catalog.js';
 import {
   decodeConfigDownload,
@@ -28,6 +29,7 @@ import {
   type MediaStatusNotify,
   type MobilePositionNotify,
 } from './notify.js';
+import { decodeControl, decodeQuery, type ControlMessage, type QueryMessage } from './query.js';
 import { decodeRecordInfo, type RecordInfoResponse } from './record.js';
 
 /** Any other (root, CmdType): the header and the element tree, for the caller to answer or log. */
@@ -49,6 +51,8 @@ export type ManscdpMessage =
   | AlarmNotify
   | MobilePositionNotify
   | MediaStatusNotify
+  | QueryMessage
+  | ControlMessage
   | OtherMessage;
 
 export type ManscdpKind = ManscdpMessage['kind'];
@@ -89,9 +93,15 @@ export function parseManscdp(body: Uint8Array | string): ParsedManscdp {
   }
   const root = parseXml(text);
   const header = readHeader(root);
-  const decoder = Object.hasOwn(DECODERS, `${header.root}/${header.cmdType.toLowerCase()}`)
-    ? DECODERS[`${header.root}/${header.cmdType.toLowerCase()}`]
-    : undefined;
+  const key = `${header.root}/${header.cmdType.toLowerCase()}`;
+  // Every Query reads the same way; Control is DeviceControl (DeviceConfig and others stay 'other').
+  const decoder = Object.hasOwn(DECODERS, key)
+    ? DECODERS[key]
+    : header.root === 'Query'
+      ? decodeQuery
+      : key === 'Control/devicecontrol'
+        ? decodeControl
+        : undefined;
   return { message: decoder ? decoder(header, root) : { ...header, kind: 'other', xml: root }, readAs };
 }
 
@@ -114,13 +124,24 @@ export function decodeManscdp(body: Uint8Array | string): DecodeResult {
 }
 
 /**
- * The SN and DeviceID of a body even when the rest does not decode, so the SIP layer can still
- * correlate or log it. Never throws.
+ * Whatever header fields of a body can be read, even when the rest does not decode (a bad DeviceID, an
+ * unknown root), so the SIP layer can still correlate or log it. Never throws.
  */
 export function peekHeader(body: Uint8Array | string): Partial<ManscdpHeader> {
   try {
     const root = parseXml(typeof body === 'string' ? body : decodeBody(body).text);
-    return readHeader(root);
+    const out: Partial<ManscdpHeader> = {};
+    const name = (['Query', 'Response', 'Notify', 'Control'] as const).find(
+      (r) => r.toLowerCase() === root.name.toLowerCase(),
+    );
+    if (name) out.root = name;
+    const cmdType = childText(root, 'CmdType');
+    if (cmdType && /^[A-Za-z][A-Za-z0-9_]{0,39}$/.test(cmdType)) out.cmdType = cmdType;
+    const sn = childText(root, 'SN');
+    if (sn && /^\d{1,15}$/.test(sn)) out.sn = Number(sn);
+    const deviceId = childText(root, 'DeviceID');
+    if (deviceId && isDeviceId(deviceId)) out.deviceId = deviceId;
+    return out;
   } catch {
     return {};
   }
