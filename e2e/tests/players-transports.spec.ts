@@ -3,7 +3,8 @@
  * `flv` plays the real GStreamer camera over that transport only (no WS-fMP4 socket is opened, HLS
  * is not fetched by the others) and its <video> presents decoded frames (requestVideoFrameCallback)
  * while its clock advances. FLV goes through mpegts.js, loaded as its own chunk only then; the
- * choice made in the player's toolbar is stored and followed by the next player.
+ * choice made in the player's toolbar is stored and followed by the next player. WebRTC carries a
+ * G.711 camera's audio as PCMA: the received audio track unmutes (its RTP arrives).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addRtspDevice, adminSession, type Session } from '../support/api';
@@ -113,5 +114,32 @@ test.describe('one transport at a time', () => {
     await page.getByTestId('transport-choice').click();
     await page.getByTestId('transport-auto').click();
     await expect(player).toHaveAttribute('data-transport', 'ws-fmp4', SLOW);
+  });
+});
+
+test.describe('WebRTC audio', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera({ audio: 'pcma' });
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E G.711 ${RUN}`, camera.url);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('a G.711 camera over WebRTC: the audio track receives PCMA beside the video (it unmutes)', async ({ page }) => {
+    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+    const video = page.getByTestId('live-player').locator('video');
+    await expectAdvancing(video, 'WebRTC with audio');
+    // A remote track is muted until its RTP arrives.
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.srcObject as MediaStream | null)?.getAudioTracks().map((a) => `${a.readyState}/${a.muted ? 'muted' : 'flowing'}`).join() ?? ''), SLOW)
+      .toBe('live/flowing');
   });
 });

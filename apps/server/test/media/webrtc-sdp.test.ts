@@ -1,6 +1,6 @@
 /** The WHEP output's SDP helpers on an offer written in the shape Chromium sends (its H.264 payload types and fmtp lines, rtx, host candidates). */
 import { describe, expect, it } from 'vitest';
-import { candidateAddresses, chooseH264, keepCandidates, keepVideoPayloadType, offeredH264 } from '../../src/media/outputs/webrtc-sdp.js';
+import { candidateAddresses, chooseH264, keepCandidates, keepVideoPayloadType, offeredAudio, offeredH264, passthroughAudio } from '../../src/media/outputs/webrtc-sdp.js';
 
 const CHROME = [
   'v=0',
@@ -79,5 +79,41 @@ describe('WHEP SDP', () => {
     const out = keepCandidates(CHROME, new Set(['127.0.0.1']));
     expect(candidateAddresses(out)).toEqual(['127.0.0.1']);
     expect(candidateAddresses(keepCandidates(CHROME, new Set()))).toEqual([]);
+  });
+});
+
+/** Chromium's audio section (recvonly): Opus first, then the G.711 pair among others. */
+const AUDIO = [
+  'm=audio 9 UDP/TLS/RTP/SAVPF 111 63 9 0 8 13 110 126',
+  'c=IN IP4 0.0.0.0',
+  'a=mid:1',
+  'a=recvonly',
+  'a=rtpmap:111 opus/48000/2',
+  'a=fmtp:111 minptime=10;useinbandfec=1',
+  'a=rtpmap:63 red/48000/2',
+  'a=rtpmap:9 G722/8000',
+  'a=rtpmap:0 PCMU/8000',
+  'a=rtpmap:8 PCMA/8000',
+  'a=rtpmap:13 CN/8000',
+  'a=rtpmap:110 telephone-event/48000',
+  'a=rtpmap:126 telephone-event/8000',
+  '',
+].join('\r\n');
+
+describe('WHEP audio', () => {
+  it('lists the audio codecs of the offer', () => {
+    const list = offeredAudio(CHROME + AUDIO);
+    expect(list.slice(0, 5).map((c) => c.name)).toEqual(['OPUS', 'RED', 'G722', 'PCMU', 'PCMA']);
+    expect(list.find((c) => c.name === 'PCMA')).toEqual({ name: 'PCMA', clockRate: 8000, payloadType: 8 });
+    expect(offeredAudio(CHROME)).toEqual([]);
+  });
+
+  it('passes G.711 through when the offer has it; AAC and an offer without it get no passthrough', () => {
+    expect(passthroughAudio(CHROME + AUDIO, 'pcma')).toBe('PCMA');
+    expect(passthroughAudio(CHROME + AUDIO, 'pcmu')).toBe('PCMU');
+    expect(passthroughAudio(CHROME + AUDIO, 'aac')).toBeUndefined();
+    expect(passthroughAudio(CHROME + AUDIO, undefined)).toBeUndefined();
+    expect(passthroughAudio(CHROME + AUDIO.replace('a=rtpmap:8 PCMA/8000\r\n', ''), 'pcma')).toBeUndefined();
+    expect(passthroughAudio(CHROME, 'pcma')).toBeUndefined();
   });
 });

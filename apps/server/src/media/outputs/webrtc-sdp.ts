@@ -115,3 +115,23 @@ export function candidateAddresses(sdp: string): string[] {
     .filter((l) => l.startsWith('a=candidate:'))
     .map((l) => l.split(' ')[4]);
 }
+
+/** Encoding names (upper case) of the first audio section's rtpmap lines, with their clock rates. */
+export function offeredAudio(sdp: string): { name: string; clockRate: number; payloadType: number }[] {
+  const audio = sections(sdp).media.find((m) => m[0].startsWith('m=audio'));
+  if (!audio) return [];
+  return audio
+    .map((l) => /^a=rtpmap:(\d+) ([\w-]+)\/(\d+)/.exec(l))
+    .filter((m): m is RegExpExecArray => !!m)
+    .map((m) => ({ payloadType: Number(m[1]), name: m[2].toUpperCase(), clockRate: Number(m[3]) }));
+}
+
+/**
+ * G.711 audio goes to the browser as it is (every WebRTC browser decodes PCMA and PCMU): the codec
+ * to answer for a stream's audio codec when the offer has it at 8 kHz; undefined otherwise.
+ */
+export function passthroughAudio(sdp: string, codec: string | undefined): 'PCMA' | 'PCMU' | undefined {
+  const want = codec === 'pcma' ? 'PCMA' : codec === 'pcmu' ? 'PCMU' : undefined;
+  if (!want) return undefined;
+  return offeredAudio(sdp).some((c) => c.name === want && c.clockRate === 8000) ? want : undefined;
+}

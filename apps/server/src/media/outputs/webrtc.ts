@@ -4,6 +4,8 @@
  * connection made by werift. H.264 only, no transcoding: the hub's access units are packetised by
  * @opencvr/rtp's H264Packetiser (RFC 6184, FU-A/STAP-A) with the parameter sets before each keyframe,
  * starting at the first keyframe. An H.265 stream is refused here; its transcoded "_h264" variant plays.
+ * G.711 audio (PCMA/PCMU, which every WebRTC browser decodes) passes through as it is when the offer
+ * has the codec: one RTP packet per unit (split past 1200 bytes), timestamps in its 8 kHz clock.
  *
  * ICE is limited to the configured addresses (loopback and the network config's rtc_host): they are
  * added as host addresses, pairs on any other local address are filtered out, STUN on them is not
@@ -20,12 +22,12 @@ import {
   usePCMU,
   type RTCRtpSender,
 } from 'werift';
-import type { AccessUnit, Track, VideoTrack } from '@opencvr/codec';
+import type { AccessUnit, AudioAccessUnit, Track, VideoTrack } from '@opencvr/codec';
 import { h264NalType } from '@opencvr/codec';
 import { H264Packetiser } from '@opencvr/rtp';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
-import { chooseH264, keepCandidates, keepVideoPayloadType, offeredH264 } from './webrtc-sdp.js';
+import { chooseH264, keepCandidates, keepVideoPayloadType, offeredH264, passthroughAudio } from './webrtc-sdp.js';
 
 export class WhepError extends Error {
   constructor(
@@ -36,29 +38,37 @@ export class WhepError extends Error {
   }
 }
 
-/** Sends a hub's H.264 track to one peer. */
+/** Largest G.711 payload per RTP packet (bytes = samples for mono). */
+const MAX_AUDIO_PAYLOAD = 1200;
+
+/** Sends a hub's H.264 track (and its G.711 audio when given a sender for it) to one peer. */
 export class WebRtcOutput implements Subscriber {
   private videoTrack = -1;
+  private audioTrack = -1;
+  private audioSeq = crypto.randomInt(0, 0x10000);
   private params?: { sps: Uint8Array; pps: Uint8Array };
   private started = false;
   private readonly packetiser = new H264Packetiser({ maxPayload: 1200 });
   /** Units and packets sent, and units skipped while waiting for a keyframe. */
-  readonly stats = { units: 0, packets: 0, skipped: 0 };
+  readonly stats = { units: 0, packets: 0, skipped: 0, audioPackets: 0 };
 
   constructor(
     private readonly sender: Pick<RTCRtpSender, 'sendRtp'>,
     private readonly isReady: () => boolean,
     private readonly onState?: (state: HubState, reason: string) => void,
+    private readonly audioSender?: Pick<RTCRtpSender, 'sendRtp'>,
   ) {}
 
   tracks(tracks: Track[]) {
     this.videoTrack = tracks.findIndex((t) => t.kind === 'video' && t.codec === 'h264');
+    this.audioTrack = this.audioSender ? tracks.findIndex((t) => t.kind === 'audio' && (t.codec === 'pcma' || t.codec === 'pcmu')) : -1;
     const v = tracks[this.videoTrack] as VideoTrack | undefined;
     this.params = v ? { sps: v.sps, pps: v.pps } : undefined;
     this.started = false;
   }
 
   unit(track: number, unit: AccessUnit) {
+    if (track === this.audioTrack && unit.kind === 'audio') return this.audio(unit);
     if (track !== this.videoTrack || unit.kind !== 'video' || !this.isReady()) return;
     if (!this.started && !unit.keyframe) {
       this.stats.skipped++;
@@ -86,6 +96,18 @@ export class WebRtcOutput implements Subscriber {
       this.stats.packets++;
     }
     this.stats.units++;
+  }
+
+  /** G.711 as it is; from the first video keyframe on, so both start together. */
+  private audio(unit: AudioAccessUnit) {
+    if (!this.audioSender || !this.isReady() || (this.videoTrack >= 0 && !this.started)) return;
+    for (let off = 0; off < unit.data.length; off += MAX_AUDIO_PAYLOAD) {
+      const chunk = unit.data.subarray(off, off + MAX_AUDIO_PAYLOAD);
+      const header = new RtpHeader({ marker: false, sequenceNumber: this.audioSeq, timestamp: (unit.pts + off) % 0x1_0000_0000, payloadType: 8 });
+      this.audioSeq = (this.audioSeq + 1) & 0xffff;
+      void this.audioSender.sendRtp(new RtpPacket(header, Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))).catch(() => undefined);
+      this.stats.audioPackets++;
+    }
   }
 
   state(state: HubState, reason: string) {
@@ -140,6 +162,7 @@ export class WhepSessions {
     if (tracks.length && !video) throw new WhepError(415, 'the stream has no video');
     const chosen = chooseH264(offeredH264(offer), video?.sps);
     if (!chosen) throw new WhepError(415, 'the offer has no H.264 with packetization-mode=1');
+    const g711 = passthroughAudio(offer, tracks.find((t) => t.kind === 'audio')?.codec);
 
     const allowed = new Set(addresses);
     const localAllowed = (host: string | undefined) => host !== undefined && allowed.has(host);
@@ -158,8 +181,11 @@ export class WhepSessions {
             parameters: chosen.fmtp,
           }),
         ],
-        // An audio section in the offer is answered (inactive in practice: nothing is sent on it).
-        audio: [useOPUS(), usePCMU()],
+        // G.711 passes through in its own codec; otherwise an audio section in the offer is answered
+        // but nothing is sent on it.
+        audio: g711
+          ? [new RTCRtpCodecParameters({ mimeType: `audio/${g711}`, clockRate: 8000, channels: 1, payloadType: g711 === 'PCMA' ? 8 : 0 })]
+          : [useOPUS(), usePCMU()],
       },
     });
     const id = crypto.randomBytes(16).toString('base64url');
@@ -168,9 +194,12 @@ export class WhepSessions {
     const output = new WebRtcOutput(
       { sendRtp: (p) => (connected ? sender.sendRtp(p) : Promise.resolve()) },
       () => connected,
+      undefined,
+      g711 ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
     const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now() };
     const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
+    const audioSender = g711 ? pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' }).sender : undefined;
     this.sessions.set(id, session);
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected' && !connected) {

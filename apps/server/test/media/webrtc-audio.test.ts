@@ -1,0 +1,95 @@
+/**
+ * WebRTC audio end to end: a GStreamer camera sending H.264 and G.711 A-law; a werift WHEP client
+ * offering Opus, PCMU and PCMA gets PCMA answered and receives the camera's A-law as it is (8 kHz
+ * clock, payload type 8) beside the video. A camera without audio answers no G.711 and sends none.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RTCPeerConnection, RTCRtpCodecParameters, useOPUS, usePCMU, type MediaStreamTrack } from 'werift';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
+
+let t: TestApp | undefined;
+let cam: Camera | undefined;
+const peers: RTCPeerConnection[] = [];
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
+  await t?.close();
+  await cam?.stop();
+  t = undefined;
+  cam = undefined;
+});
+
+async function setup(opts: CameraOptions) {
+  cam = await startCamera(opts);
+  t = await startTestApp({ listen: true });
+  const admin = await initialise(t);
+  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=webrtc`, headers: { token: admin } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body as { URL: string };
+}
+
+/** A WHEP client offering H.264 video and Opus/PCMU/PCMA audio; counts what arrives per kind. */
+async function whep(url: string) {
+  const pc = new RTCPeerConnection({
+    iceServers: [],
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    codecs: {
+      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })],
+      audio: [useOPUS(), usePCMU(), new RTCRtpCodecParameters({ mimeType: 'audio/PCMA', clockRate: 8000, channels: 1, payloadType: 8 })],
+    },
+  });
+  peers.push(pc);
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  pc.addTransceiver('audio', { direction: 'recvonly' });
+  const got = { video: 0, audio: [] as { pt: number; ts: number; bytes: number }[] };
+  pc.onTrack.subscribe((track: MediaStreamTrack) =>
+    track.onReceiveRtp.subscribe((rtp) => {
+      if (track.kind === 'audio') got.audio.push({ pt: rtp.header.payloadType, ts: rtp.header.timestamp, bytes: rtp.payload.length });
+      else got.video++;
+    }),
+  );
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise<void>((resolve) => {
+    if (pc.iceGatheringState === 'complete') resolve();
+    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
+  });
+  const res = await fetch(`${t!.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
+  const answer = await res.text();
+  expect(res.status, answer).toBe(201);
+  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  return { answer, got };
+}
+
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+  return cond();
+};
+
+describe('WebRTC audio', () => {
+  it('passes the camera G.711 A-law through as PCMA beside the video', async () => {
+    const body = await setup({ audio: 'pcma' });
+    const { answer, got } = await whep(body.URL);
+    const audio = answer.split('m=audio')[1] ?? '';
+    expect(audio).toMatch(/a=rtpmap:8 PCMA\/8000/);
+    expect(audio).not.toMatch(/opus/i);
+    expect(audio).toMatch(/a=sendonly/);
+    expect(await until(() => got.audio.length >= 20 && got.video >= 10, 20000)).toBe(true);
+    expect(got.audio.every((p) => p.pt === 8 && p.bytes > 0 && p.bytes <= 1200)).toBe(true);
+    // 8 kHz clock: the timestamps advance by the samples sent (1 byte = 1 sample, mono).
+    const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
+    expect(steps.every((s, i) => s === got.audio[i].bytes)).toBe(true);
+  }, 60000);
+
+  it('sends no audio for a camera without it', async () => {
+    const body = await setup({});
+    const { answer, got } = await whep(body.URL);
+    expect(answer.split('m=audio')[1] ?? '').not.toMatch(/PCMA/);
+    expect(await until(() => got.video >= 10, 20000)).toBe(true);
+    expect(got.audio).toHaveLength(0);
+  }, 60000);
+});
