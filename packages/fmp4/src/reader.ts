@@ -508,3 +508,63 @@ export function truncateFragment(
   w.end();
   return w.finish();
 }
+
+/** The samples of one traf of a fragment, for rewriting the fragment as a progressive file. */
+export interface TrafSamples {
+  trackId: number;
+  baseDecodeTime: number;
+  /** Offset of the first sample's data from the moof's first byte (default-base-is-moof). */
+  dataOffset: number;
+  durations: number[];
+  sizes: number[];
+  flags: number[];
+  /** Composition offsets (signed). */
+  cts: number[];
+}
+
+/**
+ * Per traf, the samples of a moof whose data offsets count from the moof (default-base-is-moof, as
+ * `mediaFragment` writes; several truns must follow each other in the mdat). Throws BoxError for
+ * other layouts.
+ */
+export function readFragmentSamples(moof: Uint8Array, init?: InitInfo): TrafSamples[] {
+  const top = boxHeader(moof, 0);
+  if (!top || top.type !== 'moof' || top.size > moof.length) throw new BoxError('not a whole moof');
+  const out: TrafSamples[] = [];
+  for (const traf of childBoxes(moof, top.headerSize, top.size).filter((c) => c.type === 'traf')) {
+    const kids = childBoxes(moof, traf.start + traf.headerSize, traf.end);
+    const tfhdBox = kids.find((k) => k.type === 'tfhd');
+    if (!tfhdBox) throw new BoxError('traf without tfhd');
+    const tfhd = readTfhd(moof, tfhdBox);
+    if (tfhd.flags & TFHD_BASE_DATA_OFFSET || !(tfhd.flags & TFHD_DEFAULT_BASE_IS_MOOF)) throw new BoxError('traf layout not rewritable');
+    const tfdt = kids.find((k) => k.type === 'tfdt');
+    const t: TrafSamples = {
+      trackId: tfhd.trackId,
+      baseDecodeTime: tfdt ? (moof[tfdt.start + 8] === 1 ? u64(moof, tfdt.start + 12) : u32(moof, tfdt.start + 12)) : 0,
+      dataOffset: -1,
+      durations: [],
+      sizes: [],
+      flags: [],
+      cts: [],
+    };
+    const track = init?.tracks.find((x) => x.trackId === tfhd.trackId);
+    let next = -1;
+    for (const k of kids) {
+      if (k.type !== 'trun') continue;
+      const run = readTrun(moof, k, tfhd, track);
+      if (!(run.flags & TRUN_DATA_OFFSET)) throw new BoxError('trun without data offset');
+      if (t.dataOffset < 0) t.dataOffset = run.dataOffset;
+      else if (run.dataOffset !== next) throw new BoxError('truns not contiguous');
+      next = run.dataOffset;
+      for (const s of run.samples) {
+        t.durations.push(s.duration);
+        t.sizes.push(s.size);
+        t.flags.push(s.flags);
+        t.cts.push(s.cts);
+        next += s.size;
+      }
+    }
+    if (t.durations.length) out.push(t);
+  }
+  return out;
+}

@@ -5,7 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BoxError, findBox, readInit, truncateFragment, withEditList, withTracks } from '../src/index.js';
+import fc from 'fast-check';
+import { BoxError, childBoxes, findBox, progressiveHeader, readFragmentSamples, readInit, truncateFragment, withEditList, withTracks, type ProgressiveTrack } from '../src/index.js';
 import { cleanup, decodeErrors, ffprobe, hasFfmpeg, tmpFile } from './helpers/ffprobe.js';
 import { concat, mux } from './helpers/mux.js';
 import { alawStream, videoStream } from './helpers/streams.js';
@@ -51,5 +52,57 @@ describe('withEditList', () => {
     expect(decodeErrors(file)).toBe('');
     const r = spawnSync('ffprobe', ['-v', 'error', '-show_entries', 'format=start_time', '-of', 'csv=p=0', file]);
     expect(Number(r.stdout.toString())).toBeCloseTo(-0.4, 2); // ffmpeg moves the timeline by the edit's media time
+  });
+});
+
+describe('progressiveHeader with readFragmentSamples', () => {
+  it('rewrites fragments as one progressive movie: same frames, and the edit list trims it to the asked range', () => {
+    const m = mux([video, alaw], { maxFragmentDuration: 0.5 });
+    const info = readInit(m.init);
+    const tracks = new Map<number, ProgressiveTrack>();
+    const data: Uint8Array[] = [];
+    let mdat = 0;
+    for (const f of m.fragments) {
+      const moofSize = u32(f.data, 0);
+      for (const t of readFragmentSamples(f.data.subarray(0, moofSize), info)) {
+        const tk = tracks.get(t.trackId) ?? { trackId: t.trackId, durations: [], sizes: [], flags: [], cts: [], chunks: [], startSeconds: t.baseDecodeTime / info.tracks.find((x) => x.trackId === t.trackId)!.timescale };
+        tracks.set(t.trackId, tk);
+        tk.durations.push(...t.durations);
+        tk.sizes.push(...t.sizes);
+        tk.flags.push(...t.flags);
+        tk.cts.push(...t.cts);
+        const bytes = t.sizes.reduce((n, s) => n + s, 0);
+        tk.chunks.push({ samples: t.sizes.length, offset: mdat });
+        data.push(f.data.subarray(t.dataOffset, t.dataOffset + bytes));
+        mdat += bytes;
+      }
+    }
+    const frames = tracks.get(1)!.durations.length;
+    const header = progressiveHeader(m.init, [...tracks.values()], { durationMs: 1000, startSeconds: 0.4, mdatSize: mdat });
+    expect(childBoxes(header, 0, header.length).map((b) => b.type)).toEqual(['ftyp', 'moov']);
+    if (!hasFfmpeg) return;
+    const file = tmpFile('progressive.mp4', concat([header, ...data]));
+    expect(decodeErrors(file)).toBe('');
+    const r = spawnSync('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'format=duration:stream=nb_read_frames', '-of', 'json', file]);
+    const j = JSON.parse(r.stdout.toString());
+    expect(Number(j.format.duration)).toBeCloseTo(1, 1);
+    expect(Number(j.streams[0].nb_read_frames)).toBe(25); // 1 s of 25 fps, of the file's `frames`
+    expect(frames).toBeGreaterThan(25);
+  });
+  it('readFragmentSamples refuses random bytes with a BoxError, never another exception', () => {
+    const info = readInit(mux([video]).init);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        const b = new Uint8Array(bytes.length + 8);
+        new DataView(b.buffer).setUint32(0, b.length);
+        b.set([0x6d, 0x6f, 0x6f, 0x66], 4); // 'moof'
+        b.set(bytes, 8);
+        try {
+          readFragmentSamples(b, info);
+        } catch (err) {
+          expect(err).toBeInstanceOf(BoxError);
+        }
+      }),
+    );
   });
 });
