@@ -16,6 +16,12 @@ import { SegmentReader, scanSegment } from '../../src/services/playback/segment-
 import { sleep, until } from '../recording/support.js';
 import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, videoTimeline, type Recorded } from './support.js';
 
+const topBoxes = (b: Buffer) => {
+  const out: string[] = [];
+  for (let p = 0; p + 8 <= b.length; p += b.readUInt32BE(p)) out.push(b.toString('latin1', p + 4, p + 8));
+  return out;
+};
+
 let R: Recorded;
 beforeAll(async () => {
   R = await recordCamera(10);
@@ -195,7 +201,7 @@ describe('WS playback', () => {
 });
 
 describe('download', () => {
-  it('a 5 s range is one MP4 of ~5 s (from the keyframe at or before the start) that ffmpeg decodes, named by channel and time, with Content-Length and byte ranges', async () => {
+  it('a 5 s range downloads as one progressive MP4 of 5 s (an edit list starts it at the asked second although the samples start at the keyframe before) that ffmpeg decodes, named by channel and time', async () => {
     const start = Math.ceil((R.from.getTime() + 2500) / 1000) * 1000;
     const end = start + 5000;
     const url = `/api/v1/record/recordvideo/download/mp4/${R.dev}:1/${stampOf(start)}/${stampOf(end)}`;
@@ -208,32 +214,34 @@ describe('download', () => {
     expect(res.headers['content-disposition']).toContain('attachment;');
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
     if (/^[A-Za-z0-9 ._()-]+$/.test(name)) expect(res.headers['content-disposition']).toContain(`filename="${name}"`);
+    expect(topBoxes(res.rawPayload)).toEqual(['ftyp', 'moov', 'mdat']);
     const file = path.join(R.tmp, 'range.mp4');
     fs.writeFileSync(file, res.rawPayload);
     expect(decodeErrors(file)).toBe('');
     const probe = ffprobeJson(file);
-    const duration = Number(probe.format.duration);
-    // keyframe alignment: up to one GOP (2 s) before the start; the end is cut at the sample
-    expect(duration).toBeGreaterThanOrEqual(5 - 0.2);
-    expect(duration).toBeLessThanOrEqual(5 + 2.1);
-    const keyAt = fromStamp(String(res.headers['x-record-start']));
-    expect(Math.abs(duration - (end - keyAt) / 1000)).toBeLessThanOrEqual(1.1);
-    expect(Math.abs(Number(probe.streams[0].nb_read_frames) - duration * 15)).toBeLessThanOrEqual(3);
-    // one timeline
-    const tl = videoTimeline(res.rawPayload);
-    for (let i = 1; i < tl.length; i++) expect(tl[i].base).toBe(tl[i - 1].base + tl[i - 1].duration);
+    // exactly the asked range: within one frame (15 fps), although the samples start up to a GOP earlier
+    expect(Math.abs(Number(probe.format.duration) - 5)).toBeLessThanOrEqual(1 / 15 + 0.001);
+    expect(Math.abs(Number(probe.streams[0].nb_read_frames) - 5 * 15)).toBeLessThanOrEqual(1);
+    expect(fromStamp(String(res.headers['x-record-start']))).toBeLessThanOrEqual(start);
+    const bytes = await get(url, R.admin, { range: 'bytes=1000-20999' });
+    expect(bytes.statusCode).toBe(206);
+    expect(bytes.rawPayload.equals(res.rawPayload.subarray(1000, 21000))).toBe(true);
 
-    // play/mp4: the same bytes inline, and byte ranges
+    // play/mp4: the fragmented join inline (one timeline from the keyframe), and byte ranges
     const play = await get(url.replace('/download/', '/play/'));
     expect(play.headers['content-disposition']).toMatch(/^inline;/);
-    expect(play.rawPayload.equals(res.rawPayload)).toBe(true);
+    const pfile = path.join(R.tmp, 'play.mp4');
+    fs.writeFileSync(pfile, play.rawPayload);
+    expect(decodeErrors(pfile)).toBe('');
+    const tl = videoTimeline(play.rawPayload);
+    for (let i = 1; i < tl.length; i++) expect(tl[i].base).toBe(tl[i - 1].base + tl[i - 1].duration);
     const part = await get(url.replace('/download/', '/play/'), R.admin, { range: 'bytes=1000-20999' });
     expect(part.statusCode).toBe(206);
-    expect(part.headers['content-range']).toBe(`bytes 1000-20999/${res.rawPayload.length}`);
-    expect(part.rawPayload.equals(res.rawPayload.subarray(1000, 21000))).toBe(true);
+    expect(part.headers['content-range']).toBe(`bytes 1000-20999/${play.rawPayload.length}`);
+    expect(part.rawPayload.equals(play.rawPayload.subarray(1000, 21000))).toBe(true);
     const tail = await get(url.replace('/download/', '/play/'), R.admin, { range: 'bytes=-100' });
-    expect(tail.rawPayload.equals(res.rawPayload.subarray(res.rawPayload.length - 100))).toBe(true);
-    const bad = await get(url.replace('/download/', '/play/'), R.admin, { range: `bytes=${res.rawPayload.length}-` });
+    expect(tail.rawPayload.equals(play.rawPayload.subarray(play.rawPayload.length - 100))).toBe(true);
+    const bad = await get(url.replace('/download/', '/play/'), R.admin, { range: `bytes=${play.rawPayload.length}-` });
     expect(bad.statusCode).toBe(416);
     // the m3u8 form: byte ranges of that play URL (structure only; no player reads it in this test)
     const m3u8 = await get(url.replace('/download/mp4/', '/play/m3u8/'));
@@ -242,22 +250,31 @@ describe('download', () => {
     expect(m3u8.body).toContain('#EXT-X-ENDLIST');
   }, 30000);
 
-  it('download/{id}/0 is the whole segment (same bytes as the file); download/{id}/{start} starts at a keyframe at or before start', async () => {
+  it('download/{id}/0 is the whole segment as one progressive MP4 (its samples, its length); download/{id}/{start} starts at start', async () => {
     const row = R.rows[1];
     const res = await get(`/api/v1/download/${row.id}/0`);
     expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
-    expect(Number(res.headers['content-length'])).toBe(Number(row.bytes));
+    expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     const onDisk = fs.readFileSync(path.join(R.t.settings.dataDir, 'records', row.path));
-    expect(res.rawPayload.length).toBe(onDisk.length);
+    // the same sample bytes; sample tables instead of moofs
+    expect(Math.abs(res.rawPayload.length - onDisk.length)).toBeLessThan(onDisk.length * 0.05);
+    const whole = ffprobeJson(path.join(R.t.settings.dataDir, 'records', row.path));
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="[^"]+_\d{14}_\d{14}\.mp4"/);
     const file = path.join(R.tmp, 'row.mp4');
     fs.writeFileSync(file, res.rawPayload);
     expect(decodeErrors(file)).toBe('');
+    const probe = ffprobeJson(file);
+    expect(probe.streams[0].nb_read_frames).toBe(whole.streams[0].nb_read_frames);
+    expect(Math.abs(Number(probe.format.duration) - Number(whole.format.duration))).toBeLessThanOrEqual(1 / 15 + 0.001);
     const start = Math.ceil((new Date(row.start_at).getTime() + 1500) / 1000) * 1000;
     const part = await get(`/api/v1/download/${row.id}/${stampOf(start)}`);
     expect(part.statusCode, part.body.slice(0, 200)).toBe(200);
     expect(part.rawPayload.length).toBeLessThanOrEqual(res.rawPayload.length);
     expect(fromStamp(String(part.headers['x-record-start']))).toBeLessThanOrEqual(start);
+    const pfile = path.join(R.tmp, 'row-part.mp4');
+    fs.writeFileSync(pfile, part.rawPayload);
+    const rowEnd = new Date(row.end_at).getTime();
+    expect(Math.abs(Number(ffprobeJson(pfile).format.duration) - (rowEnd - start) / 1000)).toBeLessThanOrEqual(1 / 15 + 0.001);
     expect((await get(`/api/v1/download/${row.id}/20000101000000`)).statusCode).toBe(400);
     expect((await get('/api/v1/downloaddevicerecord/1/x/10')).statusCode).toBe(404);
   }, 30000);

@@ -227,14 +227,14 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   /** The HLS form of a joined file: byte ranges of its play/mp4 URL. */
   function playlist(j: JoinedMp4, mp4Url: string): string {
     const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXT-X-INDEPENDENT-SEGMENTS'];
-    const durations = j.pieces.slice(1).map((p) => p.seconds ?? 0);
+    const durations = j.pieces.slice(1).map((p) => (p.kind === 'raw' ? 0 : (p.seconds ?? 0)));
     lines.push(`#EXT-X-TARGETDURATION:${Math.max(1, Math.ceil(Math.max(0, ...durations)))}`);
     lines.push('#EXT-X-MEDIA-SEQUENCE:0');
     let pos = 0;
     j.pieces.forEach((p, i) => {
       const len = p.kind === 'bytes' ? p.data.length : p.length;
       if (i === 0) lines.push(`#EXT-X-MAP:URI="${mp4Url}",BYTERANGE="${len}@0"`);
-      else lines.push(`#EXTINF:${(p.seconds ?? 0).toFixed(3)},`, `#EXT-X-BYTERANGE:${len}@${pos}`, mp4Url);
+      else lines.push(`#EXTINF:${(p.kind === 'raw' ? 0 : (p.seconds ?? 0)).toFixed(3)},`, `#EXT-X-BYTERANGE:${len}@${pos}`, mp4Url);
       pos += len;
     });
     lines.push('#EXT-X-ENDLIST');
@@ -266,7 +266,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         if (from < seg.startAt.getTime() - 1000 || from >= to) throw invalidParam('start', 'inside the recording');
       }
       // Only this row's file, and only through the index (a path outside the record folder is dropped there).
-      const j = await playback.join(c.id, from, to, (s) => s.id === segId);
+      const j = await playback.download(c.id, from, to, (s) => s.id === segId);
       if (!j) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
       return sendJoined(req, reply, j, fileName(c, from, to), fallbackName(c, from, to), 'attachment');
     },
@@ -288,7 +288,8 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const from = timeOf('start', p.start);
       const to = timeOf('end', p.end);
       if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'after start, at most 7 days later');
-      const j = await playback.join(c.id, from, to);
+      // download: one progressive MP4 of exactly the range (edit list); play and m3u8: the fragmented join (byte-range HLS).
+      const j = p.mode === 'download' && p.fmt === 'mp4' ? await playback.download(c.id, from, to) : await playback.join(c.id, from, to);
       if (!j) throw new ApiError(404, 'notFound', { what: `recordings of ${ref.device}:${ref.channel} from ${p.start} to ${p.end}` });
       if (p.fmt === 'm3u8') {
         const token = req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : '';

@@ -9,13 +9,14 @@
  * picture size), the file ends there and `cutAt` says where.
  */
 import fs from 'node:fs/promises';
-import { boxHeader, rewriteMoof, truncateFragment } from '@opencvr/fmp4';
+import { boxHeader, progressiveHeader, readFragmentSamples, rewriteMoof, truncateFragment, type ProgressiveTrack } from '@opencvr/fmp4';
 import type { SegmentFile } from '../recording/service.js';
 import type { SegmentReader } from './segment-reader.js';
 import { fragmentsBetween, mediaOf, Retimer, sameInit, type FragmentsOptions } from './timeline.js';
 
 export type Piece =
   | { kind: 'bytes'; data: Uint8Array; seconds?: number }
+  | { kind: 'raw'; file: string; offset: number; length: number }
   | { kind: 'frag'; file: string; offset: number; length: number; moofLength: number; sequence: number; bases: Map<number, number>; seconds: number };
 
 export interface JoinedMp4 {
@@ -99,6 +100,103 @@ export async function planJoin(reader: SegmentReader, segments: readonly Segment
   return { pieces, size: pieces.reduce((n, p) => n + pieceLength(p), 0), startAt, endAt, fragments, duration: (endAt - startAt) / 1000, cutAt };
 }
 
+/**
+ * The range [from, to) as one progressive MP4 (ftyp + moov with sample tables + mdat; see
+ * @opencvr/fmp4 progressiveHeader): the sample bytes are copied from the segment files as they are,
+ * the tables come from their moofs. An edit list starts the presentation at `from` (the samples
+ * start at the keyframe before it) and ends it at `to` (the last sample is the one crossing it), so
+ * players and ffprobe see exactly the asked range. Across segment files each track's timeline runs
+ * on (a gap or a drift between tracks is absorbed by the previous sample's duration). Throws BoxError
+ * on fragments it cannot rewrite (the caller falls back to planJoin).
+ */
+export async function planProgressive(reader: SegmentReader, segments: readonly SegmentFile[], from: number, to: number, opts: FragmentsOptions = {}): Promise<JoinedMp4 | undefined> {
+  let init: Uint8Array | undefined;
+  const retimer = new Retimer();
+  const tracks = new Map<number, { t: ProgressiveTrack; end: number }>();
+  const data: Piece[] = [];
+  let mdat = 0;
+  let startAt = 0;
+  let endAt = 0;
+  let fragments = 0;
+  let cutAt: number | undefined;
+  /** End of the presentation on the file's timeline (seconds). */
+  let presentEnd = 0;
+  let open: { file: string; fh: fs.FileHandle } | undefined;
+  try {
+    for await (const p of fragmentsBetween(reader, segments, from, to, opts)) {
+      if (!init) {
+        init = p.layout.init;
+        startAt = p.wallStart;
+      } else if (!sameInit(init, p.layout.init)) {
+        cutAt = p.wallStart;
+        break;
+      }
+      const placed = retimer.place(p.layout, p.frag, p.firstOfSegment);
+      if (open?.file !== p.seg.file) {
+        await open?.fh.close();
+        open = undefined;
+        open = { file: p.seg.file, fh: await fs.open(p.seg.file, 'r') };
+      }
+      const moof = await readExactly(open.fh, p.frag.offset, p.frag.moofLength);
+      const info = p.layout.info;
+      const scale = (id: number) => info.tracks.find((t) => t.trackId === id)?.timescale ?? info.primary.timescale;
+      const crossing = p.wallEnd > to;
+      const media = crossing ? mediaOf(p.seg, p.layout, to) : Infinity;
+      for (const tr of readFragmentSamples(moof, info)) {
+        const ts = scale(tr.trackId);
+        let n = tr.durations.length;
+        if (crossing) {
+          // Keep the samples that start before the end.
+          const limit = Math.ceil(media * ts);
+          let t = tr.baseDecodeTime;
+          n = 0;
+          while (n < tr.durations.length && t < limit) t += tr.durations[n++];
+        }
+        if (!n) continue;
+        const base = placed.bases.get(tr.trackId) ?? tr.baseDecodeTime;
+        let tk = tracks.get(tr.trackId);
+        if (!tk) {
+          tk = { t: { trackId: tr.trackId, durations: [], sizes: [], flags: [], cts: [], chunks: [], startSeconds: base / ts }, end: base };
+          tracks.set(tr.trackId, tk);
+        } else if (base !== tk.end) {
+          const last = tk.t.durations.length - 1;
+          tk.t.durations[last] = Math.max(1, tk.t.durations[last] + base - tk.end);
+        }
+        let bytes = 0;
+        let span = 0;
+        for (let i = 0; i < n; i++) {
+          tk.t.durations.push(tr.durations[i]);
+          tk.t.sizes.push(tr.sizes[i]);
+          tk.t.flags.push(tr.flags[i]);
+          tk.t.cts.push(tr.cts[i]);
+          bytes += tr.sizes[i];
+          span += tr.durations[i];
+        }
+        tk.end = base + span;
+        tk.t.chunks.push({ samples: n, offset: mdat });
+        data.push({ kind: 'raw', file: p.seg.file, offset: p.frag.offset + tr.dataOffset, length: bytes });
+        mdat += bytes;
+      }
+      fragments++;
+      if (crossing) {
+        presentEnd = placed.outStart + Math.max(0, to - p.wallStart) / 1000;
+        endAt = to;
+        break;
+      }
+      presentEnd = placed.outEnd;
+      endAt = p.wallEnd;
+    }
+  } finally {
+    await open?.fh.close();
+  }
+  if (!init || !fragments || !tracks.size) return undefined;
+  const startSeconds = Math.max(0, (from - startAt) / 1000);
+  const durationMs = Math.max(0, (presentEnd - startSeconds) * 1000);
+  const header = progressiveHeader(init, [...tracks.values()].map((x) => x.t), { durationMs, startSeconds, mdatSize: mdat });
+  const pieces: Piece[] = [{ kind: 'bytes', data: header }, ...data];
+  return { pieces, size: header.length + mdat, startAt, endAt, fragments, duration: durationMs / 1000, cutAt };
+}
+
 /** The bytes [start, end] (inclusive) of a joined file, read piece by piece (≤ 1 MB at a time). */
 export async function* readJoined(j: JoinedMp4, start = 0, end = j.size - 1): AsyncGenerator<Buffer> {
   let pos = 0;
@@ -122,6 +220,14 @@ export async function* readJoined(j: JoinedMp4, start = 0, end = j.size - 1): As
         open = { file: p.file, fh: await fs.open(p.file, 'r') };
       }
       const fh = open.fh;
+      if (p.kind === 'raw') {
+        for (let off = a; off < b; ) {
+          const n = Math.min(1 << 20, b - off);
+          yield await readExactly(fh, p.offset + off, n);
+          off += n;
+        }
+        continue;
+      }
       if (a < p.moofLength) {
         const moof = await readExactly(fh, p.offset, p.moofLength);
         const h = boxHeader(moof, 0);

@@ -8,7 +8,8 @@
  */
 import crypto from 'node:crypto';
 import type { RecordingService, SegmentFile } from '../recording/service.js';
-import { planJoin, type JoinedMp4 } from './join.js';
+import { BoxError } from '@opencvr/fmp4';
+import { planJoin, planProgressive, type JoinedMp4 } from './join.js';
 import { SegmentReader } from './segment-reader.js';
 import { PlaybackSession } from './session.js';
 import { fragmentsBetween } from './timeline.js';
@@ -96,6 +97,20 @@ export class PlaybackService {
     return planJoin(this.reader, segs, from, to, {
       onBadSegment: (seg, err) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped'),
     });
+  }
+
+  /** The download of a channel's [from, to): one progressive MP4 of exactly the range; the fragmented join when the fragments cannot be rewritten. */
+  async download(channelPk: number, from: number, to: number, only?: (seg: SegmentFile) => boolean): Promise<JoinedMp4 | undefined> {
+    let segs = await this.segments(channelPk, new Date(from), new Date(to));
+    if (only) segs = segs.filter(only);
+    const onBadSegment = (seg: SegmentFile, err: unknown) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped');
+    try {
+      return await planProgressive(this.reader, segs, from, to, { onBadSegment });
+    } catch (err) {
+      if (!(err instanceof BoxError)) throw err;
+      this.log.warn({ err, channel: channelPk }, 'download: fragments not rewritable as one movie; sent as fragmented MP4');
+      return planJoin(this.reader, segs, from, to, { onBadSegment });
+    }
   }
 
   closeAll() {
