@@ -281,3 +281,33 @@ describe('Dahua NVR channels relayed by a cascaded platform (GB2312)', () => {
     expect(m.items[6]).toMatchObject({ ipAddress: undefined, port: 0, model: 'IPC-HFW2433F-ZAS' });
   });
 });
+
+describe('Uniview IPC', () => {
+  it('a camera listing itself with Parental 1: the type code (132) says it is a camera', () => {
+    const m = decoded('uniview-ipc-catalog.xml');
+    if (m.kind !== 'catalog') throw new Error(m.kind);
+    expect(m.items[0]).toMatchObject({
+      deviceId: '34020000001320000002',
+      typeCode: 132,
+      parental: 1,
+      parentId: '75015310072008100002',
+      manufacturer: 'UNIVIEW',
+      owner: 'IPC-B2202.7.11.230222',
+      ptzType: 1,
+      resolution: '6/4/2',
+      downloadSpeed: '0',
+      longitude: 0,
+    });
+  });
+});
+
+describe('Hikvision IPC', () => {
+  it('a video channel and an alarm input with an empty name', () => {
+    const m = decoded('hikvision-ipc-catalog.xml');
+    if (m.kind !== 'catalog') throw new Error(m.kind);
+    expect(m.items.map((i) => [i.deviceId, i.typeCode, i.name, i.model, i.parentId])).toEqual([
+      ['34020000001310000001', 131, 'hikangname', 'IP Camera', '34020000002000000001'],
+      ['34020000001340000001', 134, undefined, 'AlarmIn', '34020000001320000002'],
+    ]);
+  });
+});
