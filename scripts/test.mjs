@@ -229,6 +229,9 @@ const stageRunners = {
           'apps/server/test/api',
           'apps/server/test/recording',
           'apps/server/test/helpers',
+          // GB28181 registration state (device rows, channels and the message log written together).
+          'apps/server/test/gb/register.test.ts',
+          'apps/server/test/gb/keepalive.test.ts',
           '--reporter=default',
           '--reporter=json',
           `--outputFile=${out}`,

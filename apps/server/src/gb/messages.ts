@@ -1,8 +1,8 @@
 /**
  * Inbound MESSAGE and NOTIFY with a MANSCDP body. Only registered devices are heard: a device the
  * platform does not know gets 404, a known one that is not registered gets 403 (both make a camera
- * register again). The 200 goes out before the body is handled, as devices expect an answer at once;
- * Keepalive is handled here, every other CmdType goes to the handlers registered for it.
+ * register again). Keepalive is handled here before its 200; every other CmdType is answered 200 at
+ * once (devices expect a quick answer) and then goes to the handlers registered for it.
  */
 import { decodeManscdp, type ManscdpMessage } from '@opencvr/manscdp';
 import { header, responseTo, userOf, type ServerTransaction, type SipRequest } from '@opencvr/sip';
@@ -45,12 +45,13 @@ export async function handleManscdp(
     core.log.debug({ device: deviceId, err: decoded.error.message }, 'gb: undecodable MANSCDP body');
     return answer(400, `Bad Request (${decoded.error.code})`);
   }
-  answer(200);
   const message = decoded.message;
   if (message.kind === 'keepalive') {
+    // Refreshed (and back online) before the 200: a device that got its answer is online.
     await core.keepalive(deviceId, peer);
-    return;
+    return answer(200);
   }
+  answer(200);
   dispatch({
     deviceId,
     method: req.method as 'MESSAGE' | 'NOTIFY',
