@@ -1,40 +1,57 @@
-/** monthFlags against the plain definition (a day is flagged when a row overlaps it), on random rows. */
-import { describe, expect, it } from 'vitest';
+/**
+ * The month flags (querymonthly, queryflags): RecordingIndex.overlaps over the local days of a month
+ * against the plain definition (a day is flagged when a row overlaps it), on random rows in the
+ * test database (SQLite, or PostgreSQL in the pg stage), including rows across midnight and the
+ * month's edges.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { monthFlags } from '../../src/services/recording/query.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { dayBounds } from '../../src/services/recording/query.js';
 
-function naive(rows: { startAt: Date; endAt: Date }[], monthStart: Date, days: number) {
-  let out = '';
-  for (let d = 0; d < days; d++) {
-    const from = new Date(monthStart.getFullYear(), monthStart.getMonth(), d + 1).getTime();
-    const to = new Date(monthStart.getFullYear(), monthStart.getMonth(), d + 2).getTime();
-    out += rows.some((r) => r.startAt.getTime() < to && r.endAt.getTime() > from) ? '1' : '0';
-  }
-  return out;
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => t?.close());
+
+function naive(rows: { s: number; e: number }[], bounds: Date[]) {
+  return bounds.slice(0, -1).map((from, d) => rows.some((r) => r.s < bounds[d + 1].getTime() && r.e > from.getTime()));
 }
 
-describe('monthFlags', () => {
+async function put(pk: number, rows: { s: number; e: number }[]) {
+  await t.ctx.db.deleteFrom('recordings').where('channel_pk', '=', pk).execute();
+  if (!rows.length) return;
+  await t.ctx.db
+    .insertInto('recordings')
+    .values(rows.map((r, i) => ({ channel_pk: pk, root: '', path: `x/${i}.mp4`, start_at: new Date(r.s).toISOString(), end_at: new Date(r.e).toISOString(), duration_ms: r.e - r.s, bytes: 1, important: 0, status: 'complete' as const, created_at: new Date().toISOString() })))
+    .execute();
+}
+
+describe('month flags', () => {
   const month = new Date(2024, 2, 1); // March: a DST change in many zones
-  const days = 31;
-  const t0 = month.getTime() - 3 * 86400_000;
-  const span = 37 * 86400_000;
-  it('flags a row across midnight on both days, and the month edges', () => {
-    const at = (d: number, h: number, m = 0) => new Date(2024, 2, d, h, m);
+  const bounds = dayBounds(month, 31);
+  it('flag a row across midnight on both days, and the month edges', async () => {
+    const at = (d: number, h: number, m = 0) => new Date(2024, 2, d, h, m).getTime();
     const rows = [
-      { startAt: at(3, 23, 58), endAt: at(4, 0, 3) },
-      { startAt: new Date(2024, 1, 29, 23, 0), endAt: at(1, 0, 1) },
-      { startAt: at(31, 23, 59), endAt: new Date(2024, 3, 1, 0, 4) },
+      { s: at(3, 23, 58), e: at(4, 0, 3) },
+      { s: new Date(2024, 1, 29, 23, 0).getTime(), e: at(1, 0, 1) },
+      { s: at(31, 23, 59), e: new Date(2024, 3, 1, 0, 4).getTime() },
+      { s: at(20, 10), e: at(20, 10) }, // a row just opened (no length yet) flags its day
     ];
-    const f = monthFlags(rows, month, days);
-    expect(f).toBe(naive(rows, month, days));
-    expect([...f].flatMap((c, i) => (c === '1' ? [i + 1] : []))).toEqual([1, 3, 4, 31]);
+    await put(7, rows);
+    const f = await t.ctx.recording.index.overlaps(7, bounds);
+    expect(f.flatMap((x, i) => (x ? [i + 1] : []))).toEqual([1, 3, 4, 20, 31]);
   });
-  it('agrees with the definition on random rows', () => {
-    fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: span }), fc.integer({ min: 1, max: 3 * 86400_000 })), { maxLength: 40 }), (xs) => {
-        const rows = xs.map(([s, len]) => ({ startAt: new Date(t0 + s), endAt: new Date(t0 + s + len) }));
-        expect(monthFlags(rows, month, days)).toBe(naive(rows, month, days));
+  it('agree with the definition on random rows (segments up to 2 h)', async () => {
+    const t0 = month.getTime() - 86400_000;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 33 * 86400_000 }), fc.integer({ min: 1, max: 2 * 3600_000 })), { maxLength: 30 }), async (xs) => {
+        const rows = xs.map(([s, len]) => ({ s: t0 + s, e: t0 + s + len }));
+        await put(8, rows);
+        expect(await t.ctx.recording.index.overlaps(8, bounds)).toEqual(naive(rows, bounds));
       }),
+      { numRuns: 40 },
     );
   });
 });

@@ -13,7 +13,7 @@ import { ApiError, invalidParam } from '../../http/errors.js';
 import { flag, id } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { UnsafePathError } from '../../services/recording/paths.js';
-import { mergeRanges, monthFlags } from '../../services/recording/query.js';
+import { dayBounds, mergeRanges } from '../../services/recording/query.js';
 import { dayRange, localStamp, monthRange } from '../../services/recording/time.js';
 import { channelId, deviceId } from './inventory-schemas.js';
 
@@ -124,8 +124,8 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (req, reply) => {
       const c = await visibleChannel(req, req.query);
       const m = monthOf(req.query.period);
-      const rows = await rec.index.between(c.id, m.start, m.end);
-      return reply.type('text/plain; charset=utf-8').send(monthFlags(rows, m.start, m.days));
+      const days = await rec.index.overlaps(c.id, dayBounds(m.start, m.days));
+      return reply.type('text/plain; charset=utf-8').send(days.map((d) => (d ? '1' : '0')).join(''));
     },
   );
 
@@ -154,8 +154,8 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const chans = await list.orderBy('id').execute();
       const Flags = [];
       for (const c of chans) {
-        const rows = await rec.index.between(c.id, m.start, m.end);
-        Flags.push({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name, flags: monthFlags(rows, m.start, m.days) });
+        const days = await rec.index.overlaps(c.id, dayBounds(m.start, m.days));
+        Flags.push({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name, flags: days.map((d) => (d ? '1' : '0')).join('') });
       }
       return v1('MSG_SC_RECORD_QUERY_FLAGS_ACK', { Flags });
     },

@@ -26,28 +26,7 @@ export function mergeRanges(rows: SegmentRow[], toleranceMs = 2000): MergedRange
   return out;
 }
 
-/** '0'/'1' per day of the month starting at `monthStart` (local), '1' where a row overlaps that day. */
-export function monthFlags(rows: Pick<SegmentRow, 'startAt' | 'endAt'>[], monthStart: Date, days: number): string {
-  const flags = new Array<string>(days).fill('0');
-  // Day d covers [bounds[d], bounds[d + 1]) (local midnights: a DST day is 23 or 25 hours).
-  const bounds = Array.from({ length: days + 1 }, (_, d) => new Date(monthStart.getFullYear(), monthStart.getMonth(), d + 1).getTime());
-  const dayOf = (t: number) => {
-    let lo = 0;
-    let hi = days;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (bounds[mid] <= t) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
-  for (const r of rows) {
-    const s = r.startAt.getTime();
-    const e = r.endAt.getTime();
-    if (e <= bounds[0] || s >= bounds[days] || e < s) continue;
-    const first = s < bounds[0] ? 0 : dayOf(s);
-    const last = e > s ? Math.min(days - 1, dayOf(e - 1)) : first; // a row just opened has no length yet
-    for (let d = first; d <= last; d++) flags[d] = '1';
-  }
-  return flags.join('');
+/** Local midnights of the `days` days from `monthStart`, and the one after (days + 1 bounds). */
+export function dayBounds(monthStart: Date, days: number): Date[] {
+  return Array.from({ length: days + 1 }, (_, d) => new Date(monthStart.getFullYear(), monthStart.getMonth(), d + 1));
 }

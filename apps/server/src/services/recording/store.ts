@@ -1,5 +1,5 @@
 /** The index of recorded segments: rows written by the recorders, read by the record calls. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, Recording } from '../../db/schema.js';
 import type { SegmentProgress, SegmentStart, SegmentStore } from '../../media/outputs/recorder.js';
 
@@ -89,6 +89,23 @@ export class RecordingIndex implements SegmentStore {
       .orderBy('id')
       .execute();
     return rows.map(toSegment);
+  }
+
+  /**
+   * For each interval [bounds[i], bounds[i + 1]) (e.g. the local days of a month), whether a segment
+   * of the channel overlaps it. One statement of one indexed existence probe per interval: a month of
+   * 5-minute segments is 8,928 rows, none of which needs to leave the database.
+   */
+  async overlaps(channelPk: number, bounds: readonly Date[]): Promise<boolean[]> {
+    if (bounds.length < 2) return [];
+    const probes = bounds.slice(0, -1).map((from, i) => {
+      const to = bounds[i + 1];
+      return sql<{ i: number }>`SELECT ${sql.lit(i)} AS i WHERE EXISTS (SELECT 1 FROM recordings WHERE channel_pk = ${channelPk} AND start_at > ${new Date(from.getTime() - MAX_SEGMENT_MS).toISOString()} AND start_at < ${to.toISOString()} AND end_at > ${from.toISOString()})`;
+    });
+    const { rows } = await sql<{ i: number }>`${sql.join(probes, sql` UNION ALL `)}`.execute(this.db);
+    const out = new Array<boolean>(bounds.length - 1).fill(false);
+    for (const r of rows) out[Number(r.i)] = true;
+    return out;
   }
 
   /** Channels (of `pks`, or all) with a segment overlapping [from, to). */
