@@ -36,6 +36,7 @@ import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
 import { GbService } from './gb/index.js';
+import { GbMediaService } from './gb/media/index.js';
 import { Alarms } from './services/alarms/index.js';
 
 export interface BuiltApp {
@@ -82,6 +83,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       lists: { admits: (deviceId, ip) => ctx.gbLists.admits(deviceId, ip) },
       log: { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
     }),
+    gbMedia: new GbMediaService({ config: configStore, log: lazyLog }),
     alarms: new Alarms({ db: db.kysely, events, streams, dataDir: settings.dataDir, log: lazyLog }),
     streamChecker: new StreamChecker(
       {
@@ -99,6 +101,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   };
 
   ctx.streams.registerSource(rtspSourceFactory);
+  // GB28181 channels: PS over RTP, once the SIP side has plugged its INVITE in (ctx.gbMedia.setInviter).
+  ctx.streams.registerSource(ctx.gbMedia.sourceFactory);
   ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original)));
 
   const app = Fastify({

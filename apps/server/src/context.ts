@@ -18,6 +18,7 @@ import type { StreamChecker } from './services/inventory/stream-checker.js';
 import type { RecordingService } from './services/recording/service.js';
 import type { GbLists } from './services/gb-lists/index.js';
 import type { GbService } from './gb/index.js';
+import type { GbMediaService } from './gb/media/index.js';
 import type { Alarms } from './services/alarms/index.js';
 
 export interface AppContext {
@@ -40,6 +41,8 @@ export interface AppContext {
   gbLists: GbLists;
   /** GB28181 SIP server: registrations, keepalives, sendRequest/onMessage/onRequest for the GB features (started when the app is ready). */
   gb: GbService;
+  /** GB28181 media: RTP receivers from the gb port range and the PS source of GB channels; the SIP side plugs its INVITE in with setInviter(). */
+  gbMedia: GbMediaService;
   /** Protocol alarms: `record()` stores, pushes (topic 'alarm') and snapshots a live channel. */
   alarms: Alarms;
   startedAt: Date;

@@ -1,6 +1,6 @@
 /**
- * A GB28181 channel played live through the whole server: the GB media source registered in the
- * StreamService (as the RTSP one is), an INVITE stand-in that starts the device double towards the
+ * A GB28181 channel played live through the whole server: the app's GB media source (ctx.gbMedia,
+ * registered in the StreamService as the RTSP one is), an INVITE stand-in that starts the device double towards the
  * offered port, and a real WebSocket fMP4 viewer whose fragments ffprobe decodes. RTSP channels are
  * untouched by the GB factory.
  */
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { GbMediaService, type GbInviteRequest } from '../../src/gb/media/index.js';
+import type { GbInviteRequest, GbMediaService } from '../../src/gb/media/index.js';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { freePort } from '../fixtures/camera.js';
@@ -30,8 +30,8 @@ beforeEach(async () => {
   admin = await initialise(t);
   const base = await freePort();
   await t.ctx.config.set('gb', { RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', AckTimeout: 5 });
-  media = new GbMediaService({ config: t.ctx.config, bindHost: '127.0.0.1' });
-  t.ctx.streams.registerSource(media.sourceFactory);
+  // The app's own GB media service, registered in the StreamService as the RTSP source is.
+  media = t.ctx.gbMedia;
   // The device double's answer to INVITE: media to the offered address, SSRC as agreed.
   media.setInviter({
     async invite(req) {
