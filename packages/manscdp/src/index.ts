@@ -98,6 +98,7 @@ export { SsrcAllocator, ssrcKind, ssrcNumber, ssrcText, type SsrcKind } from './
 export {
   buildGbOffer,
   DEFAULT_PAYLOADS,
+  gbSubject,
   parseGbAnswer,
   type GbAnswer,
   type GbOffer,

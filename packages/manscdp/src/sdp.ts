@@ -245,3 +245,16 @@ export function parseGbAnswer(sdp: string): GbAnswer {
     downloadSpeed: intAttr('downloadspeed'),
   };
 }
+
+/**
+ * The INVITE's Subject header (GB/T 28181-2016 8.1.2): `sender:senderSeq,receiver:receiverSeq`, where
+ * the sender is the channel, its sequence the SSRC (0… live, 1… history), the receiver the platform.
+ */
+export function gbSubject(s: { channelId: string; ssrc: string; platformId: string; receiverSeq?: string }): string {
+  if (!DEVICE_ID.test(s.channelId) || !DEVICE_ID.test(s.platformId))
+    throw new ManscdpError('bad-argument', 'Subject needs 20-digit channel and platform IDs');
+  if (!/^\d{1,20}$/.test(s.ssrc) || (s.receiverSeq !== undefined && !/^[\w-]{1,20}$/.test(s.receiverSeq))) {
+    throw new ManscdpError('bad-argument', 'Subject sequence numbers are up to 20 characters');
+  }
+  return `${s.channelId}:${s.ssrc},${s.platformId}:${s.receiverSeq ?? '0'}`;
+}

@@ -189,3 +189,63 @@ describe('record info aggregation', () => {
     expect(done?.duplicates).toBe(1);
   });
 });
+
+describe('aggregator under random operations', () => {
+  it('never throws; each answer ends once; counts stay within bounds', () => {
+    const op = fc.oneof(
+      fc.record({ t: fc.constant('start' as const), dev: fc.nat(2), sn: fc.nat(3) }),
+      fc.record({
+        t: fc.constant('add' as const),
+        dev: fc.nat(2),
+        sn: fc.nat(3),
+        sum: fc.integer({ min: -1, max: 12 }),
+        ids: fc.array(fc.nat(15), { maxLength: 5 }),
+      }),
+      fc.record({ t: fc.constant('tick' as const), ms: fc.nat(4000) }),
+      fc.record({ t: fc.constant('cancel' as const), dev: fc.nat(2), sn: fc.nat(3) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        let now = 0;
+        const agg = new CatalogAggregator({
+          now: () => now,
+          idleTimeoutMs: 1000,
+          totalTimeoutMs: 5000,
+          maxOpen: 5,
+          maxItems: 8,
+        });
+        const ended: { deviceId: string; sn: number; received: number; sumNum: number; items: CatalogItem[] }[] = [];
+        const dev = (d: number) => `3402000000132000000${d}`;
+        for (const o of ops) {
+          if (o.t === 'start') {
+            const dropped = agg.start(dev(o.dev), o.sn);
+            if (dropped) ended.push(dropped);
+          } else if (o.t === 'add') {
+            const r = agg.addResponse(
+              page(
+                dev(o.dev),
+                o.sn,
+                o.sum,
+                o.ids.map((i) => item(i)),
+              ),
+            );
+            if (r.done) ended.push(r.done);
+          } else if (o.t === 'tick') {
+            now += o.ms;
+            ended.push(...agg.expire());
+          } else {
+            const c = agg.cancel(dev(o.dev), o.sn);
+            if (c) ended.push(c);
+          }
+          expect(agg.openCount).toBeLessThanOrEqual(5);
+        }
+        for (const r of ended) {
+          expect(r.items.length).toBeLessThanOrEqual(8);
+          expect(new Set(r.items.map((i) => i.deviceId)).size).toBe(r.items.length);
+          expect(r.received).toBe(r.items.length);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -4,6 +4,8 @@ import {
   decodeBody,
   decodeManscdp,
   encodeAlarmNotify,
+  encodeCatalogPages,
+  gbSubject,
   encodeAlarmResponse,
   encodeAlarmSubscribe,
   encodeCatalogNotify,
@@ -384,5 +386,34 @@ describe('platform bodies decode on the device side (for test doubles)', () => {
       encodeTeleBoot(q).text.replace('<TeleBoot>Boot</TeleBoot>', '<PTZCmd>A50F0100000000B6</PTZCmd>'),
     );
     expect(r.ok ? 'accepted' : r.error.message).toMatch(/checksum/);
+  });
+});
+
+describe('catalog pages and the INVITE subject', () => {
+  const items = Array.from({ length: 25 }, (_, i) => ({
+    deviceId: `340200000013100000${String(i).padStart(2, '0')}`,
+    name: `通道${i}`,
+    info: {},
+  }));
+
+  it('pages by count, and by bytes under the 1300-byte UDP limit', () => {
+    expect(encodeCatalogPages({ ...q, items, perPage: 10 }).map((p) => decoded(p))).toHaveLength(3);
+    const pages = encodeCatalogPages({ ...q, items, maxBytes: 1300 });
+    expect(pages.every((p) => p.bytes.length <= 1300)).toBe(true);
+    const got = pages.flatMap((p) => {
+      const m = decoded(p);
+      return m.kind === 'catalog' ? m.items.map((i) => i.deviceId) : [];
+    });
+    expect(got).toEqual(items.map((i) => i.deviceId));
+    expect(encodeCatalogPages({ ...q, items: [] })).toHaveLength(1);
+  });
+
+  it('Subject: channel:ssrc,platform:0', () => {
+    expect(
+      gbSubject({ channelId: '34020000001310000001', ssrc: '0200000001', platformId: '34020000002000000001' }),
+    ).toBe('34020000001310000001:0200000001,34020000002000000001:0');
+    expect(() => gbSubject({ channelId: '1', ssrc: '0200000001', platformId: '34020000002000000001' })).toThrow(
+      /20-digit/,
+    );
   });
 });

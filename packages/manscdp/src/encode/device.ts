@@ -92,23 +92,38 @@ export function encodeCatalogResponse(
 }
 
 /**
- * A whole catalog as the pages a device sends (GB/T 28181-2016 annex N: one MESSAGE each, kept
- * small for UDP; devices commonly send 1-10 items a page).
+ * A whole catalog as the pages a device sends (GB/T 28181-2016 annex N: one MESSAGE each). Pages hold
+ * `perPage` items (default 4), or as many as fit in `maxBytes` (RFC 3428 keeps a MESSAGE over UDP under
+ * 1300 bytes, so real devices send a few items a page); a page always has at least one item.
  */
 export function encodeCatalogPages(
-  q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[]; perPage?: number },
+  q: QueryTarget & { items: (Partial<CatalogItem> & { deviceId: string })[]; perPage?: number; maxBytes?: number },
   opts?: EncodeOptions,
 ): ManscdpBody[] {
-  const per = Math.max(1, q.perPage ?? 4);
+  const page = (items: typeof q.items) =>
+    encodeCatalogResponse({ sn: q.sn, deviceId: q.deviceId, sumNum: q.items.length, items }, opts);
+  if (q.items.length === 0) return [page([])];
+  if (q.maxBytes === undefined) {
+    const per = Math.max(1, q.perPage ?? 4);
+    const pages: ManscdpBody[] = [];
+    for (let i = 0; i < q.items.length; i += per) pages.push(page(q.items.slice(i, i + per)));
+    return pages;
+  }
+  const per = Math.max(1, q.perPage ?? Number.MAX_SAFE_INTEGER);
   const pages: ManscdpBody[] = [];
-  for (let i = 0; i < q.items.length || (i === 0 && pages.length === 0); i += per) {
-    pages.push(
-      encodeCatalogResponse(
-        { sn: q.sn, deviceId: q.deviceId, sumNum: q.items.length, items: q.items.slice(i, i + per) },
-        opts,
-      ),
-    );
-    if (q.items.length === 0) break;
+  let start = 0;
+  while (start < q.items.length) {
+    // Grow the page while it fits; a single item too large still goes out alone.
+    let end = start + 1;
+    let body = page(q.items.slice(start, end));
+    while (end < q.items.length && end - start < per) {
+      const next = page(q.items.slice(start, end + 1));
+      if (next.bytes.length > q.maxBytes) break;
+      body = next;
+      end++;
+    }
+    pages.push(body);
+    start = end;
   }
   return pages;
 }
