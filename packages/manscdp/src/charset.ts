@@ -104,3 +104,8 @@ export function encodeBody(text: string, encoding: BodyEncoding): Uint8Array {
   const buf = iconv.encode(text, encoding === 'GB2312' ? 'gbk' : 'gb18030');
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
 }
+
+/** The charset to answer a device in, from what its body was read as: UTF-8 stays UTF-8, anything else GB2312. */
+export function replyEncoding(readAs: string): BodyEncoding {
+  return readAs.toUpperCase() === 'UTF-8' ? 'UTF-8' : 'GB2312';
+}

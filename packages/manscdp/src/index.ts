@@ -4,7 +4,14 @@
  * MANSRTSP, and the aggregation of paged Catalog/RecordInfo answers.
  */
 export { ManscdpError, type ManscdpErrorCode } from './errors.js';
-export { declaredEncoding, decodeBody, encodeBody, type BodyEncoding, type DecodedBody } from './charset.js';
+export {
+  declaredEncoding,
+  decodeBody,
+  encodeBody,
+  replyEncoding,
+  type BodyEncoding,
+  type DecodedBody,
+} from './charset.js';
 export { attr, child, childText, children, MAX_BODY_CHARS, parseXml, type XmlElement } from './xml.js';
 export { isCatalogItemId, isDeviceId, normaliseGbTime } from './decode/fields.js';
 export type { ManscdpHeader, ManscdpRoot } from './decode/header.js';

@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { declaredEncoding, decodeBody, encodeBody } from '../src/index.js';
+import { declaredEncoding, decodeBody, encodeBody, replyEncoding } from '../src/index.js';
 
 const body = (encoding: string, name: string) =>
   `<?xml version="1.0" encoding="${encoding}"?>\r\n<Notify><Name>${name}</Name></Notify>\r\n`;
@@ -52,5 +52,13 @@ describe('body charset', () => {
     expect([...encodeBody('中', 'GB2312')]).toEqual([0xd6, 0xd0]);
     expect([...encodeBody('𠀀', 'GB18030')]).toEqual([...iconv.encode('𠀀', 'gb18030')]);
     expect([...encodeBody('中', 'UTF-8')]).toEqual([0xe4, 0xb8, 0xad]);
+  });
+});
+
+describe('reply charset', () => {
+  it('answers UTF-8 devices in UTF-8 and everyone else in GB2312', () => {
+    expect(replyEncoding('UTF-8')).toBe('UTF-8');
+    expect(replyEncoding('GB18030')).toBe('GB2312');
+    expect(replyEncoding('text')).toBe('GB2312');
   });
 });
