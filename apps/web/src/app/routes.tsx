@@ -45,6 +45,10 @@ const BacktimePage = lazyPage(() => import('../features/playback/pages/BacktimeP
 const RecordingConfigPage = lazyPage(() => import('../features/recording/pages/RecordingConfigPage'));
 const ProgramListPage = lazyPage(() => import('../features/recording/pages/ProgramListPage'));
 const ProgramFormPage = lazyPage(() => import('../features/recording/pages/ProgramFormPage'));
+const GbConfigPage = lazyPage(() => import('../features/gb/pages/GbConfigPage'));
+const WhiteListPage = lazyPage(() => import('../features/gb/pages/WhiteListPage'));
+const BlackListPage = lazyPage(() => import('../features/gb/pages/BlackListPage'));
+const AlarmListPage = lazyPage(() => import('../features/alarms/pages/AlarmListPage'));
 
 const main = (path: string, title: string, access: AccessKey, extra: Partial<RouteDef> = {}): RouteDef => ({
   path,
@@ -91,7 +95,7 @@ export const ROUTES: RouteDef[] = [
   main('/diagnostics/form', 'route.diagForm', 'user'),
 
   main('/alarm/ai', 'route.alarmAi', 'admin'),
-  main('/alarm/list', 'route.alarmList', 'admin'),
+  main('/alarm/list', 'route.alarmList', 'admin', { page: AlarmListPage }),
   main('/alarm/library', 'route.alarmLibrary', 'admin'),
   main('/alarm/diagnostics', 'route.alarmDiagnostics', 'admin'),
 
@@ -106,7 +110,7 @@ export const ROUTES: RouteDef[] = [
   main('/config/diagnostics', 'route.configDiagnostics', 'admin'),
   main('/config/operation', 'route.configOperation', 'admin'),
   main('/config/platform', 'route.configPlatform', 'admin'),
-  main('/config/platform/gb', 'route.configPlatformGb', 'admin'),
+  main('/config/platform/gb', 'route.configPlatformGb', 'admin', { page: GbConfigPage }),
   main('/config/platform/ehome', 'route.configPlatformEhome', 'admin'),
   main('/config/platform/jt808', 'route.configPlatformJt808', 'admin'),
   main('/config/license', 'route.configLicense', 'admin'),
@@ -116,8 +120,8 @@ export const ROUTES: RouteDef[] = [
   main('/config/messagePush', 'route.configMessagePush', 'admin'),
   main('/config/action', 'route.configAction', 'admin'),
   main('/config/utils', 'route.configUtils', 'admin'),
-  main('/config/white', 'route.configWhite', 'admin'),
-  main('/config/black', 'route.configBlack', 'admin'),
+  main('/config/white', 'route.configWhite', 'admin', { page: WhiteListPage }),
+  main('/config/black', 'route.configBlack', 'admin', { page: BlackListPage }),
   main('/config/plan', 'route.configPlan', 'admin'),
   main('/config/colony/conf', 'route.configColonyConf', 'admin'),
   main('/config/colony/list', 'route.configColonyList', 'admin'),

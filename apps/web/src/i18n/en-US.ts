@@ -2,6 +2,7 @@
 import inventoryEn from './inventory.en-US';
 import liveEn from './live.en-US';
 import recordingEn from './recording.en-US';
+import gbEn from './gb.en-US';
 import type zhCN from './zh-CN';
 
 const enUS: typeof zhCN = {
@@ -179,6 +180,7 @@ const enUS: typeof zhCN = {
   ...inventoryEn,
   ...liveEn,
   ...recordingEn,
+  ...gbEn,
   route: {
     login: 'Log in',
     initial: 'Initialisation',

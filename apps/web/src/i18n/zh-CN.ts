@@ -2,6 +2,7 @@
 import inventoryZh from './inventory.zh-CN';
 import liveZh from './live.zh-CN';
 import recordingZh from './recording.zh-CN';
+import gbZh from './gb.zh-CN';
 
 const zhCN = {
   common: {
@@ -178,6 +179,7 @@ const zhCN = {
   ...inventoryZh,
   ...liveZh,
   ...recordingZh,
+  ...gbZh,
   route: {
     login: '登录',
     initial: '系统初始化',

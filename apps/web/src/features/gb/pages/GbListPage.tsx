@@ -1,0 +1,147 @@
+/**
+ * /config/white and /config/black: the GB28181 registration lists. Search, paging of 20 (spec 9),
+ * add/edit in a dialog, delete and batch delete with confirmation; the whitelist page also holds
+ * the whitelist switch. `?action=add` opens the add dialog.
+ */
+import { useEffect, useState } from 'react';
+import { Alert, Button, Card, Input, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { PAGE_SIZE, type GbListItem } from '@opencvr/shared';
+import { PageTitle } from '../../../components/PageTitle';
+import { runAction } from '../../../lib/runAction';
+import { useAddAction } from '../../../lib/useAddAction';
+import { useDebounced } from '../../../lib/useDebounced';
+import { deleteEntries, deleteEntry, fetchList, setWhiteSwitch, type ListKind } from '../api';
+import { ListEntryModal } from '../components/ListEntryModal';
+
+const localTime = (iso: string) => (iso ? new Date(iso).toLocaleString() : '');
+
+export function GbListPage({ kind }: { kind: ListKind }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const [selected, setSelected] = useState<number[]>([]);
+  const [editing, setEditing] = useState<GbListItem | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [switching, setSwitching] = useState(false);
+
+  const list = useQuery({
+    queryKey: ['gb-list', kind, page, query],
+    queryFn: () => fetchList(kind, { start: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, q: query }),
+    placeholderData: keepPreviousData,
+  });
+  const rows = list.data?.List ?? [];
+  const total = list.data?.Total ?? 0;
+
+  useEffect(() => setPage(1), [query]);
+  useEffect(() => setSelected([]), [page, query, kind]);
+  // A page emptied by deletes steps back to the last page that has rows.
+  useEffect(() => {
+    if (list.data && !rows.length && page > 1) setPage(Math.max(1, Math.ceil(total / PAGE_SIZE)));
+  }, [list.data, rows.length, page, total]);
+
+  const openAdd = () => {
+    setEditing(null);
+    setFormOpen(true);
+  };
+  useAddAction(openAdd);
+
+  const reload = () => void list.refetch();
+  const remove = async (row: GbListItem) => {
+    if (await runAction(() => deleteEntry(kind, row.ID))) reload();
+  };
+  const removeSelected = async () => {
+    if (await runAction(() => deleteEntries(kind, selected))) {
+      setSelected([]);
+      reload();
+    }
+  };
+  const toggle = async (on: boolean) => {
+    setSwitching(true);
+    if (await runAction(() => setWhiteSwitch(on))) reload();
+    setSwitching(false);
+  };
+
+  const title = t(kind === 'white' ? 'route.configWhite' : 'route.configBlack');
+  return (
+    <div style={{ padding: 16 }}>
+      <PageTitle
+        title={title}
+        extra={
+          <Space wrap>
+            {kind === 'white' && (
+              <Space>
+                <Typography.Text>{t('gbAdmin.whiteSwitch')}</Typography.Text>
+                <Switch checked={!!list.data?.WhiteSwitch} loading={switching || list.isLoading} onChange={(on) => void toggle(on)} data-testid="white-switch" />
+              </Space>
+            )}
+            <Input.Search allowClear placeholder={t('gbAdmin.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
+            <Popconfirm title={t('gbAdmin.batchDeleteConfirm', { n: selected.length })} onConfirm={() => void removeSelected()} disabled={!selected.length}>
+              <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
+                {t('gbAdmin.batchDelete')}
+              </Button>
+            </Popconfirm>
+            <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
+              {t(kind === 'white' ? 'gbAdmin.addWhite' : 'gbAdmin.addBlack')}
+            </Button>
+          </Space>
+        }
+      />
+      <Alert type={kind === 'white' && !list.data?.WhiteSwitch ? 'warning' : 'info'} showIcon style={{ marginBottom: 12 }} title={t(kind === 'white' ? 'gbAdmin.whiteHint' : 'gbAdmin.blackHint')} description={kind === 'white' ? t(list.data?.WhiteSwitch ? 'gbAdmin.whiteOn' : 'gbAdmin.whiteOff') : undefined} />
+      <Card>
+        <Table<GbListItem>
+          rowKey="ID"
+          size="middle"
+          loading={list.isFetching}
+          dataSource={rows}
+          scroll={{ x: 800 }}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys.map(Number)) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total, showSizeChanger: false, onChange: setPage }}
+          columns={[
+            { title: t('gbAdmin.deviceId'), dataIndex: 'DeviceID', render: (v: string) => v || <Typography.Text type="secondary">{t('gbAdmin.any')}</Typography.Text> },
+            { title: t('gbAdmin.ip'), dataIndex: 'IP', render: (v: string) => v || <Typography.Text type="secondary">{t('gbAdmin.any')}</Typography.Text> },
+            { title: t('gbAdmin.name'), dataIndex: 'Name' },
+            { title: t('gbAdmin.description'), dataIndex: 'Description', ellipsis: true },
+            { title: t('gbAdmin.updatedAt'), dataIndex: 'UpdateTime', render: localTime },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, row) => (
+                <Space>
+                  <Button
+                    type="link"
+                    size="small"
+                    onClick={() => {
+                      setEditing(row);
+                      setFormOpen(true);
+                    }}
+                  >
+                    {t('common.edit')}
+                  </Button>
+                  <Popconfirm title={t('gbAdmin.deleteConfirm')} onConfirm={() => void remove(row)}>
+                    <Button type="link" size="small" danger>
+                      {t('common.delete')}
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <ListEntryModal
+        kind={kind}
+        open={formOpen}
+        entry={editing}
+        onClose={() => setFormOpen(false)}
+        onSaved={() => {
+          setFormOpen(false);
+          reload();
+        }}
+      />
+    </div>
+  );
+}
