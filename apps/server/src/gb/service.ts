@@ -54,7 +54,7 @@ export class GbService implements GbCore {
   private readonly messageHandlers = new Map<string, Set<MessageHandler>>();
   private readonly requestHandlers = new Map<string, Set<RequestHandler>>();
   private readonly statusListeners = new Set<(e: DeviceStatusEvent) => void>();
-  private readonly registeredListeners = new Set<(s: DeviceSession) => void>();
+  private readonly registeredListeners = new Set<(s: DeviceSession, info: { first: boolean }) => void>();
   /** ACKs sent for 2xx to INVITE, to re-send when the device repeats its 2xx (Call-ID|CSeq → ACK). */
   private readonly acks = new Map<string, { ack: SipRequest; peer: Peer; at: number }>();
   private readonly pending = new Set<Promise<unknown>>();
@@ -129,8 +129,8 @@ export class GbService implements GbCore {
     return () => this.statusListeners.delete(fn);
   }
 
-  /** Every successful REGISTER (first one or refresh): where the catalog query hooks in. */
-  onRegistered(fn: (s: DeviceSession) => void): () => void {
+  /** Every successful REGISTER; `first` when the device was not registered before (where a catalog query hooks in). */
+  onRegistered(fn: (s: DeviceSession, info: { first: boolean }) => void): () => void {
     this.registeredListeners.add(fn);
     return () => this.registeredListeners.delete(fn);
   }
@@ -211,7 +211,7 @@ export class GbService implements GbCore {
       });
       if (!prev?.online) this.emitStatus({ deviceId: r.deviceId, online: true, reason: '' });
       if (!prev || peerKey(prev.peer) !== peerKey(r.peer)) this.log.info({ device: r.deviceId, peer: r.peer, expires: r.expires }, 'gb: device registered');
-      for (const fn of this.registeredListeners) safe(() => fn(session), this.log);
+      for (const fn of this.registeredListeners) safe(() => fn(session, { first: !prev }), this.log);
     });
   }
 
@@ -306,18 +306,27 @@ export class GbService implements GbCore {
     // A repeated 2xx to an INVITE whose transaction has ended: the ACK was lost, send it again.
     const key = `${header(res, 'Call-ID')}|${(header(res, 'CSeq') ?? '').split(/\s+/)[0]}`;
     const sent = this.acks.get(key);
-    if (res.status >= 200 && res.status < 300 && sent) this.endpoint?.sendRaw(sent.ack, peer);
+    if (res.status >= 200 && res.status < 300 && sent) this.sendQuietly(sent.ack, peer);
   }
 
   private ackInvite(invite: SipRequest, res: SipResponse, peer: Peer) {
     const ack = ack2xx(invite, res);
-    this.endpoint?.sendRaw(ack, peer);
+    this.sendQuietly(ack, peer);
     const now = Date.now();
     for (const [k, v] of this.acks) if (now - v.at > 64_000) this.acks.delete(k);
     this.acks.set(`${header(invite, 'Call-ID')}|${(header(invite, 'CSeq') ?? '').split(/\s+/)[0]}`, { ack, peer, at: now });
   }
 
   // ---- helpers ----
+
+  private sendQuietly(msg: SipRequest, peer: Peer) {
+    try {
+      this.endpoint?.sendRaw(msg, peer);
+    } catch (err) {
+      // The device's TCP connection is gone: it will register again.
+      this.log.debug({ err, peer }, 'gb: cannot send');
+    }
+  }
 
   private sessionFor(req: SipRequest): DeviceSession | undefined {
     const from = header(req, 'From') ?? '';

@@ -1,8 +1,7 @@
 /**
  * SIP over TCP: a listener on the SIP port. Each connection has its own framer; requests to a
- * device go back over the connection it registered on, or a new one to its address when that
- * connection is gone. A connection that sends an unframeable stream is closed (it cannot be
- * resynchronised); one that sends nothing for `idleMs` is closed too.
+ * device go back over the connection it registered on. A connection that sends an unframeable
+ * stream is closed (it cannot be resynchronised); one that sends nothing for `idleMs` is closed too.
  */
 import net from 'node:net';
 import { SipError, StreamFramer } from '@opencvr/sip';
@@ -16,7 +15,6 @@ export interface TcpTransportOptions {
   maxConnections?: number;
   /** Close a silent connection after this long (default 10 minutes: keepalives come every minute). */
   idleMs?: number;
-  connectTimeoutMs?: number;
 }
 
 const CRLF = Buffer.from('\r\n');
@@ -24,7 +22,6 @@ const CRLF = Buffer.from('\r\n');
 export class TcpTransport {
   private server: net.Server | undefined;
   private readonly conns = new Map<string, net.Socket>();
-  private readonly connecting = new Map<string, Promise<net.Socket>>();
 
   constructor(private readonly opts: TcpTransportOptions) {}
 
@@ -47,7 +44,7 @@ export class TcpTransport {
     return (server.address() as net.AddressInfo).port;
   }
 
-  private adopt(socket: net.Socket): string {
+  private adopt(socket: net.Socket) {
     const peer: Peer = { transport: 'TCP', address: plainAddress(socket.remoteAddress ?? ''), port: socket.remotePort ?? 0 };
     const key = `${peer.address}:${peer.port}`;
     this.conns.set(key, socket);
@@ -74,57 +71,17 @@ export class TcpTransport {
     socket.on('close', () => {
       if (this.conns.get(key) === socket) this.conns.delete(key);
     });
-    return key;
   }
 
-  /** Sends over the peer's connection, opening one to its address when there is none. */
+  /**
+   * Sends over the peer's connection. A device on TCP is reached over the connection it registered
+   * on; when that is gone the device reconnects and registers again, so there is nothing to dial
+   * (its source port listens for nothing): the send fails at once and the transaction reports it.
+   */
   send(bytes: Uint8Array, peer: Peer) {
-    const key = `${peer.address}:${peer.port}`;
-    const socket = this.conns.get(key);
-    if (socket && !socket.destroyed) {
-      socket.write(bytes);
-      return;
-    }
-    void this.connect(peer)
-      .then((s) => s.write(bytes))
-      .catch((err: Error) => this.opts.onError(err, peer));
-  }
-
-  private connect(peer: Peer): Promise<net.Socket> {
-    const key = `${peer.address}:${peer.port}`;
-    const pending = this.connecting.get(key);
-    if (pending) return pending;
-    const p = new Promise<net.Socket>((resolve, reject) => {
-      if (!this.server) return reject(new Error('SIP TCP transport is not running'));
-      const socket = net.connect({ host: peer.address, port: peer.port });
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new Error(`TCP connect to ${key} timed out`));
-      }, this.opts.connectTimeoutMs ?? 5000);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        // Outgoing connections are registered under the device's address, so its answers match.
-        this.adoptOutgoing(socket, key);
-        resolve(socket);
-      });
-      socket.once('error', (err) => {
-        clearTimeout(timer);
-        reject(err);
-      });
-    }).finally(() => this.connecting.delete(key));
-    this.connecting.set(key, p);
-    return p;
-  }
-
-  private adoptOutgoing(socket: net.Socket, key: string) {
-    const adopted = this.adopt(socket);
-    if (adopted !== key) {
-      // remoteAddress normalisation differs from what the caller used: keep both names.
-      this.conns.set(key, socket);
-      socket.on('close', () => {
-        if (this.conns.get(key) === socket) this.conns.delete(key);
-      });
-    }
+    const socket = this.conns.get(`${peer.address}:${peer.port}`);
+    if (!socket || socket.destroyed) throw new Error(`no TCP connection from ${peer.address}:${peer.port}`);
+    socket.write(bytes);
   }
 
   async stop() {

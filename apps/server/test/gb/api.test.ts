@@ -97,4 +97,12 @@ describe('ctx.gb robustness', () => {
     expect(err).toBeInstanceOf(GbRequestError);
     expect(err.code).toBe('timeout');
   });
+
+  it('sendRequest to a TCP device whose connection closed fails at once as a transport error', async () => {
+    const dev = await GbDevice.start({ deviceId: DEV, password: 'pw', serverPort: t.ctx.gb.port, transport: 'TCP' });
+    await dev.register();
+    await dev.close();
+    await new Promise((r) => setTimeout(r, 100));
+    await expect(t.ctx.gb.sendRequest(DEV, { method: 'MESSAGE', body: '<x/>' })).rejects.toMatchObject({ code: 'transport' });
+  });
 });
