@@ -15,7 +15,7 @@ import {
   type GbMediaTransport,
   type GbPlaySession,
 } from '../../src/gb/media/index.js';
-import { startGbMediaSender, type GbMediaSender } from '../fixtures/gb-media-sender.js';
+import { startGbMediaSender, type GbMediaSender, type GbMediaSenderOptions } from '../fixtures/gb-media-sender.js';
 import { freePort } from '../fixtures/camera.js';
 
 interface Collected {
@@ -37,7 +37,14 @@ async function pool() {
 /** A PS source whose "INVITE" starts the device double towards the offer, as a device would after answering. */
 async function play(
   transport: GbMediaTransport,
-  opts: { ssrc?: number; deviceSsrc?: number; ackTimeoutMs?: number; sendNothing?: boolean; log?: string[] } = {},
+  opts: {
+    ssrc?: number;
+    deviceSsrc?: number;
+    ackTimeoutMs?: number;
+    sendNothing?: boolean;
+    log?: string[];
+    sender?: Partial<GbMediaSenderOptions>;
+  } = {},
 ) {
   const p = await pool();
   const got: Collected = { tracks: [], units: [], failed: [] };
@@ -58,13 +65,14 @@ async function play(
     invite: async (offer): Promise<GbPlaySession> => {
       const ssrc = opts.deviceSsrc ?? opts.ssrc ?? 0x0100000001;
       if (!opts.sendNothing) {
-        sender = await startGbMediaSender(
-          offer.transport === 'udp'
+        sender = await startGbMediaSender({
+          ...(offer.transport === 'udp'
             ? { transport: 'udp', port: offer.port, ssrc }
             : offer.transport === 'tcp-passive'
               ? { transport: 'tcp', port: offer.port, ssrc }
-              : { transport: 'tcp-listen', ssrc },
-        );
+              : { transport: 'tcp-listen', ssrc }),
+          ...opts.sender,
+        });
         cleanups.push(() => sender?.stop());
       }
       return { answer: { ssrc: opts.ssrc, ip: '127.0.0.1', port: sender?.port || 1 }, close: () => void byes++ };
@@ -118,6 +126,33 @@ describe('GB28181 PS over RTP into the hub', () => {
     expectLiveH264(got);
     expect(source.stats.rtp!.ssrc).toBe(0x22222222);
     expect(log.join('\n')).toMatch(/another SSRC.*0x11111111.*0x22222222/);
+  });
+
+  it('with G.711 A-law audio: a video and a pcma track, audio every 20 ms on its 8 kHz clock', async () => {
+    const { got } = await play('udp', { sender: { audio: true } });
+    await until(() => got.units.length >= 60 || got.failed.length > 0);
+    expect(got.failed).toEqual([]);
+    expect(got.tracks[0]).toMatchObject([
+      { kind: 'video', codec: 'h264' },
+      { kind: 'audio', codec: 'pcma', clockRate: 8000 },
+    ]);
+    const audio = got.units.filter((u) => u.track === 1).map((u) => u.unit.pts);
+    expect(audio.length).toBeGreaterThan(10);
+    for (let i = 1; i < audio.length; i++) expect(audio[i] - audio[i - 1]).toBe(160);
+  });
+
+  it('UDP reordering is undone by the jitter buffer; lost packets are counted and their pictures marked damaged', async () => {
+    const swapped = await play('udp', { sender: { swapEvery: 7 } });
+    await until(() => swapped.got.units.length >= 30 || swapped.got.failed.length > 0);
+    expectLiveH264(swapped.got);
+    expect(swapped.source.stats.rtp!.lost).toBe(0);
+    swapped.source.stop();
+    const lossy = await play('udp', { sender: { dropEvery: 50 } });
+    await until(() => lossy.got.units.length >= 60 || lossy.got.failed.length > 0);
+    expect(lossy.got.failed).toEqual([]);
+    expect(lossy.source.stats.rtp!.lost).toBeGreaterThan(0);
+    const video = lossy.got.units.map((u) => u.unit).filter((u): u is VideoAccessUnit => u.kind === 'video');
+    expect(video.some((v) => v.damaged)).toBe(true);
   });
 
   it('stop sends the BYE (closes the session) and frees the port', async () => {
