@@ -38,6 +38,7 @@ import { GbLists } from './services/gb-lists/index.js';
 import { GbService } from './gb/index.js';
 import { GbMediaService } from './gb/media/index.js';
 import { Alarms } from './services/alarms/index.js';
+import { attachGbAlarms } from './services/alarms/gb-alarm.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -169,6 +170,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
 
   // A channel edit (EnableRecord, Enable) is picked up at once by the recording engine.
   const unwatch = inventory.subscribe(() => void ctx.recording.engine.kick());
+  // GB28181 Alarm NOTIFY/MESSAGE are stored (and pushed) as protocol alarms.
+  const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);
   app.addHook('onReady', async () => {
     await ctx.streamChecker.start();
     // GB28181 SIP (UDP + TCP). A taken port is logged, not fatal: the console stays reachable to change it.
@@ -178,6 +181,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   });
   app.addHook('onClose', async () => {
     unwatch();
+    unwatchAlarms();
     await ctx.recording.stop();
     await ctx.streamChecker.stop();
     await ctx.gb.stop();

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { startCamera } from '../fixtures/camera.js';
+import { GbDevice } from '../fixtures/gb-device.js';
 import { form, initialise, makeOperator } from './support.js';
 
 const DEV = '34020000001320000001';
@@ -170,5 +171,43 @@ describe('protocol alarms', () => {
     }
     await t.app.inject({ method: 'POST', url: '/api/v1/clearalarm', ...form({}, admin) });
     expect(fs.existsSync(path.join(t.settings.dataDir, 'secret.jpg'))).toBe(true);
+  });
+
+  it('a GB device\'s Alarm MESSAGE is answered, stored with its fields and pushed', async () => {
+    await t.ctx.config.set('gb', { DevicePassword: 'gbpass123' });
+    const dev = await GbDevice.start({ deviceId: DEV, password: 'gbpass123', serverPort: t.ctx.gb.port });
+    try {
+      expect((await dev.register()).status).toBe(200);
+      const pushed: unknown[] = [];
+      const off = t.ctx.events.subscribe((m) => m.topic === 'alarm' && pushed.push(m.payload));
+      // As a camera sends it: video alarm (method 5), AlarmType 6 = intrusion, local time, a position.
+      const body =
+        '<?xml version="1.0" encoding="UTF-8"?>\r\n<Notify>\r\n<CmdType>Alarm</CmdType>\r\n<SN>17</SN>\r\n' +
+        `<DeviceID>${CH}</DeviceID>\r\n<AlarmPriority>2</AlarmPriority>\r\n<AlarmMethod>5</AlarmMethod>\r\n` +
+        '<AlarmTime>2026-04-02T09:30:15</AlarmTime>\r\n<AlarmDescription>入侵检测 东门</AlarmDescription>\r\n' +
+        '<Longitude>121.47</Longitude>\r\n<Latitude>31.23</Latitude>\r\n<Info>\r\n<AlarmType>6</AlarmType>\r\n</Info>\r\n</Notify>\r\n';
+      expect((await dev.message(body)).status).toBe(200);
+      for (let i = 0; i < 100 && !pushed.length; i++) await sleep(50);
+      off();
+      const item = (await list()).json().EasyDarwin.Body.Alarms[0];
+      expect(item).toMatchObject({
+        DeviceID: DEV,
+        ChannelID: CH,
+        AlarmPriority: 2,
+        AlarmMethod: 5,
+        AlarmType: 11, // spec 3: intrusion
+        AlarmTime: new Date(2026, 3, 2, 9, 30, 15).toISOString(), // the device's local time
+        AlarmDescription: '入侵检测 东门',
+        Longitude: 121.47,
+        Latitude: 31.23,
+      });
+      expect(pushed).toHaveLength(1);
+      // The standard's alarm notification response goes back to the device.
+      for (let i = 0; i < 100 && !dev.requests.some((r) => r.method === 'MESSAGE'); i++) await sleep(50);
+      const response = dev.requests.find((r) => r.method === 'MESSAGE');
+      expect(new TextDecoder().decode(response!.body)).toMatch(/<Response>[\s\S]*<CmdType>Alarm<\/CmdType>[\s\S]*<SN>17<\/SN>[\s\S]*<Result>OK<\/Result>/);
+    } finally {
+      await dev.close();
+    }
   });
 });
