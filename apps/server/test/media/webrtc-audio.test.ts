@@ -1,13 +1,16 @@
 /**
  * WebRTC audio end to end: a GStreamer camera sending H.264 and G.711 A-law; a werift WHEP client
  * offering Opus, PCMU and PCMA gets PCMA answered and receives the camera's A-law as it is (8 kHz
- * clock, payload type 8) beside the video. A camera without audio answers no G.711 and sends none.
+ * clock, payload type 8) beside the video. An AAC camera's audio arrives as Opus (one ffmpeg for the
+ * stream, gone with the last viewer). A camera without audio answers no G.711 and sends none.
  */
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters, useOPUS, usePCMU, type MediaStreamTrack } from 'werift';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
+import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
 
 let t: TestApp | undefined;
 let cam: Camera | undefined;
@@ -61,7 +64,21 @@ async function whep(url: string) {
   const answer = await res.text();
   expect(res.status, answer).toBe(201);
   await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  return { answer, got };
+  return { answer, got, pc };
+}
+
+/** This process's ffmpeg children encoding Opus. */
+function opusChildren(): number[] {
+  return fs.readdirSync('/proc').filter((d) => {
+    if (!/^\d+$/.test(d)) return false;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      return ppid === process.pid && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('libopus');
+    } catch {
+      return false;
+    }
+  }).map(Number);
 }
 
 const until = async (cond: () => boolean, ms: number) => {
@@ -83,6 +100,22 @@ describe('WebRTC audio', () => {
     // 8 kHz clock: the timestamps advance by the samples sent (1 byte = 1 sample, mono).
     const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
     expect(steps.every((s, i) => s === got.audio[i].bytes)).toBe(true);
+  }, 60000);
+
+  it('transcodes AAC to Opus for the viewer and stops ffmpeg when the session ends', async () => {
+    const body = await setup({ audio: 'aac' });
+    const { answer, got, pc } = await whep(body.URL);
+    const audio = answer.split('m=audio')[1] ?? '';
+    expect(audio).toMatch(/opus\/48000\/2/i);
+    expect(audio).not.toMatch(/PCM[AU]/);
+    expect(await until(() => got.audio.length >= 20 && got.video >= 10, 30000)).toBe(true);
+    // 20 ms Opus frames: 960 ticks of the 48 kHz clock apart.
+    const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
+    expect(steps.every((s) => s === 960)).toBe(true);
+    expect(opusChildren()).toHaveLength(1);
+    await whepSessionsOf(t!.ctx)!.closeAll();
+    await pc.close();
+    expect(await until(() => opusChildren().length === 0, 20000)).toBe(true);
   }, 60000);
 
   it('sends no audio for a camera without it', async () => {

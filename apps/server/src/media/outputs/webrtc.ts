@@ -6,6 +6,7 @@
  * starting at the first keyframe. An H.265 stream is refused here; its transcoded "_h264" variant plays.
  * G.711 audio (PCMA/PCMU, which every WebRTC browser decodes) passes through as it is when the offer
  * has the codec: one RTP packet per unit (split past 1200 bytes), timestamps in its 8 kHz clock.
+ * AAC is transcoded to Opus by one ffmpeg per stream shared by its WebRTC viewers (webrtc-opus.ts).
  *
  * ICE is limited to the configured addresses (loopback and the network config's rtc_host): they are
  * added as host addresses, pairs on any other local address are filtered out, STUN on them is not
@@ -27,7 +28,8 @@ import { h264NalType } from '@opencvr/codec';
 import { H264Packetiser } from '@opencvr/rtp';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
-import { chooseH264, keepCandidates, keepVideoPayloadType, offeredH264, passthroughAudio } from './webrtc-sdp.js';
+import { OpusTranscoder } from './webrtc-opus.js';
+import { chooseH264, keepCandidates, keepVideoPayloadType, offeredAudio, offeredH264, passthroughAudio } from './webrtc-sdp.js';
 
 export class WhepError extends Error {
   constructor(
@@ -98,6 +100,15 @@ export class WebRtcOutput implements Subscriber {
     this.stats.units++;
   }
 
+  /** An Opus packet of the stream's transcoder (AAC sources); from the first video keyframe on. */
+  opus(payload: Buffer, timestamp: number) {
+    if (!this.audioSender || !this.isReady() || (this.videoTrack >= 0 && !this.started)) return;
+    const header = new RtpHeader({ marker: false, sequenceNumber: this.audioSeq, timestamp, payloadType: 111 });
+    this.audioSeq = (this.audioSeq + 1) & 0xffff;
+    void this.audioSender.sendRtp(new RtpPacket(header, payload)).catch(() => undefined);
+    this.stats.audioPackets++;
+  }
+
   /** G.711 as it is; from the first video keyframe on, so both start together. */
   private audio(unit: AudioAccessUnit) {
     if (!this.audioSender || !this.isReady() || (this.videoTrack >= 0 && !this.started)) return;
@@ -129,6 +140,8 @@ interface Session {
   pc: RTCPeerConnection;
   output: WebRtcOutput;
   unsubscribe?: () => void;
+  /** Leaves the stream's Opus transcoder (AAC audio). */
+  leaveOpus?: () => void;
   createdAt: number;
   timer?: NodeJS.Timeout;
 }
@@ -138,11 +151,14 @@ export interface WhepOptions {
   connectTimeoutMs?: number;
   /** How long to wait for the stream's tracks when the hub is still connecting. */
   tracksTimeoutMs?: number;
+  /** ffmpeg for AAC → Opus (default: ffmpeg on PATH); null: no Opus, AAC streams play without sound. */
+  ffmpeg?: string | null;
 }
 
 /** The WHEP sessions of one node. */
 export class WhepSessions {
   private sessions = new Map<string, Session>();
+  private opus = new Map<StreamHub, OpusTranscoder>();
 
   constructor(private readonly opts: WhepOptions = {}) {}
 
@@ -163,6 +179,7 @@ export class WhepSessions {
     const chosen = chooseH264(offeredH264(offer), video?.sps);
     if (!chosen) throw new WhepError(415, 'the offer has no H.264 with packetization-mode=1');
     const g711 = passthroughAudio(offer, tracks.find((t) => t.kind === 'audio')?.codec);
+    const aac = !g711 && this.opts.ffmpeg !== null && tracks.some((t) => t.kind === 'audio' && t.codec === 'aac') && offeredAudio(offer).some((c) => c.name === 'OPUS' && c.clockRate === 48000);
 
     const allowed = new Set(addresses);
     const localAllowed = (host: string | undefined) => host !== undefined && allowed.has(host);
@@ -185,7 +202,9 @@ export class WhepSessions {
         // but nothing is sent on it.
         audio: g711
           ? [new RTCRtpCodecParameters({ mimeType: `audio/${g711}`, clockRate: 8000, channels: 1, payloadType: g711 === 'PCMA' ? 8 : 0 })]
-          : [useOPUS(), usePCMU()],
+          : aac
+            ? [useOPUS()]
+            : [useOPUS(), usePCMU()],
       },
     });
     const id = crypto.randomBytes(16).toString('base64url');
@@ -195,17 +214,18 @@ export class WhepSessions {
       { sendRtp: (p) => (connected ? sender.sendRtp(p) : Promise.resolve()) },
       () => connected,
       undefined,
-      g711 ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
+      g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
     const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now() };
     const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
-    const audioSender = g711 ? pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' }).sender : undefined;
+    const audioSender = g711 || aac ? pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' }).sender : undefined;
     this.sessions.set(id, session);
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected' && !connected) {
         connected = true;
         clearTimeout(session.timer);
         session.unsubscribe = hub.subscribe(output);
+        if (aac) session.leaveOpus = this.opusOf(hub).add((payload, ts) => output.opus(payload, ts));
       }
       if (state === 'failed' || state === 'closed' || state === 'disconnected') void this.close(id);
     });
@@ -227,6 +247,17 @@ export class WhepSessions {
     }
   }
 
+  /** The Opus transcoder of a hub, made on first use and forgotten when its last viewer leaves. */
+  private opusOf(hub: StreamHub): OpusTranscoder {
+    let t = this.opus.get(hub);
+    if (!t) {
+      const made = new OpusTranscoder(hub, { ffmpeg: this.opts.ffmpeg ?? undefined, onIdle: () => this.opus.get(hub) === made && this.opus.delete(hub) });
+      this.opus.set(hub, made);
+      t = made;
+    }
+    return t;
+  }
+
   has(id: string) {
     return this.sessions.has(id);
   }
@@ -238,6 +269,7 @@ export class WhepSessions {
     this.sessions.delete(id);
     clearTimeout(s.timer);
     s.unsubscribe?.();
+    s.leaveOpus?.();
     await s.pc.close().catch(() => undefined);
     return true;
   }
