@@ -44,6 +44,7 @@ async function play(
     sendNothing?: boolean;
     log?: string[];
     sender?: Partial<GbMediaSenderOptions>;
+    acceptOtherSsrc?: boolean;
   } = {},
 ) {
   const p = await pool();
@@ -58,6 +59,7 @@ async function play(
         bindHost: '127.0.0.1',
         announcedIp: '10.1.2.3',
         firstPacketTimeoutMs: opts.ackTimeoutMs ?? 10_000,
+        acceptOtherSsrc: opts.acceptOtherSsrc,
         log: { info: (o, m) => opts.log?.push(`${m} ${JSON.stringify(o)}`), warn: () => undefined },
       }),
       announcedIp: '10.1.2.3',
@@ -193,6 +195,22 @@ describe('when no RTP comes', () => {
     await until(() => got.failed.length > 0, 5000);
     expect(got.failed[0]).toMatch(
       /TCP active: connection to the device's media address 127\.0\.0\.1:1 failed \(ECONNREFUSED\)/,
+    );
+  });
+});
+
+describe('strict SSRC', () => {
+  it('with acceptOtherSsrc false, a device sending only another SSRC fails with both SSRCs named', async () => {
+    const { got } = await play('udp', {
+      ssrc: 0x11111111,
+      deviceSsrc: 0x22222222,
+      acceptOtherSsrc: false,
+      ackTimeoutMs: 800,
+    });
+    await until(() => got.failed.length > 0, 5000);
+    expect(got.units).toEqual([]);
+    expect(got.failed[0]).toMatch(
+      /^RTP arrived on UDP port \d+ but only with SSRC 0x22222222 while 0x11111111 was expected \(\d+ packets dropped\)$/,
     );
   });
 });

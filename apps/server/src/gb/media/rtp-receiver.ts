@@ -83,7 +83,7 @@ export class RtpReceiver {
   private closed = false;
   private startedAt = 0;
   private tcpConnected = false;
-  private otherSsrcLogged = false;
+  private lastForeign = 0;
   /** Packets that came before start() (a device quicker than our INVITE handling), replayed by it. */
   private early: { packet: RtpPacket; from: string; udp: boolean }[] = [];
 
@@ -187,7 +187,7 @@ export class RtpReceiver {
     const s = Math.round(ms / 1000);
     const ip = this.opts.announcedIp;
     if (this.stats.foreign > 0) {
-      return `RTP arrived on ${this.where()} but only with SSRC ${hex(this.stats.ssrc ?? 0)} while ${hex(this.expected ?? 0)} was expected (${this.stats.foreign} packets dropped)`;
+      return `RTP arrived on ${this.where()} but only with SSRC ${hex(this.lastForeign)} while ${hex(this.expected ?? 0)} was expected (${this.stats.foreign} packets dropped)`;
     }
     if (this.stats.badPackets > 0)
       return `${this.stats.badPackets} packets arrived on ${this.where()} within ${s} s but none was RTP`;
@@ -287,33 +287,29 @@ export class RtpReceiver {
     for (const r of this.reorder!.push(packet, now)) this.deliver(r.packet, r.lost);
   }
 
+  /** The first SSRC seen is followed (when it is the agreed one, or when another one is allowed); the rest are counted. */
   private acceptSsrc(ssrc: number, from: string): boolean {
-    if (this.stats.ssrc === undefined) {
-      if (this.expected !== undefined && ssrc !== this.expected) {
-        if (this.opts.acceptOtherSsrc === false) {
-          this.stats.foreign++;
-          this.stats.ssrc = ssrc;
-          return false;
-        }
-        if (!this.otherSsrcLogged) {
-          this.otherSsrcLogged = true;
-          this.opts.log?.info(
-            { expected: hex(this.expected), got: hex(ssrc), from },
-            'gb media: the device sends another SSRC than agreed; following it',
-          );
-        }
-      }
+    if (this.stats.ssrc !== undefined) {
+      if (ssrc === this.stats.ssrc) return true;
+      this.stats.foreign++;
+      this.lastForeign = ssrc;
+      return false;
+    }
+    if (this.expected === undefined || ssrc === this.expected) {
       this.stats.ssrc = ssrc;
       return true;
     }
-    if (ssrc === this.stats.ssrc) return true;
-    if (this.opts.acceptOtherSsrc === false && ssrc === this.expected) {
-      // The agreed SSRC after a stray one: take it.
-      this.stats.ssrc = ssrc;
-      return true;
+    if (this.opts.acceptOtherSsrc === false) {
+      this.stats.foreign++;
+      this.lastForeign = ssrc;
+      return false;
     }
-    this.stats.foreign++;
-    return false;
+    this.opts.log?.info(
+      { expected: hex(this.expected), got: hex(ssrc), from },
+      'gb media: the device sends another SSRC than agreed; following it',
+    );
+    this.stats.ssrc = ssrc;
+    return true;
   }
 
   private deliver(packet: RtpPacket, lost: number) {

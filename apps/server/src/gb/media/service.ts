@@ -40,6 +40,8 @@ export interface GbSourceOptions {
   transport?: GbMediaTransport;
   /** The device's own address (device.sip_local_ip), used when MediaIP and Host are empty. */
   fallbackIp?: string;
+  /** false: only the agreed SSRC is played (default: a device sending another one is followed). */
+  acceptOtherSsrc?: boolean;
 }
 
 export class GbMediaService {
@@ -88,6 +90,7 @@ export class GbMediaService {
       announcedIp,
       firstPacketTimeoutMs: gb.AckTimeout * 1000,
       idleTimeoutMs: Math.max(gb.AckTimeout, 10) * 1000,
+      acceptOtherSsrc: options.acceptOtherSsrc,
       log: this.deps.log,
     });
     return { receiver, announcedIp };
