@@ -35,7 +35,8 @@ export interface JoinedMp4 {
 const pieceLength = (p: Piece) => (p.kind === 'bytes' ? p.data.length : p.length);
 
 async function readExactly(fh: fs.FileHandle, pos: number, len: number): Promise<Buffer> {
-  const buf = Buffer.alloc(len);
+  // Not zero-filled: every byte is read into it, or it is thrown away.
+  const buf = Buffer.allocUnsafe(len);
   let got = 0;
   while (got < len) {
     const { bytesRead } = await fh.read(buf, got, len - got, pos + got);

@@ -1,0 +1,499 @@
+/**
+ * recording benchmark (`npm run bench -- recording [-- --streams=16,64 --warmup=10 --window=30
+ * --engines=sqlite,pg --parts=record,playback,query]`). The issue 5 figures, each with a baseline
+ * measured in the same run:
+ *
+ * Recorder, per N streams (a fresh server; N RTSP devices on bench/live/camera.py, 1080p25 H.264
+ * ~4 Mbit/s; CHANNEL_CHECK_INTERVAL=0): the N hubs are opened (devices/channelstream) and kept open
+ * with touchchannelstream, no viewer. Live-only window: the server's CPU seconds (utime+stime of
+ * /proc/PID/stat) and bytes written (wchar of /proc/PID/io). Then realtimerecord/start on every
+ * channel, a warm-up, and the same window with the recorders. Figures: the server's CPU with
+ * recorders against live-only (goal: under 10 % more), and the bytes the recorders added to wchar
+ * (segment files, fdatasync'd; index rows go to the database, in wchar too) per byte of H.264 the
+ * camera sent in the window (the clip's elementary-stream rate × N × window); its baseline is what
+ * `ffmpeg -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 1` writes
+ * per byte of the same clip.
+ *
+ * Playback (on the first N's server, after its recording): one complete 20 s segment of channel 1
+ * copied 180 times as one hour of 4 Mbit/s video (index rows inserted directly, contiguous, on
+ * yesterday 01:00-02:00). Range download: GET record/recordvideo/download/mp4 of the hour read to the
+ * end (remux only: one MP4 joined from the segment files), MB/s, median of 3; baseline `cat` of the
+ * same 180 files to /dev/null. Seek: a WS playback session of the hour; from sending
+ * devices/record/playback/control?command=seek (a random second of the hour) to the first media
+ * fragment after the new init at the client, p95 of 30; baseline: the round trip of
+ * /api/v2/playState on the same session.
+ *
+ * Queries, per engine (SQLite, PostgreSQL): a fresh server, 64 RTSP devices (nothing listens), and
+ * a year of contiguous 5-minute segments for each of the 64 channels (64 × 105,120 = 6.7 M rows)
+ * inserted directly (SQLite: one transaction of prepared inserts; PostgreSQL: INSERT ... SELECT
+ * FROM generate_series, then ANALYZE as autovacuum would). p99 of 300 sequential querydaily (random
+ * channel and day of the year) and 300 querymonthly (random channel and month); baseline the p99 of
+ * deviceinfo (a lookup by the device's key through the same HTTP, auth and scope path).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { writeFigures, type Figure } from '../lib/figures';
+import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
+import { startCamera, CLIP_H264, CLIP_MP4, type Camera } from './camera';
+
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+function arg(name: string, def: string): string {
+  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : def;
+}
+const list = (s: string) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
+const STREAMS = list(arg('streams', '16,64'));
+const WARMUP_S = Number(arg('warmup', '10'));
+const WINDOW_S = Number(arg('window', '30'));
+const ENGINES = arg('engines', 'sqlite,pg').split(',');
+const PARTS = arg('parts', 'record,playback,query').split(',');
+const SEEKS = Number(arg('seeks', '30'));
+const QUERIES = Number(arg('queries', '300'));
+
+const T0 = Date.now();
+const log = (m: string) => console.log(`[recording ${((Date.now() - T0) / 1000).toFixed(0).padStart(4)} s] ${m}`);
+const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').trim();
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const median = (xs: number[]) => pct(xs, 50);
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+const stamp = (t: number) => {
+  const d = new Date(t);
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
+};
+
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+}
+function wchar(pid: number): number {
+  return Number(/^wchar:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN);
+}
+
+async function pool<T>(items: T[], limit: number, fn: (x: T, i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i], i);
+      }
+    }),
+  );
+}
+
+interface Srv {
+  base: string;
+  pid: number;
+  token: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+async function server(label: string, databaseUrl?: string, dataDir?: string): Promise<Srv> {
+  const s = await startServer({ label, prefix: 'recording', databaseUrl, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+  const session = await initialise(s.url);
+  // Segments of 20 s, no disk guard and a long save time: retention must not touch the bench's rows.
+  await postForm(s.url, '/api/v1/recordpath', session.Token, {
+    RecordPath: path.join(s.dataDir, 'records'),
+    SegmentSeconds: '20',
+    MinFreeBytes: '0',
+    DefaultSaveDays: '3650',
+  });
+  return { base: s.url, pid: s.pid, token: session.Token, dataDir: s.dataDir, stop: s.stop };
+}
+const get = <T = unknown>(s: Srv, url: string) => call<T>(s.base, url, { headers: { token: s.token } });
+
+async function addDevice(s: Srv, name: string, url: string): Promise<string> {
+  const body = await call<{ DeviceID: string }>(s.base, '/api/v1/adddevice', {
+    method: 'POST',
+    headers: { token: s.token, 'content-type': 'application/json' },
+    body: JSON.stringify({ DeviceName: name, DeviceType: 'RTSP', RtspUrl: url }),
+  });
+  return body.DeviceID;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recorder CPU and bytes
+// ---------------------------------------------------------------------------------------------
+interface Window {
+  cpu: number;
+  written: number;
+  seconds: number;
+}
+async function measure(s: Srv): Promise<Window> {
+  const c0 = cpuSeconds(s.pid);
+  const w0 = wchar(s.pid);
+  const t0 = performance.now();
+  await sleep(WINDOW_S * 1000);
+  return { cpu: cpuSeconds(s.pid) - c0, written: wchar(s.pid) - w0, seconds: (performance.now() - t0) / 1000 };
+}
+
+function recordsBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) if (e.isFile()) n += fs.statSync(path.join(e.parentPath, e.name)).size;
+  return n;
+}
+
+async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ figures: Figure[]; server?: Srv; devices: string[] }> {
+  const s = await server(`record-${n}`);
+  const devices: string[] = new Array(n);
+  await pool(Array.from({ length: n }, (_, i) => i), 8, async (i) => {
+    devices[i] = await addDevice(s, `cam ${i + 1}`, cam.url(i + 1));
+  });
+  await pool(devices, 8, async (d) => void (await get(s, `/api/v1/devices/channelstream?device=${d}&channel=1&protocol=ws_m4s`)));
+  const touch = setInterval(() => {
+    for (const d of devices) void get(s, `/api/v1/touchchannelstream?device=${d}&channel=1`).catch(() => undefined);
+  }, 5000);
+  onCleanup(() => clearInterval(touch));
+  log(`${n} streams open; warm-up ${WARMUP_S} s (load ${loadavg()})`);
+  await sleep(WARMUP_S * 1000);
+  const live = await measure(s);
+  log(`live-only: ${round((live.cpu / live.seconds) * 100, 1)} % CPU, ${round(live.written / 1e6, 2)} MB written`);
+
+  await pool(devices, 8, async (d) => void (await get(s, `/api/v1/realtimerecord/start?device=${d}&channel=1`)));
+  const records = path.join(s.dataDir, 'records');
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && (!fs.existsSync(records) || fs.readdirSync(records).length < n)) await sleep(500);
+  await sleep(WARMUP_S * 1000);
+  const bytes0 = recordsBytes(records);
+  const rec = await measure(s);
+  const fileBytes = recordsBytes(records) - bytes0;
+  log(`recording: ${round((rec.cpu / rec.seconds) * 100, 1)} % CPU, ${round(rec.written / 1e6, 2)} MB written (${round(fileBytes / 1e6, 2)} MB of segment files) (load ${loadavg()})`);
+  clearInterval(touch);
+
+  // The recorder alone (recorder-only.ts), in its own process, for the same N and window.
+  const alone = path.join(s.dataDir, 'recorder-only');
+  fs.mkdirSync(alone, { recursive: true });
+  const only = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recording/recorder-only.ts'), String(n), String(WINDOW_S), alone], { cwd: ROOT, encoding: 'utf8' });
+  if (only.status !== 0) throw new Error(`recorder-only: ${only.stderr}`);
+  const solo = JSON.parse(only.stdout.trim().split('\n').pop()!) as { cpuSeconds: number; seconds: number };
+  fs.rmSync(alone, { recursive: true, force: true });
+  const soloCpu = (solo.cpuSeconds / solo.seconds) * 100;
+  log(`recorder alone: ${round(soloCpu, 2)} % CPU for ${n} streams`);
+
+  const ingested = cam.bytesPerSecond * n * rec.seconds;
+  const extraWritten = rec.written - (live.written / live.seconds) * rec.seconds;
+  const liveCpu = (live.cpu / live.seconds) * 100;
+  const recCpu = (rec.cpu / rec.seconds) * 100;
+  const figures: Figure[] = [
+    { name: `server CPU recording ${n} streams (baseline: same streams live-only)`, value: round(recCpu, 1), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(recCpu / liveCpu), goal: 'ratio < 1.10 (recorder under 10 % extra)' },
+    { name: `recorder extra CPU, ${n} streams (server with recorders − live-only, over live-only)`, value: round(((recCpu - liveCpu) / liveCpu) * 100, 1), unit: '%', baseline: null, goal: '< 10' },
+    { name: `recorder alone, ${n} streams in real time (own process; baseline: server live-only)`, value: round(soloCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(soloCpu / liveCpu), goal: 'ratio < 0.10' },
+    { name: `bytes written per byte ingested, ${n} streams (baseline: ffmpeg -c copy fMP4)`, value: round(extraWritten / ingested), unit: 'B/B', baseline: round(remuxRatio()), goal: '<= 1.05' },
+  ];
+  if (!keep) {
+    await s.stop();
+    return { figures, devices };
+  }
+  await pool(devices, 8, async (d) => void (await get(s, `/api/v1/realtimerecord/stop?device=${d}&channel=1`)));
+  return { figures, server: s, devices };
+}
+
+let remux: number | undefined;
+/** Bytes ffmpeg's fragmented MP4 remux of the clip writes per byte of its H.264. */
+function remuxRatio(): number {
+  if (remux !== undefined) return remux;
+  const out = path.join(ROOT, 'bench/results/.recording-remux.mp4');
+  const r = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP_MP4, '-c', 'copy', '-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '1000000', out]);
+  if (r.status !== 0) throw new Error(`ffmpeg remux: ${r.stderr}`);
+  remux = fs.statSync(out).size / fs.statSync(CLIP_H264).size;
+  fs.rmSync(out, { force: true });
+  return remux;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playback: an hour of video, download throughput and seek
+// ---------------------------------------------------------------------------------------------
+interface Row {
+  id: number;
+  channel_pk: number;
+  root: string;
+  path: string;
+  start_at: string;
+  end_at: string;
+  duration_ms: number;
+  bytes: number;
+  status: string;
+}
+
+async function playbackFigures(s: Srv, device: string): Promise<Figure[]> {
+  const db = new SQLite(path.join(s.dataDir, 'opencvr.db'));
+  db.pragma('busy_timeout = 5000');
+  const records = path.join(s.dataDir, 'records');
+  let seg: Row | undefined;
+  for (let i = 0; i < 60 && !seg; i++) {
+    seg = db
+      .prepare(`SELECT r.* FROM recordings r JOIN channels c ON c.id = r.channel_pk WHERE c.parent_device_id = ? AND r.status = 'complete' AND r.duration_ms >= 15000 ORDER BY r.duration_ms DESC LIMIT 1`)
+      .get(device) as Row | undefined;
+    if (!seg) await sleep(1000);
+  }
+  if (!seg) throw new Error('no complete segment of 15 s or more was recorded');
+  const src = path.join(records, seg.path);
+  const copies = Math.ceil(3600_000 / seg.duration_ms);
+  const y = new Date();
+  const from = new Date(y.getFullYear(), y.getMonth(), y.getDate() - 1, 1, 0, 0).getTime();
+  log(`one hour: ${copies} copies of a ${seg.duration_ms} ms segment (${round(seg.bytes / 1e6, 1)} MB)`);
+  const files: string[] = [];
+  const insert = db.prepare(`INSERT INTO recordings (channel_pk, root, path, start_at, end_at, duration_ms, bytes, important, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'complete', ?)`);
+  fs.mkdirSync(path.join(records, 'bench-hour'), { recursive: true });
+  db.transaction(() => {
+    for (let i = 0; i < copies; i++) {
+      const rel = `bench-hour/${pad(i, 3)}.mp4`;
+      fs.copyFileSync(src, path.join(records, rel));
+      files.push(path.join(records, rel));
+      const a = from + i * seg.duration_ms;
+      insert.run(seg.channel_pk, seg.root, rel, new Date(a).toISOString(), new Date(a + seg.duration_ms).toISOString(), seg.duration_ms, seg.bytes, new Date().toISOString());
+    }
+  })();
+  db.close();
+  const to = from + copies * seg.duration_ms;
+  const hourTo = from + 3600_000;
+
+  // Download: the hour as one MP4, read to the end.
+  const url = `${s.base}/api/v1/record/recordvideo/download/mp4/${device}:1/${stamp(from)}/${stamp(hourTo)}`;
+  const rates: number[] = [];
+  let size = 0;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { token: s.token } });
+    if (!res.ok || !res.body) throw new Error(`download: HTTP ${res.status}`);
+    let n = 0;
+    for await (const chunk of res.body) n += (chunk as Uint8Array).byteLength;
+    const secs = (performance.now() - t0) / 1000;
+    size = n;
+    rates.push(n / 1e6 / secs);
+    log(`download ${i + 1}: ${round(n / 1e6, 1)} MB in ${round(secs, 2)} s = ${round(n / 1e6 / secs, 1)} MB/s`);
+  }
+  const catRates: number[] = [];
+  const total = files.reduce((n, f) => n + fs.statSync(f).size, 0);
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const r = spawnSync('sh', ['-c', 'cat "$@" > /dev/null', 'cat', ...files]);
+    if (r.status !== 0) throw new Error(`cat: ${r.stderr}`);
+    catRates.push(total / 1e6 / ((performance.now() - t0) / 1000));
+  }
+  log(`cat of the same files: ${catRates.map((r) => round(r, 1)).join(', ')} MB/s; the MP4 is ${round(size / total, 4)} × their bytes`);
+
+  // Seek: a WS session of the hour.
+  const body = await get<{ URL: string; request_id: string }>(s, `/api/v1/devices/record/playback?channel=${device}:1&stime=${stamp(from)}&etime=${stamp(Math.min(to, hourTo))}&protocol=ws_m4s`);
+  const ws = new WebSocket(s.base.replace(/^http/, 'ws') + body.URL, { perMessageDeflate: false });
+  let waiting: { stage: 'init' | 'initBytes' | 'frag'; resolve: () => void } | undefined;
+  const opened = new Promise<void>((resolve) => (waiting = { stage: 'init', resolve }));
+  ws.on('message', (data, isBinary) => {
+    const w = waiting;
+    if (!w) return;
+    if (!isBinary) {
+      const msg = JSON.parse(String(data));
+      if (msg.type === 'init' && w.stage === 'init') w.stage = 'initBytes';
+      return;
+    }
+    if (w.stage === 'initBytes') w.stage = 'frag';
+    else if (w.stage === 'frag') {
+      waiting = undefined;
+      w.resolve();
+    }
+  });
+  const t0 = performance.now();
+  await opened;
+  const openMs = performance.now() - t0;
+  const seeks: number[] = [];
+  const states: number[] = [];
+  for (let i = 0; i < SEEKS; i++) {
+    const at = from + Math.floor(Math.random() * (Math.min(to, hourTo) - from - 5000));
+    const done = new Promise<void>((resolve) => (waiting = { stage: 'init', resolve }));
+    const a = performance.now();
+    await get(s, `/api/v1/devices/record/playback/control?request_id=${body.request_id}&command=seek&time=${stamp(at)}`);
+    await done;
+    seeks.push(performance.now() - a);
+    await sleep(300);
+    const b = performance.now();
+    await call(s.base, `/api/v2/playState?request_id=${body.request_id}`, { headers: { token: s.token } });
+    states.push(performance.now() - b);
+  }
+  ws.close();
+  log(`open to first fragment ${round(openMs, 1)} ms; seek p50 ${round(median(seeks), 1)} ms p95 ${round(pct(seeks, 95), 1)} ms`);
+  return [
+    { name: 'range download of 1 h of 4 Mbit/s video (baseline: cat of the same files)', value: round(median(rates), 1), unit: 'MB/s', baseline: round(median(catRates), 1), goal: '> 200' },
+    { name: 'seek to first frame p95 (baseline: playState round trip p95)', value: round(pct(seeks, 95), 1), unit: 'ms', baseline: round(pct(states, 95), 2), goal: '< 300' },
+    { name: 'playback open to first frame (one sample)', value: round(openMs, 1), unit: 'ms', baseline: null, goal: null },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries over a year of segments
+// ---------------------------------------------------------------------------------------------
+const CHANNELS = 64;
+const SEG_MS = 5 * 60_000;
+const YEAR_MS = 365 * 86400_000;
+
+/** The index of the recordings table (migration 0003): dropped while seeding, built again after (a sort, not 6.7 M inserts into three b-trees). */
+const INDEXES = [
+  'CREATE INDEX recordings_channel_start ON recordings (channel_pk, start_at)',
+  'CREATE INDEX recordings_start ON recordings (start_at)',
+  'CREATE INDEX recordings_status ON recordings (status)',
+];
+const DROP_INDEXES = ['DROP INDEX recordings_channel_start', 'DROP INDEX recordings_start', 'DROP INDEX recordings_status'];
+
+async function seedYear(engine: string, s: Srv, url: string | undefined, pks: number[], yearFrom: number): Promise<number> {
+  const per = YEAR_MS / SEG_MS;
+  const t0 = performance.now();
+  if (engine === 'pg') {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('BEGIN');
+      for (const q of DROP_INDEXES) await client.query(q);
+      // One statement: the rows are made by the database (generate_series), times as toISOString writes them.
+      await client.query(
+        `INSERT INTO recordings (channel_pk, root, path, start_at, end_at, duration_ms, bytes, important, status, created_at)
+         SELECT pk, '', 'seed/' || pk || '/' || i || '.mp4',
+                to_char(to_timestamp(($2::bigint + i * $3::bigint) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                to_char(to_timestamp(($2::bigint + (i + 1) * $3::bigint) / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                $3, 150000000, 0, 'complete', '2024-01-01T00:00:00.000Z'
+         FROM unnest($1::int[]) AS pk, generate_series(0, $4::int - 1) AS i`,
+        [pks, yearFrom, SEG_MS, per],
+      );
+      for (const q of INDEXES) await client.query(q);
+      await client.query('COMMIT');
+      await client.query('ANALYZE recordings');
+    } finally {
+      await client.end();
+    }
+  } else {
+    const db = new SQLite(path.join(s.dataDir, 'opencvr.db'));
+    db.pragma('synchronous = OFF');
+    // One transaction, one statement per channel: the rows are made inside SQLite (a recursive CTE),
+    // times as toISOString writes them.
+    const insert = db.prepare(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < @last)
+      INSERT INTO recordings (channel_pk, root, path, start_at, end_at, duration_ms, bytes, important, status, created_at)
+      SELECT @pk, '', 'seed/' || @pk || '/' || i || '.mp4',
+             strftime('%Y-%m-%dT%H:%M:%fZ', (@from + i * @seg) / 1000.0, 'unixepoch'),
+             strftime('%Y-%m-%dT%H:%M:%fZ', (@from + (i + 1) * @seg) / 1000.0, 'unixepoch'),
+             @seg, 150000000, 0, 'complete', '2024-01-01T00:00:00.000Z'
+      FROM n`);
+    db.transaction(() => {
+      for (const q of DROP_INDEXES) db.exec(q);
+      for (const pk of pks) insert.run({ pk, last: per - 1, from: yearFrom, seg: SEG_MS });
+      for (const q of INDEXES) db.exec(q);
+    })();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
+  const secs = (performance.now() - t0) / 1000;
+  log(`${engine}: ${pks.length * per} rows seeded in ${round(secs, 1)} s`);
+  return pks.length * per;
+}
+
+async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < 20; i++) await fn(i); // warm-up
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
+async function queryFigures(engine: string): Promise<Figure[]> {
+  let url: string | undefined;
+  if (engine === 'pg') {
+    const { startPostgres } = (await import(path.join(ROOT, 'scripts/pg.mjs'))) as { startPostgres(o?: { log?: (m: string) => void }): Promise<{ url: string; stop(): Promise<void> }> };
+    const p = await startPostgres({ log });
+    onCleanup(() => p.stop());
+    url = p.url;
+  }
+  // The server makes the schema, the devices and channels; it is stopped while the rows go in (a
+  // write lock held for minutes is no state the server is built for) and started again on the same
+  // data. Its start-up reconciliation keeps the rows: the record folder is empty (an unmounted disk).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-recording-query-${engine}-`));
+  onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  let s = await server(`query-${engine}`, url, dataDir);
+  const port = await freePort(); // nothing listens there
+  const devices: string[] = new Array(CHANNELS);
+  await pool(Array.from({ length: CHANNELS }, (_, i) => i), 8, async (i) => {
+    devices[i] = await addDevice(s, `site ${i + 1}`, `rtsp://127.0.0.1:${port}/cam${i + 1}`);
+  });
+  const pks: number[] = [];
+  if (engine === 'pg') {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    pks.push(...(await c.query('SELECT id FROM channels ORDER BY id')).rows.map((r: { id: number }) => Number(r.id)));
+    await c.end();
+  } else {
+    const db = new SQLite(path.join(s.dataDir, 'opencvr.db'), { readonly: true });
+    pks.push(...(db.prepare('SELECT id FROM channels ORDER BY id').all() as { id: number }[]).map((r) => r.id));
+    db.close();
+  }
+  if (pks.length !== CHANNELS) throw new Error(`expected ${CHANNELS} channels, found ${pks.length}`);
+  const now = new Date();
+  const yearFrom = Math.floor((now.getTime() - YEAR_MS) / SEG_MS) * SEG_MS;
+  await s.stop();
+  const rows = await seedYear(engine, s, url, pks, yearFrom);
+  const again = await startServer({ label: `query-${engine}, seeded`, prefix: 'recording', databaseUrl: url, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+  s = { ...s, base: again.url, pid: again.pid, stop: again.stop, token: (await login(again.url, ADMIN, NEW_PASSWORD)).Token };
+  const rnd = (n: number) => Math.floor(Math.random() * n);
+  const dayStamp = () => stamp(yearFrom + 86400_000 + rnd(YEAR_MS - 2 * 86400_000)).slice(0, 8);
+  const monthStamp = () => {
+    const d = new Date(now.getFullYear(), now.getMonth() - 1 - rnd(11), 1);
+    return `${d.getFullYear()}${pad(d.getMonth() + 1)}`;
+  };
+  let ranges = 0;
+  const daily = await timed(QUERIES, async () => {
+    const b = await get<{ total: number }>(s, `/api/v1/record/querydaily?device=${devices[rnd(CHANNELS)]}&channel=1&period=${dayStamp()}`);
+    ranges = b.total;
+  });
+  let flags = '';
+  const monthly = await timed(QUERIES, async () => {
+    const res = await fetch(`${s.base}/api/v1/record/querymonthly?device=${devices[rnd(CHANNELS)]}&channel=1&period=${monthStamp()}`, { headers: { token: s.token } });
+    flags = await res.text();
+    if (!res.ok) throw new Error(`querymonthly: HTTP ${res.status} ${flags}`);
+  });
+  const pk = await timed(QUERIES, () => get(s, `/api/v1/deviceinfo?device=${devices[rnd(CHANNELS)]}`));
+  if (ranges !== 1 || !/^1{28,31}$/.test(flags)) throw new Error(`unexpected answers: querydaily total ${ranges}, querymonthly ${flags}`);
+  const name = engine === 'pg' ? 'PostgreSQL' : 'SQLite';
+  log(`${name}: querydaily p99 ${round(pct(daily, 99), 2)} ms, querymonthly p99 ${round(pct(monthly, 99), 2)} ms, deviceinfo p99 ${round(pct(pk, 99), 2)} ms`);
+  await s.stop();
+  return [
+    { name: `querydaily p99, ${name}, ${rows} rows (baseline: deviceinfo, a key lookup)`, value: round(pct(daily, 99), 2), unit: 'ms', baseline: round(pct(pk, 99), 2), goal: '< 50' },
+    { name: `querymonthly p99, ${name}, ${rows} rows (baseline: deviceinfo, a key lookup)`, value: round(pct(monthly, 99), 2), unit: 'ms', baseline: round(pct(pk, 99), 2), goal: '< 50' },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+async function main(): Promise<number> {
+  log(`load average at start: ${loadavg()}; ${STREAMS.join(',')} streams, warm-up ${WARMUP_S} s, window ${WINDOW_S} s`);
+  const figures: Figure[] = [];
+  const partial = process.argv.slice(2).some((a) => a.startsWith('--parts=') || a.startsWith('--engines=') || a.startsWith('--streams='));
+  if (PARTS.includes('record') || PARTS.includes('playback')) {
+    const cam = await startCamera(log);
+    const ns = PARTS.includes('record') ? STREAMS : [1];
+    for (const [i, n] of ns.entries()) {
+      const keep = i === 0 && PARTS.includes('playback');
+      const r = await recordStreams(cam, n, keep);
+      if (PARTS.includes('record')) figures.push(...r.figures);
+      if (r.server) {
+        figures.push(...(await playbackFigures(r.server, r.devices[0])));
+        await r.server.stop();
+      }
+    }
+  }
+  if (PARTS.includes('query')) for (const e of ENGINES) figures.push(...(await queryFigures(e)));
+  if (partial) for (const f of figures) log(`${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline ?? '-'}, goal ${f.goal ?? '-'})`);
+  else writeFigures('recording', figures);
+  log(`load average at end: ${loadavg()}`);
+  return 0;
+}
+
+await runBench('recording', main);
