@@ -258,9 +258,19 @@ export class PsDemuxer {
   private detectVideo(s: StreamState) {
     const video = s.video!;
     const held = video.peek();
+    // Both parameter sets of one codec, so a stray byte pattern in damaged data does not decide it.
+    let vps = false;
+    let sps265 = false;
+    let sps264 = false;
+    let pps264 = false;
     for (const n of splitAnnexB(held)) {
-      if (n.length >= 2 && n[0] === 0x40 && n[1] === 0x01) video.codec = 'h265';
-      else if ((n[0] & 0x9f) === 0x07) video.codec = 'h264';
+      if (n.length < 2) continue;
+      if (n[0] === 0x40 && n[1] === 0x01) vps = true;
+      else if (n[0] === 0x42 && n[1] === 0x01) sps265 = true;
+      else if ((n[0] & 0x9f) === 0x07) sps264 = true;
+      else if ((n[0] & 0x9f) === 0x08) pps264 = true;
+      if (vps && sps265) video.codec = 'h265';
+      else if (sps264 && pps264) video.codec = 'h264';
       if (video.codec) break;
     }
     if (video.codec) {

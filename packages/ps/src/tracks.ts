@@ -91,7 +91,9 @@ export class PsTrackAssembler {
 
   private learnVideo(frame: PsVideoFrame) {
     if (this.video && this.video.streamId !== frame.streamId) return; // the first video stream only
-    if (!this.video) this.video = { streamId: frame.streamId, codec: frame.codec, params: {} };
+    // A codec guessed from damaged bytes and then corrected (by a PSM) starts the search over.
+    if (!this.video || (this.video.readyAt === undefined && this.video.codec !== frame.codec))
+      this.video = { streamId: frame.streamId, codec: frame.codec, params: {} };
     const v = this.video;
     if (v.readyAt !== undefined) return;
     const found = findParameterSets(v.codec, frame.nalus, v.params);

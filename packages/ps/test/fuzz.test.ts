@@ -122,4 +122,27 @@ describe('PS demuxer fuzz', () => {
       { numRuns: 100 },
     );
   });
+
+  it('garbage in front of a real stream never keeps the tracks from being announced with the real codec', () => {
+    const clean = REAL[0];
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 1400 }), { maxLength: 60 }), fc.boolean(), (garbage, gap) => {
+        const d = new PsDemuxer();
+        const a = new PsTrackAssembler();
+        let tracks: string[] | undefined;
+        const take = (frames: PsFrame[]) => {
+          for (const f of frames) {
+            const out = a.push(f, d.streamMap);
+            if (out.tracks) tracks = out.tracks.map((t) => t.codec);
+          }
+        };
+        for (const g of garbage) take(d.push(g));
+        if (gap) take(d.lost());
+        for (let at = 0; at < clean.length; at += 1400) take(d.push(clean.subarray(at, at + 1400)));
+        take(d.flush());
+        expect(tracks?.[0]).toBe('h264');
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
