@@ -130,6 +130,29 @@ describe('GB28181 PS over RTP into the hub', () => {
     expect(log.join('\n')).toMatch(/another SSRC.*0x11111111.*0x22222222/);
   });
 
+  it('H.265 (stream_type 0x24): an h265 track at 25 fps', async () => {
+    const { got } = await play('udp', { sender: { codec: 'h265' } });
+    await until(() => got.units.length >= 30 || got.failed.length > 0);
+    expect(got.failed).toEqual([]);
+    expect(got.tracks[0]).toMatchObject([{ kind: 'video', codec: 'h265', width: 320, height: 240 }]);
+    const video = got.units.map((u) => u.unit).filter((u): u is VideoAccessUnit => u.kind === 'video');
+    expect(video[0].keyframe).toBe(true);
+    for (let i = 1; i < 30; i++) expect(video[i].dts - video[i - 1].dts).toBe(3600);
+  });
+
+  it('a device with no PSM and a pack header only before keyframes: the codec comes from the stream', async () => {
+    const { got } = await play('tcp-passive', { sender: { streamMap: false, packPerFrame: false, audio: true } });
+    await until(() => got.units.filter((u) => u.track === 0).length >= 25 || got.failed.length > 0);
+    expect(got.failed).toEqual([]);
+    // Without a PSM, audio is taken as G.711 A-law (GB28181's default).
+    expect(got.tracks[0]).toMatchObject([
+      { kind: 'video', codec: 'h264', width: 320, height: 240 },
+      { kind: 'audio', codec: 'pcma' },
+    ]);
+    const video = got.units.map((u) => u.unit).filter((u): u is VideoAccessUnit => u.kind === 'video');
+    for (let i = 1; i < 25; i++) expect(video[i].dts - video[i - 1].dts).toBe(3600);
+  });
+
   it('with G.711 A-law audio: a video and a pcma track, audio every 20 ms on its 8 kHz clock', async () => {
     const { got } = await play('udp', { sender: { audio: true } });
     await until(() => got.units.length >= 60 || got.failed.length > 0);
@@ -233,6 +256,21 @@ describe('garbage on the port', () => {
       openReceiver: async () => ({ receiver, announcedIp: '127.0.0.1' }),
       invite: async (offer) => {
         // Garbage first: random bytes, a bare RTP header, RTP with random payload on the agreed SSRC.
+        // A datagram that parses as RTP with a stray SSRC comes first: the agreed SSRC must still win.
+        garbage.send(
+          serializeRtp({
+            marker: false,
+            payloadType: 96,
+            sequenceNumber: 1,
+            timestamp: 0,
+            ssrc: 0x99,
+            csrc: [],
+            padding: 0,
+            payload: new Uint8Array(100),
+          }),
+          offer.port,
+          '127.0.0.1',
+        );
         for (let i = 0; i < 200; i++) {
           const junk = new Uint8Array(1 + Math.floor(Math.random() * 1400)).map(() => Math.floor(Math.random() * 256));
           garbage.send(junk, offer.port, '127.0.0.1');

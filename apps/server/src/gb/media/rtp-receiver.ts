@@ -287,10 +287,22 @@ export class RtpReceiver {
     for (const r of this.reorder!.push(packet, now)) this.deliver(r.packet, r.lost);
   }
 
-  /** The first SSRC seen is followed (when it is the agreed one, or when another one is allowed); the rest are counted. */
+  /**
+   * The agreed SSRC is followed; another one only when allowed and while the agreed one has not been
+   * seen (the first such wins); the rest are counted as foreign.
+   */
   private acceptSsrc(ssrc: number, from: string): boolean {
     if (this.stats.ssrc !== undefined) {
       if (ssrc === this.stats.ssrc) return true;
+      if (ssrc === this.expected) {
+        // The agreed SSRC wins over one followed before it showed up (a stray packet came first).
+        this.opts.log?.info(
+          { was: hex(this.stats.ssrc), now: hex(ssrc), from },
+          'gb media: the agreed SSRC arrived; following it',
+        );
+        this.stats.ssrc = ssrc;
+        return true;
+      }
       this.stats.foreign++;
       this.lastForeign = ssrc;
       return false;
