@@ -86,7 +86,7 @@ export class PsTrackAssembler {
     }
     this.held.push(frame);
     if (this.held.length > this.maxHeld) this.held.shift();
-    return this.ready(now, streamMap) ? this.announce() : { units: [] };
+    return this.ready(now, streamMap) ? this.announce(streamMap) : { units: [] };
   }
 
   private learnVideo(frame: PsVideoFrame) {
@@ -121,14 +121,17 @@ export class PsTrackAssembler {
     return now - this.video.readyAt >= (mapped ? this.waitAudioTicks : Math.min(this.waitAudioTicks, 18000));
   }
 
-  private announce(): HubOutput {
+  private announce(streamMap: readonly PsmEntry[]): HubOutput {
     const tracks: Track[] = [];
     if (this.video?.readyAt !== undefined) {
       const { codec, params } = this.video;
       tracks.push(videoTrackFromParameterSets(codec, { sps: params.sps!, pps: params.pps!, vps: params.vps }));
       this.index.set(this.video.streamId, 0);
     }
+    // With a PSM, only the audio it names (a stray PES id in damaged data is not a track).
+    const named = new Set(streamMap.map((e) => e.streamId));
     for (const [id, t] of this.audio) {
+      if (named.size && !named.has(id)) continue;
       this.index.set(id, tracks.length);
       tracks.push(t);
     }
