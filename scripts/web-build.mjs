@@ -1,6 +1,6 @@
 /**
  * Builds the web console when apps/web/dist is missing or older than any of its sources
- * (apps/web/src, apps/web/index.html, apps/web/public, vite config, packages/shared/src).
+ * (apps/web/src, apps/web/index.html, apps/web/public, vite config and build/ plugins, packages/shared/src).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +13,7 @@ const SOURCES = [
   'apps/web/index.html',
   'apps/web/public',
   'apps/web/vite.config.ts',
+  'apps/web/build',
   'packages/shared/src',
 ];
 

@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { framePreload } from './build/framePreload.ts';
 
 // The server runs on 18000 in development; the console proxies its API, API docs and websockets
 // there. OPENCVR_SERVER points elsewhere (e.g. a second server started for a test run).
@@ -10,7 +11,7 @@ const proxy = {
 };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), framePreload()],
   server: { proxy },
   preview: { proxy },
   build: {
