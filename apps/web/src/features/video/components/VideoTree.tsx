@@ -4,7 +4,7 @@
  * the tree gives way to the matching channels of every device.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Empty, Input, Spin, Tree, Typography } from 'antd';
+import { Empty, Input, Spin, theme, Tree } from 'antd';
 import { HddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
@@ -50,6 +50,8 @@ export function VideoTree() {
     [query],
   );
   const tree = useLazyTree(load);
+  // Plain spans in the theme's colours: Typography measures itself, and the first level is 50 of them.
+  const { colorTextSecondary, colorLink } = theme.useToken().token;
   const { reset, loadChildren, loadMore } = tree;
 
   useEffect(() => {
@@ -69,9 +71,9 @@ export function VideoTree() {
           <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
             <HddOutlined style={{ color: d.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
             {d.DeviceName}
-            <Typography.Text type="secondary">
+            <span style={{ color: colorTextSecondary }}>
               ({d.onlineChannelNums}/{d.ChannelNum})
-            </Typography.Text>
+            </span>
           </span>
         ),
       };
@@ -94,7 +96,7 @@ export function VideoTree() {
         />
       ),
     };
-  }, <Typography.Link>{t('video.loadMore')}</Typography.Link>);
+  }, <span style={{ color: colorLink }}>{t('video.loadMore')}</span>);
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
