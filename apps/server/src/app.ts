@@ -38,6 +38,7 @@ import { GbLists } from './services/gb-lists/index.js';
 import { GbService } from './gb/index.js';
 import { GbMediaService } from './gb/media/index.js';
 import { Alarms } from './services/alarms/index.js';
+import { forwardGb, GbDeviceFeatures } from './gb/device-features.js';
 import { attachGbAlarms } from './services/alarms/gb-alarm.js';
 
 export interface BuiltApp {
@@ -86,6 +87,14 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     }),
     gbMedia: new GbMediaService({ config: configStore, log: lazyLog }),
     alarms: new Alarms({ db: db.kysely, events, streams, dataDir: settings.dataDir, log: lazyLog }),
+    gbDevices: new GbDeviceFeatures({
+      gb: forwardGb(() => ctx.gb),
+      db: db.kysely,
+      news,
+      events,
+      inventory,
+      log: { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
+    }),
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),
@@ -172,6 +181,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const unwatch = inventory.subscribe(() => void ctx.recording.engine.kick());
   // GB28181 Alarm NOTIFY/MESSAGE are stored (and pushed) as protocol alarms.
   const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);
+  // Catalog, device info, subscriptions: hooked on before the SIP server starts so no registration is missed.
+  ctx.gbDevices.start();
   app.addHook('onReady', async () => {
     await ctx.streamChecker.start();
     // GB28181 SIP (UDP + TCP). A taken port is logged, not fatal: the console stays reachable to change it.
@@ -185,6 +196,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     await ctx.recording.stop();
     await ctx.streamChecker.stop();
     await ctx.gb.stop();
+    await ctx.gbDevices.stop();
     ctx.streams.stopAll();
     clearInterval(purge);
     ctx.sampler.stop();

@@ -20,6 +20,7 @@ import type { GbLists } from './services/gb-lists/index.js';
 import type { GbService } from './gb/index.js';
 import type { GbMediaService } from './gb/media/index.js';
 import type { Alarms } from './services/alarms/index.js';
+import type { GbDeviceFeatures } from './gb/device-features.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -45,5 +46,7 @@ export interface AppContext {
   gbMedia: GbMediaService;
   /** Protocol alarms: `record()` stores, pushes (topic 'alarm') and snapshots a live channel. */
   alarms: Alarms;
+  /** GB28181 device management on ctx.gb: catalog (fetch, progress, NOTIFY), DeviceInfo/DeviceStatus, reboot and guard, subscriptions, MobilePosition. */
+  gbDevices: GbDeviceFeatures;
   startedAt: Date;
 }

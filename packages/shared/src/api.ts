@@ -4,6 +4,7 @@
  */
 
 import type { AlarmItem } from './gb.js';
+import type { CatalogProgress } from './gb-devices.js';
 
 /** The EasyCVR /api/v1 envelope. ErrorNum is a string, as EasyCVR sends it. */
 export interface EasyDarwinHeader {
@@ -179,4 +180,5 @@ export interface NewsList {
 export type EventMessage =
   | { topic: 'news'; payload: NewsItem }
   | { topic: 'alarm'; payload: AlarmItem }
+  | { topic: 'catalog'; payload: CatalogProgress }
   | { topic: 'hello'; payload: { time: string } };

@@ -5,3 +5,4 @@ export * from './api.js';
 export * from './inventory.js';
 export * from './schedule.js';
 export * from './gb.js';
+export * from './gb-devices.js';

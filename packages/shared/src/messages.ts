@@ -82,6 +82,14 @@ export const MESSAGES = {
     'zh-CN': 'RTP端口范围不合法：起始端口 {min} 必须小于结束端口 {max}',
     'en-US': 'Invalid RTP port range: the first port {min} must be below the last {max}',
   },
+  // GB28181 device management (issue 6): catalog, device info, controls
+  gbNotGbDevice: { 'zh-CN': '设备 {device} 不是GB28181设备', 'en-US': 'Device {device} is not a GB28181 device' },
+  gbNotRegistered: {
+    'zh-CN': '设备 {device} 未注册或已离线，无法下发命令',
+    'en-US': 'Device {device} is not registered (offline); the command cannot be sent',
+  },
+  gbNoAnswer: { 'zh-CN': '设备 {device} 无应答: {reason}', 'en-US': 'Device {device} did not answer: {reason}' },
+  gbRefused: { 'zh-CN': '设备 {device} 拒绝了命令: {reason}', 'en-US': 'Device {device} refused the command: {reason}' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -24,6 +24,7 @@ import { playbackRoutes } from './api/playback.js';
 import { gbConfigRoutes } from './api/gb-config.js';
 import { gbListRoutes } from './api/gb-lists.js';
 import { alarmRoutes } from './api/alarms.js';
+import { gbDeviceRoutes } from './api/gb-devices.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
@@ -32,5 +33,5 @@ export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
     await app.register(plugin, opts);
   }
   await app.register(ptzRoutes, opts);
-  for (const plugin of [gbConfigRoutes, gbListRoutes, alarmRoutes]) await app.register(plugin, opts);
+  for (const plugin of [gbConfigRoutes, gbListRoutes, alarmRoutes, gbDeviceRoutes]) await app.register(plugin, opts);
 }

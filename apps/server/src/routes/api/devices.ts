@@ -11,6 +11,7 @@ import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { deviceRow } from '../../services/inventory/rows.js';
 import { deviceId, deviceRefs, listWindow, streamUrl } from './inventory-schemas.js';
+import { gbDeviceDetails } from './gb-devices.js';
 
 const tags = ['devices'];
 const admin = { access: 'admin' as const };
@@ -72,11 +73,15 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
   );
 
-  r.get('/api/v1/deviceinfo', { schema: { tags, querystring: z.object({ device: deviceId }) } }, async (req) => {
+  r.get('/api/v1/deviceinfo', { schema: { tags, querystring: z.object({ device: deviceId, refresh: flag.optional() }) } }, async (req) => {
     const scope = await scopeOf(ctx.db, req.user!);
-    const page = await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, isAdmin(req.user!));
-    if (!page.rows.length) throw new ApiError(404, 'notFound', { what: `device ${req.query.device}` });
-    return v1('MSG_SC_SERVER_DEVICE_INFO_ACK', page.rows[0]);
+    const admin = isAdmin(req.user!);
+    const visible = await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin);
+    if (!visible.rows.length) throw new ApiError(404, 'notFound', { what: `device ${req.query.device}` });
+    // GB28181 devices add what they report (refresh=1, admins: DeviceInfo/DeviceStatus asked first).
+    const gb = visible.rows[0].DeviceType === 'GB28181' ? await gbDeviceDetails(ctx, req.query.device, admin && !!req.query.refresh) : undefined;
+    const page = gb && req.query.refresh ? await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin) : visible;
+    return v1('MSG_SC_SERVER_DEVICE_INFO_ACK', gb ? { ...page.rows[0], GB: gb } : page.rows[0]);
   });
 
   /** Whether an ID or a name is still free, for the device form before saving. */

@@ -39,7 +39,7 @@ export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     // Alarms are the administrator's (spec 6: /alarm is closed to other roles), so only admins get them pushed.
     const admin = !!req.user && isAdmin(req.user);
     const off = ctx.events.subscribe((msg) => {
-      if (msg.topic === 'alarm' && !admin) return;
+      if ((msg.topic === 'alarm' || msg.topic === 'catalog') && !admin) return;
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
     });
     socket.on('close', off);
