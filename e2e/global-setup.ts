@@ -60,6 +60,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     WEB_DIST: webDist,
     // The bell test waits for a channel to come online: check RTSP channels every second.
     CHANNEL_CHECK_INTERVAL: '1',
+    // GB28181 SIP on a free port: 15060 may be held by another server on this machine.
+    SIP_PORT: String(await freePort()),
   };
   delete env.DATABASE_URL; // e2e runs on the embedded SQLite database
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {

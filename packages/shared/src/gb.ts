@@ -21,7 +21,7 @@ export interface GbBaseConfig {
   RegisterExpires: number;
   AckTimeout: number;
   WhiteSwitch: boolean;
-  /** The port the SIP server actually listens on (SIP_PORT overrides Port); read-only. */
+  /** The port the SIP server actually listens on (SIP_PORT overrides Port), 0 when it is not listening; read-only. */
   ListenPort?: number;
   /** True when SIP_PORT is set, so changing Port has no effect until it is unset. */
   PortFromEnv?: boolean;

@@ -38,6 +38,7 @@ const gbEn: typeof gbZh = {
     ackTimeoutHint: 'How long to wait for a device (catalog, INVITE, first RTP packet)',
     whiteSwitch: 'Whitelist on',
     applyNote: 'Changes apply as soon as they are saved, without a restart: the new ID, domain, addresses, password and timeouts are used for every later request.',
+    notListening: 'The SIP service is not listening (the port may be taken); check the port and the server log',
     portPending: 'The SIP service still listens on port {{listen}}; the new port {{port}} applies once it listens again',
     unsaved: 'Unsaved changes',
     reset: 'Reset',

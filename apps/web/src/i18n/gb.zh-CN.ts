@@ -36,6 +36,7 @@ const gbZh = {
     ackTimeoutHint: '等待设备应答（目录、点播、首个 RTP 包）的时长',
     whiteSwitch: '启用白名单',
     applyNote: '保存后立即生效，无需重启服务：新的国标编码、域、地址、密码和超时设置用于之后的每个请求。',
+    notListening: 'SIP 服务当前未在监听（端口可能被占用），请检查端口设置和服务日志',
     portPending: '信令服务仍在端口 {{listen}} 监听，新端口 {{port}} 将在信令服务重新监听后生效',
     unsaved: '有未保存的修改',
     reset: '重置',

@@ -55,8 +55,8 @@ export function gbAnswer(ctx: AppContext, cfg: SectionValue<'gb'>, isAdmin: bool
   return {
     ...cfg,
     DevicePassword: isAdmin ? cfg.DevicePassword : '',
-    // The port actually bound when the SIP server runs; else the one it will bind.
-    ListenPort: ctx.gb?.running ? ctx.gb.port : (ctx.settings.sipPort ?? cfg.Port),
+    // The port actually bound; 0 when the SIP server is not listening (port taken, not started).
+    ListenPort: ctx.gb?.running ? ctx.gb.port : 0,
     PortFromEnv: ctx.settings.sipPort !== undefined,
   };
 }

@@ -74,11 +74,15 @@ export default function GbConfigPage() {
   const realm = (values?.Realm ?? '').trim();
   const realmWarning = isSerial(serial) && isRealm(realm) && !serial.startsWith(realm) ? t('gbAdmin.realmMismatch', { prefix: serial.slice(0, 10) }) : undefined;
   const data = config.data;
-  const portNote = data?.PortFromEnv
-    ? t('gbAdmin.portFromEnv', { port: data.ListenPort })
-    : data && data.ListenPort !== undefined && data.ListenPort !== data.Port
-      ? t('gbAdmin.portPending', { listen: data.ListenPort, port: data.Port })
-      : undefined;
+  const portNote = !data
+    ? undefined
+    : data.ListenPort === 0
+      ? t('gbAdmin.notListening')
+      : data.PortFromEnv
+        ? t('gbAdmin.portFromEnv', { port: data.ListenPort })
+        : data.ListenPort !== undefined && data.ListenPort !== data.Port
+          ? t('gbAdmin.portPending', { listen: data.ListenPort, port: data.Port })
+          : undefined;
 
   const num = (name: Field, label: string, min: number, max: number, extra?: string) => (
     <Form.Item name={name} label={label} extra={extra} rules={[{ required: true, type: 'integer', min, max, message: `${min} - ${max}` }]}>
