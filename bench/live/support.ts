@@ -146,11 +146,18 @@ export async function whepViewer(url: string): Promise<CountingViewer> {
   };
   try {
     await pc.setLocalDescription(await pc.createOffer());
+    // Loopback candidates gather at once; a loaded machine gets 5 s, then the offer goes as it is.
     await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5000);
       if (pc.iceGatheringState === 'complete') resolve();
-      pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
+      pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && (clearTimeout(timer), resolve()));
     });
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/sdp' },
+      body: pc.localDescription!.sdp,
+      signal: AbortSignal.timeout(30_000),
+    });
     const answer = await res.text();
     if (res.status !== 201) throw new Error(`WHEP answered ${res.status}: ${answer.slice(0, 200)}`);
     resource = new URL(res.headers.get('location')!, url).toString();
