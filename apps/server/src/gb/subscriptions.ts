@@ -56,7 +56,7 @@ export class GbSubscriptions {
   private readonly busy = new Set<string>();
   private readonly unhooks: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private readonly o: Required<SubscriptionOptions>;
+  private o: Required<SubscriptionOptions>;
 
   constructor(
     private readonly gb: GbApi,
@@ -85,6 +85,11 @@ export class GbSubscriptions {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.subs.clear();
+  }
+
+  /** Changes the options (tests, settings); a new sweep period applies from the next start(). */
+  configure(opts: SubscriptionOptions) {
+    this.o = { ...this.o, ...opts };
   }
 
   state(deviceId: string): SubscriptionState[] {

@@ -159,10 +159,14 @@ export class GbCatalog {
   private async finish(res: AggregateResult<CatalogItem>, error?: string, outcome?: CatalogOutcome) {
     const deviceId = res.deviceId;
     const run = this.running.get(deviceId);
-    const ours = run?.sn === res.sn;
+    // A complete answer under another SN while our query has heard nothing: the device answered with an
+    // SN of its own (or sent its catalog unasked just then); it answers our query all the same.
+    const adopted = !!run && run.sn !== res.sn && res.reason === 'complete' && run.progress.Received === 0;
+    const ours = run?.sn === res.sn || adopted;
+    if (adopted) this.aggregator.cancel(deviceId, run.sn);
     if (ours) this.running.delete(deviceId);
     const progress: CatalogProgress = {
-      ...(ours ? run.progress : { DeviceID: deviceId, SN: res.sn, StartedAt: new Date(res.startedAt).toISOString() }),
+      ...(ours ? run!.progress : { DeviceID: deviceId, SN: res.sn, StartedAt: new Date(res.startedAt).toISOString() }),
       Running: false,
       Received: res.received,
       SumNum: res.sumNum,
@@ -195,7 +199,7 @@ export class GbCatalog {
       'gb: catalog answer ended',
     );
     this.publish(progress);
-    if (ours) for (const w of run.waiters) w(progress);
+    if (ours) for (const w of run!.waiters) w(progress);
   }
 
   private armTimer() {
