@@ -232,6 +232,9 @@ const stageRunners = {
           // GB28181 registration state (device rows, channels and the message log written together).
           'apps/server/test/gb/register.test.ts',
           'apps/server/test/gb/keepalive.test.ts',
+          // GB28181 catalog (batched upserts, tree, removals) and device management (rows, news, positions).
+          'apps/server/test/gb/catalog.test.ts',
+          'apps/server/test/gb/device-management.test.ts',
           '--reporter=default',
           '--reporter=json',
           `--outputFile=${out}`,

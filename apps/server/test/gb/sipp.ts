@@ -15,7 +15,21 @@ export interface SippRun {
 
 export async function runSipp(
   scenario: string,
-  o: { port: number; transport: 'UDP' | 'TCP'; deviceId: string; password?: string; platform?: string; realm?: string; expires?: number },
+  o: {
+    port: number;
+    transport: 'UDP' | 'TCP';
+    deviceId: string;
+    password?: string;
+    platform?: string;
+    realm?: string;
+    expires?: number;
+    /** More -key NAME VALUE pairs for the scenario. */
+    keys?: Record<string, string>;
+    /** Out-of-call scenario (in the sipp folder) answering the platform's own requests. */
+    ooc?: string;
+    /** sipp's -timeout (default 20s). */
+    timeout?: string;
+  },
 ): Promise<SippRun> {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sipp-'));
   const args = [
@@ -31,7 +45,9 @@ export async function runSipp(
     '-key', 'platform', o.platform ?? '34020000002000000001',
     '-key', 'realm', o.realm ?? '3402000000',
     '-key', 'expires', String(o.expires ?? 3600),
-    '-timeout', '20s',
+    ...Object.entries(o.keys ?? {}).flatMap(([k, v]) => ['-key', k, v]),
+    ...(o.ooc ? ['-oocsf', path.join(SIPP_DIR, o.ooc)] : []),
+    '-timeout', o.timeout ?? '20s',
     '-timeout_error',
     '-nostdin',
     '-trace_err',
