@@ -26,6 +26,9 @@ export interface PlaybackServiceOptions {
 
 type Log = { warn(obj: object, msg: string): void };
 
+/** Longest range downloaded as one progressive MP4. */
+export const PROGRESSIVE_MAX_MS = 12 * 3600_000;
+
 export class PlaybackService {
   readonly reader = new SegmentReader();
   private sessions = new Map<string, PlaybackSession>();
@@ -104,6 +107,10 @@ export class PlaybackService {
     let segs = await this.segments(channelPk, new Date(from), new Date(to));
     if (only) segs = segs.filter(only);
     const onBadSegment = (seg: SegmentFile, err: unknown) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped');
+    // The sample tables of a progressive file are held in memory while it is planned (16 bytes a
+    // sample): past 12 hours (1 M frames at 25 fps; also where a 90 kHz mdhd duration nears 32 bits)
+    // the range goes out as the fragmented join, which holds nothing per sample.
+    if (to - from > PROGRESSIVE_MAX_MS) return planJoin(this.reader, segs, from, to, { onBadSegment });
     try {
       return await planProgressive(this.reader, segs, from, to, { onBadSegment });
     } catch (err) {
