@@ -2,12 +2,13 @@
  * RFC 3640 mpeg4-generic AAC (AAC-hbr: sizelength 13, indexlength 3, indexdeltalength 3; AAC-lbr
  * and other lengths work the same): AU-headers then the access units, several per packet or one
  * fragmented over packets (marker on its last). ADTS headers some cameras leave on the frames are
- * stripped (a view, no copy).
+ * stripped (a view, no copy). The payload may be a view of a reused read buffer (see Depacketiser):
+ * the frames of a packet are copied out once, fragments as they arrive.
  */
 import { concatBytes, stripAdts, type AudioAccessUnit } from '@opencvr/codec';
 import { follows, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
 import { RtpError } from './errors.js';
-import type { RtpPacket } from './packet.js';
+import { viewOf, type RtpPacket, type RtpView } from './packet.js';
 import { TimestampUnwrapper } from './reorder.js';
 
 export interface AacOptions extends DepacketiserLimits {
@@ -48,8 +49,12 @@ export class AacDepacketiser implements Depacketiser<AudioAccessUnit> {
     if (this.sizeLength === 0) throw new RtpError('unsupported', 'aac: sizelength 0 (constant-size AUs) is not supported');
   }
 
-  push(packet: RtpPacket): AudioAccessUnit[] {
-    const { sizes, data } = this.parse(packet.payload);
+  push(packet: RtpPacket): readonly AudioAccessUnit[] {
+    return this.pushView(viewOf(packet));
+  }
+
+  pushView(packet: RtpView): readonly AudioAccessUnit[] {
+    const { sizes, data } = this.parse(packet.bytes.subarray(packet.payloadStart, packet.payloadEnd));
     const gap = !follows(packet.sequenceNumber, this.lastSeq);
     this.lastSeq = packet.sequenceNumber;
     const ts = this.unwrapper.unwrap(packet.timestamp);
@@ -62,7 +67,7 @@ export class AacDepacketiser implements Depacketiser<AudioAccessUnit> {
         this.fragmentSize = sizes[0];
         this.fragmentTs = ts;
       }
-      this.fragments.push(data);
+      this.fragments.push(data.slice());
       this.fragmentBytes += data.length;
       if (this.fragmentBytes > this.fragmentSize) {
         this.dropFragment();
@@ -76,15 +81,16 @@ export class AacDepacketiser implements Depacketiser<AudioAccessUnit> {
       return [];
     }
     const out: AudioAccessUnit[] = [];
+    const own = data.slice(0, sizes.reduce((s, n) => s + n, 0));
     let at = 0;
     for (let i = 0; i < sizes.length; i++) {
-      out.push({ kind: 'audio', pts: ts + i * this.frameLength, data: stripAdts(data.subarray(at, at + sizes[i])) });
+      out.push({ kind: 'audio', pts: ts + i * this.frameLength, data: stripAdts(own.subarray(at, at + sizes[i])) });
       at += sizes[i];
     }
     return out;
   }
 
-  flush(): AudioAccessUnit[] {
+  flush(): readonly AudioAccessUnit[] {
     this.dropFragment();
     return [];
   }

@@ -2,14 +2,20 @@
  * What every depacketiser does: packets in (in sequence order, after a ReorderBuffer when the
  * transport can reorder), access units out. Malformed payloads throw RtpError before any state
  * changes, so a caller may count the error and go on with the next packet.
+ *
+ * A packet's payload may be a view of a buffer the caller reuses once push() returns (the RTSP client
+ * reads its socket into one buffer): the units returned, and whatever is kept for later packets, are
+ * copies that belong to the depacketiser's caller.
  */
 import type { AccessUnit } from '@opencvr/codec';
-import type { RtpPacket } from './packet.js';
+import type { RtpPacket, RtpView } from './packet.js';
 
 export interface Depacketiser<T extends AccessUnit = AccessUnit> {
-  push(packet: RtpPacket): T[];
+  push(packet: RtpPacket): readonly T[];
+  /** The same for a packet read in place (readRtp): the ingest path, with no allocation per packet. */
+  pushView(packet: RtpView): readonly T[];
   /** Whatever is complete enough to emit at the end of the stream. */
-  flush(): T[];
+  flush(): readonly T[];
 }
 
 export interface DepacketiserLimits {
@@ -20,6 +26,9 @@ export interface DepacketiserLimits {
   /** Most NAL units in one access unit (default 1024). */
   maxNalus?: number;
 }
+
+/** What push() returns for a packet that completes nothing (shared: callers only read it). */
+export const NOTHING: readonly never[] = Object.freeze([]);
 
 /** Sequence number `seq` follows `last` directly. */
 export const follows = (seq: number, last: number): boolean => last < 0 || seq === ((last + 1) & 0xffff);

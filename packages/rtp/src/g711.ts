@@ -1,18 +1,24 @@
 /** G.711 (RFC 3551: PCMU payload type 0, PCMA 8): each packet's payload is a run of samples. */
 import type { AudioAccessUnit } from '@opencvr/codec';
-import type { Depacketiser } from './depacketiser.js';
-import type { RtpPacket } from './packet.js';
+import { NOTHING, type Depacketiser } from './depacketiser.js';
+import { viewOf, type RtpPacket, type RtpView } from './packet.js';
 import { TimestampUnwrapper } from './reorder.js';
 
 export class G711Depacketiser implements Depacketiser<AudioAccessUnit> {
   private readonly unwrapper = new TimestampUnwrapper();
 
-  push(packet: RtpPacket): AudioAccessUnit[] {
-    const pts = this.unwrapper.unwrap(packet.timestamp);
-    return packet.payload.length > 0 ? [{ kind: 'audio', pts, data: packet.payload }] : [];
+  push(packet: RtpPacket): readonly AudioAccessUnit[] {
+    return this.pushView(viewOf(packet));
   }
 
-  flush(): AudioAccessUnit[] {
+  pushView(packet: RtpView): readonly AudioAccessUnit[] {
+    const pts = this.unwrapper.unwrap(packet.timestamp);
+    if (packet.payloadEnd <= packet.payloadStart) return NOTHING;
+    // A copy: the payload may be a view of a reused read buffer (see Depacketiser).
+    return [{ kind: 'audio', pts, data: packet.bytes.slice(packet.payloadStart, packet.payloadEnd) }];
+  }
+
+  flush(): readonly AudioAccessUnit[] {
     return [];
   }
 }

@@ -2,8 +2,8 @@
 import { isH265Keyframe } from '@opencvr/codec';
 import type { DepacketiserLimits } from './depacketiser.js';
 import { RtpError } from './errors.js';
-import { splitAggregate } from './h264.js';
-import { NalDepacketiser, type NalPayload } from './nal-depacketiser.js';
+import { checkAggregate } from './h264.js';
+import { NalDepacketiser, Payload } from './nal-depacketiser.js';
 
 export interface H265Options extends DepacketiserLimits {
   /** sprop-max-don-diff of the SDP: above 0 the payloads carry DONL fields, which are not supported. */
@@ -22,21 +22,24 @@ export class H265Depacketiser extends NalDepacketiser {
     return isH265Keyframe(nal);
   }
 
-  protected parse(p: Uint8Array): NalPayload {
-    if (p.length < 2) throw new RtpError('bad-payload', 'h265: payload shorter than the NAL header');
-    const type = (p[0] >> 1) & 0x3f;
-    if (type < 48) return { kind: 'nalus', nalus: [p] };
-    if (type === 48) return { kind: 'nalus', nalus: splitAggregate(p, 2, 'h265 AP') };
+  protected classify(b: Uint8Array, start: number, end: number): Payload {
+    if (end - start < 2) throw new RtpError('bad-payload', 'h265: payload shorter than the NAL header');
+    const type = (b[start] >> 1) & 0x3f;
+    if (type < 48) return Payload.Single;
+    if (type === 48) {
+      checkAggregate(b, start + 2, end, 'h265 AP');
+      this.aggregateStart = start + 2;
+      return Payload.Aggregate;
+    }
     if (type === 49) {
-      if (p.length < 3) throw new RtpError('bad-payload', 'h265 FU: no FU header');
-      const fu = p[2];
-      return {
-        kind: 'fragment',
-        start: (fu & 0x80) !== 0,
-        end: (fu & 0x40) !== 0,
-        header: Uint8Array.of((p[0] & 0x81) | ((fu & 0x3f) << 1), p[1]),
-        data: p.subarray(3),
-      };
+      if (end - start < 3) throw new RtpError('bad-payload', 'h265 FU: no FU header');
+      const fu = b[start + 2];
+      this.fragmentStart = (fu & 0x80) !== 0;
+      this.fragmentEnd = (fu & 0x40) !== 0;
+      this.fragmentHeader = (((b[start] & 0x81) | ((fu & 0x3f) << 1)) << 8) | b[start + 1];
+      this.fragmentHeaderLength = 2;
+      this.fragmentDataStart = start + 3;
+      return Payload.Fragment;
     }
     throw new RtpError('unsupported', `h265: payload type ${type}${type === 50 ? ' (PACI)' : ''} not supported`);
   }

@@ -1,6 +1,19 @@
 /** @opencvr/rtp: RTP/RTCP packets, reordering, depacketisers into access units, SDP media to tracks. No sockets. */
 export { RtpError, type RtpErrorCode } from './errors.js';
-export { parseRtcp, parseRtp, rtpToWallClock, serializeRtp, type OtherRtcp, type RtcpPacket, type RtpPacket, type SenderReport } from './packet.js';
+export {
+  newRtpView,
+  parseRtcp,
+  parseRtp,
+  readRtp,
+  rtpToWallClock,
+  serializeRtp,
+  viewOf,
+  type OtherRtcp,
+  type RtcpPacket,
+  type RtpPacket,
+  type RtpView,
+  type SenderReport,
+} from './packet.js';
 export { ReorderBuffer, seqDiff, TimestampUnwrapper, type Released, type ReorderOptions } from './reorder.js';
 export type { Depacketiser, DepacketiserLimits } from './depacketiser.js';
 export { H264Depacketiser } from './h264.js';

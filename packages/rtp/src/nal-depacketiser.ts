@@ -1,17 +1,32 @@
 /**
  * The part shared by the H.264 and H.265 depacketisers: access units that end on the marker bit or a
- * timestamp change, fragmented units reassembled with one copy at the end, and loss handling. A
- * sequence gap or a fragment without its start drops the broken NAL unit (never the stream) and marks
- * the access units it may have touched `damaged`.
+ * timestamp change, fragmented units reassembled, and loss handling. A sequence gap or a fragment
+ * without its start drops the broken NAL unit (never the stream) and marks the access units it may
+ * have touched `damaged`.
+ *
+ * Bytes: payloads may be views of a reused read buffer (see Depacketiser), so every NAL unit is copied
+ * once, as it arrives, into one growing assembly buffer for the access unit; when the unit is complete
+ * it is sliced out once and its NAL units are views of that one allocation. A packet is read by
+ * offsets (pushView) and allocates nothing; an access unit allocates one buffer and its few objects.
  */
-import { concatBytes, type VideoAccessUnit } from '@opencvr/codec';
-import { follows, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
-import type { RtpPacket } from './packet.js';
+import type { VideoAccessUnit } from '@opencvr/codec';
+import { follows, NOTHING, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
+import { viewOf, type RtpPacket, type RtpView } from './packet.js';
 import { TimestampUnwrapper } from './reorder.js';
 
-export type NalPayload =
-  | { kind: 'nalus'; nalus: Uint8Array[] }
-  | { kind: 'fragment'; start: boolean; end: boolean; /** the rebuilt NAL header */ header: Uint8Array; data: Uint8Array };
+/** What a payload is, as told by the codec's classify(). */
+export const Payload = {
+  /** One NAL unit: the whole payload. */
+  Single: 0,
+  /** Aggregation packet: 16-bit size then unit, from `aggregateStart` to the end (sizes checked). */
+  Aggregate: 1,
+  /** A fragment of one NAL unit: `fragment*` fields describe it. */
+  Fragment: 2,
+} as const;
+export type Payload = (typeof Payload)[keyof typeof Payload];
+
+/** First size of the assembly buffer; it doubles up to the limits as units need. */
+const INITIAL_ASSEMBLY_BYTES = 64 * 1024;
 
 export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
   private readonly unwrapper = new TimestampUnwrapper();
@@ -19,14 +34,28 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
   private readonly maxAccessUnitBytes: number;
   private readonly maxNalus: number;
   private lastSeq = -1;
-  private nalus: Uint8Array[] = [];
+  /** The access unit being assembled: its NAL units back to back, then the fragment in progress. */
+  private assembly = new Uint8Array(0);
+  /** Bytes of whole NAL units in `assembly`; `nalEnds` marks where each ends. */
   private auBytes = 0;
+  private nalEnds: number[] = [];
   private auActive = false;
   private auTs = 0;
   private damaged = false;
-  private fragments: Uint8Array[] = [];
+  /** Bytes of the fragmented NAL unit in progress, after the whole ones. */
   private fragmentBytes = 0;
   private inFragment = false;
+
+  /** Set by classify() for Payload.Fragment. */
+  protected fragmentStart = false;
+  protected fragmentEnd = false;
+  /** The rebuilt NAL header, big-endian in `fragmentHeaderLength` bytes (1 for H.264, 2 for H.265). */
+  protected fragmentHeader = 0;
+  protected fragmentHeaderLength = 1;
+  /** Where the fragment's data starts in the payload's bytes. */
+  protected fragmentDataStart = 0;
+  /** Set by classify() for Payload.Aggregate: where the first size field is. */
+  protected aggregateStart = 0;
 
   constructor(limits: DepacketiserLimits = {}) {
     this.maxUnitBytes = limits.maxUnitBytes ?? 4 << 20;
@@ -34,13 +63,23 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
     this.maxNalus = limits.maxNalus ?? 1024;
   }
 
-  /** Splits one RTP payload; throws RtpError when it is malformed or not supported. */
-  protected abstract parse(payload: Uint8Array): NalPayload;
+  /**
+   * What the payload b[start, end) is; throws RtpError when it is malformed or not supported, before
+   * anything changes (aggregation sizes are all checked here).
+   */
+  protected abstract classify(b: Uint8Array, start: number, end: number): Payload;
   protected abstract isKeyframe(nal: Uint8Array): boolean;
 
-  push(packet: RtpPacket): VideoAccessUnit[] {
-    const parsed = this.parse(packet.payload);
-    const out: VideoAccessUnit[] = [];
+  push(packet: RtpPacket): readonly VideoAccessUnit[] {
+    return this.pushView(viewOf(packet));
+  }
+
+  pushView(packet: RtpView): readonly VideoAccessUnit[] {
+    const b = packet.bytes;
+    const start = packet.payloadStart;
+    const end = packet.payloadEnd;
+    const kind = this.classify(b, start, end);
+    let out: readonly VideoAccessUnit[] = NOTHING;
     const gap = !follows(packet.sequenceNumber, this.lastSeq);
     this.lastSeq = packet.sequenceNumber;
     const ts = this.unwrapper.unwrap(packet.timestamp);
@@ -50,96 +89,157 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
     }
     if (this.auActive && ts !== this.auTs) {
       this.dropFragment();
-      this.emit(out);
+      out = this.emit(out);
       this.damaged = gap;
     }
     if (!this.auActive) {
       this.auActive = true;
       this.auTs = ts;
     }
-    if (parsed.kind === 'nalus') {
+    if (kind === Payload.Fragment) {
+      this.fragment(b, end);
+    } else {
       if (this.inFragment) {
         this.dropFragment();
         this.damaged = true;
       }
-      for (const n of parsed.nalus) this.add(n);
-    } else {
-      this.fragment(parsed);
+      if (kind === Payload.Single) this.add(b, start, end);
+      else {
+        for (let i = this.aggregateStart; i < end; ) {
+          const size = (b[i] << 8) | b[i + 1];
+          this.add(b, i + 2, i + 2 + size);
+          i += 2 + size;
+        }
+      }
     }
     if (packet.marker) {
       if (this.inFragment) {
         this.dropFragment();
         this.damaged = true;
       }
-      this.emit(out);
+      out = this.emit(out);
     }
     return out;
   }
 
-  flush(): VideoAccessUnit[] {
-    const out: VideoAccessUnit[] = [];
+  flush(): readonly VideoAccessUnit[] {
     if (this.inFragment) {
       this.dropFragment();
       this.damaged = true;
     }
-    this.emit(out);
-    return out;
+    return this.emit([]);
   }
 
-  private fragment(f: Extract<NalPayload, { kind: 'fragment' }>): void {
-    if (f.start) {
+  private fragment(b: Uint8Array, end: number): void {
+    const dataStart = this.fragmentDataStart;
+    const dataLength = end - dataStart;
+    if (this.fragmentStart) {
       if (this.inFragment) {
         this.dropFragment();
         this.damaged = true;
       }
+      const hl = this.fragmentHeaderLength;
+      if (hl + dataLength > this.maxUnitBytes) {
+        this.damaged = true;
+        return;
+      }
       this.inFragment = true;
-      this.fragments = [f.header, f.data];
-      this.fragmentBytes = f.header.length + f.data.length;
+      const at = this.reserve(hl + dataLength);
+      if (hl === 2) {
+        this.assembly[at] = this.fragmentHeader >> 8;
+        this.assembly[at + 1] = this.fragmentHeader & 0xff;
+      } else this.assembly[at] = this.fragmentHeader;
+      this.copyIn(b, dataStart, end, at + hl);
+      this.fragmentBytes = hl + dataLength;
     } else if (!this.inFragment) {
       // A middle or end without its start: the unit is broken; its other fragments are ignored.
       this.damaged = true;
       return;
     } else {
-      this.fragments.push(f.data);
-      this.fragmentBytes += f.data.length;
+      if (this.fragmentBytes + dataLength > this.maxUnitBytes) {
+        this.dropFragment();
+        this.damaged = true;
+        return;
+      }
+      const at = this.reserve(dataLength); // before reading this.assembly: reserve() may grow it
+      this.copyIn(b, dataStart, end, at);
+      this.fragmentBytes += dataLength;
     }
-    if (this.fragmentBytes > this.maxUnitBytes) {
+    if (this.fragmentEnd) {
+      const size = this.fragmentBytes;
       this.dropFragment();
-      this.damaged = true;
-      return;
-    }
-    if (f.end) {
-      const nal = concatBytes(this.fragments, this.fragmentBytes);
-      this.dropFragment();
-      this.add(nal);
+      if (this.fits(size)) this.keep(size);
     }
   }
 
   private dropFragment(): void {
     this.inFragment = false;
-    this.fragments = [];
     this.fragmentBytes = 0;
   }
 
-  private add(nal: Uint8Array): void {
-    if (nal.length === 0) return;
-    if (this.nalus.length >= this.maxNalus || this.auBytes + nal.length > this.maxAccessUnitBytes) {
-      this.damaged = true;
-      return;
+  /** Room for `n` more bytes after the whole units and the fragment in progress; returns where. */
+  private reserve(n: number): number {
+    const at = this.auBytes + this.fragmentBytes;
+    if (at + n > this.assembly.length) {
+      const grown = new Uint8Array(Math.max(at + n, this.assembly.length * 2, INITIAL_ASSEMBLY_BYTES));
+      grown.set(this.assembly.subarray(0, at));
+      this.assembly = grown;
     }
-    this.nalus.push(nal);
-    this.auBytes += nal.length;
+    return at;
   }
 
-  private emit(out: VideoAccessUnit[]): void {
-    if (this.nalus.length > 0) {
-      const au: VideoAccessUnit = { kind: 'video', pts: this.auTs, dts: this.auTs, keyframe: this.nalus.some((n) => this.isKeyframe(n)), nalus: this.nalus };
-      if (this.damaged) au.damaged = true;
-      out.push(au);
+  /** Copies b[start, end) to assembly[at...]: short runs byte by byte (no view object), long ones with set(). */
+  private copyIn(b: Uint8Array, start: number, end: number, at: number): void {
+    const a = this.assembly;
+    if (end - start <= 64) {
+      for (let i = start; i < end; i++) a[at++] = b[i];
+    } else a.set(b.subarray(start, end), at);
+  }
+
+  /** One more NAL unit of `size` bytes keeps the access unit within its limits (else it is damaged). */
+  private fits(size: number): boolean {
+    if (this.nalEnds.length >= this.maxNalus || this.auBytes + size > this.maxAccessUnitBytes) {
+      this.damaged = true;
+      return false;
     }
-    this.nalus = [];
+    return true;
+  }
+
+  /** The `size` bytes after the whole units become one more whole unit. */
+  private keep(size: number): void {
+    this.auBytes += size;
+    this.nalEnds.push(this.auBytes);
+  }
+
+  /** A whole NAL unit b[start, end) from one packet (single or aggregated): copied in. */
+  private add(b: Uint8Array, start: number, end: number): void {
+    const size = end - start;
+    if (size === 0 || !this.fits(size)) return;
+    const at = this.reserve(size); // before reading this.assembly: reserve() may grow it
+    this.copyIn(b, start, end, at);
+    this.keep(size);
+  }
+
+  /** `out` plus the unit just completed, if any (a new array: `out` may be the shared NOTHING). */
+  private emit(out: readonly VideoAccessUnit[]): readonly VideoAccessUnit[] {
+    if (this.nalEnds.length > 0) {
+      const bytes = this.assembly.slice(0, this.auBytes);
+      const nalus: Uint8Array[] = new Array(this.nalEnds.length);
+      let keyframe = false;
+      for (let i = 0, start = 0; i < this.nalEnds.length; i++) {
+        const nal = bytes.subarray(start, this.nalEnds[i]);
+        nalus[i] = nal;
+        if (!keyframe && this.isKeyframe(nal)) keyframe = true;
+        start = this.nalEnds[i];
+      }
+      const au: VideoAccessUnit = { kind: 'video', pts: this.auTs, dts: this.auTs, keyframe, nalus };
+      if (this.damaged) au.damaged = true;
+      out = out.length ? [...out, au] : [au];
+    }
     this.auBytes = 0;
+    this.nalEnds.length = 0;
     this.auActive = false;
     this.damaged = false;
+    return out;
   }
 }

@@ -10,7 +10,7 @@ export interface RtpPacket {
   sequenceNumber: number;
   timestamp: number;
   ssrc: number;
-  csrc: number[];
+  csrc: readonly number[];
   /** Header extension (X bit): its profile-defined 16 bits and data (a view). */
   extension?: { profile: number; data: Uint8Array };
   /** Padding bytes that followed the payload (0 without the P bit). */
@@ -18,6 +18,9 @@ export interface RtpPacket {
   /** A view into the packet's bytes, without padding. */
   payload: Uint8Array;
 }
+
+/** The CSRC list of packets without one (frozen: shared by every such packet). */
+const NO_CSRC: readonly number[] = Object.freeze([]);
 
 const u16 = (b: Uint8Array, at: number) => (b[at] << 8) | b[at + 1];
 const u32 = (b: Uint8Array, at: number) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
@@ -30,8 +33,13 @@ export function parseRtp(b: Uint8Array): RtpPacket {
   const cc = b[0] & 0x0f;
   let at = 12 + cc * 4;
   if (at > b.length) throw new RtpError('truncated', `rtp: ${cc} CSRCs do not fit`);
-  const csrc: number[] = [];
-  for (let i = 0; i < cc; i++) csrc.push(u32(b, 12 + i * 4));
+  // Cameras send no CSRC: one shared empty list instead of an array per packet.
+  let csrc = NO_CSRC;
+  if (cc) {
+    const list: number[] = [];
+    for (let i = 0; i < cc; i++) list.push(u32(b, 12 + i * 4));
+    csrc = list;
+  }
   let extension: RtpPacket['extension'];
   if (hasExtension) {
     if (at + 4 > b.length) throw new RtpError('truncated', 'rtp: extension header does not fit');
@@ -49,18 +57,96 @@ export function parseRtp(b: Uint8Array): RtpPacket {
     if (padding === 0 || at + padding > b.length) throw new RtpError('bad-packet', `rtp: padding of ${padding} bytes`);
     end -= padding;
   }
-  return {
+  const packet: RtpPacket = {
     marker: (b[1] & 0x80) !== 0,
     payloadType: b[1] & 0x7f,
     sequenceNumber: u16(b, 2),
     timestamp: u32(b, 4),
     ssrc: u32(b, 8),
     csrc,
-    ...(extension ? { extension } : {}),
     padding,
     payload: b.subarray(at, end),
   };
+  if (extension) packet.extension = extension;
+  return packet;
 }
+
+/**
+ * An RTP packet read in place: the header fields and where the payload lies in `bytes`, with no copy
+ * and no allocation. One view is reused for every packet of a stream (readRtp overwrites it), so the
+ * ingest allocates nothing per packet; `bytes` may be a reused read buffer, valid only until the
+ * caller returns.
+ */
+export interface RtpView {
+  marker: boolean;
+  payloadType: number;
+  sequenceNumber: number;
+  timestamp: number;
+  ssrc: number;
+  bytes: Uint8Array;
+  /** The payload is bytes[payloadStart, payloadEnd), without padding. */
+  payloadStart: number;
+  payloadEnd: number;
+}
+
+export const newRtpView = (): RtpView => ({
+  marker: false,
+  payloadType: 0,
+  sequenceNumber: 0,
+  timestamp: 0,
+  ssrc: 0,
+  bytes: new Uint8Array(0),
+  payloadStart: 0,
+  payloadEnd: 0,
+});
+
+/**
+ * Reads the packet in b[start, end) into `into` (the same checks as parseRtp: a malformed packet is an
+ * RtpError and `into` is left as it was). CSRCs and the header extension are skipped, not kept.
+ */
+export function readRtp(b: Uint8Array, start: number, end: number, into: RtpView): RtpView {
+  const length = end - start;
+  if (length < 12) throw new RtpError('truncated', `rtp: ${length} bytes, the header needs 12`);
+  const b0 = b[start];
+  if (b0 >> 6 !== 2) throw new RtpError('bad-version', `rtp: version ${b0 >> 6}`);
+  const cc = b0 & 0x0f;
+  let at = start + 12 + cc * 4;
+  if (at > end) throw new RtpError('truncated', `rtp: ${cc} CSRCs do not fit`);
+  if (b0 & 0x10) {
+    if (at + 4 > end) throw new RtpError('truncated', 'rtp: extension header does not fit');
+    const words = u16(b, at + 2);
+    const extEnd = at + 4 + words * 4;
+    if (extEnd > end) throw new RtpError('truncated', `rtp: extension of ${words} words does not fit`);
+    at = extEnd;
+  }
+  let payloadEnd = end;
+  if (b0 & 0x20) {
+    const padding = b[end - 1];
+    if (padding === 0 || at + padding > end) throw new RtpError('bad-packet', `rtp: padding of ${padding} bytes`);
+    payloadEnd -= padding;
+  }
+  into.marker = (b[start + 1] & 0x80) !== 0;
+  into.payloadType = b[start + 1] & 0x7f;
+  into.sequenceNumber = u16(b, start + 2);
+  into.timestamp = u32(b, start + 4);
+  into.ssrc = u32(b, start + 8);
+  into.bytes = b;
+  into.payloadStart = at;
+  into.payloadEnd = payloadEnd;
+  return into;
+}
+
+/** A parsed packet as a view (for depacketisers' push(), which take both forms). */
+export const viewOf = (p: RtpPacket): RtpView => ({
+  marker: p.marker,
+  payloadType: p.payloadType,
+  sequenceNumber: p.sequenceNumber,
+  timestamp: p.timestamp,
+  ssrc: p.ssrc,
+  bytes: p.payload,
+  payloadStart: 0,
+  payloadEnd: p.payload.length,
+});
 
 export function serializeRtp(p: RtpPacket): Uint8Array {
   if (p.csrc.length > 15) throw new RtpError('bad-packet', 'rtp: more than 15 CSRCs');

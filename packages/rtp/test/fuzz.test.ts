@@ -11,8 +11,10 @@ import {
   G711Depacketiser,
   H264Depacketiser,
   H265Depacketiser,
+  newRtpView,
   parseRtcp,
   parseRtp,
+  readRtp,
   ReorderBuffer,
   RtpError,
   serializeRtp,
@@ -120,6 +122,46 @@ function feed(d: Depacketiser, steps: Step[]): AccessUnit[] {
 }
 
 const LIMITS = { maxUnitBytes: 300, maxAccessUnitBytes: 600, maxNalus: 8 };
+
+describe('readRtp (in place) against parseRtp', () => {
+  it('throws the same RtpError codes and reads the same fields and payload, at any offset', () => {
+    const view = newRtpView();
+    fc.assert(
+      fc.property(packetBytes, fc.nat({ max: 9 }), (b, offset) => {
+        const framed = new Uint8Array(b.length + offset + 3).fill(0x24);
+        framed.set(b, offset);
+        let want: RtpPacket | string;
+        let got: string | undefined;
+        try {
+          want = parseRtp(b);
+        } catch (err) {
+          want = (err as RtpError).code;
+        }
+        try {
+          readRtp(framed, offset, offset + b.length, view);
+        } catch (err) {
+          if (!(err instanceof RtpError)) throw err;
+          got = err.code;
+        }
+        if (typeof want === 'string') {
+          expect(got).toBe(want);
+          return;
+        }
+        expect(got).toBeUndefined();
+        const { marker, payloadType, sequenceNumber, timestamp, ssrc } = view;
+        expect({ marker, payloadType, sequenceNumber, timestamp, ssrc }).toEqual({
+          marker: want.marker,
+          payloadType: want.payloadType,
+          sequenceNumber: want.sequenceNumber,
+          timestamp: want.timestamp,
+          ssrc: want.ssrc,
+        });
+        expect([...view.bytes.subarray(view.payloadStart, view.payloadEnd)]).toEqual([...want.payload]);
+      }),
+      RUNS,
+    );
+  });
+});
 
 describe('depacketiser fuzz', () => {
   const makers: [string, () => Depacketiser][] = [

@@ -54,13 +54,14 @@ describe('ffmpeg RTP captures into access units', () => {
     }
   });
 
-  it('a single-NAL packet is passed on as a view of the packet (no copy)', () => {
+  it('an access unit owns its bytes: one buffer for all its NAL units, none shared with the packets', () => {
     const packets = capture('h264-high-320x180.rtp').map(parseRtp);
     const d = new H264Depacketiser();
-    const single = packets.find((p) => (p.payload[0] & 0x1f) === 1)!;
-    for (const p of packets.slice(0, packets.indexOf(single))) d.push(p);
-    const [au] = d.push(single);
-    expect(au.nalus[au.nalus.length - 1].buffer).toBe(single.payload.buffer);
+    const aus = packets.flatMap((p) => d.push(p));
+    const multi = aus.find((au) => au.nalus.length > 1)!;
+    expect(new Set(multi.nalus.map((n) => n.buffer)).size).toBe(1);
+    const packetBuffers = new Set(packets.map((p) => p.payload.buffer));
+    for (const au of aus) for (const n of au.nalus) expect(packetBuffers.has(n.buffer)).toBe(false);
   });
 });
 

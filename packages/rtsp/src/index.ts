@@ -13,7 +13,7 @@ export {
   type RtspRequest,
   type RtspResponse,
 } from './message.js';
-export { RtspParser, type InterleavedFrame, type ParserOptions, type RtspEvent } from './parser.js';
+export { RtspParser, type InterleavedFrame, type ParserOptions, type RtspEvent, type RtspHandler } from './parser.js';
 export {
   authorization,
   chooseChallenge,

@@ -21,9 +21,10 @@ import {
   RtspParser,
   serialize,
   type Challenge,
+  type RtspHandler,
   type RtspResponse,
 } from '@opencvr/rtsp';
-import { parseRtp, ReorderBuffer, sdpTracks, type MediaTrack, type RtpPacket } from '@opencvr/rtp';
+import { newRtpView, parseRtp, readRtp, ReorderBuffer, sdpTracks, type MediaTrack, type RtpPacket } from '@opencvr/rtp';
 import type { Depacketiser } from '@opencvr/rtp';
 import type { MediaSource, SourceSink } from '../hub.js';
 import { allocateUdpPair, DEFAULT_UDP_PORTS, type UdpPair, type UdpPortRange } from './udp-ports.js';
@@ -55,6 +56,15 @@ interface Setup {
 }
 
 const USER_AGENT = 'OpenCVR';
+
+/**
+ * One read buffer for every RTSP connection of the process: each read is parsed, depacketised and
+ * copied out of it (RtspParser.feed, the depacketisers copy what they keep) before the next read
+ * reuses it, so a read allocates nothing and a connection holds no buffer of its own.
+ */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/** The same bytes as a plain Uint8Array: its subarray() is the cheap typed-array one, not Buffer's. */
+const READ_BYTES = new Uint8Array(READ_BUFFER.buffer, READ_BUFFER.byteOffset, READ_BUFFER.length);
 
 export class RtspSource implements MediaSource {
   private socket?: net.Socket;
@@ -202,7 +212,17 @@ export class RtspSource implements MediaSource {
 
   private connect(host: string, port: number) {
     return new Promise<void>((resolve, reject) => {
-      const socket = net.connect({ host, port });
+      const socket = net.connect({
+        host,
+        port,
+        onread: {
+          buffer: READ_BUFFER,
+          callback: (n: number) => {
+            this.onData(READ_BYTES, n);
+            return true; // keep reading
+          },
+        },
+      });
       this.socket = socket;
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
@@ -220,27 +240,27 @@ export class RtspSource implements MediaSource {
         this.fail(reason);
       });
       socket.on('close', () => this.fail('connection closed by the camera'));
-      socket.on('data', (chunk) => this.onData(chunk));
     });
   }
 
-  private onData(chunk: Buffer) {
-    let events;
+  /** Where the parser delivers: frames in place in the read buffer, valid during the call. */
+  private readonly handler: RtspHandler = {
+    interleaved: (channel, bytes, start, end) => this.onInterleaved(channel, bytes, start, end),
+    message: (msg) => {
+      if (msg.kind !== 'response') return; // requests from the camera (rare: ANNOUNCE, SET_PARAMETER) are ignored
+      const cseq = Number(getHeader(msg, 'CSeq'));
+      const resolve = this.pending.get(cseq);
+      this.pending.delete(cseq);
+      resolve?.(msg);
+    },
+  };
+
+  private onData(buf: Uint8Array, length: number) {
+    if (this.stopped) return;
     try {
-      events = this.parser.push(chunk);
+      this.parser.feed(buf, this.handler, length);
     } catch (err) {
       this.fail(`bad data from the camera: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    for (const ev of events) {
-      if ('channel' in ev) this.onInterleaved(ev.channel, ev.data);
-      else if ('status' in ev) {
-        const cseq = Number(getHeader(ev, 'CSeq'));
-        const resolve = this.pending.get(cseq);
-        this.pending.delete(cseq);
-        resolve?.(ev);
-      }
-      // Requests from the server (rare: ANNOUNCE, SET_PARAMETER) are ignored.
     }
   }
 
@@ -274,21 +294,28 @@ export class RtspSource implements MediaSource {
     for (const s of [udp.pair.rtp, udp.pair.rtcp]) s.on('error', (err) => this.fail(`UDP: ${err.message}`));
   }
 
-  private onInterleaved(channel: number, data: Uint8Array) {
+  /** One packet read in place, for every interleaved frame (no allocation per packet). */
+  private readonly view = newRtpView();
+
+  private onInterleaved(channel: number, bytes: Uint8Array, start: number, end: number) {
     const setup = this.byChannel.get(channel);
     if (!setup) return; // RTCP on odd channels, or a channel we did not set up
-    let packet: RtpPacket;
+    let units: readonly AccessUnit[];
     try {
-      packet = parseRtp(data);
+      units = setup.depacketiser.pushView(readRtp(bytes, start, end, this.view));
     } catch {
+      // A malformed packet is dropped; the depacketiser resynchronises on the next one. Only packets
+      // that parse count as media for the watchdog, so a camera sending garbage is retried.
       this.stats.badPackets++;
       return;
     }
-    this.onPacket(setup, packet);
+    this.lastMediaAt = Date.now();
+    for (let i = 0; i < units.length; i++) this.deliver(setup, units[i]);
   }
 
+  /** A packet from UDP, after the reorder buffer. */
   private onPacket(setup: Setup, packet: RtpPacket) {
-    let units: AccessUnit[];
+    let units: readonly AccessUnit[];
     try {
       units = setup.depacketiser.push(packet);
     } catch {
