@@ -10,10 +10,11 @@ export class BoxWriter {
   private readonly open: number[] = [];
   pos = 0;
 
-  constructor(capacity: number, opts: { fixed?: boolean } = {}) {
-    this.buf = new Uint8Array(capacity);
-    this.view = new DataView(this.buf.buffer);
-    this.fixed = opts.fixed ?? false;
+  /** `opts.into`: write into this buffer (fixed writers only; its length is the capacity). */
+  constructor(capacity: number, opts: { fixed?: boolean; into?: Uint8Array } = {}) {
+    this.buf = opts.into ?? new Uint8Array(capacity);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
+    this.fixed = opts.fixed ?? !!opts.into;
   }
 
   private room(n: number): number {

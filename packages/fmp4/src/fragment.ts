@@ -25,6 +25,11 @@ export interface TrackRun {
 export interface FragmentOptions {
   /** Leave SEI NAL units out of video samples (default: keep them). */
   dropSei?: boolean;
+  /**
+   * Where the fragment is written: returns a buffer of at least `size` bytes (the fragment is its first
+   * `size`). Lets an output reuse its buffers once sent instead of a new allocation per fragment.
+   */
+  allocate?: (size: number) => Uint8Array;
 }
 
 /** Sample flags: sync = depends on no other sample; non-sync = depends on others, is_non_sync_sample. */
@@ -111,7 +116,13 @@ export function mediaFragment(sequence: number, runs: readonly TrackRun[], opts:
   const mdatSize = 8 + plans.reduce((n, p) => n + p.dataBytes, 0);
   if (mdatSize > 0xffffffff) throw new RangeError('fragment too large for a 32-bit mdat');
   const total = moofSize + mdatSize;
-  const w = new BoxWriter(total, { fixed: true });
+  let into: Uint8Array | undefined;
+  if (opts.allocate) {
+    into = opts.allocate(total);
+    if (into.length < total) throw new RangeError(`allocate(${total}) gave ${into.length} bytes`);
+    into = into.subarray(0, total);
+  }
+  const w = new BoxWriter(total, { fixed: true, into });
 
   w.box('moof');
   w.fullBox('mfhd', 0, 0).u32(sequence).end();

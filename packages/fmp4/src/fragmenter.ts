@@ -31,6 +31,8 @@ export interface FragmenterOptions {
   dropDamaged?: boolean;
   /** mfhd sequence number of the first fragment (default 1). */
   firstSequence?: number;
+  /** Where fragments are written (see FragmentOptions.allocate); default: a new buffer each. */
+  allocate?: (size: number) => Uint8Array;
 }
 
 export interface FragmentTrackInfo {
@@ -82,6 +84,7 @@ export class Fragmenter {
   private readonly waitForKeyframe: boolean;
   private readonly dropSei: boolean;
   private readonly dropDamaged: boolean;
+  private readonly allocate?: (size: number) => Uint8Array;
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
@@ -106,6 +109,7 @@ export class Fragmenter {
     this.dropSei = opts.dropSei ?? false;
     this.dropDamaged = opts.dropDamaged ?? true;
     this.sequence = opts.firstSequence ?? 1;
+    this.allocate = opts.allocate;
     if (!this.waitForKeyframe) for (const s of this.states) s.started = true;
   }
 
@@ -194,7 +198,7 @@ export class Fragmenter {
     const ts = leadState.timescale;
     const fragment: Fragment = {
       sequence: this.sequence,
-      data: mediaFragment(this.sequence, runs, { dropSei: this.dropSei }),
+      data: mediaFragment(this.sequence, runs, { dropSei: this.dropSei, allocate: this.allocate }),
       keyframe,
       startTime: lead.baseDecodeTime / ts,
       presentationTime: (lead.baseDecodeTime + cts) / ts,

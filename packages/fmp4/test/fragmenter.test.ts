@@ -213,4 +213,24 @@ describe('Fragmenter', () => {
     expect(() => new Fragmenter([])).toThrow();
     expect(() => new Fragmenter([AAC_TRACK], { maxFragmentDuration: 0 })).toThrow();
   });
+
+  it('allocate: fragments written into given (dirty, larger) buffers are byte for byte the same', () => {
+    const units = merge(frames(60, 25), aacFrames(100)) as [AccessUnit, number?][];
+    const plain = run([H264_TRACK, AAC_TRACK], units);
+    const given: Uint8Array[] = [];
+    const pooled = run([H264_TRACK, AAC_TRACK], units, {
+      allocate: (size) => {
+        const b = new Uint8Array(size + 100).fill(0xcd);
+        given.push(b);
+        return b;
+      },
+    });
+    expect(pooled.length).toBe(plain.length);
+    expect(given.length).toBe(plain.length);
+    pooled.forEach((f, i) => {
+      expect(Buffer.from(f.data).equals(Buffer.from(plain[i].data))).toBe(true);
+      expect(f.data.buffer).toBe(given[i].buffer);
+    });
+    expect(() => run([H264_TRACK], frames(30, 25).map((u) => [u]), { allocate: (n) => new Uint8Array(n - 1) })).toThrow(RangeError);
+  });
 });

@@ -6,17 +6,24 @@
  *
  * A slow viewer never holds up the others: when its socket has too much unsent data, its fragments
  * are dropped until the next keyframe fragment, so it skips ahead to live instead of drifting.
+ *
+ * Fragments are written into buffers of the shared fragmentPool and given back once the socket has
+ * written them (the send callback): no allocation per fragment (see buffer-pool.ts).
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fragmenter } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
+import { fragmentPool } from './buffer-pool.js';
 import { latencyProbe } from '../latency-probe.js';
 
 export interface WsLike {
   readonly bufferedAmount: number;
   readonly readyState: number;
-  send(data: string | Uint8Array): void;
+  /** `done` is called once the bytes are written (or the send failed): then `data` may be reused. */
+  send(data: string | Uint8Array, done?: (err?: Error) => void): void;
 }
+
+const take = (size: number) => fragmentPool.take(size);
 
 const OPEN = 1;
 
@@ -54,7 +61,7 @@ export class WsFmp4Output implements Subscriber {
       if (this.ws.readyState === OPEN) this.ws.send(JSON.stringify({ type: 'state', state: 'unsupported', reason: 'no track a browser can play' }));
       return;
     }
-    this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds });
+    this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
     this.skipping = false;
     if (this.ws.readyState !== OPEN) return;
     this.ws.send(
@@ -75,18 +82,24 @@ export class WsFmp4Output implements Subscriber {
     const track = this.map.get(hubTrack);
     if (!this.fragmenter || track === undefined) return;
     for (const f of this.fragmenter.push(unit, track)) {
-      if (this.ws.readyState !== OPEN) return;
+      if (this.ws.readyState !== OPEN) {
+        fragmentPool.give(f.data);
+        continue;
+      }
       if (this.skipping && !f.keyframe) {
         this.stats.dropped++;
+        fragmentPool.give(f.data);
         continue;
       }
       if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
         this.skipping = true;
         this.stats.dropped++;
+        fragmentPool.give(f.data);
         continue;
       }
       this.skipping = false;
-      this.ws.send(f.data);
+      const data = f.data;
+      this.ws.send(data, () => fragmentPool.give(data));
       this.probe?.sent(f.tracks, track);
       this.stats.fragments++;
       this.stats.bytes += f.data.byteLength;

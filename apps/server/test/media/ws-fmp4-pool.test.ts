@@ -1,0 +1,77 @@
+/**
+ * The WS-fMP4 output writes fragments into pooled buffers and gives each back once the socket has
+ * written it: a viewer gets exactly the bytes a plain Fragmenter makes, though the buffers go round,
+ * and a buffer is never handed out again while a send is still pending. Units come from the fmp4
+ * package's H.264 fixture; the socket is a fake that completes sends later, as a real one does.
+ */
+import { describe, expect, it } from 'vitest';
+import { Fragmenter } from '@opencvr/fmp4';
+import { BufferPool, fragmentPool } from '../../src/media/outputs/buffer-pool.js';
+import { WsFmp4Output, type WsLike } from '../../src/media/outputs/ws-fmp4.js';
+import { videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
+
+const H264 = videoStream('h264', 'h264-320x240-25fps-bf2.h264');
+
+describe('BufferPool', () => {
+  it('hands out a buffer big enough, takes it back, reuses the smallest that fits, bounds what it keeps', () => {
+    const pool = new BufferPool(200_000);
+    const a = pool.take(1000);
+    expect(a.length).toBeGreaterThanOrEqual(1000);
+    pool.give(a.subarray(0, 1000)); // a view comes back as the whole buffer
+    expect(pool.idleBytes).toBe(a.length);
+    const big = pool.take(100_000);
+    expect(big).not.toBe(a);
+    pool.give(big);
+    const small = pool.take(500);
+    expect(small.buffer).toBe(a.buffer);
+    expect(pool.take(500)).toBe(big); // a bigger buffer is taken when it is the only one
+    pool.give(small);
+    pool.give(big);
+    const extra = pool.take(150_000); // none idle fits: a new one
+    pool.give(extra); // over the idle bound: dropped
+    expect(pool.stats.dropped).toBe(1);
+    expect(pool.idleBytes).toBe(a.length + big.length);
+  });
+});
+
+describe('WsFmp4Output with pooled fragment buffers', () => {
+  it('sends the same bytes as a plain Fragmenter; buffers are reused only after their send completed', async () => {
+    const sent: Uint8Array[] = [];
+    const pendingBuffers = new Set<ArrayBufferLike>();
+    const completions: (() => void)[] = [];
+    const ws: WsLike = {
+      bufferedAmount: 0,
+      readyState: 1,
+      send(data, done) {
+        if (typeof data === 'string') return;
+        // A buffer must not come round again while the socket still holds it.
+        expect(pendingBuffers.has(data.buffer)).toBe(false);
+        pendingBuffers.add(data.buffer);
+        sent.push(data.slice());
+        completions.push(() => {
+          pendingBuffers.delete(data.buffer);
+          done?.();
+        });
+      },
+    };
+    const out = new WsFmp4Output(ws);
+    out.tracks([H264.track]);
+    const plain = new Fragmenter([H264.track], { maxFragmentDuration: 0.5 });
+    const expected: Uint8Array[] = [plain.init];
+    const made0 = fragmentPool.stats.made;
+    for (let round = 0; round < 3; round++) {
+      for (const u of H264.units) {
+        const shifted = { ...u, pts: u.pts + round * 1_000_000, dts: u.dts + round * 1_000_000 };
+        out.unit(0, shifted);
+        for (const f of plain.push(shifted)) expected.push(f.data);
+        // The socket writes a little later: every other unit, the sends so far complete.
+        if (u.dts % 2 === 0) for (const c of completions.splice(0)) c();
+      }
+    }
+    for (const c of completions.splice(0)) c();
+    expect(sent.length).toBe(expected.length);
+    sent.forEach((b, i) => expect(Buffer.from(b).equals(Buffer.from(expected[i]))).toBe(true));
+    // Fragments went round a few buffers rather than one each.
+    expect(fragmentPool.stats.made - made0).toBeLessThan((expected.length - 1) / 2);
+  });
+});
