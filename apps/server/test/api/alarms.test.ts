@@ -203,8 +203,11 @@ describe('protocol alarms', () => {
       });
       expect(pushed).toHaveLength(1);
       // The standard's alarm notification response goes back to the device.
-      for (let i = 0; i < 100 && !dev.requests.some((r) => r.method === 'MESSAGE'); i++) await sleep(50);
-      const response = dev.requests.find((r) => r.method === 'MESSAGE');
+      // (Other MESSAGEs, such as the catalog query after registration, may come first.)
+      const isAlarmResponse = (r: (typeof dev.requests)[number]) => r.method === 'MESSAGE' && /<Response>[\s\S]*<CmdType>Alarm</.test(new TextDecoder().decode(r.body));
+      for (let i = 0; i < 100 && !dev.requests.some(isAlarmResponse); i++) await sleep(50);
+      const response = dev.requests.find(isAlarmResponse);
+      expect(response, 'an alarm response MESSAGE').toBeDefined();
       expect(new TextDecoder().decode(response!.body)).toMatch(/<Response>[\s\S]*<CmdType>Alarm<\/CmdType>[\s\S]*<SN>17<\/SN>[\s\S]*<Result>OK<\/Result>/);
     } finally {
       await dev.close();
