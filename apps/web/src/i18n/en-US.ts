@@ -3,6 +3,7 @@ import inventoryEn from './inventory.en-US';
 import liveEn from './live.en-US';
 import recordingEn from './recording.en-US';
 import gbEn from './gb.en-US';
+import gbDevicesEn from './gb-devices.en-US';
 import type zhCN from './zh-CN';
 
 const enUS: typeof zhCN = {
@@ -181,6 +182,7 @@ const enUS: typeof zhCN = {
   ...liveEn,
   ...recordingEn,
   ...gbEn,
+  ...gbDevicesEn,
   route: {
     login: 'Log in',
     initial: 'Initialisation',

@@ -3,6 +3,7 @@ import inventoryZh from './inventory.zh-CN';
 import liveZh from './live.zh-CN';
 import recordingZh from './recording.zh-CN';
 import gbZh from './gb.zh-CN';
+import gbDevicesZh from './gb-devices.zh-CN';
 
 const zhCN = {
   common: {
@@ -180,6 +181,7 @@ const zhCN = {
   ...liveZh,
   ...recordingZh,
   ...gbZh,
+  ...gbDevicesZh,
   route: {
     login: '登录',
     initial: '系统初始化',

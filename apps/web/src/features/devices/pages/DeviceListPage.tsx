@@ -1,4 +1,4 @@
-/** /device/list: devices with search, type filter, paging of 20, delete and batch delete. */
+/** /device/list: devices with search, type filter, paging of 20, delete and batch delete; GB28181 rows add catalog refresh, device info and reboot. */
 import { useEffect, useState } from 'react';
 import { Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
@@ -10,6 +10,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteDevice, deleteDevices, fetchDeviceConfigs } from '../api';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
+import { GbDeviceActions } from '../components/GbDeviceActions';
 import { channelListPath } from '../paths';
 import { runAction } from '../../../lib/runAction';
 
@@ -118,6 +119,7 @@ export default function DeviceListPage() {
                   <Button type="link" size="small" onClick={() => navigate(`/device/form/${encodeURIComponent(d.DeviceID)}?deviceName=${encodeURIComponent(d.DeviceName)}`)}>
                     {t('common.edit')}
                   </Button>
+                  {d.DeviceType === 'GB28181' && <GbDeviceActions device={d} onChanged={() => void list.refetch()} />}
                   <Popconfirm title={t('devices.deleteConfirm', { name: d.DeviceName })} onConfirm={() => remove(d)}>
                     <Button type="link" size="small" danger>
                       {t('common.delete')}

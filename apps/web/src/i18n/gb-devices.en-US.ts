@@ -1,0 +1,46 @@
+/** English strings of the GB28181 device actions on /device/list: catalog refresh, reboot, device info (issue 6). */
+import type gbDevicesZh from './gb-devices.zh-CN';
+
+const gbDevicesEn: typeof gbDevicesZh = {
+  gbDevice: {
+    fetchCatalog: 'Refresh catalog',
+    fetchCatalogStarted: 'Catalog query sent to the device',
+    catalogDone: 'Catalog updated: {{received}} items ({{added}} added, {{updated}} updated, {{removed}} removed)',
+    catalogPartial: 'Catalog incomplete: {{error}}',
+    reboot: 'Reboot',
+    rebootConfirm: 'Reboot device “{{name}}”? It is offline while it restarts.',
+    rebootSent: 'Reboot command sent',
+    info: 'Device info',
+    infoTitle: 'Device info - {{name}}',
+    refresh: 'Query again',
+    manufacturer: 'Manufacturer',
+    model: 'Model',
+    firmware: 'Firmware',
+    channelCount: 'Channels (as reported)',
+    registered: 'Registration',
+    registeredYes: 'Registered',
+    registeredNo: 'Not registered',
+    transport: 'Signalling transport',
+    remote: 'Device address',
+    registeredAt: 'Registered at',
+    expiresAt: 'Registration expires',
+    keepaliveAt: 'Last keepalive',
+    catalogAt: 'Catalog updated',
+    statusReason: 'Offline reason',
+    deviceStatus: 'Device status',
+    statusOk: 'Normal',
+    statusError: 'Fault',
+    encode: 'Encoding',
+    record: 'Recording',
+    deviceTime: 'Device time',
+    on: 'On',
+    off: 'Off',
+    catalog: 'Last catalog query',
+    catalogRunning: 'Running: {{received}}/{{sum}}',
+    refreshError: 'Query failed: {{error}}',
+    none: '-',
+    close: 'Close',
+  },
+};
+
+export default gbDevicesEn;

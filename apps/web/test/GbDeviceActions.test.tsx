@@ -1,0 +1,122 @@
+/**
+ * GB28181 rows of /device/list (issue 6): catalog refresh followed until the answer is stored,
+ * the device information dialog (asks the device again; a device that does not answer shows the
+ * cause beside what is stored), and reboot after a confirm. Other device types get none of it.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { DeviceRow } from '@opencvr/shared';
+import DeviceListPage from '../src/features/devices/pages/DeviceListPage';
+import { useSession } from '../src/lib/stores/session';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+const row = (DeviceID: string, DeviceType: DeviceRow['DeviceType'], DeviceName: string): DeviceRow =>
+  ({
+    DeviceID,
+    DeviceName,
+    DeviceType,
+    DeviceIp: '10.0.0.2',
+    DevicePort: 5060,
+    DeviceUserName: '',
+    DeviceUserPW: '',
+    Manufacturer: '',
+    Model: '',
+    Firmware: '',
+    Enable: 1,
+    Online: 1,
+    Transport: 'UDP',
+    TransportMode: 'passive',
+    ServerID: '',
+    AlarmSubscribe: 0,
+    CatalogSubscribe: 0,
+    PositionSubscribe: 0,
+    ChannelNum: 0,
+    onlineChannelNums: 0,
+    clusterOnline: 1,
+    CreateAt: '',
+    UpdateAt: '',
+    LastSeenAt: '',
+  }) as DeviceRow;
+
+const GB = row('34020000001320000001', 'GB28181', 'Gate NVR');
+const RTSP = row('00000000000000000002', 'RTSP', 'Door cam');
+
+let notices: string[];
+beforeEach(() => {
+  notices = captureNotices();
+  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+  useSession.getState().clear();
+});
+
+describe('GB device actions on /device/list', () => {
+  it('refreshes the catalog and reports the stored result; reboot asks first; only GB rows have them', async () => {
+    let polls = 0;
+    const api = stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [GB, RTSP], TotalCount: 2 }),
+      '/api/v1/devices/fetchcatalog': () => v1({ DeviceID: GB.DeviceID, SN: 77, Running: true, Received: 0, SumNum: 0, StartedAt: '' }),
+      '/api/v1/devices/catalogstatus': () =>
+        ++polls < 2
+          ? v1({ DeviceID: GB.DeviceID, SN: 77, Running: true, Received: 10, SumNum: 300 })
+          : v1({ DeviceID: GB.DeviceID, SN: 77, Running: false, Outcome: 'complete', Received: 300, SumNum: 300, Added: 298, Updated: 2, Removed: 0 }),
+      '/api/v1/remotedevctrl': () => v1({ DeviceID: GB.DeviceID, Command: 'reboot', Result: 'OK', Answered: true }),
+    });
+    renderConsole(<DeviceListPage />);
+    await screen.findByText('Gate NVR', {}, { timeout: 10_000 });
+    expect(screen.getAllByTestId('gb-fetch-catalog')).toHaveLength(1);
+    const gbRow = screen.getByText('Gate NVR').closest('tr')!;
+    fireEvent.click(within(gbRow).getByTestId('gb-fetch-catalog'));
+    await waitFor(() => expect(notices).toContain('success:目录已更新：共 300 项（新增 298，更新 2，删除 0）'), { timeout: 10_000 });
+    expect(api.callsTo('/api/v1/devices/fetchcatalog')[0].query.get('device')).toBe(GB.DeviceID);
+
+    fireEvent.click(within(gbRow).getByTestId('gb-reboot'));
+    expect(api.callsTo('/api/v1/remotedevctrl')).toHaveLength(0);
+    const pop = (await screen.findByText(/确定重启设备“Gate NVR”/)).closest('.ant-popover') as HTMLElement;
+    fireEvent.click(within(pop).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(api.callsTo('/api/v1/remotedevctrl')).toHaveLength(1));
+    expect(api.callsTo('/api/v1/remotedevctrl')[0].query.get('command')).toBe('reboot');
+    await waitFor(() => expect(notices).toContain('success:已下发重启命令'));
+  }, 30_000);
+
+  it('the device info dialog asks the device again and shows what it reports, or why it could not', async () => {
+    let answer = true;
+    const api = stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [GB], TotalCount: 1 }),
+      '/api/v1/deviceinfo': () =>
+        v1({
+          ...GB,
+          GB: {
+            Manufacturer: 'Hikvision',
+            Model: 'DS-7608N',
+            Firmware: 'V4.30.085',
+            ChannelCount: 8,
+            Registered: true,
+            SipTransport: 'UDP',
+            RemoteAddress: '10.0.0.2:5060',
+            RegisteredAt: '2026-11-22T08:00:00.000Z',
+            RegisterExpiresAt: '2026-11-22T09:00:00.000Z',
+            KeepaliveAt: '2026-11-22T08:10:00.000Z',
+            CatalogAt: '',
+            StatusReason: '',
+            ...(answer
+              ? { Status: { Online: true, Result: 'OK', Encode: true, Record: false, DeviceTime: '2026-11-22T16:10:00', Alarms: [], At: '' } }
+              : { RefreshError: 'no DeviceInfo response from 34020000001320000001 within 10000 ms' }),
+          },
+        }),
+    });
+    renderConsole(<DeviceListPage />);
+    fireEvent.click(await screen.findByTestId('gb-device-info', {}, { timeout: 10_000 }));
+    const table = await screen.findByTestId('gb-device-info-table');
+    await within(table).findByText('V4.30.085');
+    expect(within(table).getByText('DS-7608N')).toBeInTheDocument();
+    expect(within(table).getByText('8')).toBeInTheDocument();
+    expect(within(table).getByText('正常')).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/deviceinfo')[0].query.get('refresh')).toBe('1');
+    answer = false;
+    fireEvent.click(screen.getByRole('button', { name: /重新查询/ }));
+    await screen.findByText(/查询失败：no DeviceInfo response/);
+  }, 30_000);
+});
