@@ -17,8 +17,10 @@ describe.skipIf(!hasSipp).each(['UDP', 'TCP'] as const)('sipp GB device over %s'
     await t.ctx.config.set('gb', { DevicePassword: PASSWORD });
   });
   afterEach(async () => t?.close());
+  // The platform queries a newly registered device (Catalog, DeviceInfo...): those requests are
+  // outside the scenario's call, so an out-of-call scenario answers them 200.
   const run = (scenario: string, o: { password?: string; deviceId?: string } = {}) =>
-    runSipp(scenario, { port: t.ctx.gb.port, transport, deviceId: o.deviceId ?? DEV, password: o.password ?? PASSWORD });
+    runSipp(scenario, { port: t.ctx.gb.port, transport, deviceId: o.deviceId ?? DEV, password: o.password ?? PASSWORD, ooc: 'answer-200.xml' });
 
   it('registers with digest: 401, then 200 with Date and Expires; the device is online', async () => {
     const r = await run('register-digest.xml');
