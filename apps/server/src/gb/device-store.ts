@@ -1,8 +1,10 @@
 /**
  * The GB device rows: created on a first registration, updated with where the device is and when
  * it was heard of, and its online flag (with its channels') changed together with the message log.
+ * Keepalive times are written in batches (one statement a second for every device heard meanwhile):
+ * 2,000 devices keeping alive every 30 s would otherwise be 67 writes a second for a console column.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, Device } from '../db/schema.js';
 import type { NewsService } from '../services/news/news.js';
 import type { Peer } from './peer.js';
@@ -21,10 +23,22 @@ export interface Registration {
   expiresAt: Date;
 }
 
+/** How long a keepalive time may wait for its write (the row's keepalive_at lags the device by this much at most). */
+export const KEEPALIVE_FLUSH_MS = 1000;
+/** Devices per UPDATE of a keepalive batch (5 parameters each: within SQLite's and PostgreSQL's limits). */
+const KEEPALIVE_CHUNK = 200;
+
 export class GbDeviceStore {
+  /** Keepalive times not written yet: device ID → ISO time of its last keepalive. */
+  private readonly heard = new Map<string, string>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly news: NewsService,
+    private readonly log?: { warn(obj: object, msg: string): void },
+    private readonly flushMs = KEEPALIVE_FLUSH_MS,
   ) {}
 
   get(deviceId: string): Promise<Device | undefined> {
@@ -32,7 +46,7 @@ export class GbDeviceStore {
   }
 
   /** Creates the row of a device registering for the first time (named after its ID until its DeviceInfo arrives). */
-  async create(deviceId: string, transport: string): Promise<Device> {
+  async create(deviceId: string, transport: string): Promise<void> {
     const now = new Date().toISOString();
     await this.db
       .insertInto('devices')
@@ -50,11 +64,12 @@ export class GbDeviceStore {
       // Two REGISTERs racing (UDP retransmission on another transaction): the second finds the row.
       .onConflict((oc) => oc.column('device_id').doNothing())
       .execute();
-    return (await this.get(deviceId))!;
   }
 
   /** Records a successful registration and marks the device online (with the channels that went down with it). */
   async registered(r: Registration): Promise<void> {
+    // This write sets keepalive_at itself; an older batched time must not overwrite it afterwards.
+    this.heard.delete(r.deviceId);
     await this.db
       .updateTable('devices')
       .set({
@@ -77,12 +92,47 @@ export class GbDeviceStore {
     await this.setOnline(r.deviceId, true, '');
   }
 
-  async keepalive(deviceId: string, at: Date) {
-    await this.db
-      .updateTable('devices')
-      .set({ keepalive_at: at.toISOString(), last_seen_at: at.toISOString() })
-      .where('device_id', '=', deviceId)
-      .execute();
+  /** Notes a keepalive; written with the others heard within KEEPALIVE_FLUSH_MS (flushKeepalives). */
+  keepalive(deviceId: string, at: Date): void {
+    this.heard.set(deviceId, at.toISOString());
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => void this.flushKeepalives(), this.flushMs);
+    this.flushTimer.unref();
+  }
+
+  /** Writes the keepalive times noted so far (also before the database closes). */
+  async flushKeepalives(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    // One batch at a time: a later one must not be overtaken by an earlier one still writing.
+    while (this.flushing) await this.flushing;
+    if (!this.heard.size) return;
+    const batch = [...this.heard];
+    this.heard.clear();
+    this.flushing = this.writeKeepalives(batch)
+      .catch((err: unknown) => {
+        this.log?.warn({ err, devices: batch.length }, 'gb: keepalive times not written, retrying');
+        for (const [id, at] of batch) if (!this.heard.has(id)) this.heard.set(id, at);
+        this.flushTimer ??= setTimeout(() => void this.flushKeepalives(), this.flushMs);
+        this.flushTimer.unref();
+      })
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    await this.flushing;
+  }
+
+  private async writeKeepalives(batch: [string, string][]) {
+    for (let i = 0; i < batch.length; i += KEEPALIVE_CHUNK) {
+      const chunk = batch.slice(i, i + KEEPALIVE_CHUNK);
+      // One statement per chunk: each device's own time through CASE.
+      const at = () => sql<string>`case ${sql.ref('device_id')} ${sql.join(chunk.map(([id, t]) => sql`when ${id} then ${t}`), sql` `)} end`;
+      await this.db
+        .updateTable('devices')
+        .set({ keepalive_at: at(), last_seen_at: at() })
+        .where('device_id', 'in', chunk.map(([id]) => id))
+        .execute();
+    }
   }
 
   /** Unregistered (Expires 0): registration cleared, offline. */
@@ -97,15 +147,21 @@ export class GbDeviceStore {
    * is written to the message log (pushed to consoles). Returns whether the device's flag changed.
    */
   async setOnline(deviceId: string, online: boolean, reason: string): Promise<boolean> {
-    const d = await this.get(deviceId);
-    if (!d) return false;
-    const changed = d.online !== (online ? 1 : 0);
     const now = new Date();
-    await this.db
+    const set = { online: online ? 1 : 0, status_reason: online ? '' : reason, ...(online ? { last_seen_at: now.toISOString() } : {}) };
+    // The flag flips only where it was the other way: a row back says it changed (and names the device).
+    const flipped = await this.db
       .updateTable('devices')
-      .set({ online: online ? 1 : 0, status_reason: online ? '' : reason, ...(online ? { last_seen_at: now.toISOString() } : {}) })
+      .set(set)
       .where('device_id', '=', deviceId)
-      .execute();
+      .where('online', '=', online ? 0 : 1)
+      .returning('device_name')
+      .executeTakeFirst();
+    const changed = !!flipped;
+    if (!changed) {
+      const same = await this.db.updateTable('devices').set(set).where('device_id', '=', deviceId).executeTakeFirst();
+      if (!same.numUpdatedRows) return false;
+    }
     const channels = await this.db
       .selectFrom('channels')
       .select(['id', 'channel_id', 'name'])
@@ -120,7 +176,7 @@ export class GbDeviceStore {
         .where('id', 'in', channels.map((c) => c.id))
         .execute();
     }
-    if (changed) await this.news.add({ deviceId, channelId: deviceId, channelName: d.device_name, online, time: now });
+    if (flipped) await this.news.add({ deviceId, channelId: deviceId, channelName: flipped.device_name, online, time: now });
     for (const c of channels) await this.news.add({ deviceId, channelId: c.channel_id, channelName: c.name, online, time: now });
     return changed;
   }

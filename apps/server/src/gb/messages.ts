@@ -7,6 +7,7 @@
 import { decodeManscdp, type ManscdpMessage } from '@opencvr/manscdp';
 import { header, responseTo, userOf, type ServerTransaction, type SipRequest } from '@opencvr/sip';
 import type { GbCore } from './core.js';
+import { readPlainKeepalive } from './keepalive-body.js';
 import type { Peer } from './peer.js';
 
 export interface InboundMessage {
@@ -40,17 +41,15 @@ export async function handleManscdp(
   }
   const type = (header(req, 'Content-Type') ?? '').toLowerCase();
   if (type && !type.includes('manscdp') && !type.includes('xml')) return answer(415);
+  // Most of the traffic: the plain keepalive shape is read without the XML parser (keepalive-body.ts).
+  if (readPlainKeepalive(req.body)) return keepalive(core, deviceId, peer, answer);
   const decoded = decodeManscdp(req.body);
   if (!decoded.ok) {
     core.log.debug({ device: deviceId, err: decoded.error.message }, 'gb: undecodable MANSCDP body');
     return answer(400, `Bad Request (${decoded.error.code})`);
   }
   const message = decoded.message;
-  if (message.kind === 'keepalive') {
-    // Refreshed (and back online) before the 200: a device that got its answer is online.
-    await core.keepalive(deviceId, peer);
-    return answer(200);
-  }
+  if (message.kind === 'keepalive') return keepalive(core, deviceId, peer, answer);
   answer(200);
   dispatch({
     deviceId,
@@ -62,4 +61,10 @@ export async function handleManscdp(
     request: req,
     peer,
   });
+}
+
+async function keepalive(core: GbCore, deviceId: string, peer: Peer, answer: (status: number) => void) {
+  // Refreshed (and back online) before the 200: a device that got its answer is online.
+  await core.keepalive(deviceId, peer);
+  answer(200);
 }

@@ -61,7 +61,7 @@ export class GbService implements GbCore {
 
   constructor(private readonly deps: GbServiceDeps) {
     this.log = deps.log;
-    this.store = new GbDeviceStore(deps.db, deps.news);
+    this.store = new GbDeviceStore(deps.db, deps.news, deps.log);
   }
 
   /** The bound SIP port (0 before start). */
@@ -106,8 +106,9 @@ export class GbService implements GbCore {
     const e = this.endpoint;
     this.endpoint = undefined;
     await e?.stop();
-    // Database writes in flight finish before the database closes.
+    // Database writes in flight finish before the database closes (batched keepalive times too).
     await Promise.allSettled([...this.pending]);
+    await this.store.flushKeepalives();
     this.registry.clear();
     this.acks.clear();
   }
@@ -235,7 +236,7 @@ export class GbService implements GbCore {
       s.keepaliveAt = now;
       // A device behind NAT may come back from another port: follow it (UDP only; TCP is its connection).
       if (peer.transport === s.peer.transport && peerKey(peer) !== peerKey(s.peer)) s.peer = peer;
-      await this.store.keepalive(deviceId, new Date(now));
+      this.store.keepalive(deviceId, new Date(now));
       if (!s.online) {
         s.online = true;
         await this.store.setOnline(deviceId, true, '');
