@@ -89,6 +89,19 @@ export class RecorderOutput implements Subscriber {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private failedWrites = 0;
+  /**
+   * Fragment buffers: a fragment is written to the file synchronously, so its buffer is free again as
+   * soon as the fragments of one push are written. Reusing them keeps ~0.5 MB a second per stream of
+   * short-lived ArrayBuffers away from the garbage collector (they drove a mark-compact a second).
+   */
+  private spare: Uint8Array[] = [];
+  private lent: Uint8Array[] = [];
+  private readonly allocate = (size: number): Uint8Array => {
+    const i = this.spare.findIndex((b) => b.length >= size);
+    const buf = i >= 0 ? this.spare.splice(i, 1)[0] : new Uint8Array(Math.max(size + (size >> 2), 64 * 1024));
+    this.lent.push(buf);
+    return buf;
+  };
   readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
 
   constructor(private readonly opts: RecorderOptions) {}
@@ -125,7 +138,7 @@ export class RecorderOutput implements Subscriber {
     }
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
-      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds });
+      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, allocate: this.allocate });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
     }
@@ -137,6 +150,13 @@ export class RecorderOutput implements Subscriber {
       return;
     }
     for (const f of frags) this.write(f);
+    this.giveBack();
+  }
+
+  /** The buffers of the fragments just written go back to the spares (at most 2, each ≤ 8 MB). */
+  private giveBack() {
+    for (const b of this.lent) if (this.spare.length < 2 && b.length <= 8 * 1024 * 1024) this.spare.push(b);
+    this.lent = [];
   }
 
   state(state: HubState, reason: string) {
@@ -285,6 +305,7 @@ export class RecorderOutput implements Subscriber {
       } catch (err) {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
       }
+      this.giveBack();
     }
     const seg = this.segment;
     if (!seg) return;
