@@ -3,6 +3,8 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { VideoTree } from '../src/features/video/components/VideoTree';
 import { setLang } from '../src/i18n';
+import { clearEarly } from '../src/lib/early';
+import { prefetchTreeDevices } from '../src/features/video/api';
 
 const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
 const device = { DeviceID: '34020000001320000001', DeviceName: 'NVR east', DeviceType: 'GB28181', Online: 1, ChannelNum: 1, onlineChannelNums: 1 };
@@ -37,7 +39,10 @@ beforeEach(() => {
     }),
   );
 });
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearEarly();
+});
 
 describe('video tree', () => {
   it('loads devices by 50, then a device’s channels only when it is expanded', async () => {
@@ -60,6 +65,20 @@ describe('video tree', () => {
     expect(expand.searchParams.get('start')).toBe('0');
     expect(expand.searchParams.get('limit')).toBe('50');
     expect(expand.searchParams.has('subset')).toBe(false);
+  });
+
+  it('shows a first page that start-up already fetched in its first render, without asking again', async () => {
+    prefetchTreeDevices();
+    await waitFor(() => expect(calls).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 0));
+    render(
+      <MemoryRouter>
+        <VideoTree />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText('NVR east')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.map((u) => u.pathname)).toEqual(['/api/v1/devices']);
   });
 
   it('searches every device’s channels with a non-empty query after the debounce', async () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { clearEarly, startEarly, takeEarly } from '../src/lib/early';
+import { clearEarly, startEarly, takeEarly, takeSettled } from '../src/lib/early';
 import { lazyPage } from '../src/lib/lazy';
 import { landingPath } from '../src/app/boot';
 
@@ -37,6 +37,24 @@ describe('early calls', () => {
   it('a failed early call fails for the taker, without an unhandled rejection before', async () => {
     startEarly('k', () => Promise.reject(new Error('boom')));
     await new Promise((r) => setTimeout(r, 0));
+    await expect(takeEarly('k', async () => 'own')).rejects.toThrow('boom');
+  });
+
+  it('takeSettled hands over an answer that has arrived, once; before that it leaves the call to takeEarly', async () => {
+    let answer!: (v: string) => void;
+    startEarly('k', () => new Promise<string>((r) => (answer = r)));
+    expect(takeSettled('k')).toBeUndefined();
+    answer('early');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(takeSettled('k')).toBe('early');
+    expect(takeSettled('k')).toBeUndefined();
+    await expect(takeEarly('k', async () => 'own')).resolves.toBe('own');
+  });
+
+  it('takeSettled never hands over a failed call', async () => {
+    startEarly('k', () => Promise.reject(new Error('boom')));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(takeSettled('k')).toBeUndefined();
     await expect(takeEarly('k', async () => 'own')).rejects.toThrow('boom');
   });
 

@@ -36,8 +36,9 @@ interface Level<T> {
   total: number;
 }
 
-export function useLazyTree<T>(load: LazyLoader<T>) {
-  const [levels, setLevels] = useState<Map<string, Level<T>>>(new Map());
+/** `initialRoot`: the top level when it is already known at the first render (read once). */
+export function useLazyTree<T>(load: LazyLoader<T>, initialRoot?: LazyPage<T>) {
+  const [levels, setLevels] = useState<Map<string, Level<T>>>(() => new Map(initialRoot ? [[ROOT_KEY, initialRoot]] : []));
   const parents = useRef(new Map<string, T | null>([[ROOT_KEY, null]]));
   const generation = useRef(0);
   // Bumped on reset: the Tree is remounted with it as key so antd forgets which nodes it loaded.

@@ -10,6 +10,8 @@ const MAX_AGE_MS = 15_000;
 interface Early {
   promise: Promise<unknown>;
   at: number;
+  /** Set once the call has succeeded: its answer can be taken without waiting (takeSettled). */
+  settled?: { value: unknown };
 }
 
 const started = new Map<string, Early>();
@@ -19,9 +21,27 @@ export function startEarly<T>(key: string, call: () => Promise<T>): void {
   const prev = started.get(key);
   if (prev && Date.now() - prev.at < MAX_AGE_MS) return;
   const promise = call();
-  // Its failure is handled (and told) by the request layer and by whoever takes it.
-  promise.catch(() => undefined);
-  started.set(key, { promise, at: Date.now() });
+  const early: Early = { promise, at: Date.now() };
+  promise.then(
+    (value) => {
+      early.settled = { value };
+    },
+    // Its failure is handled (and told) by the request layer and by whoever takes it.
+    () => undefined,
+  );
+  started.set(key, early);
+}
+
+/**
+ * The answer of the call started under `key` if it has already succeeded and is fresh (handed out
+ * once, like takeEarly), else undefined and the call stays for takeEarly: a component can then
+ * render that answer in its first render instead of one render later.
+ */
+export function takeSettled<T>(key: string): T | undefined {
+  const early = started.get(key);
+  if (!early?.settled || Date.now() - early.at >= MAX_AGE_MS) return undefined;
+  started.delete(key);
+  return early.settled.value as T;
 }
 
 /** The call started under `key` if there is a fresh one (handed out once), else `call()`. */

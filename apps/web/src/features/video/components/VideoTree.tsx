@@ -3,14 +3,14 @@
  * channels, a directory into its sub-channels, each level loaded when opened. With a search text
  * the tree gives way to the matching channels of every device.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Empty, Input, Spin, theme, Tree } from 'antd';
 import { HddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
 import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
 import { useDebounced } from '../../../lib/useDebounced';
-import { fetchTreeChannels, fetchTreeDevices, searchAllChannels } from '../api';
+import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
 
@@ -49,12 +49,23 @@ export function VideoTree() {
     },
     [query],
   );
-  const tree = useLazyTree(load);
+  // The first page, when start-up's early call has already brought it, is in the first render:
+  // the tree shows with the frame instead of one render (and one painted frame) later.
+  const [initial] = useState(() => {
+    const page = settledTreeDevices();
+    return page && { items: page.Devices.map(deviceItem), total: page.TotalCount };
+  });
+  const tree = useLazyTree(load, initial);
   // Plain spans in the theme's colours: Typography measures itself, and the first level is 50 of them.
   const { colorTextSecondary, colorLink } = theme.useToken().token;
   const { reset, loadChildren, loadMore } = tree;
 
+  const haveInitial = useRef(initial !== undefined);
   useEffect(() => {
+    if (haveInitial.current) {
+      haveInitial.current = false;
+      return;
+    }
     reset();
     setLoading(true);
     loadChildren('', null)
