@@ -40,6 +40,7 @@ import { GbMediaService } from './gb/media/index.js';
 import { Alarms } from './services/alarms/index.js';
 import { forwardGb, GbDeviceFeatures } from './gb/device-features.js';
 import { attachGbAlarms } from './services/alarms/gb-alarm.js';
+import { GbInviteClient, liveInviter } from './gb/invite/index.js';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -95,6 +96,16 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       inventory,
       log: { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
     }),
+    gbInvite: new GbInviteClient(
+      {
+        sendRequest: (...a) => ctx.gb.sendRequest(...a),
+        onRequest: (...a) => ctx.gb.onRequest(...a),
+        onMessage: (...a) => ctx.gb.onMessage(...a),
+        onDeviceStatus: (...a) => ctx.gb.onDeviceStatus(...a),
+        gbConfig: () => ctx.gb.gbConfig(),
+      },
+      { debug: (o, m) => logRef.log?.debug(o, m), info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
+    ),
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),
@@ -113,6 +124,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   ctx.streams.registerSource(rtspSourceFactory);
   // GB28181 channels: PS over RTP, once the SIP side has plugged its INVITE in (ctx.gbMedia.setInviter).
   ctx.streams.registerSource(ctx.gbMedia.sourceFactory);
+  ctx.gbMedia.setInviter(liveInviter(ctx.gbInvite));
   ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original)));
 
   const app = Fastify({
@@ -183,6 +195,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);
   // Catalog, device info, subscriptions: hooked on before the SIP server starts so no registration is missed.
   ctx.gbDevices.start();
+  // INVITE sessions: the device's BYE, MediaStatus 121 and offline events end them.
+  ctx.gbInvite.start();
   app.addHook('onReady', async () => {
     await ctx.streamChecker.start();
     // GB28181 SIP (UDP + TCP). A taken port is logged, not fatal: the console stays reachable to change it.
@@ -195,6 +209,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     unwatchAlarms();
     await ctx.recording.stop();
     await ctx.streamChecker.stop();
+    // BYE to the devices still sending (while the SIP server can still send it).
+    await ctx.gbInvite.stop();
     await ctx.gb.stop();
     await ctx.gbDevices.stop();
     ctx.streams.stopAll();

@@ -21,6 +21,7 @@ import type { GbService } from './gb/index.js';
 import type { GbMediaService } from './gb/media/index.js';
 import type { Alarms } from './services/alarms/index.js';
 import type { GbDeviceFeatures } from './gb/device-features.js';
+import type { GbInviteClient } from './gb/invite/index.js';
 
 export interface AppContext {
   config: ConfigStore;
@@ -48,5 +49,7 @@ export interface AppContext {
   alarms: Alarms;
   /** GB28181 device management on ctx.gb: catalog (fetch, progress, NOTIFY), DeviceInfo/DeviceStatus, reboot and guard, subscriptions, MobilePosition. */
   gbDevices: GbDeviceFeatures;
+  /** GB28181 INVITE sessions (live through ctx.gbMedia; playback/download use it too): SSRCs, dialogs, BYE both ways, MediaStatus 121. */
+  gbInvite: GbInviteClient;
   startedAt: Date;
 }

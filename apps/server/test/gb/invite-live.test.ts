@@ -1,0 +1,195 @@
+/**
+ * Live GB28181 video through the whole app with the real SIP INVITE: getchannelstream → the hub's GB
+ * source → INVITE s=Play to the device double (over SIP UDP or TCP) → its SDP answer → ACK → PS over
+ * RTP (UDP, TCP passive, TCP active) → a WebSocket fMP4 viewer whose fragments ffprobe decodes. Then
+ * the BYE when the last viewer of the on-demand channel leaves, and the device ending the session.
+ */
+import { header, userOf } from '@opencvr/sip';
+import { afterEach, describe, expect, it } from 'vitest';
+import { channelStream, CH, DEV, probe, startRig, until, view, type GbRig } from './invite-support.js';
+
+let rig: GbRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const CASES = [
+  { name: 'UDP', sip: 'UDP', gb: { MediaTransport: 'UDP' }, expect: 'udp', proto: 'RTP/AVP' },
+  { name: 'TCP passive (SIP over TCP)', sip: 'TCP', gb: { MediaTransport: 'TCP', MediaTransportMode: 'passive' }, expect: 'tcp-passive', proto: 'TCP/RTP/AVP' },
+  { name: 'TCP active', sip: 'UDP', gb: { MediaTransport: 'TCP', MediaTransportMode: 'active' }, expect: 'tcp-active', proto: 'TCP/RTP/AVP' },
+] as const;
+
+describe.each(CASES)('live over $name', (c) => {
+  it('plays in a WebSocket fMP4 viewer; the BYE follows when the last viewer of the on-demand channel leaves', async () => {
+    rig = await startRig({ sip: c.sip, gb: c.gb });
+    const r = rig;
+    const { URL, Stream } = await channelStream(r);
+    const got = await view(r, URL, 6);
+    expect(got.text.find((m) => m.type === 'init')).toMatchObject({ mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
+    const s = probe(r, `invite-${c.expect}`, got.binary);
+    expect(s).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(s.nb_read_frames)).toBeGreaterThan(10);
+
+    // The INVITE as GB/T 28181 writes it.
+    expect(r.media.invites).toHaveLength(1);
+    const invite = r.media.invites[0];
+    expect(userOf(`<${invite.uri}>`)).toBe(CH);
+    expect(userOf(header(invite, 'To'))).toBe(CH);
+    const sdp = new TextDecoder().decode(invite.body);
+    const ssrc = /\r\ny=(\d{10})\r\n/.exec(sdp)?.[1];
+    // 0 (live) + digits 4-8 of the realm 3402000000 + a counter.
+    expect(ssrc).toMatch(/^020000\d{4}$/);
+    expect(header(invite, 'Subject')).toBe(`${CH}:${ssrc},34020000002000000001:0`);
+    expect(header(invite, 'Content-Type')?.toLowerCase()).toBe('application/sdp');
+    expect(sdp).toContain('s=Play\r\n');
+    expect(sdp).toContain('c=IN IP4 127.0.0.1\r\n');
+    expect(sdp).toMatch(new RegExp(`m=video \\d+ ${c.proto.replace('/', '\\/')} 96`));
+    if (c.expect === 'tcp-active') expect(sdp).toContain('a=setup:active');
+    if (c.expect === 'tcp-passive') expect(sdp).toContain('a=setup:passive');
+    expect(r.media.sessions[0]).toMatchObject({ transport: c.expect, acked: true, endedBy: '' });
+    expect(r.media.acks).toHaveLength(1);
+
+    // The platform's dialog, its SSRC held.
+    const [dialog] = r.t.ctx.gbInvite.sessions();
+    expect(dialog.ids).toMatchObject({ deviceId: DEV, channelId: CH, session: 'Play', callId: header(invite, 'Call-ID') });
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(1);
+
+    // The viewer left: after the grace period the hub stops and the device gets the BYE.
+    await until('the BYE', () => r.media.byes.length === 1, 12000);
+    expect(r.media.sessions[0].endedBy).toBe('platform');
+    const bye = r.media.byes[0];
+    expect(header(bye, 'Call-ID')).toBe(header(invite, 'Call-ID'));
+    expect(header(bye, 'From')).toBe(header(invite, 'From'));
+    expect(Number(header(bye, 'CSeq')!.split(' ')[0])).toBeGreaterThan(Number(header(invite, 'CSeq')!.split(' ')[0]));
+    expect(r.t.ctx.streams.hubs.get(Stream)?.state ?? 'stopped').toBe('stopped');
+    expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
+  });
+});
+
+describe('the session ends', () => {
+  it("on the device's BYE: answered 200, the stream says why and the SSRC is released", async () => {
+    rig = await startRig({ graceMs: 30_000 });
+    const r = rig;
+    const { URL, Stream } = await channelStream(r);
+    await view(r, URL, 2);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    expect(hub.state).toBe('live');
+    // The next INVITE (the hub's retry) is refused, so the state stays on the BYE's reason.
+    r.media.set({ status: 486 });
+    const res = await r.media.bye(r.media.sessions[0]);
+    expect(res.status).toBe(200);
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toBe('the device ended the media session: the device sent BYE');
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
+    // No BYE back for a session the device ended.
+    expect(r.media.byes).toHaveLength(0);
+    // The retry asks again; the refusal is the next reason.
+    await until('the retry', () => r.media.invites.length === 2 && hub.reason.includes('486'), 8000);
+    expect(hub.reason).toBe(`device ${DEV} refused the live stream of channel ${CH}: 486 Busy Here`);
+  });
+
+  it("a BYE for a dialog the platform does not know gets 481", async () => {
+    rig = await startRig({ graceMs: 30_000 });
+    const r = rig;
+    const { URL } = await channelStream(r);
+    await view(r, URL, 1);
+    const s = r.media.sessions[0];
+    const res = await r.media.bye({ ...s, callId: 'not-a-dialog@127.0.0.1', sender: undefined });
+    expect(res.status).toBe(481);
+    expect(r.t.ctx.gbInvite.sessions()).toHaveLength(1);
+  });
+
+  it('when the device unregisters: the stream fails with the reason, no BYE is sent', async () => {
+    rig = await startRig({ graceMs: 30_000 });
+    const r = rig;
+    const { URL, Stream } = await channelStream(r);
+    await view(r, URL, 1);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    expect((await r.dev.unregister()).status).toBe(200);
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toBe('the device ended the media session: the device went offline (unregistered)');
+    expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
+    await until('the retry', () => hub.reason.includes('not registered'), 8000);
+    expect(hub.reason).toBe(`device ${DEV} is not registered (offline): cannot ask it for channel ${CH}`);
+  });
+});
+
+describe('failures reach the stream status with their cause', () => {
+  it('no RTP after the 200: the receiver names the port and the media IP announced; the session is closed with a BYE', async () => {
+    rig = await startRig({ media: { noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
+    const r = rig;
+    const { Stream } = await channelStream(r);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toMatch(
+      /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(127\.0\.0\.1\) and that the port is reachable from the device$/,
+    );
+    await until('the BYE', () => r.media.byes.length >= 1);
+    expect(header(r.media.byes[0], 'Call-ID')).toBe(header(r.media.invites[0], 'Call-ID'));
+  });
+
+  it('no answer to the INVITE within AckTimeout (after its 100 Trying)', async () => {
+    rig = await startRig({ media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
+    const r = rig;
+    const { Stream } = await channelStream(r);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toBe(
+      `device ${DEV} did not answer the INVITE for channel ${CH} within 1 s (AckTimeout): check that it is online and reachable`,
+    );
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
+  });
+
+  it('a 200 that comes after AckTimeout is closed at once with a BYE', async () => {
+    rig = await startRig({ media: { delayMs: 1600, noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
+    const r = rig;
+    const { Stream } = await channelStream(r);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toMatch(/did not answer the INVITE .* within 1 s/);
+    await until('the late 200 to be closed', () => r.media.byes.some((b) => header(b, 'Call-ID') === header(r.media.invites[0], 'Call-ID')), 5000);
+    expect(r.media.sessions[0].endedBy).toBe('platform');
+  });
+
+  it('a slow device that answers after its 100 Trying but within AckTimeout plays', async () => {
+    rig = await startRig({ media: { delayMs: 1500 }, gb: { AckTimeout: 4 } });
+    const r = rig;
+    const { URL } = await channelStream(r);
+    const got = await view(r, URL, 2);
+    expect(got.binary.length).toBe(2);
+    expect(r.media.invites).toHaveLength(1);
+  });
+
+  it('an SDP answer without a usable port: the dialog is closed and the reason says why', async () => {
+    rig = await startRig({ gb: { AckTimeout: 2 }, graceMs: 30_000 });
+    const r = rig;
+    // The device answers TCP active with UDP: nothing to connect to.
+    await r.t.ctx.config.set('gb', { MediaTransport: 'TCP', MediaTransportMode: 'active' });
+    r.dev.responders.add((req, tx) => {
+      if (req.method !== 'INVITE') return false;
+      r.media.invites.push(req);
+      void import('@opencvr/sip').then(({ responseTo }) =>
+        tx.respond(
+          responseTo(req, 200, {
+            toTag: 'devtag1',
+            body: 'v=0\r\no=x 0 0 IN IP4 127.0.0.1\r\ns=Play\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\nm=video 0 RTP/AVP 96\r\ny=0002000001\r\n',
+            contentType: 'APPLICATION/SDP',
+          }),
+        ),
+      );
+      return true;
+    });
+    // Put the test's responder first: the double asks responders in insertion order.
+    const responders = [...r.dev.responders];
+    r.dev.responders.clear();
+    for (const x of [responders[responders.length - 1], ...responders.slice(0, -1)]) r.dev.responders.add(x);
+    const { Stream } = await channelStream(r);
+    const hub = r.t.ctx.streams.get(Stream)!;
+    await until('the hub to fail', () => hub.state === 'retrying');
+    expect(hub.reason).toMatch(/^device 34020000001320000001 answered the INVITE for channel 34020000001310000001 with an SDP that cannot be used: the device refused the stream or sent port 0$/);
+    await until('the BYE', () => r.media.byes.length >= 1);
+    expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
+  });
+});
