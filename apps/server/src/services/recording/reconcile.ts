@@ -104,13 +104,14 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
   } catch {
     channelDirs = [];
   }
-  const rowChannels = (
-    await db.selectFrom('recordings').select('channel_pk').distinct().where('root', '=', deps.root.key).execute()
-  ).map((r) => r.channel_pk);
-  if (!channelDirs.length && rowChannels.length) {
+  // One row is enough to tell an unmounted disk (and costs nothing on a large index, unlike the list).
+  if (!channelDirs.length && (await db.selectFrom('recordings').select('id').where('root', '=', deps.root.key).limit(1).executeTakeFirst())) {
     log.warn({ root: rootAbs }, 'recording: the record folder is missing or empty while the index lists segments in it; index kept as is');
     return report;
   }
+  const rowChannels = (
+    await db.selectFrom('recordings').select('channel_pk').distinct().where('root', '=', deps.root.key).execute()
+  ).map((r) => r.channel_pk);
   const allChannels = new Set([...channelDirs.map(Number), ...rowChannels]);
   for (const pk of allChannels) {
     const files = new Set<string>();
