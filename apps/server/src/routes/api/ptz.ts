@@ -1,6 +1,7 @@
 /**
  * PTZ of ONVIF channels (issue 4): continuous moves and stop, and presets, through the channel's ONVIF
  * service URL (or its device's address and port), with the channel's or the device's credentials.
+ * A GB28181 channel goes to gb-ptz.ts instead (DeviceControl PTZCmd; presets numbered 1-255).
  * Any user who may see the channel may steer it (the role check of the stream calls).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -14,6 +15,8 @@ import { scopeOf } from '../../services/inventory/scope.js';
 import { OnvifError } from '../../access/onvif/probe.js';
 import { ptz, PTZ_DIRECTIONS, type PtzTarget } from '../../access/onvif/ptz.js';
 import { channelId, deviceId } from './inventory-schemas.js';
+import { CONSOLE_PTZ_COMMANDS } from '@opencvr/manscdp';
+import { gbDragZoomRoutes, GbPtzCalls } from './gb-ptz.js';
 
 const tags = ['ptz'];
 const target = z.object({ device: deviceId, channel: channelId });
@@ -45,9 +48,13 @@ export function ptzTarget(d: Device, c: Channel): PtzTarget | undefined {
   return { hostname: d.device_ip, port: d.device_port || 80, ...creds };
 }
 
+const isDirection = (c: string): c is (typeof PTZ_DIRECTIONS)[number] => (PTZ_DIRECTIONS as readonly string[]).includes(c);
+
 export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { channels, devices } = ctx.inventory;
+  const gb = new GbPtzCalls(ctx);
+  gbDragZoomRoutes(app, gb);
 
   async function resolve(req: FastifyRequest, q: z.infer<typeof target>) {
     const c = await channels.requireVisible(await scopeOf(ctx.db, req.user!), q.device, q.channel);
@@ -78,16 +85,29 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
 
   r.get(
     '/api/v1/ptzcontrol',
-    { schema: { tags, querystring: target.extend({ command: z.enum(['stop', ...PTZ_DIRECTIONS]), speed }) } },
+    { schema: { tags, querystring: target.extend({ command: z.enum(CONSOLE_PTZ_COMMANDS), speed }) } },
     async (req) => {
       const q = req.query;
+      const g = await gb.target(req, q);
+      if (g) {
+        await gb.command(g, q.command, q.speed);
+        return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
+      }
+      const command = q.command;
+      if (command !== 'stop' && !isDirection(command))
+        throw new ApiError(400, 'invalidParam', { field: 'command', reason: `${command} is not available on ONVIF channels` });
       const t = await resolve(req, q);
-      await onDevice(t, () => (q.command === 'stop' ? ptz.stop(t) : ptz.move(t, q.command, q.speed)));
+      await onDevice(t, () => (command === 'stop' ? ptz.stop(t) : ptz.move(t, command, q.speed)));
       return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
     },
   );
 
   r.get('/api/v1/onvifgetpresetlist', { schema: { tags, querystring: target } }, async (req) => {
+    const g = await gb.target(req, req.query);
+    if (g) {
+      const presets = await gb.presets(g);
+      return v1('MSG_SC_PTZ_PRESET_LIST_ACK', { PresetCount: presets.length, Presets: presets });
+    }
     const t = await resolve(req, req.query);
     const presets = await onDevice(t, () => ptz.presets(t));
     return v1('MSG_SC_PTZ_PRESET_LIST_ACK', { PresetCount: presets.length, Presets: presets });
@@ -97,6 +117,13 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     '/api/v1/onvifsetpreset',
     { schema: { tags, querystring: target.extend({ name: z.string().trim().min(1).max(64), token: token.optional() }) } },
     async (req) => {
+      const g = await gb.target(req, req.query);
+      if (g) {
+        // A GB preset has no name on the device: the number is the token.
+        const n = gb.presetNumber(req.query.token);
+        await gb.preset(g, 'set', n);
+        return v1('MSG_SC_PTZ_SET_PRESET_ACK', { Token: String(n), Name: req.query.name });
+      }
       const t = await resolve(req, req.query);
       const { Token } = await onDevice(t, () => ptz.setPreset(t, req.query.name, req.query.token));
       return v1('MSG_SC_PTZ_SET_PRESET_ACK', { Token, Name: req.query.name });
@@ -104,12 +131,22 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   );
 
   r.get('/api/v1/onvifgotopreset', { schema: { tags, querystring: target.extend({ token, speed: speed.optional() }) } }, async (req) => {
+    const g = await gb.target(req, req.query);
+    if (g) {
+      await gb.preset(g, 'goto', gb.presetNumber(req.query.token));
+      return v1('MSG_SC_PTZ_GOTO_PRESET_ACK', { Token: req.query.token });
+    }
     const t = await resolve(req, req.query);
     await onDevice(t, () => ptz.gotoPreset(t, req.query.token, req.query.speed));
     return v1('MSG_SC_PTZ_GOTO_PRESET_ACK', { Token: req.query.token });
   });
 
   r.get('/api/v1/onvifremovepreset', { schema: { tags, querystring: target.extend({ token }) } }, async (req) => {
+    const g = await gb.target(req, req.query);
+    if (g) {
+      await gb.preset(g, 'delete', gb.presetNumber(req.query.token));
+      return v1('MSG_SC_PTZ_REMOVE_PRESET_ACK', { Token: req.query.token });
+    }
     const t = await resolve(req, req.query);
     await onDevice(t, () => ptz.removePreset(t, req.query.token));
     return v1('MSG_SC_PTZ_REMOVE_PRESET_ACK', { Token: req.query.token });
