@@ -479,11 +479,16 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     await sleep(WARMUP_S * 1000);
     for (const v of viewers) v.resetWindow();
     const c0 = cpuSeconds(server.pid)!;
+    const cam0 = cpuSeconds(cam.pid) ?? NaN;
     const w0 = performance.now();
     await sleep(WINDOW_S * 1000);
     const c1 = cpuSeconds(server.pid)!;
+    const cam1 = cpuSeconds(cam.pid) ?? NaN;
     const secs = (performance.now() - w0) / 1000;
     const rss1 = statusKb(server.pid, 'VmRSS');
+    // The camera (one GStreamer process for every stream) is not counted; its load says whether it
+    // kept up (near 100% of a core, its packets come late and the viewers' fps shows it).
+    log(`N=${n}: camera process ${(((cam1 - cam0) / secs) * 100).toFixed(0)}% of a core during the window (not counted)`);
     const win = sumWindow(viewers);
     const helpers = childPids(server.pid);
     if (helpers.length) log(`N=${n}: the server has child processes (not counted): ${helpers.join(' ')}`);
