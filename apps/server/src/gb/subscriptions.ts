@@ -6,8 +6,8 @@
  * Call-ID and tags with the next CSeq; a flag turned off sends Expires 0. The NOTIFYs the device
  * sends in the dialog are answered 200 by the SIP server and reach the Catalog/Alarm/MobilePosition
  * handlers like MESSAGEs do.
- * Flags are read at registration and on a sweep (every 30 s by default), so an edit of the device
- * is picked up without the device form knowing about SIP.
+ * Flags are read at a first registration and on a sweep (every 30 s by default), so an edit of the
+ * device is picked up without the device form knowing about SIP, and a REGISTER refresh costs no query.
  */
 import { encodeAlarmSubscribe, encodeCatalogSubscribe, encodeMobilePositionSubscribe, type ManscdpBody } from '@opencvr/manscdp';
 import { header, newCallId, newTag } from '@opencvr/sip';
@@ -69,7 +69,8 @@ export class GbSubscriptions {
   }
 
   start() {
-    this.unhooks.push(this.gb.onRegistered((s) => void this.reconcile(s.deviceId)));
+    // A first registration subscribes at once; refreshes of the registration cost nothing (the sweep keeps the rest).
+    this.unhooks.push(this.gb.onRegistered((s, { first }) => void (first && this.reconcile(s.deviceId))));
     this.unhooks.push(
       this.gb.onDeviceStatus((e) => {
         // Offline: the device forgot its subscriptions or will on its next registration; start over then.
