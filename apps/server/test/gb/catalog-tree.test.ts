@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { decodeManscdp, type CatalogItem } from '@opencvr/manscdp';
 import { placeItems } from '../../src/gb/catalog/tree.js';
 
@@ -78,5 +79,36 @@ describe('catalog tree', () => {
     expect(p).toMatchObject({ parental: 1, subCount: 3 });
     const [c] = placeItems('34020000002000000001', [item('34020000001310000009', { parentId: '34020000002150000001' })], new Set(['34020000002150000001']));
     expect(c.parentId).toBe('34020000002150000001');
+  });
+
+  it('on random catalogs: every parent is another listed item or the top, every walk reaches the top, directories hold what hangs under them', () => {
+    const DEV = '34020000002000000001';
+    const ids = Array.from({ length: 12 }, (_, i) => `340200000021${i % 2 ? '5' : '3'}${String(i).padStart(7, '0')}`);
+    const ref = fc.oneof(fc.constantFrom(...ids, DEV, '99999999990000000000'), fc.constant(undefined));
+    const arbItem = fc.record({
+      id: fc.constantFrom(...ids),
+      parentId: fc.oneof(ref, fc.tuple(ref, ref).map(([a, b]) => [a, b].filter(Boolean).join('/'))),
+      businessGroupId: ref,
+      civilCode: ref,
+      parental: fc.constantFrom(0, 1, undefined),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(arbItem, { selector: (i) => i.id, maxLength: 12 }), (raw) => {
+        const items = raw.map((r) => item(r.id, { parentId: r.parentId || undefined, businessGroupId: r.businessGroupId, civilCode: r.civilCode, parental: r.parental }));
+        const placed = placeItems(DEV, items);
+        const listed = new Set(items.map((i) => i.deviceId));
+        const parent = new Map(placed.map((p) => [p.item.deviceId, p.parentId]));
+        for (const p of placed) {
+          expect(p.parentId === '' || (listed.has(p.parentId) && p.parentId !== p.item.deviceId)).toBe(true);
+          let cur = p.item.deviceId;
+          for (let n = 0; n <= items.length && cur; n++) cur = parent.get(cur)!;
+          expect(cur).toBe('');
+          const children = placed.filter((c) => c.parentId === p.item.deviceId).length;
+          expect(p.subCount).toBe(children);
+          if (children) expect(p.parental).toBe(1);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
