@@ -1,0 +1,149 @@
+/**
+ * A GB28181 device end to end in Chromium (issue 6): a simulated device (the TypeScript device
+ * double of the server tests, against the e2e server's SIP port) registers, appears online with its
+ * catalog in the device list and the video sidebar tree, its channel plays live in the console
+ * player (INVITE, PS over RTP, decoded frames), the PTZ pad sends the PTZCmd of GB/T 28181 annex
+ * A.3 (checked at the device), and an alarm it sends appears in /alarm/list. The GB settings
+ * changed here (media IP, transport) are put back for the other files.
+ */
+import { expect, test } from '@playwright/test';
+import { adminSession, v1, type Session } from '../support/api';
+import { expectAdvancing, openAs } from '../support/page';
+import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
+import { answerQueries, type Answering } from '../../apps/server/test/fixtures/gb-device-answers';
+import { answerInvites, recordControls, type MediaAnswering } from '../../apps/server/test/fixtures/gb-device-media';
+
+const RUN = Date.now().toString(36);
+/** IDs unique to this run: 10-digit domain, type 132 (camera device) / 131 (its channel), 7-digit serial. */
+const SERIAL = String((Date.now() + 17) % 1e7).padStart(7, '0');
+const DEV = `3402000000132${SERIAL}`;
+const CH = `3402000000131${SERIAL}`;
+const DEVICE_NAME = `GB NVR ${RUN}`;
+const CHANNEL_NAME = `GB cam ${RUN}`;
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+/** The machine is shared: the first render of a lazy page may take a while. */
+const SLOW = { timeout: 60_000 };
+
+/** Annex A.3 at the PTZ pad's default speed 5 (of 1-100): round(0.05 × 255) = 13 = 0x0D, zoom speed 1. */
+const PTZ_UP = 'A50F0108000D00CA';
+const PTZ_STOP = 'A50F0100000000B5';
+const PTZ_ZOOM_IN = 'A50F0110000010D5';
+
+test.describe('GB28181 device', () => {
+  let admin: Session;
+  let dev: GbDevice;
+  let answers: Answering;
+  let media: MediaAnswering;
+  let controls: ReturnType<typeof recordControls>;
+  let keepalive: NodeJS.Timeout | undefined;
+  let original: Record<string, unknown> = {};
+
+  test.beforeAll(async ({ request }) => {
+    admin = await adminSession(request);
+    const headers = { token: admin.Token };
+    const cfg = await v1<{ ListenPort: number; DevicePassword: string; MediaIP: string; MediaTransport: string; MediaTransportMode: string }>(
+      await request.get('/api/v1/getbaseconfig', { headers }),
+    );
+    expect(cfg.ListenPort, 'the e2e server listens for SIP').toBeGreaterThan(0);
+    original = { MediaIP: cfg.MediaIP, MediaTransport: cfg.MediaTransport, MediaTransportMode: cfg.MediaTransportMode };
+    await v1(await request.post('/api/v1/setbaseconfig', { headers, form: { MediaIP: '127.0.0.1', MediaTransport: 'UDP' } }));
+
+    dev = await GbDevice.start({ deviceId: DEV, password: cfg.DevicePassword, serverPort: cfg.ListenPort });
+    answers = answerQueries(dev, {
+      deviceId: DEV,
+      catalog: [{ deviceId: CH, name: CHANNEL_NAME, parental: 0, parentId: DEV, status: 'ON', manufacturer: 'OpenCVR', model: 'PTZ dome' }],
+      deviceInfo: { deviceName: DEVICE_NAME, manufacturer: 'OpenCVR', model: 'device double', firmware: 'e2e', channel: 1 },
+    });
+    media = answerInvites(dev);
+    controls = recordControls(dev);
+    expect((await dev.register()).status).toBe(200);
+    // Keepalives as a camera sends them, so the device stays online however long the run takes.
+    keepalive = setInterval(() => void dev.keepalive().catch(() => undefined), 15_000);
+  });
+
+  test.afterAll(async ({ request }) => {
+    clearInterval(keepalive);
+    controls?.stop();
+    answers?.stop();
+    await media?.stop();
+    await dev?.unregister().catch(() => undefined);
+    await dev?.close();
+    if (admin) await request.post('/api/v1/setbaseconfig', { headers: { token: admin.Token }, form: original as Record<string, string> });
+  });
+
+  test('registers and appears online with its catalog in the device list and the video tree', async ({ page, request }) => {
+    // The catalog and the device information were asked after the registration.
+    await expect
+      .poll(async () => {
+        const body = await v1<{ Devices: { DeviceName: string }[] }>(
+          await request.get('/api/v1/devicesconfig', { headers: { token: admin.Token }, params: { start: 0, limit: 10, q: DEV } }),
+        );
+        return body.Devices[0]?.DeviceName;
+      }, SLOW)
+      .toBe(DEVICE_NAME);
+
+    await openAs(page, admin, '/device/list');
+    await page.getByPlaceholder('搜索名称 / ID / IP').fill(DEV, SLOW);
+    const row = page.locator('.ant-table-row', { hasText: DEV });
+    await expect(row).toBeVisible(SLOW);
+    await expect(row).toContainText(DEVICE_NAME);
+    await expect(row).toContainText('GB28181');
+    await expect(row).toContainText('在线');
+    await expect(row.getByTestId('channel-count')).toHaveText('1/1');
+
+    await page.goto('/video/square/0');
+    const tree = page.getByTestId('sider-spgc');
+    const node = tree.locator('.ant-tree-treenode', { hasText: DEVICE_NAME });
+    await expect(node).toBeVisible(SLOW);
+    await node.locator('.ant-tree-switcher').click();
+    await expect(tree.locator('.ant-tree-treenode', { hasText: CHANNEL_NAME })).toBeVisible(SLOW);
+  });
+
+  test('the channel plays live in the console player and the PTZ pad sends the PTZCmd of the standard', async ({ page }) => {
+    await openAs(page, admin, `/video/player/${DEV}/${CH}/0`);
+    const player = page.getByTestId('live-player');
+    const video = player.locator('video');
+    await expectAdvancing(video, 'GB channel');
+    await expect(player).toHaveAttribute('data-phase', 'playing');
+    const size = await video.evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight }));
+    expect(size).toEqual({ width: 320, height: 240 });
+    await expect(player.getByTestId('player-stats')).toContainText('avc1');
+    // The device got one INVITE for the channel over UDP and was ACKed.
+    expect(media.sessions.filter((s) => s.channelId === CH && !s.endedBy)).toHaveLength(1);
+    expect(media.sessions.at(-1)).toMatchObject({ transport: 'udp', acked: true });
+
+    await player.getByRole('button', { name: '云台控制' }).click();
+    const ptz = page.getByTestId('ptz-panel');
+    await expect(ptz).toBeVisible();
+    for (const [label, cmd] of [
+      ['上', PTZ_UP],
+      ['停止', PTZ_STOP],
+      ['放大', PTZ_ZOOM_IN],
+      ['停止', PTZ_STOP],
+    ] as const) {
+      const before = controls.ptzCmds().length;
+      await ptz.getByRole('button', { name: label, exact: true }).click();
+      await expect.poll(() => controls.ptzCmds().length, { message: `${label} reaches the device` }).toBe(before + 1);
+      expect(controls.ptzCmds().at(-1), label).toBe(cmd);
+    }
+    expect(controls.controls.every((c) => c.deviceId === CH)).toBe(true);
+    await expect(ptz.getByTestId('ptz-error')).toHaveCount(0);
+  });
+
+  test('an alarm sent by the device appears in /alarm/list', async ({ page }) => {
+    await openAs(page, admin, '/alarm/list');
+    await expect(page.getByText('实时推送')).toBeVisible(SLOW);
+    const body =
+      '<?xml version="1.0" encoding="GB2312"?>\r\n<Notify>\r\n<CmdType>Alarm</CmdType>\r\n<SN>77</SN>\r\n' +
+      `<DeviceID>${CH}</DeviceID>\r\n<AlarmPriority>2</AlarmPriority>\r\n<AlarmMethod>5</AlarmMethod>\r\n` +
+      `<AlarmTime>2026-05-06T08:09:10</AlarmTime>\r\n<AlarmDescription>gb e2e ${RUN}</AlarmDescription>\r\n` +
+      '<Info>\r\n<AlarmType>2</AlarmType>\r\n</Info>\r\n</Notify>\r\n';
+    expect((await dev.message(body)).status).toBe(200);
+    const row = page.getByRole('row').filter({ hasText: `gb e2e ${RUN}` });
+    await expect(row).toBeVisible(SLOW);
+    await expect(row).toContainText(CH);
+    await expect(row).toContainText('运动目标检测报警');
+    await expect(row).toContainText('2026-05-06 08:09:10');
+  });
+});
