@@ -25,6 +25,7 @@ import { gbConfigRoutes } from './api/gb-config.js';
 import { gbListRoutes } from './api/gb-lists.js';
 import { alarmRoutes } from './api/alarms.js';
 import { gbDeviceRoutes } from './api/gb-devices.js';
+import { gbRecordRoutes } from './api/gb-records.js';
 
 /** Registers every domain's routes. */
 export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
@@ -33,5 +34,5 @@ export async function routes(app: FastifyInstance, opts: { ctx: AppContext }) {
     await app.register(plugin, opts);
   }
   await app.register(ptzRoutes, opts);
-  for (const plugin of [gbConfigRoutes, gbListRoutes, alarmRoutes, gbDeviceRoutes]) await app.register(plugin, opts);
+  for (const plugin of [gbConfigRoutes, gbListRoutes, alarmRoutes, gbDeviceRoutes, gbRecordRoutes]) await app.register(plugin, opts);
 }

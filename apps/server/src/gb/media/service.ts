@@ -42,6 +42,8 @@ export interface GbSourceOptions {
   fallbackIp?: string;
   /** false: only the agreed SSRC is played (default: a device sending another one is followed). */
   acceptOtherSsrc?: boolean;
+  /** No RTP this long once media flowed fails the source (default max(AckTimeout, 10) s); a paused playback sets it long and watches itself. */
+  idleTimeoutMs?: number;
 }
 
 export class GbMediaService {
@@ -89,7 +91,7 @@ export class GbMediaService {
       bindHost: this.deps.bindHost,
       announcedIp,
       firstPacketTimeoutMs: gb.AckTimeout * 1000,
-      idleTimeoutMs: Math.max(gb.AckTimeout, 10) * 1000,
+      idleTimeoutMs: options.idleTimeoutMs ?? Math.max(gb.AckTimeout, 10) * 1000,
       acceptOtherSsrc: options.acceptOtherSsrc,
       log: this.deps.log,
     });

@@ -21,6 +21,8 @@ import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
 import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
 import { refOf } from './records.js';
 import { deviceId } from './inventory-schemas.js';
+import { DEVICE_SPEEDS, DevicePlaybackSession, gbRecordsOf } from '../../gb/records/index.js';
+import { deviceFailure, gbDeviceOf, isDeviceSource } from './gb-records.js';
 
 const tags = ['playback'];
 
@@ -70,9 +72,9 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return channels.requireVisible(await scopeOf(ctx.db, req.user!), ref.device, ref.channel);
   }
 
-  /** A session of this user (an administrator may steer any), else 404. */
+  /** A session of this user (an administrator may steer any), else 404; the platform's or a GB device's. */
   function sessionOf(req: FastifyRequest, requestId: string) {
-    const s = playback.get(requestId);
+    const s = playback.get(requestId) ?? gbRecordsOf(ctx).get(requestId);
     if (!s || (s.userId !== req.user!.id && !isAdmin(req.user!))) throw new ApiError(404, 'notFound', { what: `playback ${requestId}` });
     return s;
   }
@@ -90,6 +92,8 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     protocol: z.string().trim().max(16).default('ws_m4s'),
     file: z.string().max(256).optional(),
     url: z.string().max(2048).optional(),
+    /** Device: the recording kept on the GB28181 device (INVITE s=Playback); else the platform's own. */
+    recordType: z.string().max(16).optional(),
   });
 
   r.get('/api/v1/devices/record/playback', { schema: { tags, querystring: playbackQuery } }, async (req) => {
@@ -108,6 +112,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       to = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime();
     }
     if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('etime', 'after stime, at most 7 days later');
+    if (isDeviceSource(q.recordType)) return openDevicePlayback(req, c, from, to);
     const protocol = q.protocol.toUpperCase();
     if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'ws_m4s, mp4 or hls');
     const found = await playback.startOf(c.id, from, to);
@@ -124,6 +129,30 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       EndAt: localStamp(new Date(found.endAt)),
     });
   });
+
+  /** A playback of the recording kept on the channel's GB device: the same socket and controls. */
+  async function openDevicePlayback(req: FastifyRequest, c: Channel, from: number, to: number) {
+    const d = await gbDeviceOf(ctx, c);
+    if (to - from > 24 * 3600_000) throw invalidParam('etime', 'at most 24 hours after stime for a device recording');
+    let session: DevicePlaybackSession;
+    try {
+      session = await gbRecordsOf(ctx).playback({ device: d, channel: c, userId: req.user!.id, from, to });
+    } catch (err) {
+      throw deviceFailure(err, d.device_id);
+    }
+    const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
+    const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
+    return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
+      URL: ws,
+      URLs: { WS_FMP4: ws },
+      request_id: session.id,
+      StartAt: localStamp(new Date(from)),
+      EndAt: localStamp(new Date(to)),
+      // The device sends at the chosen speed and the timestamps carry it: players keep playbackRate 1.
+      Source: 'Device',
+      SpeedInStream: 1,
+    });
+  }
 
   const speedValue = z.coerce
     .number()
@@ -146,34 +175,52 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (req) => {
       const q = req.query;
       const s = sessionOf(req, q.request_id);
+      try {
+        await steer(s, q);
+      } catch (err) {
+        if (err instanceof ApiError || !(s instanceof DevicePlaybackSession)) throw err;
+        throw deviceFailure(err, s.deviceId);
+      }
+      return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed });
+    },
+  );
+
+  /** One control command on a session (a device session's are INFO requests: awaited, they may fail). */
+  async function steer(s: ReturnType<typeof sessionOf>, q: { command: string; time?: string; speed?: number; scale?: number }) {
       switch (q.command) {
         case 'pause':
-          s.pause();
+          await s.pause();
           break;
         case 'resume':
         case 'play':
-          s.resume();
+          await s.resume();
           break;
         case 'seek': {
           if (!q.time) throw invalidParam('time', 'YYYYMMDDHHmmss to seek to');
           const at = timeOf('time', q.time);
           if (at < s.from || at >= s.to) throw invalidParam('time', 'inside the playback range');
-          s.seek(at);
+          await s.seek(at);
           break;
         }
         case 'scale':
         case 'speed': {
           const v = q.speed ?? q.scale;
           if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
-          s.setSpeed(v);
+          await setSpeedOf(s, v);
           break;
         }
         default:
           s.close();
       }
-      return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed });
-    },
-  );
+  }
+
+  /** A device plays at 0.5-8× (MANSRTSP Scale); the platform's own playback up to 16×. */
+  async function setSpeedOf(s: ReturnType<typeof sessionOf>, v: number) {
+    if (s instanceof DevicePlaybackSession) {
+      if (!(DEVICE_SPEEDS as readonly number[]).includes(v)) throw invalidParam('speed', `a device recording plays at ${DEVICE_SPEEDS.join(', ')}`);
+      await s.setSpeed(v);
+    } else s.setSpeed(v);
+  }
 
   r.get(
     '/api/v1/playbackspeed',
@@ -182,7 +229,12 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const v = req.query.speed ?? req.query.scale;
       if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
       const s = sessionOf(req, req.query.request_id);
-      s.setSpeed(v);
+      try {
+        await setSpeedOf(s, v);
+      } catch (err) {
+        if (err instanceof ApiError || !(s instanceof DevicePlaybackSession)) throw err;
+        throw deviceFailure(err, s.deviceId);
+      }
       return v1('MSG_SC_PLAYBACK_SPEED_ACK', { request_id: s.id, Speed: s.speed });
     },
   );
@@ -302,10 +354,5 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
   );
 
-  /** Recordings kept on the device itself: they come with GB28181. */
-  for (const url of ['/api/v1/downloaddevicerecord/:chnid/:name/:duration', '/api/v1/downloaddevicerecord_new/:chnid/:name/:duration']) {
-    r.get(url, { schema: { tags } }, async () => {
-      throw new ApiError(404, 'notFound', { what: 'device-side recordings (they come with GB28181)' });
-    });
-  }
+  // Recordings kept on GB devices (downloaddevicerecord, downloadrecord/*): routes/api/gb-records.ts.
 }

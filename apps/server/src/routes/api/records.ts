@@ -16,6 +16,7 @@ import { UnsafePathError } from '../../services/recording/paths.js';
 import { dayBounds, mergeRanges } from '../../services/recording/query.js';
 import { dayRange, localStamp, monthRange } from '../../services/recording/time.js';
 import { channelId, deviceId } from './inventory-schemas.js';
+import { deviceDaily, deviceMonthly, isDeviceSource } from './gb-records.js';
 
 const tags = ['records'];
 
@@ -93,6 +94,8 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     async (req) => {
       const q = req.query;
       const c = await visibleChannel(req, q);
+      // recordType=Device: what the GB device keeps on its own disk (RecordInfo), same shape.
+      if (isDeviceSource(q.recordType)) return deviceDaily(ctx, c, q.period, q.start, q.limit);
       const [from, to] = dayOf(q.period);
       const ranges = mergeRanges(await rec.index.between(c.id, from, to));
       const idText = `${c.parent_device_id}:${c.channel_id}`;
@@ -123,6 +126,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     { schema: { tags, querystring: channelRef.extend({ period: month, recordType: z.string().max(16).optional() }) } },
     async (req, reply) => {
       const c = await visibleChannel(req, req.query);
+      if (isDeviceSource(req.query.recordType)) return reply.type('text/plain; charset=utf-8').send(await deviceMonthly(ctx, c, req.query.period));
       const m = monthOf(req.query.period);
       const days = await rec.index.overlaps(c.id, dayBounds(m.start, m.days));
       return reply.type('text/plain; charset=utf-8').send(days.map((d) => (d ? '1' : '0')).join(''));

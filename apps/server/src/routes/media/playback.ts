@@ -8,15 +8,18 @@ import type { AppContext } from '../../context.js';
 import { isAdmin, tokenOf } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { playbackOf } from '../../services/playback/index.js';
+import { gbRecordsOf } from '../../gb/records/index.js';
 
 const idOf = (name: string) => /^([0-9a-f]{32})\.mp4$/.exec(name)?.[1];
 
 export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const playback = playbackOf(ctx, app.log);
+  /** The platform's own playback session, or one of a recording kept on a GB device (same protocol). */
+  const sessionOf = (id: string) => playback.get(id) ?? gbRecordsOf(ctx).get(id);
 
   async function authorize(req: FastifyRequest<{ Params: { name: string } }>) {
     const id = idOf(req.params.name);
-    const session = id ? playback.get(id) : undefined;
+    const session = id ? sessionOf(id) : undefined;
     if (!id || !session) throw new ApiError(404, 'notFound', { what: 'playback session' });
     if (session.attached) throw new ApiError(409, 'duplicate', { what: 'playback socket' });
     const playToken = (req.query as Record<string, unknown>)?.play_token;
@@ -37,7 +40,7 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
     { websocket: true, preValidation: async (req) => void (await authorize(req)) },
     (socket, req) => {
       const id = idOf(req.params.name)!;
-      const session = playback.get(id);
+      const session = sessionOf(id);
       if (!session || session.attached) {
         socket.close(1011, 'playback session gone');
         return;

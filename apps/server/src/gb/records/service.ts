@@ -1,0 +1,210 @@
+/**
+ * Recordings kept on GB28181 devices (issue 6): RecordInfo searches, playback sessions and downloads,
+ * one per app (gbRecordsOf(ctx), kept beside the AppContext as the platform's playback service is).
+ * Sessions and downloads are in memory: they live as long as their socket or file.
+ */
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { AppContext } from '../../context.js';
+import type { Channel, Device } from '../../db/schema.js';
+import type { GbMediaService } from '../media/service.js';
+import type { GbInviteClient, GbInviteSession } from '../invite/client.js';
+import type { GbLog } from '../core.js';
+import type { GbApi, ManscdpClient } from '../manscdp-client.js';
+import { DeviceDownload } from './download.js';
+import { DevicePlaybackSession } from './playback.js';
+import { GbRecordQuery } from './query.js';
+
+export interface GbRecordsDeps {
+  gb: Pick<GbApi, 'onMessage' | 'onDeviceStatus'>;
+  client: Pick<ManscdpClient, 'nextSn' | 'send' | 'encodingOf' | 'heard'>;
+  invite: Pick<GbInviteClient, 'invite'>;
+  media: Pick<GbMediaService, 'source'>;
+  /** Where finished downloads are kept (removed an hour after they were made, and at start). */
+  downloadDir: string;
+  log: GbLog;
+}
+
+export interface RecordTarget {
+  device: Device;
+  channel: Channel;
+  userId: number;
+  /** ms; whole seconds are asked (t= is in seconds). */
+  from: number;
+  to: number;
+}
+
+/** Download speeds a device is asked for (a=downloadspeed). */
+export const DOWNLOAD_SPEEDS = [1, 2, 4, 8] as const;
+const DOWNLOAD_KEEP_MS = 3600_000;
+const MAX_SESSIONS = 64;
+const MAX_DOWNLOADS = 16;
+
+export class GbRecords {
+  readonly query: GbRecordQuery;
+  private readonly sessions = new Map<string, DevicePlaybackSession>();
+  private readonly downloads = new Map<string, DeviceDownload>();
+
+  constructor(private readonly deps: GbRecordsDeps) {
+    this.query = new GbRecordQuery({ gb: deps.gb, client: deps.client, log: deps.log });
+  }
+
+  start() {
+    this.query.start();
+  }
+
+  stop() {
+    this.query.stop();
+    for (const s of [...this.sessions.values()]) s.close();
+    for (const d of [...this.downloads.values()]) d.cancel('the server is stopping');
+  }
+
+  /** Playback of a device's recording from `from` to `to`; resolves once the device accepted the INVITE. */
+  async playback(t: RecordTarget): Promise<DevicePlaybackSession> {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const idle = [...this.sessions.values()].find((s) => !s.attached);
+      if (!idle) throw new Error('too many device playback sessions');
+      idle.close();
+    }
+    const id = crypto.randomBytes(16).toString('hex');
+    let inviteError: unknown;
+    const session = new DevicePlaybackSession(id, t.device.device_id, t.channel.id, t.userId, t.from, t.to, {
+      log: this.deps.log,
+      source: (hooks) =>
+        this.deps.media.source(
+          async (offer, ended) => {
+            let s: GbInviteSession;
+            try {
+              s = await this.deps.invite.invite({
+                deviceId: t.device.device_id,
+                channelId: t.channel.channel_id,
+                session: 'Playback',
+                offer,
+                ...seconds(t),
+                onEnded: (reason) => {
+                  hooks.ended(reason);
+                  ended(reason);
+                },
+              });
+            } catch (err) {
+              inviteError = err;
+              throw err;
+            }
+            hooks.dialog(s.dialog);
+            return { answer: s.media, close: () => s.close() };
+          },
+          // A paused playback receives nothing: the session watches for stalls itself (not while paused).
+          { fallbackIp: t.device.sip_local_ip, idleTimeoutMs: 24 * 3600_000 },
+        ),
+      onClose: () => {
+        clearTimeout(timer);
+        this.sessions.delete(id);
+      },
+    });
+    this.sessions.set(id, session);
+    // No socket within a minute: the device is told to stop (BYE).
+    const timer = setTimeout(() => {
+      if (!session.attached) session.close();
+    }, 60_000);
+    timer.unref();
+    try {
+      await session.start();
+    } catch (err) {
+      session.close();
+      throw inviteError ?? err;
+    }
+    return session;
+  }
+
+  get(id: string): DevicePlaybackSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  /** Starts a download (s=Download); resolves once the device accepted the INVITE. */
+  async download(t: RecordTarget & { speed: number; name: string }): Promise<DeviceDownload> {
+    this.sweep();
+    const running = [...this.downloads.values()].filter((d) => d.state === 'downloading' || d.state === 'remuxing');
+    if (running.length >= MAX_DOWNLOADS) throw new Error('too many device downloads at once');
+    const id = crypto.randomBytes(16).toString('hex');
+    let inviteError: unknown;
+    const d = new DeviceDownload(id, t.channel.id, t.userId, t.from, t.to, t.name, {
+      dir: this.deps.downloadDir,
+      log: this.deps.log,
+      source: (hooks) =>
+        this.deps.media.source(
+          async (offer, ended) => {
+            let s: GbInviteSession;
+            try {
+              s = await this.deps.invite.invite({
+                deviceId: t.device.device_id,
+                channelId: t.channel.channel_id,
+                session: 'Download',
+                offer,
+                ...seconds(t),
+                downloadSpeed: t.speed,
+                onEnded: (reason) => {
+                  hooks.ended(reason);
+                  ended(reason);
+                },
+              });
+            } catch (err) {
+              inviteError = err;
+              throw err;
+            }
+            hooks.invited();
+            return { answer: s.media, close: () => s.close() };
+          },
+          { fallbackIp: t.device.sip_local_ip },
+        ),
+    });
+    this.downloads.set(id, d);
+    try {
+      await d.start();
+    } catch (err) {
+      this.downloads.delete(id);
+      throw inviteError ?? err;
+    }
+    return d;
+  }
+
+  getDownload(id: string): DeviceDownload | undefined {
+    return this.downloads.get(id);
+  }
+
+  /** Finished downloads older than an hour are forgotten and their files removed. */
+  private sweep() {
+    const now = Date.now();
+    for (const [id, d] of this.downloads) {
+      if ((d.state === 'done' || d.state === 'failed') && now - d.startedAt > DOWNLOAD_KEEP_MS) {
+        this.downloads.delete(id);
+        void import('node:fs/promises').then((fs) => fs.rm(d.file, { force: true })).catch(() => undefined);
+      }
+    }
+  }
+}
+
+/** t= of the INVITE: whole Unix seconds covering the range. */
+function seconds(t: { from: number; to: number }) {
+  const startTime = Math.floor(t.from / 1000);
+  return { startTime, endTime: Math.max(startTime + 1, Math.ceil(t.to / 1000)) };
+}
+
+const services = new WeakMap<AppContext, GbRecords>();
+
+/** The app's one GbRecords (made and hooked on at first use). */
+export function gbRecordsOf(ctx: AppContext): GbRecords {
+  let s = services.get(ctx);
+  if (!s) {
+    s = new GbRecords({
+      gb: ctx.gb,
+      client: ctx.gbDevices.client,
+      invite: ctx.gbInvite,
+      media: ctx.gbMedia,
+      downloadDir: path.join(ctx.settings.dataDir, 'gb-downloads'),
+      log: ctx.gb.log,
+    });
+    s.start();
+    services.set(ctx, s);
+  }
+  return s;
+}
