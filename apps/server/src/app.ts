@@ -175,7 +175,19 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const webDist = settings.webDist ?? path.resolve(import.meta.dirname, '../../web/dist');
   const hasWeb = fs.existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: 'index.html' });
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: 'index.html',
+      // Files under assets/ carry a content hash in their name: a browser may keep them for good and
+      // skip the ~50 revalidations a warm load of the console would otherwise make. index.html (which
+      // names them) is always revalidated so a new build is picked up at once.
+      setHeaders(res, filePath) {
+        const rel = path.relative(webDist, filePath).split(path.sep);
+        if (rel[0] === 'assets') res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        else res.header('Cache-Control', 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     // The console is a single-page app: any GET outside the API gets its index page.
