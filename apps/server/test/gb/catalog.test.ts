@@ -8,6 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
+import { encodeCatalogResponse } from '@opencvr/manscdp';
 import { answerQueries, makeCatalog, type DeviceAnswers } from '../fixtures/gb-device-answers.js';
 import { initialise } from '../api/support.js';
 
@@ -139,5 +140,22 @@ describe('fetchcatalog', () => {
     await t.ctx.inventory.devices.create({ DeviceID: '34020000001180000001', DeviceName: 'rtsp', DeviceType: 'RTSP' });
     expect((await api('/api/v1/devices/fetchcatalog', { device: '34020000001180000001' })).statusCode).toBe(400);
     expect((await api('/api/v1/devices/fetchcatalog', { device: 'x;drop' })).statusCode).toBe(400);
+  });
+
+  it('a device cannot keep more than 4 catalog answers open: pages of a fifth SN are dropped', async () => {
+    t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 800 });
+    const { dev, answering } = await device(DEV, { catalog: [] });
+    await dev.register();
+    await t.ctx.gbDevices.catalog.wait(DEV);
+    await answering.idle();
+    const items = makeCatalog(DEV, 6);
+    // Six unasked answers, each one page of a SumNum 10 that never completes.
+    for (let i = 0; i < 6; i++) {
+      const page = encodeCatalogResponse({ sn: 7000 + i, deviceId: DEV, sumNum: 10, items: [items[i]] });
+      expect((await dev.send('MESSAGE', page.bytes)).status).toBe(200);
+    }
+    await new Promise((r) => setTimeout(r, 2500));
+    const ids = (await channelsOf(DEV)).map((c) => c.channel_id);
+    expect(ids).toEqual(items.slice(0, 4).map((i) => i.deviceId));
   });
 });

@@ -40,6 +40,9 @@ export interface CatalogTimeouts {
   totalTimeoutMs: number;
 }
 
+/** Catalog answers open at once per device (ours and unasked ones); pages of more are dropped, so a device cannot fill memory. */
+const MAX_OPEN_PER_DEVICE = 4;
+
 interface Running {
   sn: number;
   progress: CatalogProgress;
@@ -51,6 +54,8 @@ export class GbCatalog {
   private timeouts: CatalogTimeouts = { idleTimeoutMs: 10_000, totalTimeoutMs: 300_000 };
   private readonly running = new Map<string, Running>();
   private readonly last = new Map<string, CatalogProgress>();
+  /** SNs of the open answers of each device. */
+  private readonly openSns = new Map<string, Set<number>>();
   private readonly serial = new DeviceSerial();
   private readonly unhooks: (() => void)[] = [];
   private readonly pending = new Set<Promise<unknown>>();
@@ -111,7 +116,9 @@ export class GbCatalog {
     const progress: CatalogProgress = { DeviceID: deviceId, SN: sn, Running: true, Received: 0, SumNum: 0, StartedAt: new Date(this.now()).toISOString() };
     const run: Running = { sn, progress, waiters: [] };
     this.running.set(deviceId, run);
-    this.aggregator.start(deviceId, sn);
+    this.opened(deviceId, sn, true);
+    const dropped = this.aggregator.start(deviceId, sn);
+    if (dropped) this.track(this.finish(dropped));
     this.armTimer();
     this.publish(progress);
     try {
@@ -137,6 +144,10 @@ export class GbCatalog {
     const msg = m.message;
     if (msg.kind === 'catalog-notify') return this.serial.run(m.deviceId, () => this.applyNotify(m.deviceId, msg));
     if (msg.kind !== 'catalog') return;
+    if (!this.opened(m.deviceId, msg.sn, false)) {
+      this.deps.log.info({ device: m.deviceId, sn: msg.sn, open: MAX_OPEN_PER_DEVICE }, 'gb: catalog page dropped (too many answers open for this device)');
+      return;
+    }
     // Keyed by the sender: a device that writes a channel's ID in the body's DeviceID still matches its query.
     const page = this.aggregator.add(m.deviceId, msg.sn, msg.sumNum, msg.items, msg.rejected);
     const run = this.running.get(m.deviceId);
@@ -163,7 +174,11 @@ export class GbCatalog {
     // SN of its own (or sent its catalog unasked just then); it answers our query all the same.
     const adopted = !!run && run.sn !== res.sn && res.reason === 'complete' && run.progress.Received === 0;
     const ours = run?.sn === res.sn || adopted;
-    if (adopted) this.aggregator.cancel(deviceId, run.sn);
+    if (adopted) {
+      this.aggregator.cancel(deviceId, run.sn);
+      this.closed(deviceId, run.sn);
+    }
+    this.closed(deviceId, res.sn);
     if (ours) this.running.delete(deviceId);
     const progress: CatalogProgress = {
       ...(ours ? run!.progress : { DeviceID: deviceId, SN: res.sn, StartedAt: new Date(res.startedAt).toISOString() }),
@@ -200,6 +215,22 @@ export class GbCatalog {
     );
     this.publish(progress);
     if (ours) for (const w of run!.waiters) w(progress);
+  }
+
+  /** Counts an answer as open; false when the device has too many open already (ours always opens). */
+  private opened(deviceId: string, sn: number, ours: boolean): boolean {
+    let set = this.openSns.get(deviceId);
+    if (set?.has(sn)) return true;
+    if (!ours && set && set.size >= MAX_OPEN_PER_DEVICE) return false;
+    if (!set) this.openSns.set(deviceId, (set = new Set()));
+    set.add(sn);
+    return true;
+  }
+
+  private closed(deviceId: string, sn: number) {
+    const set = this.openSns.get(deviceId);
+    set?.delete(sn);
+    if (set && !set.size) this.openSns.delete(deviceId);
   }
 
   private armTimer() {
