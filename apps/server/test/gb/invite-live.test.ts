@@ -6,7 +6,7 @@
  */
 import { header, userOf } from '@opencvr/sip';
 import { afterEach, describe, expect, it } from 'vitest';
-import { channelStream, CH, DEV, probe, startRig, until, view, type GbRig } from './invite-support.js';
+import { channelStream, CH, DEV, probe, startRig, streamstatOnce, until, view, type GbRig } from './invite-support.js';
 
 let rig: GbRig | undefined;
 afterEach(async () => {
@@ -54,6 +54,14 @@ describe.each(CASES)('live over $name', (c) => {
     const [dialog] = r.t.ctx.gbInvite.sessions();
     expect(dialog.ids).toMatchObject({ deviceId: DEV, channelId: CH, session: 'Play', callId: header(invite, 'Call-ID') });
     expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(1);
+    // The stream status names the session feeding it.
+    const stat = await streamstatOnce(r, Stream);
+    expect(stat).toMatchObject({
+      type: 'streamstat',
+      stream: Stream,
+      state: 'live',
+      gb: { DeviceID: DEV, ChannelID: CH, Session: 'Play', Transport: c.expect, SSRC: ssrc, AnswerSSRC: ssrc, CallID: header(invite, 'Call-ID') },
+    });
 
     // The viewer left: after the grace period the hub stops and the device gets the BYE.
     await until('the BYE', () => r.media.byes.length === 1, 12000);

@@ -112,6 +112,26 @@ export function view(r: GbRig, url: string, fragments = 6, ms = 20000) {
   });
 }
 
+/** The first /api/v1/ws/streamstat message about a stream. */
+export function streamstatOnce(r: GbRig, stream: string) {
+  return new Promise<Record<string, unknown>>((resolve, reject) => {
+    const ws = new WebSocket(`${r.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=t1&playerid=p1&stream=${stream}&token=${r.admin}`);
+    const timer = setTimeout(() => {
+      ws.close();
+      reject(new Error('no streamstat message'));
+    }, 5000);
+    ws.on('message', (data) => {
+      clearTimeout(timer);
+      ws.close();
+      resolve(JSON.parse(String(data)));
+    });
+    ws.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+  });
+}
+
 /** ffprobe of the fragments a viewer got: the first stream and its decoded frame count. */
 export function probe(r: GbRig, name: string, binary: Buffer[]) {
   const file = path.join(r.t.settings.dataDir, `${name}.mp4`);

@@ -55,6 +55,8 @@ export interface InviteParams {
   downloadSpeed?: number;
   /** -2022 a=streamnumber (0 main, 1 sub). */
   streamNumber?: number;
+  /** The hub stream fed by the session (live), for the stream status. */
+  streamKey?: string;
   /** Called once when the device ends the session (its BYE, MediaStatus 121, offline). */
   onEnded(reason: string): void;
 }
@@ -104,6 +106,12 @@ export class GbInviteClient {
   /** Running sessions (stats, tests). */
   sessions(): GbDialog[] {
     return [...this.dialogs.values()];
+  }
+
+  /** The running session feeding a hub stream. */
+  byStream(key: string): GbDialog | undefined {
+    for (const d of this.dialogs.values()) if (d.ids.streamKey === key) return d;
+    return undefined;
   }
 
   async invite(p: InviteParams): Promise<GbInviteSession> {
@@ -159,6 +167,7 @@ export class GbInviteClient {
       const reason = err instanceof Error ? err.message : String(err);
       throw new GbInviteError('bad-answer', `device ${p.deviceId} answered the INVITE for channel ${p.channelId} with an SDP that cannot be used: ${reason}`);
     }
+    dialog.media = { transport: p.offer.transport, ssrc: ssrc.text, answerSsrc: answer.ssrc, remote: `${answer.connectionIp}:${answer.port}` };
     this.log.info(
       { device: p.deviceId, channel: p.channelId, session: p.session, ssrc: ssrc.text, answerSsrc: answer.ssrc, media: `${answer.connectionIp}:${answer.port}/${answer.transport}` },
       'gb invite: media session started',
@@ -234,6 +243,7 @@ export class GbInviteClient {
         callId: header(request, 'Call-ID') ?? '',
         localTag: tagOf(header(request, 'From')) ?? '',
         remoteTag: tagOf(header(response, 'To')) ?? '',
+        streamKey: p.streamKey,
       },
       ssrc,
       cseq,

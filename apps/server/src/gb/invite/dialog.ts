@@ -19,6 +19,19 @@ export interface DialogIds {
   localTag: string;
   /** The device's tag (To of its 200). */
   remoteTag: string;
+  /** The hub stream the session feeds (live), for the stream status. */
+  streamKey?: string;
+}
+
+/** What the stream status shows of a GB session. */
+export interface DialogMedia {
+  /** udp, tcp-passive, tcp-active. */
+  transport: string;
+  /** Our y= and the device's. */
+  ssrc: string;
+  answerSsrc?: string;
+  /** The device's c=/m= (where TCP active connects; informative otherwise). */
+  remote: string;
 }
 
 export interface DialogDeps {
@@ -36,6 +49,8 @@ export const IN_DIALOG_TIMEOUT_MS = 5000;
 export class GbDialog {
   private endedReason = '';
   readonly startedAt = Date.now();
+  /** Set once the device's answer is read. */
+  media?: DialogMedia;
 
   constructor(
     readonly ids: DialogIds,
@@ -87,6 +102,21 @@ export class GbDialog {
     const bye = this.bye(reason);
     setImmediate(() => this.deps.onEnded(reason));
     await bye;
+  }
+
+  /** The session as /ws/streamstat shows it. */
+  summary() {
+    return {
+      DeviceID: this.ids.deviceId,
+      ChannelID: this.ids.channelId,
+      Session: this.ids.session,
+      CallID: this.ids.callId,
+      Transport: this.media?.transport ?? '',
+      SSRC: this.media?.ssrc ?? this.ssrc.text,
+      AnswerSSRC: this.media?.answerSsrc ?? '',
+      DeviceMedia: this.media?.remote ?? '',
+      Since: new Date(this.startedAt).toISOString(),
+    };
   }
 
   private finish(reason: string): boolean {

@@ -7,7 +7,8 @@
  * Client → server (text JSON): {playerid, stream} or {playerid, device, channel, flow?} adds a player
  * (the same playerid again replaces it); {type: 'remove', playerid} drops it.
  * Server → client: {type: 'streamstat', request_id, playerid, stream, state, reason, viewers, bitrateKbps,
- * fps, width, height, videoCodec, audioCodec, uptime, restarts, …} per player per second, and
+ * fps, width, height, videoCodec, audioCodec, uptime, restarts, …, gb?: {DeviceID, ChannelID, Transport, SSRC,
+ * AnswerSSRC, DeviceMedia, CallID, Since} for a GB28181 stream} per player per second, and
  * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -95,7 +96,11 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const send = (msg: object) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ request_id: requestId, ...msg }));
     };
-    const push = (p: Player) => send({ type: 'streamstat', playerid: p.playerid, ...statusOf(p.stream) });
+    // A GB28181 stream also says which INVITE session feeds it (transport, SSRCs, the device's media address).
+    const push = (p: Player) => {
+      const gb = ctx.gbInvite.byStream(p.stream)?.summary();
+      send({ type: 'streamstat', playerid: p.playerid, ...statusOf(p.stream), ...(gb ? { gb } : {}) });
+    };
 
     const add = async (m: Request) => {
       const playerid = text(m.playerid) ?? '';
