@@ -201,3 +201,47 @@ describe('failures reach the stream status with their cause', () => {
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
   });
 });
+
+describe('the INVITE client (ctx.gbInvite) for playback sessions', () => {
+  it('s=Playback takes a history SSRC; MediaStatus 121 ends it with a BYE and leaves live sessions alone', async () => {
+    rig = await startRig({ graceMs: 30_000, media: { noMedia: true } });
+    const r = rig;
+    const ended: string[] = [];
+    const live = await r.t.ctx.gbInvite.invite({
+      deviceId: DEV,
+      channelId: CH,
+      session: 'Play',
+      offer: { ip: '127.0.0.1', port: 40000, transport: 'udp' },
+      onEnded: (reason) => ended.push(`live: ${reason}`),
+    });
+    const playback = await r.t.ctx.gbInvite.invite({
+      deviceId: DEV,
+      channelId: CH,
+      session: 'Playback',
+      offer: { ip: '127.0.0.1', port: 40002, transport: 'udp' },
+      startTime: 1_700_000_000,
+      endTime: 1_700_000_600,
+      onEnded: (reason) => ended.push(`playback: ${reason}`),
+    });
+    const sdp = new TextDecoder().decode(r.media.invites[1].body);
+    expect(sdp).toContain('s=Playback\r\n');
+    expect(sdp).toContain(`u=${CH}:0\r\n`);
+    expect(sdp).toContain('t=1700000000 1700000600\r\n');
+    expect(playback.dialog.ssrc.text).toMatch(/^120000\d{4}$/);
+    expect(header(r.media.invites[1], 'Subject')).toBe(`${CH}:${playback.dialog.ssrc.text},34020000002000000001:0`);
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('history')).toBe(1);
+
+    expect((await r.media.mediaStatus(CH)).status).toBe(200);
+    await until('the playback to end', () => ended.length === 1);
+    expect(ended).toEqual(['playback: the recording reached its end (MediaStatus 121)']);
+    await until('its BYE', () => r.media.byes.length === 1);
+    expect(header(r.media.byes[0], 'Call-ID')).toBe(playback.dialog.ids.callId);
+    expect(r.t.ctx.gbInvite.ssrcs.inUse('history')).toBe(0);
+    expect(r.t.ctx.gbInvite.sessions()).toEqual([live.dialog]);
+
+    await live.close();
+    await live.close(); // once only
+    expect(r.media.byes).toHaveLength(2);
+    expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
+  });
+});
