@@ -8,7 +8,8 @@
  * Options (after `--`): `--parts=sip,catalog,ps` (default: all present), `--devices=2000`,
  * `--hold=120` (seconds of the keepalive hold), `--register-rate=50`,
  * `--burst-rate=500`; GB_BENCH_PROF=DIR writes the server's CPU profile (node --cpu-prof) there.
- * Every part measures its own baseline in the same run; all figures go to bench/results/gb28181.json.
+ * Every part measures its own baseline in the same run; all figures go to bench/results/gb28181.json
+ * (a `--parts=` run writes only the figures of its parts there).
  */
 import fs from 'node:fs';
 import path from 'node:path';
