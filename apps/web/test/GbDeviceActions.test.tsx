@@ -4,10 +4,11 @@
  * cause beside what is stored), and reboot after a confirm. Other device types get none of it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DeviceRow } from '@opencvr/shared';
 import DeviceListPage from '../src/features/devices/pages/DeviceListPage';
 import { useSession } from '../src/lib/stores/session';
+import { connectEvents, disconnectEvents } from '../src/lib/ws';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
 const row = (DeviceID: string, DeviceType: DeviceRow['DeviceType'], DeviceName: string): DeviceRow =>
@@ -47,6 +48,7 @@ beforeEach(() => {
   useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
 });
 afterEach(() => {
+  disconnectEvents();
   vi.unstubAllGlobals();
   vi.useRealTimers();
   useSession.getState().clear();
@@ -118,5 +120,30 @@ describe('GB device actions on /device/list', () => {
     answer = false;
     fireEvent.click(screen.getByRole('button', { name: /重新查询/ }));
     await screen.findByText(/查询失败：no DeviceInfo response/);
+  }, 30_000);
+
+  it('reloads the list when a catalog answer has been stored (pushed as topic catalog)', async () => {
+    class FakeWebSocket {
+      static last: FakeWebSocket | undefined;
+      onopen: (() => void) | null = null;
+      onmessage: ((ev: { data: string }) => void) | null = null;
+      onclose: (() => void) | null = null;
+      constructor(public url: string) {
+        FakeWebSocket.last = this;
+      }
+      close() {}
+    }
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    let channels = 0;
+    const api = stubApi({ '/api/v1/devicesconfig': () => v1({ Devices: [{ ...GB, ChannelNum: channels }], TotalCount: 1 }) });
+    connectEvents('tok-admin');
+    renderConsole(<DeviceListPage />);
+    await screen.findByText('Gate NVR', {}, { timeout: 10_000 });
+    const before = api.callsTo('/api/v1/devicesconfig').length;
+    channels = 300;
+    act(() => FakeWebSocket.last!.onmessage!({ data: JSON.stringify({ topic: 'catalog', payload: { DeviceID: GB.DeviceID, SN: 1, Running: true, Received: 4, SumNum: 300, StartedAt: '' } }) }));
+    act(() => FakeWebSocket.last!.onmessage!({ data: JSON.stringify({ topic: 'catalog', payload: { DeviceID: GB.DeviceID, SN: 1, Running: false, Outcome: 'complete', Received: 300, SumNum: 300, StartedAt: '' } }) }));
+    expect(await screen.findByText('0/300', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/devicesconfig').length).toBe(before + 1);
   }, 30_000);
 });

@@ -8,6 +8,7 @@ import { Button, Popconfirm } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { DeviceRow } from '@opencvr/shared';
 import { notify } from '../../../lib/notify';
+import { useWsTopic } from '../../../lib/ws';
 import { runAction } from '../../../lib/runAction';
 import { fetchCatalog, rebootDevice, waitCatalog } from '../gbApi';
 import { GbDeviceInfoModal } from './GbDeviceInfoModal';
@@ -54,4 +55,11 @@ export function GbDeviceActions({ device, onChanged }: { device: DeviceRow; onCh
       {infoOpen && <GbDeviceInfoModal device={device} onClose={() => setInfoOpen(false)} />}
     </>
   );
+}
+
+/** Calls `onEnded` when any GB device's catalog answer has been stored (pushed to admins as topic 'catalog'), e.g. after a registration. */
+export function useCatalogEnded(onEnded: () => void) {
+  useWsTopic('catalog', (p) => {
+    if (!p.Running) onEnded();
+  });
 }

@@ -10,7 +10,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteDevice, deleteDevices, fetchDeviceConfigs } from '../api';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
-import { GbDeviceActions } from '../components/GbDeviceActions';
+import { GbDeviceActions, useCatalogEnded } from '../components/GbDeviceActions';
 import { channelListPath } from '../paths';
 import { runAction } from '../../../lib/runAction';
 
@@ -30,6 +30,8 @@ export default function DeviceListPage() {
   });
 
   useEffect(() => setPage(1), [query, type]);
+  // A GB catalog stored (after a registration or a refresh elsewhere) changes the channel counts.
+  useCatalogEnded(() => void list.refetch());
 
   const done = (ok: boolean) => {
     if (!ok) return;
