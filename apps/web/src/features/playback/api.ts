@@ -3,6 +3,7 @@
  * routes). Channels travel as id=device:channel.
  */
 import { getV1, getV2, postV1, request } from '../../lib/request';
+import { recordTypeOf, type RecordSource } from './source';
 
 export const channelIdOf = (device: string, channel: string) => `${device}:${channel}`;
 
@@ -20,11 +21,13 @@ export interface DailyRange {
 }
 
 /** One character per day of the month, '1' when the day has recordings. */
-export const fetchMonthly = (device: string, channel: string, month: string) =>
-  request<string>('/api/v1/record/querymonthly', { data: { id: channelIdOf(device, channel), period: month } }).then((s) => (typeof s === 'string' ? s : String(s ?? '')));
+export const fetchMonthly = (device: string, channel: string, month: string, source: RecordSource = 'Cloud') =>
+  request<string>('/api/v1/record/querymonthly', { data: { id: channelIdOf(device, channel), period: month, ...recordTypeOf(source) } }).then((s) => (typeof s === 'string' ? s : String(s ?? '')));
 
-export const fetchDaily = (device: string, channel: string, day: string) =>
-  request<{ total: number; list: DailyRange[] }>('/api/v1/record/querydaily', { data: { id: channelIdOf(device, channel), period: day } });
+export const fetchDaily = (device: string, channel: string, day: string, source: RecordSource = 'Cloud') =>
+  request<{ total: number; list: DailyRange[]; complete?: number; received?: number; sumNum?: number }>('/api/v1/record/querydaily', {
+    data: { id: channelIdOf(device, channel), period: day, ...recordTypeOf(source) },
+  });
 
 export const setImportant = (ids: number[], important: boolean) =>
   postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { id: ids.join(','), important: important ? 1 : 0 });
@@ -37,11 +40,13 @@ export const removeSegment = (id: number) => postV1<Record<string, never>>('/api
 export interface PlaybackAnswer {
   URL: string;
   request_id: string;
+  /** 1 for a device recording: the speed is in the stream's timestamps. */
+  SpeedInStream?: number;
 }
 
 /** Opens a playback session from `stime` to `etime` (local YYYYMMDDHHmmss). */
-export const openPlayback = (device: string, channel: string, stime: string, etime: string) =>
-  getV1<PlaybackAnswer>('/api/v1/devices/record/playback', { channel: channelIdOf(device, channel), stime, etime });
+export const openPlayback = (device: string, channel: string, stime: string, etime: string, source: RecordSource = 'Cloud') =>
+  getV1<PlaybackAnswer>('/api/v1/devices/record/playback', { channel: channelIdOf(device, channel), stime, etime, ...recordTypeOf(source) });
 
 export const controlPlayback = (request_id: string, command: 'pause' | 'resume' | 'seek', time?: string) =>
   getV1<unknown>('/api/v1/devices/record/playback/control', { request_id, command, time }, { quiet: true });

@@ -2,6 +2,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { fetchDaily, type DailyRange } from './api';
+import type { RecordSource } from './source';
 import { secondsOfDay } from './day';
 import { DAY, mergeRanges, type Range } from './timeline';
 
@@ -22,10 +23,10 @@ export function dayRanges(list: DailyRange[], day: string): DayRange[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-export function useDayRecords(device: string, channel: string, day: string, refetchMs?: number) {
+export function useDayRecords(device: string, channel: string, day: string, refetchMs?: number, source: RecordSource = 'Cloud') {
   const q = useQuery({
-    queryKey: ['playback', 'daily', device, channel, day],
-    queryFn: () => fetchDaily(device, channel, day),
+    queryKey: ['playback', 'daily', device, channel, day, source],
+    queryFn: () => fetchDaily(device, channel, day, source),
     enabled: !!device && !!channel && /^\d{8}$/.test(day),
     refetchInterval: refetchMs,
   });

@@ -12,6 +12,7 @@ import { startWsFmp4, type GapMessage } from '../../components/player/wsFmp4';
 import { controlPlayback, openPlayback, setPlaybackSpeed } from './api';
 import { parseDay, parseStamp, stampAt } from './day';
 import { DAY } from './timeline';
+import { videoRateFor, type RecordSource } from './source';
 
 export type PlaybackPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'ended' | 'unsupported' | 'error';
 
@@ -52,7 +53,9 @@ export function positionOf(anchors: { day: number; media: number | null }[], t: 
   return best ? best.day + Math.max(0, t - best.media) : undefined;
 }
 
-export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device: string, channel: string, day: string) {
+export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device: string, channel: string, day: string, source: RecordSource = 'Cloud') {
+  /** The session's stream already carries the speed (a device recording): the <video> stays at rate 1. */
+  const inStreamRef = useRef(false);
   const [state, setState] = useState<PlaybackState>({ phase: 'idle', reason: '', requestId: '', speed: 1 });
   const engineRef = useRef<Engine | null>(null);
   const genRef = useRef(0);
@@ -87,13 +90,14 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
       update({ phase: 'loading', reason: '', position: from });
       let answer;
       try {
-        answer = await openPlayback(device, channel, stampAt(day, from), stampAt(day, Math.min(DAY, Math.max(from + 1, end))));
+        answer = await openPlayback(device, channel, stampAt(day, from), stampAt(day, Math.min(DAY, Math.max(from + 1, end))), source);
       } catch (err) {
         if (gen === genRef.current) update({ phase: 'error', reason: (err as Error).message });
         return;
       }
       if (gen !== genRef.current) return;
       const speed = stateRef.current.speed;
+      inStreamRef.current = answer.SpeedInStream === 1;
       update({ requestId: answer.request_id });
       if (speed !== 1) void setPlaybackSpeed(answer.request_id, speed).catch(() => undefined);
       const mine = () => gen === genRef.current;
@@ -109,7 +113,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
             const v = videoRef.current;
             if (v && anchorRef.current[0].media === null) {
               anchorRef.current[0].media = v.buffered.length ? v.buffered.start(0) : v.currentTime;
-              v.playbackRate = stateRef.current.speed;
+              v.playbackRate = videoRateFor(stateRef.current.speed, inStreamRef.current);
             }
             update({ phase: 'playing' });
           },
@@ -131,7 +135,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
         },
       );
     },
-    [device, channel, day, stop, update, videoRef],
+    [device, channel, day, source, stop, update, videoRef],
   );
 
   const pause = useCallback(() => {
@@ -151,7 +155,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
   const setSpeed = useCallback(
     (speed: number) => {
       update({ speed });
-      if (videoRef.current) videoRef.current.playbackRate = speed;
+      if (videoRef.current) videoRef.current.playbackRate = videoRateFor(speed, inStreamRef.current);
       const id = stateRef.current.requestId;
       if (id) void setPlaybackSpeed(id, speed).catch(() => undefined);
     },
@@ -182,7 +186,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
     stop();
     anchorRef.current = [{ day: 0, media: null }];
     update({ phase: 'idle', reason: '', requestId: '', position: undefined });
-  }, [device, channel, day, stop, update]);
+  }, [device, channel, day, source, stop, update]);
 
   return { state, playAt, pause, resume, setSpeed, step, position, stop };
 }

@@ -5,7 +5,7 @@
  * range important and (admins) deleting the day. Without a valid day it opens today.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Segmented, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import {
   BackwardOutlined,
   CameraOutlined,
@@ -24,7 +24,7 @@ import { downloadSnapshot } from '../../../components/player/snapshot';
 import { isAdminRole } from '../../../lib/session';
 import { useSession } from '../../../lib/stores/session';
 import { notify } from '../../../lib/notify';
-import { fetchChannels, fetchMonthly, removeDaily, setImportant, SPEEDS } from '../api';
+import { fetchChannels, fetchMonthly, removeDaily, setImportant } from '../api';
 import { clock, monthOf, parseDay, recordedDays, shiftMonth, today } from '../day';
 import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
@@ -34,6 +34,7 @@ import { backchannelPath, backlistPath, backtimePath } from '../paths';
 import { useDayRecords } from '../useDayRecords';
 import { usePlayback } from '../usePlayback';
 import { DAY, follow, rangeAtOrAfter, type Range, type View } from '../timeline';
+import { deviceSourceAvailable, speedsFor, type RecordSource } from '../source';
 
 export default function BackchannelPage() {
   const { devid = '', chnid = '', day = '' } = useParams();
@@ -51,19 +52,23 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const [view, setView] = useState<View>({ start: 0, span: DAY });
   const [selection, setSelection] = useState<Range | null>(null);
   const [position, setPosition] = useState<number | undefined>(undefined);
+  /** The platform's recordings, or (GB28181 channels) those kept on the device. */
+  const [source, setSource] = useState<RecordSource>('Cloud');
 
   useEffect(() => setMonth(monthOf(day)), [day]);
 
   const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
   const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
   const name = chan?.Name || `${device}_${channel}`;
+  const deviceOk = deviceSourceAvailable(chan?.DeviceType);
+  const onDevice = source === 'Device';
 
-  const monthly = useQuery({ queryKey: ['playback', 'monthly', device, channel, month], queryFn: () => fetchMonthly(device, channel, month) });
+  const monthly = useQuery({ queryKey: ['playback', 'monthly', device, channel, month, source], queryFn: () => fetchMonthly(device, channel, month, source) });
   const recorded = useMemo(() => recordedDays(monthly.data, month), [monthly.data, month]);
   const isToday = day === today();
-  const { query: daily, list, ranges, important } = useDayRecords(device, channel, day, isToday ? 30_000 : undefined);
+  const { query: daily, list, ranges, important } = useDayRecords(device, channel, day, isToday && !onDevice ? 30_000 : undefined, source);
 
-  const pb = usePlayback(videoRef, device, channel, day);
+  const pb = usePlayback(videoRef, device, channel, day, source);
   const { state } = pb;
 
   // The playhead follows the media clock.
@@ -148,6 +153,21 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
         title={`${t('route.videoBackchannel')} · ${name}`}
         extra={
           <Space>
+            {deviceOk && (
+              <Segmented<RecordSource>
+                data-testid="record-source"
+                value={source}
+                onChange={(v) => {
+                  setSource(v);
+                  setSelection(null);
+                  if (v === 'Device' && state.speed > 8) pb.setSpeed(1);
+                }}
+                options={[
+                  { value: 'Cloud', label: t('playback.sourceCloud') },
+                  { value: 'Device', label: t('playback.sourceDevice') },
+                ]}
+              />
+            )}
             <Button icon={<UnorderedListOutlined />} onClick={() => navigate(backtimePath(device, channel, day))}>
               {t('playback.segmentList')}
             </Button>
@@ -176,6 +196,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 <Typography.Text type="secondary" data-testid="day-summary">
                   {t('playback.daySummary', { count: list.length, duration: clock(total) })}
                 </Typography.Text>
+                {daily.data?.complete === 0 && (
+                  <Typography.Text type="warning" data-testid="device-partial" style={{ display: 'block' }}>
+                    {t('playback.devicePartial', { received: daily.data.received ?? 0, sumNum: daily.data.sumNum ?? 0 })}
+                  </Typography.Text>
+                )}
                 <div style={{ maxHeight: 240, overflow: 'auto', marginTop: 6 }}>
                   {list.map((r) => (
                     <Flex key={r.name} justify="space-between" style={{ fontSize: 12, cursor: 'pointer', padding: '2px 0' }} onClick={() => void pb.playAt(r.start)}>
@@ -230,15 +255,17 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 style={{ width: 90 }}
                 value={state.speed}
                 onChange={(v: number) => pb.setSpeed(v)}
-                options={SPEEDS.map((s) => ({ value: s, label: `${s}x` }))}
+                options={speedsFor(source).map((s) => ({ value: s, label: `${s}x` }))}
               />
               <Tooltip title={t('player.snapshot')}>
                 <Button aria-label={t('player.snapshot')} icon={<CameraOutlined />} disabled={position === undefined} onClick={() => void snapshot()} />
               </Tooltip>
-              <Tooltip title={current?.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}>
-                <Button aria-label={t('playback.markImportant')} icon={<StarOutlined />} disabled={!current?.ids?.length} type={current?.important === 1 ? 'primary' : 'default'} onClick={() => void toggleImportant()} />
-              </Tooltip>
-              {admin && (
+              {!onDevice && (
+                <Tooltip title={current?.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}>
+                  <Button aria-label={t('playback.markImportant')} icon={<StarOutlined />} disabled={!current?.ids?.length} type={current?.important === 1 ? 'primary' : 'default'} onClick={() => void toggleImportant()} />
+                </Tooltip>
+              )}
+              {admin && !onDevice && (
                 <Popconfirm title={t('playback.deleteDayConfirm', { day })} onConfirm={() => void deleteDay()} okButtonProps={{ danger: true }}>
                   <Button danger aria-label={t('playback.deleteDay')} icon={<DeleteOutlined />} disabled={!list.length}>
                     {t('playback.deleteDay')}
@@ -250,7 +277,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               </Typography.Text>
             </Flex>
             <Timeline ranges={ranges} important={important} view={view} onView={setView} position={position} onSeek={seek} selection={selection} onSelect={setSelection} />
-            <div style={{ marginTop: 12 }}>
+            <div style={{ marginTop: 12, display: onDevice ? 'none' : undefined }}>
               <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} />
             </div>
           </Card>
