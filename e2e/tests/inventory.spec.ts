@@ -56,6 +56,8 @@ test.describe('inventory', () => {
   });
 
   test('a group with a channel, given to a role, is all a user of that role sees in the group tab', async ({ page, request, browser }) => {
+    // Two browser contexts and two first loads of the console: more than the default budget on a busy 2-core runner.
+    test.slow();
     const admin = await adminSession(request);
     const api = call(request, admin.Token);
     const label = `E2E site ${RUN}`;
