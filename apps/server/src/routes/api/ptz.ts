@@ -93,10 +93,10 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         await gb.command(g, q.command, q.speed);
         return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
       }
+      const t = await resolve(req, q);
       const command = q.command;
       if (command !== 'stop' && !isDirection(command))
         throw new ApiError(400, 'invalidParam', { field: 'command', reason: `${command} is not available on ONVIF channels` });
-      const t = await resolve(req, q);
       await onDevice(t, () => (command === 'stop' ? ptz.stop(t) : ptz.move(t, command, q.speed)));
       return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
     },
