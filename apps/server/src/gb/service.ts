@@ -58,6 +58,7 @@ export class GbService implements GbCore {
   /** ACKs sent for 2xx to INVITE, to re-send when the device repeats its 2xx (Call-ID|CSeq → ACK). */
   private readonly acks = new Map<string, { ack: SipRequest; peer: Peer; at: number }>();
   private readonly pending = new Set<Promise<unknown>>();
+  private unwatchConfig: (() => void) | undefined;
 
   constructor(private readonly deps: GbServiceDeps) {
     this.log = deps.log;
@@ -74,15 +75,14 @@ export class GbService implements GbCore {
 
   async start() {
     if (this.endpoint) return;
+    // A new Port on /config/platform/gb takes effect without a restart (SIP_PORT, when set, wins),
+    // also when the old port could not be bound at start.
+    this.unwatchConfig ??= this.deps.config.onChange('gb', (next, prev) => {
+      if (next.Port !== prev.Port && this.deps.settings.sipPort === undefined) void this.track(this.rebind(next.Port));
+    });
     const cfg = await this.gbConfig();
     const port = this.deps.settings.sipPort ?? cfg.Port;
-    const endpoint = new SipEndpoint({
-      host: this.deps.settings.host,
-      port,
-      log: this.log,
-      onRequest: (req, tx, peer) => this.track(this.onRequestIn(req, tx, peer)),
-      onStrayResponse: (res, peer) => this.onStrayResponse(res, peer),
-    });
+    const endpoint = this.newEndpoint(port);
     await endpoint.start();
     this.endpoint = endpoint;
     await this.restore();
@@ -100,7 +100,47 @@ export class GbService implements GbCore {
     this.log.info({ port: endpoint.port }, 'gb: SIP server listening (UDP and TCP)');
   }
 
+  private newEndpoint(port: number): SipEndpoint {
+    return new SipEndpoint({
+      host: this.deps.settings.host,
+      port,
+      log: this.log,
+      onRequest: (req, tx, peer) => this.track(this.onRequestIn(req, tx, peer)),
+      onStrayResponse: (res, peer) => this.onStrayResponse(res, peer),
+    });
+  }
+
+  /**
+   * Moves SIP to another port: the new sockets are bound first, so a taken port leaves the old ones
+   * serving (and is logged); registrations stay, devices re-register on the new port when pointed at it.
+   */
+  private async rebind(port: number) {
+    const old = this.endpoint;
+    if (!old) {
+      // Not listening (the port was taken at start): try again on the new one.
+      await this.start().catch((err: unknown) => this.log.warn({ err, port }, 'gb: SIP server could not start on the new port'));
+      return;
+    }
+    if (old.port === port) return;
+    const next = this.newEndpoint(port);
+    try {
+      await next.start();
+    } catch (err) {
+      this.log.warn({ err, port }, 'gb: SIP server could not move to the new port; still on the old one');
+      return;
+    }
+    if (this.endpoint !== old) {
+      await next.stop(); // stopped or moved meanwhile
+      return;
+    }
+    this.endpoint = next;
+    await old.stop();
+    this.log.info({ port: next.port }, 'gb: SIP server moved to a new port (UDP and TCP)');
+  }
+
   async stop() {
+    this.unwatchConfig?.();
+    this.unwatchConfig = undefined;
     await this.monitor?.stop();
     this.monitor = undefined;
     const e = this.endpoint;
