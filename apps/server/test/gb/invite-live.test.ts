@@ -98,6 +98,17 @@ describe('the session ends', () => {
     expect(hub.reason).toBe(`device ${DEV} refused the live stream of channel ${CH}: 486 Busy Here`);
   });
 
+  it('when the platform shuts down: a BYE to the device still sending', async () => {
+    rig = await startRig({ graceMs: 30_000 });
+    const r = rig;
+    const { URL } = await channelStream(r);
+    await view(r, URL, 1);
+    expect(r.media.byes).toHaveLength(0);
+    await r.t.close();
+    expect(r.media.byes).toHaveLength(1);
+    expect(r.media.sessions[0].endedBy).toBe('platform');
+  });
+
   it("a BYE for a dialog the platform does not know gets 481", async () => {
     rig = await startRig({ graceMs: 30_000 });
     const r = rig;
