@@ -5,6 +5,9 @@ import { DEFAULT_ADMIN_PASSWORD, DEFAULT_ADMIN_USERNAME } from '@opencvr/shared'
 
 const settings = loadConfig();
 const { app, ctx } = await buildApp(settings);
+// A promise rejected with nobody listening is a bug to fix, but it must not take every camera, viewer
+// and recorder down with it (Node's default is to exit): it is logged with its stack instead.
+process.on('unhandledRejection', (err) => app.log.error({ err }, 'unhandled promise rejection (bug): logged, server kept running'));
 await app.listen({ host: settings.host, port: settings.port });
 
 const addr = app.server.address();
