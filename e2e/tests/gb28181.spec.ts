@@ -25,10 +25,10 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 /** The machine is shared: the first render of a lazy page may take a while. */
 const SLOW = { timeout: 60_000 };
 
-/** Annex A.3 at the PTZ pad's default speed 5 (of 1-100): round(0.05 × 255) = 13 = 0x0D, zoom speed 1. */
-const PTZ_UP = 'A50F0108000D00CA';
+/** Annex A.3 at the PTZ pad's default speed 50 (of 1-100): round(0.5 × 255) = 128 = 0x80, zoom speed round(0.5 × 15) = 8. */
+const PTZ_UP = 'A50F01080080003D';
 const PTZ_STOP = 'A50F0100000000B5';
-const PTZ_ZOOM_IN = 'A50F0110000010D5';
+const PTZ_ZOOM_IN = 'A50F011000008045';
 
 test.describe('GB28181 device', () => {
   let admin: Session;

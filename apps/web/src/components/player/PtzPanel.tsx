@@ -27,7 +27,8 @@ const PAD: { cmd: PtzCommand; icon: React.ReactNode; rotate?: number }[] = [
 
 export function PtzPanel({ device, channel }: { device: string; channel: string }) {
   const { t } = useTranslation();
-  const [speed, setSpeed] = useState(5);
+  // The server's ptzcontrol speed scale (EasyCVR's): 1-100, 50 by default.
+  const [speed, setSpeed] = useState(50);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState<PtzCommand | null>(null);
 
@@ -63,7 +64,7 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
         <Button size="small" block icon={<ZoomOutOutlined />} aria-label={t('player.ptz.zoomout')} title={t('player.ptz.zoomout')} onClick={() => void send('zoomout')} />
       </div>
       <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
-      <Slider min={1} max={10} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
+      <Slider min={1} max={100} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
       {error && (
         <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="ptz-error">
           {error}
