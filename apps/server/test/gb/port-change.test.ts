@@ -1,23 +1,11 @@
 /** A new SIP Port saved in the GB settings takes effect without a restart. */
-import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
+import { freePort } from '../fixtures/camera.js';
 
 const DEV = '34020000001320000077';
 const PASSWORD = '12345678';
-
-/** A port free for TCP now (UDP on the same number is almost always free too on loopback tests). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('GB SIP port change', () => {
   let t: TestApp | undefined;
