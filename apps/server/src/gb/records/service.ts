@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
-import type { GbMediaService } from '../media/service.js';
+import type { GbMediaService, GbSourceOptions } from '../media/service.js';
 import type { GbInviteClient, GbInviteSession } from '../invite/client.js';
 import type { GbLog } from '../core.js';
 import type { GbApi, ManscdpClient } from '../manscdp-client.js';
@@ -71,27 +71,13 @@ export class GbRecords {
     const session = new DevicePlaybackSession(id, t.device.device_id, t.channel.id, t.userId, t.from, t.to, {
       log: this.deps.log,
       source: (hooks) =>
-        this.deps.media.source(
-          async (offer, ended) => {
-            let s: GbInviteSession;
-            try {
-              s = await this.deps.invite.invite({
-                deviceId: t.device.device_id,
-                channelId: t.channel.channel_id,
-                session: 'Playback',
-                offer,
-                ...seconds(t),
-                onEnded: (reason) => {
-                  hooks.ended(reason);
-                  ended(reason);
-                },
-              });
-            } catch (err) {
-              inviteError = err;
-              throw err;
-            }
-            hooks.dialog(s.dialog);
-            return { answer: s.media, close: () => s.close() };
+        this.historySource(
+          t,
+          { session: 'Playback' },
+          {
+            ended: hooks.ended,
+            failed: (err) => (inviteError = err),
+            invited: (s) => hooks.dialog(s.dialog),
           },
           // A paused playback receives nothing: the session watches for stalls itself (not while paused).
           { fallbackIp: t.device.sip_local_ip, idleTimeoutMs: 24 * 3600_000 },
@@ -131,28 +117,13 @@ export class GbRecords {
       dir: this.deps.downloadDir,
       log: this.deps.log,
       source: (hooks) =>
-        this.deps.media.source(
-          async (offer, ended) => {
-            let s: GbInviteSession;
-            try {
-              s = await this.deps.invite.invite({
-                deviceId: t.device.device_id,
-                channelId: t.channel.channel_id,
-                session: 'Download',
-                offer,
-                ...seconds(t),
-                downloadSpeed: t.speed,
-                onEnded: (reason) => {
-                  hooks.ended(reason);
-                  ended(reason);
-                },
-              });
-            } catch (err) {
-              inviteError = err;
-              throw err;
-            }
-            hooks.invited();
-            return { answer: s.media, close: () => s.close() };
+        this.historySource(
+          t,
+          { session: 'Download', downloadSpeed: t.speed },
+          {
+            ended: hooks.ended,
+            failed: (err) => (inviteError = err),
+            invited: () => hooks.invited(),
           },
           { fallbackIp: t.device.sip_local_ip },
         ),
@@ -165,6 +136,40 @@ export class GbRecords {
       throw inviteError ?? err;
     }
     return d;
+  }
+
+  /**
+   * A hub source fed by a history INVITE (s=Playback or s=Download) of `t`'s range: the device's BYE
+   * or MediaStatus 121 end both the source and the session; a refused INVITE is handed to `failed`
+   * so the caller can answer with the device's own reason.
+   */
+  private historySource(
+    t: RecordTarget,
+    invite: { session: 'Playback' | 'Download'; downloadSpeed?: number },
+    on: { ended(reason: string): void; failed(err: unknown): void; invited(s: GbInviteSession): void },
+    options: GbSourceOptions,
+  ) {
+    return this.deps.media.source(async (offer, ended) => {
+      let s: GbInviteSession;
+      try {
+        s = await this.deps.invite.invite({
+          deviceId: t.device.device_id,
+          channelId: t.channel.channel_id,
+          offer,
+          ...seconds(t),
+          ...invite,
+          onEnded: (reason) => {
+            on.ended(reason);
+            ended(reason);
+          },
+        });
+      } catch (err) {
+        on.failed(err);
+        throw err;
+      }
+      on.invited(s);
+      return { answer: s.media, close: () => s.close() };
+    }, options);
   }
 
   getDownload(id: string): DeviceDownload | undefined {
