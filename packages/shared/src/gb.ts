@@ -89,18 +89,6 @@ export const ALARM_METHODS = [
   { value: 7, zh: '其他报警', en: 'Other' },
 ] as const;
 
-/**
- * Spec 3 alarm type of a GB alarm: the standard numbers AlarmType per AlarmMethod (2016, A.2.5/9.4):
- * method 2 (device) 1-5, method 5 (video) 1-12, method 6 (fault) 1-2; spec 3 lists them in that
- * order as 1-19. Anything else is 0 (other).
- */
-export function alarmTypeFromGb(method: number, gbType: number): number {
-  if (method === 2 && gbType >= 1 && gbType <= 5) return gbType;
-  if (method === 5 && gbType >= 1 && gbType <= 12) return 5 + gbType;
-  if (method === 6 && gbType >= 1 && gbType <= 2) return 17 + gbType;
-  return 0;
-}
-
 export function alarmTypeLabel(type: number, lang: 'zh-CN' | 'en-US'): string {
   const t = ALARM_TYPES.find((a) => a.value === type);
   if (!t || type === 0) return lang === 'en-US' ? 'Other' : '其他报警';

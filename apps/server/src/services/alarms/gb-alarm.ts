@@ -5,8 +5,7 @@
  * sent as MESSAGE also gets the standard's alarm notification response (Response/Alarm, Result OK);
  * one sent as NOTIFY (a subscription) needs only the 200.
  */
-import { encodeAlarmResponse, type BodyEncoding } from '@opencvr/manscdp';
-import { alarmTypeFromGb } from '@opencvr/shared';
+import { consoleAlarmType, encodeAlarmResponse, type BodyEncoding } from '@opencvr/manscdp';
 import type { GbService } from '../../gb/index.js';
 import type { Alarms } from './index.js';
 
@@ -37,7 +36,7 @@ export function attachGbAlarms(gb: Pick<GbService, 'onMessage' | 'sendRequest'>,
         channelId: source,
         priority: a.alarmPriority,
         method: a.alarmMethod,
-        type: alarmTypeFromGb(a.alarmMethod ?? 0, a.alarmType ?? 0),
+        type: consoleAlarmType(a.alarmMethod, a.alarmType) ?? 0,
         time: gbLocalTime(a.alarmTime),
         description: a.alarmDescription,
         longitude: a.longitude,

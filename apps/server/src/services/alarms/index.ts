@@ -25,7 +25,7 @@ export interface AlarmInput {
   priority?: number;
   /** AlarmMethod 1-7. */
   method?: number;
-  /** Spec 3 alarm type 1-19 (alarmTypeFromGb maps a GB method + AlarmType); 0 = other. */
+  /** Spec 3 alarm type 1-19 (consoleAlarmType of @opencvr/manscdp maps a GB method + AlarmType); 0 = other. */
   type?: number;
   time?: Date | string;
   description?: string;
