@@ -79,24 +79,56 @@ export interface ClientCallbacks {
 
 export type ClientState = 'calling' | 'trying' | 'proceeding' | 'completed' | 'terminated';
 
-/** Client non-INVITE transaction (§17.1.2): Trying → Proceeding → Completed → Terminated. */
-export class NonInviteClientTransaction {
-  state: ClientState = 'trying';
-  private readonly timers: Timers;
-  private interval: number;
+/**
+ * What the four machines share: their timers (cleared together), a send whose transport failure
+ * ends the transaction, and ending once (onTerminated is called a single time).
+ */
+abstract class Transaction<
+  Out extends SipRequest | SipResponse,
+  State extends string,
+  Cb extends { onTransportError?(err: Error): void; onTerminated(): void },
+> {
+  abstract state: State;
+  protected readonly timers: Timers;
 
   constructor(
     readonly request: SipRequest,
-    private readonly ctx: TransactionContext,
-    private readonly send: (msg: SipRequest) => void,
-    private readonly cb: ClientCallbacks,
+    protected readonly ctx: TransactionContext,
+    protected readonly send: (msg: Out) => void,
+    protected readonly cb: Cb,
   ) {
     this.timers = new Timers(ctx.timers);
+  }
+
+  protected transmit(msg: Out) {
+    try {
+      this.send(msg);
+    } catch (err) {
+      this.cb.onTransportError?.(err as Error);
+      this.terminate();
+    }
+  }
+
+  terminate() {
+    if (this.state === 'terminated') return;
+    this.state = 'terminated' as State;
+    this.timers.clearAll();
+    this.cb.onTerminated();
+  }
+}
+
+/** Client non-INVITE transaction (§17.1.2): Trying → Proceeding → Completed → Terminated. */
+export class NonInviteClientTransaction extends Transaction<SipRequest, ClientState, ClientCallbacks> {
+  state: ClientState = 'trying';
+  private interval: number;
+
+  constructor(request: SipRequest, ctx: TransactionContext, send: (msg: SipRequest) => void, cb: ClientCallbacks) {
+    super(request, ctx, send, cb);
     this.interval = ctx.values.T1;
   }
 
   start() {
-    this.transmit();
+    this.transmit(this.request);
     if (this.state === 'terminated') return;
     if (!this.ctx.reliable) this.timers.set('E', this.interval, () => this.timerE());
     this.timers.set('F', 64 * this.ctx.values.T1, () => {
@@ -108,7 +140,7 @@ export class NonInviteClientTransaction {
 
   private timerE() {
     if (this.state !== 'trying' && this.state !== 'proceeding') return;
-    this.transmit();
+    this.transmit(this.request);
     this.interval = this.state === 'trying' ? Math.min(2 * this.interval, this.ctx.values.T2) : this.ctx.values.T2;
     this.timers.set('E', this.interval, () => this.timerE());
   }
@@ -130,38 +162,16 @@ export class NonInviteClientTransaction {
     }
     // Completed: retransmitted finals are absorbed.
   }
-
-  private transmit() {
-    try {
-      this.send(this.request);
-    } catch (err) {
-      this.cb.onTransportError?.(err as Error);
-      this.terminate();
-    }
-  }
-
-  terminate() {
-    if (this.state === 'terminated') return;
-    this.state = 'terminated';
-    this.timers.clearAll();
-    this.cb.onTerminated();
-  }
 }
 
 /** Client INVITE transaction (§17.1.1): Calling → Proceeding → Completed/Terminated; ACKs 3xx–6xx itself. */
-export class InviteClientTransaction {
+export class InviteClientTransaction extends Transaction<SipRequest, ClientState, ClientCallbacks> {
   state: ClientState = 'calling';
-  private readonly timers: Timers;
   private interval: number;
   private ack: SipRequest | undefined;
 
-  constructor(
-    readonly request: SipRequest,
-    private readonly ctx: TransactionContext,
-    private readonly send: (msg: SipRequest) => void,
-    private readonly cb: ClientCallbacks,
-  ) {
-    this.timers = new Timers(ctx.timers);
+  constructor(request: SipRequest, ctx: TransactionContext, send: (msg: SipRequest) => void, cb: ClientCallbacks) {
+    super(request, ctx, send, cb);
     this.interval = ctx.values.T1;
   }
 
@@ -211,22 +221,6 @@ export class InviteClientTransaction {
     }
     if (this.state === 'completed' && res.status >= 300 && this.ack) this.transmit(this.ack);
   }
-
-  private transmit(msg: SipRequest) {
-    try {
-      this.send(msg);
-    } catch (err) {
-      this.cb.onTransportError?.(err as Error);
-      this.terminate();
-    }
-  }
-
-  terminate() {
-    if (this.state === 'terminated') return;
-    this.state = 'terminated';
-    this.timers.clearAll();
-    this.cb.onTerminated();
-  }
 }
 
 export interface ServerCallbacks {
@@ -239,18 +233,12 @@ export interface ServerCallbacks {
 export type ServerState = 'trying' | 'proceeding' | 'completed' | 'confirmed' | 'terminated';
 
 /** Server non-INVITE transaction (§17.2.2): answers retransmitted requests with the last response. */
-export class NonInviteServerTransaction {
+export class NonInviteServerTransaction extends Transaction<SipResponse, ServerState, ServerCallbacks> {
   state: ServerState = 'trying';
-  private readonly timers: Timers;
   private last: SipResponse | undefined;
 
-  constructor(
-    readonly request: SipRequest,
-    private readonly ctx: TransactionContext,
-    private readonly send: (msg: SipResponse) => void,
-    private readonly cb: ServerCallbacks,
-  ) {
-    this.timers = new Timers(ctx.timers);
+  constructor(request: SipRequest, ctx: TransactionContext, send: (msg: SipResponse) => void, cb: ServerCallbacks) {
+    super(request, ctx, send, cb);
   }
 
   /** A retransmission of the request arrived. */
@@ -278,38 +266,16 @@ export class NonInviteServerTransaction {
   get finalSent(): boolean {
     return this.state === 'completed' || (this.state === 'terminated' && !!this.last && this.last.status >= 200);
   }
-
-  private transmit(res: SipResponse) {
-    try {
-      this.send(res);
-    } catch (err) {
-      this.cb.onTransportError?.(err as Error);
-      this.terminate();
-    }
-  }
-
-  terminate() {
-    if (this.state === 'terminated') return;
-    this.state = 'terminated';
-    this.timers.clearAll();
-    this.cb.onTerminated();
-  }
 }
 
 /** Server INVITE transaction (§17.2.1): retransmits a 3xx–6xx until the ACK (G), gives up at H, absorbs ACKs (I). */
-export class InviteServerTransaction {
+export class InviteServerTransaction extends Transaction<SipResponse, ServerState, ServerCallbacks> {
   state: ServerState = 'proceeding';
-  private readonly timers: Timers;
   private last: SipResponse | undefined;
   private interval: number;
 
-  constructor(
-    readonly request: SipRequest,
-    private readonly ctx: TransactionContext,
-    private readonly send: (msg: SipResponse) => void,
-    private readonly cb: ServerCallbacks,
-  ) {
-    this.timers = new Timers(ctx.timers);
+  constructor(request: SipRequest, ctx: TransactionContext, send: (msg: SipResponse) => void, cb: ServerCallbacks) {
+    super(request, ctx, send, cb);
     this.interval = ctx.values.T1;
   }
 
@@ -356,22 +322,6 @@ export class InviteServerTransaction {
     this.transmit(this.last);
     this.interval = Math.min(2 * this.interval, this.ctx.values.T2);
     this.timers.set('G', this.interval, () => this.timerG());
-  }
-
-  private transmit(res: SipResponse) {
-    try {
-      this.send(res);
-    } catch (err) {
-      this.cb.onTransportError?.(err as Error);
-      this.terminate();
-    }
-  }
-
-  terminate() {
-    if (this.state === 'terminated') return;
-    this.state = 'terminated';
-    this.timers.clearAll();
-    this.cb.onTerminated();
   }
 }
 
