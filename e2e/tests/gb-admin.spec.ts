@@ -56,13 +56,19 @@ test.describe('GB28181 administration', () => {
     await dialog.getByLabel('设备国标编码').fill(DEV);
     await dialog.getByLabel('名称').fill(`gate-${RUN}`);
     await button(dialog, '确定').click();
+    // Wait for the closing animation to end: reopening the same antd Modal while it still leaves
+    // (a loaded CI machine) once left the footer unreachable for the whole test time-out.
+    await expect(dialog).toBeHidden(SLOW);
     const row = page.getByRole('row').filter({ hasText: DEV });
     await expect(row).toContainText(`gate-${RUN}`);
 
     await button(row, '编辑').click();
+    await expect(page.getByRole('dialog', { name: '编辑白名单' })).toBeVisible(SLOW);
+    await expect(dialog.getByLabel('名称')).toHaveValue(`gate-${RUN}`);
     await dialog.getByLabel('IP 地址').fill('127.0.0.0/8');
     await dialog.getByLabel('名称').fill(`north-${RUN}`);
     await button(dialog, '确定').click();
+    await expect(dialog).toBeHidden(SLOW);
     await expect(row).toContainText(`north-${RUN}`);
     await expect(row).toContainText('127.0.0.0/8');
 
