@@ -16,3 +16,4 @@ export { boxHeader, childBox, childBoxes, findBox, mimeOfInit, readInit, readMoo
 export { withEditList, withTracks, type EditListOptions } from './edit.js';
 export { readFragmentSamples, type TrafSamples } from './reader.js';
 export { progressiveHeader, type ProgressiveOptions, type ProgressiveTrack } from './progressive.js';
+export { LiveFragmenter, type BatchItem, type LiveFragmenterOptions } from './live-fragmenter.js';
