@@ -5,7 +5,7 @@
  * package's H.264 fixture; the socket is a fake that completes sends later, as a real one does.
  */
 import { describe, expect, it } from 'vitest';
-import { Fragmenter } from '@opencvr/fmp4';
+import { LiveFragmenter } from '@opencvr/fmp4';
 import { BufferPool, fragmentPool } from '../../src/media/outputs/buffer-pool.js';
 import { WsFmp4Output, type WsLike } from '../../src/media/outputs/ws-fmp4.js';
 import { videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
@@ -35,7 +35,7 @@ describe('BufferPool', () => {
 });
 
 describe('WsFmp4Output with pooled fragment buffers', () => {
-  it('sends the same bytes as a plain Fragmenter; buffers are reused only after their send completed', async () => {
+  it('sends the same bytes as a plain LiveFragmenter; buffers are reused only after their send completed', async () => {
     const sent: Uint8Array[] = [];
     const pendingBuffers = new Set<ArrayBufferLike>();
     const completions: (() => void)[] = [];
@@ -56,14 +56,16 @@ describe('WsFmp4Output with pooled fragment buffers', () => {
     };
     const out = new WsFmp4Output(ws);
     out.tracks([H264.track]);
-    const plain = new Fragmenter([H264.track], { maxFragmentDuration: 0.5 });
+    await Promise.resolve(); // units after the tick of tracks() are live ones (not a cached GOP)
+    const plain = new LiveFragmenter([H264.track]);
     const expected: Uint8Array[] = [plain.init];
     const made0 = fragmentPool.stats.made;
     for (let round = 0; round < 3; round++) {
       for (const u of H264.units) {
         const shifted = { ...u, pts: u.pts + round * 1_000_000, dts: u.dts + round * 1_000_000 };
         out.unit(0, shifted);
-        for (const f of plain.push(shifted)) expected.push(f.data);
+        const f = plain.push(shifted);
+        if (f) expected.push(f.data);
         // The socket writes a little later: every other unit, the sends so far complete.
         if (u.dts % 2 === 0) for (const c of completions.splice(0)) c();
       }

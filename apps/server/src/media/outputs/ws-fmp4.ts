@@ -2,7 +2,14 @@
  * Live output: fragmented MP4 over a WebSocket, for the browser's Media Source Extensions.
  * Text frames carry JSON control messages ({type:'init', mime} before each init segment,
  * {type:'state', state, reason} on ingest changes); binary frames carry the init segment and then
- * media fragments (moof+mdat), each cut at a keyframe or every 500 ms for low latency.
+ * media fragments (moof+mdat).
+ *
+ * Live (the default): one fragment per access unit, sent in the same tick the unit reaches the hub
+ * (LiveFragmenter), so a frame leaves the server within a millisecond or so instead of waiting for a
+ * fragment to fill. A new viewer's cached GOP (the units the hub hands over synchronously right
+ * after tracks()) goes out as ONE fragment, so the player starts with one append on a keyframe.
+ * With `fragmentSeconds` (recording playback) fragments are cut at keyframes or every that many
+ * seconds instead (Fragmenter).
  *
  * A slow viewer never holds up the others: when its socket has too much unsent data, its fragments
  * are dropped until the next keyframe fragment, so it skips ahead to live instead of drifting.
@@ -11,7 +18,7 @@
  * written them (the send callback): no allocation per fragment (see buffer-pool.ts).
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
-import { Fragmenter } from '@opencvr/fmp4';
+import { Fragmenter, LiveFragmenter, type BatchItem, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
 import { fragmentPool } from './buffer-pool.js';
 import { latencyProbe } from '../latency-probe.js';
@@ -33,8 +40,17 @@ const OPEN = 1;
  */
 const playableInMse = (t: Track) => t.kind === 'video' || t.codec === 'aac';
 
+export interface WsFmp4Options {
+  /** Unsent bytes on the socket above which fragments are dropped until the next keyframe. */
+  maxBufferedBytes: number;
+  /** Group units into fragments of up to this many seconds; unset: one fragment per unit (live). */
+  fragmentSeconds?: number;
+}
+
 export class WsFmp4Output implements Subscriber {
-  private fragmenter?: Fragmenter;
+  private fragmenter?: Fragmenter | LiveFragmenter;
+  /** Live mode: units handed over in the tick of tracks() (the hub's cached GOP), sent as one fragment. */
+  private startup?: BatchItem[];
   /** Hub track index → index in this output's tracks (absent: left out). */
   private map = new Map<number, number>();
   private skipping = false;
@@ -45,11 +61,12 @@ export class WsFmp4Output implements Subscriber {
 
   constructor(
     private readonly ws: WsLike,
-    private readonly opts: { maxBufferedBytes: number; fragmentSeconds: number } = { maxBufferedBytes: 4 * 1024 * 1024, fragmentSeconds: 0.5 },
+    private readonly opts: WsFmp4Options = { maxBufferedBytes: 4 * 1024 * 1024 },
   ) {}
 
   tracks(all: Track[]) {
     this.map.clear();
+    this.startup = undefined;
     const tracks: Track[] = [];
     all.forEach((t, i) => {
       if (!playableInMse(t)) return;
@@ -61,8 +78,16 @@ export class WsFmp4Output implements Subscriber {
       if (this.ws.readyState === OPEN) this.ws.send(JSON.stringify({ type: 'state', state: 'unsupported', reason: 'no track a browser can play' }));
       return;
     }
-    this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
+    this.fragmenter =
+      this.opts.fragmentSeconds === undefined
+        ? new LiveFragmenter(tracks, { allocate: take })
+        : new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
     this.skipping = false;
+    if (this.fragmenter instanceof LiveFragmenter) {
+      const batch: BatchItem[] = [];
+      this.startup = batch;
+      queueMicrotask(() => this.sendStartup(batch));
+    }
     if (this.ws.readyState !== OPEN) return;
     this.ws.send(
       JSON.stringify({
@@ -80,31 +105,55 @@ export class WsFmp4Output implements Subscriber {
 
   unit(hubTrack: number, unit: AccessUnit) {
     const track = this.map.get(hubTrack);
-    if (!this.fragmenter || track === undefined) return;
-    for (const f of this.fragmenter.push(unit, track)) {
-      if (this.ws.readyState !== OPEN) {
-        fragmentPool.give(f.data);
-        continue;
+    const fragmenter = this.fragmenter;
+    if (!fragmenter || track === undefined) return;
+    if (fragmenter instanceof LiveFragmenter) {
+      if (this.startup) {
+        this.startup.push({ track, unit });
+        return;
       }
-      if (this.skipping && !f.keyframe) {
-        this.stats.dropped++;
-        fragmentPool.give(f.data);
-        continue;
-      }
-      if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
-        this.skipping = true;
-        this.stats.dropped++;
-        fragmentPool.give(f.data);
-        continue;
-      }
-      this.skipping = false;
-      const data = f.data;
-      this.ws.send(data, () => fragmentPool.give(data));
-      this.probe?.sent(f.tracks, track);
-      this.stats.fragments++;
-      this.stats.bytes += f.data.byteLength;
+      const f = fragmenter.push(unit, track);
+      if (f && this.send(f)) latencyProbe?.record('ws-fmp4', latencyProbe.arrivalOf(unit));
+      return;
+    }
+    for (const f of fragmenter.push(unit, track)) {
+      if (this.send(f)) this.probe?.sent(f.tracks, track);
     }
     this.probe?.pushed(track, unit);
+  }
+
+  /** The cached GOP as one fragment (not probed: those units arrived before this viewer). */
+  private sendStartup(batch: BatchItem[]) {
+    if (this.startup !== batch) return; // tracks() again meanwhile: that batch is void
+    this.startup = undefined;
+    if (!(this.fragmenter instanceof LiveFragmenter) || !batch.length) return;
+    const f = this.fragmenter.batch(batch);
+    if (f) this.send(f);
+  }
+
+  /** Sends a fragment unless the socket is closed or too far behind; false when dropped. */
+  private send(f: Fragment): boolean {
+    const data = f.data;
+    if (this.ws.readyState !== OPEN) {
+      fragmentPool.give(data);
+      return false;
+    }
+    if (this.skipping && !f.keyframe) {
+      this.stats.dropped++;
+      fragmentPool.give(data);
+      return false;
+    }
+    if (this.ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      this.skipping = true;
+      this.stats.dropped++;
+      fragmentPool.give(data);
+      return false;
+    }
+    this.skipping = false;
+    this.ws.send(data, () => fragmentPool.give(data));
+    this.stats.fragments++;
+    this.stats.bytes += data.byteLength;
+    return true;
   }
 
   state(state: HubState, reason: string) {
