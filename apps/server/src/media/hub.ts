@@ -161,8 +161,8 @@ export class StreamHub {
         this.cache(track, unit);
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
-        this.stats.bytes += unit.kind === 'video' ? unit.nalus.reduce((n, x) => n + x.byteLength, 0) : unit.data.byteLength;
-        for (const s of this.subs) this.deliver(s, (x) => x.unit(track, unit));
+        this.stats.bytes += unitBytes(unit);
+        this.fanOut(track, unit);
       },
       failed: (reason) => {
         if (!alive()) return;
@@ -183,10 +183,14 @@ export class StreamHub {
       this.stats.keyframes++;
     }
     // Before the first keyframe nothing is worth replaying to a new viewer.
-    const hasVideo = this._tracks.some((t) => t.kind === 'video');
-    if (hasVideo && this.gop.length === 0 && !(unit.kind === 'video' && unit.keyframe)) return;
+    if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) return;
     if (this.gop.length >= this.options.maxGopUnits) this.gop = [];
     this.gop.push({ track, unit });
+  }
+
+  private hasVideo() {
+    for (let i = 0; i < this._tracks.length; i++) if (this._tracks[i].kind === 'video') return true;
+    return false;
   }
 
   private scheduleRetry(reason: string) {
@@ -207,6 +211,23 @@ export class StreamHub {
     for (const s of this.subs) this.deliver(s, (x) => x.state?.(state, reason));
   }
 
+  /** Every unit to every subscriber: the per-unit path, without a closure per subscriber (see deliver). */
+  private fanOut(track: number, unit: AccessUnit) {
+    for (const s of this.subs) {
+      try {
+        s.unit(track, unit);
+      } catch (err) {
+        this.dropFailed(s, err);
+      }
+    }
+  }
+
+  private dropFailed(sub: Subscriber, err: unknown) {
+    this.stats.subscriberErrors++;
+    this.subs.delete(sub);
+    this.onSubscriberError?.(sub, err);
+  }
+
   /**
    * One viewer's failure (a bug in an output, a unit it cannot package) must not stop delivery to
    * the others: it is counted and that viewer is dropped.
@@ -215,9 +236,7 @@ export class StreamHub {
     try {
       call(sub);
     } catch (err) {
-      this.stats.subscriberErrors++;
-      this.subs.delete(sub);
-      this.onSubscriberError?.(sub, err);
+      this.dropFailed(sub, err);
     }
   }
 
@@ -244,6 +263,14 @@ export class StreamHub {
     this.setState('stopped', reason);
     this.onIdle?.(this);
   }
+}
+
+/** Payload bytes of a unit (for the bitrate counter), without a closure per unit. */
+function unitBytes(unit: AccessUnit): number {
+  if (unit.kind !== 'video') return unit.data.byteLength;
+  let n = 0;
+  for (let i = 0; i < unit.nalus.length; i++) n += unit.nalus[i].byteLength;
+  return n;
 }
 
 /** The hubs of one node, by stream key (device/channel/flow). */

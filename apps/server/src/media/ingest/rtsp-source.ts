@@ -53,6 +53,8 @@ interface Setup {
   offset: number;
   /** UDP transport: the socket pair and the reorder buffer in front of the depacketiser. */
   udp?: { pair: UdpPair; reorder: ReorderBuffer };
+  /** Its index in `setups`: the track number the hub is told. */
+  index: number;
 }
 
 const USER_AGENT = 'OpenCVR';
@@ -80,6 +82,11 @@ export class RtspSource implements MediaSource {
   private keepalive?: NodeJS.Timeout;
   private watchdog?: NodeJS.Timeout;
   private lastMediaAt = 0;
+  /**
+   * A packet parsed since the watchdog last looked: set per packet instead of reading the clock per
+   * packet (hundreds a second per stream); the once-a-second watchdog turns it into lastMediaAt.
+   */
+  private mediaSeen = false;
   private startedAt = 0;
   private announced = false;
   private drainTimer?: NodeJS.Timeout;
@@ -153,7 +160,14 @@ export class RtspSource implements MediaSource {
     for (const media of tracks) {
       const channel = this.setups.length * 2;
       const control = resolveControl(sessionBase, media.control);
-      const setup: Setup = { media, depacketiser: media.createDepacketiser(), track: media.track, params: { ...media.parameterSets }, offset: 0 };
+      const setup: Setup = {
+        media,
+        depacketiser: media.createDepacketiser(),
+        track: media.track,
+        params: { ...media.parameterSets },
+        offset: 0,
+        index: this.setups.length,
+      };
       if (this.transport === 'udp') {
         const pair = await allocateUdpPair(this.udpPorts);
         if (this.stopped) {
@@ -204,6 +218,10 @@ export class RtspSource implements MediaSource {
     this.startedAt = Date.now();
     this.lastMediaAt = Date.now();
     this.watchdog = setInterval(() => {
+      if (this.mediaSeen) {
+        this.mediaSeen = false;
+        this.lastMediaAt = Date.now();
+      }
       if (Date.now() - this.lastMediaAt > this.mediaTimeoutMs) this.fail(`no media for ${Math.round(this.mediaTimeoutMs / 1000)} s`);
     }, 1000);
     this.watchdog.unref();
@@ -309,7 +327,7 @@ export class RtspSource implements MediaSource {
       this.stats.badPackets++;
       return;
     }
-    this.lastMediaAt = Date.now();
+    this.mediaSeen = true;
     for (let i = 0; i < units.length; i++) this.deliver(setup, units[i]);
   }
 
@@ -324,7 +342,7 @@ export class RtspSource implements MediaSource {
       this.stats.badPackets++;
       return;
     }
-    this.lastMediaAt = Date.now();
+    this.mediaSeen = true;
     for (const u of units) this.deliver(setup, u);
   }
 
@@ -341,12 +359,15 @@ export class RtspSource implements MediaSource {
       setup.offset = Math.round(((Date.now() - this.startedAt) / 1000) * setup.track.clockRate);
     }
     const shift = setup.offset - setup.base;
-    const shifted: AccessUnit = unit.kind === 'video' ? { ...unit, pts: unit.pts + shift, dts: unit.dts + shift } : { ...unit, pts: unit.pts + shift };
     if (!this.announced) {
       this.announce();
       if (!this.announced) return;
     }
-    this.sink?.unit(this.setups.indexOf(setup), shifted);
+    // The depacketisers hand over a new unit object each time (it is ours): shifted in place rather
+    // than copied per unit.
+    unit.pts += shift;
+    if (unit.kind === 'video') unit.dts += shift;
+    this.sink?.unit(setup.index, unit);
   }
 
   /** A video track without SDP parameter sets starts once SPS/PPS (and VPS) arrive in-band. */
