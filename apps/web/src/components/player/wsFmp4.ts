@@ -2,8 +2,15 @@
  * WebSocket fMP4 → MSE (the server's ws-fmp4 output): text frames {type:'init', mime, tracks} and
  * {type:'state', state, reason}; binary frames: the init segment after each 'init', then moof+mdat
  * fragments. Every 'init' (a camera that came back, a new codec) gets a fresh MediaSource and
- * SourceBuffer. Appends go one at a time through a queue; after each one the live-edge rule may
- * jump, change the rate or trim the buffer so memory stays flat.
+ * SourceBuffer. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
+ * what arrives while the SourceBuffer is busy is queued and appended in one appendBuffer once it is
+ * free, so a busy page makes fewer, larger appends instead of falling behind. After each append the
+ * live-edge rule may jump, change the rate or trim the buffer so memory stays flat.
+ *
+ * Start-up: the first media is the server's cached GOP, which starts on a keyframe up to a GOP
+ * before live. The player shows that keyframe at once (plays from the start of the buffer) and only
+ * then lets the live-edge rule jump: a jump into the middle of a GOP makes the decoder go through
+ * every frame since the keyframe before anything is shown.
  *
  * With `playback` (recordings) the same protocol carries a time range: no live-edge chase, no stall
  * watchdog (a paused recording receives nothing), only the media behind the playhead is trimmed,
@@ -11,10 +18,15 @@
  */
 import type { IngestState } from './api';
 import { playSafely, type Engine, type EngineEvents } from './engine';
+import { AppendQueue } from './appendQueue';
 import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
 
-/** More queued fragments than this means the page cannot keep up: start over at live. */
-const MAX_QUEUE = 300;
+/** More queued media than this (bytes) means the page cannot keep up: start over at live. */
+const MAX_QUEUE_BYTES = 32 * 1024 * 1024;
+/** Live: the live-edge rule waits this long at most for the first frame to be shown. */
+const FIRST_FRAME_WAIT_MS = 3000;
+/** One append takes at most this much of the queue (bytes), so a remove or a jump can come between. */
+const MAX_APPEND_BYTES = 4 * 1024 * 1024;
 /** No media for this long while the camera is said to be live: the connection is dead. */
 const STALL_MS = 10_000;
 
@@ -54,9 +66,15 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   let source: MediaSource | null = null;
   let buffer: SourceBuffer | null = null;
   let objectUrl = '';
-  let queue: (ArrayBuffer | GapMessage)[] = [];
+  const queue = new AppendQueue<GapMessage>();
   let accepting = false;
   let playing = false;
+  /** Live: the first frame has been shown, so the live-edge rule may jump (see the top comment). */
+  let shown = false;
+  /** Counts MediaSources, so a late first-frame callback of an old one is ignored. */
+  let mediaGeneration = 0;
+  let firstFrameTimer: ReturnType<typeof setTimeout> | undefined;
+  let markShown: () => void = () => undefined;
   let ingest: IngestState | '' = '';
   let lastData = Date.now();
 
@@ -94,7 +112,25 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     source = null;
     if (objectUrl) URL.revokeObjectURL(objectUrl);
     objectUrl = '';
-    queue = [];
+    queue.clear();
+  }
+
+  /**
+   * The first frame is on screen: from now on the live edge may be chased. A hidden page presents no
+   * frames, so after FIRST_FRAME_WAIT_MS the rule applies anyway (the buffer must not grow unchased).
+   */
+  function watchFirstFrame() {
+    shown = false;
+    const generation = ++mediaGeneration;
+    const mark = () => {
+      if (generation !== mediaGeneration || shown) return;
+      shown = true;
+      pump();
+    };
+    const v = video as Partial<HTMLVideoElement>;
+    if (typeof v.requestVideoFrameCallback === 'function') video.requestVideoFrameCallback(mark);
+    else video.addEventListener('playing', mark, { once: true });
+    return mark;
   }
 
   function onInit(msg: InitMessage) {
@@ -108,6 +144,9 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     releaseMedia();
     playing = false;
     accepting = true;
+    clearTimeout(firstFrameTimer);
+    firstFrameTimer = undefined;
+    if (!playback) markShown = watchFirstFrame();
     const ms = new MediaSource();
     source = ms;
     objectUrl = URL.createObjectURL(ms);
@@ -140,11 +179,10 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
       if (!playing) {
         playing = true;
         ev.onPlaying();
-        if (playback) {
-          // Recordings may keep their own timestamps: start where the media starts.
-          if (video.currentTime < sb.buffered.start(0)) video.currentTime = sb.buffered.start(0);
-          playSafely(video);
-        }
+        // Start where the media starts (a recording's own timestamps; live: the GOP's keyframe).
+        if (video.currentTime < sb.buffered.start(0)) video.currentTime = sb.buffered.start(0);
+        playSafely(video);
+        if (!playback) firstFrameTimer = setTimeout(markShown, FIRST_FRAME_WAIT_MS);
       }
       if (playback) {
         const from = sb.buffered.start(0);
@@ -158,7 +196,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
           }
         }
       }
-      const act: EdgeActions = playback ? {} : liveEdge({ ranges: rangesOf(sb.buffered), currentTime: video.currentTime, playbackRate: video.playbackRate });
+      const act: EdgeActions = playback || !shown ? {} : liveEdge({ ranges: rangesOf(sb.buffered), currentTime: video.currentTime, playbackRate: video.playbackRate });
       if (act.seek !== undefined) video.currentTime = act.seek;
       if (act.rate !== undefined) video.playbackRate = act.rate;
       if (!playback) playSafely(video);
@@ -171,12 +209,11 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         }
       }
     }
-    let next = queue.shift();
     // A gap marker: report where the media after it starts (the end of what is appended).
-    while (next && !(next instanceof ArrayBuffer)) {
-      options.onGap?.(next, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
-      next = queue.shift();
+    for (let gap = queue.takeMarker(); gap; gap = queue.takeMarker()) {
+      options.onGap?.(gap, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
     }
+    const next = queue.takeMedia(MAX_APPEND_BYTES);
     if (!next) return;
     try {
       sb.appendBuffer(next);
@@ -224,7 +261,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     ev.onBytes(data.byteLength);
     if (!accepting) return; // fragments before the first 'init' cannot be decoded
     queue.push(data);
-    if (!playback && queue.length > MAX_QUEUE) {
+    if (!playback && queue.bytes > MAX_QUEUE_BYTES) {
       fail('closed', 'player fell behind');
       return;
     }
@@ -236,6 +273,8 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     if (stopped) return;
     stopped = true;
     clearInterval(watchdog);
+    clearTimeout(firstFrameTimer);
+    mediaGeneration++;
     video.removeEventListener('error', onVideoError);
     ws.onmessage = null;
     ws.onclose = null;
