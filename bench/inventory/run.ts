@@ -72,6 +72,10 @@ const SIDEBAR_LOADS = 3;
 const ADMIN = 'admin';
 const OPERATOR = 'bench-operator';
 const API_GOAL = '< 50';
+/** `--sidebar-only`: the Chromium loads without the API sampling (printed only, like --only). */
+const SIDEBAR_ONLY = process.argv.includes('--sidebar-only');
+/** `--serve`: seed, start the measured server and keep it up (the first engine only) for profiling. */
+const SERVE = process.argv.includes('--serve');
 const SIDEBAR_GOAL = '< 1000';
 
 interface Pg {
@@ -335,6 +339,12 @@ function markerScript(firstDevice: string): string {
       return null;
     },
   };
+  window.__benchLongTasks = [];
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__benchLongTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
   const watching = {};
   const watch = (key) => {
     if (watching[key]) return;
@@ -357,13 +367,38 @@ function markerScript(firstDevice: string): string {
 }
 
 /** Times from navigation start (ms); `devicesCall`: start and end of the tree's GET /api/v1/devices. */
-type Load = { tree: number; top: number; outer: number; devicesCall: [number, number] | null };
+type Load = { tree: number; top: number; outer: number; devicesCall: [number, number] | null; phases: string };
+
+/**
+ * Where a load's time went, from the page's own timeline (ms from navigation start): the HTML,
+ * the entry script, the last script that arrived before the tree showed, the tree's devices call,
+ * the first paint, and the main thread's long tasks (> 50 ms) up to the tree (count, total).
+ */
+// Plain JavaScript in the init script (a function passed to page.evaluate would carry tsx's helpers).
+const PHASES_SCRIPT = `window.__benchPhases = (treeAt) => {
+  const r = Math.round;
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const js = res.filter((e) => e.name.endsWith('.js') && e.responseEnd <= treeAt);
+  const entry = js.find((e) => /\\/assets\\/index-[^/]+\\.js$/.test(e.name));
+  const last = js.reduce((a, e) => (!a || e.responseEnd > a.responseEnd ? e : a), null);
+  const dev = res.find((e) => e.name.includes('/api/v1/devices?'));
+  const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+  const long = (window.__benchLongTasks || []).filter((t) => t.start < treeAt);
+  const busy = long.reduce((a, t) => a + t.duration, 0);
+  const bytes = js.reduce((a, e) => a + (e.transferSize || 0), 0);
+  return 'html ' + r(nav.responseEnd) + ', entry js ' + (entry ? r(entry.responseEnd) : '?') + ', ' + js.length +
+    ' js (' + r(bytes / 1024) + ' kB over the wire) last at ' + (last ? r(last.responseEnd) + ' ' + last.name.split('/').pop() : '?') +
+    ', devices ' + (dev ? r(dev.startTime) + '..' + r(dev.responseEnd) : '?') + ', fcp ' + (fcp ? r(fcp.startTime) : '?') +
+    ', long tasks ' + long.length + ' = ' + r(busy) + ' ms [' + long.map((t) => r(t.start) + '+' + r(t.duration)).join(' ') + ']';
+};`;
 
 async function newSessionContext(browser: Browser, session: LoginBody): Promise<BrowserContext> {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const stored = JSON.stringify({ ...session.UserInfo, Token: session.Token });
   await context.addInitScript({ content: `localStorage.setItem('userinfo', ${JSON.stringify(stored)});` });
   await context.addInitScript({ content: markerScript(deviceName(1)) });
+  await context.addInitScript({ content: PHASES_SCRIPT });
   return context;
 }
 
@@ -410,8 +445,9 @@ async function sidebarLoad(context: BrowserContext, base: string): Promise<Load>
         { startTime: number; responseEnd: number } | undefined;
       return e ? ([e.startTime, e.responseEnd] as [number, number]) : null;
     });
+    const phaseText = (await page.evaluate(`window.__benchPhases(${marks.tree})`)) as string;
     if (errors.length) log(`    page errors: ${errors.join(' | ')}`);
-    return { tree: marks.tree, top: marks.top, outer, devicesCall };
+    return { tree: marks.tree, top: marks.top, outer, devicesCall, phases: phaseText };
   } finally {
     await page.close();
   }
@@ -454,6 +490,7 @@ async function sidebarFigures(browser: Browser, engine: Engine, base: string, se
         .map((l) => (l.devicesCall ? `${Math.round(l.devicesCall[0])}..${Math.round(l.devicesCall[1])}` : '?'))
         .join(', ')} ms; goto..visible (outside) ${ms(loads.map((l) => l.outer))} ms`,
     );
+    for (const l of loads) log(`    tree at ${Math.round(l.tree)} ms: ${l.phases}`);
     figures.push({
       name: `sidebar first tree level visible (${engine}, admin, ${kind}, median of ${SIDEBAR_LOADS})`,
       value: Math.round(tree),
@@ -510,8 +547,19 @@ async function runEngine(engine: Engine, browser: Browser | undefined, failures:
   const adminSession = await login(server.url, ADMIN, NEW_PASSWORD);
   const operatorSession = await login(server.url, OPERATOR, NEW_PASSWORD);
   const figures: Figure[] = [];
-  figures.push(...(await apiFigures(engine, server, 'admin', adminSession.Token, labelIds[0])));
-  figures.push(...(await apiFigures(engine, server, 'operator', operatorSession.Token, labelIds[0])));
+  if (SERVE) {
+    // For profiling by hand: the seeded server stays up until Ctrl-C.
+    fs.writeFileSync(
+      path.join(os.tmpdir(), `opencvr-bench-inventory-${label}.json`),
+      JSON.stringify({ url: server.url, session: adminSession }),
+    );
+    log(`${engine}: serving ${server.url} (session in ${os.tmpdir()}/opencvr-bench-inventory-${label}.json) until Ctrl-C`);
+    await new Promise(() => undefined);
+  }
+  if (!SIDEBAR_ONLY) {
+    figures.push(...(await apiFigures(engine, server, 'admin', adminSession.Token, labelIds[0])));
+    figures.push(...(await apiFigures(engine, server, 'operator', operatorSession.Token, labelIds[0])));
+  }
   if (browser) {
     try {
       figures.push(...(await sidebarFigures(browser, engine, server.url, adminSession)));
@@ -559,7 +607,8 @@ async function main(): Promise<number> {
 
   let browser: Browser | undefined;
   try {
-    webDist = snapshotWeb();
+    // INVENTORY_WEB_DIST: a console built elsewhere (e.g. unminified with source maps, for profiling).
+    webDist = process.env.INVENTORY_WEB_DIST ?? snapshotWeb();
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -592,7 +641,7 @@ async function main(): Promise<number> {
     figures.push(...(await runEngine(engine, browser, failures)));
   }
 
-  if (only) {
+  if (only || SIDEBAR_ONLY) {
     // A partial run does not replace bench/results/inventory.json.
     for (const f of figures)
       log(`${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline}, ratio ${f.ratio}, goal ${f.goal ?? '-'})`);
