@@ -2,12 +2,14 @@
  * The month flags (querymonthly, queryflags): RecordingIndex.overlaps over the local days of a month
  * against the plain definition (a day is flagged when a row overlaps it), on random rows in the
  * test database (SQLite, or PostgreSQL in the pg stage), including rows across midnight and the
- * month's edges.
+ * month's edges. The day view's spans against the full rows, and retention's skip scan of the
+ * channels against SELECT DISTINCT.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { dayBounds } from '../../src/services/recording/query.js';
+import { indexedChannels } from '../../src/services/recording/retention.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -56,5 +58,29 @@ describe('month flags', () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe('day spans and indexed channels', () => {
+  it('spans are the rows of between without their file columns', async () => {
+    const day = new Date(2024, 4, 10);
+    const next = new Date(2024, 4, 11);
+    const t0 = day.getTime() - 3 * 3600_000;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 30 * 3600_000 }), fc.integer({ min: 0, max: 2 * 3600_000 })), { maxLength: 25 }), async (xs) => {
+        await put(9, xs.map(([s, len]) => ({ s: t0 + s, e: t0 + s + len })));
+        const full = await t.ctx.recording.index.between(9, day, next);
+        const spans = await t.ctx.recording.index.spans(9, day, next);
+        expect(spans).toEqual(full.map((r) => ({ id: r.id, startAt: r.startAt, endAt: r.endAt, important: r.important, status: r.status })));
+      }),
+      { numRuns: 20 },
+    );
+  });
+  it('the skip scan finds every channel of the index, and none twice', async () => {
+    await put(9, []);
+    for (const pk of [3, 11, 12, 500]) await put(pk, [{ s: 1_700_000_000_000 + pk, e: 1_700_000_060_000 }, { s: 1_700_000_100_000, e: 1_700_000_160_000 }]);
+    const distinct = (await t.ctx.db.selectFrom('recordings').select('channel_pk').distinct().execute()).map((r) => r.channel_pk).sort((a, b) => a - b);
+    expect(await indexedChannels(t.ctx.db)).toEqual(distinct);
+    expect(distinct).toEqual(expect.arrayContaining([3, 11, 12, 500]));
   });
 });

@@ -97,7 +97,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       // recordType=Device: what the GB device keeps on its own disk (RecordInfo), same shape.
       if (isDeviceSource(q.recordType)) return deviceDaily(ctx, c, q.period, q.start, q.limit);
       const [from, to] = dayOf(q.period);
-      const ranges = mergeRanges(await rec.index.between(c.id, from, to));
+      const ranges = mergeRanges(await rec.index.spans(c.id, from, to));
       const idText = `${c.parent_device_id}:${c.channel_id}`;
       const list = ranges.map((m) => {
         // Clipped to the day asked for.

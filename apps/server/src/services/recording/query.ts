@@ -1,5 +1,5 @@
 /** The record calls' views of the index: day lists with merged ranges, month flags. */
-import type { SegmentRow } from './store.js';
+import type { SegmentSpan } from './store.js';
 
 export interface MergedRange {
   start: Date;
@@ -10,7 +10,7 @@ export interface MergedRange {
 }
 
 /** Contiguous segments (gap ≤ `toleranceMs`) become one range; gaps are kept. Rows sorted by start. */
-export function mergeRanges(rows: SegmentRow[], toleranceMs = 2000): MergedRange[] {
+export function mergeRanges(rows: SegmentSpan[], toleranceMs = 2000): MergedRange[] {
   const out: MergedRange[] = [];
   for (const r of [...rows].sort((a, b) => a.startAt.getTime() - b.startAt.getTime())) {
     const last = out[out.length - 1];

@@ -5,7 +5,7 @@
  * An important segment is never deleted automatically, nor one being written. Deletions are logged.
  */
 import fs from 'node:fs';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { UnsafePathError } from './paths.js';
 import { toSegment, type SegmentRow } from './store.js';
@@ -43,6 +43,19 @@ export async function deleteSegment(db: Kysely<Database>, row: SegmentRow, fileO
   await db.deleteFrom('recordings').where('id', '=', row.id).execute();
 }
 
+/**
+ * The distinct channel_pk of the index by a loose index scan (the next channel is the smallest one
+ * above the last): as many index seeks as channels, on SQLite and PostgreSQL alike.
+ */
+export async function indexedChannels(db: Kysely<Database>): Promise<number[]> {
+  const { rows } = await sql<{ pk: number | null }>`WITH RECURSIVE c(pk) AS (
+      SELECT MIN(channel_pk) FROM recordings
+      UNION ALL
+      SELECT (SELECT MIN(r.channel_pk) FROM recordings r WHERE r.channel_pk > c.pk) FROM c WHERE c.pk IS NOT NULL
+    ) SELECT pk FROM c WHERE pk IS NOT NULL`.execute(db);
+  return rows.map((r) => Number(r.pk));
+}
+
 export async function runRetention(deps: RetentionDeps): Promise<RetentionReport> {
   const { db, log } = deps;
   const now = deps.now ?? new Date();
@@ -64,8 +77,11 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionReport
     return true;
   };
 
-  // 1. Save days.
-  const channels = (await db.selectFrom('recordings').select('channel_pk').distinct().execute()).map((r) => r.channel_pk);
+  // 1. Save days. The channels come from a skip scan of the (channel_pk, start_at) index (one seek
+  // per channel), and each channel's look-up is bounded by its cutoff on start_at (a segment ends
+  // after it starts). SELECT DISTINCT and an unbounded look-up read every row instead: with a year of
+  // 5-minute segments for 64 channels that blocked SQLite, and so the event loop, for 6 s a pass.
+  const channels = await indexedChannels(db);
   for (const pk of channels) {
     const days = deps.saveDays.get(pk) ?? deps.defaultSaveDays;
     const cutoff = new Date(now.getTime() - days * 86400_000).toISOString();
@@ -74,6 +90,7 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionReport
         .selectFrom('recordings')
         .selectAll()
         .where('channel_pk', '=', pk)
+        .where('start_at', '<', cutoff)
         .where('status', '=', 'complete')
         .where('important', '=', 0)
         .where('end_at', '<', cutoff)
