@@ -58,6 +58,8 @@ export class GbService implements GbCore {
   /** ACKs sent for 2xx to INVITE, to re-send when the device repeats its 2xx (Call-ID|CSeq → ACK). */
   private readonly acks = new Map<string, { ack: SipRequest; peer: Peer; at: number }>();
   private readonly pending = new Set<Promise<unknown>>();
+  /** The finishers of requests sent and not yet answered (ended at stop()). */
+  private readonly inflight = new Set<(r: GbRequestError) => void>();
   private unwatchConfig: (() => void) | undefined;
 
   constructor(private readonly deps: GbServiceDeps) {
@@ -146,6 +148,9 @@ export class GbService implements GbCore {
     const e = this.endpoint;
     this.endpoint = undefined;
     await e?.stop();
+    // Requests still waiting for a device's answer end now: a stopped endpoint never hears it, and the
+    // features awaiting them (a catalog query after registration) would hold the shutdown for AckTimeout.
+    for (const finish of [...this.inflight]) finish(new GbRequestError('transport', 'the GB service is stopping'));
     // Database writes in flight finish before the database closes (batched keepalive times too).
     await Promise.allSettled([...this.pending]);
     await this.store.flushKeepalives();
@@ -197,9 +202,11 @@ export class GbService implements GbCore {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        this.inflight.delete(finish);
         if (r instanceof GbRequestError) reject(r);
         else resolve({ request: req, response: r });
       };
+      this.inflight.add(finish);
       endpoint.request(req, s.peer, {
         onResponse: (res) => {
           if (res.status < 200) return;

@@ -96,4 +96,17 @@ describe.each(['UDP', 'TCP'] as const)('GB REGISTER over %s', (transport) => {
     await dev.unregister();
     expect((await dev.keepalive()).status).toBe(403);
   });
+
+  it('a request still waiting for a silent device ends when the SIP server stops (shutdown is not held for AckTimeout)', async () => {
+    const dev = await device();
+    await dev.register();
+    await dev.close(); // the device goes silent: nothing will ever answer
+    const waiting = t.ctx.gb.sendRequest(DEV, { method: 'MESSAGE', body: Buffer.from('<Query/>'), contentType: 'Application/MANSCDP+xml', timeoutMs: 600_000 });
+    const outcome = waiting.then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    await t.ctx.gb.stop();
+    expect(await outcome).toMatch(/stopping/);
+  });
 });
