@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
-import { clearEarly, startEarly, takeEarly, takeSettled } from '../src/lib/early';
+import { clearEarly, forgetEarly, peekSettled, startEarly, takeEarly, takeSettled } from '../src/lib/early';
 import { lazyPage } from '../src/lib/lazy';
 import { landingPath } from '../src/app/boot';
 
@@ -48,6 +48,20 @@ describe('early calls', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(takeSettled('k')).toBe('early');
     expect(takeSettled('k')).toBeUndefined();
+    await expect(takeEarly('k', async () => 'own')).resolves.toBe('own');
+  });
+
+  it('peekSettled shows an arrived answer to every render until forgetEarly hands it out', async () => {
+    let answer!: (v: string) => void;
+    startEarly('k', () => new Promise<string>((r) => (answer = r)));
+    expect(peekSettled('k')).toBeUndefined();
+    answer('early');
+    await new Promise((r) => setTimeout(r, 0));
+    // A first render React throws away, then the one it commits: both see the answer.
+    expect(peekSettled('k')).toBe('early');
+    expect(peekSettled('k')).toBe('early');
+    forgetEarly('k');
+    expect(peekSettled('k')).toBeUndefined();
     await expect(takeEarly('k', async () => 'own')).resolves.toBe('own');
   });
 

@@ -44,6 +44,22 @@ export function takeSettled<T>(key: string): T | undefined {
   return early.settled.value as T;
 }
 
+/**
+ * The answer of the call started under `key` if it has already succeeded and is fresh, without
+ * handing it out: for a component's first render, which React may run and throw away (a sibling
+ * suspends) before it runs it again. The component hands it out with forgetEarly once mounted.
+ */
+export function peekSettled<T>(key: string): T | undefined {
+  const early = started.get(key);
+  if (!early?.settled || Date.now() - early.at >= MAX_AGE_MS) return undefined;
+  return early.settled.value as T;
+}
+
+/** Forgets the call started under `key` (its answer has been used: see peekSettled). */
+export function forgetEarly(key: string): void {
+  started.delete(key);
+}
+
 /** The call started under `key` if there is a fresh one (handed out once), else `call()`. */
 export function takeEarly<T>(key: string, call: () => Promise<T>): Promise<T> {
   const early = started.get(key);

@@ -1,6 +1,6 @@
 /** Calls of the video sidebar (spec 2 "Video pages"), one function per call. */
 import { TREE_PAGE_SIZE, type ChannelRow, type DeviceRow, type GroupNode } from '@opencvr/shared';
-import { startEarly, takeEarly, takeSettled } from '../../lib/early';
+import { forgetEarly, peekSettled, startEarly, takeEarly } from '../../lib/early';
 import { getV1 } from '../../lib/request';
 import { useSession } from '../../lib/stores/session';
 
@@ -15,8 +15,13 @@ export const fetchTreeDevices = (start: number, limit: number) =>
   start === 0 && limit === TREE_PAGE_SIZE ? takeEarly(firstTreePage(), () => treeDevices(start, limit)) : treeDevices(start, limit);
 /** Start-up (app/boot.ts): asks for the tree's first page while the console's code still loads. */
 export const prefetchTreeDevices = () => startEarly(firstTreePage(), () => treeDevices(0, TREE_PAGE_SIZE));
-/** That first page if it has already arrived (once), for the tree's first render. */
-export const settledTreeDevices = () => takeSettled<{ Devices: DeviceRow[]; TotalCount: number }>(firstTreePage());
+/**
+ * That first page if it has already arrived, for the tree's first render; the tree hands it out
+ * (usedTreeDevices) once mounted. Taking it in the render lost it when React threw that render
+ * away and ran it again (seen on 2 of 6 cold loads): the tree then asked the server a second time.
+ */
+export const settledTreeDevices = () => peekSettled<{ Devices: DeviceRow[]; TotalCount: number }>(firstTreePage());
+export const usedTreeDevices = () => forgetEarly(firstTreePage());
 /** A device's channels, or a directory's children with `subset` (its GBID). */
 export const fetchTreeChannels = (device: string, start: number, limit: number, subset?: string) =>
   getV1<{ Channels: ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, subset: subset || undefined, start, limit });

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
 import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
 import { useDebounced } from '../../../lib/useDebounced';
-import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices } from '../api';
+import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
 
@@ -64,6 +64,7 @@ export function VideoTree() {
   useEffect(() => {
     if (haveInitial.current) {
       haveInitial.current = false;
+      usedTreeDevices();
       return;
     }
     reset();
