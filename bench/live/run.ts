@@ -85,6 +85,10 @@ const ONDEMAND_SAMPLES = Number(arg('ondemand-samples', '5'));
 /** --parts=hubs,startup,first-frame,latency,viewers (default all); a partial run merges into live.json. */
 const ALL_PARTS = ['hubs', 'startup', 'first-frame', 'latency', 'viewers'];
 const PARTS = arg('parts', ALL_PARTS.join(',')).split(',');
+/** --hub-cpu-prof=DIR: the hubs part's servers write a V8 CPU profile there when they stop (cpu-profile.mjs). */
+const HUB_CPU_PROF = arg('hub-cpu-prof', '');
+/** --baseline=no skips the ffmpeg baseline (profiling runs only: the figures then have no baseline). */
+const BASELINE = arg('baseline', 'yes') !== 'no';
 
 const log = (m: string) => console.log(`[live] ${m}`);
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
@@ -167,11 +171,16 @@ interface Camera {
   url: (n: number) => string;
   pid: number;
 }
+/** --camera=replay (default: replay-camera.ts, pre-packetised RTP) or gstreamer (camera.py). */
+const CAMERA = arg('camera', 'replay');
+
 async function startCamera(): Promise<Camera> {
   const port = await freePort();
-  const child = spawn(PYTHON, [path.join(HERE, 'camera.py'), CLIP_H264, String(port), String(FPS)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const [cmd, args] =
+    CAMERA === 'gstreamer'
+      ? [PYTHON, [path.join(HERE, 'camera.py'), CLIP_H264, String(port), String(FPS)]]
+      : [process.execPath, ['--import', 'tsx', path.join(HERE, 'replay-camera.ts'), CLIP_H264, String(port), String(FPS)]];
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   trackChild(child);
   onCleanup(() => stopChild(child));
   const ready = new Promise<void>((resolve, reject) => {
@@ -183,7 +192,7 @@ async function startCamera(): Promise<Camera> {
     setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
   });
   await ready;
-  log(`camera at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
+  log(`camera (${CAMERA === 'gstreamer' ? 'GStreamer, camera.py' : 'replay, replay-camera.ts'}) at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
   return { url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`, pid: child.pid! };
 }
 
@@ -198,8 +207,14 @@ interface Server {
 }
 
 /** A fresh server (bench/lib/server.ts), initialised through the API. */
-async function startServer(label: string): Promise<Server> {
-  const s = await startServerProcess({ label, prefix: 'live', env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+async function startServer(label: string, cpuProfDir = ''): Promise<Server> {
+  const env: Record<string, string> = { CHANNEL_CHECK_INTERVAL: '0' };
+  if (cpuProfDir) {
+    env.LIVE_CPU_PROF_DIR = path.resolve(cpuProfDir);
+    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(HERE, 'cpu-profile.mjs')}`.trim();
+  }
+  if (process.env.LIVE_SERVER_NODE_OPTIONS) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} ${process.env.LIVE_SERVER_NODE_OPTIONS}`.trim();
+  const s = await startServerProcess({ label, prefix: 'live', env, showLogOnStop: true, log });
   const session = await initialise(s.url);
   return { base: s.url, pid: s.pid, token: session.Token, stop: s.stop };
 }
@@ -452,8 +467,30 @@ interface HubResult {
   mbitPerStream: number;
 }
 
+/**
+ * VmRSS of a server with no stream once it has settled: just after start-up V8's young generation is
+ * still sized for the start-up's allocation (tens of MB) and shrinks only when its memory reducer
+ * runs, some seconds later; measured before that, the 0-stream figure is too high and the growth to
+ * 1 stream comes out negative or (the other way) start-up garbage counts against the first stream.
+ * Settled: 8 one-second readings within 1 MB of each other, at most 60 s.
+ */
+async function settledRss(pid: number): Promise<{ kb: number; note: string }> {
+  const readings: number[] = [];
+  const t0 = performance.now();
+  for (;;) {
+    readings.push(statusKb(pid, 'VmRSS'));
+    const last = readings.slice(-8);
+    const secs = (performance.now() - t0) / 1000;
+    if (last.length === 8 && Math.max(...last) - Math.min(...last) <= 1024) {
+      return { kb: last.reduce((a, b) => a + b, 0) / last.length, note: `settled after ${secs.toFixed(0)} s` };
+    }
+    if (secs > 60) return { kb: readings[readings.length - 1], note: 'NOT settled in 60 s, last reading' };
+    await sleep(1000);
+  }
+}
+
 async function measureHub(cam: Camera, n: number): Promise<HubResult> {
-  const server = await startServer(`hub${n}`);
+  const server = await startServer(`hub${n}`, HUB_CPU_PROF);
   const viewers: Viewer[] = [];
   try {
     const devices = await pool(
@@ -463,10 +500,13 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     );
     await sleep(2000);
     const i0 = cpuSeconds(server.pid)!;
-    await sleep(5000);
-    const idlePerMin = ((cpuSeconds(server.pid)! - i0) / 5) * 60;
-    const rss0 = statusKb(server.pid, 'VmRSS');
-    log(`N=${n}: ${n} devices added; server VmRSS with 0 streams ${(rss0 / 1024).toFixed(1)} MB, CPU ${idlePerMin.toFixed(3)} CPU-s per minute (idle; included in the per-stream figure)`);
+    const idleFrom = performance.now();
+    const rss0 = await settledRss(server.pid);
+    const idlePerMin = ((cpuSeconds(server.pid)! - i0) / ((performance.now() - idleFrom) / 1000)) * 60;
+    log(
+      `N=${n}: ${n} devices added; server VmRSS with 0 streams ${(rss0.kb / 1024).toFixed(1)} MB (${rss0.note}), ` +
+        `CPU ${idlePerMin.toFixed(3)} CPU-s per minute (idle; included in the per-stream figure)`,
+    );
     const t0 = performance.now();
     await pool(devices, 16, async (d) => {
       const v = new Viewer(await streamUrl(server, d));
@@ -481,11 +521,17 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     const c0 = cpuSeconds(server.pid)!;
     const cam0 = cpuSeconds(cam.pid) ?? NaN;
     const w0 = performance.now();
+    // VmRSS sampled every second over the window and averaged: V8 frees the per-frame buffers in
+    // batches (a saw-tooth of several MB per stream), so one reading at the end lands anywhere on it.
+    const rssSamples: number[] = [];
+    const sampler = setInterval(() => rssSamples.push(statusKb(server.pid, 'VmRSS')), 1000);
     await sleep(WINDOW_S * 1000);
+    clearInterval(sampler);
     const c1 = cpuSeconds(server.pid)!;
     const cam1 = cpuSeconds(cam.pid) ?? NaN;
     const secs = (performance.now() - w0) / 1000;
-    const rss1 = statusKb(server.pid, 'VmRSS');
+    const rss1 = rssSamples.length ? rssSamples.reduce((a, b) => a + b, 0) / rssSamples.length : statusKb(server.pid, 'VmRSS');
+    log(`N=${n}: server VmRSS over the window min ${(Math.min(...rssSamples) / 1024).toFixed(1)} mean ${(rss1 / 1024).toFixed(1)} max ${(Math.max(...rssSamples) / 1024).toFixed(1)} MB`);
     // The camera (one GStreamer process for every stream) is not counted; its load says whether it
     // kept up (near 100% of a core, its packets come late and the viewers' fps shows it).
     log(`N=${n}: camera process ${(((cam1 - cam0) / secs) * 100).toFixed(0)}% of a core during the window (not counted)`);
@@ -499,8 +545,8 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     const r: HubResult = {
       n,
       cpuPerStreamMin: (c1 - c0) / (n * (secs / 60)),
-      rssPerStreamMb: (rss1 - rss0) / 1024 / n,
-      rss0Mb: rss0 / 1024,
+      rssPerStreamMb: (rss1 - rss0.kb) / 1024 / n,
+      rss0Mb: rss0.kb / 1024,
       rss1Mb: rss1 / 1024,
       missingFrames: win.missingFrames,
       seqGaps: win.seqGaps,
@@ -709,12 +755,14 @@ async function main(): Promise<number> {
       failures.push(`hub N=${n}: ${(err as Error).message}`);
     }
     await sleep(1500);
-    try {
-      ff = await measureFfmpeg(cam, n);
-    } catch (err) {
-      failures.push(`ffmpeg N=${n}: ${(err as Error).message}`);
+    if (BASELINE) {
+      try {
+        ff = await measureFfmpeg(cam, n);
+      } catch (err) {
+        failures.push(`ffmpeg N=${n}: ${(err as Error).message}`);
+      }
+      await sleep(1500);
     }
-    await sleep(1500);
     if (!hub) continue;
     const fb = ff?.cpuPerStreamMin ?? null;
     const mb = ff?.pssMb ?? null;
@@ -728,7 +776,7 @@ async function main(): Promise<number> {
         goal: fb === null ? 'ratio < 0.33' : `< ${round(fb / 3, 4)}`,
       },
       {
-        name: `hub memory per stream (VmRSS growth 0->${n} streams / ${n}; baseline: ffmpeg PSS per process)`,
+        name: `hub memory per stream (VmRSS growth 0->${n} streams / ${n}: settled 0-stream VmRSS to the mean over the window; baseline: ffmpeg PSS per process)`,
         value: round(hub.rssPerStreamMb, 2),
         unit: 'MB',
         baseline: mb === null ? null : round(mb, 2),
@@ -798,7 +846,13 @@ async function main(): Promise<number> {
   }
 
   log(`load average at the end: ${loadavg()} (shared ${os.cpus().length}-core machine: figures are noisy)`);
-  writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeWithPrevious(figures));
+  if (!BASELINE) log('--baseline=no: a profiling run, bench/results/live.json is left as it was');
+  else {
+    // The hubs part's memory figures were named "(VmRSS growth 0->N streams / N; baseline ...)" before
+    // the 0-stream reading waited for the heap to settle: those old names are dropped.
+    const stale = (f: Figure) => PARTS.includes('hubs') && f.name.startsWith('hub memory per stream (VmRSS growth 0->') && !f.name.includes('settled');
+    writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeWithPrevious(figures, stale));
+  }
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;
 }

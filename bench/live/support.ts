@@ -88,6 +88,8 @@ export interface CountingViewer {
   firstAt?: number;
   ready: Promise<void>;
   close(): Promise<void>;
+  /** WHEP viewers: the peer connection's state (diagnostics). */
+  state?: () => string;
 }
 
 /** A WebSocket viewer (fMP4 or FLV) that counts bytes; ready at its first binary message. */
@@ -139,6 +141,7 @@ export async function whepViewer(url: string): Promise<CountingViewer> {
   const v: CountingViewer = {
     bytes: 0,
     ready: Promise.resolve(),
+    state: () => `${pc.iceConnectionState}/${pc.connectionState}`,
     close: async () => {
       if (resource) await fetch(resource, { method: 'DELETE' }).catch(() => undefined);
       await pc.close().catch(() => undefined);
@@ -188,9 +191,9 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 /**
  * A run of some parts only (--parts=) keeps the other figures of the last bench/results/live.json:
- * figures of the same name are replaced in place, new ones appended.
+ * figures of the same name are replaced in place, new ones appended, those `stale` says are gone.
  */
-export function mergeWithPrevious(figures: Figure[]): Figure[] {
+export function mergeWithPrevious(figures: Figure[], stale: (f: Figure) => boolean = () => false): Figure[] {
   let previous: Figure[] = [];
   try {
     previous = (JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'live.json'), 'utf8')) as { figures: Figure[] }).figures;
@@ -198,6 +201,8 @@ export function mergeWithPrevious(figures: Figure[]): Figure[] {
     return figures;
   }
   const fresh = new Map(figures.map((f) => [f.name, f]));
+  // Figures the run replaces under a new name (a changed method) are dropped, not kept beside.
+  previous = previous.filter((f) => fresh.has(f.name) || !stale(f));
   const merged = previous.map((f) => fresh.get(f.name) ?? f);
   const kept = new Set(previous.map((f) => f.name));
   return [...merged, ...figures.filter((f) => !kept.has(f.name))];
