@@ -11,9 +11,21 @@ interface Answer {
   EasyDarwin: { Body: { URLs: { WS_FMP4: string } } };
 }
 
+/** Milliseconds from the getchannelstream call to each step (undefined: not reached). */
+interface FirstFrameSample {
+  /** The first frame presented (requestVideoFrameCallback's presentationTime). */
+  ms: number;
+  /** getchannelstream answered. */
+  answerMs: number;
+  /** The first media bytes (the init segment) arrived on the WebSocket. */
+  firstBytesMs?: number;
+  /** The first append made media buffered (the engine's onPlaying). */
+  bufferedMs?: number;
+}
+
 declare global {
   interface Window {
-    benchFirstFrame(device: string, token: string): Promise<{ ms: number; answerMs: number }>;
+    benchFirstFrame(device: string, token: string): Promise<FirstFrameSample>;
   }
 }
 
@@ -29,6 +41,8 @@ window.benchFirstFrame = async (device, token) => {
   const answer = (await res.json()) as Answer;
   const answerMs = performance.now() - t0;
   const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${answer.EasyDarwin.Body.URLs.WS_FMP4}`;
+  let firstBytesMs: number | undefined;
+  let bufferedMs: number | undefined;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       engine.stop();
@@ -37,8 +51,12 @@ window.benchFirstFrame = async (device, token) => {
     const engine = startWsFmp4(video, url, {
       onInfo: () => undefined,
       onState: () => undefined,
-      onBytes: () => undefined,
-      onPlaying: () => undefined,
+      onBytes: () => {
+        firstBytesMs ??= performance.now() - t0;
+      },
+      onPlaying: () => {
+        bufferedMs ??= performance.now() - t0;
+      },
       onUnsupported: (mime) => reject(new Error(`unsupported ${mime}`)),
       onFailure: (_kind, reason) => reject(new Error(reason)),
     });
@@ -48,7 +66,7 @@ window.benchFirstFrame = async (device, token) => {
       clearTimeout(timer);
       engine.stop();
       video.remove();
-      resolve({ ms, answerMs });
+      resolve({ ms, answerMs, firstBytesMs, bufferedMs });
     });
   });
 };
