@@ -1,6 +1,5 @@
 // First: the boot calls and the current page's chunks start while the rest is evaluated (app/boot.ts).
 import './app/bootNow';
-import 'antd/dist/antd.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';

@@ -12,12 +12,6 @@ import { setNavigator } from '../lib/navigation';
 import { useUi } from '../lib/stores/ui';
 import { createRouter } from './router';
 
-// antd's component styles come from its prebuilt stylesheet (antd/dist/antd.css, imported by
-// main.tsx) instead of being generated in the browser at first render: on this 2-core machine that
-// generation (token merging, stylis, style insertion) was ~15% of the main thread's work before the
-// video sidebar could show. The theme tokens' CSS variables are still set at runtime.
-const THEME = { zeroRuntime: true } as const;
-
 const queryClient = new QueryClient({
   // The request layer already tells the user about failures; retries would repeat the notice.
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
@@ -48,7 +42,7 @@ export function App() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider theme={THEME} locale={i18n.language === 'en-US' ? enUS : zhCN}>
+      <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN}>
         {noticesWanted && (
           <Suspense fallback={null}>
             <NoticeHost />
