@@ -78,6 +78,10 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   let ingest: IngestState | '' = '';
   let lastData = Date.now();
 
+  // The MediaSource is attached while the WebSocket connects: the element's opening of it (some
+  // tens of ms on a busy machine) overlaps the handshake instead of following the 'init' message.
+  let unused = typeof window.MediaSource === 'function';
+  if (unused) openSource();
   const ws = new WebSocket(url);
   ws.binaryType = 'arraybuffer';
 
@@ -141,35 +145,41 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
       ev.onUnsupported(msg.mime);
       return;
     }
-    releaseMedia();
+    const reuse = source !== null && unused;
+    if (!reuse) releaseMedia();
+    unused = false;
     playing = false;
     accepting = true;
     clearTimeout(firstFrameTimer);
     firstFrameTimer = undefined;
     if (!playback) markShown = watchFirstFrame();
+    const ms = reuse && source ? source : openSource();
+    const attach = () => {
+      if (stopped || source !== ms) return;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+      objectUrl = '';
+      try {
+        const sb = ms.addSourceBuffer(msg.mime);
+        sb.mode = 'segments';
+        sb.addEventListener('updateend', pump);
+        buffer = sb;
+      } catch (err) {
+        fail('fatal', (err as Error).message);
+        return;
+      }
+      pump();
+    };
+    if (ms.readyState === 'open') attach();
+    else ms.addEventListener('sourceopen', attach, { once: true });
+  }
+
+  /** A new MediaSource attached to the video element (it opens a little later: 'sourceopen'). */
+  function openSource(): MediaSource {
     const ms = new MediaSource();
     source = ms;
     objectUrl = URL.createObjectURL(ms);
     video.src = objectUrl;
-    ms.addEventListener(
-      'sourceopen',
-      () => {
-        if (stopped || source !== ms) return;
-        URL.revokeObjectURL(objectUrl);
-        objectUrl = '';
-        try {
-          const sb = ms.addSourceBuffer(msg.mime);
-          sb.mode = 'segments';
-          sb.addEventListener('updateend', pump);
-          buffer = sb;
-        } catch (err) {
-          fail('fatal', (err as Error).message);
-          return;
-        }
-        pump();
-      },
-      { once: true },
-    );
+    return ms;
   }
 
   function pump() {
