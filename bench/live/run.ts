@@ -89,6 +89,12 @@ const PARTS = arg('parts', ALL_PARTS.join(',')).split(',');
 const HUB_CPU_PROF = arg('hub-cpu-prof', '');
 /** --baseline=no skips the ffmpeg baseline (profiling runs only: the figures then have no baseline). */
 const BASELINE = arg('baseline', 'yes') !== 'no';
+/**
+ * --baseline-streams=1,16,64: the stream counts the ffmpeg baseline runs at (default: every one). 256
+ * ffmpeg processes need about 1.7 cores on their own; above the list the hub's figures are written
+ * without a baseline.
+ */
+const BASELINE_STREAMS = list(arg('baseline-streams', STREAMS.join(',')));
 
 const log = (m: string) => console.log(`[live] ${m}`);
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
@@ -512,9 +518,17 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
       const v = new Viewer(await streamUrl(server, d));
       viewers.push(v);
     });
-    const firsts = await Promise.allSettled(viewers.map((v) => v.first(30_000)));
+    // Hundreds of streams start together (each waits for its camera's next keyframe): more time.
+    const firstWithin = Math.max(30_000, n * 300);
+    const firsts = await Promise.allSettled(viewers.map((v) => v.first(firstWithin)));
     const failed = firsts.filter((r) => r.status === 'rejected');
-    if (failed.length) throw new Error(`N=${n}: ${failed.length} of ${n} viewers got no fragment: ${(failed[0] as PromiseRejectedResult).reason}`);
+    if (failed.length) {
+      const states = [...new Set(viewers.flatMap((v) => v.window.states))].slice(0, 5).join('; ');
+      throw new Error(
+        `N=${n}: ${failed.length} of ${n} viewers got no fragment: ${(failed[0] as PromiseRejectedResult).reason}` +
+          `${states ? `; stream states said: ${states}` : ''}; load ${loadavg()}`,
+      );
+    }
     log(`N=${n}: every viewer has fragments after ${((performance.now() - t0) / 1000).toFixed(1)} s; warm-up ${WARMUP_S} s`);
     await sleep(WARMUP_S * 1000);
     for (const v of viewers) v.resetWindow();
@@ -755,7 +769,8 @@ async function main(): Promise<number> {
       failures.push(`hub N=${n}: ${(err as Error).message}`);
     }
     await sleep(1500);
-    if (BASELINE) {
+    if (!BASELINE_STREAMS.includes(n)) log(`N=${n}: no ffmpeg baseline (--baseline-streams=${BASELINE_STREAMS.join(',')})`);
+    else if (BASELINE) {
       try {
         ff = await measureFfmpeg(cam, n);
       } catch (err) {
@@ -766,7 +781,13 @@ async function main(): Promise<number> {
     if (!hub) continue;
     const fb = ff?.cpuPerStreamMin ?? null;
     const mb = ff?.pssMb ?? null;
-    figures.push(
+    // Streams that did not keep up (slowest under FPS - 1) make CPU and memory per stream-minute
+    // meaningless (less work was done): only the fps and dropped-frame figures are written then.
+    const sustained = hub.minFps >= FPS - 1;
+    if (!sustained) {
+      failures.push(`hub N=${n}: not sustained (slowest stream ${hub.minFps.toFixed(1)} fps, mean ${hub.meanFps.toFixed(1)}): no CPU or memory figure`);
+    }
+    if (sustained) figures.push(
       {
         name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (baseline: ffmpeg -c copy fMP4 per stream)`,
         value: round(hub.cpuPerStreamMin, 4),
@@ -783,6 +804,8 @@ async function main(): Promise<number> {
         ratio: mb ? round(hub.rssPerStreamMb / mb, 3) : null,
         goal: mb === null ? 'ratio < 0.2' : `< ${round(mb * 0.2, 2)}`,
       },
+    );
+    figures.push(
       {
         name: `dropped frames at the WS viewers, ${n} streams, ${WINDOW_S} s window (timestamp gaps; mfhd gaps: ${hub.seqGaps})`,
         value: hub.missingFrames,
@@ -850,7 +873,15 @@ async function main(): Promise<number> {
   else {
     // The hubs part's memory figures were named "(VmRSS growth 0->N streams / N; baseline ...)" before
     // the 0-stream reading waited for the heap to settle: those old names are dropped.
-    const stale = (f: Figure) => PARTS.includes('hubs') && f.name.startsWith('hub memory per stream (VmRSS growth 0->') && !f.name.includes('settled');
+    // Also dropped: an earlier CPU or memory figure for a stream count this run measured but did not
+    // write (streams not sustained).
+    const hubFigure = /^hub (?:CPU per stream-minute, |memory per stream \(VmRSS growth 0->)(\d+) streams/;
+    const stale = (f: Figure) => {
+      if (!PARTS.includes('hubs')) return false;
+      if (f.name.startsWith('hub memory per stream (VmRSS growth 0->') && !f.name.includes('settled')) return true;
+      const m = hubFigure.exec(f.name);
+      return !!m && STREAMS.includes(Number(m[1]));
+    };
     writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeWithPrevious(figures, stale));
   }
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
