@@ -6,7 +6,7 @@
  * Every track is kept, G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
- * at most once per `flushMs` while it grows, and closed (complete) when the segment ends. New tracks
+ * at most once per `flushMs` (2 s) while it grows, and closed (complete) when the segment ends. New tracks
  * (a camera reconnect) or a stalled ingest end the segment; the next keyframe starts a new one.
  *
  * Narrow dependencies: the file system is Node's, the index is a `SegmentStore`, the file name comes
@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fragmenter, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
+import { UnitRing } from './recorder-ring.js';
 
 export interface SegmentStart {
   channelPk: number;
@@ -48,7 +49,10 @@ export interface RecorderOptions {
   pathFor(start: Date, attempt: number): string;
   store: SegmentStore;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
-  /** Index writes at most this often per recorder (default 1000 ms). */
+  /**
+   * Index writes at most this often per recorder (default 2000 ms: the growing end of a segment in
+   * querydaily lags by at most that; a crash does not depend on it, reconciliation reads the file).
+   */
   flushMs?: number;
   /** fdatasync at most this often (default 5000 ms). */
   syncMs?: number;
@@ -102,6 +106,8 @@ export class RecorderOutput implements Subscriber {
     this.lent.push(buf);
     return buf;
   };
+  /** The units the fragmenter holds, copied out of the ingest's buffers (see recorder-ring.ts). */
+  private readonly ring = new UnitRing();
   readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
 
   constructor(private readonly opts: RecorderOptions) {}
@@ -139,17 +145,22 @@ export class RecorderOutput implements Subscriber {
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
       this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, allocate: this.allocate });
+      this.ring.reset(); // whatever an earlier fragmenter held is gone with it
       this.segFirstDts = dts;
       this.segWallStart = this.now();
     }
     let frags: Fragment[];
     try {
-      frags = this.fragmenter.push(unit, track);
+      frags = this.fragmenter.push(this.ring.copy(unit), track);
     } catch (err) {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
-    for (const f of frags) this.write(f);
+    for (const f of frags) {
+      for (const t of f.tracks) this.ring.release(t.trackId - 1, t.sampleCount);
+      this.write(f);
+    }
+    this.ring.kept(track);
     this.giveBack();
   }
 
@@ -281,7 +292,7 @@ export class RecorderOutput implements Subscriber {
     seg.flushTimer = setTimeout(() => {
       seg.flushTimer = undefined;
       if (seg.dirty && !seg.closing) this.flushRow(seg, false);
-    }, this.opts.flushMs ?? 1000);
+    }, this.opts.flushMs ?? 2000);
     seg.flushTimer.unref?.();
   }
 
