@@ -4,6 +4,7 @@
  * The web project uses apps/web/vitest.config.ts when the console has one, else the inline jsdom setup below.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
@@ -48,6 +49,10 @@ export default defineConfig({
   test: {
     // A stage with no tests yet is not a failure.
     passWithNoTests: true,
+    // Vitest's default (cores − 1) runs one file at a time on a 2-core machine, while most server files
+    // spend their time waiting on sockets, timers and child processes (camera, ffmpeg): two at once
+    // at least. VITEST_MAX_WORKERS overrides.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS) || Math.max(2, os.availableParallelism()),
     projects: [
       ...packageProjects,
       {

@@ -16,9 +16,25 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { bootstrap, ROOT } from './bootstrap.mjs';
 
 const STAGES = ['typecheck', 'lint', 'unit', 'pg', 'e2e'];
+/**
+ * Stages of a group run at the same time: the machine has few cores and much of a stage is waiting
+ * (sockets, timers, a browser), so pairing a CPU-light stage with a heavy one shortens the whole run.
+ * The first stage of a group prints as it goes; the others write to .tmp/test-results/NAME.log,
+ * printed when the group ends. TEST_SERIAL=1 runs every stage alone, in order.
+ */
+const GROUPS = process.env.TEST_SERIAL ? STAGES.map((s) => [s]) : [['typecheck', 'lint'], ['unit'], ['e2e', 'pg']];
+/** The file descriptor a concurrently running stage's commands write to (unset: the terminal). */
+const stageOut = new AsyncLocalStorage();
+/** A line of a stage's own, to where the stage's output goes. */
+function say(line) {
+  const fd = stageOut.getStore();
+  if (fd === undefined) console.log(line);
+  else fs.writeSync(fd, `${line}\n`);
+}
 const STAGE_TIMEOUT_MS = Number(process.env.TEST_STAGE_TIMEOUT_MS ?? 15 * 60_000);
 const RESULTS = path.join(ROOT, '.tmp', 'test-results');
 
@@ -67,12 +83,12 @@ function killGroup(child, signal) {
 }
 
 /** Runs a command in its own process group with inherited output; resolves to { code, timedOut }. */
-function run(cmd, args, { env = {}, timeoutMs = STAGE_TIMEOUT_MS } = {}) {
+function run(cmd, args, { env = {}, timeoutMs = STAGE_TIMEOUT_MS, out = stageOut.getStore() } = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: ROOT,
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', out ?? 'inherit', out ?? 'inherit'],
       detached: true,
     });
     running.add(child);
@@ -210,7 +226,7 @@ const stageRunners = {
     const { startPostgres } = await import('./pg.mjs');
     let pg;
     try {
-      pg = await startPostgres({ log: (m) => console.log(`[pg] ${m}`) });
+      pg = await startPostgres({ log: (m) => say(`[pg] ${m}`) });
     } catch (err) {
       console.error(`[pg] could not start PostgreSQL: ${err.message}`);
       return { passed: 0, failed: 1, note: 'PostgreSQL did not start' };
@@ -245,17 +261,22 @@ const stageRunners = {
     } finally {
       await pg.stop();
       cleanups.delete(pg.stop);
-      console.log('[pg] stopped');
+      say('[pg] stopped');
     }
   },
   async e2e() {
-    const { buildWeb } = await import('./web-build.mjs');
-    try {
-      // CI always builds; locally a build newer than every source is reused.
-      buildWeb({ force: !!process.env.CI });
-    } catch (err) {
-      console.error(`[e2e] ${err.message}`);
-      return { passed: 0, failed: 1, note: 'web build failed' };
+    const { webNeedsBuild } = await import('./web-build.mjs');
+    // CI always builds; locally a build newer than every source is reused. Built as a child process
+    // (not spawnSync) so a stage running alongside keeps its event loop.
+    if (process.env.CI || webNeedsBuild()) {
+      const b0 = Date.now();
+      say('[build] building the web console (apps/web/dist)…');
+      const b = await run(npm, ['run', 'build', '-w', '@opencvr/web']);
+      if (b.code !== 0) {
+        console.error(`[e2e] web build failed (exit ${b.code})`);
+        return { passed: 0, failed: 1, note: 'web build failed' };
+      }
+      say(`[build] web console built in ${secs(Date.now() - b0)}`);
     }
     const out = path.join(RESULTS, 'e2e.json');
     fs.rmSync(out, { force: true });
@@ -296,24 +317,38 @@ async function main() {
   }
   fs.mkdirSync(RESULTS, { recursive: true });
 
-  const selected = STAGES.filter((s) => (!opts.only || opts.only.has(s)) && !opts.skip.has(s));
-  for (const name of selected) {
-    console.log(`\n=== ${name} ===`);
-    const s0 = Date.now();
-    let res;
-    try {
-      res = await stageRunners[name]();
-    } catch (err) {
-      console.error(`[test] stage ${name} could not run: ${err.stack ?? err}`);
-      res = { passed: 0, failed: 1, note: `could not run: ${err.message}` };
-    }
-    const ms = Date.now() - s0;
-    results.push({ name, ...res, ms });
-    console.log(
-      `=== ${name}: ${res.passed} passed, ${res.failed} failed in ${secs(ms)}${res.note ? ` (${res.note})` : ''} ===`,
-    );
+  const selected = new Set(STAGES.filter((s) => (!opts.only || opts.only.has(s)) && !opts.skip.has(s)));
+  for (const group of GROUPS) {
+    const names = group.filter((n) => selected.has(n));
+    if (names.length > 1) console.log(`\n=== ${names.join(' + ')} at the same time (${names.slice(1).join(', ')} printed when done) ===`);
+    const done = await Promise.all(names.map((name, i) => runStage(name, i === 0 ? null : path.join(RESULTS, `${name}.log`))));
+    // Stages in the summary in the order of STAGES.
+    results.push(...done);
   }
+  results.sort((a, b) => STAGES.indexOf(a.name) - STAGES.indexOf(b.name));
   return finish(results, t0);
+}
+
+/** Runs one stage; with a log file its commands' output goes there and is printed at the end. */
+async function runStage(name, logFile) {
+  const fd = logFile ? fs.openSync(logFile, 'w') : null;
+  if (!logFile) console.log(`\n=== ${name} ===`);
+  const s0 = Date.now();
+  let res;
+  try {
+    res = await stageOut.run(fd ?? undefined, () => stageRunners[name]());
+  } catch (err) {
+    console.error(`[test] stage ${name} could not run: ${err.stack ?? err}`);
+    res = { passed: 0, failed: 1, note: `could not run: ${err.message}` };
+  }
+  const ms = Date.now() - s0;
+  if (fd !== null) {
+    fs.closeSync(fd);
+    console.log(`\n=== ${name} (ran alongside; its output from ${path.relative(ROOT, logFile)}) ===`);
+    process.stdout.write(fs.readFileSync(logFile, 'utf8'));
+  }
+  console.log(`=== ${name}: ${res.passed} passed, ${res.failed} failed in ${secs(ms)}${res.note ? ` (${res.note})` : ''} ===`);
+  return { name, ...res, ms };
 }
 
 function finish(results, t0) {
