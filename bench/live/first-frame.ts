@@ -5,7 +5,9 @@
  * console's own WS-fMP4 player engine; it is served on the server's origin by Playwright's routing,
  * so the calls are same-origin as in the console. The clock starts in the page before the call and
  * stops at the presentation time of the first frame (requestVideoFrameCallback). Each sample is a
- * fresh page in one browser context (the browser itself is warm, as an operator's is).
+ * fresh page in one browser context (the browser itself is warm, as an operator's is). The log shows
+ * each sample's steps (getchannelstream answered / first media bytes / media buffered), so a slow
+ * start can be put on the server, the WebSocket or the browser's decoder.
  *
  * Running: one WebSocket viewer in this process keeps the stream live. On-demand: a new device each
  * time on the bench camera (its pipeline already runs, so this is RTSP set-up + the wait for the next
