@@ -26,6 +26,13 @@
  * (baseline: the console renders it after the sidebar, see app/layout/TopBar.tsx). One
  * warm-up load, then the median of 3 loads each in a fresh context (cold cache: a first visit),
  * then the median of 3 loads in one context whose cache a first load filled (a returning user).
+ * Each load is logged with where its time went (PHASES_SCRIPT: HTML, entry script, last script
+ * before the tree, the tree's devices call, first paint, main-thread long tasks).
+ *
+ * Options: --only=sqlite|pg (one engine), --sidebar-only (no API sampling; both print only and
+ * leave bench/results alone), --serve (seed, start the measured server of the first engine and keep
+ * it up for profiling by hand: URL and admin session in $TMPDIR/opencvr-bench-inventory-LABEL.json),
+ * INVENTORY_WEB_DIST=DIR (serve a console built elsewhere, e.g. unminified with source maps).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -72,9 +79,7 @@ const SIDEBAR_LOADS = 3;
 const ADMIN = 'admin';
 const OPERATOR = 'bench-operator';
 const API_GOAL = '< 50';
-/** `--sidebar-only`: the Chromium loads without the API sampling (printed only, like --only). */
 const SIDEBAR_ONLY = process.argv.includes('--sidebar-only');
-/** `--serve`: seed, start the measured server and keep it up (the first engine only) for profiling. */
 const SERVE = process.argv.includes('--serve');
 const SIDEBAR_GOAL = '< 1000';
 
@@ -373,8 +378,8 @@ type Load = { tree: number; top: number; outer: number; devicesCall: [number, nu
  * Where a load's time went, from the page's own timeline (ms from navigation start): the HTML,
  * the entry script, the last script that arrived before the tree showed, the tree's devices call,
  * the first paint, and the main thread's long tasks (> 50 ms) up to the tree (count, total).
+ * Plain JavaScript in the init script: a function passed to page.evaluate would carry tsx's helpers.
  */
-// Plain JavaScript in the init script (a function passed to page.evaluate would carry tsx's helpers).
 const PHASES_SCRIPT = `window.__benchPhases = (treeAt) => {
   const r = Math.round;
   const nav = performance.getEntriesByType('navigation')[0];
