@@ -4,7 +4,10 @@
  * alive by touchchannelstream with no viewer: its CPU over the window is the ingest's cost. Then for
  * each kind and count, that many viewers (WebSocket readers, or werift WHEP peers in this process),
  * a warm-up, and the server's CPU seconds over the window: (total - ingest) / viewers, per minute.
- * The viewers run in this process, not the server's: their own cost is not counted.
+ * The viewers run in this process, not the server's: their own cost is not counted. The WHEP viewers
+ * authenticate one SRTP packet in 64 and count the rest (support.ts): full werift receivers cost as
+ * much as the server and, 64 of them beside it on a shared 2-core machine, starved their own ICE.
+ * --viewer-kinds=WebRTC measures one kind only.
  */
 import { performance } from 'node:perf_hooks';
 import type { Figure } from '../lib/figures';
@@ -57,6 +60,8 @@ export async function measureViewers(ctx: LiveContext): Promise<Figure[]> {
     .split(',')
     .map(Number)
     .filter((n) => Number.isInteger(n) && n > 0);
+  // --viewer-kinds=WebRTC (or WS-fMP4) measures one kind only.
+  const kinds = ctx.arg('viewer-kinds', KINDS.map((k) => k.kind).join(',')).split(',');
   const warmupS = Number(ctx.arg('viewer-warmup', '5'));
   const windowS = Number(ctx.arg('viewer-window', '20'));
   const server: BenchServer = await startServer(ctx, 'viewers-cpu');
@@ -84,7 +89,7 @@ export async function measureViewers(ctx: LiveContext): Promise<Figure[]> {
     const idle = await cpuWindow();
     ctx.log(`viewers: 1 stream, 0 viewers: ${idle.perMin.toFixed(3)} CPU-s per minute (ingest); load ${loadavg()}`);
     const figures: Figure[] = [];
-    for (const { kind, open: openOne } of KINDS) {
+    for (const { kind, open: openOne } of KINDS.filter((k) => kinds.includes(k.kind))) {
       for (const n of counts) {
         open = await receiving(await openMany(n, () => openOne(urls), ctx.log), 60_000);
         const k = open.length;

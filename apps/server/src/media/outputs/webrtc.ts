@@ -1,9 +1,11 @@
 /**
  * Live output over WebRTC, signalled by WHEP (draft-ietf-wish-whep): the viewer POSTs an SDP offer,
  * gets an answer with the server's candidates (no trickle), and media flows over one DTLS-SRTP
- * connection made by werift. H.264 only, no transcoding: the hub's access units are packetised by
- * @opencvr/rtp's H264Packetiser (RFC 6184, FU-A/STAP-A) with the parameter sets before each keyframe,
- * starting at the first keyframe. An H.265 stream is refused here; its transcoded "_h264" variant plays.
+ * connection made by werift. H.264 only, no transcoding: each access unit is packetised once for
+ * all viewers (RFC 6184, FU-A/STAP-A, parameter sets before each keyframe) and each viewer only adds
+ * its RTP header and werift's SRTP (webrtc-rtp.ts), starting at the first keyframe. werift's DTLS
+ * client is repaired for busy machines (webrtc-dtls.ts). An H.265 stream is refused here; its
+ * transcoded "_h264" variant plays.
  * G.711 audio (PCMA/PCMU, which every WebRTC browser decodes) passes through as it is when the offer
  * has the codec: one RTP packet per unit (split past 1200 bytes), timestamps in its 8 kHz clock.
  * AAC is transcoded to Opus by one ffmpeg per stream shared by its WebRTC viewers (webrtc-opus.ts).
@@ -13,22 +15,13 @@
  * answered, and their candidates are left out of the answer. No STUN/TURN server is contacted.
  */
 import crypto from 'node:crypto';
-import {
-  MediaStreamTrack,
-  RTCPeerConnection,
-  RTCRtpCodecParameters,
-  RtpHeader,
-  RtpPacket,
-  useOPUS,
-  usePCMU,
-  type RTCRtpSender,
-} from 'werift';
+import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, useOPUS, usePCMU, type RTCRtpSender } from 'werift';
 import type { AccessUnit, AudioAccessUnit, Track, VideoTrack } from '@opencvr/codec';
-import { h264NalType } from '@opencvr/codec';
-import { H264Packetiser } from '@opencvr/rtp';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
+import { tolerateRepeatedHelloVerify } from './webrtc-dtls.js';
 import { OpusTranscoder } from './webrtc-opus.js';
+import { inBandParameterSets, SrtpVideoStream, videoPayloads, type ParameterSets } from './webrtc-rtp.js';
 import { chooseH264, keepCandidates, keepVideoPayloadType, offeredAudio, offeredH264, passthroughAudio } from './webrtc-sdp.js';
 
 export class WhepError extends Error {
@@ -43,19 +36,24 @@ export class WhepError extends Error {
 /** Largest G.711 payload per RTP packet (bytes = samples for mono). */
 const MAX_AUDIO_PAYLOAD = 1200;
 
+/** Where a viewer's video goes: its SRTP stream once connected (SrtpVideoStream). */
+export interface VideoUnitSink {
+  /** Sends a unit's RTP payloads; resolves once its last packet is handed to the socket. */
+  sendUnit(payloads: readonly Buffer[], time90k: number): Promise<unknown>;
+}
+
 /** Sends a hub's H.264 track (and its G.711 audio when given a sender for it) to one peer. */
 export class WebRtcOutput implements Subscriber {
   private videoTrack = -1;
   private audioTrack = -1;
   private audioSeq = crypto.randomInt(0, 0x10000);
-  private params?: { sps: Uint8Array; pps: Uint8Array };
+  private params?: ParameterSets;
   private started = false;
-  private readonly packetiser = new H264Packetiser({ maxPayload: 1200 });
   /** Units and packets sent, and units skipped while waiting for a keyframe. */
   readonly stats = { units: 0, packets: 0, skipped: 0, audioPackets: 0 };
 
   constructor(
-    private readonly sender: Pick<RTCRtpSender, 'sendRtp'>,
+    private readonly video: VideoUnitSink,
     private readonly isReady: () => boolean,
     private readonly onState?: (state: HubState, reason: string) => void,
     private readonly audioSender?: Pick<RTCRtpSender, 'sendRtp'>,
@@ -77,26 +75,15 @@ export class WebRtcOutput implements Subscriber {
       return;
     }
     this.started = true;
-    let nalus = unit.nalus;
-    const types = nalus.map(h264NalType);
     // In-band parameter sets replace the SDP's (a camera may change them).
-    const sps = nalus[types.indexOf(7)];
-    const pps = nalus[types.indexOf(8)];
-    if (sps && pps) this.params = { sps, pps };
-    if (unit.keyframe && this.params && !(types.includes(7) && types.includes(8))) {
-      // Parameter sets go before the first slice, after an AUD or SEI if there is one.
-      const at = Math.max(0, types.findIndex((t) => t >= 1 && t <= 5));
-      nalus = [...nalus.slice(0, at), this.params.sps, this.params.pps, ...nalus.slice(at)];
-    }
+    const inBand = inBandParameterSets(unit);
+    if (inBand && (inBand.sps !== this.params?.sps || inBand.pps !== this.params?.pps)) this.params = inBand;
+    const payloads = videoPayloads(unit, this.params);
     const arrival = latencyProbe?.arrivalOf(unit);
-    for (const p of this.packetiser.packets(nalus, unit.pts)) {
-      const header = new RtpHeader({ marker: p.marker, sequenceNumber: p.sequenceNumber, timestamp: p.timestamp, payloadType: 96 });
-      const sent = this.sender.sendRtp(new RtpPacket(header, Buffer.from(p.payload.buffer, p.payload.byteOffset, p.payload.byteLength)));
-      // Bench probe (off: arrival is undefined): the unit has left once its last packet is sent.
-      if (arrival !== undefined && p.marker) void sent.then(() => latencyProbe?.record('webrtc', arrival)).catch(() => undefined);
-      void sent.catch(() => undefined);
-      this.stats.packets++;
-    }
+    const sent = this.video.sendUnit(payloads, unit.pts);
+    // Bench probe (off: arrival is undefined): the unit has left once its last packet is sent.
+    if (arrival !== undefined) void sent.then(() => latencyProbe?.record('webrtc', arrival)).catch(() => undefined);
+    this.stats.packets += payloads.length;
     this.stats.units++;
   }
 
@@ -139,6 +126,8 @@ interface Session {
   key: string;
   pc: RTCPeerConnection;
   output: WebRtcOutput;
+  /** The video RTP stream, from the moment DTLS is up. */
+  video?: SrtpVideoStream;
   unsubscribe?: () => void;
   /** Leaves the stream's Opus transcoder (AAC audio). */
   leaveOpus?: () => void;
@@ -211,7 +200,7 @@ export class WhepSessions {
     const track = new MediaStreamTrack({ kind: 'video' });
     let connected = false;
     const output = new WebRtcOutput(
-      { sendRtp: (p) => (connected ? sender.sendRtp(p) : Promise.resolve()) },
+      { sendUnit: (payloads, t) => session.video?.sendUnit(payloads, t) ?? Promise.resolve() },
       () => connected,
       undefined,
       g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
@@ -223,6 +212,7 @@ export class WhepSessions {
     pc.connectionStateChange.subscribe((state) => {
       if (state === 'connected' && !connected) {
         connected = true;
+        session.video = new SrtpVideoStream(sender.dtlsTransport, sender);
         clearTimeout(session.timer);
         session.unsubscribe = hub.subscribe(output);
         if (aac) session.leaveOpus = this.opusOf(hub).add((payload, ts) => output.opus(payload, ts));
@@ -235,6 +225,7 @@ export class WhepSessions {
     session.timer.unref();
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: keepVideoPayloadType(offer, chosen.payloadType) });
+      for (const t of new Set(pc.getTransceivers().map((x) => x.dtlsTransport))) tolerateRepeatedHelloVerify(t);
       await pc.setLocalDescription(await pc.createAnswer());
       await gathered(pc, 5000);
       const answer = pc.localDescription?.sdp;
@@ -269,6 +260,7 @@ export class WhepSessions {
     this.sessions.delete(id);
     clearTimeout(s.timer);
     s.unsubscribe?.();
+    s.video?.close();
     s.leaveOpus?.();
     await s.pc.close().catch(() => undefined);
     return true;

@@ -1,0 +1,94 @@
+/**
+ * Many WHEP sessions on one stream: 20 werift peers on loopback, set up a few at a time as a page of
+ * viewers would be, each must connect and receive the camera's RTP (a keyframe first), and all of
+ * them leave the hub when closed. (On a loaded machine werift's DTLS client lost sessions past ~15:
+ * that needs a late DTLS peer to show, so the repair itself is tested in webrtc-rtp.test.ts.)
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
+import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
+import type { VideoAccessUnit } from '@opencvr/codec';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
+
+const VIEWERS = 20;
+const BATCH = 5;
+
+let t: TestApp;
+let admin: string;
+let cam: Camera;
+const peers: RTCPeerConnection[] = [];
+beforeEach(async () => {
+  cam = await startCamera();
+  t = await startTestApp({ listen: true });
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
+  await t.close();
+  await cam.stop();
+});
+
+async function whepViewer(url: string) {
+  const pc = new RTCPeerConnection({
+    iceServers: [],
+    iceUseIpv6: false,
+    iceAdditionalHostAddresses: ['127.0.0.1'],
+    codecs: {
+      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })],
+    },
+  });
+  peers.push(pc);
+  pc.addTransceiver('video', { direction: 'recvonly' });
+  const units: VideoAccessUnit[] = [];
+  const depacketiser = new H264Depacketiser();
+  const gotTrack = new Promise<MediaStreamTrack>((resolve) => pc.onTrack.subscribe(resolve));
+  await pc.setLocalDescription(await pc.createOffer());
+  await new Promise<void>((resolve) => {
+    if (pc.iceGatheringState === 'complete') resolve();
+    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
+  });
+  const res = await fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
+  const answer = await res.text();
+  expect(res.status, answer).toBe(201);
+  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+  const track = await gotTrack;
+  track.onReceiveRtp.subscribe((rtp) => {
+    try {
+      units.push(...depacketiser.push(parseRtp(rtp.serialize())));
+    } catch {
+      /* a damaged unit is not counted */
+    }
+  });
+  return { pc, units };
+}
+
+const until = async (cond: () => boolean, ms: number) => {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+  return cond();
+};
+
+describe('WebRTC over WHEP, many sessions', () => {
+  it(`${VIEWERS} WHEP peers of one stream all connect and receive its video, starting on a keyframe`, async () => {
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    const play = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=webrtc`, headers: { token: admin } });
+    const { URL: url, Stream: key } = play.json().EasyDarwin.Body as { URL: string; Stream: string };
+    const viewers: Awaited<ReturnType<typeof whepViewer>>[] = [];
+    for (let i = 0; i < VIEWERS; i += BATCH) viewers.push(...(await Promise.all(Array.from({ length: BATCH }, () => whepViewer(url)))));
+    const receiving = () => viewers.filter((v) => v.units.length >= 3).length;
+    expect(await until(() => receiving() === VIEWERS, 90_000), `${receiving()} of ${VIEWERS} receive`).toBe(true);
+    for (const v of viewers) {
+      expect(v.units[0].keyframe).toBe(true);
+      expect(v.pc.connectionState).toBe('connected');
+    }
+    expect(whepSessionsOf(t.ctx)!.size).toBe(VIEWERS);
+    expect(t.ctx.streams.get(key)!.viewers).toBe(VIEWERS);
+    await whepSessionsOf(t.ctx)!.closeAll();
+    expect(whepSessionsOf(t.ctx)!.size).toBe(0);
+    expect(t.ctx.streams.get(key)!.viewers).toBe(0);
+  }, 150_000);
+});
