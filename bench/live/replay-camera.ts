@@ -20,8 +20,8 @@
  * RTSP: OPTIONS, DESCRIBE (SDP with sprop-parameter-sets), SETUP with RTP/AVP/TCP interleaved (UDP
  * is answered 461 Unsupported Transport), PLAY, GET_PARAMETER/SET_PARAMETER (keep-alive), TEARDOWN.
  * Any path and query string serve the same stream (run.ts tells clients apart with ?n=K). A client
- * more than 8 MB behind is dropped. Prints READY once it listens; exits on SIGTERM/SIGINT or when
- * stdin closes.
+ * more than 32 MB behind is dropped (said on stderr). Prints READY once it listens; exits on
+ * SIGTERM/SIGINT or when stdin closes.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -39,7 +39,7 @@ const TICKS_PER_FRAME = Math.round(CLOCK / FPS);
 const MAX_PAYLOAD = 1400;
 const PAYLOAD_TYPE = 96;
 const SSRC = 0x0c0ffee0;
-const MAX_BACKLOG = 8 << 20;
+const MAX_BACKLOG = 32 << 20;
 
 /** NAL units of an Annex-B stream (start codes of 3 or 4 bytes). */
 function nalUnits(data: Uint8Array): Uint8Array[] {
@@ -221,6 +221,7 @@ function tick() {
   for (const c of clients) {
     if (!c.playing || c.socket.destroyed) continue;
     if (c.socket.writableLength > MAX_BACKLOG) {
+      process.stderr.write(`replay camera: dropped a client ${MAX_BACKLOG >> 20} MB behind (it stopped reading)\n`);
       c.socket.destroy();
       continue;
     }
