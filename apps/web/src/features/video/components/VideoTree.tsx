@@ -3,8 +3,8 @@
  * channels, a directory into its sub-channels, each level loaded when opened. With a search text
  * the tree gives way to the matching channels of every device.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Empty, Input, Spin, theme, Tree } from 'antd';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { Empty, Input, Spin, theme, Tree, type TreeProps } from 'antd';
 import { HddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
@@ -13,6 +13,7 @@ import { useDebounced } from '../../../lib/useDebounced';
 import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { useTreeHeight } from './useTreeHeight';
 
 type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
 
@@ -21,6 +22,28 @@ const channelItem = (c: ChannelRow, flat = false): LazyItem<Node> => ({
   key: `c:${c.ParentDeviceID}:${c.ChannelID}`,
   data: { kind: 'channel', channel: c },
   leaf: flat || c.Parental !== 1,
+});
+
+/** No row is ever shown selected; one array for every render (a new one re-renders every row). */
+const NO_KEYS: string[] = [];
+
+/** A device's line: online icon, name, online/total channels. Plain spans: 50 of them on the first level. */
+const DeviceTitle = memo(function DeviceTitle({ name, online, onlineChannels, channels, countColor }: {
+  name: string;
+  online: number;
+  onlineChannels: number;
+  channels: number;
+  countColor: string;
+}) {
+  return (
+    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+      <HddOutlined style={{ color: online === 1 ? '#52c41a' : '#bfbfbf' }} />
+      {name}
+      <span style={{ color: countColor }}>
+        ({onlineChannels}/{channels})
+      </span>
+    </span>
+  );
 });
 
 export function VideoTree() {
@@ -80,13 +103,13 @@ export function VideoTree() {
       const d = n.device;
       return {
         title: (
-          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-            <HddOutlined style={{ color: d.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
-            {d.DeviceName}
-            <span style={{ color: colorTextSecondary }}>
-              ({d.onlineChannelNums}/{d.ChannelNum})
-            </span>
-          </span>
+          <DeviceTitle
+            name={d.DeviceName}
+            online={d.Online}
+            onlineChannels={d.onlineChannelNums}
+            channels={d.ChannelNum}
+            countColor={colorTextSecondary}
+          />
         ),
       };
     }
@@ -110,31 +133,47 @@ export function VideoTree() {
     };
   }, <span style={{ color: colorLink }}>{t('video.loadMore')}</span>);
 
+  const loadData = useCallback<NonNullable<TreeProps<LazyTreeNode<Node>>['loadData']>>(
+    async (node) => {
+      if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
+    },
+    [loadChildren],
+  );
+  const onClick = useCallback<NonNullable<TreeProps<LazyTreeNode<Node>>['onClick']>>(
+    (_, node) => {
+      if (node.moreOf !== undefined) void loadMore(node.moreOf);
+      else if (node.data?.kind === 'channel' && node.data.channel.Parental !== 1) {
+        const c = node.data.channel;
+        open({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable });
+      }
+    },
+    [loadMore, open],
+  );
+  // The tree is drawn once its height is known, so that its first render is already virtual.
+  const [box, height] = useTreeHeight();
+
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Input.Search allowClear placeholder={t('video.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ marginBottom: 8 }} />
-      <Spin spinning={loading}>
-        {treeData.length ? (
-          <Tree<LazyTreeNode<Node>>
-            key={tree.version}
-            blockNode
-            treeData={treeData}
-            selectedKeys={[]}
-            loadData={async (node) => {
-              if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
-            }}
-            onClick={(_, node) => {
-              if (node.moreOf !== undefined) void loadMore(node.moreOf);
-              else if (node.data?.kind === 'channel' && node.data.channel.Parental !== 1) {
-                const c = node.data.channel;
-                open({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable });
-              }
-            }}
-          />
-        ) : (
-          !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
-        )}
-      </Spin>
+      <div ref={box}>
+        <Spin spinning={loading}>
+          {treeData.length ? (
+            height !== undefined && (
+              <Tree<LazyTreeNode<Node>>
+                key={tree.version}
+                blockNode
+                height={height || undefined}
+                treeData={treeData}
+                selectedKeys={NO_KEYS}
+                loadData={loadData}
+                onClick={onClick}
+              />
+            )
+          ) : (
+            !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
+          )}
+        </Spin>
+      </div>
     </div>
   );
 }
