@@ -94,4 +94,38 @@ describe('video tree', () => {
     expect(search.searchParams.get('q')).toBe('lob');
     expect(search.searchParams.get('limit')).toBe('9999');
   });
+
+  it('mounts only the rows in view once the sidebar has a layout (virtual list), and every row without one', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => ({ ...device, DeviceID: `340200000013200${String(i).padStart(5, '0')}`, DeviceName: `NVR ${i}` }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify(envelope({ Devices: many, TotalCount: 1000 })), { status: 200, headers: { 'Content-Type': 'application/json' } })),
+    );
+    // jsdom has no layout: no width means no layout, and then every row mounts.
+    const plain = render(
+      <MemoryRouter>
+        <VideoTree />
+      </MemoryRouter>,
+    );
+    await plain.findByText('NVR 0');
+    expect(plain.getAllByText(/^NVR \d+$/)).toHaveLength(50);
+    plain.unmount();
+
+    // A 280 px wide sidebar in a 300 px high window: a window's worth of rows.
+    const width = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(280);
+    vi.stubGlobal('innerHeight', 300);
+    try {
+      const laid = render(
+        <MemoryRouter>
+          <VideoTree />
+        </MemoryRouter>,
+      );
+      await laid.findByText('NVR 0');
+      const rows = laid.getAllByText(/^NVR \d+$/).length;
+      expect(rows).toBeGreaterThan(0);
+      expect(rows).toBeLessThan(30);
+    } finally {
+      width.mockRestore();
+    }
+  });
 });
