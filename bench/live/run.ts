@@ -1,14 +1,17 @@
 /**
  * live benchmark (`npm run bench -- live [-- --streams=1,16,64,256 --viewers=1,16,64 --warmup=10 --window=30]`).
  *
- * Camera: bench/live/camera.py, GStreamer's RTSP server sending a pre-encoded 1080p25 H.264 clip
- * (about 4 Mbit/s, GOP 50 = 2 s, no B-frames; made once with ffmpeg into bench/live/.cache) in a
- * loop without re-encoding, from one shared pipeline. Every client asks for rtsp://.../cam?n=K, so
- * each device is its own channel and its own hub in the server, while the camera costs one pipeline.
+ * Camera: a pre-encoded 1080p25 H.264 clip (about 4 Mbit/s, GOP 50 = 2 s, no B-frames; made once
+ * with ffmpeg into bench/live/.cache) sent in a loop without re-encoding, to every client from one
+ * clock: by default bench/live/replay-camera.ts (packetised once, one write per client per frame, a
+ * few % of a core at 256 clients), with --camera=gstreamer bench/live/camera.py (GStreamer's RTSP
+ * server, one shared pipeline, ~1.2% of a core per client). Every client asks for
+ * rtsp://.../cam?n=K, so each device is its own channel and its own hub in the server. The camera's
+ * CPU is logged per window and never counted.
  *
  * Hub, per N: a fresh server (own process, own DATA_DIR, LOG_LEVEL=warn, CHANNEL_CHECK_INTERVAL=0),
  * first-run initialisation through the API, N RTSP devices added with POST /api/v1/adddevice. Its
- * VmRSS is read with 0 streams; then each device's stream is opened with devices/channelstream
+ * VmRSS is read with 0 streams once settled (settledRss); then each device's stream is opened with devices/channelstream
  * (protocol ws_m4s) and one WebSocket fMP4 viewer in this process reads it. After the warm-up, over
  * the window: the server's CPU seconds (utime+stime of /proc/PID/stat, all its threads) per
  * stream-minute; its VmRSS at the end of the window minus the 0-stream VmRSS, divided by N; and what
