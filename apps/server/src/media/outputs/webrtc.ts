@@ -21,6 +21,7 @@ import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
 import { tolerateRepeatedHelloVerify } from './webrtc-dtls.js';
 import { OpusTranscoder } from './webrtc-opus.js';
+import { webrtcSendQueue, type SendQueue } from './webrtc-send-queue.js';
 import { inBandParameterSets, SrtpVideoStream, videoPayloads, type ParameterSets } from './webrtc-rtp.js';
 import { chooseH264, keepCandidates, keepVideoPayloadType, offeredAudio, offeredH264, passthroughAudio } from './webrtc-sdp.js';
 
@@ -33,6 +34,8 @@ export class WhepError extends Error {
   }
 }
 
+/** Units a viewer may have waiting in the send queue (one second at 25 fps) before it skips to a keyframe. */
+const MAX_QUEUED_UNITS = 25;
 /** Largest G.711 payload per RTP packet (bytes = samples for mono). */
 const MAX_AUDIO_PAYLOAD = 1200;
 
@@ -49,14 +52,17 @@ export class WebRtcOutput implements Subscriber {
   private audioSeq = crypto.randomInt(0, 0x10000);
   private params?: ParameterSets;
   private started = false;
-  /** Units and packets sent, and units skipped while waiting for a keyframe. */
-  readonly stats = { units: 0, packets: 0, skipped: 0, audioPackets: 0 };
+  /** Units handed to the send queue and not sent yet. */
+  private queued = 0;
+  /** Units and packets sent, units skipped while waiting for a keyframe, times sending fell behind. */
+  readonly stats = { units: 0, packets: 0, skipped: 0, behind: 0, audioPackets: 0 };
 
   constructor(
     private readonly video: VideoUnitSink,
     private readonly isReady: () => boolean,
     private readonly onState?: (state: HubState, reason: string) => void,
     private readonly audioSender?: Pick<RTCRtpSender, 'sendRtp'>,
+    private readonly queue: Pick<SendQueue, 'push'> = webrtcSendQueue,
   ) {}
 
   tracks(tracks: Track[]) {
@@ -80,9 +86,22 @@ export class WebRtcOutput implements Subscriber {
     if (inBand && (inBand.sps !== this.params?.sps || inBand.pps !== this.params?.pps)) this.params = inBand;
     const payloads = videoPayloads(unit, this.params);
     const arrival = latencyProbe?.arrivalOf(unit);
-    const sent = this.video.sendUnit(payloads, unit.pts);
-    // Bench probe (off: arrival is undefined): the unit has left once its last packet is sent.
-    if (arrival !== undefined) void sent.then(() => latencyProbe?.record('webrtc', arrival)).catch(() => undefined);
+    if (this.queued >= MAX_QUEUED_UNITS) {
+      // Sending is a second behind (a machine out of CPU): start again at the next keyframe
+      // rather than let the queue and the viewer's delay grow.
+      this.started = false;
+      this.stats.skipped++;
+      this.stats.behind++;
+      return;
+    }
+    this.queued++;
+    this.queue.push(() => {
+      this.queued--;
+      if (!this.isReady()) return;
+      const sent = this.video.sendUnit(payloads, unit.pts);
+      // Bench probe (off: arrival is undefined): the unit has left once its last packet is sent.
+      if (arrival !== undefined) void sent.then(() => latencyProbe?.record('webrtc', arrival)).catch(() => undefined);
+    });
     this.stats.packets += payloads.length;
     this.stats.units++;
   }
