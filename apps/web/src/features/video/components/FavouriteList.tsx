@@ -7,6 +7,7 @@ import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../compon
 import { fetchFavorites } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { useTreeHeight } from './useTreeHeight';
 
 export function FavouriteList() {
   const { t } = useTranslation();
@@ -41,7 +42,12 @@ export function FavouriteList() {
           drag={{ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name }}
           favourite={1}
           onStar={async () => {
-            const flag = await star({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Name: c.Name, FavoritesChannel: 1 });
+            const flag = await star({
+              DeviceID: c.ParentDeviceID,
+              ChannelID: c.ChannelID,
+              Name: c.Name,
+              FavoritesChannel: 1,
+            });
             if (flag === 0) reload();
           }}
         />
@@ -50,22 +56,34 @@ export function FavouriteList() {
     <Typography.Link>{t('video.loadMore')}</Typography.Link>,
   );
 
+  // A virtual list once its height is known: only the rows in view mount (useTreeHeight).
+  const [box, height] = useTreeHeight();
+
   return (
-    <Spin spinning={loading}>
-      {treeData.length ? (
-        <Tree<LazyTreeNode<ChannelRow>>
-          key={tree.version}
-          blockNode
-          treeData={treeData}
-          selectedKeys={[]}
-          onClick={(_, node) => {
-            if (node.moreOf !== undefined) void loadMore(node.moreOf);
-            else if (node.data) open({ DeviceID: node.data.ParentDeviceID, ChannelID: node.data.ChannelID, Online: node.data.Online, Enable: node.data.Enable });
-          }}
-        />
-      ) : (
-        !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
-      )}
-    </Spin>
+    <div ref={box}>
+      <Spin spinning={loading}>
+        {treeData.length
+          ? height !== undefined && (
+              <Tree<LazyTreeNode<ChannelRow>>
+                height={height || undefined}
+                key={tree.version}
+                blockNode
+                treeData={treeData}
+                selectedKeys={[]}
+                onClick={(_, node) => {
+                  if (node.moreOf !== undefined) void loadMore(node.moreOf);
+                  else if (node.data)
+                    open({
+                      DeviceID: node.data.ParentDeviceID,
+                      ChannelID: node.data.ChannelID,
+                      Online: node.data.Online,
+                      Enable: node.data.Enable,
+                    });
+                }}
+              />
+            )
+          : !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />}
+      </Spin>
+    </div>
   );
 }

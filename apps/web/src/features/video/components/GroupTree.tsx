@@ -11,6 +11,7 @@ import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../compon
 import { fetchGroupChildren, fetchGroupDeviceChannels } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { useTreeHeight } from './useTreeHeight';
 
 /** A node with the group it was found under (device levels need it) and its tree key. */
 interface Item {
@@ -55,57 +56,75 @@ export function GroupTree() {
       .finally(() => setLoading(false));
   }, [loadChildren]);
 
-  const treeData = tree.build((item) => {
-    const n = item.data.node;
-    if (n.NodeType === 'directory') {
+  const treeData = tree.build(
+    (item) => {
+      const n = item.data.node;
+      if (n.NodeType === 'directory') {
+        return {
+          title: (
+            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+              <ApartmentOutlined style={{ color: '#1677ff' }} />
+              {n.Name}
+            </span>
+          ),
+        };
+      }
+      if (n.NodeType === 'device') {
+        return {
+          title: (
+            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+              <HddOutlined style={{ color: n.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
+              {n.Name}
+            </span>
+          ),
+        };
+      }
       return {
         title: (
-          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-            <ApartmentOutlined style={{ color: '#1677ff' }} />
-            {n.Name}
-          </span>
+          <ChannelTitle
+            name={n.Name}
+            online={n.Online}
+            directory={n.NodeType === 'deviceDirectory'}
+            drag={n.DeviceID && n.ChannelID ? { device: n.DeviceID, channel: n.ChannelID, name: n.Name } : undefined}
+          />
         ),
       };
-    }
-    if (n.NodeType === 'device') {
-      return {
-        title: (
-          <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
-            <HddOutlined style={{ color: n.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
-            {n.Name}
-          </span>
-        ),
-      };
-    }
-    return { title: <ChannelTitle
-          name={n.Name}
-          online={n.Online}
-          directory={n.NodeType === 'deviceDirectory'}
-          drag={n.DeviceID && n.ChannelID ? { device: n.DeviceID, channel: n.ChannelID, name: n.Name } : undefined}
-        /> };
-  }, <Typography.Link>{t('video.loadMore')}</Typography.Link>);
+    },
+    <Typography.Link>{t('video.loadMore')}</Typography.Link>,
+  );
+
+  // A virtual list once its height is known: only the rows in view mount (useTreeHeight).
+  const [box, height] = useTreeHeight();
 
   return (
-    <Spin spinning={loading}>
-      {treeData.length ? (
-        <Tree<LazyTreeNode<Item>>
-          blockNode
-          treeData={treeData}
-          selectedKeys={[]}
-          loadData={async (node) => {
-            if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
-          }}
-          onClick={(_, node) => {
-            if (node.moreOf !== undefined) void loadMore(node.moreOf);
-            else if (node.data?.node.NodeType === 'camera') {
-              const n = node.data.node;
-              open({ DeviceID: n.DeviceID ?? '', ChannelID: n.ChannelID ?? '', Online: n.Online, Enable: n.Enable ?? 1 });
-            }
-          }}
-        />
-      ) : (
-        !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />
-      )}
-    </Spin>
+    <div ref={box}>
+      <Spin spinning={loading}>
+        {treeData.length
+          ? height !== undefined && (
+              <Tree<LazyTreeNode<Item>>
+                height={height || undefined}
+                blockNode
+                treeData={treeData}
+                selectedKeys={[]}
+                loadData={async (node) => {
+                  if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
+                }}
+                onClick={(_, node) => {
+                  if (node.moreOf !== undefined) void loadMore(node.moreOf);
+                  else if (node.data?.node.NodeType === 'camera') {
+                    const n = node.data.node;
+                    open({
+                      DeviceID: n.DeviceID ?? '',
+                      ChannelID: n.ChannelID ?? '',
+                      Online: n.Online,
+                      Enable: n.Enable ?? 1,
+                    });
+                  }
+                }}
+              />
+            )
+          : !loading && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('video.empty')} />}
+      </Spin>
+    </div>
   );
 }
