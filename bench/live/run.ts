@@ -786,9 +786,10 @@ async function main(): Promise<number> {
     if (!hub) continue;
     const fb = ff?.cpuPerStreamMin ?? null;
     const mb = ff?.pssMb ?? null;
-    // Streams that did not keep up (slowest under FPS - 1) make CPU and memory per stream-minute
-    // meaningless (less work was done): only the fps and dropped-frame figures are written then.
-    const sustained = hub.minFps >= FPS - 1;
+    // Streams that did not keep up make CPU and memory per stream-minute meaningless (less work was
+    // done): only the fps and dropped-frame figures are written then. The work done is the mean rate
+    // (one stream a second late at the window's end still got every frame: its fps figure says so).
+    const sustained = hub.meanFps >= FPS - 1;
     if (!sustained) {
       failures.push(`hub N=${n}: not sustained (slowest stream ${hub.minFps.toFixed(1)} fps, mean ${hub.meanFps.toFixed(1)}): no CPU or memory figure`);
     }
