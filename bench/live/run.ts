@@ -271,14 +271,35 @@ interface Frag {
   durations: number[];
 }
 
+/** A box type as a number (no string per box: 256 viewers read ~6,400 fragments a second). */
+const fourcc = (t: string) => Buffer.from(t, 'latin1').readUInt32BE(0);
+const MOOF = fourcc('moof');
+const MOOV = fourcc('moov');
+const MFHD = fourcc('mfhd');
+const TRAF = fourcc('traf');
+const TFHD = fourcc('tfhd');
+const TFDT = fourcc('tfdt');
+const TRUN = fourcc('trun');
+
+/** A top-level moov (an init segment), found by walking the few top-level boxes, not by scanning the bytes. */
+function hasTopLevel(buf: Buffer, type: number): boolean {
+  for (let off = 0; off + 8 <= buf.length; ) {
+    const size = buf.readUInt32BE(off);
+    if (buf.readUInt32BE(off + 4) === type) return true;
+    if (size < 8) return false;
+    off += size;
+  }
+  return false;
+}
+
 /** Reads one moof: mfhd sequence, and the first traf's tfdt and per-sample durations. */
 function parseMoof(buf: Buffer): Frag | undefined {
   let off = 0;
   while (off + 8 <= buf.length) {
     const size = buf.readUInt32BE(off);
-    const type = buf.toString('latin1', off + 4, off + 8);
+    const type = buf.readUInt32BE(off + 4);
     if (size < 8) return undefined;
-    if (type === 'moof') return parseMoofBody(buf, off + 8, off + size);
+    if (type === MOOF) return parseMoofBody(buf, off + 8, off + size);
     off += size;
   }
   return undefined;
@@ -290,22 +311,22 @@ function parseMoofBody(buf: Buffer, start: number, end: number): Frag | undefine
   let defaultDuration = 0;
   for (let off = start; off + 8 <= end; ) {
     const size = buf.readUInt32BE(off);
-    const type = buf.toString('latin1', off + 4, off + 8);
-    if (type === 'mfhd') seq = buf.readUInt32BE(off + 12);
-    if (type === 'traf' && !durations) {
+    const type = buf.readUInt32BE(off + 4);
+    if (type === MFHD) seq = buf.readUInt32BE(off + 12);
+    if (type === TRAF && !durations) {
       for (let o = off + 8; o + 8 <= off + size; ) {
         const sz = buf.readUInt32BE(o);
-        const t = buf.toString('latin1', o + 4, o + 8);
+        const t = buf.readUInt32BE(o + 4);
         const version = buf[o + 8];
         const flags = buf.readUInt32BE(o + 8) & 0xffffff;
-        if (t === 'tfhd') {
+        if (t === TFHD) {
           let p = o + 16; // after track_ID
           if (flags & 0x01) p += 8;
           if (flags & 0x02) p += 4;
           if (flags & 0x08) defaultDuration = buf.readUInt32BE(p);
-        } else if (t === 'tfdt') {
+        } else if (t === TFDT) {
           tfdt = version === 1 ? Number(buf.readBigUInt64BE(o + 12)) : buf.readUInt32BE(o + 12);
-        } else if (t === 'trun') {
+        } else if (t === TRUN) {
           const count = buf.readUInt32BE(o + 12);
           let p = o + 16;
           if (flags & 0x01) p += 4;
@@ -365,7 +386,7 @@ class Viewer {
             return;
           }
           const buf = data as Buffer;
-          if (buf.indexOf('moov', 0, 'latin1') >= 0 && buf.indexOf('moof', 0, 'latin1') < 0) {
+          if (hasTopLevel(buf, MOOV) && !hasTopLevel(buf, MOOF)) {
             this.inits++;
             this.timescale = initTimescale(buf);
             this.lastSeq = -1;
@@ -539,6 +560,7 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     for (const v of viewers) v.resetWindow();
     const c0 = cpuSeconds(server.pid)!;
     const cam0 = cpuSeconds(cam.pid) ?? NaN;
+    const self0 = process.cpuUsage();
     const w0 = performance.now();
     // VmRSS sampled every second over the window and averaged: V8 frees the per-frame buffers in
     // batches (a saw-tooth of several MB per stream), so one reading at the end lands anywhere on it.
@@ -553,7 +575,11 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     log(`N=${n}: server VmRSS over the window min ${(Math.min(...rssSamples) / 1024).toFixed(1)} mean ${(rss1 / 1024).toFixed(1)} max ${(Math.max(...rssSamples) / 1024).toFixed(1)} MB`);
     // The camera (one GStreamer process for every stream) is not counted; its load says whether it
     // kept up (near 100% of a core, its packets come late and the viewers' fps shows it).
-    log(`N=${n}: camera process ${(((cam1 - cam0) / secs) * 100).toFixed(0)}% of a core during the window (not counted)`);
+    const self1 = process.cpuUsage(self0);
+    log(
+      `N=${n}: camera process ${(((cam1 - cam0) / secs) * 100).toFixed(0)}% of a core during the window (not counted); ` +
+        `this bench process (the viewers) ${(((self1.user + self1.system) / 1e6 / secs) * 100).toFixed(0)}%`,
+    );
     const win = sumWindow(viewers);
     const helpers = childPids(server.pid);
     if (helpers.length) log(`N=${n}: the server has child processes (not counted): ${helpers.join(' ')}`);
