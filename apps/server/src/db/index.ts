@@ -9,6 +9,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 export interface Db {
@@ -43,7 +44,7 @@ export async function openDatabase(opts: { dataDir: string; databaseUrl?: string
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   await migrateToLatest(kysely, engine);
   if (engine === 'postgres') void warmUp(kysely);
