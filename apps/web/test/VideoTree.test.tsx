@@ -81,6 +81,20 @@ describe('video tree', () => {
     expect(calls.map((u) => u.pathname)).toEqual(['/api/v1/devices']);
   });
 
+  it('makes the star’s tooltip only while the pointer is on it', async () => {
+    render(
+      <MemoryRouter>
+        <VideoTree />
+      </MemoryRouter>,
+    );
+    const node = (await screen.findByText('NVR east')).closest('.ant-tree-treenode')!;
+    fireEvent.click(node.querySelector('.ant-tree-switcher')!);
+    const star = await screen.findByRole('button', { name: '收藏' });
+    expect(document.querySelector('.ant-tooltip')).toBeNull();
+    fireEvent.mouseEnter(star);
+    await waitFor(() => expect(document.querySelector('.ant-tooltip')?.textContent).toBe('收藏'));
+  });
+
   it('searches every device’s channels with a non-empty query after the debounce', async () => {
     render(
       <MemoryRouter>
