@@ -125,6 +125,7 @@ export function wsViewer(url: string): CountingViewer {
  * machine starved their own ICE and DTLS timers (sessions that never connected).
  */
 const VERIFY_EVERY = 64;
+const COUNTED = new SrtpAuthenticationError('counted (bench viewer)');
 
 /**
  * A WHEP client (werift) receiving the H.264 track; ready at its first authenticated SRTP packet.
@@ -174,8 +175,9 @@ export async function whepViewer(url: string): Promise<CountingViewer> {
           received();
         }
       }
-      // werift drops a packet that fails authentication without a word: the cheap way out.
-      throw new SrtpAuthenticationError('counted (bench viewer)');
+      // werift drops a packet that fails authentication without a word: the cheap way out (one
+      // error object for all, so no stack is captured per packet).
+      throw COUNTED;
     };
   };
   try {
