@@ -1,12 +1,12 @@
 /**
  * The WebRTC output's sending order (webrtc-send-queue.ts) and its per-viewer backlog
  * (WebRtcOutput): jobs run at once within the burst budget and after an event-loop turn past it,
- * in the order given; a viewer whose units wait a second in the queue skips to the next keyframe.
+ * in the order given; a viewer with too many units waiting in the queue skips to the next keyframe.
  */
 import { describe, expect, it } from 'vitest';
 import type { VideoAccessUnit, VideoTrack } from '@opencvr/codec';
 import { SendQueue } from '../../src/media/outputs/webrtc-send-queue.js';
-import { WebRtcOutput } from '../../src/media/outputs/webrtc.js';
+import { MAX_QUEUED_UNITS, WebRtcOutput } from '../../src/media/outputs/webrtc.js';
 
 const turn = () => new Promise((r) => setImmediate(r));
 
@@ -53,7 +53,7 @@ describe('WebRtcOutput backlog', () => {
   const track = { kind: 'video', codec: 'h264', sps: Uint8Array.from([0x67, 0x42, 0xe0, 0x1f]), pps: Uint8Array.from([0x68, 0xce]) } as unknown as VideoTrack;
   const unit = (keyframe: boolean, pts: number): VideoAccessUnit => ({ kind: 'video', pts, dts: pts, keyframe, nalus: [Uint8Array.from([keyframe ? 0x65 : 0x41, 1, 2, 3])] });
 
-  it('skips to the next keyframe once a second of units waits to be sent', () => {
+  it('skips to the next keyframe once too many units wait to be sent', () => {
     const held: (() => void)[] = [];
     const sent: number[] = [];
     const out = new WebRtcOutput(
@@ -65,15 +65,16 @@ describe('WebRtcOutput backlog', () => {
     );
     out.tracks([track]);
     out.unit(0, unit(true, 0));
-    for (let i = 1; i < 30; i++) out.unit(0, unit(false, i * 3600));
-    expect(held).toHaveLength(25);
-    expect(out.stats).toMatchObject({ units: 25, behind: 1 });
+    const n = MAX_QUEUED_UNITS + 5;
+    for (let i = 1; i < n; i++) out.unit(0, unit(false, i * 3600));
+    expect(held).toHaveLength(MAX_QUEUED_UNITS);
+    expect(out.stats).toMatchObject({ units: MAX_QUEUED_UNITS, behind: 1 });
     for (const job of held.splice(0)) job();
-    expect(sent).toHaveLength(25);
-    out.unit(0, unit(false, 31 * 3600)); // still waiting for a keyframe
+    expect(sent).toHaveLength(MAX_QUEUED_UNITS);
+    out.unit(0, unit(false, (n + 1) * 3600)); // still waiting for a keyframe
     expect(held).toHaveLength(0);
-    out.unit(0, unit(true, 32 * 3600));
-    out.unit(0, unit(false, 33 * 3600));
+    out.unit(0, unit(true, (n + 2) * 3600));
+    out.unit(0, unit(false, (n + 3) * 3600));
     expect(held).toHaveLength(2);
   });
 });

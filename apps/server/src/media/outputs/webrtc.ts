@@ -34,8 +34,11 @@ export class WhepError extends Error {
   }
 }
 
-/** Units a viewer may have waiting in the send queue (one second at 25 fps) before it skips to a keyframe. */
-const MAX_QUEUED_UNITS = 25;
+/**
+ * Units a viewer may have waiting in the send queue before it skips to the next keyframe: 2.4 s at
+ * 25 fps, room for the hub's cached GOP (a new viewer gets it at once) when the queue is busy.
+ */
+export const MAX_QUEUED_UNITS = 60;
 /** Largest G.711 payload per RTP packet (bytes = samples for mono). */
 const MAX_AUDIO_PAYLOAD = 1200;
 
@@ -87,7 +90,7 @@ export class WebRtcOutput implements Subscriber {
     const payloads = videoPayloads(unit, this.params);
     const arrival = latencyProbe?.arrivalOf(unit);
     if (this.queued >= MAX_QUEUED_UNITS) {
-      // Sending is a second behind (a machine out of CPU): start again at the next keyframe
+      // Sending is seconds behind (a machine out of CPU): start again at the next keyframe
       // rather than let the queue and the viewer's delay grow.
       this.started = false;
       this.stats.skipped++;
