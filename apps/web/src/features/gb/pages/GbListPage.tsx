@@ -26,6 +26,9 @@ export function GbListPage({ kind }: { kind: ListKind }) {
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<GbListItem | null>(null);
   const [formOpen, setFormOpen] = useState(false);
+  // A new modal for every opening: the reused one kept its OK button's loading icon stuck in its leave
+  // motion when it closed mid-transition (a busy machine), and the button read "loading 确定" afterwards.
+  const [formKey, setFormKey] = useState(0);
   const [switching, setSwitching] = useState(false);
 
   const list = useQuery({
@@ -45,6 +48,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
 
   const openAdd = () => {
     setEditing(null);
+    setFormKey((k) => k + 1);
     setFormOpen(true);
   };
   useAddAction(openAdd);
@@ -116,6 +120,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
                     size="small"
                     onClick={() => {
                       setEditing(row);
+                      setFormKey((k) => k + 1);
                       setFormOpen(true);
                     }}
                   >
@@ -133,6 +138,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
         />
       </Card>
       <ListEntryModal
+        key={formKey}
         kind={kind}
         open={formOpen}
         entry={editing}
