@@ -10,7 +10,13 @@ import { startTestApp, type TestApp } from '../helpers/index.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { initialise, makeOperator } from './support.js';
 
-const GRACE_MS = 800;
+/** Short enough to watch a stop happen, long enough that a loaded CI machine answers a call within it. */
+const GRACE_MS = 2000;
+/** For the tests that do not wait for the grace period: the hub must outlive the slowest call. */
+const LONG_GRACE_MS = 60_000;
+const setGrace = (graceMs: number) => {
+  (t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = { ...DEFAULT_HUB_OPTIONS, graceMs };
+};
 
 let t: TestApp;
 let admin: string;
@@ -20,7 +26,7 @@ beforeEach(async () => {
   t = await startTestApp();
   admin = await initialise(t);
   // The grace period every new hub gets (the real default is 10 s).
-  (t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = { ...DEFAULT_HUB_OPTIONS, graceMs: GRACE_MS };
+  setGrace(GRACE_MS);
 });
 afterEach(async () => {
   await t.close();
@@ -87,6 +93,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
   });
 
   it('stopstream stops the hub; touch then answers stopped; a new open starts it again', async () => {
+    setGrace(LONG_GRACE_MS);
     const dev = await addCamera();
     const first = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
     const key = first.json().EasyDarwin.Body.Stream as string;
@@ -108,6 +115,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
   });
 
   it('a non-admin gets 403 on stopstream and 404 for a channel outside its role', async () => {
+    setGrace(LONG_GRACE_MS);
     const dev = await addCamera();
     const open = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
     const key = open.json().EasyDarwin.Body.Stream as string;
