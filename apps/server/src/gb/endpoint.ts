@@ -65,13 +65,20 @@ export class SipEndpoint {
   }
 
   async start() {
-    // UDP first: with port 0 the system picks a port, and TCP then takes the same number.
-    this.port = await this.udp.start();
-    try {
-      await this.tcp.start(this.port);
-    } catch (err) {
-      await this.udp.stop();
-      throw err;
+    // UDP first: with port 0 the system picks a port, and TCP then takes the same number. That number
+    // may already be the local port of some outgoing TCP connection (UDP and TCP share the ephemeral
+    // range): with port 0, let the system pick again rather than fail.
+    const attempts = this.opts.port === 0 ? 20 : 1;
+    for (let attempt = 1; ; attempt++) {
+      this.port = await this.udp.start();
+      try {
+        await this.tcp.start(this.port);
+        return;
+      } catch (err) {
+        await this.udp.stop();
+        if (attempt >= attempts || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+        this.opts.log.debug({ port: this.port, attempt }, 'sip: TCP port taken, picking another');
+      }
     }
   }
 

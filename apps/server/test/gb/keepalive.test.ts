@@ -45,8 +45,12 @@ describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
       .values({ channel_id: '34020000001310000001', parent_device_id: DEV, name: 'gate', online: 1, enable: 1, created_at: new Date().toISOString() })
       .execute();
     const started = Date.now();
-    const row = await until(() => t.ctx.inventory.devices.get(DEV), (d) => d?.online === 0);
+    // The status event is sent once every write of the transition is done (device, channels, log):
+    // wait for it rather than for the device row, which is written first.
+    await until(() => events.length, (n) => n >= 2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+    const row = await t.ctx.inventory.devices.get(DEV);
+    expect(row?.online).toBe(0);
     expect(row!.status_reason).toBe('keepalive timeout');
     const ch = await t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).executeTakeFirstOrThrow();
     expect(ch.online).toBe(0);
