@@ -27,7 +27,8 @@ export default defineConfig({
   outputDir: path.join(outDir, 'artifacts'),
   globalSetup: path.join(here, 'global-setup.ts'),
   workers: 1,
-  retries: 0,
+  // npm test sets one retry (E2E_RETRIES) and lists every test that needed it as flaky.
+  retries: Number(process.env.E2E_RETRIES ?? 0),
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
