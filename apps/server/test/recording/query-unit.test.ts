@@ -17,6 +17,9 @@ beforeAll(async () => {
   // Reconciliation at start drops index rows whose files are missing (these rows have none): it must
   // be over before the rows are written, or a slow run sees them vanish.
   await t.ctx.recording.ready;
+  // So is the first retention pass, started with it and not awaited by ready: these rows are years
+  // old, and a pass still running on a slow database deleted some mid-property (CI, PostgreSQL).
+  await t.ctx.recording.retention();
 });
 afterAll(async () => t?.close());
 
