@@ -50,3 +50,22 @@ export function writeFigures(name: string, figures: Figure[]): string {
   console.log(`-> ${path.relative(process.cwd(), file)}\n`);
   return file;
 }
+
+/**
+ * A run of some parts only keeps the other figures of the last bench/results/NAME.json: figures of
+ * the same name are replaced in place, new ones appended, those `stale` says are gone (a part that
+ * ran replaces all of its old figures, also those it now names differently).
+ */
+export function mergeFigures(name: string, figures: Figure[], stale: (f: Figure) => boolean = () => false): Figure[] {
+  let previous: Figure[] = [];
+  try {
+    previous = (JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, `${name}.json`), 'utf8')) as { figures: Figure[] }).figures;
+  } catch {
+    return figures;
+  }
+  const fresh = new Map(figures.map((f) => [f.name, f]));
+  previous = previous.filter((f) => fresh.has(f.name) || !stale(f));
+  const merged = previous.map((f) => fresh.get(f.name) ?? f);
+  const kept = new Set(previous.map((f) => f.name));
+  return [...merged, ...figures.filter((f) => !kept.has(f.name))];
+}

@@ -50,7 +50,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import WebSocket from 'ws';
-import { writeFigures, type Figure } from '../lib/figures';
+import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import {
   call,
   freePort,
@@ -65,7 +65,6 @@ import {
 } from '../lib/server';
 import { measureFirstFrame } from './first-frame';
 import { measureLatency } from './latency';
-import { mergeWithPrevious } from './support';
 import { measureViewers } from './viewers';
 
 const HERE = path.join(ROOT, 'bench/live');
@@ -937,7 +936,7 @@ async function main(): Promise<number> {
       const m = hubFigure.exec(f.name);
       return !!m && STREAMS.includes(Number(m[1]));
     };
-    writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeWithPrevious(figures, stale));
+    writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeFigures('live', figures, stale));
   }
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;

@@ -6,11 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { RTCPeerConnection, RTCRtpCodecParameters, SrtpAuthenticationError, type RTCDtlsTransport } from 'werift';
 import WebSocket from 'ws';
-import { RESULTS_DIR, type Figure } from '../lib/figures';
 import { call, initialise, startServer as startServerProcess } from '../lib/server';
 
 /** What run.ts hands to every part. */
@@ -215,21 +213,3 @@ export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`${what}: nothing in ${ms} ms`)))]);
 }
 
-/**
- * A run of some parts only (--parts=) keeps the other figures of the last bench/results/live.json:
- * figures of the same name are replaced in place, new ones appended, those `stale` says are gone.
- */
-export function mergeWithPrevious(figures: Figure[], stale: (f: Figure) => boolean = () => false): Figure[] {
-  let previous: Figure[] = [];
-  try {
-    previous = (JSON.parse(fs.readFileSync(path.join(RESULTS_DIR, 'live.json'), 'utf8')) as { figures: Figure[] }).figures;
-  } catch {
-    return figures;
-  }
-  const fresh = new Map(figures.map((f) => [f.name, f]));
-  // Figures the run replaces under a new name (a changed method) are dropped, not kept beside.
-  previous = previous.filter((f) => fresh.has(f.name) || !stale(f));
-  const merged = previous.map((f) => fresh.get(f.name) ?? f);
-  const kept = new Set(previous.map((f) => f.name));
-  return [...merged, ...figures.filter((f) => !kept.has(f.name))];
-}

@@ -41,7 +41,7 @@ import { performance } from 'node:perf_hooks';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { writeFigures, type Figure } from '../lib/figures';
+import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
 import { startCamera, CLIP_H264, CLIP_MP4, type Camera } from './camera';
 
@@ -522,6 +522,16 @@ async function queryFigures(engine: string): Promise<Figure[]> {
 }
 
 // ---------------------------------------------------------------------------------------------
+/** Whether this run measured the figure of that name (its part, stream count or engine ran). */
+function measuredBy(name: string): boolean {
+  const rec = /^(?:server CPU recording|recorder extra CPU,|recorder alone,|bytes written per byte ingested,) (\d+) streams/.exec(name);
+  if (rec) return PARTS.includes('record') && STREAMS.includes(Number(rec[1]));
+  if (/^(?:range download|seek to first frame|playback open)/.test(name)) return PARTS.includes('playback');
+  const q = /^(?:querydaily|querymonthly) .*?(SQLite|PostgreSQL)/.exec(name);
+  if (q) return PARTS.includes('query') && ENGINES.includes(q[1] === 'SQLite' ? 'sqlite' : 'pg');
+  return false;
+}
+
 async function main(): Promise<number> {
   log(`load average at start: ${loadavg()}; ${STREAMS.join(',')} streams, warm-up ${WARMUP_S} s, window ${WINDOW_S} s`);
   const figures: Figure[] = [];
@@ -554,8 +564,11 @@ async function main(): Promise<number> {
   }
   if (PARTS.includes('query')) for (const e of ENGINES) await attempt(`queries on ${e}`, async () => void figures.push(...(await queryFigures(e))));
   for (const f of failures) console.error(`[recording] NOT MEASURED: ${f}`);
-  if (partial) for (const f of figures) log(`${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline ?? '-'}, goal ${f.goal ?? '-'})`);
-  else writeFigures('recording', figures);
+  if (partial) {
+    for (const f of figures) log(`${f.name}: ${f.value} ${f.unit} (baseline ${f.baseline ?? '-'}, goal ${f.goal ?? '-'})`);
+    // A partial run replaces the old figures of what it measured and keeps the others.
+    if (!failures.length) writeFigures('recording', mergeFigures('recording', figures, (f) => measuredBy(f.name)));
+  } else writeFigures('recording', figures);
   log(`load average at end: ${loadavg()}`);
   return failures.length ? 1 : 0;
 }
