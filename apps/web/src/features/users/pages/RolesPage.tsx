@@ -17,11 +17,15 @@ export default function RolesPage() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<RoleRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
+  // A new form dialog for every opening: the reused one kept a save's loading OK button (still running, or its
+  // loading icon stuck in its leave motion when closed mid-transition) into the next opening.
+  const [formKey, setFormKey] = useState(0);
   const [granting, setGranting] = useState<RoleRow | null>(null);
   const list = useQuery({ queryKey: ['roles', page], queryFn: () => fetchRoles(page, PAGE_SIZE), placeholderData: keepPreviousData });
 
   useAddAction(() => {
     setEditing(null);
+    setFormKey((k) => k + 1);
     setFormOpen(true);
   });
 
@@ -39,6 +43,7 @@ export default function RolesPage() {
             icon={<PlusOutlined />}
             onClick={() => {
               setEditing(null);
+              setFormKey((k) => k + 1);
               setFormOpen(true);
             }}
           >
@@ -81,6 +86,7 @@ export default function RolesPage() {
                       size="small"
                       onClick={() => {
                         setEditing(row);
+                        setFormKey((k) => k + 1);
                         setFormOpen(true);
                       }}
                     >
@@ -99,6 +105,7 @@ export default function RolesPage() {
       </Card>
       <RoleChannelsModal role={granting} onClose={() => setGranting(null)} />
       <RoleFormModal
+        key={formKey}
         open={formOpen}
         role={editing}
         onClose={() => setFormOpen(false)}

@@ -1,0 +1,81 @@
+/**
+ * The role form (/user/role) is one dialog opened again and again: a save still running (or failed) when it
+ * was closed must not leave the next opening with a loading OK button or the previous role's values.
+ * In jsdom a button's loading icon never finishes its leave motion (no transitionend), as in a browser
+ * whose dialog closed mid-transition: only a new dialog per opening starts without it.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { RoleRow } from '@opencvr/shared';
+import RolesPage from '../src/features/users/pages/RolesPage';
+import { useSession } from '../src/lib/stores/session';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+const role = (ID: number, Name: string, Builtin = 0): RoleRow => ({ ID, Name, Describe: `${Name} describe`, Builtin, UserCount: 0, CreateAt: '2024-01-01 00:00:00' });
+
+/** Saves held back until the test answers them: true = OK, false = HTTP 500. */
+let held: ((ok: boolean) => void)[];
+
+beforeEach(() => {
+  held = [];
+  captureNotices();
+  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  const rows = [role(1, 'admin', 1), role(4, 'operators'), role(6, 'viewers')];
+  const api = stubApi({
+    '/api/v1/rolelist': () => ({ count: rows.length, data: rows }),
+    'POST /api/v1/role': () => v1({}),
+  });
+  const answer = api.fetchMock.getMockImplementation()!;
+  api.fetchMock.mockImplementation(async (input, init) => {
+    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/role') return answer(input, init);
+    const ok = await new Promise<boolean>((release) => held.push(release));
+    return ok ? answer(input, init) : new Response(JSON.stringify({ code: 500, msg: 'boom' }), { status: 500 });
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useSession.getState().clear();
+});
+
+const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
+const edit = async (name: string) => {
+  const row = (await screen.findByText(`${name} describe`)).closest('tr')!;
+  fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+  const dialog = await screen.findByRole('dialog');
+  await waitFor(() => expect(within(dialog).getByLabelText('角色名称')).toHaveValue(name));
+  return dialog;
+};
+const expectIdle = (dialog: HTMLElement) => {
+  expect(okButton(dialog)).not.toHaveClass('ant-btn-loading');
+  expect(within(okButton(dialog)).queryByRole('img', { name: 'loading' })).toBeNull();
+};
+
+describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
+  it('closed while the save runs: the next opening is idle and shows the new role', async () => {
+    renderConsole(<RolesPage />);
+    const first = await edit('operators');
+    fireEvent.click(okButton(first));
+    await waitFor(() => expect(held).toHaveLength(1));
+    await waitFor(() => expect(okButton(first)).toHaveClass('ant-btn-loading'));
+    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+
+    const second = await edit('viewers');
+    expect(within(second).getByLabelText('描述')).toHaveValue('viewers describe');
+    expectIdle(second);
+    held[0]!(false);
+  });
+
+  it('closed after a failed save: the next opening is idle and shows the new role', async () => {
+    renderConsole(<RolesPage />);
+    const first = await edit('operators');
+    fireEvent.click(okButton(first));
+    await waitFor(() => expect(held).toHaveLength(1));
+    held[0]!(false);
+    await waitFor(() => expect(okButton(first)).not.toHaveClass('ant-btn-loading'));
+    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+
+    const second = await edit('viewers');
+    expect(within(second).getByLabelText('描述')).toHaveValue('viewers describe');
+    expectIdle(second);
+  });
+});
