@@ -77,9 +77,13 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   r.get('/api/v1/devices/channelstream', { schema: { tags, querystring: openQuery } }, (req) => open(req, req.query));
   r.get('/api/v1/getchannelstream', { schema: { tags, querystring: openQuery } }, (req) => open(req, req.query));
 
+  /**
+   * Every protocol's URL of a channel's stream (opened as by channelstream). The URLs carry a play
+   * token that expires: ExpiresAt (Unix seconds, 0 without play authentication) says when to ask again.
+   */
   r.get('/api/v1/devices/channelstreamalladdr', { schema: { tags, querystring: target } }, async (req) => {
-    const res = await answer(req, { ...req.query, protocol: 'WS_FMP4' });
-    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK', { URLs: res.EasyDarwin.Body.URLs, Stream: res.EasyDarwin.Body.Stream });
+    const { URLs, Stream, ExpiresAt } = (await answer(req, { ...req.query, protocol: 'WS_FMP4' })).EasyDarwin.Body;
+    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK', { URLs, Stream, ExpiresAt });
   });
 
   r.get('/api/v1/touchchannelstream', { schema: { tags, querystring: target } }, async (req) => {
