@@ -21,6 +21,9 @@ export default function RolesPage() {
   // loading icon stuck in its leave motion when closed mid-transition) into the next opening.
   const [formKey, setFormKey] = useState(0);
   const [granting, setGranting] = useState<RoleRow | null>(null);
+  // The channels dialog too: else the next opening showed a running save's loading button and, until its own
+  // grants came, the last role's.
+  const [grantKey, setGrantKey] = useState(0);
   const list = useQuery({ queryKey: ['roles', page], queryFn: () => fetchRoles(page, PAGE_SIZE), placeholderData: keepPreviousData });
 
   useAddAction(() => {
@@ -78,7 +81,14 @@ export default function RolesPage() {
               render: (_, row) =>
                 row.Builtin === 1 ? null : (
                   <Space>
-                    <Button type="link" size="small" onClick={() => setGranting(row)}>
+                    <Button
+                      type="link"
+                      size="small"
+                      onClick={() => {
+                        setGranting(row);
+                        setGrantKey((k) => k + 1);
+                      }}
+                    >
                       {t('devices.roleChannels.action')}
                     </Button>
                     <Button
@@ -103,7 +113,7 @@ export default function RolesPage() {
           ]}
         />
       </Card>
-      <RoleChannelsModal role={granting} onClose={() => setGranting(null)} />
+      <RoleChannelsModal key={grantKey} role={granting} onClose={() => setGranting(null)} />
       <RoleFormModal
         key={formKey}
         open={formOpen}
