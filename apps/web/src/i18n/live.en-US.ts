@@ -42,6 +42,8 @@ const liveEn = {
       noFavourites: 'No favourites yet: star channels in the video tree on the left',
       search: 'Search channel names',
       open: 'Play',
+      disabled: 'Not enabled',
+      total: '{{n}} channels',
     },
     online: 'Online',
     offline: 'Offline',

@@ -42,6 +42,8 @@ const liveZh = {
       noFavourites: '收藏夹为空，可在左侧视频树中收藏通道',
       search: '搜索通道名称',
       open: '播放',
+      disabled: '未开启',
+      total: '共 {{n}} 个通道',
     },
     online: '在线',
     offline: '离线',

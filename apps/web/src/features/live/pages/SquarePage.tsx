@@ -1,51 +1,67 @@
 /**
  * /video/square/:devid — the channels of a device (devid 0: the favourites, or every channel) as a
- * light grid of cards; a click opens the player page of an online channel.
+ * light grid of cards, 20 to a page (spec 3 "Paging"). Each card says whether its channel is online,
+ * offline or not enabled; a click opens the player of an online, enabled channel and otherwise says
+ * 通道已离线! or 通道未开启! (spec 2 "Video pages"), the same rule as the sidebar.
  */
 import { useState } from 'react';
-import { Badge, Card, Col, Empty, Input, Row, Segmented, Spin, Typography } from 'antd';
+import { Badge, Card, Col, Empty, Input, Pagination, Row, Segmented, Spin, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
-import type { ChannelRow } from '@opencvr/shared';
+import { CHANNEL_SEARCH_LIMIT, DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
+import { msg } from '../../../i18n';
+import { notify } from '../../../lib/notify';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
 
-const PAGE = 60;
-
 function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
   const { t } = useTranslation();
-  const online = c.Online === 1 && c.Enable === 1;
+  const playable = c.Online === 1 && c.Enable === 1;
+  const [status, state] =
+    c.Enable !== 1
+      ? (['warning', t('live.square.disabled')] as const)
+      : c.Online === 1
+        ? (['success', t('live.online')] as const)
+        : (['default', t('live.offline')] as const);
   return (
     <Card
-      hoverable={online}
+      hoverable={playable}
       size="small"
-      onClick={online ? onOpen : undefined}
+      onClick={onOpen}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onOpen();
+        }
+      }}
+      role="button"
+      tabIndex={0}
+      aria-label={`${c.Name} · ${state}`}
       data-testid="square-channel"
+      data-state={c.Enable !== 1 ? 'disabled' : c.Online === 1 ? 'online' : 'offline'}
+      style={{ cursor: 'pointer' }}
       cover={
         <div
           style={{
             aspectRatio: '16 / 9',
-            background: online ? '#1f1f1f' : '#8c8c8c',
+            background: playable ? '#1f1f1f' : '#8c8c8c',
             display: 'flex',
             alignItems: 'center',
             justifyContent: 'center',
             color: '#fff',
             fontSize: 32,
-            cursor: online ? 'pointer' : 'default',
           }}
         >
-          <PlayCircleOutlined style={{ opacity: online ? 0.9 : 0.4 }} />
+          <PlayCircleOutlined style={{ opacity: playable ? 0.9 : 0.4 }} />
         </div>
       }
     >
       <Card.Meta
         title={<Typography.Text ellipsis={{ tooltip: c.Name }}>{c.Name}</Typography.Text>}
-        description={
-          <Badge status={c.Online === 1 ? 'success' : 'default'} text={`${c.Online === 1 ? t('live.online') : t('live.offline')} · ${c.DeviceName}`} />
-        }
+        description={<Badge status={status} text={`${state} · ${c.DeviceName}`} />}
       />
     </Card>
   );
@@ -61,14 +77,25 @@ export default function SquarePage() {
   const isDevice = devid !== '0';
 
   const list = useQuery({
-    queryKey: ['live', 'square', devid, source, query],
+    queryKey: ['live', 'square', devid, isDevice ? 'device' : source, isDevice || source === 'fav' ? '' : query],
     queryFn: async () => {
-      if (isDevice) return (await fetchDeviceChannels(devid)).Channels.filter((c) => c.Parental !== 1);
-      if (source === 'fav') return (await fetchFavoriteChannels(0, 9999)).Channels;
-      return (await fetchAllChannels(query, 0, PAGE)).Channels.filter((c) => c.Parental !== 1);
+      if (isDevice) return (await fetchDeviceChannels(devid)).Channels;
+      if (source === 'fav') return (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels;
+      // Searching every channel: the server matches the query (spec 9: up to 99999).
+      return (await fetchAllChannels(query, 0, CHANNEL_SEARCH_LIMIT)).Channels;
     },
   });
-  const rows = (list.data ?? []).filter((c) => !query || source === 'all' || c.Name.toLowerCase().includes(query.toLowerCase()));
+  // Cameras only (a directory has nothing to play); the device and favourite lists are searched here.
+  const needle = query.toLowerCase();
+  const rows = (list.data ?? []).filter(
+    (c) => c.Parental !== 1 && (!needle || (!isDevice && source === 'all') || c.Name.toLowerCase().includes(needle)),
+  );
+  // Page 1 again whenever what is listed changes (another device, source or search).
+  const listing = `${devid}|${source}|${query}`;
+  const [paging, setPaging] = useState({ listing, page: 1 });
+  const lastPage = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
+  const page = paging.listing === listing ? Math.min(paging.page, lastPage) : 1;
+  const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const title = isDevice ? (list.data?.[0]?.DeviceName ?? t('route.videoSquare')) : t('route.videoSquare');
 
   return (
@@ -87,25 +114,54 @@ export default function SquarePage() {
                 ]}
               />
             )}
-            <Input.Search allowClear style={{ width: 240 }} placeholder={t('live.square.search')} value={q} onChange={(e) => setQ(e.target.value)} />
+            <Input.Search
+              allowClear
+              style={{ width: 240 }}
+              placeholder={t('live.square.search')}
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+            />
           </>
         }
       />
       <Spin spinning={list.isLoading}>
-        {rows.length ? (
-          <Row gutter={[12, 12]}>
-            {rows.map((c) => (
-              <Col key={`${c.ParentDeviceID}/${c.ChannelID}`} xs={12} sm={8} md={6} xl={4}>
-                <ChannelCard
-                  c={c}
-                  onOpen={() => navigate(`/video/player/${encodeURIComponent(c.ParentDeviceID)}/${encodeURIComponent(c.ChannelID)}/0`)}
-                />
-              </Col>
-            ))}
-          </Row>
+        {shown.length ? (
+          <>
+            <Row gutter={[12, 12]}>
+              {shown.map((c) => (
+                <Col key={`${c.ParentDeviceID}/${c.ChannelID}`} xs={12} sm={8} md={6} xl={4}>
+                  <ChannelCard
+                    c={c}
+                    onOpen={() => {
+                      // The sidebar's rule (features/video/channelClick): a disabled channel is named as such first.
+                      if (c.Enable !== 1) notify.warning(msg('channelDisabled'));
+                      else if (c.Online !== 1) notify.warning(msg('channelOffline'));
+                      else
+                        navigate(
+                          `/video/player/${encodeURIComponent(c.ParentDeviceID)}/${encodeURIComponent(c.ChannelID)}/0`,
+                        );
+                    }}
+                  />
+                </Col>
+              ))}
+            </Row>
+            <Pagination
+              style={{ marginTop: 16 }}
+              align="end"
+              current={page}
+              pageSize={PAGE_SIZE}
+              total={rows.length}
+              showSizeChanger={false}
+              hideOnSinglePage
+              showTotal={(n) => t('live.square.total', { n })}
+              onChange={(p) => setPaging({ listing, page: p })}
+            />
+          </>
         ) : (
           !list.isLoading && (
-            <Empty description={!isDevice && source === 'fav' ? t('live.square.noFavourites') : t('live.square.empty')} />
+            <Empty
+              description={!isDevice && source === 'fav' ? t('live.square.noFavourites') : t('live.square.empty')}
+            />
           )
         )}
       </Spin>

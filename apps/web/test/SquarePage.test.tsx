@@ -1,0 +1,179 @@
+/**
+ * Issue 4: /video/square/{devid}, the channel-card grid. For a device it shows that device's cameras
+ * (not its directories) with each one's state (在线, 离线, 未开启), 20 to a page (spec 3 "Paging");
+ * a click opens the player of an online, enabled channel and otherwise says 通道已离线! or
+ * 通道未开启! (spec 2 "Video pages", spec 8). devid 0 shows the favourites, or every channel with the
+ * search sent to the server.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes, useParams } from 'react-router-dom';
+import type { ChannelRow } from '@opencvr/shared';
+import SquarePage from '../src/features/live/pages/SquarePage';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+let notices: string[];
+beforeEach(() => {
+  notices = captureNotices();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const channel = (ChannelID: string, Name: string, over: Partial<ChannelRow> = {}) =>
+  ({
+    ChannelID,
+    ParentDeviceID: '1001',
+    DeviceName: 'North gate NVR',
+    DeviceType: 'RTSP',
+    Name,
+    Parental: 0,
+    ParentID: '',
+    GBID: ChannelID,
+    Enable: 1,
+    Online: 1,
+    ...over,
+  }) as ChannelRow;
+
+/** Where a click on a playable card lands. */
+function PlayerProbe() {
+  const { devid, chnid, flow } = useParams();
+  return <div data-testid="player">{`${devid}|${chnid}|${flow}`}</div>;
+}
+
+function renderSquare(devid: string) {
+  return renderConsole(
+    <Routes>
+      <Route path="/video/square/:devid" element={<SquarePage />} />
+      <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerProbe />} />
+    </Routes>,
+    { path: `/video/square/${devid}` },
+  );
+}
+
+const cards = () => screen.queryAllByTestId('square-channel');
+const cardNames = () => cards().map((c) => c.querySelector('.ant-card-meta-title')!.textContent);
+const card = (name: string) => cards().find((c) => c.querySelector('.ant-card-meta-title')!.textContent === name)!;
+
+describe('/video/square/{devid}: one device', () => {
+  const deviceChannels = [
+    channel('1', 'Gate camera'),
+    channel('2', 'Yard camera', { Online: 0 }),
+    channel('3', 'Spare camera', { Enable: 0, Online: 0 }),
+    channel('4', 'Disabled but reporting', { Enable: 0, Online: 1 }),
+    // A directory (GB civil code / business group) has nothing to play: no card.
+    channel('34020000002160000001', 'Building A', { Parental: 1 }),
+  ];
+
+  it('shows the device’s cameras with their state and the device name as title', async () => {
+    const api = stubApi({
+      '/api/v1/getchannels': () => v1({ Channels: deviceChannels, ChannelCount: deviceChannels.length }),
+    });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(4));
+    expect(api.callsTo('/api/v1/getchannels')[0].query.get('device')).toBe('1001');
+    expect(cardNames()).toEqual(['Gate camera', 'Yard camera', 'Spare camera', 'Disabled but reporting']);
+    expect(screen.getByRole('heading', { name: 'North gate NVR' })).toBeInTheDocument();
+
+    expect(card('Gate camera')).toHaveAttribute('data-state', 'online');
+    expect(within(card('Gate camera')).getByText('在线 · North gate NVR')).toBeInTheDocument();
+    expect(card('Yard camera')).toHaveAttribute('data-state', 'offline');
+    expect(within(card('Yard camera')).getByText('离线 · North gate NVR')).toBeInTheDocument();
+    expect(card('Spare camera')).toHaveAttribute('data-state', 'disabled');
+    expect(within(card('Spare camera')).getByText('未开启 · North gate NVR')).toBeInTheDocument();
+    // Not enabled wins over a stale online flag.
+    expect(within(card('Disabled but reporting')).getByText('未开启 · North gate NVR')).toBeInTheDocument();
+    // No pager for a single page.
+    expect(document.querySelector('.ant-pagination')).toBeNull();
+  });
+
+  it('a click on an offline or disabled channel says so and stays; on an online one opens its player (main stream)', async () => {
+    stubApi({ '/api/v1/getchannels': () => v1({ Channels: deviceChannels, ChannelCount: deviceChannels.length }) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(4));
+
+    fireEvent.click(card('Yard camera'));
+    expect(notices).toEqual(['warning:通道已离线!']);
+    fireEvent.click(card('Spare camera'));
+    expect(notices).toEqual(['warning:通道已离线!', 'warning:通道未开启!']);
+    fireEvent.click(card('Disabled but reporting'));
+    expect(notices).toEqual(['warning:通道已离线!', 'warning:通道未开启!', 'warning:通道未开启!']);
+    expect(screen.queryByTestId('player')).toBeNull();
+    expect(cards()).toHaveLength(4);
+
+    // The keyboard opens a card too.
+    fireEvent.keyDown(card('Gate camera'), { key: 'Enter' });
+    expect(await screen.findByTestId('player')).toHaveTextContent('1001|1|0');
+    expect(notices).toHaveLength(3);
+  });
+
+  it('pages 20 cards at a time; a search filters by name and starts again at page 1', async () => {
+    const many = Array.from({ length: 45 }, (_, i) =>
+      channel(String(i + 1), `Cam ${String(i + 1).padStart(2, '0')}`, { Online: i % 2 }),
+    );
+    stubApi({ '/api/v1/getchannels': () => v1({ Channels: many, ChannelCount: many.length }) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(20));
+    expect(cardNames()).toEqual(many.slice(0, 20).map((c) => c.Name));
+    expect(screen.getByText('共 45 个通道')).toBeInTheDocument();
+
+    fireEvent.click(screen.getByTitle('3'));
+    await waitFor(() => expect(cardNames()).toEqual(['Cam 41', 'Cam 42', 'Cam 43', 'Cam 44', 'Cam 45']));
+    fireEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(cardNames()).toEqual(many.slice(20, 40).map((c) => c.Name)));
+
+    fireEvent.change(screen.getByPlaceholderText('搜索通道名称'), { target: { value: 'cam 1' } });
+    await waitFor(() => expect(cardNames()).toEqual(many.slice(9, 19).map((c) => c.Name)), { timeout: 3000 });
+    expect(document.querySelector('.ant-pagination')).toBeNull();
+  });
+});
+
+describe('/video/square/0: favourites or every channel', () => {
+  it('shows the favourites first, says when there are none, and lists every channel with the search sent to the server', async () => {
+    const everyChannel = [
+      channel('1', 'Gate camera'),
+      channel('2', 'Loading bay', { ParentDeviceID: '1002', DeviceName: 'Warehouse', Online: 0 }),
+      channel('9', 'Region', { Parental: 1 }),
+    ];
+    const api = stubApi({
+      '/api/v1/favorites': () => v1({ Channels: [], ChannelCount: 0 }),
+      '/api/v1/all/channels': (call) =>
+        v1({
+          Channels: everyChannel.filter((c) => !call.query.get('q') || c.Name.includes(call.query.get('q')!)),
+          ChannelCount: 3,
+        }),
+    });
+    renderSquare('0');
+    expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/all/channels')).toHaveLength(0);
+
+    fireEvent.click(screen.getByText('全部通道'));
+    await waitFor(() => expect(cardNames()).toEqual(['Gate camera', 'Loading bay']));
+    expect(api.callsTo('/api/v1/all/channels')[0].query.get('limit')).toBe('99999');
+    expect(within(card('Loading bay')).getByText('离线 · Warehouse')).toBeInTheDocument();
+
+    fireEvent.change(screen.getByPlaceholderText('搜索通道名称'), { target: { value: 'Loading' } });
+    await waitFor(
+      () => expect(api.callsTo('/api/v1/all/channels').some((c) => c.query.get('q') === 'Loading')).toBe(true),
+      {
+        timeout: 3000,
+      },
+    );
+    await waitFor(() => expect(cardNames()).toEqual(['Loading bay']));
+
+    fireEvent.click(card('Loading bay'));
+    expect(notices).toEqual(['warning:通道已离线!']);
+  });
+
+  it('a favourite card opens the player of its own device', async () => {
+    stubApi({
+      '/api/v1/favorites': () =>
+        v1({ Channels: [channel('7', 'Lobby', { ParentDeviceID: '2002', DeviceName: 'Hall' })], ChannelCount: 1 }),
+    });
+    renderSquare('0');
+    await waitFor(() => expect(cardNames()).toEqual(['Lobby']));
+    expect(within(card('Lobby')).getByText('在线 · Hall')).toBeInTheDocument();
+    fireEvent.click(card('Lobby'));
+    expect(await screen.findByTestId('player')).toHaveTextContent('2002|7|0');
+  });
+});
