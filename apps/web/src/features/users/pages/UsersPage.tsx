@@ -19,12 +19,16 @@ export default function UsersPage() {
   const query = useDebounced(q.trim());
   const [editing, setEditing] = useState<UserRow | null>(null);
   const [formOpen, setFormOpen] = useState(false);
+  // A new form dialog for every opening: the reused one kept a save's loading OK button (still running, or its
+  // loading icon stuck in its leave motion when closed mid-transition) into the next opening.
+  const [formKey, setFormKey] = useState(0);
 
   const list = useQuery({ queryKey: ['users', page, query], queryFn: () => fetchUsers(page, PAGE_SIZE, query), placeholderData: keepPreviousData });
 
   useEffect(() => setPage(1), [query]);
   useAddAction(() => {
     setEditing(null);
+    setFormKey((k) => k + 1);
     setFormOpen(true);
   });
 
@@ -44,6 +48,7 @@ export default function UsersPage() {
               icon={<PlusOutlined />}
               onClick={() => {
                 setEditing(null);
+                setFormKey((k) => k + 1);
                 setFormOpen(true);
               }}
             >
@@ -86,6 +91,7 @@ export default function UsersPage() {
                     size="small"
                     onClick={() => {
                       setEditing(row);
+                      setFormKey((k) => k + 1);
                       setFormOpen(true);
                     }}
                   >
@@ -103,6 +109,7 @@ export default function UsersPage() {
         />
       </Card>
       <UserFormModal
+        key={formKey}
         open={formOpen}
         user={editing}
         onClose={() => setFormOpen(false)}
