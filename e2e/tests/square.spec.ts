@@ -1,0 +1,90 @@
+/**
+ * The video square of one device end to end (issue 4, /video/square/{devid}): a device with a real
+ * GStreamer RTSP camera, a channel whose address answers nothing and a channel not enabled. The
+ * online state on the cards is the server's own (its stream checker probes every pulled channel);
+ * a click on the offline or disabled card says so, a click on the online one opens its player.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { openAs, zh } from '../support/page';
+
+const RUN = Date.now().toString(36);
+const FIRST_LOAD = { timeout: 30_000 };
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+/** A card by its title (every card's state line also names the device). */
+const card = (page: Page, name: string) =>
+  page
+    .getByTestId('square-channel')
+    .filter({ has: page.locator('.ant-card-meta-title').getByText(name, { exact: true }) });
+
+test.describe('video square of a device', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+  const name = `E2E square ${RUN}`;
+  const deaf = `E2E deaf ${RUN}`;
+  const off = `E2E switched off ${RUN}`;
+
+  async function addChannel(api: APIRequestContext, Name: string, RtspUrl: string, Enable: number) {
+    await v1(
+      await api.post('/api/v1/addchannel', {
+        headers: { token: admin.Token },
+        data: { ParentDeviceID: dev, Name, RtspUrl, Enable },
+      }),
+    );
+  }
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera();
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+    // Port 9 (discard) on loopback: nothing listens, the probe fails at once.
+    await addChannel(api, deaf, 'rtsp://127.0.0.1:9/none', 1);
+    await addChannel(api, off, camera.url, 0);
+    // The server probes a channel when it is added: wait for its verdict on the camera's channel.
+    await expect
+      .poll(
+        async () => {
+          const body = await v1<{ Channels: { Name: string; Online: number }[] }>(
+            await api.get('/api/v1/getchannels', {
+              headers: { token: admin.Token },
+              params: { device: dev, start: 0, limit: 50 },
+            }),
+          );
+          return body.Channels.find((c) => c.Name === name)?.Online;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('shows the device’s channels with the server’s online state; clicks follow the rule', async ({ page }) => {
+    await openAs(page, admin, `/video/square/${dev}`);
+    await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
+    await expect(page.getByRole('heading', { name })).toBeVisible();
+    await expect(card(page, name)).toHaveAttribute('data-state', 'online');
+    await expect(card(page, name)).toContainText(`在线 · ${name}`);
+    await expect(card(page, deaf)).toHaveAttribute('data-state', 'offline');
+    await expect(card(page, deaf)).toContainText(`离线 · ${name}`);
+    await expect(card(page, off)).toHaveAttribute('data-state', 'disabled');
+    await expect(card(page, off)).toContainText(`未开启 · ${name}`);
+
+    await card(page, deaf).click();
+    await expect(page.getByText(zh('channelOffline'))).toBeVisible();
+    await card(page, off).click();
+    await expect(page.getByText(zh('channelDisabled'))).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/video/square/${dev}$`));
+
+    await card(page, name).click();
+    await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
+    await expect(page.getByTestId('live-player')).toBeVisible();
+  });
+});
