@@ -31,6 +31,9 @@ export function LabelTree({ selected, onSelect }: Props) {
   const { loadChildren, reloadLevel, reset } = tree;
   const [loading, setLoading] = useState(true);
   const [naming, setNaming] = useState<{ mode: 'root' | 'child' | 'rename' } | null>(null);
+  // A new name dialog for every opening: the reused one started with the loading OK button of a save still
+  // running, or with its loading icon stuck in its leave motion when closed mid-transition.
+  const [namingKey, setNamingKey] = useState(0);
   const [moving, setMoving] = useState<LabelRow | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -59,6 +62,11 @@ export function LabelTree({ selected, onSelect }: Props) {
     } finally {
       setSaving(false);
     }
+  };
+
+  const openNaming = (mode: 'root' | 'child' | 'rename') => {
+    setNaming({ mode });
+    setNamingKey((k) => k + 1);
   };
 
   const saveName = async (name: string) => {
@@ -105,14 +113,14 @@ export function LabelTree({ selected, onSelect }: Props) {
   return (
     <>
       <Space wrap style={{ marginBottom: 8 }}>
-        <Button size="small" icon={<PlusOutlined />} onClick={() => setNaming({ mode: 'root' })}>
+        <Button size="small" icon={<PlusOutlined />} onClick={() => openNaming('root')}>
           {t('devices.group.addRoot')}
         </Button>
         <Tooltip title={t('devices.group.addChild')}>
-          <Button size="small" icon={<FolderAddOutlined />} disabled={!selected} onClick={() => setNaming({ mode: 'child' })} aria-label={t('devices.group.addChild')} />
+          <Button size="small" icon={<FolderAddOutlined />} disabled={!selected} onClick={() => openNaming('child')} aria-label={t('devices.group.addChild')} />
         </Tooltip>
         <Tooltip title={t('devices.group.rename')}>
-          <Button size="small" icon={<EditOutlined />} disabled={!selected} onClick={() => setNaming({ mode: 'rename' })} aria-label={t('devices.group.rename')} />
+          <Button size="small" icon={<EditOutlined />} disabled={!selected} onClick={() => openNaming('rename')} aria-label={t('devices.group.rename')} />
         </Tooltip>
         <Tooltip title={t('devices.group.move')}>
           <Button size="small" icon={<DragOutlined />} disabled={!selected} onClick={() => setMoving(selected)} aria-label={t('devices.group.move')} />
@@ -139,10 +147,10 @@ export function LabelTree({ selected, onSelect }: Props) {
         )}
       </Spin>
       <LabelNameModal
+        key={namingKey}
         open={!!naming}
         title={naming?.mode === 'rename' ? t('devices.group.rename') : naming?.mode === 'child' ? t('devices.group.addChild') : t('devices.group.addRoot')}
         initial={naming?.mode === 'rename' ? selected?.Name : ''}
-        saving={saving}
         onCancel={() => setNaming(null)}
         onOk={saveName}
       />
