@@ -66,21 +66,89 @@ export function trackRun(
   return { trackId, track, baseDecodeTime: opts.baseDecodeTime ?? dtsOf(units[0]), samples };
 }
 
-interface Plan {
-  run: TrackRun;
-  sizes: number[];
+/**
+ * What the moof says of one track run, sample by sample (columns of at least `count` entries). Both
+ * the unit-based mediaFragment() and the Fragmenter's sample queues describe their runs this way.
+ */
+export interface RunHeader {
+  trackId: number;
+  video: boolean;
+  baseDecodeTime: number;
+  count: number;
+  durations: ArrayLike<number>;
+  sizes: ArrayLike<number>;
+  /** Video: 1 where the sample is a sync sample. */
+  keyframes?: ArrayLike<number>;
+  /** Video: composition offsets (pts − dts); left out when all are 0. */
+  ctos?: ArrayLike<number>;
+  /** Sum of the sizes: the run's bytes in the mdat. */
   dataBytes: number;
-  cts: boolean;
-  trunSize: number;
-  trafSize: number;
 }
 
-function plan(run: TrackRun, dropSei: boolean): Plan {
+function hasCto(r: RunHeader): boolean {
+  if (!r.video || !r.ctos) return false;
+  for (let i = 0; i < r.count; i++) if (r.ctos[i] !== 0) return true;
+  return false;
+}
+
+/** Bytes of moof + the mdat header for these runs (the mdat payload follows: the runs' bytes in order). */
+export function fragmentHeaderSize(runs: readonly RunHeader[]): number {
+  let moof = 8 + 16;
+  for (const r of runs) {
+    const perSample = 8 + (r.video ? 4 : 0) + (hasCto(r) ? 4 : 0);
+    moof += 8 + (16 + (r.video ? 0 : 4)) + 20 + (12 + 8 + perSample * r.count);
+  }
+  return moof + 8;
+}
+
+/**
+ * Writes moof (mfhd, one traf per run: tfhd default-base-is-moof, tfdt v1, trun) and the mdat box
+ * header; the caller writes (or hands out) the `dataBytes` of each run after it, in order.
+ */
+export function writeFragmentHeader(w: BoxWriter, sequence: number, runs: readonly RunHeader[]): void {
+  const headerSize = fragmentHeaderSize(runs);
+  const mdatSize = 8 + runs.reduce((n, r) => n + r.dataBytes, 0);
+  if (mdatSize > 0xffffffff) throw new RangeError('fragment too large for a 32-bit mdat');
+  const moofStart = w.pos;
+  w.box('moof');
+  w.fullBox('mfhd', 0, 0).u32(sequence).end();
+  let dataOffset = headerSize; // default-base-is-moof: offsets count from the moof's first byte
+  for (const r of runs) {
+    const cts = hasCto(r);
+    w.box('traf');
+    w.fullBox('tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF | (r.video ? 0 : TFHD_DEFAULT_SAMPLE_FLAGS)).u32(r.trackId);
+    if (!r.video) w.u32(SYNC_FLAGS);
+    w.end();
+    w.fullBox('tfdt', 1, 0).u64(r.baseDecodeTime).end();
+    const flags = TRUN_DATA_OFFSET | TRUN_DURATION | TRUN_SIZE | (r.video ? TRUN_FLAGS : 0) | (cts ? TRUN_CTS : 0);
+    w.fullBox('trun', cts ? 1 : 0, flags).u32(r.count).i32(dataOffset);
+    for (let i = 0; i < r.count; i++) {
+      w.u32(r.durations[i]).u32(r.sizes[i]);
+      if (r.video) {
+        w.u32(r.keyframes?.[i] ? SYNC_FLAGS : NON_SYNC_FLAGS);
+        if (cts) w.i32(r.ctos![i]);
+      }
+    }
+    w.end(); // trun
+    w.end(); // traf
+    dataOffset += r.dataBytes;
+  }
+  w.end(); // moof
+  w.u32(mdatSize).fourcc('mdat');
+  if (w.pos - moofStart !== headerSize) throw new Error(`fragment header size mismatch: ${w.pos - moofStart} != ${headerSize}`);
+}
+
+/** The run header of unit-based samples (sizes, flags and offsets checked). */
+function runHeader(run: TrackRun, dropSei: boolean): RunHeader {
   const { track } = run;
-  const sizes: number[] = [];
+  const n = run.samples.length;
+  const durations = new Array<number>(n);
+  const sizes = new Array<number>(n);
+  const keyframes = new Array<number>(n);
+  const ctos = new Array<number>(n);
   let dataBytes = 0;
-  let cts = false;
-  for (const { unit, duration } of run.samples) {
+  for (let i = 0; i < n; i++) {
+    const { unit, duration } = run.samples[i];
     if (!Number.isInteger(duration) || duration < 0 || duration > 0xffffffff) {
       throw new RangeError(`track ${run.trackId}: bad sample duration ${duration}`);
     }
@@ -89,33 +157,30 @@ function plan(run: TrackRun, dropSei: boolean): Plan {
     if (unit.kind === 'video') {
       size = videoSampleSize(track.codec as 'h264' | 'h265', unit.nalus, dropSei);
       const offset = unit.pts - unit.dts;
-      if (offset !== 0) {
-        if (!Number.isInteger(offset) || offset < -0x80000000 || offset > 0x7fffffff) {
-          throw new RangeError(`track ${run.trackId}: bad composition offset ${offset}`);
-        }
-        cts = true;
+      if (!Number.isInteger(offset) || offset < -0x80000000 || offset > 0x7fffffff) {
+        throw new RangeError(`track ${run.trackId}: bad composition offset ${offset}`);
       }
-    } else size = unit.data.length;
-    sizes.push(size);
+      ctos[i] = offset;
+      keyframes[i] = unit.keyframe ? 1 : 0;
+    } else {
+      size = unit.data.length;
+      ctos[i] = 0;
+      keyframes[i] = 1;
+    }
+    durations[i] = duration;
+    sizes[i] = size;
     dataBytes += size;
   }
-  const video = track.kind === 'video';
-  const perSample = 8 + (video ? 4 : 0) + (cts ? 4 : 0);
-  const trunSize = 12 + 8 + perSample * sizes.length;
-  const tfhdSize = 16 + (video ? 0 : 4);
-  const tfdtSize = 20;
-  return { run, sizes, dataBytes, cts, trunSize, trafSize: 8 + tfhdSize + tfdtSize + trunSize };
+  return { trackId: run.trackId, video: track.kind === 'video', baseDecodeTime: run.baseDecodeTime, count: n, durations, sizes, keyframes, ctos, dataBytes };
 }
 
 /** moof + mdat for the given runs (runs without samples are left out). */
 export function mediaFragment(sequence: number, runs: readonly TrackRun[], opts: FragmentOptions = {}): Uint8Array {
   const dropSei = opts.dropSei ?? false;
-  const plans = runs.filter((r) => r.samples.length > 0).map((r) => plan(r, dropSei));
-  if (!plans.length) throw new Error('fragment needs at least one sample');
-  const moofSize = 8 + 16 + plans.reduce((n, p) => n + p.trafSize, 0);
-  const mdatSize = 8 + plans.reduce((n, p) => n + p.dataBytes, 0);
-  if (mdatSize > 0xffffffff) throw new RangeError('fragment too large for a 32-bit mdat');
-  const total = moofSize + mdatSize;
+  const used = runs.filter((r) => r.samples.length > 0);
+  const headers = used.map((r) => runHeader(r, dropSei));
+  if (!headers.length) throw new Error('fragment needs at least one sample');
+  const total = fragmentHeaderSize(headers) + headers.reduce((n, h) => n + h.dataBytes, 0);
   let into: Uint8Array | undefined;
   if (opts.allocate) {
     into = opts.allocate(total);
@@ -123,39 +188,10 @@ export function mediaFragment(sequence: number, runs: readonly TrackRun[], opts:
     into = into.subarray(0, total);
   }
   const w = new BoxWriter(total, { fixed: true, into });
-
-  w.box('moof');
-  w.fullBox('mfhd', 0, 0).u32(sequence).end();
-  let dataOffset = moofSize + 8; // default-base-is-moof: offsets count from the moof's first byte
-  for (const p of plans) {
-    const { run } = p;
-    const video = run.track.kind === 'video';
-    w.box('traf');
-    w.fullBox('tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF | (video ? 0 : TFHD_DEFAULT_SAMPLE_FLAGS)).u32(run.trackId);
-    if (!video) w.u32(SYNC_FLAGS);
-    w.end();
-    w.fullBox('tfdt', 1, 0).u64(run.baseDecodeTime).end();
-    const flags = TRUN_DATA_OFFSET | TRUN_DURATION | TRUN_SIZE | (video ? TRUN_FLAGS : 0) | (p.cts ? TRUN_CTS : 0);
-    w.fullBox('trun', p.cts ? 1 : 0, flags)
-      .u32(run.samples.length)
-      .i32(dataOffset);
-    run.samples.forEach(({ unit, duration }, i) => {
-      w.u32(duration).u32(p.sizes[i]);
-      if (unit.kind === 'video') {
-        w.u32(unit.keyframe ? SYNC_FLAGS : NON_SYNC_FLAGS);
-        if (p.cts) w.i32(unit.pts - unit.dts);
-      }
-    });
-    w.end(); // trun
-    w.end(); // traf
-    dataOffset += p.dataBytes;
-  }
-  w.end(); // moof
-
-  w.box('mdat');
-  for (const p of plans) {
-    const codec = p.run.track.kind === 'video' ? p.run.track.codec : undefined;
-    for (const { unit } of p.run.samples) {
+  writeFragmentHeader(w, sequence, headers);
+  for (const run of used) {
+    const codec = run.track.kind === 'video' ? run.track.codec : undefined;
+    for (const { unit } of run.samples) {
       if (unit.kind === 'audio') {
         w.bytes(unit.data);
         continue;
@@ -165,7 +201,6 @@ export function mediaFragment(sequence: number, runs: readonly TrackRun[], opts:
       }
     }
   }
-  w.end();
   const out = w.finish();
   if (out.length !== total) throw new Error(`fragment size mismatch: ${out.length} != ${total}`);
   return out;

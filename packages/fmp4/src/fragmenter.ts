@@ -7,10 +7,14 @@
  *
  * Holding back: a sample's duration needs the next unit's dts, so when the primary track cuts a
  * fragment, the other tracks keep their last unit for the next fragment (one audio frame of latency).
+ *
+ * A pushed unit is copied (sample-queue.ts): the caller's buffers are free once push() returns.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
-import { dtsOf, mediaFragment, type FragmentSample, type TrackRun } from './fragment.js';
+import { BoxWriter } from './box.js';
+import { dtsOf, fragmentHeaderSize, writeFragmentHeader, type RunHeader } from './fragment.js';
 import { initSegment, mimeType, timescaleOf } from './init.js';
+import { SampleQueue } from './sample-queue.js';
 
 export interface FragmenterOptions {
   /**
@@ -33,6 +37,12 @@ export interface FragmenterOptions {
   firstSequence?: number;
   /** Where fragments are written (see FragmentOptions.allocate); default: a new buffer each. */
   allocate?: (size: number) => Uint8Array;
+  /**
+   * 'parts': a fragment is handed out as `parts` (its moof + mdat header, then views of the held sample
+   * bytes) without copying them into one buffer, for a writer with writev (the recorder). The parts
+   * (and `data`, built from them on demand) are valid until the next push() or flush(). Default 'buffer'.
+   */
+  output?: 'buffer' | 'parts';
 }
 
 export interface FragmentTrackInfo {
@@ -47,7 +57,10 @@ export interface FragmentTrackInfo {
 export interface Fragment {
   sequence: number;
   /** moof + mdat. */
-  data: Uint8Array;
+  readonly data: Uint8Array;
+  /** The same bytes in pieces (output 'parts'; otherwise [data]). */
+  parts: readonly Uint8Array[];
+  byteLength: number;
   /** The fragment starts with a keyframe of the primary video track (always true for audio only). */
   keyframe: boolean;
   /** Decode time of the fragment's first primary sample, in seconds (the recorder's index time). */
@@ -63,7 +76,8 @@ interface TrackState {
   id: number;
   track: Track;
   timescale: number;
-  pending: AccessUnit[];
+  /** The samples of the fragment being filled. */
+  pending: SampleQueue;
   /** Output decode time of the next sample; unset until the track's first fragment. */
   decodeTime?: number;
   lastDuration: number;
@@ -85,6 +99,7 @@ export class Fragmenter {
   private readonly dropSei: boolean;
   private readonly dropDamaged: boolean;
   private readonly allocate?: (size: number) => Uint8Array;
+  private readonly parts: boolean;
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
@@ -96,7 +111,7 @@ export class Fragmenter {
       id: i + 1,
       track,
       timescale: timescaleOf(track),
-      pending: [],
+      pending: new SampleQueue(track.kind === 'video' ? track.codec : undefined, opts.dropSei ?? false),
       lastDuration: track.kind === 'video' ? 3600 : 1024,
       started: track.kind !== 'video',
       broken: false,
@@ -110,6 +125,7 @@ export class Fragmenter {
     this.dropDamaged = opts.dropDamaged ?? true;
     this.sequence = opts.firstSequence ?? 1;
     this.allocate = opts.allocate;
+    this.parts = opts.output === 'parts';
     if (!this.waitForKeyframe) for (const s of this.states) s.started = true;
   }
 
@@ -146,17 +162,19 @@ export class Fragmenter {
       s.started = true;
     }
     if (!this.primary.started) return []; // before the first keyframe nothing is kept
+    SampleQueue.check(unit); // before a fragment is cut: a refused unit must not lose it
     const dts = dtsOf(unit);
     const out: Fragment[] = [];
-    if (s.pending.length) {
+    const q = s.pending;
+    if (q.count) {
       // Cut now if one more sample (about as long as the last step) would take the run past the limit.
-      const span = (dts - dtsOf(s.pending[0])) / s.timescale;
-      const step = (dts - dtsOf(s.pending[s.pending.length - 1])) / s.timescale;
+      const span = (dts - q.dts(0)) / s.timescale;
+      const step = (dts - q.dts(q.count - 1)) / s.timescale;
       const limit = s === this.primary ? this.maxSeconds : 2 * this.maxSeconds; // others: the primary stalled
       const full = span + Math.max(0, step) > limit + 1e-9;
       if (full || (s === this.primary && unit.kind === 'video' && unit.keyframe)) out.push(...this.emit(s, dts));
     }
-    s.pending.push(unit);
+    q.push(unit);
     return out;
   }
 
@@ -167,66 +185,122 @@ export class Fragmenter {
 
   private emit(trigger: TrackState | undefined, triggerDts: number | undefined): Fragment[] {
     if (this.origin === undefined) {
-      const firsts = this.states.filter((s) => s.pending.length).map((s) => dtsOf(s.pending[0]) / s.timescale);
+      const firsts = this.states.filter((s) => s.pending.count).map((s) => s.pending.dts(0) / s.timescale);
       if (!firsts.length) return [];
       this.origin = this.rebase ? Math.min(...firsts) : 0;
     }
-    const runs: TrackRun[] = [];
+    const runs: RunHeader[] = [];
+    const taken: TrackState[] = [];
     for (const s of this.states) {
+      const q = s.pending;
       const hold = trigger !== undefined && s !== trigger ? 1 : 0;
-      const take = s.pending.length - hold;
+      const take = q.count - hold;
       if (take <= 0) continue;
-      const units = s.pending.splice(0, take);
-      const next = s === trigger ? triggerDts : s.pending.length ? dtsOf(s.pending[0]) : undefined;
-      const base = s.decodeTime ?? Math.max(0, Math.round(dtsOf(units[0]) - this.origin * s.timescale));
+      const next = s === trigger ? triggerDts : q.count > take ? q.dts(take) : undefined;
+      const base = s.decodeTime ?? Math.max(0, Math.round(q.dts(0) - this.origin * s.timescale));
+      const durations = new Array<number>(take);
       let t = base;
-      const samples: FragmentSample[] = units.map((unit, i) => {
-        const duration = this.duration(s, unit, i + 1 < units.length ? dtsOf(units[i + 1]) : next);
-        t += duration;
-        return { unit, duration };
-      });
+      for (let i = 0; i < take; i++) {
+        const d = this.duration(s, i, i + 1 < take ? q.dts(i + 1) : next);
+        durations[i] = d;
+        t += d;
+      }
       s.decodeTime = t;
-      runs.push({ trackId: s.id, track: s.track, baseDecodeTime: base, samples });
+      const video = s.track.kind === 'video';
+      runs.push({
+        trackId: s.id,
+        video,
+        baseDecodeTime: base,
+        count: take,
+        durations,
+        sizes: q.sizes,
+        keyframes: video ? q.keyframes : undefined,
+        ctos: video ? q.ctos : undefined,
+        dataBytes: q.bytesOf(take),
+      });
+      taken.push(s);
     }
     if (!runs.length) return [];
-    const lead = runs.find((r) => r.trackId === this.primary.id) ?? runs[0];
-    const leadState = this.states[lead.trackId - 1];
-    const first = lead.samples[0].unit;
+    const leadIndex = Math.max(0, taken.indexOf(this.primary));
+    const lead = runs[leadIndex];
+    const leadState = taken[leadIndex];
     const hasVideo = this.primary.track.kind === 'video';
-    const keyframe = first.kind === 'video' ? first.keyframe : !hasVideo;
-    const cts = first.kind === 'video' ? first.pts - first.dts : 0;
+    const keyframe = leadState.track.kind === 'video' ? leadState.pending.keyframe(0) : !hasVideo;
+    const cts = leadState.track.kind === 'video' ? leadState.pending.cto(0) : 0;
     const ts = leadState.timescale;
+    const headerSize = fragmentHeaderSize(runs);
+    const byteLength = headerSize + runs.reduce((n, r) => n + r.dataBytes, 0);
+    let data: Uint8Array | undefined;
+    let parts: Uint8Array[];
+    if (this.parts) {
+      const w = new BoxWriter(headerSize, { fixed: true });
+      writeFragmentHeader(w, this.sequence, runs);
+      parts = [w.finish()];
+      for (let i = 0; i < runs.length; i++) parts.push(taken[i].pending.take(runs[i].count));
+    } else {
+      let into: Uint8Array | undefined;
+      if (this.allocate) {
+        into = this.allocate(byteLength);
+        if (into.length < byteLength) throw new RangeError(`allocate(${byteLength}) gave ${into.length} bytes`);
+        into = into.subarray(0, byteLength);
+      }
+      const w = new BoxWriter(byteLength, { fixed: true, into });
+      writeFragmentHeader(w, this.sequence, runs);
+      for (let i = 0; i < runs.length; i++) w.bytes(taken[i].pending.take(runs[i].count));
+      data = w.finish();
+      parts = [data];
+    }
     const fragment: Fragment = {
       sequence: this.sequence,
-      data: mediaFragment(this.sequence, runs, { dropSei: this.dropSei, allocate: this.allocate }),
+      get data() {
+        return (data ??= concat(parts, byteLength));
+      },
+      parts,
+      byteLength,
       keyframe,
       startTime: lead.baseDecodeTime / ts,
       presentationTime: (lead.baseDecodeTime + cts) / ts,
-      duration: lead.samples.reduce((n, x) => n + x.duration, 0) / ts,
+      duration: sum(lead.durations, lead.count) / ts,
       tracks: runs.map((r) => ({
         trackId: r.trackId,
         baseDecodeTime: r.baseDecodeTime,
-        sampleCount: r.samples.length,
-        duration: r.samples.reduce((n, x) => n + x.duration, 0),
+        sampleCount: r.count,
+        duration: sum(r.durations, r.count),
       })),
     };
     this.sequence++;
     return [fragment];
   }
 
-  /** Duration of `unit` from the next dts when sane, else an estimate. */
-  private duration(s: TrackState, unit: AccessUnit, next: number | undefined): number {
+  /** Duration of held sample `i` from the next dts when sane, else an estimate. */
+  private duration(s: TrackState, i: number, next: number | undefined): number {
+    const video = s.track.kind === 'video';
     if (next !== undefined) {
-      const d = Math.round(next - dtsOf(unit));
+      const d = Math.round(next - s.pending.dts(i));
       if (d > 0 && d <= MAX_GAP_SECONDS * s.timescale) {
-        if (unit.kind === 'video') s.lastDuration = d;
+        if (video) s.lastDuration = d;
         return d;
       }
     }
-    if (unit.kind === 'video') return s.lastDuration;
+    if (video) return s.lastDuration;
     const t = s.track;
-    if (t.kind === 'audio' && t.codec !== 'aac')
-      return Math.max(1, Math.floor(unit.data.length / Math.max(1, t.channels)));
+    if (t.kind === 'audio' && t.codec !== 'aac') return Math.max(1, Math.floor(s.pending.size(i) / Math.max(1, t.channels)));
     return 1024;
   }
+}
+
+function sum(xs: ArrayLike<number>, n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += xs[i];
+  return total;
+}
+
+function concat(parts: readonly Uint8Array[], byteLength: number): Uint8Array {
+  const out = new Uint8Array(byteLength);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

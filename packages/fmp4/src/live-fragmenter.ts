@@ -179,9 +179,12 @@ export class LiveFragmenter {
     const keyframe = lead.state === this.primary && (first.kind === 'video' ? first.keyframe : !hasVideo);
     const ts = lead.state.timescale;
     const cts = first.kind === 'video' ? first.pts - first.dts : 0;
+    const data = mediaFragment(this.sequence, trackRuns, { dropSei: this.dropSei, allocate: this.allocate });
     const fragment: Fragment = {
       sequence: this.sequence,
-      data: mediaFragment(this.sequence, trackRuns, { dropSei: this.dropSei, allocate: this.allocate }),
+      data,
+      parts: [data],
+      byteLength: data.byteLength,
       keyframe,
       startTime: lead.base / ts,
       presentationTime: (lead.base + cts) / ts,

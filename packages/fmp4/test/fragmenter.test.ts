@@ -233,4 +233,62 @@ describe('Fragmenter', () => {
     });
     expect(() => run([H264_TRACK], frames(30, 25).map((u) => [u]), { allocate: (n) => new Uint8Array(n - 1) })).toThrow(RangeError);
   });
+
+  it("output 'parts': the same bytes as one buffer, valid until the next push", () => {
+    // B-frames (composition offsets), audio held back, a large keyframe that makes the queue grow.
+    const v = Array.from({ length: 60 }, (_, i) =>
+      video(i * 3600, i % 25 === 0, { cts: i % 3 === 1 ? 7200 : 0, slice: i === 25 ? 300_000 : 50 + (i % 7) * 10 }),
+    );
+    const units = merge(v, aacFrames(100)) as [AccessUnit, number?][];
+    const plain = run([H264_TRACK, AAC_TRACK], units, { dropSei: true });
+    const f = new Fragmenter([H264_TRACK, AAC_TRACK], { output: 'parts', dropSei: true });
+    const seen: Buffer[] = [];
+    const take = (frags: Fragment[]) => {
+      for (const x of frags) {
+        expect(x.parts.length).toBeGreaterThan(1);
+        const joined = Buffer.concat(x.parts);
+        expect(joined.length).toBe(x.byteLength);
+        expect(Buffer.from(x.data).equals(joined)).toBe(true);
+        seen.push(joined);
+      }
+    };
+    for (const [u, t] of units) take(f.push(u, t));
+    take(f.flush());
+    expect(seen.length).toBe(plain.length);
+    seen.forEach((b, i) => expect(b.equals(Buffer.from(plain[i].data)), `fragment ${i}`).toBe(true));
+  });
+
+  it("copies what it is given: the caller's buffers may be reused as soon as push() returns", () => {
+    const units = merge(frames(60, 25), aacFrames(100)) as [AccessUnit, number?][];
+    const clone = (u: AccessUnit): AccessUnit =>
+      u.kind === 'video' ? { ...u, nalus: u.nalus.map((n) => Uint8Array.from(n)) } : { ...u, data: Uint8Array.from(u.data) };
+    const plain = run([H264_TRACK, AAC_TRACK], units.map(([u, t]) => [clone(u), t]));
+    for (const output of ['buffer', 'parts'] as const) {
+      const f = new Fragmenter([H264_TRACK, AAC_TRACK], { output });
+      const out: Buffer[] = [];
+      for (const [u, t] of units) {
+        const mine = clone(u);
+        for (const x of f.push(mine, t)) out.push(Buffer.from(x.data));
+        // The ingest reuses its blocks: scribble over what was just pushed.
+        if (mine.kind === 'video') for (const n of mine.nalus) n.fill(0xee, 1);
+        else mine.data.fill(0xee);
+      }
+      for (const x of f.flush()) out.push(Buffer.from(x.data));
+      expect(out.length).toBe(plain.length);
+      out.forEach((b, i) => expect(b.equals(Buffer.from(plain[i].data)), `${output} fragment ${i}`).toBe(true));
+    }
+  });
+
+  it('a unit MP4 cannot hold is refused before anything is cut: no sample is lost', () => {
+    const f = new Fragmenter([H264_TRACK], { maxFragmentDuration: 2 });
+    const out: Fragment[] = [];
+    for (const u of frames(25, 25)) out.push(...f.push(u));
+    const bad = video(25 * 3600, true);
+    bad.pts = bad.dts + 2 ** 33; // a composition offset past 32 bits
+    expect(() => f.push(bad)).toThrow(RangeError);
+    for (const u of frames(25, 25, 26 * 3600)) out.push(...f.push(u));
+    out.push(...f.flush());
+    expect(out.map((x) => x.tracks[0].sampleCount)).toEqual([25, 25]);
+    expectContinuous(out);
+  });
 });

@@ -17,7 +17,6 @@ import path from 'node:path';
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fragmenter, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
-import { UnitRing } from './recorder-ring.js';
 
 export interface SegmentStart {
   channelPk: number;
@@ -93,21 +92,6 @@ export class RecorderOutput implements Subscriber {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private failedWrites = 0;
-  /**
-   * Fragment buffers: a fragment is written to the file synchronously, so its buffer is free again as
-   * soon as the fragments of one push are written. Reusing them keeps ~0.5 MB a second per stream of
-   * short-lived ArrayBuffers away from the garbage collector (they drove a mark-compact a second).
-   */
-  private spare: Uint8Array[] = [];
-  private lent: Uint8Array[] = [];
-  private readonly allocate = (size: number): Uint8Array => {
-    const i = this.spare.findIndex((b) => b.length >= size);
-    const buf = i >= 0 ? this.spare.splice(i, 1)[0] : new Uint8Array(Math.max(size + (size >> 2), 64 * 1024));
-    this.lent.push(buf);
-    return buf;
-  };
-  /** The units the fragmenter holds, copied out of the ingest's buffers (see recorder-ring.ts). */
-  private readonly ring = new UnitRing();
   readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
 
   constructor(private readonly opts: RecorderOptions) {}
@@ -144,30 +128,20 @@ export class RecorderOutput implements Subscriber {
     }
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
-      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, allocate: this.allocate });
-      this.ring.reset(); // whatever an earlier fragmenter held is gone with it
+      // 'parts': the fragment's sample bytes are written from the fragmenter's own copy (writev), the
+      // one copy of them in this process; the access units themselves are not held (sample-queue.ts).
+      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts' });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
     }
     let frags: Fragment[];
     try {
-      frags = this.fragmenter.push(this.ring.copy(unit), track);
+      frags = this.fragmenter.push(unit, track);
     } catch (err) {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
-    for (const f of frags) {
-      for (const t of f.tracks) this.ring.release(t.trackId - 1, t.sampleCount);
-      this.write(f);
-    }
-    this.ring.kept(track);
-    this.giveBack();
-  }
-
-  /** The buffers of the fragments just written go back to the spares (at most 2, each ≤ 8 MB). */
-  private giveBack() {
-    for (const b of this.lent) if (this.spare.length < 2 && b.length <= 8 * 1024 * 1024) this.spare.push(b);
-    this.lent = [];
+    for (const f of frags) this.write(f);
   }
 
   state(state: HubState, reason: string) {
@@ -209,16 +183,16 @@ export class RecorderOutput implements Subscriber {
     if (!this.segment && !this.openSegment(f)) return;
     const seg = this.segment!;
     try {
-      writeAll(seg.fd, f.data);
+      writeAll(seg.fd, f.parts, f.byteLength);
     } catch (err) {
       this.onWriteError(err);
       return;
     }
     this.failedWrites = 0;
-    seg.bytes += f.data.byteLength;
+    seg.bytes += f.byteLength;
     seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
     this.stats.fragments++;
-    this.stats.bytes += f.data.byteLength;
+    this.stats.bytes += f.byteLength;
     seg.dirty = true;
     this.scheduleFlush(seg);
     const now = this.now();
@@ -253,7 +227,7 @@ export class RecorderOutput implements Subscriber {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw err;
         }
       }
-      writeAll(fd, fr.init);
+      writeAll(fd, [fr.init], fr.init.byteLength);
     } catch (err) {
       if (fd !== undefined) fs.closeSync(fd);
       this.onWriteError(err);
@@ -316,7 +290,6 @@ export class RecorderOutput implements Subscriber {
       } catch (err) {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
       }
-      this.giveBack();
     }
     const seg = this.segment;
     if (!seg) return;
@@ -349,9 +322,19 @@ export class RecorderOutput implements Subscriber {
   }
 }
 
-function writeAll(fd: number, data: Uint8Array) {
-  let off = 0;
-  while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
+/** Writes every part in one writev where the kernel takes it all (it may write less: the rest follows). */
+function writeAll(fd: number, parts: readonly Uint8Array[], byteLength: number) {
+  let written = fs.writevSync(fd, parts as Uint8Array[]);
+  if (written === byteLength) return;
+  for (const p of parts) {
+    if (written >= p.byteLength) {
+      written -= p.byteLength;
+      continue;
+    }
+    let off = written;
+    written = 0;
+    while (off < p.byteLength) off += fs.writeSync(fd, p, off, p.byteLength - off);
+  }
 }
 
 function closeFd(seg: Open) {

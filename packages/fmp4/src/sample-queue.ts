@@ -1,0 +1,164 @@
+/**
+ * The samples a Fragmenter holds for one track until their fragment is cut: sample bytes copied in as
+ * they arrive, already in MP4 form (4-byte length + NAL unit; audio as it is), and the numbers the moof
+ * needs (dts, composition offset, size, sync flag) in typed columns.
+ *
+ * Why not keep the access units: a fragment holds up to 2 s of units. Kept as objects, each unit, its
+ * NAL array and views survive the young generation and are promoted, and the ingest's shared packet
+ * blocks they point into stay alive with them: at 16 recorded streams that drove V8 full collections.
+ * Copied here, the units die young, nothing per sample is an object, and the mdat bytes exist once:
+ * the fragment's payload is a view of this queue's buffer (written to a file with writev, or copied
+ * once into a contiguous fragment).
+ *
+ * Two byte buffers alternate: when samples are taken out, the ones held back move to the other
+ * buffer and new samples go there, so views of the taken bytes stay valid until the next take.
+ */
+import type { AccessUnit, VideoCodec } from '@opencvr/codec';
+import { keepNal } from './nal.js';
+
+const MIN_BYTES = 64 * 1024;
+const MIN_SAMPLES = 64;
+
+export class SampleQueue {
+  /** Samples held. */
+  count = 0;
+  /** Sample bytes of the held samples: buf[0, used). */
+  private buf: Uint8Array;
+  private other: Uint8Array;
+  private used = 0;
+  private dtsCol = new Float64Array(MIN_SAMPLES);
+  private ctoCol = new Int32Array(MIN_SAMPLES);
+  private sizeCol = new Uint32Array(MIN_SAMPLES);
+  private keyCol = new Uint8Array(MIN_SAMPLES);
+
+  constructor(
+    private readonly codec: VideoCodec | undefined,
+    private readonly dropSei: boolean,
+  ) {
+    this.buf = new Uint8Array(MIN_BYTES);
+    this.other = new Uint8Array(MIN_BYTES);
+  }
+
+  dts(i: number): number {
+    return this.dtsCol[i];
+  }
+  /** Composition offset (pts − dts) of sample i. */
+  cto(i: number): number {
+    return this.ctoCol[i];
+  }
+  size(i: number): number {
+    return this.sizeCol[i];
+  }
+  keyframe(i: number): boolean {
+    return this.keyCol[i] === 1;
+  }
+  /** Columns for the moof writer (valid until the next push or take). */
+  get sizes(): Uint32Array {
+    return this.sizeCol;
+  }
+  get ctos(): Int32Array {
+    return this.ctoCol;
+  }
+  get keyframes(): Uint8Array {
+    return this.keyCol;
+  }
+
+  /** Throws RangeError for a unit MP4 cannot hold (a composition offset outside 32 bits). */
+  static check(unit: AccessUnit): void {
+    if (unit.kind !== 'video') return;
+    const cto = unit.pts - unit.dts;
+    if (!Number.isInteger(cto) || cto < -0x80000000 || cto > 0x7fffffff) throw new RangeError(`bad composition offset ${cto}`);
+  }
+
+  /** Copies a unit in (checked first: a refused unit leaves nothing behind). */
+  push(unit: AccessUnit): void {
+    SampleQueue.check(unit);
+    let size = 0;
+    let cto = 0;
+    if (unit.kind === 'video') {
+      const codec = this.codec ?? 'h264';
+      for (const nal of unit.nalus) if (keepNal(codec, nal, this.dropSei)) size += 4 + nal.length;
+      cto = unit.pts - unit.dts;
+    } else size = unit.data.length;
+    this.reserve(size);
+    const i = this.count;
+    if (unit.kind === 'video') {
+      const codec = this.codec ?? 'h264';
+      let at = this.used;
+      const b = this.buf;
+      for (const nal of unit.nalus) {
+        if (!keepNal(codec, nal, this.dropSei)) continue;
+        const n = nal.length;
+        b[at] = n >>> 24;
+        b[at + 1] = (n >>> 16) & 0xff;
+        b[at + 2] = (n >>> 8) & 0xff;
+        b[at + 3] = n & 0xff;
+        b.set(nal, at + 4);
+        at += 4 + n;
+      }
+      this.dtsCol[i] = unit.dts;
+      this.keyCol[i] = unit.keyframe ? 1 : 0;
+    } else {
+      this.buf.set(unit.data, this.used);
+      this.dtsCol[i] = unit.pts;
+      this.keyCol[i] = 1;
+    }
+    this.ctoCol[i] = cto;
+    this.sizeCol[i] = size;
+    this.used += size;
+    this.count = i + 1;
+  }
+
+  /** Bytes of the first `n` samples. */
+  bytesOf(n: number): number {
+    let total = 0;
+    for (let i = 0; i < n; i++) total += this.sizeCol[i];
+    return total;
+  }
+
+  /**
+   * Takes the first `n` samples out: returns a view of their bytes, valid until the next take (new
+   * samples go to the other buffer). The columns of what is held back move to the front.
+   */
+  take(n: number): Uint8Array {
+    const bytes = this.bytesOf(n);
+    const out = this.buf.subarray(0, bytes);
+    const rest = this.used - bytes;
+    if (this.other.length < Math.max(rest, MIN_BYTES) || this.other.length > 4 * Math.max(this.buf.length, MIN_BYTES)) {
+      this.other = new Uint8Array(Math.max(MIN_BYTES, rest * 2));
+    }
+    this.other.set(this.buf.subarray(bytes, this.used), 0);
+    [this.buf, this.other] = [this.other, this.buf];
+    this.used = rest;
+    const held = this.count - n;
+    if (held > 0) {
+      this.dtsCol.copyWithin(0, n, this.count);
+      this.ctoCol.copyWithin(0, n, this.count);
+      this.sizeCol.copyWithin(0, n, this.count);
+      this.keyCol.copyWithin(0, n, this.count);
+    }
+    this.count = held;
+    return out;
+  }
+
+  /** Room for one more sample of `size` bytes. */
+  private reserve(size: number) {
+    if (this.used + size > this.buf.length) {
+      const next = new Uint8Array(Math.max(this.buf.length * 2, this.used + size + (size >> 1)));
+      next.set(this.buf.subarray(0, this.used));
+      this.buf = next; // views handed out by take() point into `other`, never into this one
+    }
+    if (this.count === this.dtsCol.length) {
+      const cap = this.count * 2;
+      this.dtsCol = grow(this.dtsCol, new Float64Array(cap));
+      this.ctoCol = grow(this.ctoCol, new Int32Array(cap));
+      this.sizeCol = grow(this.sizeCol, new Uint32Array(cap));
+      this.keyCol = grow(this.keyCol, new Uint8Array(cap));
+    }
+  }
+}
+
+function grow<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from as never);
+  return to;
+}
