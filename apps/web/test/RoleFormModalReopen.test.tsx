@@ -23,6 +23,8 @@ beforeEach(() => {
   const rows = [role(1, 'admin', 1), role(4, 'operators'), role(6, 'viewers')];
   const api = stubApi({
     '/api/v1/rolelist': () => ({ count: rows.length, data: rows }),
+    '/api/v1/alllabel': () => v1({ Labels: [], Count: 0 }),
+    'GET /api/v1/role/channels': () => v1({ Channels: [], Labels: [] }),
     'POST /api/v1/role': () => v1({}),
   });
   const answer = api.fetchMock.getMockImplementation()!;
@@ -33,6 +35,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
   useSession.getState().clear();
 });
@@ -41,7 +44,8 @@ const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { n
 const edit = async (name: string) => {
   const row = (await screen.findByText(`${name} describe`)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
-  const dialog = await screen.findByRole('dialog');
+  // Every antd dialog in jsdom is labelled by the same test id: found by its title text instead.
+  const dialog = (await screen.findByText('编辑角色')).closest<HTMLElement>('[role="dialog"]')!;
   await waitFor(() => expect(within(dialog).getByLabelText('角色名称')).toHaveValue(name));
   return dialog;
 };
@@ -77,5 +81,21 @@ describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
     const second = await edit('viewers');
     expect(within(second).getByLabelText('描述')).toHaveValue('viewers describe');
     expectIdle(second);
+  });
+
+  it('opened after the channels dialog: one form, with the role edited', async () => {
+    // Both dialogs take a new key per opening: the same number on both is a duplicate key among siblings,
+    // with which React may keep or drop the wrong dialog.
+    const errors = vi.spyOn(console, 'error');
+    renderConsole(<RolesPage />);
+    const row = (await screen.findByText('operators describe')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: /通\s*道/ }));
+    const channels = (await screen.findByText('角色通道：operators')).closest<HTMLElement>('[role="dialog"]')!;
+    fireEvent.click(within(channels).getByRole('button', { name: /取\s*消/ }));
+
+    const form = await edit('viewers');
+    expect(document.querySelectorAll('input[id="name"]')).toHaveLength(1);
+    expectIdle(form);
+    expect(errors.mock.calls.map((c) => c.map(String).join(' ')).filter((m) => m.includes('same key'))).toEqual([]);
   });
 });

@@ -113,9 +113,9 @@ export default function RolesPage() {
           ]}
         />
       </Card>
-      <RoleChannelsModal key={grantKey} role={granting} onClose={() => setGranting(null)} />
+      <RoleChannelsModal key={`grant-${grantKey}`} role={granting} onClose={() => setGranting(null)} />
       <RoleFormModal
-        key={formKey}
+        key={`form-${formKey}`}
         open={formOpen}
         role={editing}
         onClose={() => setFormOpen(false)}
