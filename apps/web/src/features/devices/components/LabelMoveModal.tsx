@@ -1,4 +1,8 @@
-/** Picks a new parent for a group: any group outside its own branch, or the top level. */
+/**
+ * Picks a new parent for a group: any group outside its own branch, or the top level. The OK button shows this
+ * opening's own move (what onOk returns); the parent gives every opening a new dialog (key), so none starts
+ * with an earlier move.
+ */
 import { useEffect, useMemo, useState } from 'react';
 import { Modal, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -9,14 +13,22 @@ import { labelTreeData } from '../../../components/labelTree';
 
 interface Props {
   label: LabelRow | null;
-  saving: boolean;
   onCancel: () => void;
-  onOk: (parentid: number) => void;
+  onOk: (parentid: number) => Promise<unknown>;
 }
 
-export function LabelMoveModal({ label, saving, onCancel, onOk }: Props) {
+export function LabelMoveModal({ label, onCancel, onOk }: Props) {
   const { t } = useTranslation();
   const [parent, setParent] = useState<number>(0);
+  const [saving, setSaving] = useState(false);
+  const submit = async () => {
+    setSaving(true);
+    try {
+      await onOk(parent);
+    } finally {
+      setSaving(false);
+    }
+  };
   const all = useQuery({ queryKey: ['alllabel', label?.ID], queryFn: fetchAllLabels, enabled: !!label });
   useEffect(() => setParent(label?.ParentID ?? 0), [label]);
   const options = useMemo(
@@ -24,7 +36,7 @@ export function LabelMoveModal({ label, saving, onCancel, onOk }: Props) {
     [all.data, label, t],
   );
   return (
-    <Modal open={!!label} title={t('devices.group.moveTo')} onCancel={onCancel} onOk={() => onOk(parent)} confirmLoading={saving} destroyOnHidden>
+    <Modal open={!!label} title={t('devices.group.moveTo')} onCancel={onCancel} onOk={() => void submit()} confirmLoading={saving} destroyOnHidden>
       <TreeSelect style={{ width: '100%' }} treeDefaultExpandAll value={parent} onChange={setParent} treeData={options} loading={all.isLoading} />
     </Modal>
   );

@@ -35,7 +35,8 @@ export function LabelTree({ selected, onSelect }: Props) {
   // running, or with its loading icon stuck in its leave motion when closed mid-transition.
   const [namingKey, setNamingKey] = useState(0);
   const [moving, setMoving] = useState<LabelRow | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The move dialog too.
+  const [movingKey, setMovingKey] = useState(0);
 
   const reloadRoot = useCallback(() => {
     reset();
@@ -52,21 +53,23 @@ export function LabelTree({ selected, onSelect }: Props) {
   };
 
   const run = async (work: () => Promise<unknown>, text = msg('success')) => {
-    setSaving(true);
     try {
       await work();
       notify.success(text);
       return true;
     } catch {
       return false; // shown by the request layer
-    } finally {
-      setSaving(false);
     }
   };
 
   const openNaming = (mode: 'root' | 'child' | 'rename') => {
     setNaming({ mode });
     setNamingKey((k) => k + 1);
+  };
+
+  const openMoving = () => {
+    setMoving(selected);
+    setMovingKey((k) => k + 1);
   };
 
   const saveName = async (name: string) => {
@@ -123,7 +126,7 @@ export function LabelTree({ selected, onSelect }: Props) {
           <Button size="small" icon={<EditOutlined />} disabled={!selected} onClick={() => openNaming('rename')} aria-label={t('devices.group.rename')} />
         </Tooltip>
         <Tooltip title={t('devices.group.move')}>
-          <Button size="small" icon={<DragOutlined />} disabled={!selected} onClick={() => setMoving(selected)} aria-label={t('devices.group.move')} />
+          <Button size="small" icon={<DragOutlined />} disabled={!selected} onClick={openMoving} aria-label={t('devices.group.move')} />
         </Tooltip>
         <Popconfirm title={t('devices.group.deleteConfirm', { name: selected?.Name ?? '' })} onConfirm={remove} disabled={!selected}>
           <Button size="small" danger icon={<DeleteOutlined />} disabled={!selected} aria-label={t('common.delete')} />
@@ -147,14 +150,14 @@ export function LabelTree({ selected, onSelect }: Props) {
         )}
       </Spin>
       <LabelNameModal
-        key={namingKey}
+        key={`name-${namingKey}`}
         open={!!naming}
         title={naming?.mode === 'rename' ? t('devices.group.rename') : naming?.mode === 'child' ? t('devices.group.addChild') : t('devices.group.addRoot')}
         initial={naming?.mode === 'rename' ? selected?.Name : ''}
         onCancel={() => setNaming(null)}
         onOk={saveName}
       />
-      <LabelMoveModal label={moving} saving={saving} onCancel={() => setMoving(null)} onOk={move} />
+      <LabelMoveModal key={`move-${movingKey}`} label={moving} onCancel={() => setMoving(null)} onOk={move} />
     </>
   );
 }
