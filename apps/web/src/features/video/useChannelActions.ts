@@ -1,24 +1,13 @@
 /** The sidebar's channel actions: open (player or notice) and the favourite star. */
 import { useCallback } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
 import { msg } from '../../i18n';
+import { useOpenChannel } from '../../lib/channelClick';
 import { notify } from '../../lib/notify';
 import { addFavorite, deleteFavorite } from './api';
-import { channelClick, type ClickableChannel } from './channelClick';
 import { toggleFavourite, type FavouriteTarget } from './favourite';
 
 export function useChannelActions() {
-  const navigate = useNavigate();
-  const { pathname } = useLocation();
-
-  const open = useCallback(
-    (c: ClickableChannel) => {
-      const action = channelClick(c, { pathname });
-      if (action.kind === 'play') navigate(action.to);
-      else notify.warning(msg(action.kind === 'offline' ? 'channelOffline' : 'channelDisabled'));
-    },
-    [navigate, pathname],
-  );
+  const open = useOpenChannel();
 
   /** Resolves with the new flag, or the old one when the call failed (the request layer said why). */
   const star = useCallback(async (c: FavouriteTarget & { Name: string }): Promise<number> => {

@@ -2,18 +2,17 @@
  * /video/square/:devid — the channels of a device (devid 0: the favourites, or every channel) as a
  * light grid of cards, 20 to a page (spec 3 "Paging"). Each card says whether its channel is online,
  * offline or not enabled; a click opens the player of an online, enabled channel and otherwise says
- * 通道已离线! or 通道未开启! (spec 2 "Video pages"), the same rule as the sidebar.
+ * 通道已离线! or 通道未开启! (spec 2 "Video pages"): the sidebar's rule, lib/channelClick.
  */
 import { useState } from 'react';
 import { Badge, Card, Col, Empty, Input, Pagination, Row, Segmented, Spin, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 import { CHANNEL_SEARCH_LIMIT, DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
-import { msg } from '../../../i18n';
-import { notify } from '../../../lib/notify';
+import { useOpenChannel } from '../../../lib/channelClick';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
 
@@ -69,7 +68,7 @@ function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
 
 export default function SquarePage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const openChannel = useOpenChannel();
   const { devid = '0' } = useParams();
   const [source, setSource] = useState<'fav' | 'all'>('fav');
   const [q, setQ] = useState('');
@@ -132,15 +131,9 @@ export default function SquarePage() {
                 <Col key={`${c.ParentDeviceID}/${c.ChannelID}`} xs={12} sm={8} md={6} xl={4}>
                   <ChannelCard
                     c={c}
-                    onOpen={() => {
-                      // The sidebar's rule (features/video/channelClick): a disabled channel is named as such first.
-                      if (c.Enable !== 1) notify.warning(msg('channelDisabled'));
-                      else if (c.Online !== 1) notify.warning(msg('channelOffline'));
-                      else
-                        navigate(
-                          `/video/player/${encodeURIComponent(c.ParentDeviceID)}/${encodeURIComponent(c.ChannelID)}/0`,
-                        );
-                    }}
+                    onOpen={() =>
+                      openChannel({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable })
+                    }
                   />
                 </Col>
               ))}
