@@ -1,5 +1,5 @@
 /** /user/role: roles; the built-in role (Builtin 1) cannot be edited or deleted. */
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { Button, Card, Popconfirm, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -20,6 +20,12 @@ export default function RolesPage() {
   // A new form dialog for every opening: the reused one kept a save's loading OK button (still running, or its
   // loading icon stuck in its leave motion when closed mid-transition) into the next opening.
   const [formKey, setFormKey] = useState(0);
+  // The opening shown now: a save of an earlier opening that ends after this one opened still refreshes the
+  // list, but must not close this one.
+  const shownFormKey = useRef(formKey);
+  useLayoutEffect(() => {
+    shownFormKey.current = formKey;
+  }, [formKey]);
   const [granting, setGranting] = useState<RoleRow | null>(null);
   // The channels dialog too: else the next opening showed a running save's loading button and, until its own
   // grants came, the last role's.
@@ -120,7 +126,7 @@ export default function RolesPage() {
         role={editing}
         onClose={() => setFormOpen(false)}
         onSaved={() => {
-          setFormOpen(false);
+          if (shownFormKey.current === formKey) setFormOpen(false);
           void list.refetch();
         }}
       />

@@ -1,5 +1,5 @@
 /** /user/index: users, with search, paging of 20, add/edit and delete. `?action=add` opens the add dialog. */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button, Card, Input, Popconfirm, Space, Table, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -22,6 +22,12 @@ export default function UsersPage() {
   // A new form dialog for every opening: the reused one kept a save's loading OK button (still running, or its
   // loading icon stuck in its leave motion when closed mid-transition) into the next opening.
   const [formKey, setFormKey] = useState(0);
+  // The opening shown now: a save of an earlier opening that ends after this one opened still refreshes the
+  // list, but must not close this one.
+  const shownFormKey = useRef(formKey);
+  useLayoutEffect(() => {
+    shownFormKey.current = formKey;
+  }, [formKey]);
 
   const list = useQuery({ queryKey: ['users', page, query], queryFn: () => fetchUsers(page, PAGE_SIZE, query), placeholderData: keepPreviousData });
 
@@ -114,7 +120,7 @@ export default function UsersPage() {
         user={editing}
         onClose={() => setFormOpen(false)}
         onSaved={() => {
-          setFormOpen(false);
+          if (shownFormKey.current === formKey) setFormOpen(false);
           void list.refetch();
         }}
       />
