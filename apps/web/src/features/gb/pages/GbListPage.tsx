@@ -3,7 +3,7 @@
  * add/edit in a dialog, delete and batch delete with confirmation; the whitelist page also holds
  * the whitelist switch. `?action=add` opens the add dialog.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Input, Popconfirm, Space, Switch, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -29,6 +29,12 @@ export function GbListPage({ kind }: { kind: ListKind }) {
   // A new modal for every opening: the reused one kept its OK button's loading icon stuck in its leave
   // motion when it closed mid-transition (a busy machine), and the button read "loading 确定" afterwards.
   const [formKey, setFormKey] = useState(0);
+  // The opening shown now: a save of an earlier opening that ends after this one opened still refreshes the
+  // list, but must not close this one.
+  const shownFormKey = useRef(formKey);
+  useLayoutEffect(() => {
+    shownFormKey.current = formKey;
+  }, [formKey]);
   const [switching, setSwitching] = useState(false);
 
   const list = useQuery({
@@ -144,7 +150,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
         entry={editing}
         onClose={() => setFormOpen(false)}
         onSaved={() => {
-          setFormOpen(false);
+          if (shownFormKey.current === formKey) setFormOpen(false);
           reload();
         }}
       />
