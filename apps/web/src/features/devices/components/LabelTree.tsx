@@ -2,7 +2,7 @@
  * The group (label) tree of /device/group: levels load on expand (labellist by parentid); add,
  * rename, move and delete (with confirmation) act on the selected group.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button, Empty, Popconfirm, Space, Spin, Tooltip, Tree } from 'antd';
 import { DeleteOutlined, DragOutlined, EditOutlined, FolderAddOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -37,6 +37,12 @@ export function LabelTree({ selected, onSelect }: Props) {
   const [moving, setMoving] = useState<LabelRow | null>(null);
   // The move dialog too.
   const [movingKey, setMovingKey] = useState(0);
+  // The openings shown now: a save or move of an earlier opening that ends after the next one opened still
+  // refreshes the tree, but must not close the next dialog nor select for the earlier one.
+  const shown = useRef({ namingKey, movingKey });
+  useLayoutEffect(() => {
+    shown.current = { namingKey, movingKey };
+  }, [namingKey, movingKey]);
 
   const reloadRoot = useCallback(() => {
     reset();
@@ -74,11 +80,12 @@ export function LabelTree({ selected, onSelect }: Props) {
 
   const saveName = async (name: string) => {
     const mode = naming?.mode;
+    const current = () => shown.current.namingKey === namingKey;
     const ok = await run(async () => {
       if (mode === 'rename' && selected) {
         await renameLabel(selected.ID, name);
         await reloadAround(selected);
-        onSelect({ ...selected, Name: name });
+        if (current()) onSelect({ ...selected, Name: name });
       } else if (mode === 'child' && selected) {
         await addLabel(name, selected.ID);
         await reloadAround(selected);
@@ -88,7 +95,7 @@ export function LabelTree({ selected, onSelect }: Props) {
         await reloadLevel('');
       }
     }, mode === 'rename' ? msg('saved') : msg('success'));
-    if (ok) setNaming(null);
+    if (ok && current()) setNaming(null);
   };
 
   const remove = async () => {
@@ -105,8 +112,10 @@ export function LabelTree({ selected, onSelect }: Props) {
     if (!moving) return;
     const id = moving.ID;
     if (await run(async () => moveLabel(id, parentid))) {
-      setMoving(null);
-      onSelect(null);
+      if (shown.current.movingKey === movingKey) {
+        setMoving(null);
+        onSelect(null);
+      }
       reloadRoot();
     }
   };
