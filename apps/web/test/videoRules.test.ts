@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { channelClick, todayYmd } from '../src/features/video/channelClick';
+import { channelClick, todayYmd } from '../src/lib/channelClick';
 import { toggleFavourite } from '../src/features/video/favourite';
 import { RequestError } from '../src/lib/request';
 
