@@ -63,6 +63,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const [ptz, setPtz] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [hover, setHover] = useState(false);
+  /** The transport menu is open: its button's tooltip would cover the menu's first items. */
+  const [transportMenu, setTransportMenu] = useState(false);
   const [notice, setNotice] = useState('');
   const { pathname, search } = useLocation();
   const [storedChoice, storeChoice] = useStoredTransport();
@@ -213,6 +215,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           </Tooltip>
           <Dropdown
             trigger={['click']}
+            open={transportMenu}
+            onOpenChange={setTransportMenu}
             menu={{
               selectable: true,
               selectedKeys: [choice],
@@ -220,7 +224,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
               onClick: ({ key }) => storeChoice(key as TransportChoice),
             }}
           >
-            <Tooltip title={t('player.transportChoice')}>
+            <Tooltip title={t('player.transportChoice')} open={transportMenu ? false : undefined}>
               <Button {...iconBtn} aria-label={t('player.transportChoice')} data-testid="transport-choice" icon={<SwapOutlined />} />
             </Tooltip>
           </Dropdown>
