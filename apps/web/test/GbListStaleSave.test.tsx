@@ -8,51 +8,34 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { GbListItem } from '@opencvr/shared';
 import BlackListPage from '../src/features/gb/pages/BlackListPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { cancel, holdRequests, loginAdmin, logout, okButton, shownDialog, shownDialogWhen, type Release } from './helpers/dialogs';
 
 const entry = (ID: number, DeviceID: string, IP = ''): GbListItem => ({ ID, DeviceID, IP, Name: `n${ID}`, Description: '', CreateTime: '2026-01-01T00:00:00Z', UpdateTime: '2026-01-01T00:00:00Z' });
 
 /** Saves held back until the test answers them. */
-let held: (() => void)[];
+let held: Release[];
 let api: ReturnType<typeof stubApi>;
 
 beforeEach(() => {
-  held = [];
   captureNotices();
-  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  loginAdmin();
   const rows = [entry(5, '34020000001320000005'), entry(6, '34020000001320000006', '10.1.1.6')];
   api = stubApi({
     '/api/v1/black': () => v1({ Total: rows.length, List: rows }),
     'POST /api/v1/editblack': (c) => v1(rows.find((r) => String(r.ID) === c.body.ID)),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/editblack') return answer(input, init);
-    await new Promise<void>((release) => held.push(release));
-    return answer(input, init);
-  });
+  held = holdRequests(api, '/api/v1/editblack');
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
-/** The dialog shown: the one not in its leave motion (a closed one keeps it in jsdom, no transitionend). */
-const shownDialog = () => {
-  const shown = [...document.querySelectorAll<HTMLElement>('[role="dialog"]')].filter((d) => !d.classList.contains('ant-zoom-leave'));
-  expect(shown).toHaveLength(1);
-  return shown[0]!;
-};
 const edit = async (deviceId: string) => {
   const row = (await screen.findByText(deviceId)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
-  return waitFor(() => {
-    const dialog = shownDialog();
-    expect(within(dialog).getByLabelText('设备国标编码')).toHaveValue(deviceId);
-    return dialog;
-  });
+  return shownDialogWhen((dialog) => expect(within(dialog).getByLabelText('设备国标编码')).toHaveValue(deviceId));
 };
 
 describe('GbListPage: a late save of an earlier opening', { timeout: 60_000 }, () => {
@@ -62,7 +45,7 @@ describe('GbListPage: a late save of an earlier opening', { timeout: 60_000 }, (
     fireEvent.change(within(first).getByLabelText('IP 地址'), { target: { value: '192.168.9.5' } });
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('34020000001320000006');
     fireEvent.change(within(second).getByLabelText('IP 地址'), { target: { value: '192.168.9.6' } });

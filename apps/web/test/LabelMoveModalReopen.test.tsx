@@ -6,20 +6,20 @@
  */
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { LabelRow } from '@opencvr/shared';
 import { LabelTree } from '../src/features/devices/components/LabelTree';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { cancel, expectIdle, holdRequests, okButton, type Release } from './helpers/dialogs';
 
 const label = (ID: number, Name: string, ParentID: number, ChildNum = 0): LabelRow => ({ ID, Name, ParentID, ChannelNum: 0, DeviceNum: 0, ChildNum });
 // Hall is inside Gate; Lobby is at the top.
 const labels = [label(3, 'Gate', 0, 1), label(5, 'Lobby', 0), label(7, 'Hall', 3)];
 
 /** Moves held back until the test answers them: true = OK, false = HTTP 500. */
-let held: ((ok: boolean) => void)[];
+let held: Release[];
 
 beforeEach(() => {
-  held = [];
   captureNotices();
   const api = stubApi({
     '/api/v1/labellist': (c) => {
@@ -29,12 +29,7 @@ beforeEach(() => {
     '/api/v1/alllabel': () => v1({ Labels: labels, Count: labels.length }),
     'POST /api/v1/updatelabel': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/updatelabel') return answer(input, init);
-    const ok = await new Promise<boolean>((release) => held.push(release));
-    return ok ? answer(input, init) : new Response(JSON.stringify({ code: 500, msg: 'boom' }), { status: 500 });
-  });
+  held = holdRequests(api, '/api/v1/updatelabel');
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -45,7 +40,6 @@ function Harness() {
   return <LabelTree selected={selected} onSelect={setSelected} />;
 }
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
 /** Selects the group in the tree and opens its move dialog, once it shows `parent` as the current parent. */
 const move = async (name: string, parent: string) => {
   fireEvent.click(await screen.findByText(`${name} (0)`));
@@ -54,10 +48,6 @@ const move = async (name: string, parent: string) => {
   const dialog = await screen.findByRole('dialog');
   await waitFor(() => expect(dialog.querySelector('.ant-select-content')).toHaveTextContent(parent));
   return dialog;
-};
-const expectIdle = (dialog: HTMLElement) => {
-  expect(okButton(dialog)).not.toHaveClass('ant-btn-loading');
-  expect(within(okButton(dialog)).queryByRole('img', { name: 'loading' })).toBeNull();
 };
 const expandGate = async () => {
   const gate = (await screen.findByText('Gate (0)')).closest<HTMLElement>('.ant-tree-treenode')!;
@@ -73,7 +63,7 @@ describe('LabelTree: the move dialog opened again', { timeout: 60_000 }, () => {
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
     await waitFor(() => expect(okButton(first)).toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await move('Lobby', '顶层');
     expectIdle(second);
@@ -88,7 +78,7 @@ describe('LabelTree: the move dialog opened again', { timeout: 60_000 }, () => {
     await waitFor(() => expect(held).toHaveLength(1));
     held[0]!(false);
     await waitFor(() => expect(okButton(first)).not.toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await move('Lobby', '顶层');
     expectIdle(second);

@@ -11,26 +11,21 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { LabelRow } from '@opencvr/shared';
 import { LabelTree } from '../src/features/devices/components/LabelTree';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { cancel, expectIdle, holdRequests, okButton, type Release } from './helpers/dialogs';
 
 const label = (ID: number, Name: string): LabelRow => ({ ID, Name, ParentID: 0, ChannelNum: 0, DeviceNum: 0, ChildNum: 0 });
 const labels = [label(3, 'Gate'), label(5, 'Lobby')];
 
 /** Saves held back until the test answers them: true = OK, false = HTTP 500. */
-let held: ((ok: boolean) => void)[];
+let held: Release[];
 
 beforeEach(() => {
-  held = [];
   captureNotices();
   const api = stubApi({
     '/api/v1/labellist': () => v1({ Labels: labels, Count: labels.length }),
     'POST /api/v1/updatelabelName': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/updatelabelName') return answer(input, init);
-    const ok = await new Promise<boolean>((release) => held.push(release));
-    return ok ? answer(input, init) : new Response(JSON.stringify({ code: 500, msg: 'boom' }), { status: 500 });
-  });
+  held = holdRequests(api, '/api/v1/updatelabelName');
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -41,7 +36,6 @@ function Harness() {
   return <LabelTree selected={selected} onSelect={setSelected} />;
 }
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
 const rename = async (name: string) => {
   fireEvent.click(await screen.findByText(`${name} (0)`));
   await waitFor(() => expect(screen.getByRole('button', { name: '重命名' })).toBeEnabled());
@@ -49,10 +43,6 @@ const rename = async (name: string) => {
   const dialog = await screen.findByRole('dialog');
   await waitFor(() => expect(within(dialog).getByLabelText('分组名称')).toHaveValue(name));
   return dialog;
-};
-const expectIdle = (dialog: HTMLElement) => {
-  expect(okButton(dialog)).not.toHaveClass('ant-btn-loading');
-  expect(within(okButton(dialog)).queryByRole('img', { name: 'loading' })).toBeNull();
 };
 
 describe('LabelTree: the group name dialog opened again', { timeout: 60_000 }, () => {
@@ -63,7 +53,7 @@ describe('LabelTree: the group name dialog opened again', { timeout: 60_000 }, (
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
     await waitFor(() => expect(okButton(first)).toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await rename('Lobby');
     expectIdle(second);
@@ -77,7 +67,7 @@ describe('LabelTree: the group name dialog opened again', { timeout: 60_000 }, (
     await waitFor(() => expect(held).toHaveLength(1));
     held[0]!(false);
     await waitFor(() => expect(okButton(first)).not.toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await rename('Lobby');
     expectIdle(second);

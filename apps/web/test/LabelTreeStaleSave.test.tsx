@@ -11,19 +11,18 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { LabelRow } from '@opencvr/shared';
 import { LabelTree } from '../src/features/devices/components/LabelTree';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { cancel, holdRequests, okButton, shownDialog, shownDialogWhen, type Release } from './helpers/dialogs';
 
 const label = (ID: number, Name: string, ParentID: number, ChildNum = 0): LabelRow => ({ ID, Name, ParentID, ChannelNum: 0, DeviceNum: 0, ChildNum });
 // Hall is inside Gate; Lobby is at the top.
 const labels = [label(3, 'Gate', 0, 1), label(5, 'Lobby', 0), label(7, 'Hall', 3)];
-const HELD = ['/api/v1/updatelabelName', '/api/v1/updatelabel'];
 
 /** Saves held back until the test answers them. */
-let held: (() => void)[];
+let held: Release[];
 let api: ReturnType<typeof stubApi>;
 let notices: string[];
 
 beforeEach(() => {
-  held = [];
   notices = captureNotices();
   api = stubApi({
     '/api/v1/labellist': (c) => {
@@ -34,16 +33,14 @@ beforeEach(() => {
     'POST /api/v1/updatelabelName': () => v1({}),
     'POST /api/v1/updatelabel': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (!HELD.includes(new URL(String(input), 'http://console.test').pathname)) return answer(input, init);
-    await new Promise<void>((release) => held.push(release));
-    return answer(input, init);
-  });
+  held = holdRequests(api, ['/api/v1/updatelabelName', '/api/v1/updatelabel']);
 });
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/** Only the accessible dialogs count here: the tree leaves hidden ones in the document. */
+const visible = { hidden: false };
 
 function Harness() {
   const [selected, setSelected] = useState<LabelRow | null>(null);
@@ -55,35 +52,19 @@ function Harness() {
   );
 }
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
-const cancel = (dialog: HTMLElement) => fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
 const select = async (name: string) => {
   fireEvent.click(await screen.findByText(`${name} (0)`));
   await waitFor(() => expect(screen.getByTestId('selected')).toHaveTextContent(`:${name}`));
 };
-/** The dialog shown: the one not in its leave motion (a closed one keeps it in jsdom, no transitionend). */
-const shownDialog = () => {
-  const shown = screen.queryAllByRole('dialog').filter((d) => !d.classList.contains('ant-zoom-leave'));
-  expect(shown).toHaveLength(1);
-  return shown[0]!;
-};
 const rename = async (name: string) => {
   await select(name);
   fireEvent.click(screen.getByRole('button', { name: '重命名' }));
-  return waitFor(() => {
-    const dialog = shownDialog();
-    expect(within(dialog).getByLabelText('分组名称')).toHaveValue(name);
-    return dialog;
-  });
+  return shownDialogWhen((dialog) => expect(within(dialog).getByLabelText('分组名称')).toHaveValue(name), visible);
 };
 const move = async (name: string, parent: string) => {
   await select(name);
   fireEvent.click(screen.getByRole('button', { name: '移动' }));
-  return waitFor(() => {
-    const dialog = shownDialog();
-    expect(dialog.querySelector('.ant-select-content')).toHaveTextContent(parent);
-    return dialog;
-  });
+  return shownDialogWhen((dialog) => expect(dialog.querySelector('.ant-select-content')).toHaveTextContent(parent), visible);
 };
 const labellists = () => api.callsTo('/api/v1/labellist').length;
 
@@ -105,7 +86,7 @@ describe('LabelTree: a late save of an earlier dialog opening', { timeout: 60_00
     await waitFor(() => expect(notices).toEqual(['success:修改成功!']));
     expect(screen.getByTestId('selected')).toHaveTextContent('5:Lobby');
     expect(second).not.toHaveClass('ant-zoom-leave');
-    expect(shownDialog()).toBe(second);
+    expect(shownDialog(visible)).toBe(second);
     expect(within(second).getByLabelText('分组名称')).toHaveValue('Lobby hall');
 
     // And it still renames its own group, then closes.
@@ -135,7 +116,7 @@ describe('LabelTree: a late save of an earlier dialog opening', { timeout: 60_00
     await waitFor(() => expect(notices).toEqual(['success:操作成功']));
     expect(screen.getByTestId('selected')).toHaveTextContent('5:Lobby');
     expect(second).not.toHaveClass('ant-zoom-leave');
-    expect(shownDialog()).toBe(second);
+    expect(shownDialog(visible)).toBe(second);
     expect(second.querySelector('.ant-select-content')).toHaveTextContent('顶层');
   });
 });

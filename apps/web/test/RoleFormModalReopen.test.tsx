@@ -6,20 +6,16 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RoleRow } from '@opencvr/shared';
 import RolesPage from '../src/features/users/pages/RolesPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-
-const role = (ID: number, Name: string, Builtin = 0): RoleRow => ({ ID, Name, Describe: `${Name} describe`, Builtin, UserCount: 0, CreateAt: '2024-01-01 00:00:00' });
+import { cancel, expectIdle, holdRequests, loginAdmin, logout, okButton, role, type Release } from './helpers/dialogs';
 
 /** Saves held back until the test answers them: true = OK, false = HTTP 500. */
-let held: ((ok: boolean) => void)[];
+let held: Release[];
 
 beforeEach(() => {
-  held = [];
   captureNotices();
-  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  loginAdmin();
   const rows = [role(1, 'admin', 1), role(4, 'operators'), role(6, 'viewers')];
   const api = stubApi({
     '/api/v1/rolelist': () => ({ count: rows.length, data: rows }),
@@ -27,20 +23,14 @@ beforeEach(() => {
     'GET /api/v1/role/channels': () => v1({ Channels: [], Labels: [] }),
     'POST /api/v1/role': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/role') return answer(input, init);
-    const ok = await new Promise<boolean>((release) => held.push(release));
-    return ok ? answer(input, init) : new Response(JSON.stringify({ code: 500, msg: 'boom' }), { status: 500 });
-  });
+  held = holdRequests(api, '/api/v1/role');
 });
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
 const edit = async (name: string) => {
   const row = (await screen.findByText(`${name} describe`)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
@@ -48,10 +38,6 @@ const edit = async (name: string) => {
   const dialog = (await screen.findByText('编辑角色')).closest<HTMLElement>('[role="dialog"]')!;
   await waitFor(() => expect(within(dialog).getByLabelText('角色名称')).toHaveValue(name));
   return dialog;
-};
-const expectIdle = (dialog: HTMLElement) => {
-  expect(okButton(dialog)).not.toHaveClass('ant-btn-loading');
-  expect(within(okButton(dialog)).queryByRole('img', { name: 'loading' })).toBeNull();
 };
 
 describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
@@ -61,7 +47,7 @@ describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
     await waitFor(() => expect(okButton(first)).toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('viewers');
     expect(within(second).getByLabelText('描述')).toHaveValue('viewers describe');
@@ -76,7 +62,7 @@ describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
     await waitFor(() => expect(held).toHaveLength(1));
     held[0]!(false);
     await waitFor(() => expect(okButton(first)).not.toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('viewers');
     expect(within(second).getByLabelText('描述')).toHaveValue('viewers describe');
@@ -91,7 +77,7 @@ describe('RolesPage: the role form opened again', { timeout: 60_000 }, () => {
     const row = (await screen.findByText('operators describe')).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: /通\s*道/ }));
     const channels = (await screen.findByText('角色通道：operators')).closest<HTMLElement>('[role="dialog"]')!;
-    fireEvent.click(within(channels).getByRole('button', { name: /取\s*消/ }));
+    cancel(channels);
 
     const form = await edit('viewers');
     expect(document.querySelectorAll('input[id="name"]')).toHaveLength(1);

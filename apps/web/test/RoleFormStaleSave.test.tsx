@@ -5,55 +5,35 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RoleRow } from '@opencvr/shared';
 import RolesPage from '../src/features/users/pages/RolesPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-
-const role = (ID: number, Name: string, Builtin = 0): RoleRow => ({ ID, Name, Describe: `${Name} describe`, Builtin, UserCount: 0, CreateAt: '2024-01-01 00:00:00' });
+import { cancel, holdRequests, loginAdmin, logout, okButton, role, shownDialog, shownDialogWhen, type Release } from './helpers/dialogs';
 
 /** Saves held back until the test answers them. */
-let held: (() => void)[];
+let held: Release[];
 let api: ReturnType<typeof stubApi>;
 let notices: string[];
 
 beforeEach(() => {
-  held = [];
   notices = captureNotices();
-  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  loginAdmin();
   const rows = [role(1, 'admin', 1), role(4, 'operators'), role(6, 'viewers')];
   api = stubApi({
     '/api/v1/rolelist': () => ({ count: rows.length, data: rows }),
     'POST /api/v1/role': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/role') return answer(input, init);
-    await new Promise<void>((release) => held.push(release));
-    return answer(input, init);
-  });
+  held = holdRequests(api, '/api/v1/role');
 });
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
-/** The dialog shown: the one not in its leave motion (a closed one keeps it in jsdom, no transitionend). */
-const shownDialog = () => {
-  const shown = [...document.querySelectorAll<HTMLElement>('[role="dialog"]')].filter((d) => !d.classList.contains('ant-zoom-leave'));
-  expect(shown).toHaveLength(1);
-  return shown[0]!;
-};
 const edit = async (name: string) => {
   const row = (await screen.findByText(`${name} describe`)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
-  return waitFor(() => {
-    const dialog = shownDialog();
-    expect(within(dialog).getByLabelText('角色名称')).toHaveValue(name);
-    return dialog;
-  });
+  return shownDialogWhen((dialog) => expect(within(dialog).getByLabelText('角色名称')).toHaveValue(name));
 };
 
 describe('RolesPage: a late save of an earlier opening', { timeout: 60_000 }, () => {
@@ -63,7 +43,7 @@ describe('RolesPage: a late save of an earlier opening', { timeout: 60_000 }, ()
     fireEvent.change(within(first).getByLabelText('角色名称'), { target: { value: 'ops' } });
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('viewers');
     fireEvent.change(within(second).getByLabelText('描述'), { target: { value: 'read only' } });

@@ -6,65 +6,35 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RoleRow, UserRow } from '@opencvr/shared';
 import UsersPage from '../src/features/users/pages/UsersPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-
-const user = (ID: number, Username: string, extra: Partial<UserRow> = {}): UserRow => ({
-  ID,
-  Username,
-  Name: `${Username} name`,
-  NickName: '',
-  RoleID: 2,
-  RoleName: 'operators',
-  Enable: 1,
-  MustChangePassword: 0,
-  CreateAt: '2024-01-01 00:00:00',
-  UpdateAt: '2024-01-01 00:00:00',
-  ...extra,
-});
-const roles: RoleRow[] = [
-  { ID: 1, Name: 'admin', Describe: '', Builtin: 1, UserCount: 1, CreateAt: '' },
-  { ID: 2, Name: 'operators', Describe: '', Builtin: 0, UserCount: 2, CreateAt: '' },
-];
+import { cancel, expectIdle, holdRequests, loginAdmin, logout, okButton, user, userRoles, type Release } from './helpers/dialogs';
 
 /** Saves held back until the test answers them: true = OK, false = HTTP 500. */
-let held: ((ok: boolean) => void)[];
+let held: Release[];
 
 beforeEach(() => {
-  held = [];
   captureNotices();
-  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  loginAdmin();
   const rows = [user(1, 'admin', { RoleID: 1, RoleName: 'admin' }), user(7, 'alice'), user(8, 'bob', { Enable: 0 })];
   const api = stubApi({
     '/api/v1/userlist': () => ({ count: rows.length, data: rows }),
-    '/api/v1/rolelist': () => ({ count: roles.length, data: roles }),
+    '/api/v1/rolelist': () => ({ count: userRoles.length, data: userRoles }),
     'POST /api/v1/updateuser': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/updateuser') return answer(input, init);
-    const ok = await new Promise<boolean>((release) => held.push(release));
-    return ok ? answer(input, init) : new Response(JSON.stringify({ code: 500, msg: 'boom' }), { status: 500 });
-  });
+  held = holdRequests(api, '/api/v1/updateuser');
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
 const edit = async (username: string) => {
   const row = (await screen.findByText(`${username} name`)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
   const dialog = await screen.findByRole('dialog');
   await waitFor(() => expect(within(dialog).getByLabelText('用户名')).toHaveValue(username));
   return dialog;
-};
-const expectIdle = (dialog: HTMLElement) => {
-  expect(okButton(dialog)).not.toHaveClass('ant-btn-loading');
-  expect(within(okButton(dialog)).queryByRole('img', { name: 'loading' })).toBeNull();
 };
 
 describe('UsersPage: the user form opened again', { timeout: 60_000 }, () => {
@@ -74,7 +44,7 @@ describe('UsersPage: the user form opened again', { timeout: 60_000 }, () => {
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
     await waitFor(() => expect(okButton(first)).toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('bob');
     expect(within(second).getByLabelText('姓名')).toHaveValue('bob name');
@@ -90,7 +60,7 @@ describe('UsersPage: the user form opened again', { timeout: 60_000 }, () => {
     await waitFor(() => expect(held).toHaveLength(1));
     held[0]!(false);
     await waitFor(() => expect(okButton(first)).not.toHaveClass('ant-btn-loading'));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('bob');
     expect(within(second).getByLabelText('姓名')).toHaveValue('bob name');

@@ -5,71 +5,35 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { RoleRow, UserRow } from '@opencvr/shared';
 import UsersPage from '../src/features/users/pages/UsersPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-
-const user = (ID: number, Username: string, extra: Partial<UserRow> = {}): UserRow => ({
-  ID,
-  Username,
-  Name: `${Username} name`,
-  NickName: '',
-  RoleID: 2,
-  RoleName: 'operators',
-  Enable: 1,
-  MustChangePassword: 0,
-  CreateAt: '2024-01-01 00:00:00',
-  UpdateAt: '2024-01-01 00:00:00',
-  ...extra,
-});
-const roles: RoleRow[] = [
-  { ID: 1, Name: 'admin', Describe: '', Builtin: 1, UserCount: 1, CreateAt: '' },
-  { ID: 2, Name: 'operators', Describe: '', Builtin: 0, UserCount: 2, CreateAt: '' },
-];
+import { cancel, holdRequests, loginAdmin, logout, okButton, shownDialog, shownDialogWhen, user, userRoles, type Release } from './helpers/dialogs';
 
 /** Saves held back until the test answers them. */
-let held: (() => void)[];
+let held: Release[];
 let api: ReturnType<typeof stubApi>;
 let notices: string[];
 
 beforeEach(() => {
-  held = [];
   notices = captureNotices();
-  useSession.getState().login('tok-admin', { id: 1, name: 'admin', nick_name: '', role: 'admin', role_name: 'admin', role_id: 1, Status: 1, MustChangePassword: false });
+  loginAdmin();
   const rows = [user(1, 'admin', { RoleID: 1, RoleName: 'admin' }), user(7, 'alice'), user(8, 'bob')];
   api = stubApi({
     '/api/v1/userlist': () => ({ count: rows.length, data: rows }),
-    '/api/v1/rolelist': () => ({ count: roles.length, data: roles }),
+    '/api/v1/rolelist': () => ({ count: userRoles.length, data: userRoles }),
     'POST /api/v1/updateuser': () => v1({}),
   });
-  const answer = api.fetchMock.getMockImplementation()!;
-  api.fetchMock.mockImplementation(async (input, init) => {
-    if (new URL(String(input), 'http://console.test').pathname !== '/api/v1/updateuser') return answer(input, init);
-    await new Promise<void>((release) => held.push(release));
-    return answer(input, init);
-  });
+  held = holdRequests(api, '/api/v1/updateuser');
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
-const okButton = (dialog: HTMLElement) => within(dialog).getByRole('button', { name: /确\s*定/ });
-/** The dialog shown: the one not in its leave motion (a closed one keeps it in jsdom, no transitionend). */
-const shownDialog = () => {
-  const shown = [...document.querySelectorAll<HTMLElement>('[role="dialog"]')].filter((d) => !d.classList.contains('ant-zoom-leave'));
-  expect(shown).toHaveLength(1);
-  return shown[0]!;
-};
 const edit = async (username: string) => {
   const row = (await screen.findByText(`${username} name`)).closest('tr')!;
   fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
-  return waitFor(() => {
-    const dialog = shownDialog();
-    expect(within(dialog).getByLabelText('用户名')).toHaveValue(username);
-    return dialog;
-  });
+  return shownDialogWhen((dialog) => expect(within(dialog).getByLabelText('用户名')).toHaveValue(username));
 };
 
 describe('UsersPage: a late save of an earlier opening', { timeout: 60_000 }, () => {
@@ -79,7 +43,7 @@ describe('UsersPage: a late save of an earlier opening', { timeout: 60_000 }, ()
     fireEvent.change(within(first).getByLabelText('姓名'), { target: { value: 'Alice A.' } });
     fireEvent.click(okButton(first));
     await waitFor(() => expect(held).toHaveLength(1));
-    fireEvent.click(within(first).getByRole('button', { name: /取\s*消/ }));
+    cancel(first);
 
     const second = await edit('bob');
     fireEvent.change(within(second).getByLabelText('昵称'), { target: { value: 'Bobby' } });

@@ -4,24 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RoleRow, UserRow } from '@opencvr/shared';
 import UsersPage from '../src/features/users/pages/UsersPage';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { loginAdmin, logout, user } from './helpers/dialogs';
 
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 
-const user = (ID: number, Username: string, extra: Partial<UserRow> = {}): UserRow => ({
-  ID,
-  Username,
-  Name: `${Username} name`,
-  NickName: '',
-  RoleID: 2,
-  RoleName: 'operators',
-  Enable: 1,
-  MustChangePassword: 0,
-  CreateAt: '2024-01-01 00:00:00',
-  UpdateAt: '2024-01-01 00:00:00',
-  ...extra,
-});
 const roles: RoleRow[] = [
   { ID: 1, Name: 'admin', Describe: '', Builtin: 1, UserCount: 1, CreateAt: '' },
   { ID: 2, Name: 'operators', Describe: '', Builtin: 0, UserCount: 1, CreateAt: '' },
@@ -34,18 +21,7 @@ let notices: string[];
 beforeEach(() => {
   rows = [user(1, 'admin', { RoleID: 1, RoleName: 'admin' }), user(7, 'alice')];
   notices = captureNotices();
-  useSession
-    .getState()
-    .login('tok-admin', {
-      id: 1,
-      name: 'admin',
-      nick_name: '',
-      role: 'admin',
-      role_name: 'admin',
-      role_id: 1,
-      Status: 1,
-      MustChangePassword: false,
-    });
+  loginAdmin();
   api = stubApi({
     '/api/v1/userlist': () => ({ count: rows.length, data: rows }),
     '/api/v1/rolelist': () => ({ count: roles.length, data: roles }),
@@ -61,7 +37,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
-  useSession.getState().clear();
+  logout();
 });
 
 // antd's first render in jsdom compiles its styles synchronously: slow on a busy machine.
