@@ -15,6 +15,7 @@
 import {
   adtsToAudioSpecificConfig,
   AAC_SAMPLE_RATES,
+  CodecError,
   type AudioCodec,
   isH264Keyframe,
   isH265Keyframe,
@@ -350,6 +351,17 @@ export class PsDemuxer {
       for (const f of frames) {
         const rate = f.header.sampleRate || AAC_SAMPLE_RATES[4];
         const duration = Math.round((1024 * f.header.rawBlocks * 90000) / rate);
+        let config: Uint8Array;
+        try {
+          config = adtsToAudioSpecificConfig(f.header);
+        } catch (err) {
+          // Channel configuration 0 (channels in a PCE inside the frame) or a damaged header: no MP4
+          // config can describe it. The frame is dropped and its time passes.
+          if (!(err instanceof CodecError)) throw err;
+          this.counts.dropped++;
+          t += duration;
+          continue;
+        }
         this.counts.audioFrames++;
         this.out.push({
           kind: 'audio',
@@ -359,7 +371,7 @@ export class PsDemuxer {
           data: f.data,
           sampleRate: rate,
           channels: f.header.channelConfig === 7 ? 8 : f.header.channelConfig || 1,
-          config: adtsToAudioSpecificConfig(f.header),
+          config,
         });
         t += duration;
         s.lastDuration = duration;

@@ -256,3 +256,27 @@ describe('transport events and edge cases', () => {
     ]);
   });
 });
+
+describe('AAC in ADTS that no MP4 config can describe', () => {
+  /** An ADTS frame (no CRC): AAC LC, 44.1 kHz, the given channel configuration, `payload` bytes. */
+  const adts = (channelConfig: number, payload: number) => {
+    const len = 7 + payload;
+    const b = new Uint8Array(len);
+    b.set([0xff, 0xf1, (1 << 6) | (4 << 2) | (channelConfig >> 2), ((channelConfig & 3) << 6) | (len >> 11), (len >> 3) & 0xff, ((len & 7) << 5) | 0x1f, 0xfc]);
+    return b;
+  };
+
+  it('channel configuration 0 (a PCE in the frame) is dropped and counted, not thrown; good frames around it come out on time', () => {
+    const mux = new PsMuxer([{ streamId: 0xc0, streamType: StreamType.aac }]);
+    const pes = [adts(1, 30), adts(0, 30), adts(1, 30)].map((data, i) => mux.frame({ streamId: 0xc0, pts: 9000 + i * 2090, keyframe: i === 0, data }));
+    const d = new PsDemuxer();
+    let frames: PsFrame[] = [];
+    expect(() => (frames = demux(Buffer.concat(pes), 1400, d))).not.toThrow();
+    const audio = audioOf(frames);
+    expect(audio).toHaveLength(2);
+    expect(audio.map((f) => f.channels)).toEqual([1, 1]);
+    expect(audio[1].pts - audio[0].pts).toBe(2 * 2090);
+    expect(d.stats).toMatchObject({ dropped: 1 });
+  });
+});
+
