@@ -24,28 +24,28 @@ describe.skipIf(!hasSipp).each(['UDP', 'TCP'] as const)('sipp GB device over %s'
 
   it('registers with digest: 401, then 200 with Date and Expires; the device is online', async () => {
     const r = await run('register-digest.xml');
-    expect(r.errors).toBe('');
+    expect(r.errors, `sipp errors:\n${r.errors}`).toBe('');
     expect(r.code).toBe(0);
     expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 1, device_type: 'GB28181', sip_transport: transport });
   });
 
   it('a wrong password gets 403 and creates nothing', async () => {
     const r = await run('register-wrong-password.xml', { password: 'not-it' });
-    expect(r.errors).toBe('');
+    expect(r.errors, `sipp errors:\n${r.errors}`).toBe('');
     expect(r.code).toBe(0);
     expect(await t.ctx.inventory.devices.get(DEV)).toBeUndefined();
   });
 
   it('unregisters with Expires 0: the device goes offline', async () => {
     const r = await run('unregister.xml');
-    expect(r.errors).toBe('');
+    expect(r.errors, `sipp errors:\n${r.errors}`).toBe('');
     expect(r.code).toBe(0);
     expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 0, status_reason: 'unregistered' });
   });
 
   it('keepalive MESSAGE with a MANSCDP body is answered 200 and recorded', async () => {
     const r = await run('keepalive.xml');
-    expect(r.errors).toBe('');
+    expect(r.errors, `sipp errors:\n${r.errors}`).toBe('');
     expect(r.code).toBe(0);
     const d = await t.ctx.inventory.devices.get(DEV);
     expect(d?.online).toBe(1);
@@ -55,7 +55,7 @@ describe.skipIf(!hasSipp).each(['UDP', 'TCP'] as const)('sipp GB device over %s'
   it('a blacklisted device, or an unlisted one with the whitelist on, gets 403 before any challenge', async () => {
     await t.ctx.gbLists.add('black', { deviceId: DEV, ip: '', name: '', description: '' });
     const black = await run('register-refused.xml');
-    expect(black.errors).toBe('');
+    expect(black.errors, `sipp errors:\n${black.errors}`).toBe('');
     expect(black.code).toBe(0);
     await t.ctx.gbLists.setWhiteSwitch(true);
     const unlisted = await run('register-refused.xml', { deviceId: '34020000001320000002' });
