@@ -4,6 +4,7 @@ import type { RoleRow } from '@opencvr/shared';
 import RolesPage from '../src/features/users/pages/RolesPage';
 import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { loginAdmin } from './helpers/dialogs';
 
 const role = (ID: number, Name: string, extra: Partial<RoleRow> = {}): RoleRow => ({
   ID,
@@ -22,18 +23,7 @@ let notices: string[];
 beforeEach(() => {
   rows = [role(1, 'admin', { Builtin: 1, UserCount: 1 }), role(4, 'operators', { UserCount: 2 })];
   notices = captureNotices();
-  useSession
-    .getState()
-    .login('tok-admin', {
-      id: 1,
-      name: 'admin',
-      nick_name: '',
-      role: 'admin',
-      role_name: 'admin',
-      role_id: 1,
-      Status: 1,
-      MustChangePassword: false,
-    });
+  loginAdmin();
   api = stubApi({
     '/api/v1/rolelist': () => ({ count: rows.length, data: rows }),
     'POST /api/v1/addrole': (c) => {
