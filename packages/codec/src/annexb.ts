@@ -94,6 +94,14 @@ export function addEmulationPrevention(rbsp: Uint8Array): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/** The same bytes (or both absent): for parameter sets, which a camera may resend unchanged. */
+export function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Concatenate byte arrays into one new array (one copy). */
 export function concatBytes(parts: readonly Uint8Array[], total?: number): Uint8Array {
   const size = total ?? parts.reduce((s, p) => s + p.length, 0);

@@ -1,7 +1,7 @@
 export * from './types.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export { BitReader, BitWriter } from './bits.js';
-export { addEmulationPrevention, concatBytes, fromHex, joinAnnexB, removeEmulationPrevention, splitAnnexB, toHex } from './annexb.js';
+export { addEmulationPrevention, concatBytes, fromHex, joinAnnexB, removeEmulationPrevention, sameBytes, splitAnnexB, toHex } from './annexb.js';
 export * from './h264.js';
 export * from './h265.js';
 export * from './aac.js';

@@ -5,23 +5,26 @@ import { avcCodecString, H264Nal, h264NalType, parseH264Sps } from './h264.js';
 import { H265Nal, h265NalType, hevcCodecString, parseH265Sps } from './h265.js';
 import type { AudioTrack, VideoTrack } from './types.js';
 
-/** A VideoTrack from the first SPS and PPS (and VPS for h265); size and codec string come from the SPS. */
+/**
+ * A VideoTrack from the first SPS and PPS (and VPS for h265); size and codec string come from the SPS.
+ * The track keeps copies: the sets are often views of a unit's bytes, which an ingest lends and reuses.
+ */
 export function videoTrackFromParameterSets(
   codec: 'h264' | 'h265',
   ps: { sps: Uint8Array; pps: Uint8Array; vps?: Uint8Array },
 ): VideoTrack {
   if (codec === 'h264') {
     const sps = parseH264Sps(ps.sps);
-    return { kind: 'video', codec, sps: ps.sps, pps: ps.pps, width: sps.width, height: sps.height, codecString: avcCodecString(ps.sps), clockRate: 90000 };
+    return { kind: 'video', codec, sps: ps.sps.slice(), pps: ps.pps.slice(), width: sps.width, height: sps.height, codecString: avcCodecString(ps.sps), clockRate: 90000 };
   }
   if (!ps.vps) throw new CodecError('bad-value', 'h265 track: needs a VPS');
   const sps = parseH265Sps(ps.sps);
   return {
     kind: 'video',
     codec,
-    vps: ps.vps,
-    sps: ps.sps,
-    pps: ps.pps,
+    vps: ps.vps.slice(),
+    sps: ps.sps.slice(),
+    pps: ps.pps.slice(),
     width: sps.width,
     height: sps.height,
     codecString: hevcCodecString(sps),

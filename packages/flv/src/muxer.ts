@@ -16,6 +16,7 @@
  */
 import {
   findParameterSets,
+  sameBytes,
   videoTrackFromParameterSets,
   type AccessUnit,
   type AudioTrack,
@@ -50,9 +51,6 @@ interface Clock {
   lastMs?: number;
   stepMs: number;
 }
-
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined) =>
-  a === b || (!!a && !!b && a.length === b.length && a.every((x, i) => x === b[i]));
 
 export class FlvMuxer {
   private video?: VideoTrack;

@@ -2,7 +2,7 @@
  * Which NAL units of an access unit go into an MP4 sample. Parameter sets and access-unit delimiters
  * live in the init segment (or are meaningless in MP4); SEI is kept unless asked otherwise.
  */
-import type { VideoAccessUnit, VideoCodec, VideoTrack } from '@opencvr/codec';
+import { sameBytes, type VideoAccessUnit, type VideoCodec, type VideoTrack } from '@opencvr/codec';
 
 const H264_DROP = new Set([7, 8, 9, 13, 15]); // SPS, PPS, AUD, SPS extension, subset SPS
 const H265_DROP = new Set([32, 33, 34, 35]); // VPS, SPS, PPS, AUD
@@ -23,8 +23,6 @@ export function videoSampleSize(codec: VideoCodec, nalus: readonly Uint8Array[],
   for (const nal of nalus) if (keepNal(codec, nal, dropSei)) n += 4 + nal.length;
   return n;
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
  * True when a video unit carries an SPS, PPS or VPS that differs from the track's (a camera changed

@@ -25,6 +25,13 @@ export interface DepacketiserLimits {
   maxAccessUnitBytes?: number;
   /** Most NAL units in one access unit (default 1024). */
   maxNalus?: number;
+  /**
+   * Video only: the units returned are lent, not given. Their bytes are views of the depacketiser's
+   * own buffer, valid until the next push() or flush(); a caller that keeps a unit copies it. This
+   * spares an ArrayBuffer per unit: the hub copies each unit into its GOP store anyway, and V8 starts
+   * a full collection for every few tens of MB of ArrayBuffers allocated (see StreamHub).
+   */
+  lendUnits?: boolean;
 }
 
 /** What push() returns for a packet that completes nothing (shared: callers only read it). */

@@ -7,8 +7,9 @@
  * Bytes: payloads may be views of a reused read buffer (see Depacketiser), so every NAL unit is copied
  * once, as it arrives, into one growing assembly buffer for the access unit; when the unit is complete
  * it is copied out once and its NAL units are views of that one copy (a keyframe's own buffer, or a
- * slice of a block shared by the stream's next units: see ARENA_BYTES). A packet is read by offsets
- * (pushView) and allocates nothing; an access unit allocates its few objects.
+ * slice of a block shared by the stream's next units: see ARENA_BYTES), or, with `lendUnits`, lent
+ * from the assembly buffer itself until the next push. A packet is read by offsets (pushView) and
+ * allocates nothing; an access unit allocates its few objects.
  */
 import type { VideoAccessUnit } from '@opencvr/codec';
 import { follows, NOTHING, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
@@ -49,6 +50,9 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
   private lastSeq = -1;
   /** The access unit being assembled: its NAL units back to back, then the fragment in progress. */
   private assembly = new Uint8Array(0);
+  /** lendUnits: the buffer of the unit last lent; the two swap at each unit. */
+  private spare = new Uint8Array(0);
+  private readonly lend: boolean;
   /** Bytes of whole NAL units in `assembly`; `nalEnds` marks where each ends. */
   private auBytes = 0;
   private nalEnds: number[] = [];
@@ -77,6 +81,7 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
     this.maxUnitBytes = limits.maxUnitBytes ?? 4 << 20;
     this.maxAccessUnitBytes = limits.maxAccessUnitBytes ?? 16 << 20;
     this.maxNalus = limits.maxNalus ?? 1024;
+    this.lend = limits.lendUnits ?? false;
   }
 
   /**
@@ -238,6 +243,14 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
 
   /** A copy of assembly[0, n) for a finished unit: its own buffer when large, else a view into the current block. */
   private unitBytes(n: number): Uint8Array {
+    if (this.lend) {
+      // Lent: the unit is the assembly buffer itself, and the next unit is assembled in the other one,
+      // so both units a packet may complete (timestamp change, then marker) stay whole until the next push.
+      const lent = this.assembly;
+      this.assembly = this.spare;
+      this.spare = lent;
+      return lent.subarray(0, n);
+    }
     if (n > ARENA_MAX_UNIT) return this.assembly.slice(0, n);
     if (this.arenaUsed + n > this.arena.length) {
       this.arena = new Uint8Array(ARENA_BYTES);

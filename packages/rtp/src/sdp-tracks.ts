@@ -17,7 +17,7 @@ import {
 } from '@opencvr/codec';
 import type { Sdp, SdpMedia } from '@opencvr/rtsp';
 import { AacDepacketiser } from './aac.js';
-import type { Depacketiser } from './depacketiser.js';
+import type { Depacketiser, DepacketiserLimits } from './depacketiser.js';
 import { RtpError } from './errors.js';
 import { G711Depacketiser } from './g711.js';
 import { H264Depacketiser } from './h264.js';
@@ -35,7 +35,8 @@ export interface MediaTrack {
   track?: Track;
   /** Parameter sets of the SDP, when any (video). */
   parameterSets?: { vps?: Uint8Array; sps?: Uint8Array; pps?: Uint8Array };
-  createDepacketiser(): Depacketiser;
+  /** Options are the depacketiser's limits; `lendUnits` applies to video (audio units are always given). */
+  createDepacketiser(options?: DepacketiserLimits): Depacketiser;
 }
 
 /** Static payload types a camera may send without an rtpmap. */
@@ -114,7 +115,7 @@ export function mediaTrack(media: SdpMedia): MediaTrack {
         const sps = sets.find((n) => h264NalType(n) === 7);
         const pps = sets.find((n) => h264NalType(n) === 8);
         const track = sps && pps ? tryTrack(() => videoTrackFromParameterSets('h264', { sps, pps })) : undefined;
-        return { ...base, codec: 'h264', ...(track ? { track } : {}), parameterSets: { sps, pps }, createDepacketiser: () => new H264Depacketiser() };
+        return { ...base, codec: 'h264', ...(track ? { track } : {}), parameterSets: { sps, pps }, createDepacketiser: (o) => new H264Depacketiser(o) };
       }
       case 'H265':
       case 'HEVC': {
@@ -127,7 +128,7 @@ export function mediaTrack(media: SdpMedia): MediaTrack {
         const sps = one('sprop-sps', H265Nal.sps);
         const pps = one('sprop-pps', H265Nal.pps);
         const track = vps && sps && pps ? tryTrack(() => videoTrackFromParameterSets('h265', { vps, sps, pps })) : undefined;
-        return { ...base, codec: 'h265', ...(track ? { track } : {}), parameterSets: { vps, sps, pps }, createDepacketiser: () => new H265Depacketiser({ maxDonDiff }) };
+        return { ...base, codec: 'h265', ...(track ? { track } : {}), parameterSets: { vps, sps, pps }, createDepacketiser: (o) => new H265Depacketiser({ ...o, maxDonDiff }) };
       }
       case 'MPEG4-GENERIC': {
         const mode = (fmtp.mode ?? '').toLowerCase();

@@ -15,9 +15,12 @@ const slice = (size: number, fill: number) => {
   return n;
 };
 
-/** Feeds each unit's NAL units as RTP (FU-A when large) through one scratch buffer; returns what came out. */
-function depacketise(units: Uint8Array[][]): VideoAccessUnit[] {
-  const d = new H264Depacketiser();
+/**
+ * Feeds each unit's NAL units as RTP (FU-A when large) through one scratch buffer; returns what came
+ * out. `seen` is shown each push's units before the next push (lent units are only valid until then).
+ */
+function depacketise(units: Uint8Array[][], opts: { lendUnits?: boolean; seen?: (u: VideoAccessUnit) => void } = {}): VideoAccessUnit[] {
+  const d = new H264Depacketiser({ lendUnits: opts.lendUnits });
   const scratch = new Uint8Array(2048);
   const view = newRtpView();
   const out: VideoAccessUnit[] = [];
@@ -36,7 +39,9 @@ function depacketise(units: Uint8Array[][]): VideoAccessUnit[] {
         payload,
       });
       scratch.set(p);
-      out.push(...d.pushView(readRtp(scratch, 0, p.length, view)));
+      const got = d.pushView(readRtp(scratch, 0, p.length, view));
+      if (opts.seen) got.forEach(opts.seen);
+      out.push(...got);
       scratch.fill(0xee);
     });
   });
@@ -77,5 +82,44 @@ describe('access unit bytes (shared blocks and own buffers)', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('lent access units (lendUnits)', () => {
+  it('each unit is whole until the next push, and units are lent from two buffers that take turns: none allocated per unit', () => {
+    const sizes = Array.from({ length: 60 }, (_, i) => 3000 + ((i * 977) % 9000));
+    const units = sizes.map((s, i) => [slice(s, i), slice(40, i + 100)]);
+    const buffers = new Set<ArrayBufferLike>();
+    let n = 0;
+    const out = depacketise(units, {
+      lendUnits: true,
+      seen: (u) => {
+        expect(u.nalus.map((x) => Array.from(x))).toEqual(units[n].map((x) => Array.from(x)));
+        buffers.add(u.nalus[0].buffer);
+        n++;
+      },
+    });
+    expect(out).toHaveLength(units.length);
+    expect(n).toBe(units.length);
+    // Two assembly buffers (each grown at most a few times to the largest unit), not one per unit.
+    expect(buffers.size).toBeLessThanOrEqual(4);
+    // Lent: a later unit was written over an earlier one's bytes.
+    expect(Array.from(out[0].nalus[0])).not.toEqual(Array.from(units[0][0]));
+  });
+
+  it('two units completed by one packet (a timestamp change, then its marker) are both whole when the push returns', () => {
+    const d = new H264Depacketiser({ lendUnits: true });
+    const view = newRtpView();
+    const scratch = new Uint8Array(2048);
+    const send = (nal: Uint8Array, ts: number, seq: number, marker: boolean) => {
+      const p = serializeRtp({ marker, payloadType: 96, sequenceNumber: seq, timestamp: ts, ssrc: 1, csrc: [], padding: 0, payload: nal });
+      scratch.set(p);
+      return d.pushView(readRtp(scratch, 0, p.length, view));
+    };
+    expect(send(slice(500, 1), 0, 0, false)).toHaveLength(0); // unit 0 without its marker
+    const got = send(slice(700, 2), 3600, 1, true); // ends unit 0 by its timestamp, unit 1 by its marker
+    expect(got).toHaveLength(2);
+    expect(Array.from(got[0].nalus[0])).toEqual(Array.from(slice(500, 1)));
+    expect(Array.from(got[1].nalus[0])).toEqual(Array.from(slice(700, 2)));
   });
 });

@@ -8,6 +8,7 @@
  * recorder or a stats probe are all Subscribers.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
+import { GopStore } from './gop-store.js';
 import { latencyProbe } from './latency-probe.js';
 
 export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
@@ -15,6 +16,7 @@ export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
 /** What a source reports to its hub. */
 export interface SourceSink {
   tracks(tracks: Track[]): void;
+  /** The unit is lent: its bytes may be reused by the source once this returns (the hub copies what it keeps). */
   unit(track: number, unit: AccessUnit): void;
   /** The source failed or ended; the hub retries with back-off. */
   failed(reason: string): void;
@@ -28,6 +30,12 @@ export interface MediaSource {
 export interface Subscriber {
   /** Called first, and again if the source reconnects with other tracks. */
   tracks(tracks: Track[]): void;
+  /**
+   * The unit's bytes are valid during this call: a subscriber that keeps bytes for later (a write
+   * queue, a parameter set, a retransmission history) copies them. The units of the cached GOP stay
+   * whole until the next keyframe arrives, so a subscriber may still read those replayed by
+   * subscribe() in a microtask.
+   */
   unit(track: number, unit: AccessUnit): void;
   state?(state: HubState, reason: string): void;
 }
@@ -62,6 +70,8 @@ export class StreamHub {
   private _reason = '';
   private _tracks: Track[] = [];
   private gop: Cached[] = [];
+  /** The bytes of `gop` (see gop-store.ts). */
+  private readonly store = new GopStore();
   private subs = new Set<Subscriber>();
   private graceTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
@@ -148,17 +158,19 @@ export class StreamHub {
         if (!alive()) return;
         this._tracks = tracks;
         this.gop = [];
+        this.store.reset();
         this.stats.startedAt = Date.now();
         for (const s of this.subs) this.deliver(s, (x) => x.tracks(tracks));
       },
-      unit: (track, unit) => {
+      unit: (track, lent) => {
         if (!alive()) return;
-        latencyProbe?.arrived(unit);
+        const arrival = latencyProbe ? performance.now() : 0;
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;
           this.setState('live', '');
         }
-        this.cache(track, unit);
+        const unit = this.cache(track, lent);
+        latencyProbe?.arrived(unit, arrival);
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
         this.stats.bytes += unitBytes(unit);
@@ -177,15 +189,22 @@ export class StreamHub {
     });
   }
 
-  private cache(track: number, unit: AccessUnit) {
+  /** Keeps a unit of the current GOP (a copy in the store) and returns what to fan out: that copy, or the lent unit when not kept. */
+  private cache(track: number, unit: AccessUnit): AccessUnit {
     if (unit.kind === 'video' && unit.keyframe) {
       this.gop = [];
+      this.store.reset();
       this.stats.keyframes++;
     }
     // Before the first keyframe nothing is worth replaying to a new viewer.
-    if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) return;
-    if (this.gop.length >= this.options.maxGopUnits) this.gop = [];
-    this.gop.push({ track, unit });
+    if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) return unit;
+    if (this.gop.length >= this.options.maxGopUnits) {
+      this.gop = [];
+      this.store.reset();
+    }
+    const kept = this.store.copy(unit);
+    this.gop.push({ track, unit: kept });
+    return kept;
   }
 
   private hasVideo() {
@@ -259,6 +278,7 @@ export class StreamHub {
       /* already gone */
     }
     this.gop = [];
+    this.store.release();
     this._tracks = [];
     this.setState('stopped', reason);
     this.onIdle?.(this);

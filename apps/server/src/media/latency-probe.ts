@@ -42,9 +42,9 @@ export class LatencyProbe {
     timer.unref();
   }
 
-  /** The hub got this unit now. */
-  arrived(unit: AccessUnit): void {
-    this.arrivals.set(unit, performance.now());
+  /** The hub got this unit at `at` (performance.now(); default now). */
+  arrived(unit: AccessUnit, at = performance.now()): void {
+    this.arrivals.set(unit, at);
   }
 
   arrivalOf(unit: AccessUnit): number | undefined {

@@ -139,7 +139,9 @@ export function waitForKeyframe(
       unit: (track, unit) => {
         if (!video || track !== video.index || unit.kind !== 'video' || !unit.keyframe || unit.damaged) return;
         const v = video;
-        finish(() => resolve({ track: v.track, unit }));
+        // The hub lends a unit's bytes for the call only; the decode reads them later.
+        const kept = { ...unit, nalus: unit.nalus.map((n) => n.slice()) };
+        finish(() => resolve({ track: v.track, unit: kept }));
       },
     });
   });

@@ -9,7 +9,7 @@
  * conversion), and the smallest pending input time is used, which also covers a decoder that
  * reorders pictures.
  */
-import { h264NalType, joinAnnexB, videoTrackFromParameterSets, type AccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
+import { h264NalType, joinAnnexB, sameBytes, videoTrackFromParameterSets, type AccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
 import type { HubState, MediaSource, SourceSink, StreamHub, Subscriber } from './hub.js';
 import { transcodeH264Args, type TranscodeH264Options } from './ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from './ffmpeg/supervisor.js';
@@ -177,8 +177,4 @@ export class TranscodeSource implements MediaSource, Subscriber {
     for (let i = 1; i < this.pending.length; i++) if (this.pending[i] < this.pending[min]) min = i;
     return this.pending.splice(min, 1)[0];
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array) {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

@@ -127,6 +127,35 @@ describe('StreamHub', () => {
     expect(hub.stats.restarts).toBe(2);
   });
 
+  it('keeps its own copy of lent units: the source may reuse its buffer once unit() returns, and a late viewer gets the GOP as sent', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('k', () => src, opts());
+    const live: string[] = [];
+    const bytesOf = (u: AccessUnit) => (u.kind === 'video' ? Array.from(u.nalus[0].subarray(0, 4)).join(',') : '');
+    hub.subscribe({ tracks: () => undefined, unit: (_t, u) => live.push(bytesOf(u)) });
+    src.sink!.tracks([video]);
+    // One buffer for every unit, as the RTSP ingest lends its depacketiser's: overwritten after each call.
+    const shared = new Uint8Array(5000);
+    const send = (pts: number, keyframe: boolean) => {
+      shared.fill(pts & 0xff);
+      src.sink!.unit(0, { kind: 'video', pts, dts: pts, keyframe, nalus: [shared.subarray(0, 1000 + pts), shared.subarray(2000, 2100)] });
+      shared.fill(0xee);
+    };
+    for (let gop = 0; gop < 3; gop++) for (let i = 0; i < 30; i++) send(gop * 30 + i, i === 0);
+    expect(live[0]).toBe('0,0,0,0');
+    expect(live.at(-1)).toBe('89,89,89,89');
+    const late: AccessUnit[] = [];
+    hub.subscribe({ tracks: () => undefined, unit: (_t, u) => late.push(u) });
+    expect(late).toHaveLength(30);
+    late.forEach((u, i) => {
+      if (u.kind !== 'video') throw new Error('video expected');
+      expect(u.pts).toBe(60 + i);
+      expect(u.keyframe).toBe(i === 0);
+      expect(u.nalus.map((n) => n.length)).toEqual([1000 + 60 + i, 100]);
+      for (const n of u.nalus) expect(n.every((b) => b === 60 + i)).toBe(true);
+    });
+  });
+
   it('bounds the cached GOP', () => {
     const src = new FakeSource();
     const hub = new StreamHub('k', () => src, opts({ maxGopUnits: 10 }));

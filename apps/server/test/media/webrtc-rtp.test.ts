@@ -71,6 +71,18 @@ describe('videoPayloads', () => {
     expect(delta[0][0] & 0x1f).toBe(1);
   });
 
+  it('shares no bytes with the unit: the hub lends them, and payloads live on in the send queue and history', () => {
+    // Small NAL units in one buffer, as the hub's GOP store holds them: each goes out whole (no FU-A).
+    const store = new Uint8Array(4096);
+    const small = nal(1, 300);
+    store.set(small, 100);
+    const lent = unit([store.subarray(100, 100 + small.length)], false);
+    const payloads = videoPayloads(lent, undefined);
+    store.fill(0xee);
+    expect(payloads.every((p) => p.buffer !== store.buffer)).toBe(true);
+    expect(Array.from(payloads[0])).toEqual(Array.from(small));
+  });
+
   it('finds in-band parameter sets', () => {
     expect(inBandParameterSets(unit([SPS, PPS, nal(5, 10)], true))).toEqual({ sps: SPS, pps: PPS });
     expect(inBandParameterSets(unit([SPS, nal(5, 10)], true))).toBeUndefined();

@@ -162,7 +162,7 @@ export class RtspSource implements MediaSource {
       const control = resolveControl(sessionBase, media.control);
       const setup: Setup = {
         media,
-        depacketiser: media.createDepacketiser(),
+        depacketiser: media.createDepacketiser({ lendUnits: true }),
         track: media.track,
         params: { ...media.parameterSets },
         offset: 0,
@@ -370,19 +370,19 @@ export class RtspSource implements MediaSource {
     this.sink?.unit(setup.index, unit);
   }
 
-  /** A video track without SDP parameter sets starts once SPS/PPS (and VPS) arrive in-band. */
+  /** A video track without SDP parameter sets starts once SPS/PPS (and VPS) arrive in-band (copied: units are lent). */
   private learnParameterSets(setup: Setup, unit: VideoAccessUnit) {
     const codec = setup.media.codec;
     for (const n of unit.nalus) {
       if (codec === 'h264') {
         const t = h264NalType(n);
-        if (t === 7) setup.params.sps = n;
-        if (t === 8) setup.params.pps = n;
+        if (t === 7) setup.params.sps = n.slice();
+        if (t === 8) setup.params.pps = n.slice();
       } else if (codec === 'h265') {
         const t = h265NalType(n);
-        if (t === 32) setup.params.vps = n;
-        if (t === 33) setup.params.sps = n;
-        if (t === 34) setup.params.pps = n;
+        if (t === 32) setup.params.vps = n.slice();
+        if (t === 33) setup.params.sps = n.slice();
+        if (t === 34) setup.params.pps = n.slice();
       }
     }
     const { sps, pps, vps } = setup.params;

@@ -53,12 +53,16 @@ export function videoPayloads(unit: VideoAccessUnit, params: ParameterSets | und
       nalus = [...nalus.slice(0, at), params.sps, params.pps, ...nalus.slice(at)];
     }
   }
-  const payloads = h264Payloads(nalus, MAX_PAYLOAD).map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+  // A payload that is a whole NAL unit is a view of the unit's bytes, which the hub lends only until
+  // the next keyframe: copied, as it lives on in the send queue and the retransmission history.
+  const payloads = h264Payloads(nalus, MAX_PAYLOAD).map((p) =>
+    p.byteOffset === 0 && p.byteLength === p.buffer.byteLength ? Buffer.from(p.buffer, 0, p.byteLength) : Buffer.from(p),
+  );
   packed.set(unit, { sps: params?.sps, pps: params?.pps, payloads });
   return payloads;
 }
 
-/** The in-band parameter sets of a unit, when it has both. */
+/** The in-band parameter sets of a unit, when it has both (views of the unit's bytes: copy to keep them). */
 export function inBandParameterSets(unit: VideoAccessUnit): ParameterSets | undefined {
   let sps: Uint8Array | undefined;
   let pps: Uint8Array | undefined;

@@ -16,7 +16,7 @@
  */
 import crypto from 'node:crypto';
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, useOPUS, usePCMU, type RTCRtpSender } from 'werift';
-import type { AccessUnit, AudioAccessUnit, Track, VideoTrack } from '@opencvr/codec';
+import { sameBytes, type AccessUnit, type AudioAccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
 import { tolerateRepeatedHelloVerify } from './webrtc-dtls.js';
@@ -86,7 +86,11 @@ export class WebRtcOutput implements Subscriber {
     this.started = true;
     // In-band parameter sets replace the SDP's (a camera may change them).
     const inBand = inBandParameterSets(unit);
-    if (inBand && (inBand.sps !== this.params?.sps || inBand.pps !== this.params?.pps)) this.params = inBand;
+    // Kept as copies (the unit's bytes are lent), and only when they differ: the payload cache is keyed
+    // by these objects, shared by every viewer of the track.
+    if (inBand && !(sameBytes(inBand.sps, this.params?.sps) && sameBytes(inBand.pps, this.params?.pps))) {
+      this.params = { sps: inBand.sps.slice(), pps: inBand.pps.slice() };
+    }
     const payloads = videoPayloads(unit, this.params);
     const arrival = latencyProbe?.arrivalOf(unit);
     if (this.queued >= MAX_QUEUED_UNITS) {
