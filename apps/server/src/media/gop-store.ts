@@ -1,45 +1,102 @@
 /**
- * The bytes of a hub's cached GOP, in one buffer per hub that is written again from the start at each
- * keyframe. Sources lend their units (the RTSP ingest hands out views of its depacketiser's buffer,
- * valid for the call only), and the hub keeps the GOP by copying each unit here.
+ * The bytes of a hub's cached GOP, in fixed-size chunks shared by every hub of the process. Sources
+ * lend their units (the RTSP ingest hands out views of its depacketiser's buffer, valid for the call
+ * only), and the hub keeps the GOP by copying each unit here.
  *
  * Why not one buffer per unit: every unit of a GOP lives a GOP long (seconds), long enough to be
  * promoted, so each one's ArrayBuffer is freed only by a full (mark-compact) collection, and V8 starts
- * one for every few tens of MB of ArrayBuffers allocated. At 16 streams of 4 Mbit/s that was a
- * full collection of the whole heap every 1.3 s and about half of the hub's CPU (bench live, perf). A
- * hub's store is allocated again only when a GOP outgrows it.
+ * one for every few tens of MB of ArrayBuffers allocated. At 16 streams of 4 Mbit/s that was a full
+ * collection of the whole heap every 1.3 s and about half of the hub's CPU (bench live, perf).
  *
- * The units handed out stay valid until the store writes over them, which starts with the next
- * keyframe. A subscriber that keeps bytes beyond its unit() call copies them (see Subscriber.unit).
+ * Why chunks from a pool rather than one growing buffer per hub: a buffer that grows leaves its
+ * smaller predecessors to the next full collection (which no longer comes often), and holds a quarter
+ * more than the GOP on average. A hub holds the chunks its GOP fills; at a keyframe they go back to
+ * the pool, and the same or another hub writes over them.
+ *
+ * The units handed out stay valid until the next keyframe. A subscriber that keeps bytes beyond its
+ * unit() call copies them (see Subscriber.unit).
  */
 import type { AccessUnit, VideoAccessUnit } from '@opencvr/codec';
 
-/** First size of a store; it grows to the largest GOP seen, in steps of a quarter. */
-const INITIAL_BYTES = 256 * 1024;
-const STEP = 64 * 1024;
+/** Chunk size: a 1080p P-frame is ~20 KB, a keyframe 100-200 KB. Larger units take a chunk of a power-of-two multiple. */
+export const GOP_CHUNK_BYTES = 256 * 1024;
+
+/** Free chunks by size class (class k holds chunks of GOP_CHUNK_BYTES << k), idle bytes bounded. */
+export class ChunkPool {
+  private readonly free: Uint8Array[][] = [];
+  private idle = 0;
+  readonly stats = { taken: 0, made: 0, dropped: 0 };
+
+  constructor(private readonly maxIdleBytes = 64 * 1024 * 1024) {}
+
+  /** A chunk of at least `n` bytes. */
+  take(n: number): Uint8Array {
+    this.stats.taken++;
+    let k = 0;
+    while (GOP_CHUNK_BYTES << k < n) k++;
+    const c = this.free[k]?.pop();
+    if (c) {
+      this.idle -= c.length;
+      return c;
+    }
+    this.stats.made++;
+    return new Uint8Array(GOP_CHUNK_BYTES << k);
+  }
+
+  give(c: Uint8Array): void {
+    if (this.idle + c.length > this.maxIdleBytes) {
+      this.stats.dropped++;
+      return;
+    }
+    let k = 0;
+    while (GOP_CHUNK_BYTES << k < c.length) k++;
+    (this.free[k] ??= []).push(c);
+    this.idle += c.length;
+  }
+
+  get idleBytes(): number {
+    return this.idle;
+  }
+}
+
+/** The chunks of every hub of the process. */
+export const gopChunks = new ChunkPool();
 
 export class GopStore {
-  private buf = new Uint8Array(0);
+  /** Chunks holding this GOP's units, the last one being filled. */
+  private chunks: Uint8Array[] = [];
+  /** The chunk being filled (the last of `chunks`) and its bytes taken. */
+  private cur: Uint8Array = new Uint8Array(0);
   private used = 0;
-  /** Buffers allocated (the first and every growth), for tests and the stream status. */
-  allocations = 0;
 
-  /** The next copies start at the beginning again (a keyframe starts a new GOP, or the cache was dropped). */
+  constructor(private readonly pool: ChunkPool = gopChunks) {}
+
+  /** A new GOP starts (a keyframe, or the cache was dropped): the chunks go back to the pool. */
   reset(): void {
+    for (const c of this.chunks) this.pool.give(c);
+    this.chunks = [];
+    this.cur = new Uint8Array(0);
     this.used = 0;
   }
 
-  /** Frees the buffer (the hub stopped). */
+  /** The hub stopped. */
   release(): void {
-    this.buf = new Uint8Array(0);
-    this.used = 0;
+    this.reset();
   }
 
-  /** A copy of `unit` whose bytes live in the store. */
+  /** Bytes of chunks this store holds. */
+  get heldBytes(): number {
+    let n = 0;
+    for (const c of this.chunks) n += c.length;
+    return n;
+  }
+
+  /** A copy of `unit` whose bytes live in the store (one unit never straddles two chunks). */
   copy(unit: AccessUnit): AccessUnit {
     if (unit.kind === 'audio') {
-      const at = this.reserve(unit.data.byteLength);
-      const data = this.buf.subarray(at, at + unit.data.byteLength);
+      const n = unit.data.byteLength;
+      const at = this.reserve(n);
+      const data = this.cur.subarray(at, at + n);
       data.set(unit.data);
       return { kind: 'audio', pts: unit.pts, data };
     }
@@ -47,11 +104,11 @@ export class GopStore {
     let total = 0;
     for (let i = 0; i < nalus.length; i++) total += nalus[i].byteLength;
     let at = this.reserve(total);
-    const buf = this.buf;
+    const chunk = this.cur;
     const copies: Uint8Array[] = new Array(nalus.length);
     for (let i = 0; i < nalus.length; i++) {
       const n = nalus[i];
-      const view = buf.subarray(at, at + n.byteLength);
+      const view = chunk.subarray(at, at + n.byteLength);
       view.set(n);
       copies[i] = view;
       at += n.byteLength;
@@ -61,13 +118,11 @@ export class GopStore {
     return out;
   }
 
-  /** Room for `n` bytes; returns where. A store too small is replaced (the units in the old one stay whole). */
+  /** Room for `n` bytes in `cur` (a new chunk when it has too little left); returns where. */
   private reserve(n: number): number {
-    if (this.used + n > this.buf.length) {
-      const size = Math.max(INITIAL_BYTES, Math.ceil(Math.max(this.buf.length * 1.25, this.used + n) / STEP) * STEP);
-      this.buf = new Uint8Array(size);
-      this.allocations++;
-      // This GOP's earlier units stay in the old buffer; the new one is written from the start.
+    if (this.used + n > this.cur.length) {
+      this.cur = this.pool.take(n);
+      this.chunks.push(this.cur);
       this.used = 0;
     }
     const at = this.used;

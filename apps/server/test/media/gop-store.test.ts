@@ -1,0 +1,82 @@
+/**
+ * The hub's GOP store: copies of lent units, in chunks that go back to a shared pool at each keyframe
+ * and are written again, so a steady stream allocates no buffer once its first GOPs are in.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AccessUnit } from '@opencvr/codec';
+import { ChunkPool, GOP_CHUNK_BYTES, GopStore } from '../../src/media/gop-store.js';
+
+const video = (pts: number, sizes: number[], keyframe = false): AccessUnit => ({
+  kind: 'video',
+  pts,
+  dts: pts,
+  keyframe,
+  nalus: sizes.map((n, i) => new Uint8Array(n).fill((pts + i) & 0xff)),
+});
+
+describe('GopStore', () => {
+  it('copies units whole (video NAL units and audio), independent of the lent bytes', () => {
+    const store = new GopStore(new ChunkPool());
+    const lent = video(7, [3000, 12], true);
+    const kept = store.copy(lent);
+    if (lent.kind !== 'video' || kept.kind !== 'video') throw new Error('video');
+    for (const n of lent.nalus) n.fill(0xee);
+    expect(kept.nalus.map((n) => n.length)).toEqual([3000, 12]);
+    expect(kept.nalus[0].every((b) => b === 7)).toBe(true);
+    expect(kept.nalus[1].every((b) => b === 8)).toBe(true);
+    expect(kept.keyframe).toBe(true);
+    expect(kept.nalus[0].buffer).toBe(kept.nalus[1].buffer);
+    const audio = store.copy({ kind: 'audio', pts: 3, data: Uint8Array.of(1, 2, 3) });
+    expect(audio).toEqual({ kind: 'audio', pts: 3, data: Uint8Array.of(1, 2, 3) });
+    const damaged = store.copy({ ...video(9, [10]), damaged: true } as AccessUnit);
+    expect(damaged.kind === 'video' && damaged.damaged).toBe(true);
+  });
+
+  it('reuses its chunks GOP after GOP: no chunk made once the first GOP is in, every unit intact until the next keyframe', () => {
+    const pool = new ChunkPool();
+    const stores = [new GopStore(pool), new GopStore(pool)];
+    let madeAfterFirst = -1;
+    for (let gop = 0; gop < 6; gop++) {
+      stores.forEach((store, s) => {
+        store.reset();
+        const units: AccessUnit[] = [];
+        for (let i = 0; i < 50; i++) units.push(store.copy(video(gop * 100 + i + s, i === 0 ? [150_000] : [20_000 + i * 10], i === 0)));
+        // Every unit of this GOP is still as it was copied (no chunk shared with another unit or store).
+        units.forEach((u, i) => {
+          if (u.kind !== 'video') throw new Error('video');
+          expect(u.nalus[0].every((b) => b === ((gop * 100 + i + s) & 0xff))).toBe(true);
+        });
+        expect(store.heldBytes).toBeLessThan(150_000 + 49 * 20_500 + 2 * GOP_CHUNK_BYTES);
+      });
+      if (gop === 0) madeAfterFirst = pool.stats.made;
+    }
+    // The second store's first GOP took chunks the first store had given back at its next keyframe, or new ones; after that, none.
+    expect(pool.stats.made).toBeLessThanOrEqual(madeAfterFirst + 5);
+    const before = pool.stats.made;
+    for (const store of stores) {
+      store.reset();
+      for (let i = 0; i < 50; i++) store.copy(video(i, [20_000 + i * 10], i === 0));
+    }
+    expect(pool.stats.made).toBe(before);
+  });
+
+  it('gives a unit larger than a chunk a chunk of its own size class, and reuses it for the next one', () => {
+    const pool = new ChunkPool();
+    const store = new GopStore(pool);
+    const big = store.copy(video(1, [GOP_CHUNK_BYTES * 3], true));
+    expect(big.kind === 'video' && big.nalus[0].buffer.byteLength).toBe(GOP_CHUNK_BYTES * 4);
+    store.reset();
+    const made = pool.stats.made;
+    store.copy(video(2, [GOP_CHUNK_BYTES * 2 + 5], true));
+    expect(pool.stats.made).toBe(made);
+  });
+
+  it('keeps at most maxIdleBytes of free chunks', () => {
+    const pool = new ChunkPool(GOP_CHUNK_BYTES * 2);
+    const stores = Array.from({ length: 4 }, () => new GopStore(pool));
+    for (const s of stores) s.copy(video(1, [1000], true));
+    for (const s of stores) s.release();
+    expect(pool.idleBytes).toBe(GOP_CHUNK_BYTES * 2);
+    expect(pool.stats.dropped).toBe(2);
+  });
+});
