@@ -183,6 +183,14 @@ export class Fragmenter {
     return this.emit(undefined, undefined);
   }
 
+  /**
+   * Gives the sample buffers back to the shared pool (see sample-queue.ts). Call once done with this
+   * fragmenter and with every fragment it returned (their parts view those buffers).
+   */
+  release(): void {
+    for (const s of this.states) s.pending.release();
+  }
+
   private emit(trigger: TrackState | undefined, triggerDts: number | undefined): Fragment[] {
     if (this.origin === undefined) {
       const firsts = this.states.filter((s) => s.pending.count).map((s) => s.pending.dts(0) / s.timescale);

@@ -12,12 +12,60 @@
  *
  * Two byte buffers alternate: when samples are taken out, the ones held back move to the other
  * buffer and new samples go there, so views of the taken bytes stay valid until the next take.
+ *
+ * The byte buffers come from a pool shared by every queue of the process and go back to it when a
+ * queue outgrows them or is released (Fragmenter.release()). A recorder starts a Fragmenter per
+ * segment: without the pool each one grew two buffers from 64 KiB to a fragment's size again, a few
+ * MB of ArrayBuffers per stream and segment, which V8 frees only by full collections (a Mark-Compact
+ * every ~130 ms at 64 recorded streams).
  */
 import type { AccessUnit, VideoCodec } from '@opencvr/codec';
 import { keepNal } from './nal.js';
 
 const MIN_BYTES = 64 * 1024;
 const MIN_SAMPLES = 64;
+
+/** Free byte buffers by size class (class k: MIN_BYTES << k bytes), idle bytes bounded. */
+class BytePool {
+  private readonly free: Uint8Array[][] = [];
+  private idle = 0;
+  readonly stats = { taken: 0, made: 0, dropped: 0 };
+
+  constructor(private readonly maxIdleBytes: number) {}
+
+  /** A buffer of at least `n` bytes (its contents are whatever was there). */
+  take(n: number): Uint8Array {
+    this.stats.taken++;
+    let k = 0;
+    while (MIN_BYTES * 2 ** k < n) k++;
+    const b = this.free[k]?.pop();
+    if (b) {
+      this.idle -= b.length;
+      return b;
+    }
+    this.stats.made++;
+    return new Uint8Array(MIN_BYTES * 2 ** k);
+  }
+
+  /** Gives a buffer from take() back (nothing may view it any more). */
+  give(b: Uint8Array): void {
+    if (b.length < MIN_BYTES || this.idle + b.length > this.maxIdleBytes) {
+      this.stats.dropped++;
+      return;
+    }
+    let k = 0;
+    while (MIN_BYTES * 2 ** (k + 1) <= b.length) k++;
+    (this.free[k] ??= []).push(b);
+    this.idle += b.length;
+  }
+
+  get idleBytes(): number {
+    return this.idle;
+  }
+}
+
+/** The byte buffers of every SampleQueue of the process. */
+export const sampleBytes = new BytePool(64 * 1024 * 1024);
 
 export class SampleQueue {
   /** Samples held. */
@@ -35,8 +83,21 @@ export class SampleQueue {
     private readonly codec: VideoCodec | undefined,
     private readonly dropSei: boolean,
   ) {
-    this.buf = new Uint8Array(MIN_BYTES);
-    this.other = new Uint8Array(MIN_BYTES);
+    this.buf = sampleBytes.take(MIN_BYTES);
+    this.other = sampleBytes.take(MIN_BYTES);
+  }
+
+  /**
+   * Gives the byte buffers back to the pool: the queue is not used again, and nothing views bytes it
+   * handed out (a fragment's parts are written before this).
+   */
+  release(): void {
+    sampleBytes.give(this.buf);
+    sampleBytes.give(this.other);
+    this.buf = new Uint8Array(0);
+    this.other = new Uint8Array(0);
+    this.used = 0;
+    this.count = 0;
   }
 
   dts(i: number): number {
@@ -125,7 +186,9 @@ export class SampleQueue {
     const out = this.buf.subarray(0, bytes);
     const rest = this.used - bytes;
     if (this.other.length < Math.max(rest, MIN_BYTES) || this.other.length > 4 * Math.max(this.buf.length, MIN_BYTES)) {
-      this.other = new Uint8Array(Math.max(MIN_BYTES, rest * 2));
+      // `other` holds the bytes handed out by the previous take(), which are void now.
+      sampleBytes.give(this.other);
+      this.other = sampleBytes.take(Math.max(MIN_BYTES, rest * 2));
     }
     this.other.set(this.buf.subarray(bytes, this.used), 0);
     [this.buf, this.other] = [this.other, this.buf];
@@ -144,9 +207,10 @@ export class SampleQueue {
   /** Room for one more sample of `size` bytes. */
   private reserve(size: number) {
     if (this.used + size > this.buf.length) {
-      const next = new Uint8Array(Math.max(this.buf.length * 2, this.used + size + (size >> 1)));
+      const next = sampleBytes.take(Math.max(this.buf.length * 2, this.used + size + (size >> 1)));
       next.set(this.buf.subarray(0, this.used));
-      this.buf = next; // views handed out by take() point into `other`, never into this one
+      sampleBytes.give(this.buf); // views handed out by take() point into `other`, never into this one
+      this.buf = next;
     }
     if (this.count === this.dtsCol.length) {
       const cap = this.count * 2;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit } from '@opencvr/codec';
 import { Fragmenter, type Fragment, type FragmenterOptions } from '../src/index.js';
+import { sampleBytes } from '../src/sample-queue.js';
 import { readFragments } from './helpers/boxes.js';
 import { AAC_TRACK, audio, H264_TRACK, video } from './helpers/units.js';
 
@@ -256,6 +257,29 @@ describe('Fragmenter', () => {
     take(f.flush());
     expect(seen.length).toBe(plain.length);
     seen.forEach((b, i) => expect(b.equals(Buffer.from(plain[i].data)), `fragment ${i}`).toBe(true));
+  });
+
+  it('release(): the next fragmenter reuses the sample buffers (none made), with the same bytes out as a fresh one', () => {
+    const v = Array.from({ length: 60 }, (_, i) => video(i * 3600, i % 25 === 0, { slice: i === 25 ? 300_000 : 20_000 + i }));
+    const units = merge(v, aacFrames(100)) as [AccessUnit, number?][];
+    const fresh = run([H264_TRACK, AAC_TRACK], units).map((x) => Buffer.from(x.data));
+    // A segment after another, as the recorder does: flush, write, release, start a new fragmenter.
+    const segment = () => {
+      const f = new Fragmenter([H264_TRACK, AAC_TRACK], { output: 'parts' });
+      const out: Buffer[] = [];
+      for (const [u, t] of units) for (const x of f.push(u, t)) out.push(Buffer.concat(x.parts));
+      for (const x of f.flush()) out.push(Buffer.concat(x.parts));
+      f.release();
+      return out;
+    };
+    segment();
+    const made = sampleBytes.stats.made;
+    for (let i = 0; i < 3; i++) {
+      const out = segment();
+      expect(out.length).toBe(fresh.length);
+      out.forEach((b, k) => expect(b.equals(fresh[k]), `segment ${i} fragment ${k}`).toBe(true));
+    }
+    expect(sampleBytes.stats.made).toBe(made);
   });
 
   it("copies what it is given: the caller's buffers may be reused as soon as push() returns", () => {

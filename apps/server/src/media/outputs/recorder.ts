@@ -291,6 +291,9 @@ export class RecorderOutput implements Subscriber {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
       }
     }
+    // The fragments are written (writev is synchronous): the sample buffers go back to the pool
+    // for the next segment's fragmenter.
+    fr?.release();
     const seg = this.segment;
     if (!seg) return;
     this.segment = undefined;
