@@ -6,3 +6,4 @@ export * from './h264.js';
 export * from './h265.js';
 export * from './aac.js';
 export { aacTrack, findParameterSets, g711Track, videoTrackFromParameterSets } from './track.js';
+export { copyUnit, copyUnitInto, unitByteLength } from './unit.js';

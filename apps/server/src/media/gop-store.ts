@@ -16,7 +16,7 @@
  * The units handed out stay valid until the next keyframe. A subscriber that keeps bytes beyond its
  * unit() call copies them (see Subscriber.unit).
  */
-import type { AccessUnit, VideoAccessUnit } from '@opencvr/codec';
+import { copyUnitInto, unitByteLength, type AccessUnit } from '@opencvr/codec';
 
 /** Chunk size: a 1080p P-frame is ~20 KB, a keyframe 100-200 KB. Larger units take a chunk of a power-of-two multiple. */
 export const GOP_CHUNK_BYTES = 256 * 1024;
@@ -93,29 +93,8 @@ export class GopStore {
 
   /** A copy of `unit` whose bytes live in the store (one unit never straddles two chunks). */
   copy(unit: AccessUnit): AccessUnit {
-    if (unit.kind === 'audio') {
-      const n = unit.data.byteLength;
-      const at = this.reserve(n);
-      const data = this.cur.subarray(at, at + n);
-      data.set(unit.data);
-      return { kind: 'audio', pts: unit.pts, data };
-    }
-    const nalus = unit.nalus;
-    let total = 0;
-    for (let i = 0; i < nalus.length; i++) total += nalus[i].byteLength;
-    let at = this.reserve(total);
-    const chunk = this.cur;
-    const copies: Uint8Array[] = new Array(nalus.length);
-    for (let i = 0; i < nalus.length; i++) {
-      const n = nalus[i];
-      const view = chunk.subarray(at, at + n.byteLength);
-      view.set(n);
-      copies[i] = view;
-      at += n.byteLength;
-    }
-    const out: VideoAccessUnit = { kind: 'video', pts: unit.pts, dts: unit.dts, keyframe: unit.keyframe, nalus: copies };
-    if (unit.damaged) out.damaged = true;
-    return out;
+    const at = this.reserve(unitByteLength(unit));
+    return copyUnitInto(unit, this.cur, at);
   }
 
   /** Room for `n` bytes in `cur` (a new chunk when it has too little left); returns where. */

@@ -7,7 +7,7 @@
  * client, a GB28181 PS receiver or a test double are all MediaSources; a WebSocket fMP4 output, the
  * recorder or a stats probe are all Subscribers.
  */
-import type { AccessUnit, Track } from '@opencvr/codec';
+import { unitByteLength, type AccessUnit, type Track } from '@opencvr/codec';
 import { GopStore } from './gop-store.js';
 import { latencyProbe } from './latency-probe.js';
 
@@ -173,7 +173,7 @@ export class StreamHub {
         latencyProbe?.arrived(unit, arrival);
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
-        this.stats.bytes += unitBytes(unit);
+        this.stats.bytes += unitByteLength(unit);
         this.fanOut(track, unit);
       },
       failed: (reason) => {
@@ -283,14 +283,6 @@ export class StreamHub {
     this.setState('stopped', reason);
     this.onIdle?.(this);
   }
-}
-
-/** Payload bytes of a unit (for the bitrate counter), without a closure per unit. */
-function unitBytes(unit: AccessUnit): number {
-  if (unit.kind !== 'video') return unit.data.byteLength;
-  let n = 0;
-  for (let i = 0; i < unit.nalus.length; i++) n += unit.nalus[i].byteLength;
-  return n;
 }
 
 /** The hubs of one node, by stream key (device/channel/flow). */

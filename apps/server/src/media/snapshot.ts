@@ -6,7 +6,7 @@
  * `cacheMs` so a wall of thumbnails costs one decode per stream.
  */
 import { spawn } from 'node:child_process';
-import { joinAnnexB, type VideoAccessUnit, type VideoCodec, type VideoTrack } from '@opencvr/codec';
+import { copyUnit, joinAnnexB, type VideoAccessUnit, type VideoCodec, type VideoTrack } from '@opencvr/codec';
 import type { StreamHub } from './hub.js';
 
 /** ffmpeg's arguments for one JPEG from an Annex-B keyframe on stdin (a golden-string test holds them). */
@@ -140,7 +140,7 @@ export function waitForKeyframe(
         if (!video || track !== video.index || unit.kind !== 'video' || !unit.keyframe || unit.damaged) return;
         const v = video;
         // The hub lends a unit's bytes for the call only; the decode reads them later.
-        const kept = { ...unit, nalus: unit.nalus.map((n) => n.slice()) };
+        const kept = copyUnit(unit) as VideoAccessUnit;
         finish(() => resolve({ track: v.track, unit: kept }));
       },
     });

@@ -77,3 +77,24 @@ describe('WsFmp4Output with pooled fragment buffers', () => {
     expect(fragmentPool.stats.made - made0).toBeLessThan((expected.length - 1) / 2);
   });
 });
+
+describe('WsFmp4Output startup batch', () => {
+  it('keeps copies of the units it holds until its microtask: the lent bytes may be written over before it runs', async () => {
+    const sent: Uint8Array[] = [];
+    const ws: WsLike = { bufferedAmount: 0, readyState: 1, send: (data) => void (typeof data !== 'string' && sent.push(data.slice())) };
+    const out = new WsFmp4Output(ws);
+    out.tracks([H264.track]);
+    const units = H264.units.slice(0, 10);
+    // Each unit's bytes are lent: written over with garbage as soon as unit() returns.
+    for (const u of units) {
+      if (u.kind !== 'video') continue;
+      const lent = u.nalus.map((n) => Uint8Array.from(n));
+      out.unit(0, { ...u, nalus: lent });
+      for (const n of lent) n.fill(0xee);
+    }
+    await Promise.resolve();
+    const expected = new LiveFragmenter([H264.track]).batch(units.map((unit) => ({ track: 0, unit })));
+    expect(sent.length).toBe(2); // init, then the batch
+    expect(Buffer.from(sent[1]).equals(Buffer.from(expected!.data))).toBe(true);
+  });
+});

@@ -17,7 +17,7 @@
  * Fragments are written into buffers of the shared fragmentPool and given back once the socket has
  * written them (the send callback): no allocation per fragment (see buffer-pool.ts).
  */
-import type { AccessUnit, Track } from '@opencvr/codec';
+import { copyUnit, type AccessUnit, type Track } from '@opencvr/codec';
 import { Fragmenter, LiveFragmenter, type BatchItem, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
 import { fragmentPool } from './buffer-pool.js';
@@ -109,7 +109,9 @@ export class WsFmp4Output implements Subscriber {
     if (!fragmenter || track === undefined) return;
     if (fragmenter instanceof LiveFragmenter) {
       if (this.startup) {
-        this.startup.push({ track, unit });
+        // Held until the microtask: copied, as the hub lends a unit's bytes (a cached GOP's until the
+        // next keyframe, which a reconnecting camera may send in the same read as tracks()).
+        this.startup.push({ track, unit: copyUnit(unit) });
         return;
       }
       const f = fragmenter.push(unit, track);
