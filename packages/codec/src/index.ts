@@ -7,3 +7,4 @@ export * from './h265.js';
 export * from './aac.js';
 export { aacTrack, findParameterSets, g711Track, videoTrackFromParameterSets } from './track.js';
 export { copyUnit, copyUnitInto, unitByteLength } from './unit.js';
+export { BytePool } from './byte-pool.js';

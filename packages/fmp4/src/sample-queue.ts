@@ -19,53 +19,14 @@
  * MB of ArrayBuffers per stream and segment, which V8 frees only by full collections (a Mark-Compact
  * every ~130 ms at 64 recorded streams).
  */
-import type { AccessUnit, VideoCodec } from '@opencvr/codec';
+import { BytePool, type AccessUnit, type VideoCodec } from '@opencvr/codec';
 import { keepNal } from './nal.js';
 
 const MIN_BYTES = 64 * 1024;
 const MIN_SAMPLES = 64;
 
-/** Free byte buffers by size class (class k: MIN_BYTES << k bytes), idle bytes bounded. */
-class BytePool {
-  private readonly free: Uint8Array[][] = [];
-  private idle = 0;
-  readonly stats = { taken: 0, made: 0, dropped: 0 };
-
-  constructor(private readonly maxIdleBytes: number) {}
-
-  /** A buffer of at least `n` bytes (its contents are whatever was there). */
-  take(n: number): Uint8Array {
-    this.stats.taken++;
-    let k = 0;
-    while (MIN_BYTES * 2 ** k < n) k++;
-    const b = this.free[k]?.pop();
-    if (b) {
-      this.idle -= b.length;
-      return b;
-    }
-    this.stats.made++;
-    return new Uint8Array(MIN_BYTES * 2 ** k);
-  }
-
-  /** Gives a buffer from take() back (nothing may view it any more). */
-  give(b: Uint8Array): void {
-    if (b.length < MIN_BYTES || this.idle + b.length > this.maxIdleBytes) {
-      this.stats.dropped++;
-      return;
-    }
-    let k = 0;
-    while (MIN_BYTES * 2 ** (k + 1) <= b.length) k++;
-    (this.free[k] ??= []).push(b);
-    this.idle += b.length;
-  }
-
-  get idleBytes(): number {
-    return this.idle;
-  }
-}
-
 /** The byte buffers of every SampleQueue of the process. */
-export const sampleBytes = new BytePool(64 * 1024 * 1024);
+export const sampleBytes = new BytePool(MIN_BYTES, 64 * 1024 * 1024);
 
 export class SampleQueue {
   /** Samples held. */

@@ -16,51 +16,13 @@
  * The units handed out stay valid until the next keyframe. A subscriber that keeps bytes beyond its
  * unit() call copies them (see Subscriber.unit).
  */
-import { copyUnitInto, unitByteLength, type AccessUnit } from '@opencvr/codec';
+import { BytePool, copyUnitInto, unitByteLength, type AccessUnit } from '@opencvr/codec';
 
 /** Chunk size: a 1080p P-frame is ~20 KB, a keyframe 100-200 KB. Larger units take a chunk of a power-of-two multiple. */
 export const GOP_CHUNK_BYTES = 256 * 1024;
 
-/** Free chunks by size class (class k holds chunks of GOP_CHUNK_BYTES << k), idle bytes bounded. */
-export class ChunkPool {
-  private readonly free: Uint8Array[][] = [];
-  private idle = 0;
-  readonly stats = { taken: 0, made: 0, dropped: 0 };
-
-  constructor(private readonly maxIdleBytes = 64 * 1024 * 1024) {}
-
-  /** A chunk of at least `n` bytes. */
-  take(n: number): Uint8Array {
-    this.stats.taken++;
-    let k = 0;
-    while (GOP_CHUNK_BYTES << k < n) k++;
-    const c = this.free[k]?.pop();
-    if (c) {
-      this.idle -= c.length;
-      return c;
-    }
-    this.stats.made++;
-    return new Uint8Array(GOP_CHUNK_BYTES << k);
-  }
-
-  give(c: Uint8Array): void {
-    if (this.idle + c.length > this.maxIdleBytes) {
-      this.stats.dropped++;
-      return;
-    }
-    let k = 0;
-    while (GOP_CHUNK_BYTES << k < c.length) k++;
-    (this.free[k] ??= []).push(c);
-    this.idle += c.length;
-  }
-
-  get idleBytes(): number {
-    return this.idle;
-  }
-}
-
 /** The chunks of every hub of the process. */
-export const gopChunks = new ChunkPool();
+export const gopChunks = new BytePool(GOP_CHUNK_BYTES, 64 * 1024 * 1024);
 
 export class GopStore {
   /** Chunks holding this GOP's units, the last one being filled. */
@@ -69,7 +31,7 @@ export class GopStore {
   private cur: Uint8Array = new Uint8Array(0);
   private used = 0;
 
-  constructor(private readonly pool: ChunkPool = gopChunks) {}
+  constructor(private readonly pool: BytePool = gopChunks) {}
 
   /** A new GOP starts (a keyframe, or the cache was dropped): the chunks go back to the pool. */
   reset(): void {

@@ -4,7 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit } from '@opencvr/codec';
-import { ChunkPool, GOP_CHUNK_BYTES, GopStore } from '../../src/media/gop-store.js';
+import { BytePool } from '@opencvr/codec';
+import { GOP_CHUNK_BYTES, GopStore } from '../../src/media/gop-store.js';
+
+const pool = (maxIdle = 64 << 20) => new BytePool(GOP_CHUNK_BYTES, maxIdle);
 
 const video = (pts: number, sizes: number[], keyframe = false): AccessUnit => ({
   kind: 'video',
@@ -16,7 +19,7 @@ const video = (pts: number, sizes: number[], keyframe = false): AccessUnit => ({
 
 describe('GopStore', () => {
   it('copies units whole (video NAL units and audio), independent of the lent bytes', () => {
-    const store = new GopStore(new ChunkPool());
+    const store = new GopStore(pool());
     const lent = video(7, [3000, 12], true);
     const kept = store.copy(lent);
     if (lent.kind !== 'video' || kept.kind !== 'video') throw new Error('video');
@@ -33,8 +36,8 @@ describe('GopStore', () => {
   });
 
   it('reuses its chunks GOP after GOP: no chunk made once the first GOP is in, every unit intact until the next keyframe', () => {
-    const pool = new ChunkPool();
-    const stores = [new GopStore(pool), new GopStore(pool)];
+    const chunks = pool();
+    const stores = [new GopStore(chunks), new GopStore(chunks)];
     let madeAfterFirst = -1;
     for (let gop = 0; gop < 6; gop++) {
       stores.forEach((store, s) => {
@@ -48,35 +51,35 @@ describe('GopStore', () => {
         });
         expect(store.heldBytes).toBeLessThan(150_000 + 49 * 20_500 + 2 * GOP_CHUNK_BYTES);
       });
-      if (gop === 0) madeAfterFirst = pool.stats.made;
+      if (gop === 0) madeAfterFirst = chunks.stats.made;
     }
     // The second store's first GOP took chunks the first store had given back at its next keyframe, or new ones; after that, none.
-    expect(pool.stats.made).toBeLessThanOrEqual(madeAfterFirst + 5);
-    const before = pool.stats.made;
+    expect(chunks.stats.made).toBeLessThanOrEqual(madeAfterFirst + 5);
+    const before = chunks.stats.made;
     for (const store of stores) {
       store.reset();
       for (let i = 0; i < 50; i++) store.copy(video(i, [20_000 + i * 10], i === 0));
     }
-    expect(pool.stats.made).toBe(before);
+    expect(chunks.stats.made).toBe(before);
   });
 
   it('gives a unit larger than a chunk a chunk of its own size class, and reuses it for the next one', () => {
-    const pool = new ChunkPool();
-    const store = new GopStore(pool);
+    const chunks = pool();
+    const store = new GopStore(chunks);
     const big = store.copy(video(1, [GOP_CHUNK_BYTES * 3], true));
     expect(big.kind === 'video' && big.nalus[0].buffer.byteLength).toBe(GOP_CHUNK_BYTES * 4);
     store.reset();
-    const made = pool.stats.made;
+    const made = chunks.stats.made;
     store.copy(video(2, [GOP_CHUNK_BYTES * 2 + 5], true));
-    expect(pool.stats.made).toBe(made);
+    expect(chunks.stats.made).toBe(made);
   });
 
   it('keeps at most maxIdleBytes of free chunks', () => {
-    const pool = new ChunkPool(GOP_CHUNK_BYTES * 2);
-    const stores = Array.from({ length: 4 }, () => new GopStore(pool));
+    const chunks = pool(GOP_CHUNK_BYTES * 2);
+    const stores = Array.from({ length: 4 }, () => new GopStore(chunks));
     for (const s of stores) s.copy(video(1, [1000], true));
     for (const s of stores) s.release();
-    expect(pool.idleBytes).toBe(GOP_CHUNK_BYTES * 2);
-    expect(pool.stats.dropped).toBe(2);
+    expect(chunks.idleBytes).toBe(GOP_CHUNK_BYTES * 2);
+    expect(chunks.stats.dropped).toBe(2);
   });
 });

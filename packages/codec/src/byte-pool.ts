@@ -1,0 +1,52 @@
+/**
+ * Reusable byte buffers in power-of-two size classes (class k holds buffers of minBytes × 2^k), with
+ * the bytes kept idle bounded. Media buffers that live seconds (a GOP, a fragment's samples) would
+ * otherwise be promoted and freed only by V8's full collections, which V8 starts by the ArrayBuffer
+ * bytes allocated: reusing them keeps a steady stream from allocating at all.
+ */
+export class BytePool {
+  private readonly free: Uint8Array[][] = [];
+  private idle = 0;
+  readonly stats = { taken: 0, made: 0, dropped: 0 };
+
+  constructor(
+    readonly minBytes: number,
+    private readonly maxIdleBytes: number,
+  ) {}
+
+  /** A buffer of at least `n` bytes (holding whatever was written to it before). */
+  take(n: number): Uint8Array {
+    this.stats.taken++;
+    const k = this.classFor(n);
+    const b = this.free[k]?.pop();
+    if (b) {
+      this.idle -= b.length;
+      return b;
+    }
+    this.stats.made++;
+    return new Uint8Array(this.minBytes * 2 ** k);
+  }
+
+  /** Gives back a buffer from take(), once nothing views it any more. */
+  give(b: Uint8Array): void {
+    if (b.length < this.minBytes || this.idle + b.length > this.maxIdleBytes) {
+      this.stats.dropped++;
+      return;
+    }
+    let k = 0;
+    while (this.minBytes * 2 ** (k + 1) <= b.length) k++;
+    (this.free[k] ??= []).push(b);
+    this.idle += b.length;
+  }
+
+  get idleBytes(): number {
+    return this.idle;
+  }
+
+  /** The smallest class whose buffers hold `n` bytes. */
+  private classFor(n: number): number {
+    let k = 0;
+    while (this.minBytes * 2 ** k < n) k++;
+    return k;
+  }
+}
