@@ -33,17 +33,12 @@ export class GopStore {
 
   constructor(private readonly pool: BytePool = gopChunks) {}
 
-  /** A new GOP starts (a keyframe, or the cache was dropped): the chunks go back to the pool. */
+  /** A new GOP starts (a keyframe, the cache was dropped, the hub stopped): the chunks go back to the pool. */
   reset(): void {
     for (const c of this.chunks) this.pool.give(c);
     this.chunks = [];
     this.cur = new Uint8Array(0);
     this.used = 0;
-  }
-
-  /** The hub stopped. */
-  release(): void {
-    this.reset();
   }
 
   /** Bytes of chunks this store holds. */

@@ -78,7 +78,7 @@ describe('GopStore', () => {
     const chunks = pool(GOP_CHUNK_BYTES * 2);
     const stores = Array.from({ length: 4 }, () => new GopStore(chunks));
     for (const s of stores) s.copy(video(1, [1000], true));
-    for (const s of stores) s.release();
+    for (const s of stores) s.reset();
     expect(chunks.idleBytes).toBe(GOP_CHUNK_BYTES * 2);
     expect(chunks.stats.dropped).toBe(2);
   });
