@@ -9,9 +9,14 @@ export class BytePool {
   private idle = 0;
   readonly stats = { taken: 0, made: 0, dropped: 0 };
 
+  /**
+   * `make` allocates a buffer of exactly the bytes asked (a class size); by default a plain
+   * Uint8Array. The recorder's direct-I/O writer passes one that returns page-aligned memory.
+   */
   constructor(
     readonly minBytes: number,
     private readonly maxIdleBytes: number,
+    private readonly make: (bytes: number) => Uint8Array = (bytes) => new Uint8Array(bytes),
   ) {}
 
   /** A buffer of at least `n` bytes (holding whatever was written to it before). */
@@ -24,7 +29,7 @@ export class BytePool {
       return b;
     }
     this.stats.made++;
-    return new Uint8Array(this.minBytes * 2 ** k);
+    return this.make(this.minBytes * 2 ** k);
   }
 
   /** Gives back a buffer from take(), once nothing views it any more. */

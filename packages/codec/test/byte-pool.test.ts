@@ -19,4 +19,16 @@ describe('BytePool', () => {
     expect(pool.idleBytes).toBe(8192);
     expect(pool.stats.dropped).toBe(2);
   });
+
+  it('makes new buffers with the allocator it was given', () => {
+    const sizes: number[] = [];
+    const pool = new BytePool(1024, 0, (n) => {
+      sizes.push(n);
+      return new Uint8Array(new ArrayBuffer(n + 16), 16, n);
+    });
+    const a = pool.take(1500);
+    expect(a.length).toBe(2048);
+    expect(a.byteOffset).toBe(16);
+    expect(sizes).toEqual([2048]);
+  });
 });

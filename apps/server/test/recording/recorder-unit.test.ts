@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AudioTrack } from '@opencvr/codec';
 import { RecorderOutput, type SegmentProgress, type SegmentStart } from '../../src/media/outputs/recorder.js';
+import { openSegmentWriter, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
 import { decodes, ffprobe } from './support.js';
@@ -96,5 +97,58 @@ describe('RecorderOutput', () => {
     expect(store.rows).toHaveLength(1);
     expect(store.rows[0].complete).toBe(true);
     expect(rec.stats.errors).toBeGreaterThan(0);
+  });
+
+  it('a direct write that fails later rolls the segment back to what is on disk; the next unit starts a new file', async () => {
+    const store = fakeStore();
+    let clock = Date.UTC(2024, 0, 1, 12);
+    let writers = 0;
+    const rec = new RecorderOutput({
+      channelPk: 2,
+      root: dir,
+      rootKey: '',
+      segmentSeconds: 60,
+      pathFor: (s, a) => segmentPath(2, s, a),
+      store,
+      now: () => clock,
+      openWriter: (file, opts) => {
+        // The first file's fifth write (init, then fragments 1-3 pass) fails, after the units were all pushed.
+        let calls = 0;
+        const first = writers++ === 0;
+        const write: PositionalWrite = (fd, buf, off, len, pos, done) => {
+          if (first && ++calls === 5) setImmediate(() => done(Object.assign(new Error('EIO'), { code: 'EIO' }), 0));
+          else fs.write(fd, buf, off, len, pos, done);
+        };
+        return openSegmentWriter(file, { ...opts, write });
+      },
+    });
+    const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
+    await probe.close();
+    if (!probe.direct) return; // no direct I/O in this folder: the injected write is never used
+    rec.tracks([alaw]);
+    let pts = 0;
+    const feed = (n: number) => {
+      for (let i = 0; i < n; i++, pts += 160) {
+        rec.unit(0, { kind: 'audio', pts, data: new Uint8Array(160).fill(0xd5) });
+        clock += 20;
+      }
+    };
+    feed(400); // 8 one-second fragments pushed before any write completes
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rec.stats.errors).toBe(1);
+    feed(150);
+    await rec.stop();
+    expect(store.rows).toHaveLength(2);
+    const [a, b] = store.rows;
+    expect(a.complete && b.complete).toBe(true);
+    expect(a.progress!.durationMs).toBe(3000);
+    for (const r of store.rows) {
+      const file = path.join(dir, r.path);
+      expect(fs.statSync(file).size).toBe(r.progress!.bytes);
+      const scan = scanMp4(file);
+      expect(scan).toMatchObject({ ok: true, torn: false });
+      expect(Math.round((scan.endTime - scan.firstTime) * 1000)).toBe(r.progress!.durationMs);
+    }
+    expect(b.progress!.durationMs).toBeGreaterThan(0);
   });
 });

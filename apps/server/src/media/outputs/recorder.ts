@@ -1,9 +1,10 @@
 /**
  * The recorder: one more Subscriber of a channel's hub. It writes segments of about `segmentSeconds`
  * (cut at the first keyframe after that length) as fragmented MP4 files — an init segment, then
- * fragments of at most `fragmentSeconds` (≤ 2 s) written to the file as soon as they are made, with
- * an fdatasync every `syncMs` — so a crash loses at most the last fragment and a power cut little more.
- * Every track is kept, G.711 included (MP4 holds it as alaw/ulaw).
+ * fragments of at most `fragmentSeconds` (≤ 2 s) written to the file as soon as they are made (direct
+ * I/O off the event loop where the disk allows it: segment-writer.ts), with an fdatasync every
+ * `syncMs` — so a crash loses at most the fragment being made and the one being written, and a power
+ * cut little more. Every track is kept, G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
  * at most once per `flushMs` (2 s) while it grows, and closed (complete) when the segment ends. New tracks
@@ -17,6 +18,7 @@ import path from 'node:path';
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fragmenter, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
+import { openSegmentWriter, type SegmentWriter, type SegmentWriterOptions } from './segment-writer.js';
 
 export interface SegmentStart {
   channelPk: number;
@@ -55,11 +57,15 @@ export interface RecorderOptions {
   flushMs?: number;
   /** fdatasync at most this often (default 5000 ms). */
   syncMs?: number;
+  /** Write segments with direct I/O where the file system allows it (default true; segment-writer.ts). */
+  directIo?: boolean;
+  /** Opens a segment file (tests pass a failing one); default openSegmentWriter. */
+  openWriter?: (file: string, opts: SegmentWriterOptions) => SegmentWriter;
   now?: () => number;
 }
 
 interface Open {
-  fd: number;
+  writer: SegmentWriter;
   file: string;
   rel: string;
   startAt: number;
@@ -69,7 +75,8 @@ interface Open {
   durationMs: number;
   id: Promise<number | undefined>;
   lastSync: number;
-  syncing: boolean;
+  /** Bytes and duration after each fragment not yet known to be on disk: a failed write rolls back to the last one that is. */
+  marks: { bytes: number; durationMs: number }[];
   closing: boolean;
   /** The latest progress not yet written to the index. */
   dirty: boolean;
@@ -182,27 +189,20 @@ export class RecorderOutput implements Subscriber {
   private write(f: Fragment) {
     if (!this.segment && !this.openSegment(f)) return;
     const seg = this.segment!;
-    try {
-      writeAll(seg.fd, f.parts, f.byteLength);
-    } catch (err) {
-      this.onWriteError(err);
-      return;
-    }
-    this.failedWrites = 0;
-    seg.bytes += f.byteLength;
+    seg.writer.append(f.parts, f.byteLength);
+    if (seg.writer.failed) return;
+    seg.bytes = seg.writer.bytes;
     seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
+    seg.marks.push({ bytes: seg.bytes, durationMs: seg.durationMs });
+    if (seg.marks.length > 32) seg.marks = seg.marks.filter((m, i, all) => i === all.length - 1 || all[i + 1].bytes > seg.writer.written);
     this.stats.fragments++;
     this.stats.bytes += f.byteLength;
     seg.dirty = true;
     this.scheduleFlush(seg);
     const now = this.now();
-    if (!seg.syncing && now - seg.lastSync >= (this.opts.syncMs ?? 5000)) {
-      seg.syncing = true;
+    if (now - seg.lastSync >= (this.opts.syncMs ?? 5000)) {
       seg.lastSync = now;
-      fs.fdatasync(seg.fd, () => {
-        seg.syncing = false;
-        if (seg.closing) closeFd(seg);
-      });
+      seg.writer.sync();
     }
   }
 
@@ -213,29 +213,34 @@ export class RecorderOutput implements Subscriber {
     let startAt = now - Math.round((f.startTime + f.duration) * 1000);
     if (this.prevEnd !== undefined && Math.abs(startAt - this.prevEnd) <= CONTIGUOUS_MS) startAt = this.prevEnd;
     const start = new Date(startAt);
-    let fd: number | undefined;
+    let writer: SegmentWriter | undefined;
     let rel = '';
     let file = '';
+    // eslint-disable-next-line prefer-const -- assigned once the writer it is the error handler of exists
+    let seg: Open | undefined;
+    const writerOpts: SegmentWriterOptions = { direct: this.opts.directIo, onError: (err) => seg && this.onWriteError(seg, err) };
     try {
-      for (let attempt = 0; fd === undefined; attempt++) {
+      for (let attempt = 0; writer === undefined; attempt++) {
         rel = this.opts.pathFor(start, attempt);
         file = path.join(this.opts.root, rel);
         fs.mkdirSync(path.dirname(file), { recursive: true });
         try {
-          fd = fs.openSync(file, 'wx');
+          writer = (this.opts.openWriter ?? openSegmentWriter)(file, writerOpts);
         } catch (err) {
           if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 100) throw err;
         }
       }
-      writeAll(fd, [fr.init], fr.init.byteLength);
     } catch (err) {
-      if (fd !== undefined) fs.closeSync(fd);
-      this.onWriteError(err);
+      this.stats.errors++;
+      if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: segment file not opened');
+      this.fragmenter = undefined;
+      this.segFirstDts = undefined;
       return false;
     }
+    writer.append([fr.init], fr.init.byteLength);
     const bytes = fr.init.byteLength;
-    const seg: Open = {
-      fd,
+    seg = {
+      writer,
       file,
       rel,
       startAt,
@@ -244,7 +249,7 @@ export class RecorderOutput implements Subscriber {
       durationMs: 0,
       id: Promise.resolve(undefined),
       lastSync: now,
-      syncing: false,
+      marks: [],
       closing: false,
       dirty: false,
     };
@@ -272,9 +277,10 @@ export class RecorderOutput implements Subscriber {
 
   private flushRow(seg: Open, complete: boolean) {
     seg.dirty = false;
-    const progress: SegmentProgress = { endAt: new Date(seg.startAt + seg.durationMs), durationMs: seg.durationMs, bytes: seg.bytes };
     this.enqueue(async () => {
       const id = await seg.id;
+      // Read when the write runs: a failed write may have rolled the segment back since.
+      const progress: SegmentProgress = { endAt: new Date(seg.startAt + seg.durationMs), durationMs: seg.durationMs, bytes: seg.bytes };
       if (id !== undefined) await this.opts.store.update(id, progress, complete);
     });
   }
@@ -291,59 +297,35 @@ export class RecorderOutput implements Subscriber {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
       }
     }
-    // The fragments are written (writev is synchronous): the sample buffers go back to the pool
-    // for the next segment's fragmenter.
+    // The writer copied every fragment: the sample buffers go back to the pool for the next
+    // segment's fragmenter.
     fr?.release();
     const seg = this.segment;
     if (!seg) return;
     this.segment = undefined;
     clearTimeout(seg.flushTimer);
     seg.closing = true;
-    if (!seg.syncing) {
-      seg.syncing = true;
-      fs.fdatasync(seg.fd, () => closeFd(seg));
-    }
     this.prevEnd = seg.startAt + seg.durationMs;
+    this.enqueue(async () => {
+      await seg.writer.close();
+      if (!seg.writer.failed) this.failedWrites = 0;
+    });
     this.flushRow(seg, true);
   }
 
-  private onWriteError(err: unknown) {
+  /**
+   * A write failed: the segment keeps what is on disk, up to the last whole fragment (the writer cuts
+   * the rest when it closes), and ends; the next keyframe starts a new file.
+   */
+  private onWriteError(seg: Open, err: Error) {
     this.stats.errors++;
     if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: write failed; segment closed');
-    // What is on disk up to the last whole fragment stays; the file is closed and the next keyframe retries.
-    const seg = this.segment;
-    if (seg) {
-      try {
-        fs.ftruncateSync(seg.fd, seg.bytes);
-      } catch {
-        /* the file stays torn: reconciliation cuts it at the next start */
-      }
-    }
+    const kept = seg.marks.filter((m) => m.bytes <= seg.writer.written).pop();
+    seg.bytes = seg.writer.written;
+    seg.durationMs = kept?.durationMs ?? 0;
+    if (this.segment !== seg) return; // already ending: its row is written after the close
     this.fragmenter = undefined;
     this.segFirstDts = undefined;
     this.endSegment(false);
-  }
-}
-
-/** Writes every part in one writev where the kernel takes it all (it may write less: the rest follows). */
-function writeAll(fd: number, parts: readonly Uint8Array[], byteLength: number) {
-  let written = fs.writevSync(fd, parts as Uint8Array[]);
-  if (written === byteLength) return;
-  for (const p of parts) {
-    if (written >= p.byteLength) {
-      written -= p.byteLength;
-      continue;
-    }
-    let off = written;
-    written = 0;
-    while (off < p.byteLength) off += fs.writeSync(fd, p, off, p.byteLength - off);
-  }
-}
-
-function closeFd(seg: Open) {
-  try {
-    fs.closeSync(seg.fd);
-  } catch {
-    /* already closed */
   }
 }

@@ -1,0 +1,136 @@
+/** The recorder's segment writer: direct I/O with a trailing free box, buffered where direct I/O is refused, failures. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DIRECT_BLOCK, openSegmentWriter, SegmentWriter, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-segw-'));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** Whether the test folder's file system takes O_DIRECT (ext4 and xfs do; tmpfs before Linux 6.6 does not). */
+function directSupported(): boolean {
+  const f = path.join(dir, 'probe');
+  fs.writeFileSync(f, '');
+  try {
+    fs.closeSync(fs.openSync(f, fs.constants.O_WRONLY | fs.constants.O_DIRECT));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    fs.unlinkSync(f);
+  }
+}
+
+/** Top-level boxes of a file: [type, size]. */
+function boxes(b: Uint8Array): [string, number][] {
+  const out: [string, number][] = [];
+  const v = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  for (let p = 0; p + 8 <= b.length; ) {
+    const size = v.getUint32(p);
+    out.push([Buffer.from(b.subarray(p + 4, p + 8)).toString('latin1'), size]);
+    if (size < 8) break;
+    p += size;
+  }
+  return out;
+}
+
+/** A box of `size` bytes (≥ 8) with pseudo-random contents. */
+function box(type: string, size: number, seed: number): Uint8Array {
+  const b = new Uint8Array(size);
+  for (let i = 8; i < size; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  new DataView(b.buffer).setUint32(0, size);
+  b.set(Buffer.from(type, 'latin1'), 4);
+  return b;
+}
+
+const settle = (w: SegmentWriter) =>
+  new Promise<void>((resolve) => {
+    const check = () => (w.written === w.bytes || w.failed ? resolve() : setTimeout(check, 2));
+    check();
+  });
+
+describe('SegmentWriter', () => {
+  it('writes directly where it can: after each append the file is the bytes so far plus a free box to a block boundary; close cuts it', async () => {
+    const file = path.join(dir, 'a.mp4');
+    const w = openSegmentWriter(file, { onError: (err) => expect.fail(err.message) });
+    expect(w.direct).toBe(directSupported());
+    const expected: Uint8Array[] = [];
+    // Sizes around the block and the free box's 8-byte header: exact blocks, 1..8 short of one, large.
+    const sizes = [100, DIRECT_BLOCK - 100, DIRECT_BLOCK, 3, DIRECT_BLOCK - 8, 9, DIRECT_BLOCK - 11, 300_000, 17, 5000];
+    for (let i = 0; i < sizes.length; i++) {
+      const b = box(i % 2 ? 'mdat' : 'moof', Math.max(8, sizes[i]), i);
+      const half = b.length >> 1;
+      w.append([b.subarray(0, half), b.subarray(half)], b.length);
+      b.fill(0xee); // the writer copied the bytes: the caller may reuse them at once
+      expected.push(box(i % 2 ? 'mdat' : 'moof', Math.max(8, sizes[i]), i));
+      await settle(w);
+      const all = Buffer.concat(expected);
+      const onDisk = fs.readFileSync(file);
+      expect(onDisk.subarray(0, all.length).equals(all)).toBe(true);
+      if (w.direct) {
+        expect(onDisk.length % DIRECT_BLOCK).toBe(0);
+        const rest = onDisk.length - all.length;
+        if (rest) expect(boxes(onDisk.subarray(all.length))).toEqual([['free', rest]]);
+        expect(boxes(onDisk).map(([t]) => t)).toEqual([...expected.map((_, j) => (j % 2 ? 'mdat' : 'moof')), ...(rest ? ['free'] : [])]);
+      } else expect(onDisk.length).toBe(all.length);
+    }
+    w.sync();
+    await w.close();
+    expect(fs.readFileSync(file).equals(Buffer.concat(expected))).toBe(true);
+    expect(w.bytes).toBe(Buffer.concat(expected).length);
+  });
+
+  it('refuses an existing file and appends nothing after close', async () => {
+    const file = path.join(dir, 'b.mp4');
+    const w = openSegmentWriter(file, { onError: () => undefined });
+    expect(() => openSegmentWriter(file, { onError: () => undefined })).toThrow(/EEXIST/);
+    w.append([box('ftyp', 24, 1)], 24);
+    await w.close();
+    w.append([box('moof', 100, 2)], 100);
+    await w.close();
+    expect(fs.statSync(file).size).toBe(24);
+  });
+
+  it('buffered mode (direct I/O off) writes the bytes as they come', async () => {
+    const file = path.join(dir, 'c.mp4');
+    const w = openSegmentWriter(file, { direct: false, onError: (err) => expect.fail(err.message) });
+    expect(w.direct).toBe(false);
+    w.append([box('ftyp', 24, 1), box('moov', 1000, 2)], 1024);
+    expect(fs.statSync(file).size).toBe(1024); // synchronous
+    await w.close();
+    expect(fs.statSync(file).size).toBe(1024);
+  });
+
+  it('a failed write reports once, drops what follows and close keeps only the writes that completed', async () => {
+    if (!directSupported()) return; // the positional write is the direct mode's
+    const file = path.join(dir, 'd.mp4');
+    let calls = 0;
+    const failThird: PositionalWrite = (fd, buf, off, len, pos, done) => {
+      if (++calls === 3) setImmediate(() => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0));
+      else fs.write(fd, buf, off, len, pos, done);
+    };
+    const errors: Error[] = [];
+    const w = openSegmentWriter(file, { onError: (err) => errors.push(err), write: failThird });
+    const parts = [box('ftyp', 24, 1), box('moov', 700, 2), box('moof', 5000, 3), box('mdat', 9000, 4)];
+    for (const p of parts) w.append([p], p.length);
+    await w.close();
+    expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(['EIO']);
+    expect(w.failed).toBe(true);
+    expect(w.written).toBe(724);
+    expect(fs.readFileSync(file).equals(Buffer.concat(parts.slice(0, 2)))).toBe(true);
+    expect(calls).toBe(3); // the fourth append was dropped, not written past the hole
+  });
+
+  it('a write error on a device is reported, not thrown', async () => {
+    const fd = fs.openSync('/dev/full', 'w');
+    const errors: string[] = [];
+    const w = new SegmentWriter(fd, true, (err) => errors.push((err as NodeJS.ErrnoException).code ?? err.message));
+    w.append([box('ftyp', 24, 1)], 24);
+    await w.close();
+    expect(errors).toEqual(['ENOSPC']);
+  });
+});
