@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AudioTrack } from '@opencvr/codec';
 import { RecorderOutput, type SegmentProgress, type SegmentStart } from '../../src/media/outputs/recorder.js';
-import { openSegmentWriter, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
+import { openSegmentWriter, writeRoundNow, type PositionalWrite, type SegmentWriter } from '../../src/media/outputs/segment-writer.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
 import { decodes, ffprobe } from './support.js';
@@ -102,7 +102,7 @@ describe('RecorderOutput', () => {
   it('a direct write that fails later rolls the segment back to what is on disk; the next unit starts a new file', async () => {
     const store = fakeStore();
     let clock = Date.UTC(2024, 0, 1, 12);
-    let writers = 0;
+    const writers: SegmentWriter[] = [];
     const rec = new RecorderOutput({
       channelPk: 2,
       root: dir,
@@ -112,14 +112,16 @@ describe('RecorderOutput', () => {
       store,
       now: () => clock,
       openWriter: (file, opts) => {
-        // The first file's fifth write (init, then fragments 1-3 pass) fails, after the units were all pushed.
+        // The first file's fifth write fails (the first holds the init segment and fragment 1).
         let calls = 0;
-        const first = writers++ === 0;
+        const first = writers.length === 0;
         const write: PositionalWrite = (fd, buf, off, len, pos, done) => {
           if (first && ++calls === 5) setImmediate(() => done(Object.assign(new Error('EIO'), { code: 'EIO' }), 0));
           else fs.write(fd, buf, off, len, pos, done);
         };
-        return openSegmentWriter(file, { ...opts, write });
+        const w = openSegmentWriter(file, { ...opts, write });
+        writers.push(w);
+        return w;
       },
     });
     const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
@@ -127,21 +129,25 @@ describe('RecorderOutput', () => {
     if (!probe.direct) return; // no direct I/O in this folder: the injected write is never used
     rec.tracks([alaw]);
     let pts = 0;
-    const feed = (n: number) => {
-      for (let i = 0; i < n; i++, pts += 160) {
+    /** One second of audio; the unit after each second closes a fragment, which one write takes. */
+    const second = async () => {
+      for (let i = 0; i < 50; i++, pts += 160) {
         rec.unit(0, { kind: 'audio', pts, data: new Uint8Array(160).fill(0xd5) });
         clock += 20;
       }
+      writeRoundNow();
+      const w = writers[writers.length - 1];
+      while (w && w.written !== w.bytes && !w.failed) await new Promise((r) => setTimeout(r, 2));
+      await new Promise((r) => setImmediate(r)); // the error reaches the recorder
     };
-    feed(400); // 8 one-second fragments pushed before any write completes
-    await new Promise((r) => setTimeout(r, 50));
+    for (let s = 0; s < 8; s++) await second(); // fragment 5 (written after second 6) fails
     expect(rec.stats.errors).toBe(1);
-    feed(150);
+    expect(writers).toHaveLength(2); // the next second started a new file
     await rec.stop();
     expect(store.rows).toHaveLength(2);
     const [a, b] = store.rows;
     expect(a.complete && b.complete).toBe(true);
-    expect(a.progress!.durationMs).toBe(3000);
+    expect(a.progress!.durationMs).toBe(4000);
     for (const r of store.rows) {
       const file = path.join(dir, r.path);
       expect(fs.statSync(file).size).toBe(r.progress!.bytes);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIRECT_BLOCK, openSegmentWriter, SegmentWriter, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
+import { DIRECT_BLOCK, openSegmentWriter, SegmentWriter, writeRoundNow, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
 
 let dir: string;
 beforeEach(() => {
@@ -47,8 +47,10 @@ function box(type: string, size: number, seed: number): Uint8Array {
   return b;
 }
 
+/** Starts the waiting writes now (not after WRITE_ROUND_MS) and waits until `w`'s are done. */
 const settle = (w: SegmentWriter) =>
   new Promise<void>((resolve) => {
+    writeRoundNow();
     const check = () => (w.written === w.bytes || w.failed ? resolve() : setTimeout(check, 2));
     check();
   });
@@ -109,20 +111,82 @@ describe('SegmentWriter', () => {
     if (!directSupported()) return; // the positional write is the direct mode's
     const file = path.join(dir, 'd.mp4');
     let calls = 0;
-    const failThird: PositionalWrite = (fd, buf, off, len, pos, done) => {
-      if (++calls === 3) setImmediate(() => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0));
+    const failSecond: PositionalWrite = (fd, buf, off, len, pos, done) => {
+      if (++calls === 2) setImmediate(() => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0));
       else fs.write(fd, buf, off, len, pos, done);
     };
     const errors: Error[] = [];
-    const w = openSegmentWriter(file, { onError: (err) => errors.push(err), write: failThird });
+    const w = openSegmentWriter(file, { onError: (err) => errors.push(err), write: failSecond });
     const parts = [box('ftyp', 24, 1), box('moov', 700, 2), box('moof', 5000, 3), box('mdat', 9000, 4)];
-    for (const p of parts) w.append([p], p.length);
+    w.append([parts[0]], 24);
+    w.append([parts[1]], 700); // one write with the first
+    await settle(w);
+    w.append([parts[2]], 5000);
+    await settle(w); // fails
+    w.append([parts[3]], 9000); // dropped
     await w.close();
     expect(errors.map((e) => (e as NodeJS.ErrnoException).code)).toEqual(['EIO']);
     expect(w.failed).toBe(true);
     expect(w.written).toBe(724);
     expect(fs.readFileSync(file).equals(Buffer.concat(parts.slice(0, 2)))).toBe(true);
-    expect(calls).toBe(3); // the fourth append was dropped, not written past the hole
+    expect(calls).toBe(2);
+  });
+
+  it('appends made while a write runs go in one write after it; a round writes every waiting writer', async () => {
+    if (!directSupported()) return;
+    const writes: [string, number][] = [];
+    const counting =
+      (name: string): PositionalWrite =>
+      (fd, buf, off, len, pos, done) => {
+        writes.push([name, len]);
+        fs.write(fd, buf, off, len, pos, done);
+      };
+    const a = openSegmentWriter(path.join(dir, 'a.mp4'), { onError: (err) => expect.fail(err.message), write: counting('a') });
+    const b = openSegmentWriter(path.join(dir, 'b.mp4'), { onError: (err) => expect.fail(err.message), write: counting('b') });
+    const parts = [box('ftyp', 24, 1), box('moov', 700, 2), box('moof', 5000, 3), box('mdat', 9000, 4)];
+    a.append([parts[0]], 24);
+    b.append([parts[0]], 24);
+    writeRoundNow(); // both start
+    a.append([parts[1]], 700);
+    a.append([parts[2]], 5000); // wait for a's first write, then go together
+    await Promise.all([settle(a), settle(b)]);
+    expect(writes).toEqual([
+      ['a', DIRECT_BLOCK],
+      ['b', DIRECT_BLOCK],
+      ['a', 2 * DIRECT_BLOCK],
+    ]);
+    await Promise.all([a.close(), b.close()]);
+    expect(fs.readFileSync(path.join(dir, 'a.mp4')).equals(Buffer.concat(parts.slice(0, 3)))).toBe(true);
+  });
+
+  it('a direct write refused with EINVAL (larger device blocks) goes on buffered, and so do the next files of that channel', async () => {
+    if (!directSupported()) return;
+    const day = path.join(dir, '9', '20240101');
+    fs.mkdirSync(day, { recursive: true });
+    let calls = 0;
+    const refuse: PositionalWrite = (_fd, _buf, _off, _len, _pos, done) => {
+      calls++;
+      setImmediate(() => done(Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' }), 0));
+    };
+    const w = openSegmentWriter(path.join(day, 'a.mp4'), { onError: (err) => expect.fail(err.message), write: refuse });
+    expect(w.direct).toBe(true);
+    const parts = [box('ftyp', 24, 1), box('moov', 700, 2), box('moof', 5000, 3), box('mdat', 9000, 4)];
+    w.append([parts[0]], 24);
+    writeRoundNow(); // refused
+    w.append([parts[1]], 700); // waiting while the refused write runs
+    await new Promise((r) => setTimeout(r, 20));
+    expect(w.direct).toBe(false);
+    w.append([parts[2]], 5000);
+    w.append([parts[3]], 9000);
+    await w.close();
+    expect(calls).toBe(1);
+    expect(fs.readFileSync(path.join(day, 'a.mp4')).equals(Buffer.concat(parts))).toBe(true);
+    const next = openSegmentWriter(path.join(day, 'b.mp4'), { onError: () => undefined });
+    expect(next.direct).toBe(false);
+    await next.close();
+    const other = openSegmentWriter(path.join(dir, 'a.mp4'), { onError: () => undefined });
+    expect(other.direct).toBe(true); // another folder still writes directly
+    await other.close();
   });
 
   it('a write error on a device is reported, not thrown', async () => {

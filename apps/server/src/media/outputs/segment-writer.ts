@@ -12,15 +12,17 @@
  * A direct write goes from our buffer to the disk, on libuv's thread pool, so the event loop never
  * waits for the disk.
  *
- * Direct writes must start and end on block boundaries, from block-aligned memory. Each append
- * writes [the unfinished last block of the file][the new bytes][a `free` box up to the next block
- * boundary], from a page-aligned buffer; the next append rewrites that last block with more bytes
- * after it. So the file always ends in whole boxes (a player or a crash scan sees ftyp, moov, moof +
- * mdat pairs and a trailing free box, which ISO BMFF readers skip), and `close` cuts the padding off.
- * Appends are copied at once (the caller's bytes may be reused as soon as it returns) and written in
- * order, one at a time.
+ * Direct writes must start and end on block boundaries, from block-aligned memory. Appends are
+ * copied at once into a page-aligned buffer (the caller's bytes may be reused as soon as it returns),
+ * after the file's unfinished last block, and written in rounds (WRITE_ROUND_MS): each write is
+ * [the unfinished last block][the bytes appended since the last write][a `free` box up to the next
+ * block boundary]; the next write rewrites that last block with more bytes after it. So the file
+ * always ends in whole boxes (a player or a crash scan sees ftyp, moov, moof + mdat pairs and a
+ * trailing free box, which ISO BMFF readers skip), and `close` cuts the padding off. A file's writes
+ * run one at a time, in order.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { BytePool } from '@opencvr/codec';
 
@@ -66,19 +68,39 @@ export type PositionalWrite = (
   done: (err: NodeJS.ErrnoException | null, written: number) => void,
 ) => void;
 
-interface PendingWrite {
+/** Bytes waiting for their write: [the file's unfinished last block][appended bytes], from `position`. */
+interface Batch {
   buf: Uint8Array;
-  length: number;
   position: number;
-  /** Bytes of the segment on disk once this write is done. */
-  end: number;
+  /** Bytes of `buf` filled. */
+  filled: number;
+}
+
+/**
+ * How long appends wait to be written together. Each write is a trip through libuv's thread pool,
+ * which wakes one of its threads and then the event loop; a segment's appends come every second or
+ * so, and 64 cameras' writes at their own moments would wake the process 200 times a second. Written
+ * in rounds, every writer with bytes waiting goes to the pool at once. The wait adds at most this much
+ * to what a crash can lose.
+ */
+export const WRITE_ROUND_MS = 250;
+const waiting = new Set<SegmentWriter>();
+let round: NodeJS.Timeout | undefined;
+
+/** Starts the writes of every writer with bytes waiting (the round's timer; tests call it). */
+export function writeRoundNow(): void {
+  clearTimeout(round);
+  round = undefined;
+  const writers = [...waiting];
+  waiting.clear();
+  for (const w of writers) w.submit();
 }
 
 /** Opens `file` (which must not exist) for a new segment. Throws what open throws (EEXIST...). */
 export function openSegmentWriter(file: string, opts: SegmentWriterOptions): SegmentWriter {
   const fd = fs.openSync(file, 'wx');
   const O_DIRECT = fs.constants.O_DIRECT;
-  if ((opts.direct ?? true) && O_DIRECT) {
+  if ((opts.direct ?? true) && O_DIRECT && !directRefused.has(path.dirname(path.dirname(file)))) {
     let direct: number | undefined;
     try {
       direct = fs.openSync(file, fs.constants.O_WRONLY | O_DIRECT);
@@ -87,11 +109,18 @@ export function openSegmentWriter(file: string, opts: SegmentWriterOptions): Seg
     }
     if (direct !== undefined) {
       fs.closeSync(fd);
-      return new SegmentWriter(direct, true, opts.onError, opts.write);
+      return new SegmentWriter(direct, true, opts.onError, opts.write, file);
     }
   }
   return new SegmentWriter(fd, false, opts.onError);
 }
+
+/**
+ * Folders (a segment's grandparent: the channel's folder) where a direct write was refused with
+ * EINVAL although the open took O_DIRECT (a device whose blocks are larger than DIRECT_BLOCK): their
+ * next segments are written buffered.
+ */
+const directRefused = new Set<string>();
 
 export class SegmentWriter {
   /** Bytes appended so far: the file's length once every write is done. */
@@ -103,17 +132,20 @@ export class SegmentWriter {
   private readonly tail: Uint8Array;
   /** End of what was written including padding. */
   private fileEnd = 0;
-  private readonly queue: PendingWrite[] = [];
+  /** Appended, not yet handed to a write. */
+  private batch?: Batch;
   private writing = false;
   private syncing?: Promise<void>;
   private closed?: Promise<void>;
   private drainWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly fd: number,
-    readonly direct: boolean,
+    private fd: number,
+    public direct: boolean,
     private readonly onError: (err: Error) => void,
     private readonly write: PositionalWrite = fs.write,
+    /** The file (direct mode), to reopen it buffered if a direct write is refused. */
+    private readonly file?: string,
   ) {
     this.tail = new Uint8Array(direct ? DIRECT_BLOCK : 0);
   }
@@ -123,7 +155,7 @@ export class SegmentWriter {
     if (this.failed || this.closed) return;
     if (!this.direct) {
       try {
-        writeAll(this.fd, parts, byteLength);
+        writeAll(this.fd, parts, byteLength, this.bytes);
       } catch (err) {
         this.fail(err as Error);
         return;
@@ -131,39 +163,26 @@ export class SegmentWriter {
       this.bytes = this.written = this.fileEnd = this.bytes + byteLength;
       return;
     }
-    const kept = this.bytes % DIRECT_BLOCK;
-    const data = kept + byteLength;
-    let pad = (DIRECT_BLOCK - (data % DIRECT_BLOCK)) % DIRECT_BLOCK;
-    if (pad > 0 && pad < FREE_BOX_HEADER) pad += DIRECT_BLOCK;
-    const length = data + pad;
-    const buf = directBuffers.take(length);
-    buf.set(this.tail.subarray(0, kept), 0);
-    let at = kept;
+    const b = this.room(byteLength);
+    let at = b.filled;
     for (const p of parts) {
-      buf.set(p, at);
+      b.buf.set(p, at);
       at += p.byteLength;
     }
-    if (at !== data) {
-      directBuffers.give(buf);
-      throw new RangeError(`append: parts hold ${at - kept} bytes, not ${byteLength}`);
-    }
-    if (pad) {
-      // Zeros, not what the pooled buffer held before (another camera's video).
-      buf.fill(0, data, length);
-      new DataView(buf.buffer, buf.byteOffset + data, FREE_BOX_HEADER).setUint32(0, pad);
-      buf.set(FREE, data + 4);
-    }
-    const end = this.bytes + byteLength;
-    const nextKept = end % DIRECT_BLOCK;
-    this.tail.set(buf.subarray(data - nextKept, data), 0);
-    this.queue.push({ buf, length, position: this.bytes - kept, end });
-    this.bytes = end;
-    this.pump();
+    if (at !== b.filled + byteLength) throw new RangeError(`append: parts hold ${at - b.filled} bytes, not ${byteLength}`);
+    b.filled = at;
+    this.bytes += byteLength;
+    waiting.add(this);
+    round ??= setTimeout(writeRoundNow, WRITE_ROUND_MS).unref();
   }
 
-  /** fdatasync, unless one is running. */
+  /**
+   * fdatasync, unless one is running. Buffered mode only: a direct write is on the disk when it
+   * completes, and the file's size and extents it changed are committed by the file system's journal
+   * within its commit interval (ext4: 5 s), as often as this would be called.
+   */
   sync(): void {
-    if (this.syncing || this.closed) return;
+    if (this.direct || this.syncing || this.closed) return;
     this.syncing = fdatasync(this.fd)
       .catch(() => {
         /* a failing disk shows in the next write */
@@ -172,11 +191,14 @@ export class SegmentWriter {
   }
 
   /**
-   * Waits for the writes, cuts the padding (or, after a failure, what follows the last complete
-   * write), syncs and closes. Never rejects: a failure here leaves a file the start-up scan repairs.
+   * Writes what is waiting now, waits for the writes, cuts the padding (or, after a failure, what
+   * follows the last complete write), syncs and closes. Never rejects: a failure here leaves a file
+   * the start-up scan repairs.
    */
   close(): Promise<void> {
     this.closed ??= (async () => {
+      waiting.delete(this);
+      this.submit();
       await this.drain();
       await this.syncing;
       const end = this.failed ? this.written : this.bytes;
@@ -191,39 +213,115 @@ export class SegmentWriter {
     return this.closed;
   }
 
+  /** Hands the waiting bytes to a write (after the one running, if any). */
+  submit(): void {
+    const b = this.batch;
+    if (this.writing || !b || this.failed) {
+      if (!this.writing) this.drained();
+      return;
+    }
+    this.batch = undefined;
+    // Pad to the block boundary with a free box (at least its 8-byte header), zeroed: not what the
+    // pooled buffer held before (another camera's video).
+    const data = b.filled;
+    let pad = (DIRECT_BLOCK - (data % DIRECT_BLOCK)) % DIRECT_BLOCK;
+    if (pad > 0 && pad < FREE_BOX_HEADER) pad += DIRECT_BLOCK;
+    const length = data + pad;
+    if (pad) {
+      b.buf.fill(0, data, length);
+      new DataView(b.buf.buffer, b.buf.byteOffset + data, FREE_BOX_HEADER).setUint32(0, pad);
+      b.buf.set(FREE, data + 4);
+    }
+    const end = b.position + data;
+    const kept = end % DIRECT_BLOCK;
+    this.tail.set(b.buf.subarray(data - kept, data), 0);
+    this.writing = true;
+    this.write(this.fd, b.buf, 0, length, b.position, (err, n) => {
+      this.writing = false;
+      if (err?.code === 'EINVAL' && this.file && !this.failed) {
+        // The open took O_DIRECT but the device wants larger blocks: this file goes on buffered.
+        const failed = this.reopenBuffered(b);
+        directBuffers.give(b.buf);
+        if (failed) this.fail(failed);
+        this.drained();
+        return;
+      }
+      directBuffers.give(b.buf);
+      if (!err && n !== length) err = new Error(`short write: ${n} of ${length} bytes`);
+      if (err) this.fail(err);
+      else {
+        this.written = end;
+        this.fileEnd = Math.max(this.fileEnd, b.position + length);
+      }
+      // Bytes appended while this write ran go now, not a round later: they have waited already.
+      this.submit();
+    });
+  }
+
+  /**
+   * Switches to buffered writes: the file reopened without O_DIRECT, the refused batch written
+   * there (without its padding) and what follows written as it comes. Returns the error if that fails.
+   */
+  private reopenBuffered(b: Batch): NodeJS.ErrnoException | null {
+    directRefused.add(path.dirname(path.dirname(this.file!)));
+    try {
+      const fd = fs.openSync(this.file!, 'r+');
+      fs.closeSync(this.fd);
+      this.fd = fd;
+      this.direct = false;
+      let at = 0;
+      while (at < b.filled) at += fs.writeSync(fd, b.buf, at, b.filled - at, b.position + at);
+      fs.ftruncateSync(fd, b.position + b.filled);
+      this.fileEnd = b.position + b.filled;
+      // Appended while the refused write ran: written now, buffered.
+      const later = this.batch;
+      if (later) {
+        this.batch = undefined;
+        for (let at = 0; at < later.filled; ) at += fs.writeSync(fd, later.buf, at, later.filled - at, later.position + at);
+        directBuffers.give(later.buf);
+      }
+      this.written = this.fileEnd = this.bytes;
+      return null;
+    } catch (err) {
+      return err as NodeJS.ErrnoException;
+    }
+  }
+
+  /** The batch, with room for `n` more bytes and the padding after them. */
+  private room(n: number): Batch {
+    const b = this.batch;
+    const need = (b ? b.filled : this.bytes % DIRECT_BLOCK) + n + DIRECT_BLOCK + FREE_BOX_HEADER;
+    if (b && b.buf.length >= need) return b;
+    const buf = directBuffers.take(need);
+    if (b) {
+      buf.set(b.buf.subarray(0, b.filled), 0);
+      directBuffers.give(b.buf);
+      b.buf = buf;
+      return b;
+    }
+    const kept = this.bytes % DIRECT_BLOCK;
+    buf.set(this.tail.subarray(0, kept), 0);
+    return (this.batch = { buf, position: this.bytes - kept, filled: kept });
+  }
+
   private drain(): Promise<void> {
-    if (!this.writing && !this.queue.length) return Promise.resolve();
+    if (!this.writing && !this.batch) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
-  private pump() {
-    if (this.writing) return;
-    const w = this.queue[0];
-    if (!w) {
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      for (const resolve of waiters) resolve();
-      return;
-    }
-    this.writing = true;
-    this.write(this.fd, w.buf, 0, w.length, w.position, (err, n) => {
-      this.writing = false;
-      this.queue.shift();
-      directBuffers.give(w.buf);
-      if (!err && n !== w.length) err = new Error(`short write: ${n} of ${w.length} bytes`);
-      if (err) this.fail(err);
-      else {
-        this.written = w.end;
-        this.fileEnd = Math.max(this.fileEnd, w.position + w.length);
-      }
-      this.pump();
-    });
+  private drained() {
+    if (this.batch && !this.failed) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
   }
 
   private fail(err: Error) {
     if (this.failed) return;
     this.failed = true;
-    for (const w of this.queue.splice(this.writing ? 1 : 0)) directBuffers.give(w.buf);
+    if (this.batch) directBuffers.give(this.batch.buf);
+    this.batch = undefined;
+    waiting.delete(this);
     // Never inside append: the recorder ends its segment from here.
     queueMicrotask(() => this.onError(err));
   }
@@ -231,17 +329,23 @@ export class SegmentWriter {
 
 const FREE = new Uint8Array([0x66, 0x72, 0x65, 0x65]); // 'free'
 
-/** Writes every part in one writev where the kernel takes it all (it may write less: the rest follows). */
-function writeAll(fd: number, parts: readonly Uint8Array[], byteLength: number) {
-  let written = fs.writevSync(fd, parts as Uint8Array[]);
+/**
+ * Writes every part at `position` in one writev where the kernel takes it all (it may write less:
+ * the rest follows). Positional: a file reopened after a refused direct write has its offset at 0.
+ */
+function writeAll(fd: number, parts: readonly Uint8Array[], byteLength: number, position: number) {
+  let written = fs.writevSync(fd, parts as Uint8Array[], position);
   if (written === byteLength) return;
+  let at = position;
   for (const p of parts) {
     if (written >= p.byteLength) {
       written -= p.byteLength;
+      at += p.byteLength;
       continue;
     }
     let off = written;
     written = 0;
-    while (off < p.byteLength) off += fs.writeSync(fd, p, off, p.byteLength - off);
+    while (off < p.byteLength) off += fs.writeSync(fd, p, off, p.byteLength - off, at + off);
+    at += p.byteLength;
   }
 }
