@@ -66,6 +66,7 @@ import {
 import { measureFirstFrame } from './first-frame';
 import { measureLatency } from './latency';
 import { measureViewers } from './viewers';
+import { measureWakeCost } from './wake-cost';
 
 const HERE = path.join(ROOT, 'bench/live');
 const CACHE = path.join(HERE, '.cache');
@@ -804,6 +805,22 @@ async function main(): Promise<number> {
   const cam = await startCamera();
   const figures: Figure[] = [];
   const failures: string[] = [];
+
+  if (PARTS.includes('hubs')) {
+    // Context for the per-frame CPU figures below (wake-cost.ts): the hub and every ffmpeg of the
+    // baseline wake at least once per frame, and this is what a wake-up alone costs here.
+    const slow = measureWakeCost(FPS, 10);
+    const fast = measureWakeCost(250, 10);
+    log(`a wake-up of an idle Node process costs ${slow.usPerWake.toFixed(0)} µs of CPU at ${FPS} Hz, ${fast.usPerWake.toFixed(0)} µs at 250 Hz`);
+    figures.push({
+      name: `CPU per wake-up of an otherwise idle Node process sleeping between ${FPS} Hz timer ticks (this machine's floor under any work done once per frame, the hub's and ffmpeg's; baseline: the same at 250 Hz)`,
+      value: round(slow.usPerWake, 0),
+      unit: 'µs',
+      baseline: round(fast.usPerWake, 0),
+      ratio: round(slow.usPerWake / fast.usPerWake, 2),
+      goal: null,
+    });
+  }
 
   for (const n of PARTS.includes('hubs') ? STREAMS : []) {
     let hub: HubResult | undefined;
