@@ -1,10 +1,11 @@
 /**
  * The recorder: one more Subscriber of a channel's hub. It writes segments of about `segmentSeconds`
  * (cut at the first keyframe after that length) as fragmented MP4 files — an init segment, then
- * fragments of at most `fragmentSeconds` (≤ 2 s) written to the file as soon as they are made (direct
- * I/O off the event loop where the disk allows it: segment-writer.ts), with an fdatasync every
- * `syncMs` — so a crash loses at most the fragment being made and the one being written, and a power
- * cut little more. Every track is kept, G.711 included (MP4 holds it as alaw/ulaw).
+ * fragments of at most `fragmentSeconds` (≤ 2 s) handed to the segment writer as soon as they are
+ * made (segment-writer.ts: direct I/O off the event loop within WRITE_ROUND_MS where the disk allows
+ * it; otherwise a synchronous write and an fdatasync every `syncMs`) — so a crash loses at most the
+ * fragment being made and a quarter second more, and a power cut little more. Every track is kept,
+ * G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
  * at most once per `flushMs` (2 s) while it grows, and closed (complete) when the segment ends. New tracks
