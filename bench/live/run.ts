@@ -27,7 +27,9 @@
  * Baseline, per N, in the same run: N processes of
  *   ffmpeg -rtsp_transport tcp -i URL -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof pipe:1
  * (stdout to /dev/null) on the same camera, same warm-up and window: their CPU seconds per
- * stream-minute and their PSS (smaps_rollup) per process at the end of the window.
+ * stream-minute and their PSS (smaps_rollup) per process at the end of the window. With
+ * --baseline-tcp=yes, the same again with ffmpeg writing to a loopback TCP reader (what the hub does
+ * for its viewer), written beside the hub's CPU figure without a goal.
  *
  * Start-up (a fresh server with one always-watched stream): wall time in this process from sending
  * GET /api/v1/getchannelstream to the first media fragment (the binary message after the init
@@ -45,6 +47,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -96,6 +99,12 @@ const PARTS = arg('parts', ALL_PARTS.join(',')).split(',');
 const HUB_CPU_PROF = arg('hub-cpu-prof', '');
 /** --baseline=no skips the ffmpeg baseline (profiling runs only: the figures then have no baseline). */
 const BASELINE = arg('baseline', 'yes') !== 'no';
+/**
+ * --baseline-tcp=yes: also the baseline with ffmpeg writing to a loopback TCP reader (measureFfmpeg),
+ * beside the hub CPU figure as one without a goal: the hub's figure includes delivering every
+ * fragment to its viewer over TCP, the issue's baseline writes to /dev/null.
+ */
+const BASELINE_TCP = arg('baseline-tcp', 'no') === 'yes';
 /**
  * --baseline-streams=1,16,64: the stream counts the ffmpeg baseline runs at (default: every one). 256
  * ffmpeg processes need about 1.7 cores on their own; above the list the hub's figures are written
@@ -540,13 +549,21 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
       (i) => addDevice(server, `bench-cam-${i}`, cam.url(i + 1)),
     );
     await sleep(2000);
-    const rss0 = await settledRss(server.pid);
+    const settled = await settledRss(server.pid);
     // The idle server (devices added, no stream) over a window as long as the measured one, once its
     // memory has settled: what the process costs without any hub, taken off the hub's figure.
     const i0 = cpuSeconds(server.pid)!;
     const idleFrom = performance.now();
     await sleep(WINDOW_S * 1000);
     const idlePerMin = ((cpuSeconds(server.pid)! - i0) / ((performance.now() - idleFrom) / 1000)) * 60;
+    // The memory reducer can still shrink the heap during the idle window (a run at 1 stream: 146 MB
+    // settled, 134 MB streaming): the lower of the two readings is the 0-stream figure, so the growth
+    // is never understated.
+    const idleEndKb = statusKb(server.pid, 'VmRSS');
+    const rss0 =
+      idleEndKb < settled.kb
+        ? { kb: idleEndKb, note: `${settled.note} at ${(settled.kb / 1024).toFixed(1)} MB, lower after the idle window` }
+        : settled;
     log(
       `N=${n}: ${n} devices added; server VmRSS with 0 streams ${(rss0.kb / 1024).toFixed(1)} MB (${rss0.note}), ` +
         `CPU ${idlePerMin.toFixed(3)} CPU-s per minute idle over ${WINDOW_S} s (taken off the hub's figure, kept in the whole-server one)`,
@@ -633,15 +650,35 @@ interface FfmpegResult {
   pssMb: number;
 }
 
-async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
+/**
+ * `output` 'devnull': ffmpeg's fMP4 goes to /dev/null (the issue's baseline). 'tcp': to a TCP reader on
+ * loopback in this process, which discards it: ffmpeg then pays for delivering its output through the
+ * TCP stack as the hub does for its WS-fMP4 viewer (on loopback the sender's write also runs the
+ * receiver's side of TCP).
+ */
+async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' = 'devnull'): Promise<FfmpegResult> {
   const devnull = fs.openSync('/dev/null', 'w');
   const procs: ChildProcess[] = [];
+  const readers = new Set<net.Socket>();
+  const sink =
+    output === 'tcp'
+      ? await new Promise<net.Server>((resolve) => {
+          const srv = net.createServer((sock) => {
+            readers.add(sock);
+            sock.on('data', () => undefined);
+            sock.on('error', () => undefined);
+            sock.once('close', () => readers.delete(sock));
+          });
+          srv.listen(0, '127.0.0.1', () => resolve(srv));
+        })
+      : undefined;
+  const target = sink ? `tcp://127.0.0.1:${(sink.address() as net.AddressInfo).port}` : 'pipe:1';
   const startOne = (i: number) => {
     const child = spawn(
       'ffmpeg',
       [
         '-nostdin', '-v', 'error', '-rtsp_transport', 'tcp', '-i', cam.url(10_000 + i), '-c', 'copy', '-f', 'mp4',
-        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1',
+        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', target,
       ],
       { stdio: ['ignore', devnull, 'pipe'] },
     );
@@ -660,6 +697,8 @@ async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
     stopping = true;
     await Promise.all(procs.map((p) => stopChild(p, 3000)));
     fs.closeSync(devnull);
+    for (const r of readers) r.destroy();
+    sink?.close();
   };
   try {
     for (let i = 0; i < n; i++) procs.push(startOne(i));
@@ -689,7 +728,7 @@ async function measureFfmpeg(cam: Camera, n: number): Promise<FfmpegResult> {
       pssMb: pss.reduce((a, b) => a + b, 0) / n / 1024,
     };
     log(
-      `N=${n} ffmpeg: ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
+      `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : '/dev/null'}): ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
         `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); load ${loadavg()}`,
     );
     return r;
@@ -825,6 +864,7 @@ async function main(): Promise<number> {
   for (const n of PARTS.includes('hubs') ? STREAMS : []) {
     let hub: HubResult | undefined;
     let ff: FfmpegResult | undefined;
+    let ffTcp: FfmpegResult | undefined;
     try {
       hub = await measureHub(cam, n);
     } catch (err) {
@@ -839,6 +879,14 @@ async function main(): Promise<number> {
         failures.push(`ffmpeg N=${n}: ${(err as Error).message}`);
       }
       await sleep(1500);
+      if (BASELINE_TCP) {
+        try {
+          ffTcp = await measureFfmpeg(cam, n, 'tcp');
+        } catch (err) {
+          failures.push(`ffmpeg to TCP N=${n}: ${(err as Error).message}`);
+        }
+        await sleep(1500);
+      }
     }
     if (!hub) continue;
     const fb = ff?.cpuPerStreamMin ?? null;
@@ -850,6 +898,14 @@ async function main(): Promise<number> {
     if (!sustained) {
       failures.push(`hub N=${n}: not sustained (slowest stream ${hub.minFps.toFixed(1)} fps, mean ${hub.meanFps.toFixed(1)}): no CPU or memory figure`);
     }
+    if (sustained && ffTcp) figures.push({
+      name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (as above; baseline: ffmpeg -c copy fMP4 per stream writing to a loopback TCP reader, as the hub writes to its viewer, not to /dev/null)`,
+      value: round(hub.cpuPerStreamMin, 4),
+      unit: 'CPU-s',
+      baseline: round(ffTcp.cpuPerStreamMin, 4),
+      ratio: round(hub.cpuPerStreamMin / ffTcp.cpuPerStreamMin, 3),
+      goal: null,
+    });
     if (sustained) figures.push(
       {
         name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (server CPU over the window minus the same server idle with its devices over as long, per stream-minute; baseline: ffmpeg -c copy fMP4 per stream)`,
