@@ -115,9 +115,9 @@ describe('RecorderOutput', () => {
         // The first file's fifth write fails (the first holds the init segment and fragment 1).
         let calls = 0;
         const first = writers.length === 0;
-        const write: PositionalWrite = (fd, buf, off, len, pos, done) => {
+        const write: PositionalWrite = (fd, bufs, pos, done) => {
           if (first && ++calls === 5) setImmediate(() => done(Object.assign(new Error('EIO'), { code: 'EIO' }), 0));
-          else fs.write(fd, buf, off, len, pos, done);
+          else fs.writev(fd, bufs, pos, done);
         };
         const w = openSegmentWriter(file, { ...opts, write });
         writers.push(w);

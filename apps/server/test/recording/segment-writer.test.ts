@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DIRECT_BLOCK, openSegmentWriter, SegmentWriter, writeRoundNow, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
+import { CHUNK_BYTES, DIRECT_BLOCK, openSegmentWriter, SegmentWriter, writeRoundNow, type PositionalWrite } from '../../src/media/outputs/segment-writer.js';
 
 let dir: string;
 beforeEach(() => {
@@ -86,6 +86,25 @@ describe('SegmentWriter', () => {
     expect(w.bytes).toBe(Buffer.concat(expected).length);
   });
 
+  it('a write spans chunks; the free box header may straddle two', async () => {
+    if (!directSupported()) return;
+    const file = path.join(dir, 'e.mp4');
+    const w = openSegmentWriter(file, { onError: (err) => expect.fail(err.message) });
+    const a = box('mdat', CHUNK_BYTES - 3, 5); // the free box starts 3 bytes before a chunk ends
+    w.append([a], a.length);
+    await settle(w);
+    let onDisk = fs.readFileSync(file);
+    expect(onDisk.subarray(0, a.length).equals(Buffer.from(a))).toBe(true);
+    expect(boxes(onDisk.subarray(a.length))).toEqual([['free', DIRECT_BLOCK + 3]]);
+    const b = box('mdat', 3 * CHUNK_BYTES + 1234, 6); // rewrites the last block, then three chunks more
+    w.append([b.subarray(0, 10), b.subarray(10)], b.length);
+    await settle(w);
+    onDisk = fs.readFileSync(file);
+    expect(onDisk.subarray(0, a.length + b.length).equals(Buffer.concat([a, b]))).toBe(true);
+    await w.close();
+    expect(fs.readFileSync(file).equals(Buffer.concat([a, b]))).toBe(true);
+  });
+
   it('refuses an existing file and appends nothing after close', async () => {
     const file = path.join(dir, 'b.mp4');
     const w = openSegmentWriter(file, { onError: () => undefined });
@@ -111,9 +130,9 @@ describe('SegmentWriter', () => {
     if (!directSupported()) return; // the positional write is the direct mode's
     const file = path.join(dir, 'd.mp4');
     let calls = 0;
-    const failSecond: PositionalWrite = (fd, buf, off, len, pos, done) => {
+    const failSecond: PositionalWrite = (fd, bufs, pos, done) => {
       if (++calls === 2) setImmediate(() => done(Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' }), 0));
-      else fs.write(fd, buf, off, len, pos, done);
+      else fs.writev(fd, bufs, pos, done);
     };
     const errors: Error[] = [];
     const w = openSegmentWriter(file, { onError: (err) => errors.push(err), write: failSecond });
@@ -137,9 +156,9 @@ describe('SegmentWriter', () => {
     const writes: [string, number][] = [];
     const counting =
       (name: string): PositionalWrite =>
-      (fd, buf, off, len, pos, done) => {
-        writes.push([name, len]);
-        fs.write(fd, buf, off, len, pos, done);
+      (fd, bufs, pos, done) => {
+        writes.push([name, bufs.reduce((n, b) => n + b.length, 0)]);
+        fs.writev(fd, bufs, pos, done);
       };
     const a = openSegmentWriter(path.join(dir, 'a.mp4'), { onError: (err) => expect.fail(err.message), write: counting('a') });
     const b = openSegmentWriter(path.join(dir, 'b.mp4'), { onError: (err) => expect.fail(err.message), write: counting('b') });
@@ -164,7 +183,7 @@ describe('SegmentWriter', () => {
     const day = path.join(dir, '9', '20240101');
     fs.mkdirSync(day, { recursive: true });
     let calls = 0;
-    const refuse: PositionalWrite = (_fd, _buf, _off, _len, _pos, done) => {
+    const refuse: PositionalWrite = (_fd, _bufs, _pos, done) => {
       calls++;
       setImmediate(() => done(Object.assign(new Error('EINVAL: invalid argument, write'), { code: 'EINVAL' }), 0));
     };
