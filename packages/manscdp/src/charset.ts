@@ -4,9 +4,12 @@
  *   1. a UTF-8 BOM wins;
  *   2. declared UTF-8 (or another non-GB charset) and strictly valid UTF-8: UTF-8;
  *   3. declared GB (or nothing declared) but the bytes are strictly valid UTF-8 and every non-ASCII
- *      character is a 3- or 4-byte sequence (CJK text in UTF-8 is all 3-byte): UTF-8. GB text is
- *      rarely valid UTF-8 at all, and when it is (a short name such as 一 = D2 BB) it reads as
- *      2-byte sequences (U+0080-U+07FF, Cyrillic and the like), which this rule turns away;
+ *      character is a 3- or 4-byte sequence (CJK text in UTF-8 is all 3-byte) outside the Private
+ *      Use Area: UTF-8. GB text is rarely valid UTF-8 at all, and when it is it reads as 2-byte
+ *      sequences (一 = D2 BB: U+0080-U+07FF, Cyrillic and the like) or, from a GB lead byte EE or
+ *      EF, as Private Use characters (顎揑 in GBK = EE 80 93 49: U+E013 and "I"), which no device
+ *      sends as UTF-8 text; this rule turns both away. Bytes that read as ordinary text both ways
+ *      remain ambiguous, and UTF-8 wins;
  *   4. otherwise GB18030, a superset of GB2312 and GBK, so a device saying GB2312 while sending
  *      GBK-only characters still reads right (or the declared charset when iconv-lite knows it).
  */
@@ -50,11 +53,14 @@ function hasNonAscii(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** True when no character of the text is in U+0080-U+07FF (what a 2-byte UTF-8 sequence encodes). */
-function noTwoByteChars(text: string): boolean {
+/**
+ * True when no character of the text is in U+0080-U+07FF (what a 2-byte UTF-8 sequence encodes) or
+ * in the Private Use Area U+E000-U+F8FF: what GB bytes read as UTF-8 turn into (rule 3 above).
+ */
+function plausibleUtf8Text(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 0x80 && c < 0x800) return false;
+    if ((c >= 0x80 && c < 0x800) || (c >= 0xe000 && c <= 0xf8ff)) return false;
   }
   return true;
 }
@@ -78,7 +84,7 @@ export function decodeBody(bytes: Uint8Array): DecodedBody {
   const name = declared?.toLowerCase();
   const gbDeclared = name === undefined || GB_FAMILY.has(name);
   const asUtf8 = strictUtf8(bytes);
-  if (asUtf8 !== undefined && (!gbDeclared || noTwoByteChars(asUtf8)))
+  if (asUtf8 !== undefined && (!gbDeclared || plausibleUtf8Text(asUtf8)))
     return { text: asUtf8, readAs: 'UTF-8', declared };
   if (name && !gbDeclared && name !== 'utf-8' && name !== 'utf8' && iconv.encodingExists(name)) {
     return {

@@ -31,6 +31,9 @@ describe('body charset', () => {
   it('GB bytes that happen to be valid UTF-8 (一 = D2 BB) stay GB', () => {
     expect(decodeBody(gb(body('GB2312', '一'))).text).toContain('<Name>一</Name>');
     expect(decodeBody(gb(body('GB2312', '一二三'))).text).toContain('<Name>一二三</Name>');
+    // GBK EE 80 93 49 is valid UTF-8 too (U+E013, "I"): a Private Use character is no device's text
+    expect([...encodeBody('顎揑', 'GB2312')]).toEqual([0xee, 0x80, 0x93, 0x49]);
+    expect(decodeBody(gb(body('GB2312', '顎揑'))).text).toContain('<Name>顎揑</Name>');
   });
 
   it('GB bytes under a UTF-8 declaration (the other lie) read as GB18030', () => {
