@@ -157,4 +157,54 @@ describe('RecorderOutput', () => {
     }
     expect(b.progress!.durationMs).toBeGreaterThan(0);
   });
+
+  it('a channel whose disk refuses direct writes opens its next segments buffered', async () => {
+    const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
+    await probe.close();
+    if (!probe.direct) return; // no direct I/O here: nothing to refuse
+    const store = fakeStore();
+    let clock = Date.UTC(2024, 0, 1, 12);
+    const writers: SegmentWriter[] = [];
+    let refused = 0;
+    const rec = new RecorderOutput({
+      channelPk: 3,
+      root: dir,
+      rootKey: '',
+      segmentSeconds: 60,
+      pathFor: (s, a) => segmentPath(3, s, a),
+      store,
+      now: () => clock,
+      openWriter: (file, opts) => {
+        const refuse: PositionalWrite = (_fd, _bufs, _pos, done) => {
+          refused++;
+          setImmediate(() => done(Object.assign(new Error('EINVAL'), { code: 'EINVAL' }), 0));
+        };
+        const w = openSegmentWriter(file, { ...opts, write: refuse });
+        writers.push(w);
+        return w;
+      },
+    });
+    let pts = 0;
+    const feed = (n: number) => {
+      for (let i = 0; i < n; i++, pts += 160) {
+        rec.unit(0, { kind: 'audio', pts, data: new Uint8Array(160).fill(0xd5) });
+        clock += 20;
+      }
+    };
+    rec.tracks([alaw]);
+    feed(100);
+    writeRoundNow();
+    while (writers[0].direct) await new Promise((r) => setTimeout(r, 2));
+    rec.tracks([alaw]); // a reconnect: the next segment
+    feed(100);
+    await rec.stop();
+    expect(refused).toBe(1); // the second file never tried a direct write
+    expect(writers.map((w) => w.direct)).toEqual([false, false]);
+    expect(store.rows).toHaveLength(2);
+    for (const r of store.rows) {
+      expect(r.complete).toBe(true);
+      expect(fs.statSync(path.join(dir, r.path)).size).toBe(r.progress!.bytes);
+      expect(scanMp4(path.join(dir, r.path))).toMatchObject({ ok: true, torn: false });
+    }
+  });
 });

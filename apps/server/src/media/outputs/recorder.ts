@@ -100,9 +100,12 @@ export class RecorderOutput implements Subscriber {
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
   private failedWrites = 0;
+  private directIo: boolean;
   readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
 
-  constructor(private readonly opts: RecorderOptions) {}
+  constructor(private readonly opts: RecorderOptions) {
+    this.directIo = opts.directIo ?? true;
+  }
 
   private now() {
     return this.opts.now?.() ?? Date.now();
@@ -219,7 +222,12 @@ export class RecorderOutput implements Subscriber {
     let file = '';
     // eslint-disable-next-line prefer-const -- assigned once the writer it is the error handler of exists
     let seg: Open | undefined;
-    const writerOpts: SegmentWriterOptions = { direct: this.opts.directIo, onError: (err) => seg && this.onWriteError(seg, err) };
+    const writerOpts: SegmentWriterOptions = {
+      direct: this.directIo,
+      onError: (err) => seg && this.onWriteError(seg, err),
+      // This channel's disk takes O_DIRECT opens but not our writes: its next files are buffered.
+      onDirectRefused: () => (this.directIo = false),
+    };
     try {
       for (let attempt = 0; writer === undefined; attempt++) {
         rel = this.opts.pathFor(start, attempt);

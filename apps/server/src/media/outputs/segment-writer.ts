@@ -13,7 +13,7 @@
  * waits for the disk.
  *
  * Direct writes must start and end on block boundaries, from block-aligned memory. Appends are
- * copied at once into a page-aligned buffer (the caller's bytes may be reused as soon as it returns),
+ * copied at once into page-aligned chunks (the caller's bytes may be reused as soon as it returns),
  * after the file's unfinished last block, and written in rounds (WRITE_ROUND_MS): each write is
  * [the unfinished last block][the bytes appended since the last write][a `free` box up to the next
  * block boundary]; the next write rewrites that last block with more bytes after it. So the file
@@ -22,7 +22,6 @@
  * run one at a time, in order.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { BytePool } from '@opencvr/codec';
 
@@ -65,6 +64,12 @@ export interface SegmentWriterOptions {
   onError(err: Error): void;
   /** The positional write of direct mode (tests make it fail); default fs.writev. */
   write?: PositionalWrite;
+  /**
+   * Called when a direct write was refused with EINVAL although the open took O_DIRECT (a device
+   * whose blocks are larger than DIRECT_BLOCK): this file goes on buffered, and the caller had better
+   * open its next files without direct I/O.
+   */
+  onDirectRefused?(): void;
 }
 
 export type PositionalWrite = (
@@ -135,7 +140,7 @@ export function writeRoundNow(): void {
 export function openSegmentWriter(file: string, opts: SegmentWriterOptions): SegmentWriter {
   const fd = fs.openSync(file, 'wx');
   const O_DIRECT = fs.constants.O_DIRECT;
-  if ((opts.direct ?? true) && O_DIRECT && !directRefused.has(path.dirname(path.dirname(file)))) {
+  if ((opts.direct ?? true) && O_DIRECT) {
     let direct: number | undefined;
     try {
       direct = fs.openSync(file, fs.constants.O_WRONLY | O_DIRECT);
@@ -144,18 +149,11 @@ export function openSegmentWriter(file: string, opts: SegmentWriterOptions): Seg
     }
     if (direct !== undefined) {
       fs.closeSync(fd);
-      return new SegmentWriter(direct, true, opts.onError, opts.write, file);
+      return new SegmentWriter(direct, true, opts.onError, opts.write, { file, onRefused: opts.onDirectRefused });
     }
   }
   return new SegmentWriter(fd, false, opts.onError);
 }
-
-/**
- * Folders (a segment's grandparent: the channel's folder) where a direct write was refused with
- * EINVAL although the open took O_DIRECT (a device whose blocks are larger than DIRECT_BLOCK): their
- * next segments are written buffered.
- */
-const directRefused = new Set<string>();
 
 export class SegmentWriter {
   /** Bytes appended so far: the file's length once every write is done. */
@@ -165,8 +163,6 @@ export class SegmentWriter {
   failed = false;
   /** The unfinished last block of the file (direct mode): bytes [bytes - bytes % BLOCK, bytes). */
   private readonly tail: Uint8Array;
-  /** End of what was written including padding. */
-  private fileEnd = 0;
   /** Appended, not yet handed to a write. */
   private batch?: Batch;
   private writing = false;
@@ -179,8 +175,8 @@ export class SegmentWriter {
     public direct: boolean,
     private readonly onError: (err: Error) => void,
     private readonly write: PositionalWrite = fs.writev,
-    /** The file (direct mode), to reopen it buffered if a direct write is refused. */
-    private readonly file?: string,
+    /** Direct mode: the file, to reopen it buffered if a direct write is refused, and who to tell. */
+    private readonly refused?: { file: string; onRefused?: () => void },
   ) {
     this.tail = new Uint8Array(direct ? DIRECT_BLOCK : 0);
   }
@@ -195,7 +191,7 @@ export class SegmentWriter {
         this.fail(err as Error);
         return;
       }
-      this.bytes = this.written = this.fileEnd = this.bytes + byteLength;
+      this.bytes = this.written = this.bytes + byteLength;
       return;
     }
     const b = this.batch ?? this.newBatch();
@@ -223,7 +219,7 @@ export class SegmentWriter {
 
   /**
    * Writes what is waiting now, waits for the writes, cuts the padding (or, after a failure, what
-   * follows the last complete write), syncs and closes. Never rejects: a failure here leaves a file
+   * follows the last complete write; a no-op for a buffered file that did not fail), syncs and closes. Never rejects: a failure here leaves a file
    * the start-up scan repairs.
    */
   close(): Promise<void> {
@@ -234,7 +230,7 @@ export class SegmentWriter {
       await this.syncing;
       const end = this.failed ? this.written : this.bytes;
       try {
-        if (this.failed || this.fileEnd !== end) await ftruncate(this.fd, end);
+        await ftruncate(this.fd, end);
         await fdatasync(this.fd);
       } catch {
         /* reconciliation at start cuts a torn tail */
@@ -272,7 +268,7 @@ export class SegmentWriter {
     this.writing = true;
     this.write(this.fd, views(b, length), b.position, (err, n) => {
       this.writing = false;
-      if (err?.code === 'EINVAL' && this.file && !this.failed) {
+      if (err?.code === 'EINVAL' && this.refused && !this.failed) {
         // The open took O_DIRECT but the device wants larger blocks: this file goes on buffered.
         const failed = this.reopenBuffered(b, data);
         giveBack(b);
@@ -283,10 +279,7 @@ export class SegmentWriter {
       giveBack(b);
       if (!err && n !== length) err = new Error(`short write: ${n} of ${length} bytes`);
       if (err) this.fail(err);
-      else {
-        this.written = end;
-        this.fileEnd = Math.max(this.fileEnd, b.position + length);
-      }
+      else this.written = end;
       // Bytes appended while this write ran go now, not a round later: they have waited already.
       this.submit();
     });
@@ -297,9 +290,9 @@ export class SegmentWriter {
    * there (without its padding) and what follows written as it comes. Returns the error if that fails.
    */
   private reopenBuffered(b: Batch, data: number): NodeJS.ErrnoException | null {
-    directRefused.add(path.dirname(path.dirname(this.file!)));
+    this.refused!.onRefused?.();
     try {
-      const fd = fs.openSync(this.file!, 'r+');
+      const fd = fs.openSync(this.refused!.file, 'r+');
       fs.closeSync(this.fd);
       this.fd = fd;
       this.direct = false;
@@ -312,7 +305,7 @@ export class SegmentWriter {
         writeAll(fd, views(later, later.filled), later.filled, later.position);
         giveBack(later);
       }
-      this.written = this.fileEnd = this.bytes;
+      this.written = this.bytes;
       return null;
     } catch (err) {
       return err as NodeJS.ErrnoException;
