@@ -12,7 +12,8 @@
  * Hub, per N: a fresh server (own process, own DATA_DIR, LOG_LEVEL=warn, CHANNEL_CHECK_INTERVAL=0),
  * first-run initialisation through the API, N RTSP devices added with POST /api/v1/adddevice. Its
  * VmRSS is read with 0 streams once settled (settledRss), then its idle CPU over a window as long as
- * the measured one; then each device's stream is opened with devices/channelstream
+ * the measured one (the 0-stream VmRSS is the lower of the settled reading and one at the end of that
+ * window); then each device's stream is opened with devices/channelstream
  * (protocol ws_m4s) and one WebSocket fMP4 viewer in this process reads it. After the warm-up, over
  * the window: the hub's CPU per stream-minute, i.e. the server's CPU seconds (utime+stime of
  * /proc/PID/stat, all its threads) minus its idle rate over the same time, per stream-minute (the
