@@ -8,7 +8,7 @@
  * G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
- * at most once per `flushMs` (2 s) while it grows, and closed (complete) when the segment ends. New tracks
+ * at most once per `flushMs` (2 s, on the wall clock's grid) while it grows, and closed (complete) when the segment ends. New tracks
  * (a camera reconnect) or a stalled ingest end the segment; the next keyframe starts a new one.
  *
  * Narrow dependencies: the file system is Node's, the index is a `SegmentStore`, the file name comes
@@ -277,10 +277,14 @@ export class RecorderOutput implements Subscriber {
 
   private scheduleFlush(seg: Open) {
     if (seg.flushTimer) return;
+    // On the wall clock's grid of flushMs, not flushMs after this fragment: every recorder of the
+    // process flushes in the same timer tick, which the index writes as one statement (store.ts),
+    // and the event loop wakes once for all of them.
+    const every = this.opts.flushMs ?? 2000;
     seg.flushTimer = setTimeout(() => {
       seg.flushTimer = undefined;
       if (seg.dirty && !seg.closing) this.flushRow(seg, false);
-    }, this.opts.flushMs ?? 2000);
+    }, every - (Date.now() % every));
     seg.flushTimer.unref?.();
   }
 
