@@ -43,6 +43,11 @@ export interface FragmenterOptions {
    * (and `data`, built from them on demand) are valid until the next push() or flush(). Default 'buffer'.
    */
   output?: 'buffer' | 'parts';
+  /**
+   * Per track, the bytes its sample buffers start with (default 64 KiB, grown by doubling as needed):
+   * sampleCapacities() of a previous fragmenter of the same stream.
+   */
+  sampleCapacity?: readonly number[];
 }
 
 export interface FragmentTrackInfo {
@@ -111,7 +116,7 @@ export class Fragmenter {
       id: i + 1,
       track,
       timescale: timescaleOf(track),
-      pending: new SampleQueue(track.kind === 'video' ? track.codec : undefined, opts.dropSei ?? false),
+      pending: new SampleQueue(track.kind === 'video' ? track.codec : undefined, opts.dropSei ?? false, opts.sampleCapacity?.[i]),
       lastDuration: track.kind === 'video' ? 3600 : 1024,
       started: track.kind !== 'video',
       broken: false,
@@ -181,6 +186,11 @@ export class Fragmenter {
   /** End of stream: everything pending goes out (last durations estimated). */
   flush(): Fragment[] {
     return this.emit(undefined, undefined);
+  }
+
+  /** Per track, the bytes its sample buffers have grown to (for the next fragmenter's sampleCapacity). */
+  sampleCapacities(): number[] {
+    return this.states.map((s) => s.pending.capacity);
   }
 
   /**

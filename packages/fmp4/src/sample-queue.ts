@@ -24,6 +24,8 @@ import { keepNal } from './nal.js';
 
 const MIN_BYTES = 64 * 1024;
 const MIN_SAMPLES = 64;
+/** A capacity hint above this is not taken at the start (a stray huge fragment must not pin it). */
+const MAX_START_BYTES = 8 * 1024 * 1024;
 
 /** The byte buffers of every SampleQueue of the process. */
 export const sampleBytes = new BytePool(MIN_BYTES, 64 * 1024 * 1024);
@@ -40,12 +42,24 @@ export class SampleQueue {
   private sizeCol = new Uint32Array(MIN_SAMPLES);
   private keyCol = new Uint8Array(MIN_SAMPLES);
 
+  /**
+   * `capacity`: bytes to start each buffer with (a recorder passes what its previous segment's queue
+   * grew to: a new segment then takes the buffers the last one gave back, instead of growing from
+   * 64 KiB by copies again).
+   */
   constructor(
     private readonly codec: VideoCodec | undefined,
     private readonly dropSei: boolean,
+    capacity = MIN_BYTES,
   ) {
-    this.buf = sampleBytes.take(MIN_BYTES);
-    this.other = sampleBytes.take(MIN_BYTES);
+    const bytes = Math.max(MIN_BYTES, Math.min(capacity, MAX_START_BYTES));
+    this.buf = sampleBytes.take(bytes);
+    this.other = sampleBytes.take(bytes);
+  }
+
+  /** Bytes of the larger of the two buffers: what the samples of a fragment needed so far. */
+  get capacity(): number {
+    return Math.max(this.buf.length, this.other.length);
   }
 
   /**

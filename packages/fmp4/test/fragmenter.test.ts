@@ -282,6 +282,29 @@ describe('Fragmenter', () => {
     expect(sampleBytes.stats.made).toBe(made);
   });
 
+  it("sampleCapacity: a fragmenter started at the last one's sampleCapacities() takes its buffers once and grows none", () => {
+    // 1 s fragments of ~500 KB (20 KB frames at 25 fps): a queue from 64 KiB doubles three times.
+    const v = Array.from({ length: 100 }, (_, i) => video(i * 3600, i % 25 === 0, { slice: 20_000 + i }));
+    const units = merge(v, aacFrames(170)) as [AccessUnit, number?][];
+    const segment = (capacity?: number[]) => {
+      const taken = sampleBytes.stats.taken;
+      const f = new Fragmenter([H264_TRACK, AAC_TRACK], { output: 'parts', maxFragmentDuration: 1, sampleCapacity: capacity });
+      const start = f.sampleCapacities();
+      for (const [u, t] of units) f.push(u, t);
+      f.flush();
+      const end = f.sampleCapacities();
+      f.release();
+      return { taken: sampleBytes.stats.taken - taken, start, end };
+    };
+    const first = segment();
+    expect(first.end[0]).toBeGreaterThanOrEqual(500_000);
+    expect(first.taken).toBeGreaterThan(4);
+    const next = segment(first.end);
+    expect(next.start).toEqual(first.end);
+    expect(next.taken).toBe(4); // two buffers per track
+    expect(next.end).toEqual(first.end);
+  });
+
   it("copies what it is given: the caller's buffers may be reused as soon as push() returns", () => {
     const units = merge(frames(60, 25), aacFrames(100)) as [AccessUnit, number?][];
     const clone = (u: AccessUnit): AccessUnit =>

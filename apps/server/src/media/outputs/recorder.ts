@@ -96,6 +96,8 @@ export class RecorderOutput implements Subscriber {
   private primaryIndex = -1;
   private timescale = 90000;
   private allTracks: Track[] = [];
+  /** What the last segment's sample buffers grew to, per track (the next fragmenter starts there). */
+  private sampleCapacity?: number[];
   private prevEnd?: number;
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -120,6 +122,7 @@ export class RecorderOutput implements Subscriber {
     this.endSegment(true);
     this.prevEnd = undefined;
     this.allTracks = tracks;
+    this.sampleCapacity = undefined;
     this.primaryIndex = tracks.findIndex((t) => t.kind === 'video');
     if (this.primaryIndex < 0) this.primaryIndex = tracks.length ? 0 : -1;
     const primary = tracks[this.primaryIndex];
@@ -141,7 +144,7 @@ export class RecorderOutput implements Subscriber {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
       // 'parts': the fragment's sample bytes are written from the fragmenter's own copy (writev), the
       // one copy of them in this process; the access units themselves are not held (sample-queue.ts).
-      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts' });
+      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts', sampleCapacity: this.sampleCapacity });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
     }
@@ -311,8 +314,11 @@ export class RecorderOutput implements Subscriber {
       }
     }
     // The writer copied every fragment: the sample buffers go back to the pool for the next
-    // segment's fragmenter.
-    fr?.release();
+    // segment's fragmenter, which starts at their size.
+    if (fr) {
+      this.sampleCapacity = fr.sampleCapacities();
+      fr.release();
+    }
     const seg = this.segment;
     if (!seg) return;
     this.segment = undefined;
