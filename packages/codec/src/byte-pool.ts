@@ -3,9 +3,17 @@
  * the bytes kept idle bounded. Media buffers that live seconds (a GOP, a fragment's samples) would
  * otherwise be promoted and freed only by V8's full collections, which V8 starts by the ArrayBuffer
  * bytes allocated: reusing them keeps a steady stream from allocating at all.
+ *
+ * Over the idle bound, the buffers idle longest are let go, not the one coming back: buffers outgrown
+ * once (a queue doubling from 64 KiB to a fragment's size when recording starts) would otherwise fill
+ * the bound for good, and every buffer of the size in use given back later would be dropped and made
+ * again (at 64 recorded streams, 128 MB of ArrayBuffers at each segment change and a burst of V8 full
+ * collections).
  */
 export class BytePool {
   private readonly free: Uint8Array[][] = [];
+  /** The idle buffers, longest idle first (a Set keeps insertion order). */
+  private readonly idleOrder = new Set<Uint8Array>();
   private idle = 0;
   readonly stats = { taken: 0, made: 0, dropped: 0 };
 
@@ -26,6 +34,7 @@ export class BytePool {
     const b = this.free[k]?.pop();
     if (b) {
       this.idle -= b.length;
+      this.idleOrder.delete(b);
       return b;
     }
     this.stats.made++;
@@ -34,18 +43,34 @@ export class BytePool {
 
   /** Gives back a buffer from take(), once nothing views it any more. */
   give(b: Uint8Array): void {
-    if (b.length < this.minBytes || this.idle + b.length > this.maxIdleBytes) {
+    if (b.length < this.minBytes || b.length > this.maxIdleBytes) {
       this.stats.dropped++;
       return;
     }
-    let k = 0;
-    while (this.minBytes * 2 ** (k + 1) <= b.length) k++;
-    (this.free[k] ??= []).push(b);
+    while (this.idle + b.length > this.maxIdleBytes) this.dropLongestIdle();
+    (this.free[this.classOf(b)] ??= []).push(b);
+    this.idleOrder.add(b);
     this.idle += b.length;
   }
 
   get idleBytes(): number {
     return this.idle;
+  }
+
+  private dropLongestIdle() {
+    const b = this.idleOrder.values().next().value!;
+    this.idleOrder.delete(b);
+    const list = this.free[this.classOf(b)];
+    list.splice(list.indexOf(b), 1);
+    this.idle -= b.length;
+    this.stats.dropped++;
+  }
+
+  /** The largest class whose size `b` holds. */
+  private classOf(b: Uint8Array): number {
+    let k = 0;
+    while (this.minBytes * 2 ** (k + 1) <= b.length) k++;
+    return k;
   }
 
   /** The smallest class whose buffers hold `n` bytes. */
