@@ -108,6 +108,8 @@ export class Fragmenter {
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
+  /** Where 'parts' output writes each fragment's moof + mdat header. */
+  private headerBuf?: Uint8Array;
 
   constructor(tracks: readonly Track[], opts: FragmenterOptions = {}) {
     if (!tracks.length) throw new Error('fragmenter needs at least one track');
@@ -251,7 +253,10 @@ export class Fragmenter {
     let data: Uint8Array | undefined;
     let parts: Uint8Array[];
     if (this.parts) {
-      const w = new BoxWriter(headerSize, { fixed: true });
+      // The header is written into a buffer kept from fragment to fragment (parts are valid until the
+      // next push): a new ArrayBuffer per fragment cost more than writing the header.
+      if (!this.headerBuf || this.headerBuf.length < headerSize) this.headerBuf = new Uint8Array(Math.max(1024, headerSize * 2));
+      const w = new BoxWriter(headerSize, { fixed: true, into: this.headerBuf.subarray(0, headerSize) });
       writeFragmentHeader(w, this.sequence, runs);
       parts = [w.finish()];
       for (let i = 0; i < runs.length; i++) parts.push(taken[i].pending.take(runs[i].count));
