@@ -7,7 +7,12 @@
  * ~4 Mbit/s; CHANNEL_CHECK_INTERVAL=0): the N hubs are opened (devices/channelstream) and kept open
  * with touchchannelstream, no viewer. Then live-only (L) and recording (R, realtimerecord/start on
  * every channel) windows of --window s alternate as L R, R L, L R (--pairs), --settle s after each
- * switch; per window the server's CPU seconds (utime+stime of /proc/PID/stat) and bytes written
+ * switch, and after switching recording on also one segment (20 s) more: recording's steady cost is
+ * measured, not its start. In its first segment a recorder's sample buffers grow to the stream's
+ * fragment size and the next segment takes them at that size; at 64 streams whose keyframes all come
+ * at once (one camera) that first change allocates ~64 MB of buffers together and V8 answers with a
+ * burst of full collections, ~2 % of a core over a window that holds it (session 8: windows right
+ * after a start 14.2-14.9 % against 12.6-13.1 % for the windows after them). Per window the server's CPU seconds (utime+stime of /proc/PID/stat) and bytes written
  * (wchar of /proc/PID/io). Figures: the server's CPU with recorders against live-only as the median
  * of the adjacent pairs' ratios (goal: under 10 % more), and the bytes the recorders added to wchar
  * (segment files; index rows go to the database, in wchar too) per byte of H.264 the camera sent in
@@ -62,6 +67,8 @@ const WINDOW_S = Number(arg('window', '20'));
 const PAIRS = Number(arg('pairs', '3'));
 /** Seconds after recording starts or stops before a window (the next keyframe; files closing). */
 const SETTLE_S = Number(arg('settle', '6'));
+/** Segment length on the bench's servers (short, so the windows see segments change). */
+const SEGMENT_S = 20;
 const ENGINES = arg('engines', 'sqlite,pg').split(',');
 const PARTS = arg('parts', 'record,playback,query').split(',');
 const SEEKS = Number(arg('seeks', '30'));
@@ -117,7 +124,7 @@ async function server(label: string, databaseUrl?: string, dataDir?: string): Pr
   // Segments of 20 s, no disk guard and a long save time: retention must not touch the bench's rows.
   await postForm(s.url, '/api/v1/recordpath', session.Token, {
     RecordPath: path.join(s.dataDir, 'records'),
-    SegmentSeconds: '20',
+    SegmentSeconds: String(SEGMENT_S),
     MinFreeBytes: '0',
     DefaultSaveDays: '3650',
   });
@@ -214,7 +221,10 @@ async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ f
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline && (!fs.existsSync(records) || fs.readdirSync(records).length < n)) await sleep(500);
     }
-    await sleep(SETTLE_S * 1000); // the recorders start at the next keyframe; stopped ones close their files
+    // The recorders start at the next keyframe; stopped ones close their files. After a start the
+    // window also waits out the first segment change: the sample buffers reach the stream's size in
+    // the first segment and the next one takes them at that size (see the header).
+    await sleep((SETTLE_S + (on ? SEGMENT_S : 0)) * 1000);
   };
   const lives: Window[] = [];
   const recs: Window[] = [];
