@@ -6,9 +6,9 @@
  *
  * Over the idle bound, the buffers idle longest are let go, not the one coming back: buffers outgrown
  * once (a queue doubling from 64 KiB to a fragment's size when recording starts) would otherwise fill
- * the bound for good, and every buffer of the size in use given back later would be dropped and made
- * again (at 64 recorded streams, 128 MB of ArrayBuffers at each segment change and a burst of V8 full
- * collections).
+ * the bound for good, and a buffer of the size in use given back later was dropped and made again
+ * (recording 64 streams: up to 1-2 MB of ArrayBuffers per stream at a segment change, and a burst of
+ * V8 full collections).
  */
 export class BytePool {
   private readonly free: Uint8Array[][] = [];

@@ -4,14 +4,12 @@
  * a close stays a close. On the test database (SQLite, or PostgreSQL in the pg stage).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import type { TestApp } from '../helpers/index.js';
+import { startIndexTestApp } from './support.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
-  // Reconciliation drops rows whose files are missing (these have none): over before they are written.
-  await t.ctx.recording.ready;
-  await t.ctx.recording.retention();
+  t = await startIndexTestApp();
 });
 afterAll(async () => t?.close());
 

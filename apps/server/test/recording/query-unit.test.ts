@@ -7,19 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import type { TestApp } from '../helpers/index.js';
+import { startIndexTestApp } from './support.js';
 import { dayBounds } from '../../src/services/recording/query.js';
 import { indexedChannels } from '../../src/services/recording/retention.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
-  // Reconciliation at start drops index rows whose files are missing (these rows have none): it must
-  // be over before the rows are written, or a slow run sees them vanish.
-  await t.ctx.recording.ready;
-  // So is the first retention pass, started with it and not awaited by ready: these rows are years
-  // old, and a pass still running on a slow database deleted some mid-property (CI, PostgreSQL).
-  await t.ctx.recording.retention();
+  // These rows are years old and have no files: reconciliation and the first retention pass are over first.
+  t = await startIndexTestApp();
 });
 afterAll(async () => t?.close());
 

@@ -1,7 +1,7 @@
 /** Helpers of the recording tests: an independent fMP4 walker, ffprobe, waiting. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { TestApp } from '../helpers/index.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
 
 export interface TopBox {
   type: string;
@@ -85,4 +85,16 @@ export async function addCamera(t: TestApp, token: string, url: string): Promise
 
 export async function channelPk(t: TestApp, device: string, channel = '1'): Promise<number> {
   return (await t.ctx.inventory.channels.require(device, channel)).id;
+}
+
+/**
+ * A test app for tests that write index rows directly: reconciliation at start drops rows whose files
+ * are missing, and the first retention pass deletes old rows, so both are over before it is returned
+ * (a slow database, as PostgreSQL in CI, otherwise saw rows vanish mid-test).
+ */
+export async function startIndexTestApp(): Promise<TestApp> {
+  const t = await startTestApp();
+  await t.ctx.recording.ready;
+  await t.ctx.recording.retention();
+  return t;
 }

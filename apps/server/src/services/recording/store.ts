@@ -121,15 +121,6 @@ export class RecordingIndex implements SegmentStore {
 
   private async writeProgressChunk(chunk: [number, PendingProgress][]) {
     this.progressStatements++;
-    if (chunk.length === 1) {
-      const [id, { p, complete }] = chunk[0];
-      await this.db
-        .updateTable('recordings')
-        .set({ end_at: p.endAt.toISOString(), duration_ms: p.durationMs, bytes: p.bytes, ...(complete ? { status: 'complete' as const } : {}) })
-        .where('id', '=', id)
-        .execute();
-      return;
-    }
     // Each row's own values through CASE; the casts type the parameters for PostgreSQL (SQLite takes them as they are).
     const byId = <T>(value: (w: PendingProgress) => T, type: string) =>
       sql<T>`case ${sql.ref('id')} ${sql.join(
