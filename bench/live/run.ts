@@ -30,7 +30,8 @@
  * (stdout to /dev/null) on the same camera, same warm-up and window: their CPU seconds per
  * stream-minute and their PSS (smaps_rollup) per process at the end of the window. With
  * --baseline-tcp=yes, the same again with ffmpeg writing to a loopback TCP reader (what the hub does
- * for its viewer), written beside the hub's CPU figure without a goal.
+ * for its viewer), written beside the hub's CPU figure without a goal; with --baseline-frame=yes, ffmpeg
+ * writing a fragment per frame to such a reader (frag_every_frame, -flush_packets 1), as the hub does.
  *
  * Start-up (a fresh server with one always-watched stream): wall time in this process from sending
  * GET /api/v1/getchannelstream to the first media fragment (the binary message after the init
@@ -106,6 +107,14 @@ const BASELINE = arg('baseline', 'yes') !== 'no';
  * fragment to its viewer over TCP, the issue's baseline writes to /dev/null.
  */
 const BASELINE_TCP = arg('baseline-tcp', 'no') === 'yes';
+/**
+ * --baseline-frame=yes: also ffmpeg cutting a fragment at every frame and flushing each one to a
+ * loopback TCP reader (`frag_every_frame`, `-flush_packets 1`): the delivery the hub does, a write per
+ * frame for live latency. The issue's baseline cuts at keyframes (a fragment every 2 s), so its TCP
+ * variant makes ~16 large writes a second per stream where the hub makes 25 and the viewer waits
+ * for each. Written beside the hub's CPU figure without a goal.
+ */
+const BASELINE_FRAME = arg('baseline-frame', 'no') === 'yes';
 /**
  * --baseline-streams=1,16,64: the stream counts the ffmpeg baseline runs at (default: every one). 256
  * ffmpeg processes need about 1.7 cores on their own; above the list the hub's figures are written
@@ -657,12 +666,12 @@ interface FfmpegResult {
  * TCP stack as the hub does for its WS-fMP4 viewer (on loopback the sender's write also runs the
  * receiver's side of TCP).
  */
-async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' = 'devnull'): Promise<FfmpegResult> {
+async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' | 'tcp-frame' = 'devnull'): Promise<FfmpegResult> {
   const devnull = fs.openSync('/dev/null', 'w');
   const procs: ChildProcess[] = [];
   const readers = new Set<net.Socket>();
   const sink =
-    output === 'tcp'
+    output !== 'devnull'
       ? await new Promise<net.Server>((resolve) => {
           const srv = net.createServer((sock) => {
             readers.add(sock);
@@ -679,7 +688,10 @@ async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' =
       'ffmpeg',
       [
         '-nostdin', '-v', 'error', '-rtsp_transport', 'tcp', '-i', cam.url(10_000 + i), '-c', 'copy', '-f', 'mp4',
-        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', target,
+        ...(output === 'tcp-frame'
+          ? ['-movflags', 'frag_every_frame+empty_moov+default_base_moof', '-flush_packets', '1']
+          : ['-movflags', 'frag_keyframe+empty_moov+default_base_moof']),
+        target,
       ],
       { stdio: ['ignore', devnull, 'pipe'] },
     );
@@ -729,7 +741,7 @@ async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' =
       pssMb: pss.reduce((a, b) => a + b, 0) / n / 1024,
     };
     log(
-      `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : '/dev/null'}): ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
+      `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : output === 'tcp-frame' ? 'a loopback TCP reader, a fragment per frame' : '/dev/null'}): ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
         `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); load ${loadavg()}`,
     );
     return r;
@@ -866,6 +878,7 @@ async function main(): Promise<number> {
     let hub: HubResult | undefined;
     let ff: FfmpegResult | undefined;
     let ffTcp: FfmpegResult | undefined;
+    let ffFrame: FfmpegResult | undefined;
     try {
       hub = await measureHub(cam, n);
     } catch (err) {
@@ -888,6 +901,14 @@ async function main(): Promise<number> {
         }
         await sleep(1500);
       }
+      if (BASELINE_FRAME) {
+        try {
+          ffFrame = await measureFfmpeg(cam, n, 'tcp-frame');
+        } catch (err) {
+          failures.push(`ffmpeg per-frame fragments to TCP N=${n}: ${(err as Error).message}`);
+        }
+        await sleep(1500);
+      }
     }
     if (!hub) continue;
     const fb = ff?.cpuPerStreamMin ?? null;
@@ -899,6 +920,14 @@ async function main(): Promise<number> {
     if (!sustained) {
       failures.push(`hub N=${n}: not sustained (slowest stream ${hub.minFps.toFixed(1)} fps, mean ${hub.meanFps.toFixed(1)}): no CPU or memory figure`);
     }
+    if (sustained && ffFrame) figures.push({
+      name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (as above; baseline: ffmpeg -c copy fMP4 per stream cutting a fragment at every frame and flushing it to a loopback TCP reader, the hub's delivery)`,
+      value: round(hub.cpuPerStreamMin, 4),
+      unit: 'CPU-s',
+      baseline: round(ffFrame.cpuPerStreamMin, 4),
+      ratio: round(hub.cpuPerStreamMin / ffFrame.cpuPerStreamMin, 3),
+      goal: null,
+    });
     if (sustained && ffTcp) figures.push({
       name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer (as above; baseline: ffmpeg -c copy fMP4 per stream writing to a loopback TCP reader, as the hub writes to its viewer, not to /dev/null)`,
       value: round(hub.cpuPerStreamMin, 4),
