@@ -260,10 +260,9 @@ export class SegmentWriter {
     const last = b.chunks[Math.floor((data - 1) / CHUNK_BYTES)];
     if (kept) this.tail.set(last.subarray(((data - 1) % CHUNK_BYTES) + 1 - kept, ((data - 1) % CHUNK_BYTES) + 1), 0);
     if (pad) {
-      const free = new Uint8Array(pad);
-      new DataView(free.buffer).setUint32(0, pad);
-      free.set(FREE, 4);
-      put(b, free);
+      freeHeader.setUint32(0, pad);
+      put(b, FREE_HEADER);
+      put(b, ZEROS.subarray(0, pad - FREE_BOX_HEADER));
     }
     this.writing = true;
     this.write(this.fd, views(b, length), b.position, (err, n) => {
@@ -343,7 +342,10 @@ export class SegmentWriter {
   }
 }
 
-const FREE = new Uint8Array([0x66, 0x72, 0x65, 0x65]); // 'free'
+/** A `free` box header (its size is set per write; put() copies it at once) and the zeros after it. */
+const FREE_HEADER = new Uint8Array([0, 0, 0, 0, 0x66, 0x72, 0x65, 0x65]); // size, 'free'
+const freeHeader = new DataView(FREE_HEADER.buffer);
+const ZEROS = new Uint8Array(2 * DIRECT_BLOCK);
 
 /**
  * Writes every part at `position` in one writev where the kernel takes it all (it may write less:
