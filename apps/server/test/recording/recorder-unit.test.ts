@@ -36,6 +36,36 @@ function fakeStore() {
   };
 }
 
+/** Whether the test folder takes O_DIRECT (tmpfs before 6.6 does not: the direct-write tests have nothing to test there). */
+async function directIoHere(): Promise<boolean> {
+  const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
+  await probe.close();
+  return probe.direct;
+}
+
+/**
+ * A recorder of audio-only channel `pk` on a clock the test moves, whose segment files are written
+ * through `write(n)` (n: the file's index, 0 for the first); returns it with the writers it opened.
+ */
+function recorderWithWrites(pk: number, store: ReturnType<typeof fakeStore>, now: () => number, write: (file: number) => PositionalWrite) {
+  const writers: SegmentWriter[] = [];
+  const rec = new RecorderOutput({
+    channelPk: pk,
+    root: dir,
+    rootKey: '',
+    segmentSeconds: 60,
+    pathFor: (s, a) => segmentPath(pk, s, a),
+    store,
+    now,
+    openWriter: (file, opts) => {
+      const w = openSegmentWriter(file, { ...opts, write: write(writers.length) });
+      writers.push(w);
+      return w;
+    },
+  });
+  return { rec, writers };
+}
+
 describe('RecorderOutput', () => {
   it('records G.711 audio in segments of SegmentSeconds, starts a new segment on reconnect, closes the rows', async () => {
     const store = fakeStore();
@@ -100,33 +130,17 @@ describe('RecorderOutput', () => {
   });
 
   it('a direct write that fails later rolls the segment back to what is on disk; the next unit starts a new file', async () => {
+    if (!(await directIoHere())) return; // the injected write is never used without direct I/O
     const store = fakeStore();
     let clock = Date.UTC(2024, 0, 1, 12);
-    const writers: SegmentWriter[] = [];
-    const rec = new RecorderOutput({
-      channelPk: 2,
-      root: dir,
-      rootKey: '',
-      segmentSeconds: 60,
-      pathFor: (s, a) => segmentPath(2, s, a),
-      store,
-      now: () => clock,
-      openWriter: (file, opts) => {
-        // The first file's fifth write fails (the first holds the init segment and fragment 1).
-        let calls = 0;
-        const first = writers.length === 0;
-        const write: PositionalWrite = (fd, bufs, pos, done) => {
-          if (first && ++calls === 5) setImmediate(() => done(Object.assign(new Error('EIO'), { code: 'EIO' }), 0));
-          else fs.writev(fd, bufs, pos, done);
-        };
-        const w = openSegmentWriter(file, { ...opts, write });
-        writers.push(w);
-        return w;
-      },
+    const { rec, writers } = recorderWithWrites(2, store, () => clock, (file) => {
+      // The first file's fifth write fails (the first holds the init segment and fragment 1).
+      let calls = 0;
+      return (fd, bufs, pos, done) => {
+        if (file === 0 && ++calls === 5) setImmediate(() => done(Object.assign(new Error('EIO'), { code: 'EIO' }), 0));
+        else fs.writev(fd, bufs, pos, done);
+      };
     });
-    const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
-    await probe.close();
-    if (!probe.direct) return; // no direct I/O in this folder: the injected write is never used
     rec.tracks([alaw]);
     let pts = 0;
     /** One second of audio; the unit after each second closes a fragment, which one write takes. */
@@ -159,30 +173,13 @@ describe('RecorderOutput', () => {
   });
 
   it('a channel whose disk refuses direct writes opens its next segments buffered', async () => {
-    const probe = openSegmentWriter(path.join(dir, 'probe'), { onError: () => undefined });
-    await probe.close();
-    if (!probe.direct) return; // no direct I/O here: nothing to refuse
+    if (!(await directIoHere())) return; // no direct I/O here: nothing to refuse
     const store = fakeStore();
     let clock = Date.UTC(2024, 0, 1, 12);
-    const writers: SegmentWriter[] = [];
     let refused = 0;
-    const rec = new RecorderOutput({
-      channelPk: 3,
-      root: dir,
-      rootKey: '',
-      segmentSeconds: 60,
-      pathFor: (s, a) => segmentPath(3, s, a),
-      store,
-      now: () => clock,
-      openWriter: (file, opts) => {
-        const refuse: PositionalWrite = (_fd, _bufs, _pos, done) => {
-          refused++;
-          setImmediate(() => done(Object.assign(new Error('EINVAL'), { code: 'EINVAL' }), 0));
-        };
-        const w = openSegmentWriter(file, { ...opts, write: refuse });
-        writers.push(w);
-        return w;
-      },
+    const { rec, writers } = recorderWithWrites(3, store, () => clock, () => (_fd, _bufs, _pos, done) => {
+      refused++;
+      setImmediate(() => done(Object.assign(new Error('EINVAL'), { code: 'EINVAL' }), 0));
     });
     let pts = 0;
     const feed = (n: number) => {
