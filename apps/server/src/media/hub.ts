@@ -278,7 +278,7 @@ export class StreamHub {
       /* already gone */
     }
     this.gop = [];
-    this.store.reset();
+    this.store.release();
     this._tracks = [];
     this.setState('stopped', reason);
     this.onIdle?.(this);

@@ -1,6 +1,7 @@
 /**
- * The hub's GOP store: copies of lent units, in chunks that go back to a shared pool at each keyframe
- * and are written again, so a steady stream allocates no buffer once its first GOPs are in.
+ * The hub's GOP store: copies of lent units, in chunks the store writes again GOP after GOP (those a
+ * GOP did not reach go back to a shared pool), so a steady stream allocates no buffer once its first
+ * GOPs are in.
  */
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit } from '@opencvr/codec';
@@ -74,12 +75,45 @@ describe('GopStore', () => {
     expect(chunks.stats.made).toBe(made);
   });
 
-  it('keeps at most maxIdleBytes of free chunks', () => {
+  it('keeps at most maxIdleBytes of free chunks when stores are released', () => {
     const chunks = pool(GOP_CHUNK_BYTES * 2);
     const stores = Array.from({ length: 4 }, () => new GopStore(chunks));
     for (const s of stores) s.copy(video(1, [1000], true));
-    for (const s of stores) s.reset();
+    for (const s of stores) s.release();
+    expect(stores.map((s) => s.heldBytes)).toEqual([0, 0, 0, 0]);
     expect(chunks.idleBytes).toBe(GOP_CHUNK_BYTES * 2);
     expect(chunks.stats.dropped).toBe(2);
+  });
+
+  it('keeps its chunks at a keyframe: many streams whose keyframes come together make no chunk after their first GOP, and the pool holds none idle', () => {
+    // 16 stores of 5-chunk GOPs over a pool that keeps 8 chunks idle: given back all at once at each
+    // keyframe, most were dropped and made again every GOP.
+    const chunks = pool(GOP_CHUNK_BYTES * 8);
+    const stores = Array.from({ length: 16 }, () => new GopStore(chunks));
+    const gop = (n: number) => {
+      for (const s of stores) s.reset();
+      for (let i = 0; i < 50; i++) for (const s of stores) s.copy(video(n * 100 + i, i === 0 ? [150_000] : [20_000], i === 0));
+    };
+    gop(0);
+    const made = chunks.stats.made;
+    for (let n = 1; n < 5; n++) gop(n);
+    expect(chunks.stats.made).toBe(made);
+    expect(chunks.stats.dropped).toBe(0);
+    expect(chunks.idleBytes).toBe(0);
+  });
+
+  it('gives back the chunks a smaller GOP did not reach, and every chunk when released', () => {
+    const chunks = pool();
+    const store = new GopStore(chunks);
+    for (let i = 0; i < 50; i++) store.copy(video(i, i === 0 ? [150_000] : [20_000], i === 0));
+    const big = store.heldBytes;
+    store.reset();
+    for (let i = 0; i < 10; i++) store.copy(video(100 + i, i === 0 ? [150_000] : [20_000], i === 0));
+    store.reset();
+    expect(store.heldBytes).toBe(2 * GOP_CHUNK_BYTES);
+    expect(chunks.idleBytes).toBe(big - 2 * GOP_CHUNK_BYTES);
+    store.release();
+    expect(store.heldBytes).toBe(0);
+    expect(chunks.idleBytes).toBe(big);
   });
 });
