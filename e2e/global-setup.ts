@@ -1,5 +1,5 @@
 /**
- * Starts the platform for the end-to-end tests: `node --import tsx apps/server/src/main.ts` on a
+ * Starts the platform for the end-to-end tests: `node [V8 args] --import tsx apps/server/src/main.ts` on a
  * free loopback port with a fresh temp DATA_DIR (SQLite, first-run state), serving apps/web/dist.
  * Exposes the address as process.env.E2E_BASE_URL; the returned function stops the server.
  */
@@ -9,6 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -64,7 +65,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     SIP_PORT: String(await freePort()),
   };
   delete env.DATABASE_URL; // e2e runs on the embedded SQLite database
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: root,
     env,
     stdio: ['ignore', out, out],

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { bootstrap, ROOT } from './bootstrap.mjs';
+import { serverNodeArgs } from './server-node-args.mjs';
 
 bootstrap('start');
 
@@ -15,7 +16,7 @@ const procs = [
   {
     name: color(36, 'server'),
     cmd: process.execPath,
-    args: ['--import', 'tsx', '--watch', 'apps/server/src/main.ts'],
+    args: serverNodeArgs({ watch: true }),
     env: { PORT: process.env.PORT ?? '18000', DATA_DIR: process.env.DATA_DIR ?? path.join(ROOT, 'data') },
   },
   {

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { bootstrap, ROOT } from './bootstrap.mjs';
+import { serverNodeArgs } from './server-node-args.mjs';
 
 try {
   bootstrap('start');
@@ -23,7 +24,7 @@ const env = {
   DATA_DIR: process.env.DATA_DIR ?? path.join(ROOT, 'data'),
   WEB_DIST: process.env.WEB_DIST ?? path.join(ROOT, 'apps/web/dist'),
 };
-const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+const child = spawn(process.execPath, serverNodeArgs(), {
   cwd: ROOT,
   env,
   stdio: 'inherit',

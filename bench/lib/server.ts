@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serverNodeArgs } from '../../scripts/server-node-args.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -131,7 +132,7 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** `node --import tsx apps/server/src/main.ts` on a free port; resolves once it answers. */
+/** `node [V8 args] --import tsx apps/server/src/main.ts` (serverNodeArgs) on a free port; resolves once it answers. */
 export async function startServer(opts: ServerOptions): Promise<Server> {
   const { label } = opts;
   const log = opts.log ?? ((m: string) => console.log(`[${tag}] ${m}`));
@@ -153,7 +154,7 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, serverNodeArgs(), {
     cwd: ROOT,
     env,
     stdio: ['ignore', out, out],

@@ -1,0 +1,3 @@
+/** Types of server-node-args.mjs (for the TypeScript callers: e2e and bench). */
+export declare const SERVER_V8_ARGS: readonly string[];
+export declare function serverNodeArgs(opts?: { watch?: boolean }): string[];
