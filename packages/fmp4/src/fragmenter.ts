@@ -8,7 +8,9 @@
  * Holding back: a sample's duration needs the next unit's dts, so when the primary track cuts a
  * fragment, the other tracks keep their last unit for the next fragment (one audio frame of latency).
  *
- * A pushed unit is copied (sample-queue.ts): the caller's buffers are free once push() returns.
+ * A pushed unit is copied (sample-queue.ts): the caller's buffers are free once push() returns. With
+ * 'parts' output a video unit may be pushed by reference instead (push(unit, track, true)): its bytes
+ * must then stay as they are until its fragment is out or detach() is called.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { BoxWriter } from './box.js';
@@ -148,9 +150,10 @@ export class Fragmenter {
 
   /**
    * Feeds one unit; `trackIndex` defaults to the first track of the unit's kind. Returns the fragments
-   * completed by this unit (usually none or one).
+   * completed by this unit (usually none or one). `byReference` (a video unit, 'parts' output): the
+   * unit is held without copying its bytes (see the class comment).
    */
-  push(unit: AccessUnit, trackIndex?: number): Fragment[] {
+  push(unit: AccessUnit, trackIndex?: number, byReference = false): Fragment[] {
     const s = trackIndex === undefined ? this.states.find((t) => t.track.kind === unit.kind) : this.states[trackIndex];
     if (!s || s.track.kind !== unit.kind)
       throw new Error(`no ${unit.kind} track${trackIndex === undefined ? '' : ` at ${trackIndex}`}`);
@@ -181,8 +184,24 @@ export class Fragmenter {
       const full = span + Math.max(0, step) > limit + 1e-9;
       if (full || (s === this.primary && unit.kind === 'video' && unit.keyframe)) out.push(...this.emit(s, dts));
     }
-    q.push(unit);
+    if (byReference && this.parts && unit.kind === 'video') q.pushRef(unit);
+    else q.push(unit);
     return out;
+  }
+
+  /**
+   * Cuts the fragment as push() would before a keyframe of the primary track whose dts is `dts`: the
+   * caller is about to let go of the bytes of units held by reference and knows the next keyframe.
+   * Returns the fragment, if there was one to cut.
+   */
+  cutBefore(dts: number): Fragment[] {
+    if (!this.primary.pending.count) return [];
+    return this.emit(this.primary, dts);
+  }
+
+  /** Copies in every sample held by reference: the caller's bytes may change after this. */
+  detach(): void {
+    for (const s of this.states) s.pending.detach();
   }
 
   /** End of stream: everything pending goes out (last durations estimated). */
@@ -259,7 +278,7 @@ export class Fragmenter {
       const w = new BoxWriter(headerSize, { fixed: true, into: this.headerBuf.subarray(0, headerSize) });
       writeFragmentHeader(w, this.sequence, runs);
       parts = [w.finish()];
-      for (let i = 0; i < runs.length; i++) parts.push(taken[i].pending.take(runs[i].count));
+      for (let i = 0; i < runs.length; i++) taken[i].pending.takeParts(runs[i].count, parts);
     } else {
       let into: Uint8Array | undefined;
       if (this.allocate) {

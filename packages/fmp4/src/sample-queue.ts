@@ -13,6 +13,14 @@
  * Two byte buffers alternate: when samples are taken out, the ones held back move to the other
  * buffer and new samples go there, so views of the taken bytes stay valid until the next take.
  *
+ * Samples by reference (pushRef, 'parts' output only): a video unit whose bytes the caller keeps
+ * valid until the queue is told otherwise (the hub's GOP store keeps a GOP's units until the next
+ * keyframe) is not copied; the queue keeps its NAL units' views (the unit's own array, already alive in
+ * the hub's cache) and hands them out as parts, each after a 4-byte length, so the writer's copy is the
+ * only one (the recorder at 64 streams: this copy was a fifth of its CPU). detach() copies them in
+ * when the caller's bytes are about to go; a copied push after them does so too, so the samples
+ * are always [copied ones in buf][ones by reference].
+ *
  * The byte buffers come from a pool shared by every queue of the process and go back to it when a
  * queue outgrows them or is released (Fragmenter.release()). A recorder starts a Fragmenter per
  * segment: without the pool each one grew two buffers from 64 KiB to a fragment's size again, a few
@@ -41,6 +49,10 @@ export class SampleQueue {
   private ctoCol = new Int32Array(MIN_SAMPLES);
   private sizeCol = new Uint32Array(MIN_SAMPLES);
   private keyCol = new Uint8Array(MIN_SAMPLES);
+  /** Samples [0, copied) have their bytes in buf; [copied, count) are held by reference in `refs`. */
+  private copied = 0;
+  /** Per sample held by reference, its NAL units (index i - copied). */
+  private refs: (readonly Uint8Array[])[] = [];
 
   /**
    * `capacity`: bytes to start each buffer with (a recorder passes what its previous segment's queue
@@ -73,6 +85,13 @@ export class SampleQueue {
     this.other = new Uint8Array(0);
     this.used = 0;
     this.count = 0;
+    this.copied = 0;
+    this.refs = [];
+  }
+
+  /** Samples held by reference (not copied in yet). */
+  get referenced(): number {
+    return this.count - this.copied;
   }
 
   dts(i: number): number {
@@ -109,40 +128,79 @@ export class SampleQueue {
   /** Copies a unit in (checked first: a refused unit leaves nothing behind). */
   push(unit: AccessUnit): void {
     SampleQueue.check(unit);
-    let size = 0;
-    let cto = 0;
-    if (unit.kind === 'video') {
-      const codec = this.codec ?? 'h264';
-      for (const nal of unit.nalus) if (keepNal(codec, nal, this.dropSei)) size += 4 + nal.length;
-      cto = unit.pts - unit.dts;
-    } else size = unit.data.length;
+    if (this.copied < this.count) this.detach(); // keeps the copied samples first
+    const size = unit.kind === 'video' ? this.sampleSize(unit.nalus) : unit.data.length;
     this.reserve(size);
+    if (unit.kind === 'video') this.copyNals(unit.nalus, this.used);
+    else this.buf.set(unit.data, this.used);
+    this.used += size;
+    this.copied++;
+    this.add(unit, size);
+  }
+
+  /**
+   * Holds a video unit by reference: its NAL units must stay unchanged until they are taken out or
+   * detach() is called. Only for fragments handed out as parts (take() refuses such samples).
+   */
+  pushRef(unit: AccessUnit): void {
+    if (unit.kind !== 'video') throw new TypeError('pushRef takes video units');
+    SampleQueue.check(unit);
+    const size = this.sampleSize(unit.nalus);
+    this.reserve(0);
+    this.refs.push(unit.nalus);
+    this.add(unit, size);
+  }
+
+  /** Copies the samples held by reference in: the caller's bytes may change after this. */
+  detach(): void {
+    if (this.copied === this.count) return;
+    let bytes = 0;
+    for (let i = this.copied; i < this.count; i++) bytes += this.sizeCol[i];
+    this.reserve(bytes, false);
+    for (const nalus of this.refs) this.used = this.copyNals(nalus, this.used);
+    this.refs = [];
+    this.copied = this.count;
+  }
+
+  /** The columns of one more sample. */
+  private add(unit: AccessUnit, size: number) {
     const i = this.count;
     if (unit.kind === 'video') {
-      const codec = this.codec ?? 'h264';
-      let at = this.used;
-      const b = this.buf;
-      for (const nal of unit.nalus) {
-        if (!keepNal(codec, nal, this.dropSei)) continue;
-        const n = nal.length;
-        b[at] = n >>> 24;
-        b[at + 1] = (n >>> 16) & 0xff;
-        b[at + 2] = (n >>> 8) & 0xff;
-        b[at + 3] = n & 0xff;
-        b.set(nal, at + 4);
-        at += 4 + n;
-      }
       this.dtsCol[i] = unit.dts;
       this.keyCol[i] = unit.keyframe ? 1 : 0;
+      this.ctoCol[i] = unit.pts - unit.dts;
     } else {
-      this.buf.set(unit.data, this.used);
       this.dtsCol[i] = unit.pts;
       this.keyCol[i] = 1;
+      this.ctoCol[i] = 0;
     }
-    this.ctoCol[i] = cto;
     this.sizeCol[i] = size;
-    this.used += size;
     this.count = i + 1;
+  }
+
+  /** MP4 sample bytes of these NAL units: a 4-byte length and the unit, for each one kept. */
+  private sampleSize(nalus: readonly Uint8Array[]): number {
+    const codec = this.codec ?? 'h264';
+    let size = 0;
+    for (const nal of nalus) if (keepNal(codec, nal, this.dropSei)) size += 4 + nal.length;
+    return size;
+  }
+
+  /** Writes the sample of these NAL units into buf at `at` (room reserved); returns its end. */
+  private copyNals(nalus: readonly Uint8Array[], at: number): number {
+    const codec = this.codec ?? 'h264';
+    const b = this.buf;
+    for (const nal of nalus) {
+      if (!keepNal(codec, nal, this.dropSei)) continue;
+      const n = nal.length;
+      b[at] = n >>> 24;
+      b[at + 1] = (n >>> 16) & 0xff;
+      b[at + 2] = (n >>> 8) & 0xff;
+      b[at + 3] = n & 0xff;
+      b.set(nal, at + 4);
+      at += 4 + n;
+    }
+    return at;
   }
 
   /** Bytes of the first `n` samples. */
@@ -154,9 +212,59 @@ export class SampleQueue {
 
   /**
    * Takes the first `n` samples out: returns a view of their bytes, valid until the next take (new
-   * samples go to the other buffer). The columns of what is held back move to the front.
+   * samples go to the other buffer). The columns of what is held back move to the front. Refuses
+   * samples held by reference (see takeParts).
    */
   take(n: number): Uint8Array {
+    if (n > this.copied) throw new Error('take: samples held by reference; use takeParts');
+    return this.takeCopied(n);
+  }
+
+  /**
+   * Takes the first `n` samples out as parts (appended to `out`): a view of the copied ones' bytes,
+   * then for each one held by reference its NAL units, each after its 4-byte length. Valid until the
+   * next take.
+   */
+  takeParts(n: number, out: Uint8Array[]): void {
+    const fromBuf = Math.min(n, this.copied);
+    const nRefs = n - fromBuf;
+    const refs = this.refs.slice(0, nRefs);
+    if (nRefs) {
+      this.refs = this.refs.slice(nRefs);
+      // The lengths go in a buffer of their own: the parts view it until the next take.
+      let nals = 0;
+      for (const nalus of refs) nals += nalus.length;
+      if (this.lengths.length < 4 * nals) this.lengths = new Uint8Array(Math.max(256, 8 * nals));
+    }
+    // Columns first shift as if the copied ones were all that is taken; the referenced ones follow.
+    const copiedBytes = this.takeCopied(fromBuf, nRefs);
+    if (copiedBytes.length) out.push(copiedBytes);
+    if (!nRefs) return;
+    const codec = this.codec ?? 'h264';
+    const len = this.lengths;
+    let at = 0;
+    for (const nalus of refs) {
+      for (const nal of nalus) {
+        if (!keepNal(codec, nal, this.dropSei)) continue;
+        const size = nal.length;
+        len[at] = size >>> 24;
+        len[at + 1] = (size >>> 16) & 0xff;
+        len[at + 2] = (size >>> 8) & 0xff;
+        len[at + 3] = size & 0xff;
+        out.push(len.subarray(at, at + 4), nal);
+        at += 4;
+      }
+    }
+  }
+
+  /** Where takeParts writes the 4-byte lengths of samples held by reference. */
+  private lengths = new Uint8Array(0);
+
+  /**
+   * Takes the first `n` samples out, all copied ones, and `alsoRefs` referenced ones right after them
+   * (their bytes are not in buf): returns a view of the copied ones' bytes.
+   */
+  private takeCopied(n: number, alsoRefs = 0): Uint8Array {
     const bytes = this.bytesOf(n);
     const out = this.buf.subarray(0, bytes);
     const rest = this.used - bytes;
@@ -168,26 +276,28 @@ export class SampleQueue {
     this.other.set(this.buf.subarray(bytes, this.used), 0);
     [this.buf, this.other] = [this.other, this.buf];
     this.used = rest;
-    const held = this.count - n;
+    const gone = n + alsoRefs;
+    const held = this.count - gone;
     if (held > 0) {
-      this.dtsCol.copyWithin(0, n, this.count);
-      this.ctoCol.copyWithin(0, n, this.count);
-      this.sizeCol.copyWithin(0, n, this.count);
-      this.keyCol.copyWithin(0, n, this.count);
+      this.dtsCol.copyWithin(0, gone, this.count);
+      this.ctoCol.copyWithin(0, gone, this.count);
+      this.sizeCol.copyWithin(0, gone, this.count);
+      this.keyCol.copyWithin(0, gone, this.count);
     }
     this.count = held;
+    this.copied -= n;
     return out;
   }
 
-  /** Room for one more sample of `size` bytes. */
-  private reserve(size: number) {
+  /** Room for `size` more bytes in buf and (unless `sample` is false) for one more sample's columns. */
+  private reserve(size: number, sample = true) {
     if (this.used + size > this.buf.length) {
       const next = sampleBytes.take(Math.max(this.buf.length * 2, this.used + size + (size >> 1)));
       next.set(this.buf.subarray(0, this.used));
       sampleBytes.give(this.buf); // views handed out by take() point into `other`, never into this one
       this.buf = next;
     }
-    if (this.count === this.dtsCol.length) {
+    if (sample && this.count === this.dtsCol.length) {
       const cap = this.count * 2;
       this.dtsCol = grow(this.dtsCol, new Float64Array(cap));
       this.ctoCol = grow(this.ctoCol, new Int32Array(cap));

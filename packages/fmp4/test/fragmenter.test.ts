@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit } from '@opencvr/codec';
 import { Fragmenter, type Fragment, type FragmenterOptions } from '../src/index.js';
-import { sampleBytes } from '../src/sample-queue.js';
+import { SampleQueue, sampleBytes } from '../src/sample-queue.js';
 import { readFragments } from './helpers/boxes.js';
 import { AAC_TRACK, audio, H264_TRACK, video } from './helpers/units.js';
 
@@ -257,6 +257,73 @@ describe('Fragmenter', () => {
     take(f.flush());
     expect(seen.length).toBe(plain.length);
     seen.forEach((b, i) => expect(b.equals(Buffer.from(plain[i].data)), `fragment ${i}`).toBe(true));
+  });
+
+  it('video by reference (the hub cut before each keyframe, then reused the bytes): the same bytes as copies, with no video copied', () => {
+    // B-frames, audio held back, a large keyframe; a GOP longer than the 1 s limit (cut by duration
+    // inside it) and a cache dropped mid-GOP (detach, then copies and references mixed).
+    const v = Array.from({ length: 120 }, (_, i) =>
+      video(i * 3600, i % 40 === 0, { cts: i % 3 === 1 ? 7200 : 0, slice: i === 40 ? 300_000 : 50 + (i % 7) * 10 }),
+    );
+    const units = merge(v, aacFrames(200)) as [AccessUnit, number?][];
+    const opts: FragmenterOptions = { output: 'parts', maxFragmentDuration: 1 };
+    const copied = new Fragmenter([H264_TRACK, AAC_TRACK], opts);
+    const byRef = new Fragmenter([H264_TRACK, AAC_TRACK], opts);
+    const expected: Buffer[] = [];
+    const got: Buffer[] = [];
+    const collect = (into: Buffer[], frags: Fragment[]) => {
+      for (const x of frags) into.push(Buffer.concat(x.parts));
+    };
+    /** The hub's cache: units lent by reference, written over when the GOP ends. */
+    let held: AccessUnit[] = [];
+    const gopEnd = (next?: AccessUnit) => {
+      if (next?.kind === 'video') collect(got, byRef.cutBefore(next.dts));
+      byRef.detach();
+      for (const u of held) if (u.kind === 'video') for (const n of u.nalus) n.fill(0xee);
+      held = [];
+    };
+    let viaRef = 0;
+    units.forEach(([u], i) => {
+      collect(expected, copied.push(u));
+      if (u.kind === 'video' && u.keyframe) gopEnd(u);
+      if (i === 150) gopEnd(); // the cache dropped (maxGopUnits): what follows until a keyframe is copied
+      const kept = !(i > 150 && i < 180);
+      // Units are pushed by reference as the hub's own copies (which it overwrites later).
+      const unit: AccessUnit = u.kind === 'video' ? { ...u, nalus: u.nalus.map((n) => n.slice()) } : u;
+      if (kept) held.push(unit);
+      if (kept && unit.kind === 'video') viaRef++;
+      collect(got, byRef.push(unit, undefined, kept));
+    });
+    collect(expected, copied.flush());
+    collect(got, byRef.flush());
+    expect(viaRef).toBeGreaterThan(90);
+    expect(got.length).toBe(expected.length);
+    got.forEach((b, i) => expect(b.equals(expected[i]), `fragment ${i}`).toBe(true));
+  });
+
+  it('by reference: buffer output copies instead; a queue hands referenced samples out as parts only', () => {
+    const units = frames(30, 25);
+    const plain = run([H264_TRACK], units.map((u) => [u]), { maxFragmentDuration: 2 });
+    const f = new Fragmenter([H264_TRACK], { maxFragmentDuration: 2 });
+    const out: Fragment[] = [];
+    for (const u of units) out.push(...f.push(u, undefined, true));
+    out.push(...f.flush());
+    expect(out.map((x) => Buffer.from(x.data))).toEqual(plain.map((x) => Buffer.from(x.data)));
+
+    const q = new SampleQueue('h264', false);
+    q.push(units[0]);
+    q.pushRef(units[1]);
+    expect(q.referenced).toBe(1);
+    expect(() => q.take(2)).toThrow(/by reference/);
+    expect(() => q.pushRef(audio(0))).toThrow(TypeError);
+    const parts: Uint8Array[] = [];
+    q.takeParts(2, parts);
+    // The first sample's bytes, then the second's slice (AUD, SPS, PPS dropped; SEI and slice kept) each after its length.
+    expect(parts.length).toBe(1 + 4);
+    expect(parts[2]).toBe(units[1].kind === 'video' && units[1].nalus[1]);
+    expect(Buffer.from(parts[1])).toEqual(Buffer.from([0, 0, 0, 5]));
+    expect(q.count).toBe(0);
+    q.release();
   });
 
   it('release(): the next fragmenter reuses the sample buffers (none made), with the same bytes out as a fresh one', () => {

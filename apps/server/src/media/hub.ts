@@ -34,10 +34,16 @@ export interface Subscriber {
    * The unit's bytes are valid during this call: a subscriber that keeps bytes for later (a write
    * queue, a parameter set, a retransmission history) copies them. The units of the cached GOP stay
    * whole until the next keyframe arrives, so a subscriber may still read those replayed by
-   * subscribe() in a microtask.
+   * subscribe() in a microtask. `kept`: this unit is one of the cached GOP, whole until gopEnd().
    */
-  unit(track: number, unit: AccessUnit): void;
+  unit(track: number, unit: AccessUnit, kept?: boolean): void;
   state?(state: HubState, reason: string): void;
+  /**
+   * The kept units are about to be written over: a new GOP starts with `next`, a keyframe of track
+   * `track` (lent: valid during this call), or, without them, the cache is dropped (new tracks, a
+   * GOP past maxGopUnits, the hub stopping). Called before the unit() of that keyframe.
+   */
+  gopEnd?(track?: number, next?: AccessUnit): void;
 }
 
 export interface HubOptions {
@@ -115,7 +121,7 @@ export class StreamHub {
       this.deliver(sub, (x) => x.tracks(this._tracks));
       for (const c of this.gop) {
         if (!this.subs.has(sub)) break;
-        this.deliver(sub, (x) => x.unit(c.track, c.unit));
+        this.deliver(sub, (x) => x.unit(c.track, c.unit, true));
       }
     }
     this.ensureRunning();
@@ -157,8 +163,7 @@ export class StreamHub {
       tracks: (tracks) => {
         if (!alive()) return;
         this._tracks = tracks;
-        this.gop = [];
-        this.store.reset();
+        this.dropGop();
         this.stats.startedAt = Date.now();
         for (const s of this.subs) this.deliver(s, (x) => x.tracks(tracks));
       },
@@ -174,7 +179,7 @@ export class StreamHub {
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
         this.stats.bytes += unitByteLength(unit);
-        this.fanOut(track, unit);
+        this.fanOut(track, unit, unit !== lent);
       },
       failed: (reason) => {
         if (!alive()) return;
@@ -192,19 +197,31 @@ export class StreamHub {
   /** Keeps a unit of the current GOP (a copy in the store) and returns what to fan out: that copy, or the lent unit when not kept. */
   private cache(track: number, unit: AccessUnit): AccessUnit {
     if (unit.kind === 'video' && unit.keyframe) {
-      this.gop = [];
-      this.store.reset();
+      this.dropGop(track, unit);
       this.stats.keyframes++;
     }
     // Before the first keyframe nothing is worth replaying to a new viewer.
     if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) return unit;
-    if (this.gop.length >= this.options.maxGopUnits) {
-      this.gop = [];
-      this.store.reset();
-    }
+    if (this.gop.length >= this.options.maxGopUnits) this.dropGop();
     const kept = this.store.copy(unit);
     this.gop.push({ track, unit: kept });
     return kept;
+  }
+
+  /** The cached GOP ends (see Subscriber.gopEnd): subscribers are told before its bytes are reused. */
+  private dropGop(track?: number, next?: AccessUnit) {
+    if (this.gop.length) {
+      for (const s of this.subs) {
+        if (!s.gopEnd) continue;
+        try {
+          s.gopEnd(track, next);
+        } catch (err) {
+          this.dropFailed(s, err);
+        }
+      }
+    }
+    this.gop = [];
+    this.store.reset();
   }
 
   private hasVideo() {
@@ -231,10 +248,10 @@ export class StreamHub {
   }
 
   /** Every unit to every subscriber: the per-unit path, without a closure per subscriber (see deliver). */
-  private fanOut(track: number, unit: AccessUnit) {
+  private fanOut(track: number, unit: AccessUnit, kept: boolean) {
     for (const s of this.subs) {
       try {
-        s.unit(track, unit);
+        s.unit(track, unit, kept);
       } catch (err) {
         this.dropFailed(s, err);
       }
@@ -277,7 +294,7 @@ export class StreamHub {
     } catch {
       /* already gone */
     }
-    this.gop = [];
+    this.dropGop();
     this.store.release();
     this._tracks = [];
     this.setState('stopped', reason);

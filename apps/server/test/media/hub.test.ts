@@ -156,6 +156,55 @@ describe('StreamHub', () => {
     });
   });
 
+  it('tells subscribers which units are kept, and that the GOP ends before its bytes are written over', () => {
+    const src = new FakeSource();
+    const hub = new StreamHub('d/c/0', () => src, opts({ maxGopUnits: 4 }));
+    const log: string[] = [];
+    /** The first byte of every kept unit, read again when the hub says the GOP ends. */
+    let kept: { pts: number; first: number; bytes: Uint8Array }[] = [];
+    hub.subscribe({
+      tracks: () => log.push('tracks'),
+      unit: (_t, u, isKept) => {
+        log.push(`${u.pts}${isKept ? ' kept' : ''}`);
+        if (isKept && u.kind === 'video') kept.push({ pts: u.pts, first: u.nalus[0][0], bytes: u.nalus[0] });
+      },
+      gopEnd: (track, next) => {
+        log.push(`gopEnd ${track ?? '-'} ${next?.pts ?? '-'}`);
+        for (const k of kept) expect(k.bytes[0], `unit ${k.pts} whole at gopEnd`).toBe(k.first);
+        kept = [];
+      },
+    });
+    const unit = (pts: number, keyframe: boolean): AccessUnit => ({ kind: 'video', pts, dts: pts, keyframe, nalus: [new Uint8Array(100).fill(pts)] });
+    src.sink!.tracks([video]);
+    src.sink!.unit(0, unit(1, false)); // before the first keyframe: lent
+    src.sink!.unit(0, unit(2, true));
+    src.sink!.unit(0, unit(3, false));
+    src.sink!.unit(0, unit(4, true)); // written over the same chunk as 2 and 3
+    for (let pts = 5; pts < 9; pts++) src.sink!.unit(0, unit(pts, false)); // 8 is past maxGopUnits: the GOP is dropped first
+    src.sink!.tracks([video]); // a reconnect drops the cache
+    src.sink!.unit(0, unit(9, false));
+    src.sink!.unit(0, unit(10, true));
+    hub.stop();
+    expect(log).toEqual([
+      'tracks',
+      '1',
+      '2 kept',
+      '3 kept',
+      'gopEnd 0 4',
+      '4 kept',
+      '5 kept',
+      '6 kept',
+      '7 kept',
+      'gopEnd - -',
+      '8 kept',
+      'gopEnd - -',
+      'tracks',
+      '9',
+      '10 kept',
+      'gopEnd - -',
+    ]);
+  });
+
   it('bounds the cached GOP', () => {
     const src = new FakeSource();
     const hub = new StreamHub('k', () => src, opts({ maxGopUnits: 10 }));

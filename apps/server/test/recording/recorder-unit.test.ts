@@ -3,12 +3,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AudioTrack } from '@opencvr/codec';
+import type { AccessUnit, AudioTrack } from '@opencvr/codec';
+import { StreamHub, type SourceSink } from '../../src/media/hub.js';
 import { RecorderOutput, type SegmentProgress, type SegmentStart } from '../../src/media/outputs/recorder.js';
 import { openSegmentWriter, writeRoundNow, type PositionalWrite, type SegmentWriter } from '../../src/media/outputs/segment-writer.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
 import { decodes, ffprobe } from './support.js';
+import { videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
 
 const alaw: AudioTrack = { kind: 'audio', codec: 'pcma', sampleRate: 8000, channels: 1, config: new Uint8Array(), codecString: 'alaw', clockRate: 8000 };
 
@@ -102,6 +104,70 @@ describe('RecorderOutput', () => {
     }
     // contiguous while the stream runs
     expect(store.rows[1].startAt.getTime()).toBe(store.rows[0].progress!.endAt.getTime());
+  });
+
+  it('video held by reference from the hub: the same segment files as a recorder given copies', async () => {
+    // The H.264 fixture (B-frames, a keyframe every 2 s) looped 5 times with G.711 audio, segments of
+    // 3 s: cuts before keyframes inside segments and at their ends, by the hub's gopEnd().
+    const h264 = videoStream('h264', 'h264-320x240-25fps-bf2.h264');
+    const span = 100 * 3600;
+    const units: [number, AccessUnit][] = [];
+    for (let loop = 0; loop < 5; loop++) {
+      for (const u of h264.units) units.push([0, { ...u, pts: u.pts + loop * span, dts: u.dts + loop * span }]);
+      for (let i = 0; i < 200; i++) units.push([1, { kind: 'audio', pts: loop * 32000 + i * 160, data: new Uint8Array(160).fill(i) }]);
+    }
+    const time = ([t, u]: [number, AccessUnit]) => (t === 0 && u.kind === 'video' ? u.dts / 90000 : u.pts / 8000);
+    units.sort((a, b) => time(a) - time(b));
+    let clock = Date.UTC(2024, 0, 1, 12);
+    const open = (root: string, store: ReturnType<typeof fakeStore>) =>
+      new RecorderOutput({ channelPk: 3, root, rootKey: '', segmentSeconds: 3, pathFor: (s, a) => segmentPath(3, s, a), store, now: () => clock });
+    const copiedStore = fakeStore();
+    const refStore = fakeStore();
+    const copied = open(path.join(dir, 'copied'), copiedStore);
+    const byRef = open(path.join(dir, 'ref'), refStore);
+    let sink: SourceSink | undefined;
+    const hub = new StreamHub('d/3/0', () => ({ start: (s) => (sink = s), stop: () => undefined }), {
+      onDemand: false,
+      graceMs: 1000,
+      retryMinMs: 1000,
+      retryMaxMs: 1000,
+      maxGopUnits: 2000,
+    });
+    hub.subscribe(byRef);
+    const tracks = [h264.track, alaw];
+    copied.tracks(tracks);
+    sink!.tracks(tracks);
+    // The source lends each unit from one scratch buffer it writes over afterwards, as the RTSP ingest does.
+    const scratch = new Uint8Array(512 * 1024);
+    for (const [t, u] of units) {
+      copied.unit(t, u);
+      let lent: AccessUnit = u;
+      if (u.kind === 'video') {
+        let at = 0;
+        const nalus = u.nalus.map((n) => {
+          scratch.set(n, at);
+          at += n.length;
+          return scratch.subarray(at - n.length, at);
+        });
+        lent = { ...u, nalus };
+      }
+      sink!.unit(t, lent);
+      scratch.fill(0xee);
+      clock += 10;
+    }
+    await copied.stop();
+    await byRef.stop();
+    hub.stop();
+    expect(copiedStore.rows.length).toBeGreaterThanOrEqual(3);
+    expect(refStore.rows.map((r) => [r.path, r.progress?.bytes, r.progress?.durationMs])).toEqual(
+      copiedStore.rows.map((r) => [r.path, r.progress?.bytes, r.progress?.durationMs]),
+    );
+    for (const r of copiedStore.rows) {
+      const a = fs.readFileSync(path.join(dir, 'copied', r.path));
+      const b = fs.readFileSync(path.join(dir, 'ref', r.path));
+      expect(b.equals(a), r.path).toBe(true);
+    }
+    decodes(path.join(dir, 'ref', refStore.rows[1].path));
   });
 
   it('a write failure closes the segment at its last whole fragment; the next unit starts a new file', async () => {

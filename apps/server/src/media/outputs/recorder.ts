@@ -130,16 +130,16 @@ export class RecorderOutput implements Subscriber {
     this.fragmenter = undefined;
   }
 
-  unit(track: number, unit: AccessUnit) {
+  /**
+   * `kept` (the hub's cached GOP, whole until gopEnd): a video unit is held by reference, not copied,
+   * until its fragment goes to the writer, which copies it once (sample-queue.ts).
+   */
+  unit(track: number, unit: AccessUnit, kept = false) {
     if (this.stopped || this.primaryIndex < 0 || !this.allTracks[track]) return;
     const isPrimary = track === this.primaryIndex;
     const dts = unit.kind === 'video' ? unit.dts : unit.pts;
     const startsHere = isPrimary && (unit.kind === 'audio' || unit.keyframe);
-    if (startsHere && this.fragmenter && this.segFirstDts !== undefined) {
-      const media = (dts - this.segFirstDts) / this.timescale;
-      const wall = (this.now() - this.segWallStart) / 1000;
-      if (media >= this.opts.segmentSeconds || wall >= this.opts.segmentSeconds * 1.5 + 2) this.endSegment(true);
-    }
+    if (startsHere && this.segmentFullAt(dts)) this.endSegment(true);
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
       // 'parts': the fragment's sample bytes are written from the fragmenter's own copy (writev), the
@@ -150,12 +150,44 @@ export class RecorderOutput implements Subscriber {
     }
     let frags: Fragment[];
     try {
-      frags = this.fragmenter.push(unit, track);
+      frags = this.fragmenter.push(unit, track, kept);
     } catch (err) {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
     for (const f of frags) this.write(f);
+  }
+
+  /**
+   * The hub is about to write over the units held by reference. Before its next keyframe the segment
+   * ends or the fragment is cut here, as unit() would do on that keyframe, so the held units go to the
+   * writer from the hub's bytes; what is still held (nothing, unless the cache is dropped) is copied.
+   */
+  gopEnd(track?: number, next?: AccessUnit) {
+    const fr = this.fragmenter;
+    if (!fr || this.stopped) return;
+    if (next?.kind === 'video' && next.keyframe && !next.damaged && track === this.primaryIndex) {
+      if (this.segmentFullAt(next.dts)) {
+        this.endSegment(true);
+        return;
+      }
+      let frags: Fragment[] = [];
+      try {
+        frags = fr.cutBefore(next.dts);
+      } catch (err) {
+        this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: fragment not cut');
+      }
+      for (const f of frags) this.write(f);
+    }
+    this.fragmenter?.detach();
+  }
+
+  /** A segment is open and long enough to end before a keyframe of the primary track at `dts`. */
+  private segmentFullAt(dts: number): boolean {
+    if (!this.fragmenter || this.segFirstDts === undefined) return false;
+    const media = (dts - this.segFirstDts) / this.timescale;
+    const wall = (this.now() - this.segWallStart) / 1000;
+    return media >= this.opts.segmentSeconds || wall >= this.opts.segmentSeconds * 1.5 + 2;
   }
 
   state(state: HubState, reason: string) {

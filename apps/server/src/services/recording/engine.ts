@@ -162,8 +162,11 @@ export class RecordEngine {
     const r = this.running.get(pk);
     if (!r) return;
     this.running.delete(pk);
+    // stop() writes the last fragment before it first waits, while the hub's cached units it may
+    // hold by reference are still whole; then the hub lets go of it.
+    const stopped = r.recorder.stop();
     r.unsubscribe();
-    await r.recorder.stop();
+    await stopped;
     this.deps.log.info({ channel: pk, why }, 'recording: stopped');
   }
 
