@@ -1,11 +1,13 @@
 /**
- * The recorder alone, in its own process (`node --import tsx bench/recording/recorder-only.ts N SECONDS DIR`):
+ * The recorder alone, in its own process (`node --import tsx bench/recording/recorder-only.ts N SECONDS DIR [copy]`):
  * N RecorderOutputs (apps/server/src/media/outputs/recorder.ts, the server's own) fed the live
  * benchmark's 1080p25 clip in real time (25 access units per second per stream; the NAL buffers are shared between the streams, as the
  * depacketiser copy belongs to the ingest), writing segment files under DIR with fdatasync as
  * in the server; the index is a no-op store (the server's index writes are one UPDATE per recorder
- * per second). Prints {"cpuSeconds", "seconds", "bytes"} as JSON: what the recorder itself costs,
- * without the ingest and the rest of the server around it.
+ * per second). As the hub does, units are given as kept (the clip's buffers never change) and
+ * gopEnd() comes before each keyframe, so the recorder holds video by reference; with `copy` they are
+ * given as lent, and copied. Prints {"cpuSeconds", "seconds", "bytes"} as JSON: what the recorder
+ * itself costs, without the ingest and the rest of the server around it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,7 +18,8 @@ import { CLIP_H264, FPS } from './camera';
 const n = Number(process.argv[2] ?? 16);
 const seconds = Number(process.argv[3] ?? 30);
 const dir = process.argv[4];
-if (!dir) throw new Error('usage: recorder-only.ts N SECONDS DIR');
+if (!dir) throw new Error('usage: recorder-only.ts N SECONDS DIR [copy]');
+const kept = process.argv[5] !== 'copy';
 const nalus = splitAnnexB(new Uint8Array(fs.readFileSync(CLIP_H264)));
 const units: Uint8Array[][] = [[]];
 for (const nal of nalus) {
@@ -50,7 +53,8 @@ for (let f = 0; f < seconds * FPS; f++) {
   const ticks = Math.round(f * (90000 / FPS));
   for (const r of recorders) {
     const unit: AccessUnit = { kind: 'video', pts: ticks, dts: ticks, keyframe, nalus: au };
-    r.unit(0, unit);
+    if (keyframe) r.gopEnd(0, unit);
+    r.unit(0, unit, kept);
   }
 }
 await Promise.all(recorders.map((r) => r.stop()));
