@@ -193,10 +193,7 @@ export class SampleQueue {
     for (const nal of nalus) {
       if (!keepNal(codec, nal, this.dropSei)) continue;
       const n = nal.length;
-      b[at] = n >>> 24;
-      b[at + 1] = (n >>> 16) & 0xff;
-      b[at + 2] = (n >>> 8) & 0xff;
-      b[at + 3] = n & 0xff;
+      writeLength(b, at, n);
       b.set(nal, at + 4);
       at += 4 + n;
     }
@@ -246,11 +243,7 @@ export class SampleQueue {
     for (const nalus of refs) {
       for (const nal of nalus) {
         if (!keepNal(codec, nal, this.dropSei)) continue;
-        const size = nal.length;
-        len[at] = size >>> 24;
-        len[at + 1] = (size >>> 16) & 0xff;
-        len[at + 2] = (size >>> 8) & 0xff;
-        len[at + 3] = size & 0xff;
+        writeLength(len, at, nal.length);
         out.push(len.subarray(at, at + 4), nal);
         at += 4;
       }
@@ -305,6 +298,14 @@ export class SampleQueue {
       this.keyCol = grow(this.keyCol, new Uint8Array(cap));
     }
   }
+}
+
+/** A NAL unit's 4-byte big-endian length, as MP4 samples carry it (bytes set one by one: no view object). */
+function writeLength(b: Uint8Array, at: number, n: number) {
+  b[at] = n >>> 24;
+  b[at + 1] = (n >>> 16) & 0xff;
+  b[at + 2] = (n >>> 8) & 0xff;
+  b[at + 3] = n & 0xff;
 }
 
 function grow<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(from: T, to: T): T {
