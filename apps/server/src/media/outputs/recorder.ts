@@ -142,8 +142,8 @@ export class RecorderOutput implements Subscriber {
     if (startsHere && this.segmentFullAt(dts)) this.endSegment(true);
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
-      // 'parts': the fragment's sample bytes are written from the fragmenter's own copy (writev), the
-      // one copy of them in this process; the access units themselves are not held (sample-queue.ts).
+      // 'parts': the fragment goes to the writer in pieces, which it copies once: the hub's kept video
+      // units by reference, everything else from the fragmenter's own copy (sample-queue.ts).
       this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts', sampleCapacity: this.sampleCapacity });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
