@@ -1,6 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy*/waitFor give up after 1 s by default. The full suite runs the console's tests beside the
+// server's on two cores, where one re-render after a mocked response has taken longer than that
+// (RoleChannelsModalReopen, a save button's loading state, failed once and passed on the retry). A
+// wait only lasts as long as the page needs; the limit is for a page that never gets there.
+configure({ asyncUtilTimeout: 5000 });
 
 // antd's responsive helpers call matchMedia, which jsdom does not implement.
 if (!window.matchMedia) {
