@@ -53,6 +53,8 @@ export class SampleQueue {
   private copied = 0;
   /** Per sample held by reference, its NAL units (index i - copied). */
   private refs: (readonly Uint8Array[])[] = [];
+  /** Where takeParts writes the 4-byte lengths of samples held by reference. */
+  private lengths = new Uint8Array(0);
 
   /**
    * `capacity`: bytes to start each buffer with (a recorder passes what its previous segment's queue
@@ -225,9 +227,8 @@ export class SampleQueue {
   takeParts(n: number, out: Uint8Array[]): void {
     const fromBuf = Math.min(n, this.copied);
     const nRefs = n - fromBuf;
-    const refs = this.refs.slice(0, nRefs);
+    const refs = nRefs ? this.refs.splice(0, nRefs) : [];
     if (nRefs) {
-      this.refs = this.refs.slice(nRefs);
       // The lengths go in a buffer of their own: the parts view it until the next take.
       let nals = 0;
       for (const nalus of refs) nals += nalus.length;
@@ -249,9 +250,6 @@ export class SampleQueue {
       }
     }
   }
-
-  /** Where takeParts writes the 4-byte lengths of samples held by reference. */
-  private lengths = new Uint8Array(0);
 
   /**
    * Takes the first `n` samples out, all copied ones, and `alsoRefs` referenced ones right after them
