@@ -16,6 +16,31 @@ export interface Depacketiser<T extends AccessUnit = AccessUnit> {
   pushView(packet: RtpView): readonly T[];
   /** Whatever is complete enough to emit at the end of the stream. */
   flush(): readonly T[];
+  /**
+   * Video only: assemble units in `memory` from the next unit on (undefined: in the depacketiser's own
+   * buffers again). A unit assembled there is given to the memory's owner: it needs no copy to be kept.
+   */
+  useMemory?(memory: AssemblyMemory | undefined): void;
+}
+
+/**
+ * Memory a depacketiser may assemble its units in, owned by whoever keeps them (the hub's GOP store):
+ * a unit assembled in place needs no copy to be kept. The unit in progress is bytes[base, ...); once
+ * committed its bytes stay where they are (until the owner reuses them) and the next unit starts
+ * right after them. One depacketiser writes in a memory at a time.
+ */
+export interface AssemblyMemory {
+  /** The buffer the unit in progress is assembled in; read again after ensure() and commit(). */
+  readonly bytes: Uint8Array;
+  /** Where in `bytes` the unit in progress starts; read again after ensure() and commit(). */
+  readonly base: number;
+  /**
+   * Room for `total` bytes of the unit in progress from `base`, of which the first `have` are written
+   * already: when they do not fit where they are, they move (bytes and base change).
+   */
+  ensure(have: number, total: number): void;
+  /** The unit in progress is complete with its first `n` bytes; the next one starts after them. */
+  commit(n: number): void;
 }
 
 export interface DepacketiserLimits {

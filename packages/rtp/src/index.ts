@@ -15,7 +15,7 @@ export {
   type SenderReport,
 } from './packet.js';
 export { ReorderBuffer, seqDiff, TimestampUnwrapper, type Released, type ReorderOptions } from './reorder.js';
-export type { Depacketiser, DepacketiserLimits } from './depacketiser.js';
+export type { AssemblyMemory, Depacketiser, DepacketiserLimits } from './depacketiser.js';
 export { H264Depacketiser } from './h264.js';
 export { H265Depacketiser, type H265Options } from './h265.js';
 export { AacDepacketiser, type AacOptions } from './aac.js';

@@ -10,9 +10,12 @@
  * slice of a block shared by the stream's next units: see ARENA_BYTES), or, with `lendUnits`, lent
  * from the assembly buffer itself until the next push. A packet is read by offsets (pushView) and
  * allocates nothing; an access unit allocates its few objects.
+ *
+ * With an AssemblyMemory (useMemory: the hub's GOP store), the unit is assembled in that memory
+ * instead, and once complete it stays there: the one copy of its bytes is the one from the packets.
  */
 import type { VideoAccessUnit } from '@opencvr/codec';
-import { follows, NOTHING, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
+import { follows, NOTHING, type AssemblyMemory, type Depacketiser, type DepacketiserLimits } from './depacketiser.js';
 import { viewOf, type RtpPacket, type RtpView } from './packet.js';
 import { TimestampUnwrapper } from './reorder.js';
 
@@ -48,10 +51,18 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
   private readonly maxAccessUnitBytes: number;
   private readonly maxNalus: number;
   private lastSeq = -1;
-  /** The access unit being assembled: its NAL units back to back, then the fragment in progress. */
-  private assembly = new Uint8Array(0);
+  /**
+   * The access unit being assembled, from `base`: its NAL units back to back, then the fragment in
+   * progress. The depacketiser's own buffer (base 0), or the memory's while one is used.
+   */
+  private assembly: Uint8Array = new Uint8Array(0);
+  private base = 0;
+  private memory?: AssemblyMemory;
+  /** useMemory() while a unit was in progress: the memory to switch to once it is complete. */
+  private nextMemory?: AssemblyMemory;
+  private switching = false;
   /** lendUnits: the buffer of the unit last lent; the two swap at each unit. */
-  private spare = new Uint8Array(0);
+  private spare: Uint8Array = new Uint8Array(0);
   private readonly lend: boolean;
   /** Bytes of whole NAL units in `assembly`; `nalEnds` marks where each ends. */
   private auBytes = 0;
@@ -143,6 +154,27 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
     return out;
   }
 
+  useMemory(memory: AssemblyMemory | undefined): void {
+    this.nextMemory = memory;
+    this.switching = true;
+    if (!this.auActive && this.auBytes === 0 && this.fragmentBytes === 0) this.switchMemory();
+  }
+
+  /** Between units: assemble the next one in `nextMemory` (or again in own buffers). */
+  private switchMemory(): void {
+    this.switching = false;
+    this.memory = this.nextMemory;
+    this.nextMemory = undefined;
+    if (this.memory) {
+      this.assembly = this.memory.bytes;
+      this.base = this.memory.base;
+      this.spare = new Uint8Array(0);
+    } else {
+      this.assembly = new Uint8Array(0);
+      this.base = 0;
+    }
+  }
+
   flush(): readonly VideoAccessUnit[] {
     if (this.inFragment) {
       this.dropFragment();
@@ -165,7 +197,7 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
         return;
       }
       this.inFragment = true;
-      const at = this.reserve(hl + dataLength);
+      const at = this.reserve(hl + dataLength); // before reading this.assembly: reserve() may move it
       if (hl === 2) {
         this.assembly[at] = this.fragmentHeader >> 8;
         this.assembly[at + 1] = this.fragmentHeader & 0xff;
@@ -198,15 +230,21 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
     this.fragmentBytes = 0;
   }
 
-  /** Room for `n` more bytes after the whole units and the fragment in progress; returns where. */
+  /** Room for `n` more bytes after the whole units and the fragment in progress; returns where in `assembly`. */
   private reserve(n: number): number {
-    const at = this.auBytes + this.fragmentBytes;
-    if (at + n > this.assembly.length) {
-      const grown = new Uint8Array(Math.max(at + n, this.assembly.length * 2, INITIAL_ASSEMBLY_BYTES));
-      grown.set(this.assembly.subarray(0, at));
-      this.assembly = grown;
+    const have = this.auBytes + this.fragmentBytes;
+    if (this.base + have + n > this.assembly.length) {
+      if (this.memory) {
+        this.memory.ensure(have, have + n);
+        this.assembly = this.memory.bytes;
+        this.base = this.memory.base;
+      } else {
+        const grown = new Uint8Array(Math.max(have + n, this.assembly.length * 2, INITIAL_ASSEMBLY_BYTES));
+        grown.set(this.assembly.subarray(0, have));
+        this.assembly = grown;
+      }
     }
-    return at;
+    return this.base + have;
   }
 
   /** Copies b[start, end) to assembly[at...]: short runs byte by byte (no view object), long ones with set(). */
@@ -267,7 +305,7 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
   /** `out` plus the unit just completed, if any (a new array: `out` may be the shared NOTHING). */
   private emit(out: readonly VideoAccessUnit[]): readonly VideoAccessUnit[] {
     if (this.nalEnds.length > 0) {
-      const bytes = this.unitBytes(this.auBytes);
+      const bytes = this.memory ? this.assembly.subarray(this.base, this.base + this.auBytes) : this.unitBytes(this.auBytes);
       const nalus: Uint8Array[] = new Array(this.nalEnds.length);
       let keyframe = false;
       for (let i = 0, start = 0; i < this.nalEnds.length; i++) {
@@ -279,11 +317,17 @@ export abstract class NalDepacketiser implements Depacketiser<VideoAccessUnit> {
       const au: VideoAccessUnit = { kind: 'video', pts: this.auTs, dts: this.auTs, keyframe, nalus };
       if (this.damaged) au.damaged = true;
       out = out.length ? [...out, au] : [au];
+      if (this.memory) {
+        this.memory.commit(this.auBytes);
+        this.assembly = this.memory.bytes;
+        this.base = this.memory.base;
+      }
     }
     this.auBytes = 0;
     this.nalEnds.length = 0;
     this.auActive = false;
     this.damaged = false;
+    if (this.switching) this.switchMemory();
     return out;
   }
 }

@@ -7,8 +7,9 @@
  * client, a GB28181 PS receiver or a test double are all MediaSources; a WebSocket fMP4 output, the
  * recorder or a stats probe are all Subscribers.
  */
-import { unitByteLength, type AccessUnit, type Track } from '@opencvr/codec';
-import { GopStore } from './gop-store.js';
+import { copyUnit, unitByteLength, type AccessUnit, type Track } from '@opencvr/codec';
+import type { AssemblyMemory } from '@opencvr/rtp';
+import { GopStore, gopAudioChunks, gopChunks } from './gop-store.js';
 import { latencyProbe } from './latency-probe.js';
 
 export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
@@ -16,8 +17,16 @@ export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
 /** What a source reports to its hub. */
 export interface SourceSink {
   tracks(tracks: Track[]): void;
-  /** The unit is lent: its bytes may be reused by the source once this returns (the hub copies what it keeps). */
+  /**
+   * The unit is lent: its bytes may be reused by the source once this returns (the hub copies what it
+   * keeps), unless they were assembled in the track's memory().
+   */
   unit(track: number, unit: AccessUnit): void;
+  /**
+   * Memory to assemble the track's units in, after tracks() (the hub's GOP store of that track: a unit
+   * assembled there is kept without a copy). Valid while this source runs; undefined when none.
+   */
+  memory?(track: number): AssemblyMemory | undefined;
   /** The source failed or ended; the hub retries with back-off. */
   failed(reason: string): void;
 }
@@ -76,8 +85,8 @@ export class StreamHub {
   private _reason = '';
   private _tracks: Track[] = [];
   private gop: Cached[] = [];
-  /** The bytes of `gop` (see gop-store.ts). */
-  private readonly store = new GopStore();
+  /** The bytes of `gop`, a store per track (see gop-store.ts). */
+  private stores: GopStore[] = [];
   private subs = new Set<Subscriber>();
   private graceTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
@@ -155,6 +164,8 @@ export class StreamHub {
 
   private connect() {
     this.setState('connecting', '');
+    // The last source's depacketisers assemble nothing more in the stores.
+    for (const s of this.stores) s.unlease();
     const source = this.makeSource();
     this.source = source;
     // A sink bound to this attempt: late calls from a stopped source are ignored.
@@ -164,6 +175,7 @@ export class StreamHub {
         if (!alive()) return;
         this._tracks = tracks;
         this.dropGop();
+        this.storesFor(tracks);
         this.stats.startedAt = Date.now();
         for (const s of this.subs) this.deliver(s, (x) => x.tracks(tracks));
       },
@@ -174,13 +186,15 @@ export class StreamHub {
           this.retryDelay = this.options.retryMinMs;
           this.setState('live', '');
         }
-        const unit = this.cache(track, lent);
+        const kept = this.cache(track, lent);
+        const unit = kept ?? lent;
         latencyProbe?.arrived(unit, arrival);
         this.stats.units++;
         this.stats.lastUnitAt = Date.now();
         this.stats.bytes += unitByteLength(unit);
-        this.fanOut(track, unit, unit !== lent);
+        this.fanOut(track, unit, kept !== undefined);
       },
+      memory: (track) => (alive() && track < this.stores.length ? this.stores[track].lease() : undefined),
       failed: (reason) => {
         if (!alive()) return;
         this.source = undefined;
@@ -194,22 +208,48 @@ export class StreamHub {
     });
   }
 
-  /** Keeps a unit of the current GOP (a copy in the store) and returns what to fan out: that copy, or the lent unit when not kept. */
-  private cache(track: number, unit: AccessUnit): AccessUnit {
+  /** A store per track: the chunks' size fits the track's kind. */
+  private storesFor(tracks: Track[]) {
+    const stores = tracks.map((t, i) => {
+      const pool = t.kind === 'audio' ? gopAudioChunks : gopChunks;
+      const old = this.stores[i];
+      return old && old.pool === pool ? old : new GopStore(pool);
+    });
+    for (const s of this.stores) if (!stores.includes(s)) s.release();
+    this.stores = stores;
+  }
+
+  /**
+   * Keeps a unit of the current GOP in its track's store (where the source may have assembled it, else
+   * a copy) and returns it; undefined when it is not kept.
+   */
+  private cache(track: number, unit: AccessUnit): AccessUnit | undefined {
+    const store = this.stores[track];
+    if (!store) return undefined; // a unit of a track the source did not announce
+    const inStore = store.holds(unit);
     if (unit.kind === 'video' && unit.keyframe) {
-      this.dropGop(track, unit);
+      this.dropGop(track, unit, inStore ? unit : undefined);
       this.stats.keyframes++;
     }
     // Before the first keyframe nothing is worth replaying to a new viewer.
-    if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) return unit;
-    if (this.gop.length >= this.options.maxGopUnits) this.dropGop();
-    const kept = this.store.copy(unit);
+    if (this.gop.length === 0 && this.hasVideo() && !(unit.kind === 'video' && unit.keyframe)) {
+      // Assembled in the store: its bytes may go at once (reset() keeps what is still being assembled).
+      if (inStore) store.reset();
+      return undefined;
+    }
+    if (this.gop.length >= this.options.maxGopUnits) this.dropGop(undefined, undefined, inStore ? unit : undefined);
+    // Not in a store that a source writes in: a copy there (a unit the depacketiser had begun before
+    // it was given the store cannot go in it: it gets bytes of its own).
+    const kept = inStore ? unit : store.isLeased ? copyUnit(unit) : store.copy(unit);
     this.gop.push({ track, unit: kept });
     return kept;
   }
 
-  /** The cached GOP ends (see Subscriber.gopEnd): subscribers are told before its bytes are reused. */
-  private dropGop(track?: number, next?: AccessUnit) {
+  /**
+   * The cached GOP ends (see Subscriber.gopEnd): subscribers are told before its bytes are reused.
+   * `keep`: a unit assembled in a store, which the new GOP starts with.
+   */
+  private dropGop(track?: number, next?: AccessUnit, keep?: AccessUnit) {
     if (this.gop.length) {
       for (const s of this.subs) {
         if (!s.gopEnd) continue;
@@ -221,7 +261,7 @@ export class StreamHub {
       }
     }
     this.gop = [];
-    this.store.reset();
+    for (const s of this.stores) s.reset(keep);
   }
 
   private hasVideo() {
@@ -295,7 +335,8 @@ export class StreamHub {
       /* already gone */
     }
     this.dropGop();
-    this.store.release();
+    for (const s of this.stores) s.release();
+    this.stores = [];
     this._tracks = [];
     this.setState('stopped', reason);
     this.onIdle?.(this);

@@ -4,8 +4,9 @@
  * GOPs are in.
  */
 import { describe, expect, it } from 'vitest';
-import type { AccessUnit } from '@opencvr/codec';
+import type { AccessUnit, VideoAccessUnit } from '@opencvr/codec';
 import { BytePool } from '@opencvr/codec';
+import { H264Depacketiser, h264Payloads, newRtpView, readRtp, serializeRtp } from '@opencvr/rtp';
 import { GOP_CHUNK_BYTES, GopStore } from '../../src/media/gop-store.js';
 
 const pool = (maxIdle = 64 << 20) => new BytePool(GOP_CHUNK_BYTES, maxIdle);
@@ -115,5 +116,86 @@ describe('GopStore', () => {
     store.release();
     expect(store.heldBytes).toBe(0);
     expect(chunks.idleBytes).toBe(big);
+  });
+
+  describe('leased: a depacketiser assembles the units in the store', () => {
+    /** A NAL unit of `size` bytes (IDR when `key`), its body `fill`. */
+    const nal = (size: number, fill: number, key: boolean) => {
+      const n = new Uint8Array(size).fill(fill & 0xff);
+      n[0] = key ? 0x65 : 0x41;
+      return n;
+    };
+    /** Frame i of a stream with a keyframe every `gop` frames (150 KB; P-frames 20-24 KB). */
+    const frame = (i: number, gop: number) => nal(i % gop === 0 ? 150_000 : 20_000 + ((i * 131) % 4000), i, i % gop === 0);
+
+    /** Feeds frames as RTP through one scratch buffer (overwritten after each packet); `each` sees the units of each push. */
+    function feed(d: H264Depacketiser, frames: number, gop: number, each: (u: VideoAccessUnit, i: number) => void, from = 0) {
+      const scratch = new Uint8Array(2048);
+      const view = newRtpView();
+      let seq = 0;
+      for (let i = from; i < from + frames; i++) {
+        const payloads = h264Payloads([frame(i, gop)], 1400);
+        payloads.forEach((payload, k) => {
+          const p = serializeRtp({ marker: k === payloads.length - 1, payloadType: 96, sequenceNumber: seq++ & 0xffff, timestamp: i * 3600, ssrc: 1, csrc: [], padding: 0, payload });
+          scratch.set(p);
+          for (const u of d.pushView(readRtp(scratch, 0, p.length, view))) each(u, i);
+          scratch.fill(0xee);
+        });
+      }
+    }
+
+    it('keeps every unit of the GOP where it was assembled, intact until the next keyframe, and makes no chunk after the first GOPs', () => {
+      const chunks = pool();
+      const store = new GopStore(chunks);
+      const d = new H264Depacketiser();
+      d.useMemory(store.lease());
+      let gop: { u: VideoAccessUnit; i: number }[] = [];
+      let made = -1;
+      let most = 0;
+      feed(d, 400, 50, (u, i) => {
+        expect(store.holds(u)).toBe(true);
+        if (u.keyframe) {
+          // Every unit of the GOP that ends is as it was assembled, though the next ones were assembled meanwhile.
+          for (const g of gop) expect(Array.from(g.u.nalus[0])).toEqual(Array.from(frame(g.i, 50)));
+          store.reset(u);
+          gop = [];
+          if (i === 100) made = chunks.stats.made;
+        }
+        gop.push({ u, i });
+        most = Math.max(most, store.heldBytes);
+      });
+      expect(gop).toHaveLength(50);
+      expect(chunks.stats.made).toBe(made);
+      // A GOP is ~1.26 MB: its chunks, one more for the bytes before the keyframe in its first chunk, and one of a larger class at most.
+      expect(most).toBeLessThanOrEqual(150_000 + 49 * 24_000 + 3 * GOP_CHUNK_BYTES);
+    });
+
+    it('units not kept (no keyframe yet) leave the store no larger than a chunk or two', () => {
+      const store = new GopStore(pool());
+      const d = new H264Depacketiser();
+      d.useMemory(store.lease());
+      let units = 0;
+      feed(d, 300, 1000, (u) => {
+        expect(store.holds(u)).toBe(true);
+        store.reset(); // the hub drops a unit before the first keyframe
+        units++;
+      }, 1);
+      expect(units).toBe(300);
+      expect(store.heldBytes).toBeLessThanOrEqual(2 * GOP_CHUNK_BYTES);
+    });
+
+    it('a unit assembled elsewhere is not held; release() ends the lease and gives every chunk back', () => {
+      const chunks = pool();
+      const store = new GopStore(chunks);
+      expect(store.holds(video(1, [100], true))).toBe(false);
+      store.lease();
+      expect(store.isLeased).toBe(true);
+      store.ensure(0, 1000);
+      store.commit(1000);
+      store.release();
+      expect(store.isLeased).toBe(false);
+      expect(store.heldBytes).toBe(0);
+      expect(chunks.idleBytes).toBe(GOP_CHUNK_BYTES);
+    });
   });
 });

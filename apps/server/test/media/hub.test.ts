@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AccessUnit, Track } from '@opencvr/codec';
+import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
+import { H264Depacketiser, h264Payloads, newRtpView, readRtp, serializeRtp } from '@opencvr/rtp';
 import { HubRegistry, StreamHub, type HubOptions, type MediaSource, type SourceSink, type Subscriber } from '../../src/media/hub.js';
 
 const video: Track = {
@@ -203,6 +204,63 @@ describe('StreamHub', () => {
       '10 kept',
       'gopEnd - -',
     ]);
+  });
+
+  it('keeps the units a source assembled in its memory without copying them, whole until the GOP ends', () => {
+    // An RTSP-like source: RTP through one scratch buffer into a depacketiser that assembles in the hub's memory.
+    const d = new H264Depacketiser();
+    const src = new FakeSource();
+    const hub = new StreamHub('d/c/0', () => src, opts({ maxGopUnits: 30 }));
+    const nal = (i: number, key: boolean) => {
+      const n = new Uint8Array(key ? 120_000 : 15_000 + ((i * 337) % 9000)).fill(i & 0xff);
+      n[0] = key ? 0x65 : 0x41;
+      return n;
+    };
+    const expected = (u: AccessUnit) => Array.from(nal(u.pts / 3600, u.kind === 'video' && u.keyframe));
+    const emitted = new Set<AccessUnit>();
+    let kept: VideoAccessUnit[] = [];
+    const log: string[] = [];
+    hub.subscribe({
+      tracks: () => undefined,
+      unit: (_t, u, isKept) => {
+        if (u.kind !== 'video') return;
+        expect(emitted.has(u), 'the very unit the depacketiser made').toBe(true);
+        if (isKept) kept.push(u);
+        else log.push(`lent ${u.pts / 3600}`);
+      },
+      gopEnd: (_t, next) => {
+        for (const k of kept) expect(Array.from(k.nalus[0]), `unit ${k.pts / 3600} whole at gopEnd`).toEqual(expected(k));
+        log.push(`gopEnd ${kept.length} ${next ? next.pts / 3600 : '-'}`);
+        kept = [];
+      },
+    });
+    src.sink!.tracks([video]);
+    const memory = src.sink!.memory!(0);
+    expect(memory).toBeDefined();
+    d.useMemory(memory);
+    const scratch = new Uint8Array(2048);
+    const view = newRtpView();
+    let seq = 0;
+    // Frames 0-2 before the first keyframe; keyframes at 3, 28 and 63 (a GOP of 35 frames, past maxGopUnits).
+    for (let i = 0; i < 80; i++) {
+      const payloads = h264Payloads([nal(i, i === 3 || i === 28 || i === 63)], 1400);
+      payloads.forEach((payload, k) => {
+        const p = serializeRtp({ marker: k === payloads.length - 1, payloadType: 96, sequenceNumber: seq++, timestamp: i * 3600, ssrc: 1, csrc: [], padding: 0, payload });
+        scratch.set(p);
+        for (const u of d.pushView(readRtp(scratch, 0, p.length, view))) {
+          emitted.add(u);
+          src.sink!.unit(0, u);
+        }
+        scratch.fill(0xee);
+      });
+    }
+    // A late viewer gets the GOP from keyframe 63 as it was sent.
+    const late: AccessUnit[] = [];
+    hub.subscribe({ tracks: () => undefined, unit: (_t, u) => void late.push(u) });
+    expect(late.map((u) => u.pts / 3600)).toEqual(Array.from({ length: 17 }, (_, i) => 63 + i));
+    for (const u of late) expect(Array.from((u as VideoAccessUnit).nalus[0])).toEqual(expected(u));
+    hub.stop();
+    expect(log).toEqual(['lent 0', 'lent 1', 'lent 2', 'gopEnd 25 28', 'gopEnd 30 -', 'gopEnd 5 63', 'gopEnd 17 -']);
   });
 
   it('bounds the cached GOP', () => {

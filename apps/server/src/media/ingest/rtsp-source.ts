@@ -403,6 +403,8 @@ export class RtspSource implements MediaSource {
     if (this.setups.some((s) => !s.track)) return;
     this.announced = true;
     this.sink?.tracks(this.setups.map((s) => s.track!));
+    // Video is assembled in the hub's store of its track: kept without a copy (see GopStore).
+    for (const s of this.setups) s.depacketiser.useMemory?.(this.sink?.memory?.(s.index));
   }
 
   private req(method: string, url: string, headers: [string, string][] = []) {
