@@ -53,8 +53,9 @@ export interface DepacketiserLimits {
   /**
    * Video only: the units returned are lent, not given. Their bytes are views of the depacketiser's
    * own buffer, valid until the next push() or flush(); a caller that keeps a unit copies it. This
-   * spares an ArrayBuffer per unit: the hub copies each unit into its GOP store anyway, and V8 starts
-   * a full collection for every few tens of MB of ArrayBuffers allocated (see StreamHub).
+   * spares an ArrayBuffer per unit: the hub copies each unit into its GOP store anyway (until it gives
+   * the depacketiser that store to assemble in: useMemory), and V8 starts a full collection for every
+   * few tens of MB of ArrayBuffers allocated (see StreamHub).
    */
   lendUnits?: boolean;
 }

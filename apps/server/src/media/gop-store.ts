@@ -1,7 +1,7 @@
 /**
- * The bytes of a hub's cached GOP, in fixed-size chunks. Sources lend their units (the RTSP ingest
- * hands out views of its depacketiser's buffer, valid for the call only), and the hub keeps the GOP
- * by copying each unit here.
+ * The bytes of a hub's cached GOP, in fixed-size chunks: one store per track. Sources lend their units
+ * (views of a buffer the source reuses after the call), and the hub keeps the GOP by copying each unit
+ * here, unless the source assembled it here in the first place (lease(), below).
  *
  * Why not one buffer per unit: every unit of a GOP lives a GOP long (seconds), long enough to be
  * promoted, so each one's ArrayBuffer is freed only by a full (mark-compact) collection, and V8 starts
