@@ -213,7 +213,8 @@ export class StreamHub {
     const stores = tracks.map((t, i) => {
       const pool = t.kind === 'audio' ? gopAudioChunks : gopChunks;
       const old = this.stores[i];
-      return old && old.pool === pool ? old : new GopStore(pool);
+      // A store a source assembles in stays (its unit in progress is there).
+      return old && (old.pool === pool || old.isLeased) ? old : new GopStore(pool);
     });
     for (const s of this.stores) if (!stores.includes(s)) s.release();
     this.stores = stores;
