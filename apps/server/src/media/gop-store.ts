@@ -22,7 +22,7 @@
  * 64 streams).
  *
  * Why a source may assemble units in the store (lease(): the RTSP ingest's video depacketiser): a unit
- * assembled in place is kept without a copy (the copy was ~8 % of the hub's main-thread profile at 64
+ * assembled in place is kept without a copy (the copy was ~7 % of the hub's main-thread profile at 64
  * streams; A/B -3.7 % of the hub's CPU there, no gain seen at 16: docs/architecture.md), and the
  * depacketiser's two keyframe-sized buffers per stream go. The unit in progress is written after the
  * current GOP, so the cached units stay whole; when a keyframe starts a new GOP it has been written

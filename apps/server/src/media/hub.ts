@@ -227,7 +227,8 @@ export class StreamHub {
   private cache(track: number, unit: AccessUnit): AccessUnit | undefined {
     const store = this.stores[track];
     if (!store) return undefined; // a unit of a track the source did not announce
-    const inStore = store.holds(unit);
+    // Only a store a source assembles in can hold a unit (the others copy: no lookup per unit for them).
+    const inStore = store.isLeased && store.holds(unit);
     if (unit.kind === 'video' && unit.keyframe) {
       this.dropGop(track, unit, inStore ? unit : undefined);
       this.stats.keyframes++;
