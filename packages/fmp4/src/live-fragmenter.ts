@@ -18,6 +18,7 @@ import type { AccessUnit, Track } from '@opencvr/codec';
 import { dtsOf, mediaFragment, type FragmentSample, type TrackRun } from './fragment.js';
 import type { Fragment } from './fragmenter.js';
 import { initSegment, mimeType, timescaleOf } from './init.js';
+import { sampleBytes, sampleFragmentSize, writeSampleFragment } from './sample-fragment.js';
 
 export interface LiveFragmenterOptions {
   /** Leave SEI NAL units out of video samples (default false). */
@@ -28,6 +29,11 @@ export interface LiveFragmenterOptions {
   firstSequence?: number;
   /** Where fragments are written (see FragmentOptions.allocate); default: a new buffer each. */
   allocate?: (size: number) => Uint8Array;
+  /**
+   * Bytes left free before each fragment in its buffer (default 0): `data` starts this far into what
+   * `allocate` gave, so the caller can put a frame header there and send both as one write.
+   */
+  headroom?: number;
 }
 
 interface LiveTrack {
@@ -61,7 +67,10 @@ export class LiveFragmenter {
   private readonly dropSei: boolean;
   private readonly dropDamaged: boolean;
   private readonly allocate?: (size: number) => Uint8Array;
+  private readonly headroom: number;
   private sequence: number;
+  /** Decode time of the sample accept() took last (a field, not a returned object: push runs per frame). */
+  private acceptedBase = 0;
   /** Seconds: input time that becomes decode time 0. */
   private origin?: number;
   private initCache?: Uint8Array;
@@ -82,6 +91,7 @@ export class LiveFragmenter {
     this.dropDamaged = opts.dropDamaged ?? true;
     this.sequence = opts.firstSequence ?? 1;
     this.allocate = opts.allocate;
+    this.headroom = opts.headroom ?? 0;
   }
 
   /** The initialisation segment for these tracks (ftyp + moov). */
@@ -100,8 +110,37 @@ export class LiveFragmenter {
    */
   push(unit: AccessUnit, trackIndex?: number): Fragment | undefined {
     const s = this.stateOf(unit, trackIndex);
-    const sample = this.accept(s, unit);
-    return sample && this.write([{ state: s, base: sample.base, samples: [sample.sample] }]);
+    const duration = this.accept(s, unit);
+    if (duration < 0) return undefined;
+    const base = this.acceptedBase;
+    const payload = sampleBytes(s.track, unit, this.dropSei);
+    const size = sampleFragmentSize(unit, payload);
+    const buf = this.buffer(size);
+    writeSampleFragment(buf, this.headroom, this.sequence, s.id, s.track, base, unit, duration, this.dropSei, payload);
+    const data = buf.subarray(this.headroom, this.headroom + size);
+    const ts = s.timescale;
+    const primary = s === this.primary;
+    const fragment: Fragment = {
+      sequence: this.sequence,
+      data,
+      parts: [data],
+      byteLength: size,
+      keyframe: primary && (unit.kind === 'video' ? unit.keyframe : this.primary.track.kind !== 'video'),
+      startTime: base / ts,
+      presentationTime: (base + (unit.kind === 'video' ? unit.pts - unit.dts : 0)) / ts,
+      duration: duration / ts,
+      tracks: [{ trackId: s.id, baseDecodeTime: base, sampleCount: 1, duration }],
+    };
+    this.sequence++;
+    return fragment;
+  }
+
+  /** A buffer for a fragment of `size` bytes after the headroom. */
+  private buffer(size: number): Uint8Array {
+    const need = this.headroom + size;
+    const buf = this.allocate ? this.allocate(need) : new Uint8Array(need);
+    if (buf.length < need) throw new RangeError(`allocate(${need}) gave ${buf.length} bytes`);
+    return buf;
   }
 
   /**
@@ -112,11 +151,11 @@ export class LiveFragmenter {
     const runs = new Map<LiveTrack, { state: LiveTrack; base: number; samples: FragmentSample[] }>();
     for (const { track, unit } of items) {
       const s = this.stateOf(unit, track);
-      const sample = this.accept(s, unit);
-      if (!sample) continue;
+      const duration = this.accept(s, unit);
+      if (duration < 0) continue;
       const run = runs.get(s);
-      if (run) run.samples.push(sample.sample);
-      else runs.set(s, { state: s, base: sample.base, samples: [sample.sample] });
+      if (run) run.samples.push({ unit, duration });
+      else runs.set(s, { state: s, base: this.acceptedBase, samples: [{ unit, duration }] });
     }
     if (!runs.size) return undefined;
     // Tracks in track order, as a muxer writes them.
@@ -129,30 +168,34 @@ export class LiveFragmenter {
     return s;
   }
 
-  /** The sample for `unit` and its decode time (advancing the track), or undefined if dropped. */
-  private accept(s: LiveTrack, unit: AccessUnit): { sample: FragmentSample; base: number } | undefined {
+  /**
+   * The sample's duration, its decode time left in acceptedBase (advancing the track); -1 when the
+   * unit is dropped.
+   */
+  private accept(s: LiveTrack, unit: AccessUnit): number {
     if (unit.kind === 'video' && this.dropDamaged) {
       if (unit.damaged) {
         s.broken = true;
-        return undefined;
+        return -1;
       }
       if (s.broken) {
-        if (!unit.keyframe) return undefined;
+        if (!unit.keyframe) return -1;
         s.broken = false;
       }
     }
     if (!s.started) {
-      if (unit.kind !== 'video' || !unit.keyframe) return undefined;
+      if (unit.kind !== 'video' || !unit.keyframe) return -1;
       s.started = true;
     }
-    if (!this.primary.started) return undefined; // before the first keyframe nothing is kept
+    if (!this.primary.started) return -1; // before the first keyframe nothing is kept
     const dts = dtsOf(unit);
     this.origin ??= dts / s.timescale;
     const duration = this.duration(s, unit, dts);
     const base = s.decodeTime ?? Math.max(0, Math.round(dts - this.origin * s.timescale));
     s.decodeTime = base + duration;
     s.lastDts = dts;
-    return { sample: { unit, duration }, base };
+    this.acceptedBase = base;
+    return duration;
   }
 
   /** The step from the track's previous unit when sane, else the last good step or the codec's frame length. */
@@ -179,7 +222,7 @@ export class LiveFragmenter {
     const keyframe = lead.state === this.primary && (first.kind === 'video' ? first.keyframe : !hasVideo);
     const ts = lead.state.timescale;
     const cts = first.kind === 'video' ? first.pts - first.dts : 0;
-    const data = mediaFragment(this.sequence, trackRuns, { dropSei: this.dropSei, allocate: this.allocate });
+    const data = mediaFragment(this.sequence, trackRuns, { dropSei: this.dropSei, allocate: (n) => this.buffer(n).subarray(this.headroom) });
     const fragment: Fragment = {
       sequence: this.sequence,
       data,

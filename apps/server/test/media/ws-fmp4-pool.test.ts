@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LiveFragmenter } from '@opencvr/fmp4';
 import { BufferPool, fragmentPool } from '../../src/media/outputs/buffer-pool.js';
 import { WsFmp4Output, type WsLike } from '../../src/media/outputs/ws-fmp4.js';
+import { WS_HEADROOM } from '../../src/media/outputs/ws-in-place.js';
 import { videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
 
 const H264 = videoStream('h264', 'h264-320x240-25fps-bf2.h264');
@@ -75,6 +76,40 @@ describe('WsFmp4Output with pooled fragment buffers', () => {
     sent.forEach((b, i) => expect(Buffer.from(b).equals(Buffer.from(expected[i]))).toBe(true));
     // Fragments went round a few buffers rather than one each.
     expect(fragmentPool.stats.made - made0).toBeLessThan((expected.length - 1) / 2);
+  });
+});
+
+describe('WsFmp4Output with a socket that sends in place', () => {
+  it('sends every fragment (startup batch and per unit) in place, with room for the frame header before it', async () => {
+    const inPlace: Uint8Array[] = [];
+    const plainSends: (string | Uint8Array)[] = [];
+    const ws: WsLike = {
+      bufferedAmount: 0,
+      readyState: 1,
+      send: (data, done) => {
+        plainSends.push(typeof data === 'string' ? data : data.slice());
+        done?.();
+      },
+      sendInPlace(p, done) {
+        expect(p.byteOffset).toBeGreaterThanOrEqual(WS_HEADROOM);
+        inPlace.push(p.slice());
+        done();
+      },
+    };
+    const out = new WsFmp4Output(ws);
+    out.tracks([H264.track]);
+    const units = H264.units.filter((u) => u.kind === 'video');
+    for (const u of units.slice(0, 5)) out.unit(0, u); // the cached GOP: one batched fragment
+    await Promise.resolve();
+    for (const u of units.slice(5)) out.unit(0, u);
+    const plain = new LiveFragmenter([H264.track]);
+    const expected = [plain.batch(units.slice(0, 5).map((unit) => ({ track: 0, unit })))!.data];
+    for (const u of units.slice(5)) expected.push(plain.push(u)!.data);
+    // Only the control message and the init segment went through ws.send.
+    expect(plainSends.length).toBe(2);
+    expect(Buffer.from(plainSends[1] as Uint8Array).equals(Buffer.from(plain.init))).toBe(true);
+    expect(inPlace.length).toBe(expected.length);
+    inPlace.forEach((b, i) => expect(Buffer.from(b).equals(Buffer.from(expected[i]))).toBe(true));
   });
 });
 

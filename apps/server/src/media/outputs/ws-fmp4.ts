@@ -15,19 +15,27 @@
  * are dropped until the next keyframe fragment, so it skips ahead to live instead of drifting.
  *
  * Fragments are written into buffers of the shared fragmentPool and given back once the socket has
- * written them (the send callback): no allocation per fragment (see buffer-pool.ts).
+ * written them (the send callback): no allocation per fragment (see buffer-pool.ts). Where the socket
+ * can (`sendInPlace`), each live fragment is written WS_HEADROOM bytes into its buffer, and the
+ * WebSocket frame header goes in front of it there: one write per fragment (ws-in-place.ts).
  */
 import { copyUnit, type AccessUnit, type Track } from '@opencvr/codec';
 import { Fragmenter, LiveFragmenter, type BatchItem, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
 import { fragmentPool } from './buffer-pool.js';
 import { latencyProbe } from '../latency-probe.js';
+import { WS_HEADROOM } from './ws-in-place.js';
 
 export interface WsLike {
   readonly bufferedAmount: number;
   readonly readyState: number;
   /** `done` is called once the bytes are written (or the send failed): then `data` may be reused. */
   send(data: string | Uint8Array, done?: (err?: Error) => void): void;
+  /**
+   * Optional: sends `payload`, which has WS_HEADROOM free bytes before it in its buffer, as one binary
+   * message, the frame header written into those bytes (ws-in-place.ts).
+   */
+  sendInPlace?(payload: Uint8Array, done: (err?: Error | null) => void): void;
 }
 
 const take = (size: number) => fragmentPool.take(size);
@@ -80,7 +88,7 @@ export class WsFmp4Output implements Subscriber {
     }
     this.fragmenter =
       this.opts.fragmentSeconds === undefined
-        ? new LiveFragmenter(tracks, { allocate: take })
+        ? new LiveFragmenter(tracks, { allocate: take, headroom: this.ws.sendInPlace ? WS_HEADROOM : 0 })
         : new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
     this.skipping = false;
     if (this.fragmenter instanceof LiveFragmenter) {
@@ -152,7 +160,9 @@ export class WsFmp4Output implements Subscriber {
       return false;
     }
     this.skipping = false;
-    this.ws.send(data, () => fragmentPool.give(data));
+    const done = () => fragmentPool.give(data);
+    if (this.ws.sendInPlace && data.byteOffset >= WS_HEADROOM) this.ws.sendInPlace(data, done);
+    else this.ws.send(data, done);
     this.stats.fragments++;
     this.stats.bytes += data.byteLength;
     return true;

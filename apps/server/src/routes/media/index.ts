@@ -11,6 +11,7 @@ import { ApiError } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
 import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+import { sendInPlace } from '../../media/outputs/ws-in-place.js';
 import type { StreamHub } from '../../media/hub.js';
 import { outputViewers } from '../../media/stats.js';
 import { flvRoutes } from './flv.js';
@@ -85,7 +86,16 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         socket.close(1011, 'stream not open');
         return;
       }
-      const output = new WsFmp4Output(socket);
+      const output = new WsFmp4Output({
+        get bufferedAmount() {
+          return socket.bufferedAmount;
+        },
+        get readyState() {
+          return socket.readyState;
+        },
+        send: (data, done) => socket.send(data, done),
+        sendInPlace: (payload, done) => sendInPlace(socket, payload, done),
+      });
       const release = outputViewers(ctx.streams).add(key, 'WS_FMP4');
       const unsubscribe = hub.subscribe(output);
       const done = () => {

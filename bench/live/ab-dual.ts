@@ -1,0 +1,113 @@
+/**
+ * A paired A/B of two server builds of the live hub, side by side: a developer's tool, not a figure
+ * of an issue (nothing is written to bench/results).
+ *
+ * Whole-run CPU figures of the live bench move by ±15 % from one run to the next on this kind of
+ * shared two-core VM (host steal, cold caches), which hides changes of a few per cent unless many
+ * runs are alternated. Here two servers run at once, the same N streams from the same replay camera
+ * each with one WS-fMP4 viewer, and their CPU is read over the same windows: what the machine does to
+ * one it does to the other, so the ratio B/A of each window is steady where the absolute figures are not.
+ *
+ *   node --import tsx bench/live/ab-dual.ts --streams=64 --windows=6 --window=20 --b-env=NAME=VALUE[,NAME=VALUE]
+ *
+ * Server A runs with --a-env, B with --b-env (the switch under test is read by the server from its
+ * environment). Each window prints both servers' CPU (all threads, and the main thread) per
+ * stream-minute and B/A; at the end the median ratio. Run it twice with A and B swapped to see that
+ * the order of start does not matter.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import WebSocket from 'ws';
+import { call, freePort, initialise, onCleanup, ROOT, runBench, startServer, stopChild, trackChild } from '../lib/server';
+
+const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
+const STREAMS = Number(arg('streams', '64'));
+const WINDOWS = Number(arg('windows', '6'));
+const WINDOW_S = Number(arg('window', '20'));
+const WARMUP_S = Number(arg('warmup', '15'));
+const envOf = (s: string) => Object.fromEntries(s.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
+const A_ENV = envOf(arg('a-env', ''));
+const B_ENV = envOf(arg('b-env', ''));
+const CLIP = path.join(ROOT, 'bench/live/.cache/clip.h264');
+const CLK_TCK = 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** utime + stime in ticks: the whole process, and its main thread. */
+function cpu(pid: number) {
+  const ticks = (file: string) => {
+    const f = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
+  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+}
+
+async function camera(): Promise<string> {
+  if (!fs.existsSync(CLIP)) throw new Error(`no ${CLIP}: run the live bench once to make the clip`);
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/live/replay-camera.ts'), CLIP, String(port), '25'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  trackChild(child);
+  onCleanup(() => stopChild(child));
+  await new Promise<void>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('READY') && resolve());
+    child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
+  });
+  return `rtsp://127.0.0.1:${port}/cam`;
+}
+
+/** A server with N streams open, each with a viewer counting its binary messages. */
+async function side(label: string, env: Record<string, string>, cam: string) {
+  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true });
+  const { Token: token } = await initialise(s.url);
+  const counts = new Array<number>(STREAMS).fill(0);
+  for (let i = 0; i < STREAMS; i++) {
+    const dev = await call<{ DeviceID: string }>(s.url, '/api/v1/adddevice', {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json' },
+      body: JSON.stringify({ DeviceName: `${label}-${i}`, DeviceType: 'RTSP', RtspUrl: `${cam}?n=${i}` }),
+    });
+    const q = new URLSearchParams({ device: dev.DeviceID, channel: '1', protocol: 'ws_m4s' });
+    const { URL: url } = await call<{ URL: string }>(s.url, `/api/v1/devices/channelstream?${q}`, { headers: { token } });
+    const ws = new WebSocket(s.url.replace(/^http/, 'ws') + url);
+    ws.on('message', (_d, binary) => binary && counts[i]++);
+    onCleanup(() => ws.terminate());
+  }
+  return { ...s, label, counts };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+await runBench('ab-dual', async () => {
+  const cam = await camera();
+  const a = await side('A', A_ENV, cam);
+  const b = await side('B', B_ENV, cam);
+  console.log(`A ${JSON.stringify(A_ENV)} pid ${a.pid}; B ${JSON.stringify(B_ENV)} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s`);
+  await sleep(WARMUP_S * 1000);
+  const ratios: number[] = [];
+  const mainRatios: number[] = [];
+  for (let w = 0; w < WINDOWS; w++) {
+    const a0 = cpu(a.pid);
+    const b0 = cpu(b.pid);
+    const f0 = [a.counts.reduce((n, x) => n + x, 0), b.counts.reduce((n, x) => n + x, 0)];
+    const t0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const secs = (performance.now() - t0) / 1000;
+    const a1 = cpu(a.pid);
+    const b1 = cpu(b.pid);
+    const f1 = [a.counts.reduce((n, x) => n + x, 0), b.counts.reduce((n, x) => n + x, 0)];
+    const perStreamMin = (ticks: number) => ticks / CLK_TCK / STREAMS / (secs / 60);
+    const [aAll, bAll, aMain, bMain] = [a1.all - a0.all, b1.all - b0.all, a1.main - a0.main, b1.main - b0.main].map(perStreamMin);
+    ratios.push(bAll / aAll);
+    mainRatios.push(bMain / aMain);
+    console.log(
+      `window ${w + 1}: A ${aAll.toFixed(4)} (main ${aMain.toFixed(4)}), B ${bAll.toFixed(4)} (main ${bMain.toFixed(4)}) CPU-s/stream-min; ` +
+        `B/A ${(bAll / aAll).toFixed(3)} (main ${(bMain / aMain).toFixed(3)}); fps A ${((f1[0] - f0[0]) / secs / STREAMS).toFixed(1)} B ${((f1[1] - f0[1]) / secs / STREAMS).toFixed(1)}`,
+    );
+  }
+  console.log(`median B/A over ${WINDOWS} windows: ${median(ratios).toFixed(3)} (main thread ${median(mainRatios).toFixed(3)})`);
+  return 0;
+});
