@@ -90,13 +90,15 @@ describe('WsFmp4Output with a socket that sends in place', () => {
         plainSends.push(typeof data === 'string' ? data : data.slice());
         done?.();
       },
+    };
+    const out = new WsFmp4Output(ws, {
+      maxBufferedBytes: 4 * 1024 * 1024,
       sendInPlace(p, done) {
         expect(p.byteOffset).toBeGreaterThanOrEqual(WS_HEADROOM);
         inPlace.push(p.slice());
         done();
       },
-    };
-    const out = new WsFmp4Output(ws);
+    });
     out.tracks([H264.track]);
     const units = H264.units.filter((u) => u.kind === 'video');
     for (const u of units.slice(0, 5)) out.unit(0, u); // the cached GOP: one batched fragment

@@ -31,11 +31,6 @@ export interface WsLike {
   readonly readyState: number;
   /** `done` is called once the bytes are written (or the send failed): then `data` may be reused. */
   send(data: string | Uint8Array, done?: (err?: Error) => void): void;
-  /**
-   * Optional: sends `payload`, which has WS_HEADROOM free bytes before it in its buffer, as one binary
-   * message, the frame header written into those bytes (ws-in-place.ts).
-   */
-  sendInPlace?(payload: Uint8Array, done: (err?: Error | null) => void): void;
 }
 
 const take = (size: number) => fragmentPool.take(size);
@@ -48,11 +43,20 @@ const OPEN = 1;
  */
 const playableInMse = (t: Track) => t.kind === 'video' || t.codec === 'aac';
 
+/** A live viewer's unsent bytes above which its fragments are dropped until the next keyframe. */
+export const LIVE_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
 export interface WsFmp4Options {
   /** Unsent bytes on the socket above which fragments are dropped until the next keyframe. */
   maxBufferedBytes: number;
   /** Group units into fragments of up to this many seconds; unset: one fragment per unit (live). */
   fragmentSeconds?: number;
+  /**
+   * Sends `payload`, which has WS_HEADROOM free bytes before it in its buffer, on the same socket as
+   * one binary message, the frame header written into those bytes (ws-in-place.ts). Live mode then
+   * leaves that room before every fragment.
+   */
+  sendInPlace?: (payload: Uint8Array, done: (err?: Error | null) => void) => void;
 }
 
 export class WsFmp4Output implements Subscriber {
@@ -69,7 +73,7 @@ export class WsFmp4Output implements Subscriber {
 
   constructor(
     private readonly ws: WsLike,
-    private readonly opts: WsFmp4Options = { maxBufferedBytes: 4 * 1024 * 1024 },
+    private readonly opts: WsFmp4Options = { maxBufferedBytes: LIVE_MAX_BUFFERED_BYTES },
   ) {}
 
   tracks(all: Track[]) {
@@ -88,7 +92,7 @@ export class WsFmp4Output implements Subscriber {
     }
     this.fragmenter =
       this.opts.fragmentSeconds === undefined
-        ? new LiveFragmenter(tracks, { allocate: take, headroom: this.ws.sendInPlace ? WS_HEADROOM : 0 })
+        ? new LiveFragmenter(tracks, { allocate: take, headroom: this.opts.sendInPlace ? WS_HEADROOM : 0 })
         : new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
     this.skipping = false;
     if (this.fragmenter instanceof LiveFragmenter) {
@@ -160,8 +164,11 @@ export class WsFmp4Output implements Subscriber {
       return false;
     }
     this.skipping = false;
-    const done = () => fragmentPool.give(data);
-    if (this.ws.sendInPlace && data.byteOffset >= WS_HEADROOM) this.ws.sendInPlace(data, done);
+    // bind, not an arrow function: the server runs under tsx, whose esbuild wraps every arrow
+    // function it names in a defineProperty call, once per fragment here (1 % of the hub's profile).
+    const done = fragmentPool.give.bind(fragmentPool, data);
+    const inPlace = this.opts.sendInPlace;
+    if (inPlace && data.byteOffset >= WS_HEADROOM) inPlace(data, done);
     else this.ws.send(data, done);
     this.stats.fragments++;
     this.stats.bytes += data.byteLength;

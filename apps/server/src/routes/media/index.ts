@@ -10,7 +10,7 @@ import { tokenOf } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
-import { WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
+import { LIVE_MAX_BUFFERED_BYTES, WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
 import { sendInPlace } from '../../media/outputs/ws-in-place.js';
 import type { StreamHub } from '../../media/hub.js';
 import { outputViewers } from '../../media/stats.js';
@@ -86,14 +86,8 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         socket.close(1011, 'stream not open');
         return;
       }
-      const output = new WsFmp4Output({
-        get bufferedAmount() {
-          return socket.bufferedAmount;
-        },
-        get readyState() {
-          return socket.readyState;
-        },
-        send: (data, done) => socket.send(data, done),
+      const output = new WsFmp4Output(socket, {
+        maxBufferedBytes: LIVE_MAX_BUFFERED_BYTES,
         sendInPlace: (payload, done) => sendInPlace(socket, payload, done),
       });
       const release = outputViewers(ctx.streams).add(key, 'WS_FMP4');
