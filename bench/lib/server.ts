@@ -121,6 +121,8 @@ export interface ServerOptions {
   prefix?: string;
   /** Prints the server's own log lines when it stops. */
   showLogOnStop?: boolean;
+  /** The checkout the server runs from (default: this one); an A/B can run another build (bench/live/ab-dual.ts). */
+  root?: string;
   log?: (m: string) => void;
 }
 
@@ -155,7 +157,7 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
   const child = spawn(process.execPath, serverNodeArgs(), {
-    cwd: ROOT,
+    cwd: opts.root ?? ROOT,
     env,
     stdio: ['ignore', out, out],
   });

@@ -11,7 +11,8 @@
  *   node --import tsx bench/live/ab-dual.ts --streams=64 --windows=6 --window=20 --b-env=NAME=VALUE[,NAME=VALUE]
  *
  * Server A runs with --a-env, B with --b-env (the switch under test is read by the server from its
- * environment). Each window prints both servers' CPU (all threads, and the main thread) per
+ * environment); --b-root=DIR (or --a-root) runs B (A) from another checkout instead (a `git worktree` of an earlier
+ * commit whose node_modules links to this one's, except @opencvr/* which must link to its own). Each window prints both servers' CPU (all threads, and the main thread) per
  * stream-minute and B/A; at the end the median ratio. Run it twice with A and B swapped to see that
  * the order of start does not matter.
  */
@@ -30,6 +31,8 @@ const WARMUP_S = Number(arg('warmup', '15'));
 const envOf = (s: string) => Object.fromEntries(s.split(',').filter(Boolean).map((kv) => kv.split('=') as [string, string]));
 const A_ENV = envOf(arg('a-env', ''));
 const B_ENV = envOf(arg('b-env', ''));
+const A_ROOT = arg('a-root', '') || undefined;
+const B_ROOT = arg('b-root', '') || undefined;
 const CLIP = path.join(ROOT, 'bench/live/.cache/clip.h264');
 const CLK_TCK = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,8 +63,8 @@ async function camera(): Promise<string> {
 }
 
 /** A server with N streams open, each with a viewer counting its binary messages. */
-async function side(label: string, env: Record<string, string>, cam: string) {
-  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true });
+async function side(label: string, env: Record<string, string>, cam: string, root?: string) {
+  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root });
   const { Token: token } = await initialise(s.url);
   const counts = new Array<number>(STREAMS).fill(0);
   for (let i = 0; i < STREAMS; i++) {
@@ -83,9 +86,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 await runBench('ab-dual', async () => {
   const cam = await camera();
-  const a = await side('A', A_ENV, cam);
-  const b = await side('B', B_ENV, cam);
-  console.log(`A ${JSON.stringify(A_ENV)} pid ${a.pid}; B ${JSON.stringify(B_ENV)} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s`);
+  const a = await side('A', A_ENV, cam, A_ROOT);
+  const b = await side('B', B_ENV, cam, B_ROOT);
+  console.log(`A ${JSON.stringify(A_ENV)}${A_ROOT ? ` from ${A_ROOT}` : ''} pid ${a.pid}; B ${JSON.stringify(B_ENV)}${B_ROOT ? ` from ${B_ROOT}` : ''} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s`);
   await sleep(WARMUP_S * 1000);
   const ratios: number[] = [];
   const mainRatios: number[] = [];
