@@ -9,6 +9,7 @@
  */
 import { copyUnit, unitByteLength, type AccessUnit, type Track } from '@opencvr/codec';
 import type { AssemblyMemory } from '@opencvr/rtp';
+import { GopLog } from './gop-log.js';
 import { GopStore, gopAudioChunks, gopChunks } from './gop-store.js';
 import { latencyProbe } from './latency-probe.js';
 
@@ -75,16 +76,12 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
   maxGopUnits: 2000,
 };
 
-interface Cached {
-  track: number;
-  unit: AccessUnit;
-}
-
 export class StreamHub {
   private _state: HubState = 'idle';
   private _reason = '';
   private _tracks: Track[] = [];
-  private gop: Cached[] = [];
+  /** The units since the last video keyframe (columns: see gop-log.ts). */
+  private readonly gop = new GopLog();
   /** The bytes of `gop`, a store per track (see gop-store.ts). */
   private stores: GopStore[] = [];
   private subs = new Set<Subscriber>();
@@ -128,8 +125,9 @@ export class StreamHub {
     this.deliver(sub, (x) => x.state?.(this._state, this._reason));
     if (this._tracks.length && this.subs.has(sub)) {
       this.deliver(sub, (x) => x.tracks(this._tracks));
-      for (const c of this.gop) {
+      for (let i = 0; i < this.gop.length; i++) {
         if (!this.subs.has(sub)) break;
+        const c = this.gop.at(i);
         this.deliver(sub, (x) => x.unit(c.track, c.unit, true));
       }
     }
@@ -243,7 +241,7 @@ export class StreamHub {
     // Not in a store that a source writes in: a copy there (a unit the depacketiser had begun before
     // it was given the store cannot go in it: it gets bytes of its own).
     const kept = inStore ? unit : store.isLeased ? copyUnit(unit) : store.copy(unit);
-    this.gop.push({ track, unit: kept });
+    this.gop.push(track, kept);
     return kept;
   }
 
@@ -262,7 +260,7 @@ export class StreamHub {
         }
       }
     }
-    this.gop = [];
+    this.gop.clear();
     for (const s of this.stores) s.reset(keep);
   }
 
