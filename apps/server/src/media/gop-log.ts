@@ -5,10 +5,11 @@
  *
  * Why not keep the unit objects: they live a GOP (2 s), long enough for V8 to promote them (the unit,
  * its NAL array, a view per NAL, the cache entry: ~300 bytes per frame), and the old generation they
- * fill is what starts the major collections, whose marking runs over the whole heap. At 64 streams
- * keeping the GOP this way, not keeping it at all would save ~15 % of the hub's CPU, most of it on the
- * GC's threads (bench/live/ab-dual.ts, docs/architecture.md). Numbers in typed arrays are no objects,
- * and the buffers they point into already exist, so the per-frame objects now die young.
+ * fill is what starts the major collections, whose marking runs over the whole heap. At 64 streams,
+ * not keeping the GOP at all saved ~15 % of the hub's CPU against keeping its unit objects, most of it
+ * on the GC's threads; these columns save 5-11 % (bench/live/ab-dual.ts, docs/architecture.md).
+ * Numbers in typed arrays are no objects, and the buffers they point into exist anyway, so the
+ * per-frame objects now die young.
  */
 import type { AccessUnit } from '@opencvr/codec';
 
