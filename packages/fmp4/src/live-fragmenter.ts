@@ -119,13 +119,12 @@ export class LiveFragmenter {
     writeSampleFragment(buf, this.headroom, this.sequence, s.id, s.track, base, unit, duration, this.dropSei, payload);
     const data = buf.subarray(this.headroom, this.headroom + size);
     const ts = s.timescale;
-    const primary = s === this.primary;
     const fragment: Fragment = {
       sequence: this.sequence,
       data,
       parts: [data],
       byteLength: size,
-      keyframe: primary && (unit.kind === 'video' ? unit.keyframe : this.primary.track.kind !== 'video'),
+      keyframe: this.startsOnKeyframe(s, unit),
       startTime: base / ts,
       presentationTime: (base + (unit.kind === 'video' ? unit.pts - unit.dts : 0)) / ts,
       duration: duration / ts,
@@ -133,6 +132,11 @@ export class LiveFragmenter {
     };
     this.sequence++;
     return fragment;
+  }
+
+  /** A fragment led by `first` of track `s` starts on a keyframe of the primary track (always, audio only). */
+  private startsOnKeyframe(s: LiveTrack, first: AccessUnit): boolean {
+    return s === this.primary && (first.kind === 'video' ? first.keyframe : this.primary.track.kind !== 'video');
   }
 
   /** A buffer for a fragment of `size` bytes after the headroom. */
@@ -218,8 +222,7 @@ export class LiveFragmenter {
     const trackRuns: TrackRun[] = runs.map((r) => ({ trackId: r.state.id, track: r.state.track, baseDecodeTime: r.base, samples: r.samples }));
     const lead = runs.find((r) => r.state === this.primary) ?? runs[0];
     const first = lead.samples[0].unit;
-    const hasVideo = this.primary.track.kind === 'video';
-    const keyframe = lead.state === this.primary && (first.kind === 'video' ? first.keyframe : !hasVideo);
+    const keyframe = this.startsOnKeyframe(lead.state, first);
     const ts = lead.state.timescale;
     const cts = first.kind === 'video' ? first.pts - first.dts : 0;
     const data = mediaFragment(this.sequence, trackRuns, { dropSei: this.dropSei, allocate: (n) => this.buffer(n).subarray(this.headroom) });

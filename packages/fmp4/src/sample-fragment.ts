@@ -10,7 +10,7 @@
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { NON_SYNC_FLAGS, SYNC_FLAGS } from './fragment.js';
-import { keepNal } from './nal.js';
+import { keepNal, videoSampleSize } from './nal.js';
 
 const MOOF = 0x6d6f6f66;
 const MFHD = 0x6d666864;
@@ -33,10 +33,8 @@ const headerBytes = (video: boolean, cts: boolean) => 8 + 16 + 8 + (video ? 16 :
 /** The sample's bytes in the mdat: each kept NAL unit with a 4-byte length, or the audio frame. */
 export function sampleBytes(track: Track, unit: AccessUnit, dropSei: boolean): number {
   if (unit.kind === 'audio') return unit.data.length;
-  const codec = track.kind === 'video' ? track.codec : 'h264';
-  let n = 0;
-  for (const nal of unit.nalus) if (keepNal(codec, nal, dropSei)) n += 4 + nal.length;
-  return n;
+  // A video unit in an audio track is refused by writeSampleFragment; its size here is only a guess.
+  return videoSampleSize(track.kind === 'video' ? track.codec : 'h264', unit.nalus, dropSei);
 }
 
 /** Bytes of the whole fragment of `unit` whose sample is `payload` bytes (sampleBytes). */
