@@ -1,9 +1,12 @@
 /**
- * The recording benchmark's camera: bench/live/camera.py (GStreamer's RTSP server looping a
- * pre-encoded 1080p25 H.264 clip of ~4 Mbit/s, GOP 50, without re-encoding, one shared pipeline;
- * clients tell themselves apart by ?n=K). The clip is the live benchmark's (bench/live/.cache, made
- * here with the same ffmpeg command when it is missing). bench/live is not edited: its camera.py is
- * run as it is and the start-up is repeated here.
+ * The recording benchmark's camera, one of the live benchmark's two, run as they are:
+ *  - 'replay' (bench/live/replay-camera.ts): the clip packetised once, one write per client per
+ *    frame, ~3 % of a core for 64 clients;
+ *  - 'gstreamer' (bench/live/camera.py): GStreamer's RTSP server with one shared pipeline, which
+ *    writes every RTP packet to every client (~1.2 % of a core per client: ~77 % at 64 streams).
+ * Both loop the live benchmark's pre-encoded 1080p25 H.264 clip of ~4 Mbit/s, GOP 50, without
+ * re-encoding; clients tell themselves apart by ?n=K. The clip lives in bench/live/.cache and is made
+ * here with the same ffmpeg command when it is missing.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,10 +51,16 @@ export interface Camera {
   bytesPerSecond: number;
 }
 
-export async function startCamera(log: (m: string) => void): Promise<Camera> {
+export type CameraKind = 'replay' | 'gstreamer';
+
+export async function startCamera(log: (m: string) => void, kind: CameraKind = 'replay'): Promise<Camera> {
   ensureClip(log);
   const port = await freePort();
-  const child = spawn('/usr/bin/python3', [path.join(LIVE, 'camera.py'), CLIP_H264, String(port), String(FPS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [cmd, args] =
+    kind === 'gstreamer'
+      ? ['/usr/bin/python3', [path.join(LIVE, 'camera.py'), CLIP_H264, String(port), String(FPS)]]
+      : [process.execPath, ['--import', 'tsx', path.join(LIVE, 'replay-camera.ts'), CLIP_H264, String(port), String(FPS)]];
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   trackChild(child);
   onCleanup(() => stopChild(child));
   await new Promise<void>((resolve, reject) => {
@@ -60,6 +69,6 @@ export async function startCamera(log: (m: string) => void): Promise<Camera> {
     child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
     setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
   });
-  log(`camera at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
+  log(`camera (${kind}) at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
   return { url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`, pid: child.pid!, bytesPerSecond: fs.statSync(CLIP_H264).size / CLIP_SECONDS };
 }

@@ -52,7 +52,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
-import { startCamera, CLIP_H264, CLIP_MP4, type Camera } from './camera';
+import { startCamera, CLIP_H264, CLIP_MP4, type Camera, type CameraKind } from './camera';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 function arg(name: string, def: string): string {
@@ -71,6 +71,9 @@ const SETTLE_S = Number(arg('settle', '6'));
 const SEGMENT_S = 20;
 const ENGINES = arg('engines', 'sqlite,pg').split(',');
 const PARTS = arg('parts', 'record,playback,query').split(',');
+/** --camera=replay|gstreamer (camera.ts). */
+const CAMERA = arg('camera', 'gstreamer') as CameraKind;
+if (CAMERA !== 'replay' && CAMERA !== 'gstreamer') throw new Error(`--camera=${CAMERA}: replay or gstreamer`);
 const SEEKS = Number(arg('seeks', '30'));
 const QUERIES = Number(arg('queries', '300'));
 
@@ -597,7 +600,7 @@ async function main(): Promise<number> {
   };
   if (PARTS.includes('record') || PARTS.includes('playback')) {
     if (PARTS.includes('record')) prefaultPageCache();
-    const cam = await startCamera(log);
+    const cam = await startCamera(log, CAMERA);
     const ns = PARTS.includes('record') ? STREAMS : [1];
     for (const [i, n] of ns.entries()) {
       await attempt(`${n} streams`, async () => {
