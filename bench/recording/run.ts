@@ -1,10 +1,10 @@
 /**
  * recording benchmark (`npm run bench -- recording [-- --streams=16,64 --warmup=10 --window=20
- * --pairs=3 --settle=6 --engines=sqlite,pg --parts=record,playback,query]`). The issue 5 figures, each with a baseline
+ * --pairs=3 --settle=6 --engines=sqlite,pg --parts=record,playback,query --camera=gstreamer]`). The issue 5 figures, each with a baseline
  * measured in the same run:
  *
- * Recorder, per N streams (a fresh server; N RTSP devices on bench/live/camera.py, 1080p25 H.264
- * ~4 Mbit/s; CHANNEL_CHECK_INTERVAL=0): the N hubs are opened (devices/channelstream) and kept open
+ * Recorder, per N streams (a fresh server; N RTSP devices on bench/live/camera.py, or with
+ * --camera=replay on bench/live/replay-camera.ts (camera.ts), 1080p25 H.264 ~4 Mbit/s; CHANNEL_CHECK_INTERVAL=0): the N hubs are opened (devices/channelstream) and kept open
  * with touchchannelstream, no viewer. Then live-only (L) and recording (R, realtimerecord/start on
  * every channel) windows of --window s alternate as L R, R L, L R (--pairs), --settle s after each
  * switch, and after switching recording on also one segment (20 s) more: recording's steady cost is
