@@ -112,6 +112,10 @@ describe('WebRTC over WHEP', () => {
     expect(steps.every((s) => s > 0 && s < 20000)).toBe(true);
     expect(units.filter((u) => u.damaged).length).toBe(0);
     expect(whepSessionsOf(t.ctx)!.size).toBe(1);
+    // werift's peer takes AEAD_AES_128_GCM over host UDP: every video packet went the direct way.
+    const sent = whepSessionsOf(t.ctx)!.list()[0].video!;
+    expect(sent.packets).toBeGreaterThan(0);
+    expect(sent.direct).toBe(sent.packets);
 
     const del = await fetch(`${t.baseUrl}${location}`, { method: 'DELETE' });
     expect(del.status).toBe(200);

@@ -5,9 +5,10 @@
  * STAP-A, parameter sets before a keyframe's first slice), cached on the unit object, so the second
  * and later viewers of a unit reuse the first one's buffers.
  *
- * Per viewer: an RTP header (its SSRC, sequence numbers, timestamp offset) and werift's SRTP
- * encryption and UDP send (RTCDtlsTransport.sendRtp). werift's RTCRtpSender.sendRtp is not used for
- * video: per packet it re-parsed extensions, took an NTP time, fed a bandwidth estimator and
+ * Per viewer: an RTP header (its SSRC, sequence numbers, timestamp offset), SRTP encryption and the
+ * UDP send: straight to the nominated pair's socket with werift's keys where the profile is
+ * AEAD_AES_128_GCM over plain UDP (webrtc-srtp-direct.ts), else werift's RTCDtlsTransport.sendRtp.
+ * werift's RTCRtpSender.sendRtp is not used for video: per packet it re-parsed extensions, took an NTP time, fed a bandwidth estimator and
  * chained four awaits, about half the cost of a packet next to the encryption. What it did that a
  * browser needs is done here: a sender report every second (RFC 3550 6.4.1; the NTP/RTP pair of the
  * last unit sent, for lip sync with the audio) and retransmission of packets a NACK asks for
@@ -17,6 +18,7 @@ import crypto from 'node:crypto';
 import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, type RTCDtlsTransport, type RTCRtpSender } from 'werift';
 import { h264NalType, type VideoAccessUnit } from '@opencvr/codec';
 import { h264Payloads } from '@opencvr/rtp';
+import { directSrtp, type DirectSrtp } from './webrtc-srtp-direct.js';
 
 /** Largest RTP payload: fits a 1500-byte path with SRTP, ICE and UDP/IP headers. */
 export const MAX_PAYLOAD = 1200;
@@ -88,7 +90,7 @@ export function ntpNow(ms = Date.now()): bigint {
 /** What the stream needs of a werift sender: its SSRC and codec, and its NACKs. */
 export type VideoSenderLike = Pick<RTCRtpSender, 'ssrc' | 'codec' | 'onGenericNack'>;
 /** What the stream needs of werift's DTLS transport. */
-export type SrtpTransportLike = Pick<RTCDtlsTransport, 'sendRtp' | 'sendRtcp'>;
+export type SrtpTransportLike = Pick<RTCDtlsTransport, 'sendRtp' | 'sendRtcp'> & { srtpStarted?: boolean };
 
 /** One viewer's video RTP stream over its DTLS-SRTP transport. */
 export class SrtpVideoStream {
@@ -104,8 +106,10 @@ export class SrtpVideoStream {
   private octetCount = 0;
   private last?: { ntp: bigint; rtp: number };
   private readonly srTimer: NodeJS.Timeout;
+  /** The direct path; unset: werift's (not started, another profile, TURN or TCP, or the pair changed). */
+  private direct?: DirectSrtp;
   private readonly unsubscribeNack: () => void;
-  readonly stats = { packets: 0, retransmitted: 0, reports: 0 };
+  readonly stats = { packets: 0, direct: 0, retransmitted: 0, reports: 0 };
 
   constructor(
     private readonly transport: SrtpTransportLike,
@@ -125,17 +129,23 @@ export class SrtpVideoStream {
     const payloadType = this.sender.codec?.payloadType ?? 96;
     const { ssrc } = this.sender;
     let sent: Promise<unknown> = Promise.resolve();
+    // The direct path (webrtc-srtp-direct.ts) once SRTP runs on a plain UDP pair; werift's otherwise
+    // (looked for again each unit: a cheap check, and the pair may change).
+    if (!this.direct && this.transport.srtpStarted) this.direct = directSrtp(this.transport, ssrc, payloadType);
     for (let i = 0; i < payloads.length; i++) {
       const payload = payloads[i];
       const marker = i === payloads.length - 1;
-      const header = new RtpHeader({ payloadType, sequenceNumber: this.seq, timestamp, ssrc, marker });
       const h = this.seq % HISTORY;
       this.historyPayload[h] = payload;
       this.historySeq[h] = this.seq;
       this.historyTimestamp[h] = timestamp;
       this.historyMarker[h] = marker ? 1 : 0;
+      if (this.direct?.send(this.seq, timestamp, marker, payload)) this.stats.direct++;
+      else {
+        this.direct = undefined;
+        sent = this.transport.sendRtp(payload, new RtpHeader({ payloadType, sequenceNumber: this.seq, timestamp, ssrc, marker }));
+      }
       this.seq = (this.seq + 1) & 0xffff;
-      sent = this.transport.sendRtp(payload, header);
       this.packetCount = (this.packetCount + 1) >>> 0;
       this.octetCount = (this.octetCount + payload.length) >>> 0;
     }

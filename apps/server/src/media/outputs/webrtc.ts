@@ -145,6 +145,8 @@ export interface WhepSessionInfo {
   createdAt: number;
   state: string;
   stats: WebRtcOutput['stats'];
+  /** The viewer's video RTP stream, once connected: packets sent, of them by the direct path, retransmitted, reports. */
+  video?: SrtpVideoStream['stats'];
 }
 
 interface Session {
@@ -182,7 +184,7 @@ export class WhepSessions {
   }
 
   list(): WhepSessionInfo[] {
-    return [...this.sessions.values()].map((s) => ({ id: s.id, key: s.key, createdAt: s.createdAt, state: s.pc.connectionState, stats: s.output.stats }));
+    return [...this.sessions.values()].map((s) => ({ id: s.id, key: s.key, createdAt: s.createdAt, state: s.pc.connectionState, stats: s.output.stats, video: s.video?.stats }));
   }
 
   /** Answers an offer for a hub; the session starts sending once the peer connects. */
