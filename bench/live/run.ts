@@ -1033,7 +1033,11 @@ async function main(): Promise<number> {
     // Also dropped: an earlier CPU or memory figure for a stream count this run measured but did not
     // write (streams not sustained).
     const hubFigure = /^(?:hub |whole server )(?:CPU per stream-minute, |memory per stream \(VmRSS growth 0->)(\d+) streams/;
+    // The viewers part's figures named their baseline "(..., 0 viewers)" before it became the lower of
+    // a window before and one after the viewers: dropped when that part runs.
+    const oldViewerFigure = /^CPU per (?:WS-fMP4|WebRTC) viewer-minute beyond the ingest, 1 stream x \d+ (?:WS-fMP4|WebRTC) viewers.*0 viewers\)$/;
     const stale = (f: Figure) => {
+      if (PARTS.includes('viewers') && oldViewerFigure.test(f.name)) return true;
       if (!PARTS.includes('hubs')) return false;
       if (f.name.startsWith('hub memory per stream (VmRSS growth 0->') && !f.name.includes('settled')) return true;
       const m = hubFigure.exec(f.name);
