@@ -65,18 +65,12 @@ function rtpHeader(sequenceNumber: number, timestamp: number, ssrc: number, mark
 
 /**
  * Encrypts one RTP packet (header fields + payload) into [header, encrypted payload, tag], whose
- * concatenation is the SRTP packet. The rollover counter is werift's (its context's state for the SSRC).
+ * concatenation is the SRTP packet. The rollover counter is werift's (its context's state for the
+ * SSRC), stepped as werift's own encryptRtp steps it. Subclasses: the cipher of each profile.
  */
-export interface SrtpWriter {
-  encrypt(sequenceNumber: number, timestamp: number, marker: boolean, payload: Uint8Array): [Buffer, Buffer, Buffer];
-}
-
-/** AEAD_AES_128_GCM (RFC 7714): the header is the AAD, a 16-byte tag. */
-export class SrtpGcmWriter implements SrtpWriter {
-  private readonly iv = Buffer.alloc(12);
-
+export abstract class SrtpWriter {
   constructor(
-    private readonly context: SrtpContextLike,
+    protected readonly context: SrtpContextLike,
     private readonly ssrc: number,
     private readonly payloadType: number,
   ) {}
@@ -85,13 +79,24 @@ export class SrtpGcmWriter implements SrtpWriter {
     const state = this.context.getSrtpSsrcState(this.ssrc);
     this.context.updateRolloverCount(sequenceNumber, state);
     const header = rtpHeader(sequenceNumber, timestamp, this.ssrc, marker, this.payloadType);
+    return this.seal(header, this.ssrc >>> 0, state.rolloverCounter >>> 0, sequenceNumber, payload);
+  }
+
+  protected abstract seal(header: Buffer, ssrc: number, roc: number, seq: number, payload: Uint8Array): [Buffer, Buffer, Buffer];
+}
+
+/** AEAD_AES_128_GCM (RFC 7714): the header is the AAD, a 16-byte tag. */
+export class SrtpGcmWriter extends SrtpWriter {
+  private readonly iv = Buffer.alloc(12);
+
+  protected seal(header: Buffer, ssrc: number, roc: number, seq: number, payload: Uint8Array): [Buffer, Buffer, Buffer] {
     // IV = (0x0000 || SSRC || ROC || SEQ) XOR salt (RFC 7714 section 8.1).
     const iv = this.iv;
     const salt = this.context.cipher.srtpSessionSalt;
     iv.writeUInt16BE(0, 0);
-    iv.writeUInt32BE(this.ssrc >>> 0, 2);
-    iv.writeUInt32BE(state.rolloverCounter >>> 0, 6);
-    iv.writeUInt16BE(sequenceNumber, 10);
+    iv.writeUInt32BE(ssrc, 2);
+    iv.writeUInt32BE(roc, 6);
+    iv.writeUInt16BE(seq, 10);
     for (let i = 0; i < 12; i++) iv[i] ^= salt[i];
     const cipher = crypto.createCipheriv('aes-128-gcm', this.context.cipher.srtpSessionKey, iv);
     cipher.setAAD(header);
@@ -107,35 +112,29 @@ export class SrtpGcmWriter implements SrtpWriter {
  * (A keystream from one AES-ECB cipher kept per stream instead of an 'aes-128-ctr' cipher per packet
  * saved ~2 µs of ~10 only where the payload is 4-byte aligned for the XOR; not worth its code.)
  */
-export class SrtpCmWriter implements SrtpWriter {
+export class SrtpCmWriter extends SrtpWriter {
   private readonly counter = Buffer.alloc(16);
   private readonly roc = Buffer.alloc(4);
   private readonly auth: Buffer;
 
-  constructor(
-    private readonly context: SrtpContextLike,
-    private readonly ssrc: number,
-    private readonly payloadType: number,
-  ) {
+  constructor(context: SrtpContextLike, ssrc: number, payloadType: number) {
+    super(context, ssrc, payloadType);
     const { srtpSessionKey, srtpSessionSalt, srtpSessionAuthTag } = context.cipher;
     if (srtpSessionKey.length !== 16 || srtpSessionSalt.length > 14 || !srtpSessionAuthTag) throw new Error('not an AES_CM_128_HMAC_SHA1_80 context');
     this.auth = srtpSessionAuthTag;
   }
 
-  encrypt(sequenceNumber: number, timestamp: number, marker: boolean, payload: Uint8Array): [Buffer, Buffer, Buffer] {
-    const state = this.context.getSrtpSsrcState(this.ssrc);
-    this.context.updateRolloverCount(sequenceNumber, state);
-    const header = rtpHeader(sequenceNumber, timestamp, this.ssrc, marker, this.payloadType);
+  protected seal(header: Buffer, ssrc: number, roc: number, seq: number, payload: Uint8Array): [Buffer, Buffer, Buffer] {
     // IV = (salt << 16) XOR (SSRC << 64) XOR (index << 16), index = ROC << 16 | SEQ (RFC 3711 4.1.1).
     const counter = this.counter;
     const salt = this.context.cipher.srtpSessionSalt;
     counter.fill(0);
-    counter.writeUInt32BE(this.ssrc >>> 0, 4);
-    counter.writeUInt32BE(state.rolloverCounter >>> 0, 8);
-    counter.writeUInt16BE(sequenceNumber, 12);
+    counter.writeUInt32BE(ssrc, 4);
+    counter.writeUInt32BE(roc, 8);
+    counter.writeUInt16BE(seq, 12);
     for (let i = 0; i < salt.length; i++) counter[i] ^= salt[i];
     const body = crypto.createCipheriv('aes-128-ctr', this.context.cipher.srtpSessionKey, counter).update(payload);
-    this.roc.writeUInt32BE(state.rolloverCounter >>> 0, 0);
+    this.roc.writeUInt32BE(roc, 0);
     const tag = crypto.createHmac('sha1', this.auth).update(header).update(body).update(this.roc).digest().subarray(0, 10);
     return [header, body, tag];
   }
