@@ -10,9 +10,10 @@
  * and the profile AES-GCM or AES-CM (webrtc-srtp-direct.ts), else werift's
  * RTCDtlsTransport.sendRtp. werift's RTCRtpSender.sendRtp is not used for video: per packet it
  * re-parsed extensions, took an NTP time, fed a bandwidth estimator and chained four awaits, about
- * half the cost of a packet next to the encryption. What it did that a browser needs is done here: a sender report every second (RFC 3550 6.4.1; the NTP/RTP pair of the
- * last unit sent, for lip sync with the audio) and retransmission of packets a NACK asks for
- * (RFC 4585 generic NACK), from a history of the last HISTORY packets.
+ * half the cost of a packet next to the encryption. What it did that a browser needs is done here: a
+ * sender report every second (RFC 3550 6.4.1; the NTP/RTP pair of the last unit sent, for lip sync
+ * with the audio) and retransmission of packets a NACK asks for (RFC 4585 generic NACK), from a
+ * history of the last HISTORY packets.
  */
 import crypto from 'node:crypto';
 import { RtcpSenderInfo, RtcpSrPacket, RtpHeader, type RTCDtlsTransport, type RTCRtpSender } from 'werift';
