@@ -3,8 +3,9 @@
  * stream, at 1, 16 and 64 viewers (--viewers=). A fresh server, one device on the bench camera kept
  * alive by touchchannelstream with no viewer: its CPU over a window before the viewers and one after
  * them, the lower of the two, is the ingest's cost. Then for each kind and count, that many viewers
- * (WebSocket readers, or werift WHEP peers in this process), a warm-up, and the server's CPU seconds over the window: (total - ingest) / viewers, per minute.
- * The viewers run in this process, not the server's: their own cost is not counted. The WHEP viewers
+ * (WebSocket readers, or werift WHEP peers in this process), a warm-up, and the server's CPU seconds
+ * over the window: (total - ingest) / viewers, per minute. The viewers run in this process, not the
+ * server's: their own cost is not counted. The WHEP viewers
  * authenticate one SRTP packet in 64 and count the rest (support.ts): full werift receivers cost as
  * much as the server and, 64 of them beside it on a shared 2-core machine, starved their own ICE.
  * --viewer-kinds=WebRTC measures one kind only.
