@@ -159,12 +159,13 @@ describe('directSrtp', () => {
     expect(directSrtp(fakeTransport(session(keys()), socket, ['abc.local', 9]).t, 1, 96)).toBeUndefined();
   });
 
-  it('gives the packet back (sends nothing) after a new nomination, a closed socket or expired consent', () => {
-    for (const change of ['nomination', 'closed', 'consent'] as const) {
+  it('gives the packet back (sends nothing) after new SRTP keys, a new nomination, a closed socket or expired consent', () => {
+    for (const change of ['keys', 'nomination', 'closed', 'consent'] as const) {
       const sent: unknown[] = [];
       const f = fakeTransport(session(keys()), { send: (...a: never[]) => void sent.push(a) }, ['127.0.0.1', 9]);
       const direct = directSrtp(f.t, 1, 96)!;
       expect(direct.send(1, 0, false, new Uint8Array(10))).toBe(true);
+      if (change === 'keys') f.t.srtp = session(keys());
       if (change === 'nomination') f.connection.nominated = { ...f.pair };
       if (change === 'closed') f.transport.closed = true;
       if (change === 'consent') f.connection.consent = false;

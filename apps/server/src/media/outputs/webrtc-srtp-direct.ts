@@ -171,8 +171,9 @@ export function directSrtp(transport: unknown, ssrc: number, payloadType: number
   const socket = udp.socket;
   return {
     send(sequenceNumber, timestamp, marker, payload) {
-      // A new nomination, a closed socket or expired consent (RFC 7675): back to werift's path.
-      if (connection.nominated !== pair || udp.closed || !connection.canSendApplicationData!()) return false;
+      // New keys (werift makes a new SRTP session when DTLS starts again), a new nomination, a closed
+      // socket or expired consent (RFC 7675): back to werift's path, which looks again next unit.
+      if (t.srtp?.localContext !== context || connection.nominated !== pair || udp.closed || !connection.canSendApplicationData!()) return false;
       const packet = writer.encrypt(sequenceNumber, timestamp, marker, payload);
       // To an address and without a callback, as werift sends: a failure the kernel reports (no route
       // any more...) drops the packet quietly, the viewer's NACK or ICE consent takes it from there.
