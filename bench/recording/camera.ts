@@ -53,7 +53,7 @@ export interface Camera {
 
 export type CameraKind = 'replay' | 'gstreamer';
 
-export async function startCamera(log: (m: string) => void, kind: CameraKind = 'replay'): Promise<Camera> {
+export async function startCamera(log: (m: string) => void, kind: CameraKind): Promise<Camera> {
   ensureClip(log);
   const port = await freePort();
   const [cmd, args] =

@@ -35,7 +35,7 @@ export interface SrtpContextLike {
   updateRolloverCount(sequenceNumber: number, state: SsrcState): void;
 }
 /** What is used of a dgram socket. */
-export interface DatagramSocketLike {
+interface DatagramSocketLike {
   send(msg: readonly Uint8Array[], port: number, address: string): void;
 }
 
