@@ -5,7 +5,7 @@ import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMont
 import { fileNameOf } from '../src/features/playback/download';
 import { DAY, MIN_SPAN, follow, mergeRanges, rangeAtOrAfter, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
 import { dayRanges } from '../src/features/playback/useDayRecords';
-import { gapTarget, positionOf } from '../src/features/playback/usePlayback';
+import { gapTarget, holeSkip, positionOf } from '../src/features/playback/usePlayback';
 
 describe('calendar', () => {
   it('flags the recorded days of the monthly string', () => {
@@ -103,6 +103,24 @@ describe('playhead across gaps', () => {
     expect(positionOf(anchors, 10)).toBe(110);
     expect(positionOf(anchors, 31)).toBe(501);
     expect(positionOf([{ day: 0, media: null }], 5)).toBeUndefined();
+  });
+
+  it('moves a playhead stuck in front of the hole a gap leaves in the buffer over it', () => {
+    // Measured in Chromium across a camera restart: the audio and video of the two blocks leave
+    // 43 ms where only one track has media, and the <video> waited at 6.5205 for good.
+    const ranges: [number, number][] = [
+      [0, 6.5644],
+      [6.6072, 13.5964],
+    ];
+    expect(holeSkip(ranges, 6.5205)).toBeCloseTo(6.6082, 3);
+    // Inside the hole too.
+    expect(holeSkip(ranges, 6.58)).toBeCloseTo(6.6082, 3);
+    // Media still ahead in the range: no jump (the player just waits for data).
+    expect(holeSkip(ranges, 3)).toBeUndefined();
+    // At the end of what has come so far, nothing behind it: wait.
+    expect(holeSkip([[0, 6.5644]], 6.5205)).toBeUndefined();
+    // A hole longer than a second is not a gap's edge: left alone.
+    expect(holeSkip([[0, 5], [7, 9]], 4.9)).toBeUndefined();
   });
 });
 

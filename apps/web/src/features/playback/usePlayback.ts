@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { absoluteUrl } from '../../components/player/api';
 import type { Engine } from '../../components/player/engine';
+import { rangesOf } from '../../components/player/liveEdge';
 import { startWsFmp4, type GapMessage } from '../../components/player/wsFmp4';
 import { controlPlayback, openPlayback, setPlaybackSpeed } from './api';
 import { parseDay, parseStamp, stampAt } from './day';
@@ -51,6 +52,26 @@ export function positionOf(anchors: { day: number; media: number | null }[], t: 
     if (!best || (a.media <= t + 1e-3 && a.media >= best.media)) best = { day: a.day, media: a.media };
   }
   return best ? best.day + Math.max(0, t - best.media) : undefined;
+}
+
+/** The largest hole in the buffer the playhead is moved over. */
+const MAX_HOLE = 1;
+/** Closer than this to the end of its buffered range, the playhead counts as at the end. */
+const AT_END = 0.25;
+
+/**
+ * Where a playhead stuck at `t` goes (undefined: stay). The server joins the recordings on both sides
+ * of a gap on one media timeline, but a block's audio and video do not end (or start) together, so
+ * the buffer (where both tracks have media) has a hole of some tens of ms there, and Chrome's
+ * <video> waits in front of it for good. Only holes behind which media already is are jumped; the
+ * appends come in order, so such a hole is never filled.
+ */
+export function holeSkip(ranges: [number, number][], t: number): number | undefined {
+  const cur = ranges.find(([s, e]) => t >= s - 1e-3 && t < e);
+  if (cur && cur[1] - t > AT_END) return undefined;
+  const from = cur ? cur[1] : t;
+  const next = ranges.find(([s]) => s > t + 1e-3 && s >= from - 1e-3);
+  return next && next[0] - from <= MAX_HOLE ? next[0] + 1e-3 : undefined;
 }
 
 export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device: string, channel: string, day: string, source: RecordSource = 'Cloud') {
@@ -179,6 +200,17 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
     },
     [playAt, position, videoRef],
   );
+
+  // A playhead waiting in front of a hole in the buffer (the edge of a gap) moves over it.
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const v = videoRef.current;
+      if (!v || v.paused || v.readyState >= HTMLMediaElement.HAVE_FUTURE_DATA || stateRef.current.phase !== 'playing') return;
+      const to = holeSkip(rangesOf(v.buffered), v.currentTime);
+      if (to !== undefined) v.currentTime = to;
+    }, 250);
+    return () => clearInterval(timer);
+  }, [videoRef]);
 
   useEffect(() => () => stop(), [stop]);
   useEffect(() => {
