@@ -194,7 +194,7 @@ const enUS: typeof zhCN = {
     videoBrowse: 'Multi-screen',
     videoBacklist: 'Playback',
     videoBackchannel: 'Channel recordings',
-    videoBacktime: 'Timeline playback',
+    videoBacktime: 'Recording list',
     videoMapGps: 'Map',
     videoMapTrack: 'Track',
     deviceList: 'Device list',

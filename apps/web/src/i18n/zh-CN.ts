@@ -193,7 +193,7 @@ const zhCN = {
     videoBrowse: '分屏展示',
     videoBacklist: '录像回放',
     videoBackchannel: '通道录像',
-    videoBacktime: '时间轴回放',
+    videoBacktime: '录像列表',
     videoMapGps: '电子地图',
     videoMapTrack: '轨迹追踪',
     deviceList: '设备列表',

@@ -5,12 +5,13 @@
 import { useState } from 'react';
 import { Button, Card, Progress, Space, Table, Tag } from 'antd';
 import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { downloadUrl, setImportant } from '../api';
+import { downloadUrl, fetchChannels, setImportant } from '../api';
 import { clock, parseDay, stampAt, today } from '../day';
 import { fetchWithProgress, percent, saveBlob } from '../download';
 import { backchannelPath, backtimePath, backlistPath } from '../paths';
@@ -28,6 +29,11 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
   const navigate = useNavigate();
   const { query, list } = useDayRecords(device, channel, day);
   const [progress, setProgress] = useState<Record<string, number>>({});
+  // The names the backchannel page shows (same query, so going between the two asks once).
+  const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
+  const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
+  const name = chan?.Name || `${device}_${channel}`;
+  const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
 
   const download = async (r: DayRange) => {
     const a = stampAt(day, r.start);
@@ -45,6 +51,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
     if (!r.ids?.length) return;
     try {
       await setImportant(r.ids, r.important !== 1);
+      notify.success(r.important === 1 ? t('playback.unmarked') : t('playback.marked'));
       void query.refetch();
     } catch {
       /* the request layer said why */
@@ -55,17 +62,19 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
 
   return (
     <div style={{ padding: 16 }}>
+      {/* The backchannel page's trail (same keys and names) with the list after the day. */}
       <RecordingBreadcrumb
         parents={[
           { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
-          { key: `d:${device}`, label: device, to: backlistPath(device) },
-          { key: `c:${device}:${channel}`, label: channel, to: backchannelPath(device, channel, day) },
+          { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
+          { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
+          { key: `day:${day}`, label: date, to: backchannelPath(device, channel, day) },
         ]}
         node={{ key: `list:${day}`, label: t('playback.segmentList') }}
         stime={day}
       />
       <PageTitle
-        title={`${t('route.videoBacktime')} · ${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`}
+        title={`${t('route.videoBacktime')} · ${name} · ${date}`}
         extra={
           <Button icon={<FieldTimeOutlined />} onClick={() => navigate(backchannelPath(device, channel, day))}>
             {t('playback.timelineView')}
@@ -79,8 +88,17 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
           loading={query.isLoading}
           dataSource={list}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
+          scroll={{ x: 760 }}
           columns={[
-            { title: t('playback.time'), render: (_, r) => `${clock(r.start)} – ${clock(r.end)}` },
+            {
+              title: t('playback.time'),
+              render: (_, r) => (
+                <Space size={4} wrap>
+                  {`${clock(r.start)} – ${clock(r.end)}`}
+                  {r.recording === 1 && <Tag color="red">{t('playback.recording')}</Tag>}
+                </Space>
+              ),
+            },
             { title: t('playback.duration'), render: (_, r) => clock(r.duration ?? r.end - r.start) },
             { title: t('playback.size'), render: (_, r) => (size(r) !== undefined ? formatBytes(size(r)!) : '—') },
             {
