@@ -36,7 +36,7 @@ afterEach(() => {
 function open() {
   const api = stubApi({
     '/api/v1/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
-    '/api/v1/record/querydaily': () => ({ total: 2, list: [range('070047', '070324'), range('070425', '071000', { recording: 1, ids: [8] })] }),
+    '/api/v1/record/querydaily': () => ({ total: 2, list: [range('070047', '070324', { size: 1.5 * 1024 * 1024 }), range('070425', '071000', { recording: 1, ids: [8] })] }),
     'POST /api/v1/record/setimportant': () => v1({ Count: 1, Important: 1 }),
   });
   renderConsole(
@@ -68,6 +68,9 @@ describe('/video/backtime', { timeout: 30_000 }, () => {
       return r;
     });
     expect(rows[0]).not.toHaveTextContent('录像中');
+    // querydaily's size (bytes of the files) in base 1024.
+    expect(rows[0]).toHaveTextContent('1.50 MB');
+    expect(rows[1]).toHaveTextContent('—');
     expect(rows[1]).toHaveTextContent('录像中');
     fireEvent.click(within(rows[0]).getByRole('button', { name: /标记为重要/ }));
     await waitFor(() => expect(api.callsTo('/api/v1/record/setimportant', 'POST')).toHaveLength(1));

@@ -127,8 +127,9 @@ describe('record queries', () => {
     const body = res.json();
     expect(body.EasyDarwin).toBeUndefined();
     expect(body.list).toEqual([
-      expect.objectContaining({ startAt: localStamp(s(0)), endAt: localStamp(s(601.5)), duration: 602, ids: [a.id, b.id], important: 0, snap: '' }),
-      expect.objectContaining({ startAt: localStamp(s(1000)), endAt: localStamp(s(1060)), duration: 60, ids: [c.id] }),
+      // size: the bytes of the range's files (each segment here has 1), the recording list's size column
+      expect.objectContaining({ startAt: localStamp(s(0)), endAt: localStamp(s(601.5)), duration: 602, size: 2, ids: [a.id, b.id], important: 0, snap: '' }),
+      expect.objectContaining({ startAt: localStamp(s(1000)), endAt: localStamp(s(1060)), duration: 60, size: 1, ids: [c.id] }),
     ]);
     expect(body.list[0].hls).toBe(`/api/v1/record/recordvideo/play/m3u8/${dev}:1/${localStamp(s(0))}/${localStamp(s(601.5))}`);
     // paging

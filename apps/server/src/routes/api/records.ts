@@ -110,6 +110,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           startAt,
           endAt,
           duration: Math.round((e.getTime() - s.getTime()) / 1000),
+          size: m.bytes,
           hls: `/api/v1/record/recordvideo/play/m3u8/${idText}/${startAt}/${endAt}`,
           snap: '',
           important: m.important ? 1 : 0,

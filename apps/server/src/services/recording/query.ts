@@ -5,6 +5,8 @@ export interface MergedRange {
   start: Date;
   end: Date;
   ids: number[];
+  /** The files' bytes (whole segments, also where the range is clipped to a day). */
+  bytes: number;
   important: boolean;
   recording: boolean;
 }
@@ -17,10 +19,11 @@ export function mergeRanges(rows: SegmentSpan[], toleranceMs = 2000): MergedRang
     if (last && r.startAt.getTime() - last.end.getTime() <= toleranceMs) {
       if (r.endAt > last.end) last.end = r.endAt;
       last.ids.push(r.id);
+      last.bytes += r.bytes;
       last.important ||= r.important;
       last.recording ||= r.status === 'recording';
     } else {
-      out.push({ start: r.startAt, end: r.endAt, ids: [r.id], important: r.important, recording: r.status === 'recording' });
+      out.push({ start: r.startAt, end: r.endAt, ids: [r.id], bytes: r.bytes, important: r.important, recording: r.status === 'recording' });
     }
   }
   return out;

@@ -17,7 +17,7 @@ export interface SegmentRow {
 }
 
 /** What the day view needs of a segment (querydaily's merged ranges). */
-export type SegmentSpan = Pick<SegmentRow, 'id' | 'startAt' | 'endAt' | 'important' | 'status'>;
+export type SegmentSpan = Pick<SegmentRow, 'id' | 'startAt' | 'endAt' | 'bytes' | 'important' | 'status'>;
 
 export function toSegment(r: Recording): SegmentRow {
   return {
@@ -166,13 +166,13 @@ export class RecordingIndex implements SegmentStore {
 
   /**
    * The spans of a channel's segments overlapping [from, to), oldest first: `between` without the
-   * file columns. A day of 5-minute segments is ~300 rows; reading five columns instead of eleven
-   * costs the day query about a quarter as much (measured on a year of 64 channels).
+   * file columns. A day of 5-minute segments is ~300 rows; reading six columns instead of eleven
+   * costs the day query about a quarter as much (measured on a year of 64 channels, with five).
    */
   async spans(channelPk: number, from: Date, to: Date): Promise<SegmentSpan[]> {
     const rows = await this.db
       .selectFrom('recordings')
-      .select(['id', 'start_at', 'end_at', 'important', 'status'])
+      .select(['id', 'start_at', 'end_at', 'bytes', 'important', 'status'])
       .where('channel_pk', '=', channelPk)
       .where('start_at', '>', new Date(from.getTime() - MAX_SEGMENT_MS).toISOString())
       .where('start_at', '<', to.toISOString())
@@ -180,7 +180,7 @@ export class RecordingIndex implements SegmentStore {
       .orderBy('start_at')
       .orderBy('id')
       .execute();
-    return rows.map((r) => ({ id: r.id, startAt: new Date(r.start_at), endAt: new Date(r.end_at), important: !!r.important, status: r.status }));
+    return rows.map((r) => ({ id: r.id, startAt: new Date(r.start_at), endAt: new Date(r.end_at), bytes: Number(r.bytes), important: !!r.important, status: r.status }));
   }
 
   /**

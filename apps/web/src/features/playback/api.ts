@@ -12,6 +12,8 @@ export interface DailyRange {
   startAt: string;
   endAt: string;
   duration: number;
+  /** Bytes of the range's files (the platform's recordings; a device's list has none). */
+  size?: number;
   hls?: string;
   snap?: string;
   important: number;

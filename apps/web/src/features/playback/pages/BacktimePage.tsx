@@ -58,8 +58,6 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
     }
   };
 
-  const size = (r: DayRange) => (r as DayRange & { size?: number; bytes?: number }).size ?? (r as DayRange & { bytes?: number }).bytes;
-
   return (
     <div style={{ padding: 16 }}>
       {/* The backchannel page's trail (same keys and names) with the list after the day. */}
@@ -100,7 +98,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
               ),
             },
             { title: t('playback.duration'), render: (_, r) => clock(r.duration ?? r.end - r.start) },
-            { title: t('playback.size'), render: (_, r) => (size(r) !== undefined ? formatBytes(size(r)!) : '—') },
+            { title: t('playback.size'), render: (_, r) => (r.size !== undefined ? formatBytes(r.size) : '—') },
             {
               title: t('playback.important'),
               render: (_, r) => (r.important === 1 ? <Tag color="gold">{t('common.yes')}</Tag> : <Tag>{t('common.no')}</Tag>),
