@@ -126,6 +126,13 @@ test.describe('recording and playback', () => {
       .toBe(2);
     expect(await video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
 
+    // Sound: the playback starts muted and the button turns the recording's sound on (and says so).
+    const mute = page.getByTestId('playback-mute');
+    await expect(mute).toHaveAttribute('aria-label', '打开声音');
+    await mute.click();
+    await expect(mute).toHaveAttribute('aria-label', '静音');
+    expect(await video.evaluate((v: HTMLVideoElement) => v.muted)).toBe(false);
+
     // Download a range inside the recording: time inputs, progress, the server's file name.
     const from = range.start + 2;
     const to = Math.min(range.end - 1, from + 10);

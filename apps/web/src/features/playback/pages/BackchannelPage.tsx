@@ -11,8 +11,10 @@ import {
   CameraOutlined,
   DeleteOutlined,
   ForwardOutlined,
+  MutedOutlined,
   PauseOutlined,
   CaretRightOutlined,
+  SoundOutlined,
   StarOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
@@ -54,6 +56,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const [position, setPosition] = useState<number | undefined>(undefined);
   /** The platform's recordings, or (GB28181 channels) those kept on the device. */
   const [source, setSource] = useState<RecordSource>('Cloud');
+  // Starts muted (a browser plays a muted video without a click first); the recordings keep their sound.
+  const [muted, setMuted] = useState(true);
+  useEffect(() => {
+    if (videoRef.current) videoRef.current.muted = muted;
+  }, [muted]);
 
   useEffect(() => setMonth(monthOf(day)), [day]);
 
@@ -226,7 +233,15 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               data-request-id={state.requestId}
               style={{ position: 'relative', background: '#000', aspectRatio: '16 / 9', maxHeight: '56vh', width: '100%' }}
             >
-              <video ref={videoRef} data-testid="playback-video" muted playsInline style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }} />
+              <video
+                ref={videoRef}
+                data-testid="playback-video"
+                muted
+                playsInline
+                // The browser may mute it again (no sound before a click): the button follows.
+                onVolumeChange={(e) => setMuted(e.currentTarget.muted)}
+                style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }}
+              />
               {state.phase !== 'playing' && state.phase !== 'paused' && (
                 <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
                   {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t('playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t('player.unsupported', { mime: state.reason }) : state.reason}
@@ -257,6 +272,9 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 onChange={(v: number) => pb.setSpeed(v)}
                 options={speedsFor(source).map((s) => ({ value: s, label: `${s}x` }))}
               />
+              <Tooltip title={muted ? t('player.unmute') : t('player.mute')}>
+                <Button data-testid="playback-mute" aria-label={muted ? t('player.unmute') : t('player.mute')} icon={muted ? <MutedOutlined /> : <SoundOutlined />} onClick={() => setMuted(!muted)} />
+              </Tooltip>
               <Tooltip title={t('player.snapshot')}>
                 <Button aria-label={t('player.snapshot')} icon={<CameraOutlined />} disabled={position === undefined} onClick={() => void snapshot()} />
               </Tooltip>
