@@ -1,13 +1,12 @@
 /** Providers: antd theme/locale, react-query, i18n, the router, and the (lazy) notice host. */
-import { Suspense, useEffect, useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { lazyPage } from '../lib/lazy';
-import { useNoticeHost } from '../lib/notify';
+import { NoticeHostSlot } from '../lib/NoticeHostSlot';
 import { setNavigator } from '../lib/navigation';
 import { useUi } from '../lib/stores/ui';
 import { createRouter } from './router';
@@ -18,7 +17,7 @@ const queryClient = new QueryClient({
 });
 
 // antd's message/notification code arrives with the first notice, not with the login page.
-const NoticeHost = lazyPage(() => import('../lib/NoticeHost'));
+const loadNoticeHost = () => import('../lib/NoticeHost');
 
 function useWindowSize() {
   const setWindowSize = useUi((s) => s.setWindowSize);
@@ -38,16 +37,11 @@ export function App() {
     return () => setNavigator(null);
   }, [router]);
   useWindowSize();
-  const noticesWanted = useNoticeHost((s) => s.wanted);
 
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN}>
-        {noticesWanted && (
-          <Suspense fallback={null}>
-            <NoticeHost />
-          </Suspense>
-        )}
+        <NoticeHostSlot load={loadNoticeHost} />
         <RouterProvider router={router} />
       </ConfigProvider>
     </QueryClientProvider>

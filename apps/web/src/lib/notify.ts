@@ -20,8 +20,11 @@ interface Notifiers {
   notification: NotificationInstance;
 }
 
-/** `wanted` turns true on the first notice; the App then renders the notice host. */
-export const useNoticeHost = create<{ wanted: boolean }>(() => ({ wanted: false }));
+/**
+ * `wanted` turns true on the first notice; the App then renders the notice host. `tries` counts the
+ * host's chunk loads that failed (see noticeHostFailed).
+ */
+export const useNoticeHost = create<{ wanted: boolean; tries: number }>(() => ({ wanted: false, tries: 0 }));
 
 let apis: Notifiers | null = null;
 const queue: ((n: Notifiers) => void)[] = [];
@@ -29,6 +32,16 @@ const queue: ((n: Notifiers) => void)[] = [];
 export function bindNotifiers(message: MessageInstance, notification: NotificationInstance): void {
   apis = { message, notification };
   for (const show of queue.splice(0)) show(apis);
+}
+
+/**
+ * The host's chunk did not arrive (the server or the network is down, which is often what the
+ * notice was about). The waiting notices are dropped, being about a moment that has passed, and the
+ * next notice loads the chunk again.
+ */
+export function noticeHostFailed(): void {
+  queue.length = 0;
+  useNoticeHost.setState((s) => ({ wanted: false, tries: s.tries + 1 }));
 }
 
 /** The host unmounted: later notices wait for the next one. */
