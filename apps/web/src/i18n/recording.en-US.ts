@@ -77,6 +77,7 @@ const recordingEn: typeof recordingZh = {
     clickToPlay: 'Click a recording on the timeline to play it',
     ended: 'Playback ended',
     nothingAfter: 'No recordings after that time',
+    nothingInRange: 'No recordings in that range',
     play: 'Play',
     pause: 'Pause',
     back10: 'Back 10 s',

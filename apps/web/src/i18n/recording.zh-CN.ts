@@ -75,6 +75,7 @@ const recordingZh = {
     clickToPlay: '点击时间轴上的录像开始回放',
     ended: '回放结束',
     nothingAfter: '该时间之后没有录像',
+    nothingInRange: '该时间段内没有录像',
     play: '播放',
     pause: '暂停',
     back10: '后退 10 秒',

@@ -23,9 +23,11 @@ interface Props {
   name: string;
   selection: Range | null;
   onSelection: (r: Range | null) => void;
+  /** The day's recorded ranges (seconds): a range with none is refused here, in the page's language. */
+  ranges?: Range[];
 }
 
-export function DownloadPanel({ device, channel, day, name, selection, onSelection }: Props) {
+export function DownloadPanel({ device, channel, day, name, selection, onSelection, ranges }: Props) {
   const { t } = useTranslation();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
@@ -48,6 +50,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
 
   const start = async () => {
     if (!valid) return;
+    // The server's 404 names the range in its own words (half English); say it plainly instead.
+    if (ranges && !ranges.some(([a, b]) => a < e! && b > s!)) {
+      notify.warning(t('playback.nothingInRange'));
+      return;
+    }
     const ac = new AbortController();
     abortRef.current = ac;
     setBusy(true);

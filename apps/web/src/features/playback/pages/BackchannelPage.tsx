@@ -296,7 +296,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
             </Flex>
             <Timeline ranges={ranges} important={important} view={view} onView={setView} position={position} onSeek={seek} selection={selection} onSelect={setSelection} />
             <div style={{ marginTop: 12, display: onDevice ? 'none' : undefined }}>
-              <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} />
+              <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} ranges={ranges} />
             </div>
           </Card>
         </Col>

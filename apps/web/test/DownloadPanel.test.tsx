@@ -1,0 +1,44 @@
+/**
+ * The backchannel page's range download: a range without recordings is refused on the page, in its
+ * language (the server's 404 reads "recordings of 1:1 from … to …不存在"); a range with some is fetched.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { DownloadPanel } from '../src/features/playback/components/DownloadPanel';
+import { clearSession } from '../src/lib/session';
+import { captureNotices, renderConsole, stubApi } from './helpers/console';
+import { loginAdmin } from './helpers/dialogs';
+
+let notices: string[];
+beforeEach(() => {
+  notices = captureNotices();
+  loginAdmin();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearSession();
+});
+
+const H = 3600;
+
+describe('range download', () => {
+  it('refuses a range with no recordings without asking the server', async () => {
+    const api = stubApi({});
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '03:00:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '03:10:00' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(notices).toContain('warning:该时间段内没有录像'));
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('fetches a range that holds recordings', async () => {
+    const api = stubApi({});
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '06:59:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(api.calls.map((c) => c.path)).toEqual(['/api/v1/record/recordvideo/download/mp4/1%3A1/20261127065900/20261127070100']));
+    expect(notices.filter((n) => n.startsWith('warning'))).toEqual([]);
+  });
+});
