@@ -159,6 +159,12 @@ describe('request error catalogue', () => {
     expect(notices).toEqual([{ kind: 'notification', text: '服务器内部错误' }]);
   });
 
+  it('no answer at all (server down): code 0 and the console\'s network text, not the browser\'s', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(request('/api/v1/devices/channelstream')).rejects.toMatchObject({ code: 0, msg: '网络异常，请检查与服务器的连接' });
+    expect(notices).toEqual([{ kind: 'notification', text: '网络异常，请检查与服务器的连接' }]);
+  });
+
   it('quiet passes other errors on silently (browse page)', async () => {
     vi.stubGlobal('fetch', reply(403, { code: 403, msg: 'nope' }));
     await expect(request('/api/v1/x', { quiet: true })).rejects.toMatchObject({ code: 403 });

@@ -188,7 +188,9 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
     res = await fetch(url, { ...init, signal: opts.signal });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
-    return handleFailure(0, (err as Error)?.message ?? null, opts) as T;
+    // No answer: the browser's own text ("Failed to fetch") means nothing to a user; the fallback
+    // says the connection to the server is down, in the console's language.
+    return handleFailure(0, null, opts) as T;
   }
   const body = await readBody(res);
   if (!res.ok) return handleFailure(res.status, body, opts) as T;
