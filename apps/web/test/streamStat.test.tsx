@@ -8,6 +8,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { WS_RECONNECT_MS } from '@opencvr/shared';
 import { stopStreamStats, streamStatUrl, useStreamStat, useStreamStatStore, watchStream } from '../src/lib/streamStat';
 import { LivePlayer } from '../src/components/player/LivePlayer';
+import { setLang } from '../src/i18n';
 import { clearSession } from '../src/lib/session';
 import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
@@ -214,7 +215,15 @@ describe('useStreamStat and the live player', { timeout: 30_000 }, () => {
     act(() => ws.serverSend(stat(add.playerid)));
     const el = await screen.findByTestId('player-server-stats');
     expect(el).toHaveAttribute('data-state', 'live');
-    expect(el).toHaveTextContent('服务端 live · 3 人观看 · 812 kbps');
+    // The state in the console's language (it said "服务端 live" in Chinese), viewers counted in English.
+    expect(el).toHaveTextContent('服务端 正常 · 3 人观看 · 812 kbps');
+    act(() => ws.serverSend(stat(add.playerid, { state: 'retrying', totalViewers: 1 })));
+    expect(el).toHaveTextContent('服务端 重连中 · 1 人观看 · 812 kbps');
+    act(() => setLang('en-US'));
+    expect(el).toHaveTextContent('server retrying · 1 viewer · 812 kbps');
+    act(() => ws.serverSend(stat(add.playerid, { state: 'someday', totalViewers: 2 })));
+    expect(el).toHaveTextContent('server someday · 2 viewers · 812 kbps');
+    act(() => setLang('zh-CN'));
   });
 
   it('LivePlayer on a public page (own opener) opens no status socket', async () => {

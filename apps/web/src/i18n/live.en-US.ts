@@ -1,7 +1,10 @@
 /** English strings of the live player and the live pages (issue 4), merged into en-US. */
 const liveEn = {
   player: {
-    server: 'server {{state}} · {{viewers}} viewers · {{kbps}} kbps',
+    server: 'server {{state}} · {{viewers}} · {{kbps}} kbps',
+    viewers_one: '{{count}} viewer',
+    viewers_other: '{{count}} viewers',
+    serverState: { idle: 'idle', connecting: 'connecting', live: 'live', retrying: 'retrying', stopped: 'stopped' },
     loading: 'Loading video…',
     reconnecting: 'Reconnecting…',
     retry: 'Retry',

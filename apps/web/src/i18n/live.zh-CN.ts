@@ -1,7 +1,10 @@
 /** Chinese strings of the live player and the live pages (issue 4), merged into zh-CN. */
 const liveZh = {
   player: {
-    server: '服务端 {{state}} · {{viewers}} 人观看 · {{kbps}} kbps',
+    server: '服务端 {{state}} · {{viewers}} · {{kbps}} kbps',
+    viewers: '{{count}} 人观看',
+    /** The server's ingest state of the stream (streamstat `state`). */
+    serverState: { idle: '空闲', connecting: '连接中', live: '正常', retrying: '重连中', stopped: '已停止' },
     loading: '正在加载视频…',
     reconnecting: '正在重新连接…',
     retry: '重试',

@@ -206,7 +206,12 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           </Typography.Text>
           {server && (
             <span data-testid="player-server-stats" data-state={server.state} style={{ whiteSpace: 'nowrap', opacity: 0.85 }}>
-              {t('player.server', { state: server.state, viewers: server.totalViewers, kbps: Math.round(server.bitrateKbps) })}
+              {t('player.server', {
+                // A state this console does not know yet shows as the server said it.
+                state: t(`player.serverState.${server.state}`, { defaultValue: server.state }),
+                viewers: t('player.viewers', { count: server.totalViewers }),
+                kbps: Math.round(server.bitrateKbps),
+              })}
             </span>
           )}
           {extra}
