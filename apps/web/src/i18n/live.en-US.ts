@@ -2,8 +2,9 @@
 const liveEn = {
   player: {
     server: 'server {{state}} · {{viewers}} · {{kbps}} kbps',
+    // i18next plural: _one for 1, the plain key (the shape zh-CN has) for every other count.
+    viewers: '{{count}} viewers',
     viewers_one: '{{count}} viewer',
-    viewers_other: '{{count}} viewers',
     serverState: { idle: 'idle', connecting: 'connecting', live: 'live', retrying: 'retrying', stopped: 'stopped' },
     loading: 'Loading video…',
     reconnecting: 'Reconnecting…',
