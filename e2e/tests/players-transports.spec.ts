@@ -74,6 +74,8 @@ test.describe('one transport at a time', () => {
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'hls', SLOW);
     await expectAdvancing(player.locator('video'), 'HLS');
+    // The toolbar knows the codec and size over HLS too (the media playlist carries neither).
+    await expect(player.getByTestId('player-stats')).toContainText(/avc1\.[0-9a-f]{6} · 320×240 · .*HLS/i, SLOW);
     expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
     expect(seen.hls).toBeGreaterThan(0);
     expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, whep: 0, mpegtsChunk: 0 });

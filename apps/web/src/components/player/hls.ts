@@ -11,6 +11,16 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
       if (level) ev.onInfo({ codec: level.videoCodec, width: level.width, height: level.height });
       playSafely(video);
     });
+    // The server's playlist is a media playlist (no CODECS, no RESOLUTION): the codec comes from the
+    // init segment and the size from the decoded video, else the toolbar shows neither.
+    hls.on(Hls.Events.BUFFER_CODECS, (_e, data) => {
+      const codec = data.video?.codec ?? data.audiovideo?.codec;
+      if (codec) ev.onInfo({ codec });
+    });
+    const onSize = () => {
+      if (video.videoWidth) ev.onInfo({ width: video.videoWidth, height: video.videoHeight });
+    };
+    video.addEventListener('resize', onSize);
     hls.on(Hls.Events.FRAG_LOADED, (_e, data) => {
       ev.onBytes(data.frag.stats.loaded);
       if (!playing) {
@@ -27,6 +37,7 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
     hls.attachMedia(video);
     return {
       stop: () => {
+        video.removeEventListener('resize', onSize);
         hls.destroy();
         video.removeAttribute('src');
         video.load();
