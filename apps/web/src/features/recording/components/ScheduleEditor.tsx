@@ -86,18 +86,20 @@ export function ScheduleEditor({ value, onChange }: Props) {
   };
 
   return (
+    // Nothing in a row shrinks: on a narrow window the table keeps its cells and scrolls sideways
+    // (shrunk, the hour ruler no longer matched the cells and the day names broke into columns).
     <div data-testid="schedule-editor" onPointerUp={finish} onPointerLeave={finish} style={{ userSelect: 'none', overflowX: 'auto' }}>
       <div style={{ display: 'flex', marginLeft: 72 }}>
         {Array.from({ length: 24 }, (_, h) => (
-          <div key={h} style={{ width: CELL_W * 2, fontSize: 10, color: '#888' }}>
+          <div key={h} style={{ width: CELL_W * 2, flexShrink: 0, fontSize: 10, color: '#888' }}>
             {h}
           </div>
         ))}
       </div>
       {WEEKDAYS.map((day, d) => (
         <div key={day} style={{ display: 'flex', alignItems: 'center', marginBottom: 4 }} data-testid={`schedule-row-${day}`}>
-          <div style={{ width: 72, fontSize: 13 }}>{t(`recording.days.${day}`)}</div>
-          <div style={{ display: 'flex', border: '1px solid #d9d9d9', borderRadius: 2 }}>
+          <div style={{ width: 72, flexShrink: 0, fontSize: 13, whiteSpace: 'nowrap' }}>{t(`recording.days.${day}`)}</div>
+          <div style={{ display: 'flex', flexShrink: 0, border: '1px solid #d9d9d9', borderRadius: 2 }}>
             {Array.from({ length: CELLS_PER_DAY }, (_, c) => {
               const on = cellOn(shown, day, c);
               return (
@@ -122,7 +124,7 @@ export function ScheduleEditor({ value, onChange }: Props) {
               );
             })}
           </div>
-          <Space size={0} style={{ marginLeft: 4 }}>
+          <Space size={0} style={{ marginLeft: 4, flexShrink: 0 }}>
             <AddSlot day={day} value={value} onChange={onChange} />
             <Tooltip title={t('recording.copyToAll')}>
               <Button size="small" type="text" aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} icon={<CopyOutlined />} onClick={() => onChange(copyToAll(value, day))} />
@@ -131,7 +133,7 @@ export function ScheduleEditor({ value, onChange }: Props) {
               <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(setRange(value, day, 0, 86400, false))} />
             </Tooltip>
           </Space>
-          <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320 }} data-testid={`slots-${day}`}>
+          <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320, minWidth: 100 }} data-testid={`slots-${day}`}>
             {shown[day].map(([s, e], i) => (
               <Tag key={`${s}-${e}`} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
                 {hhmm(s)}–{hhmm(e)}
