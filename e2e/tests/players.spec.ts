@@ -75,5 +75,12 @@ test.describe('public players page', () => {
     await expect(server).toContainText(/[1-9]\d* 人观看/);
     await expect(server).toContainText(/[1-9]\d* kbps/);
     expect(sockets.some((u) => /\/api\/v1\/ws\/streamstat\?request_id=[^&]+&token=/.test(u))).toBe(true);
+
+    // A phone-wide window: the channel's name and figures keep room beside the server's (the
+    // server's kept their full width and left one character of the name).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const width = (id: string) => page.getByTestId(id).evaluate((e) => e.getBoundingClientRect().width);
+    await expect.poll(() => width('player-stats')).toBeGreaterThan(100);
+    expect(await width('player-stats')).toBeGreaterThan(await width('player-server-stats'));
   });
 });

@@ -199,13 +199,22 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             fontSize: 12,
           }}
         >
-          <Typography.Text ellipsis style={{ color: '#fff', fontSize: 12, flex: 1, minWidth: 0 }} data-testid="player-stats">
+          {/*
+            Both texts shrink in proportion to their length (flex-basis auto): with a basis of 0 the
+            server's figures kept their width and a narrow player (phone, 16-cell wall) showed one
+            character of the channel's name.
+          */}
+          <Typography.Text ellipsis style={{ color: '#fff', fontSize: 12, flex: '1 1 auto', minWidth: 0 }} data-testid="player-stats">
             {name ? `${name}  ` : ''}
             {info.join(' · ')}
             {notice ? `  ${notice}` : ''}
           </Typography.Text>
           {server && (
-            <span data-testid="player-server-stats" data-state={server.state} style={{ whiteSpace: 'nowrap', opacity: 0.85 }}>
+            <span
+              data-testid="player-server-stats"
+              data-state={server.state}
+              style={{ flex: '0 1 auto', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', opacity: 0.85 }}
+            >
               {t('player.server', {
                 // A state this console does not know yet shows as the server said it.
                 state: t(`player.serverState.${server.state}`, { defaultValue: server.state }),
