@@ -66,7 +66,9 @@ const liveEn = {
     },
     browse: {
       layout: 'Layout',
-      screens: '{{n}} screens',
+      // i18next plural: _one for 1, the plain key for the other layouts.
+      screens: '{{count}} screens',
+      screens_one: '{{count}} screen',
       loop: 'Tour',
       loopSettings: 'Tour settings',
       loopStart: 'Start tour',

@@ -65,7 +65,7 @@ const liveZh = {
     },
     browse: {
       layout: '分屏',
-      screens: '{{n}} 画面',
+      screens: '{{count}} 画面',
       loop: '轮巡',
       loopSettings: '轮巡设置',
       loopStart: '开始轮巡',

@@ -82,7 +82,7 @@ export default function BrowsePage() {
           data-testid="wall-layout"
           value={layout}
           onChange={(v) => update({ ...wall, layout: v as Layout })}
-          options={LAYOUTS.map((n) => ({ value: n, label: t('live.browse.screens', { n }) }))}
+          options={LAYOUTS.map((n) => ({ value: n, label: t('live.browse.screens', { count: n }) }))}
         />
         <Button icon={<ClearOutlined />} onClick={() => update({ ...emptyWall(), layout })} disabled={looping}>
           {t('live.browse.clearAll')}
@@ -180,7 +180,7 @@ export default function BrowsePage() {
               />
             ) : (
               <div
-                style={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#8c8c8c', cursor: 'pointer', textAlign: 'center', padding: 8 }}
+                style={{ height: '100%', display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#8c8c8c', cursor: looping ? 'default' : 'pointer', textAlign: 'center', padding: 8 }}
                 onClick={() => {
                   if (looping) return;
                   setSelected(i);
@@ -188,7 +188,8 @@ export default function BrowsePage() {
                 }}
                 data-testid="wall-empty"
               >
-                {t('live.browse.emptyCell')}
+                {/* A touring wall takes no drops or picks: the invitation would be a control that does nothing. */}
+                {!looping && t('live.browse.emptyCell')}
               </div>
             )}
           </div>
