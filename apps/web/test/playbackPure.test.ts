@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addRecord, cutRecords, emptyBreadcrumb } from '../src/features/playback/breadcrumb';
 import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMonth, stampAt, today } from '../src/features/playback/day';
 import { fileNameOf } from '../src/features/playback/download';
-import { DAY, MIN_SPAN, follow, mergeRanges, rangeAtOrAfter, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
+import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
 import { dayRanges } from '../src/features/playback/useDayRecords';
 import { gapTarget, holeSkip, positionOf } from '../src/features/playback/usePlayback';
 
@@ -87,6 +87,23 @@ describe('timeline geometry', () => {
       ['b', 0, 60],
       ['a', 28800, 28830],
     ]);
+  });
+});
+
+describe('the view and the playing playhead', () => {
+  const v = { start: 7 * 3600, span: 600 };
+  it('follows a playhead that plays out of sight, jumps, or has just started', () => {
+    expect(followPlayhead(v, 7 * 3600 + 601, 7 * 3600 + 600)).toEqual({ start: 7 * 3600 + 301, span: 600 });
+    expect(followPlayhead(v, 9 * 3600, 7 * 3600 + 100)).toEqual({ start: 9 * 3600 - 300, span: 600 });
+    expect(followPlayhead(v, 5 * 3600, undefined)).toEqual({ start: 5 * 3600 - 300, span: 600 });
+    expect(followPlayhead(v, 7 * 3600 + 100, 7 * 3600 + 99)).toBe(v);
+  });
+  it('stays where the user panned it while the playhead plays on out of sight', () => {
+    // Panned to 07:10-07:20 while playing at 07:05: the view stays there (it snapped back at once).
+    const panned = { start: 7 * 3600 + 600, span: 600 };
+    expect(followPlayhead(panned, 7 * 3600 + 301, 7 * 3600 + 300)).toBe(panned);
+    // At 16x a look sees the playhead 4 s further: still playing, not a seek.
+    expect(followPlayhead(panned, 7 * 3600 + 304, 7 * 3600 + 300)).toBe(panned);
   });
 });
 

@@ -47,6 +47,20 @@ export function follow(v: View, t: number): View {
   return clampView({ span: v.span, start: t - v.span / 2 });
 }
 
+/** A move of the playhead by more than this (seconds) between two looks is a seek, not playing. */
+export const JUMP = 30;
+
+/**
+ * The view as the playhead moves from `last` to `t`: it follows a playhead that plays out of sight
+ * (or jumps, or has just started), but not one the user moved the view away from, so the timeline
+ * can be zoomed and panned to other recordings while one plays.
+ */
+export function followPlayhead(v: View, t: number, last: number | undefined): View {
+  const seen = last !== undefined && last >= v.start && last <= v.start + v.span;
+  if (last === undefined || seen || Math.abs(t - last) > JUMP) return follow(v, t);
+  return v;
+}
+
 /** Sorted, merged ranges; ranges closer than `gap` seconds are joined. */
 export function mergeRanges(ranges: Range[], gap = 0): Range[] {
   const sorted = ranges.filter(([s, e]) => e > s).map(([s, e]) => [s, e] as Range).sort((a, b) => a[0] - b[0]);

@@ -35,7 +35,7 @@ import { Timeline } from '../components/Timeline';
 import { backchannelPath, backlistPath, backtimePath } from '../paths';
 import { useDayRecords } from '../useDayRecords';
 import { usePlayback } from '../usePlayback';
-import { DAY, follow, rangeAtOrAfter, type Range, type View } from '../timeline';
+import { DAY, followPlayhead, rangeAtOrAfter, type Range, type View } from '../timeline';
 import { deviceSourceAvailable, speedsFor, type RecordSource } from '../source';
 
 export default function BackchannelPage() {
@@ -78,12 +78,15 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const pb = usePlayback(videoRef, device, channel, day, source);
   const { state } = pb;
 
-  // The playhead follows the media clock.
+  // The playhead follows the media clock, and the view the playhead (unless moved away from it).
+  const lastRef = useRef<number | undefined>(undefined);
   useEffect(() => {
     const timer = setInterval(() => {
       const p = pb.position();
+      const last = lastRef.current;
+      lastRef.current = p;
       setPosition(p);
-      if (p !== undefined && state.phase === 'playing') setView((v) => follow(v, p));
+      if (p !== undefined && state.phase === 'playing') setView((v) => followPlayhead(v, p, last));
     }, 250);
     return () => clearInterval(timer);
   }, [pb, state.phase]);
