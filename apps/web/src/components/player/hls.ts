@@ -1,6 +1,12 @@
 /** HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari). */
 import { playSafely, type Engine, type EngineEvents } from './engine';
 
+/** The video codec of a track's codecs ("mp4a.40.2,avc1.42C016" of a muxed track → "avc1.42C016"). */
+export function videoCodec(codecs: string | undefined): string | undefined {
+  const video = codecs?.split(',').map((c) => c.trim()).find((c) => /^(avc|hvc|hev|av01|vp0?[89])/i.test(c));
+  return video;
+}
+
 export async function startHls(video: HTMLVideoElement, url: string, ev: EngineEvents): Promise<Engine> {
   const { default: Hls } = await import('hls.js');
   if (Hls.isSupported()) {
@@ -14,7 +20,7 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
     // The server's playlist is a media playlist (no CODECS, no RESOLUTION): the codec comes from the
     // init segment and the size from the decoded video, else the toolbar shows neither.
     hls.on(Hls.Events.BUFFER_CODECS, (_e, data) => {
-      const codec = data.video?.codec ?? data.audiovideo?.codec;
+      const codec = videoCodec(data.video?.codec ?? data.audiovideo?.codec);
       if (codec) ev.onInfo({ codec });
     });
     const onSize = () => {
