@@ -177,3 +177,15 @@ describe('download file name', () => {
     expect(fileNameOf(null)).toBeUndefined();
   });
 });
+
+describe('English counts', () => {
+  it('says 1 range and 1 day, not 1 ranges and 1 days', async () => {
+    const { default: i18n } = await import('../src/i18n');
+    const en = i18n.getFixedT('en-US');
+    expect(en('playback.daySummary', { count: 1, duration: '00:02:37' })).toBe('1 range, 00:02:37 in all');
+    expect(en('playback.daySummary', { count: 3, duration: '00:02:37' })).toBe('3 ranges, 00:02:37 in all');
+    expect(en('recording.daysValue', { count: 1 })).toBe('1 day');
+    expect(en('recording.daysValue', { count: 30 })).toBe('30 days');
+    expect(i18n.getFixedT('zh-CN')('recording.daysValue', { count: 30 })).toBe('30 天');
+  });
+});

@@ -1,7 +1,8 @@
 /** English strings of the recording plans and playback pages (issue 5), merged into en-US. */
 import type recordingZh from './recording.zh-CN';
 
-const recordingEn: typeof recordingZh = {
+/** The Chinese shape, plus English plural forms (zh-CN has one form). */
+const recordingEn: typeof recordingZh & { recording: { daysValue_one: string }; playback: { daySummary_one: string } } = {
   recording: {
     storage: 'Recording storage',
     recordPath: 'Record folder',
@@ -14,7 +15,9 @@ const recordingEn: typeof recordingZh = {
     keepFreeHint: 'Below this free space the oldest non-important recordings are deleted first',
     defaultSaveDays: 'Default save days',
     dayUnit: 'days',
-    daysValue: '{{n}} days',
+    // i18next plural: _one for 1, the plain key (the shape zh-CN has) for every other count.
+    daysValue: '{{count}} days',
+    daysValue_one: '{{count}} day',
     plans: 'Recording plans',
     allPlans: 'All plans',
     addPlan: 'Add recording plan',
@@ -69,6 +72,7 @@ const recordingEn: typeof recordingZh = {
     dayRecords: 'Recordings of the day',
     noRecords: 'No recordings on this day',
     daySummary: '{{count}} ranges, {{duration}} in all',
+    daySummary_one: '{{count}} range, {{duration}} in all',
     segmentList: 'Recording list',
     sourceCloud: 'Platform recordings',
     sourceDevice: 'On the device',

@@ -12,7 +12,7 @@ const recordingZh = {
     keepFreeHint: '剩余空间低于该值时，从最早的非重要录像开始删除',
     defaultSaveDays: '默认保存天数',
     dayUnit: '天',
-    daysValue: '{{n}} 天',
+    daysValue: '{{count}} 天',
     plans: '录像计划',
     allPlans: '全部计划',
     addPlan: '新增录像计划',

@@ -27,7 +27,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
       pagination={onPage ? { current: page, pageSize: 20, total, onChange: onPage, hideOnSinglePage: true } : false}
       columns={[
         { title: t('recording.planName'), dataIndex: 'Name' },
-        { title: t('recording.saveDays'), dataIndex: 'SaveDays', render: (v: number) => t('recording.daysValue', { n: v }) },
+        { title: t('recording.saveDays'), dataIndex: 'SaveDays', render: (v: number) => t('recording.daysValue', { count: v }) },
         { title: t('recording.enabled'), render: (_, p) => (planEnabled(p) ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>) },
         { title: t('recording.channelCount'), render: (_, p) => p.Channels?.length ?? 0 },
         {
