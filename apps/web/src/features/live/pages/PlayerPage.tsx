@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer } from '../../../components/player/LivePlayer';
+import { useWsTopic } from '../../../lib/ws';
 import { fetchDeviceChannels } from '../api';
 import { ShareButton } from '../components/ShareButton';
 
@@ -14,6 +15,11 @@ export default function PlayerPage() {
   const { devid = '', chnid = '', flow: flowParam = '0' } = useParams();
   const flow = flowParam === '1' ? 1 : 0;
   const channels = useQuery({ queryKey: ['live', 'deviceChannels', devid], queryFn: () => fetchDeviceChannels(devid), enabled: !!devid });
+  // The channel going off or on line arrives as a news message on the events socket (the bell's):
+  // the tag follows it instead of keeping the state of the moment the page opened.
+  useWsTopic('news', (item) => {
+    if (item.DeviceID === devid && item.ChannelID === chnid) void channels.refetch();
+  });
   const info = channels.data?.Channels.find((c) => c.ChannelID === chnid);
   const name = info?.Name ?? chnid;
 

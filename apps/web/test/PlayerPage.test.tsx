@@ -1,0 +1,65 @@
+/**
+ * /video/player/:devid/:chnid/:flow: the channel's online tag follows the channel. It was read once
+ * when the page opened and said 在线 while the camera had been off line for minutes (the player
+ * itself reconnecting underneath); the events socket's news message now refreshes it.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import type { NewsItem } from '@opencvr/shared';
+import PlayerPage from '../src/features/live/pages/PlayerPage';
+import { clearSession } from '../src/lib/session';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
+vi.mock('../src/lib/ws', () => ({
+  useWsTopic: (topic: string, fn: (payload: unknown) => void) => {
+    ws.listeners.set(topic, fn);
+  },
+}));
+
+const news = (DeviceID: string, ChannelID: string, Status: 'ON' | 'OFF'): NewsItem => ({
+  ID: 1,
+  Status,
+  DeviceID,
+  ChannelID,
+  ChannelName: 'Gate',
+  NewsTime: '2026-11-27 07:40:00',
+  sign: 0,
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('PlayerPage', () => {
+  it("the online tag follows the channel's news messages", async () => {
+    clearSession();
+    captureNotices();
+    let online = 1;
+    const api = stubApi({
+      '/api/v1/getchannels': () =>
+        v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: online, Enable: 1 }], ChannelCount: 1 }),
+      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
+    });
+    renderConsole(
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+      </Routes>,
+      { path: '/video/player/7/1/0' },
+    );
+    expect(await screen.findByTestId('channel-online')).toHaveTextContent('在线');
+    const reads = () => api.calls.filter((c) => c.path === '/api/v1/getchannels').length;
+    const before = reads();
+
+    // Another channel's message changes nothing.
+    act(() => ws.listeners.get('news')?.(news('7', '2', 'OFF')));
+    act(() => ws.listeners.get('news')?.(news('8', '1', 'OFF')));
+    expect(reads()).toBe(before);
+
+    online = 0;
+    act(() => ws.listeners.get('news')?.(news('7', '1', 'OFF')));
+    await waitFor(() => expect(screen.getByTestId('channel-online')).toHaveTextContent('离线'));
+    online = 1;
+    act(() => ws.listeners.get('news')?.(news('7', '1', 'ON')));
+    await waitFor(() => expect(screen.getByTestId('channel-online')).toHaveTextContent('在线'));
+  });
+});
