@@ -94,9 +94,45 @@ export const MESSAGES = {
 
 export type MessageKey = keyof typeof MESSAGES;
 
+/**
+ * What a notFound or duplicate message is about ({what}), in the same two languages: the server names
+ * a thing the request pointed at, and a Chinese page must not read "device 1不存在".
+ */
+export const SUBJECTS = {
+  device: { 'zh-CN': '设备 {id}', 'en-US': 'device {id}' },
+  channel: { 'zh-CN': '通道 {id}', 'en-US': 'channel {id}' },
+  label: { 'zh-CN': '标签 {id}', 'en-US': 'label {id}' },
+  role: { 'zh-CN': '角色 {id}', 'en-US': 'role {id}' },
+  user: { 'zh-CN': '用户 {id}', 'en-US': 'user {id}' },
+  recordPlan: { 'zh-CN': '录像计划 {id}', 'en-US': 'record plan {id}' },
+  recording: { 'zh-CN': '录像 {id}', 'en-US': 'recording {id}' },
+  recordingsFrom: { 'zh-CN': '通道 {id} 自 {from} 起的录像', 'en-US': 'recordings of {id} from {from}' },
+  recordingsRange: { 'zh-CN': '通道 {id} 在 {from} 至 {to} 的录像', 'en-US': 'recordings of {id} from {from} to {to}' },
+  playback: { 'zh-CN': '回放 {id}', 'en-US': 'playback {id}' },
+  playbackSession: { 'zh-CN': '回放会话', 'en-US': 'playback session' },
+  playbackSocket: { 'zh-CN': '回放连接', 'en-US': 'playback socket' },
+  download: { 'zh-CN': '下载任务 {id}', 'en-US': 'download {id}' },
+  webrtcSession: { 'zh-CN': 'WebRTC 会话', 'en-US': 'WebRTC session' },
+  stream: { 'zh-CN': '流 {id}', 'en-US': 'stream {id}' },
+  file: { 'zh-CN': '文件 {id}', 'en-US': 'file {id}' },
+  snapshot: { 'zh-CN': '快照', 'en-US': 'snapshot' },
+  whitelistEntry: { 'zh-CN': '白名单条目', 'en-US': 'whitelist entry' },
+  blacklistEntry: { 'zh-CN': '黑名单条目', 'en-US': 'blacklist entry' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type SubjectKey = keyof typeof SUBJECTS;
+
 /** The text of a message in a language, with {name} placeholders filled. */
 export function message(key: MessageKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
-  const text: string = MESSAGES[key][lang] ?? MESSAGES[key]['zh-CN'];
+  return fill(MESSAGES[key][lang] ?? MESSAGES[key]['zh-CN'], vars);
+}
+
+/** The name of a subject in a language ("通道 1:1"), with its {id}, {from}, {to} filled. */
+export function subject(key: SubjectKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
+  return fill(SUBJECTS[key][lang] ?? SUBJECTS[key]['zh-CN'], vars);
+}
+
+function fill(text: string, vars: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in vars ? String(vars[k]) : `{${k}}`));
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, message, pickLang } from '../src/index.js';
+import { MESSAGES, SUBJECTS, message, pickLang, subject } from '../src/index.js';
 
 describe('message catalogue', () => {
   it('has every message in both languages', () => {
@@ -34,5 +34,17 @@ describe('message catalogue', () => {
     expect(pickLang('en-GB,en;q=0.8')).toBe('en-US');
     expect(pickLang('zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh-CN');
     expect(pickLang('fr')).toBe('zh-CN');
+  });
+  it('names every subject in both languages with the same placeholders, and no English in the Chinese', () => {
+    const holes = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [key, m] of Object.entries(SUBJECTS)) {
+      expect(holes(m['zh-CN']), key).toEqual(holes(m['en-US']));
+      // Latin words in the Chinese text would be untranslated English (WebRTC is a name).
+      expect(m['zh-CN'].replace(/\{\w+\}|WebRTC/g, ''), key).not.toMatch(/[A-Za-z]{2,}/);
+    }
+    expect(message('notFound', 'zh-CN', { what: subject('channel', 'zh-CN', { id: '1:1' }) })).toBe('通道 1:1不存在');
+    expect(message('notFound', 'en-US', { what: subject('recordingsRange', 'en-US', { id: '1:1', from: 'a', to: 'b' }) })).toBe(
+      'recordings of 1:1 from a to b does not exist',
+    );
   });
 });

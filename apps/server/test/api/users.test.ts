@@ -134,3 +134,16 @@ describe('roles', () => {
     expect((await get('/api/v1/rolelist')).json().count).toBe(1);
   });
 });
+
+describe('errors name what is missing in the request language', () => {
+  it('a missing user or role reads in Chinese by default and in English when asked, never mixed', async () => {
+    const zh = await get('/api/v1/getusertoken?id=999');
+    expect(zh.statusCode).toBe(404);
+    expect(zh.json().EasyDarwin.Header.ErrorString).toBe('用户 999不存在');
+    const en = await t.app.inject({ url: '/api/v1/getusertoken?id=999', headers: { token: admin, 'accept-language': 'en-US' } });
+    expect(en.json().EasyDarwin.Header.ErrorString).toBe('user 999 does not exist');
+    const role = await post('/api/v1/deleterole', { id: 999 });
+    expect(role.statusCode).toBe(404);
+    expect(JSON.stringify(role.json())).toContain('角色 999不存在');
+  });
+});

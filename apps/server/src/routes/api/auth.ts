@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isStrongPassword, message } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { id, md5 } from '../../http/schemas.js';
 import { hashPasswordDigest, md5Hex, verifyPasswordDigest } from '../../services/auth/passwords.js';
 import { userInfo } from '../../services/users/userinfo.js';
@@ -112,7 +112,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     { config: { access: 'admin' }, schema: { tags: ['auth'], querystring: z.object({ id }) } },
     async (req) => {
       const exists = await ctx.db.selectFrom('users').select('id').where('id', '=', req.query.id).executeTakeFirst();
-      if (!exists) throw new ApiError(404, 'notFound', { what: `user ${req.query.id}` });
+      if (!exists) throw notFound('user', { id: req.query.id });
       return v1('MSG_SC_SERVER_GET_USER_TOKEN_ACK', { Tokens: await ctx.tokens.list(req.query.id) });
     },
   );

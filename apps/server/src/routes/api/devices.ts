@@ -6,7 +6,7 @@ import { DEVICE_TYPES, TREE_HIDDEN_TYPES } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { deviceRow } from '../../services/inventory/rows.js';
@@ -77,7 +77,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const scope = await scopeOf(ctx.db, req.user!);
     const admin = isAdmin(req.user!);
     const visible = await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin);
-    if (!visible.rows.length) throw new ApiError(404, 'notFound', { what: `device ${req.query.device}` });
+    if (!visible.rows.length) throw notFound('device', { id: req.query.device });
     // GB28181 devices add what they report (refresh=1, admins: DeviceInfo/DeviceStatus asked first).
     const gb = visible.rows[0].DeviceType === 'GB28181' ? await gbDeviceDetails(ctx, req.query.device, admin && !!req.query.refresh) : undefined;
     const page = gb && req.query.refresh ? await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin) : visible;
@@ -150,7 +150,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   r.get('/api/v1/deldevice', { config: admin, schema: { tags, querystring: z.object({ device: deviceId }) } }, async (req) => {
     const { missing } = await devices.remove([req.query.device]);
-    if (missing.length) throw new ApiError(404, 'notFound', { what: `device ${req.query.device}` });
+    if (missing.length) throw notFound('device', { id: req.query.device });
     ctx.inventory.onChannelsChanged();
     return v1('MSG_SC_SERVER_DELETE_DEVICE_ACK', {});
   });

@@ -17,7 +17,7 @@ import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, invalidParam } from '../../http/errors.js';
+import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 import { GbInviteError } from '../../gb/invite/client.js';
 import { DOWNLOAD_SPEEDS, gbRecordsOf, mergeDeviceRecords, type DeviceDownload, type RecordSearchResult } from '../../gb/records/index.js';
@@ -148,7 +148,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       .where('channels.channel_id', '=', chnid)
       .where('devices.device_type', '=', GB_DEVICE_TYPE)
       .executeTakeFirst();
-    if (!row) throw new ApiError(404, 'notFound', { what: `channel ${chnid}` });
+    if (!row) throw notFound('channel', { id: chnid });
     return visibleChannel(req, { device: row.device, channel: chnid });
   }
 
@@ -242,7 +242,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   function taskOf(req: FastifyRequest, id: string): DeviceDownload {
     const t = gbRecordsOf(ctx).getDownload(id);
-    if (!t || (t.userId !== req.user!.id && !isAdmin(req.user!))) throw new ApiError(404, 'notFound', { what: `download ${id}` });
+    if (!t || (t.userId !== req.user!.id && !isAdmin(req.user!))) throw notFound('download', { id });
     return t;
   }
 

@@ -6,7 +6,7 @@ import { TREE_HIDDEN_TYPES, type GroupNode } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { notFound } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
@@ -26,7 +26,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   async function visibleLabel(scope: Scope, labelId: number) {
     await labels.require(labelId);
-    if (!labels.visible(scope, labelId)) throw new ApiError(404, 'notFound', { what: `label ${labelId}` });
+    if (!labels.visible(scope, labelId)) throw notFound('label', { id: labelId });
   }
 
   r.get('/api/v1/labellist', { schema: { tags, querystring: z.object({ parentid: parentId, q: text(128).optional() }) } }, async (req) => {

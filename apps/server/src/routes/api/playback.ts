@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import type { Channel } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1, v2 } from '../../http/envelope.js';
-import { ApiError, invalidParam } from '../../http/errors.js';
+import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { playbackOf, SPEEDS } from '../../services/playback/index.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
@@ -75,7 +75,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   /** A session of this user (an administrator may steer any), else 404; the platform's or a GB device's. */
   function sessionOf(req: FastifyRequest, requestId: string) {
     const s = playback.get(requestId) ?? gbRecordsOf(ctx).get(requestId);
-    if (!s || (s.userId !== req.user!.id && !isAdmin(req.user!))) throw new ApiError(404, 'notFound', { what: `playback ${requestId}` });
+    if (!s || (s.userId !== req.user!.id && !isAdmin(req.user!))) throw notFound('playback', { id: requestId });
     return s;
   }
 
@@ -116,7 +116,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const protocol = q.protocol.toUpperCase();
     if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'ws_m4s, mp4 or hls');
     const found = await playback.startOf(c.id, from, to);
-    if (!found) throw new ApiError(404, 'notFound', { what: `recordings of ${ref.device}:${ref.channel} from ${q.stime}` });
+    if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: q.stime });
     const session = playback.create(c.id, req.user!.id, from, to);
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
@@ -302,7 +302,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     async (req, reply) => {
       const segId = Number(req.params.id);
       const seg = await ctx.recording.index.get(segId);
-      if (!seg) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      if (!seg) throw notFound('recording', { id: segId });
       const scope = await scopeOf(ctx.db, req.user!);
       const c = await ctx.db
         .selectFrom('channels')
@@ -310,7 +310,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         .where('id', '=', seg.channelPk)
         .where((eb) => (scope.all ? eb.lit(true) : visibleChannelIds(eb, scope)!))
         .executeTakeFirst();
-      if (!c) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      if (!c) throw notFound('recording', { id: segId });
       let from = seg.startAt.getTime();
       const to = Math.max(seg.endAt.getTime(), from + 1);
       if (req.params.start !== '0') {
@@ -319,7 +319,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       }
       // Only this row's file, and only through the index (a path outside the record folder is dropped there).
       const j = await playback.download(c.id, from, to, (s) => s.id === segId);
-      if (!j) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+      if (!j) throw notFound('recording', { id: segId });
       return sendJoined(req, reply, j, fileName(c, from, to), fallbackName(c, from, to), 'attachment');
     },
   );
@@ -342,7 +342,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'after start, at most 7 days later');
       // download: one progressive MP4 of exactly the range (edit list); play and m3u8: the fragmented join (byte-range HLS).
       const j = p.mode === 'download' && p.fmt === 'mp4' ? await playback.download(c.id, from, to) : await playback.join(c.id, from, to);
-      if (!j) throw new ApiError(404, 'notFound', { what: `recordings of ${ref.device}:${ref.channel} from ${p.start} to ${p.end}` });
+      if (!j) throw notFound('recordingsRange', { id: `${ref.device}:${ref.channel}`, from: p.start, to: p.end });
       if (p.fmt === 'm3u8') {
         const token = req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : '';
         return reply

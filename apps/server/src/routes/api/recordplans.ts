@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ScheduleError, toDayLists, type WeeklySchedule } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, invalidParam } from '../../http/errors.js';
+import { duplicate, invalidParam, notFound } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import type { PlanView } from '../../services/recording/plans.js';
 import { isSystemFolder, recordRoot } from '../../services/recording/paths.js';
@@ -106,7 +106,7 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   r.get('/api/v1/recordplaninfo', { config: admin, schema: { tags, querystring: z.object({ id }) } }, async (req) => {
     const p = await plans.get(req.query.id);
-    if (!p) throw new ApiError(404, 'notFound', { what: `record plan ${req.query.id}` });
+    if (!p) throw notFound('recordPlan', { id: req.query.id });
     return v1('MSG_SC_RECORD_PLAN_INFO_ACK', await view(p));
   });
 
@@ -115,16 +115,16 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const schedule = parseSchedule(b.schedule);
     const pks: number[] = [];
     for (const ref of parseChannels(b.channels)) pks.push((await ctx.inventory.channels.require(ref.device, ref.channel)).id);
-    if (b.id !== undefined && !(await plans.get(b.id))) throw new ApiError(404, 'notFound', { what: `record plan ${b.id}` });
-    const duplicate = (await plans.list()).find((p) => p.plan.name === b.name && p.plan.id !== b.id);
-    if (duplicate) throw new ApiError(409, 'duplicate', { what: `record plan ${b.name}` });
+    if (b.id !== undefined && !(await plans.get(b.id))) throw notFound('recordPlan', { id: b.id });
+    const taken = (await plans.list()).find((p) => p.plan.name === b.name && p.plan.id !== b.id);
+    if (taken) throw duplicate('recordPlan', { id: b.name });
     const planId = await plans.save({ id: b.id, name: b.name, schedule, saveDays: b.save_days, enable: b.enable, channelPks: pks });
     void ctx.recording.engine.kick();
     return v1('MSG_SC_SET_RECORD_PLAN_ACK', { ID: planId });
   });
 
   const del = async (planId: number) => {
-    if (!(await plans.remove(planId))) throw new ApiError(404, 'notFound', { what: `record plan ${planId}` });
+    if (!(await plans.remove(planId))) throw notFound('recordPlan', { id: planId });
     void ctx.recording.engine.kick();
     return v1('MSG_SC_DEL_RECORD_PLAN_ACK', {});
   };

@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, invalidParam } from '../../http/errors.js';
+import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { flag, id } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { UnsafePathError } from '../../services/recording/paths.js';
@@ -60,7 +60,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   /** A segment the user may see (its channel visible), else 404. */
   async function visibleSegment(req: FastifyRequest, segId: number) {
     const seg = await rec.index.get(segId);
-    if (!seg) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+    if (!seg) throw notFound('recording', { id: segId });
     const scope = await scopeOf(ctx.db, req.user!);
     const c = await ctx.db
       .selectFrom('channels')
@@ -68,7 +68,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       .where('id', '=', seg.channelPk)
       .where((eb) => visibleChannelIds(eb, scope) ?? eb.lit(true))
       .executeTakeFirst();
-    if (!c && !scope.all) throw new ApiError(404, 'notFound', { what: `recording ${segId}` });
+    if (!c && !scope.all) throw notFound('recording', { id: segId });
     return seg;
   }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ADMIN_ROLE_ID } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { id } from '../../http/schemas.js';
 import { channelRefs, listOf } from './inventory-schemas.js';
 
@@ -16,7 +16,7 @@ export async function roleChannelRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
 
   async function editableRole(roleId: number) {
     const role = await ctx.db.selectFrom('roles').selectAll().where('id', '=', roleId).executeTakeFirst();
-    if (!role) throw new ApiError(404, 'notFound', { what: `role ${roleId}` });
+    if (!role) throw notFound('role', { id: roleId });
     if (role.id === ADMIN_ROLE_ID) throw new ApiError(400, 'cannotChangeBuiltinRole');
   }
 
@@ -53,7 +53,7 @@ export async function roleChannelRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       if (labels?.length) {
         const found = await ctx.db.selectFrom('labels').select('id').where('id', 'in', labels).execute();
         const missing = labels.filter((l) => !found.some((f) => f.id === l));
-        if (missing.length) throw new ApiError(400, 'notFound', { what: `label ${missing.join(', ')}` });
+        if (missing.length) throw notFound('label', { id: missing.join(', ') }, 400);
       }
       await ctx.db.transaction().execute(async (trx) => {
         if (pks) {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ADMIN_ROLE_NAME, type RoleRow } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { id, pageIndex, pageSize, text } from '../../http/schemas.js';
 
 const admin = { access: 'admin' as const };
@@ -23,7 +23,7 @@ export async function roleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   }
   async function editableRole(roleId: number) {
     const role = await db.selectFrom('roles').selectAll().where('id', '=', roleId).executeTakeFirst();
-    if (!role) throw new ApiError(404, 'notFound', { what: `role ${roleId}` });
+    if (!role) throw notFound('role', { id: roleId });
     if (role.builtin) throw new ApiError(400, 'cannotChangeBuiltinRole');
     return role;
   }

@@ -14,7 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { parseStreamKey, streamKey } from '../../services/media/streams.js';
 import { outputViewers, StreamStatsSampler, type StreamStatus } from '../../media/stats.js';
@@ -82,7 +82,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       .select(['parent_device_id', 'channel_id'])
       .where('id', '=', parsed.channelPk)
       .executeTakeFirst();
-    if (!ch) throw new ApiError(404, 'notFound', { what: key });
+    if (!ch) throw notFound('stream', { id: key });
     await ctx.inventory.channels.requireVisible(scope, ch.parent_device_id, ch.channel_id);
     key = streamKey(parsed.channelPk, parsed.flow);
     return key;

@@ -7,7 +7,7 @@ import { ADMIN_ROLE_ID, type UserRow } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { flag, id, md5, pageIndex, pageSize, text, userName } from '../../http/schemas.js';
 import { hashPasswordDigest } from '../../services/auth/passwords.js';
 
@@ -25,7 +25,7 @@ async function enabledAdmins(db: Kysely<Database>) {
 
 async function requireRole(db: Kysely<Database>, roleId: number) {
   const role = await db.selectFrom('roles').select('id').where('id', '=', roleId).executeTakeFirst();
-  if (!role) throw new ApiError(400, 'notFound', { what: `role ${roleId}` });
+  if (!role) throw notFound('role', { id: roleId }, 400);
 }
 
 export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -138,7 +138,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     async (req) => {
       const b = req.body;
       const user = await db.selectFrom('users').selectAll().where('id', '=', b.id).executeTakeFirst();
-      if (!user) throw new ApiError(404, 'notFound', { what: `user ${b.id}` });
+      if (!user) throw notFound('user', { id: b.id });
       if (b.roleid !== undefined) await requireRole(db, b.roleid);
       const losesAdmin =
         user.role_id === ADMIN_ROLE_ID &&
@@ -175,7 +175,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       const target = req.body.id;
       if (target === req.user!.id) throw new ApiError(400, 'cannotDeleteSelf');
       const user = await db.selectFrom('users').selectAll().where('id', '=', target).executeTakeFirst();
-      if (!user) throw new ApiError(404, 'notFound', { what: `user ${target}` });
+      if (!user) throw notFound('user', { id: target });
       if (user.role_id === ADMIN_ROLE_ID && user.enable === 1 && (await enabledAdmins(db)) <= 1) {
         throw new ApiError(400, 'cannotDeleteLastAdmin');
       }

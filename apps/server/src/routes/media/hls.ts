@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { DEFAULT_HLS_OPTIONS, HlsSessions, type HlsSession } from '../../media/outputs/hls.js';
 import { authSuffix, renderPlaylist } from '../../media/outputs/hls-playlist.js';
 import { outputViewers } from '../../media/stats.js';
@@ -35,7 +35,7 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const hub = await mediaHub(ctx, key);
     const existing = sessions.get(key);
     const s = create ? sessions.open(hub) : existing && !existing.closed && existing.hub === hub ? existing : undefined;
-    if (!s) throw new ApiError(404, 'notFound', { what: key });
+    if (!s) throw notFound('stream', { id: key });
     s.touch(clientOf(req));
     return s;
   }
@@ -75,13 +75,13 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       if ((m = /^init(?:_(\d{1,6}))?\.mp4$/.exec(file))) {
         const s = await session(req, key, false);
         const init = s.segmenter.init(m[1] === undefined ? 0 : Number(m[1]));
-        if (!init) throw new ApiError(404, 'notFound', { what: file });
+        if (!init) throw notFound('file', { id: file });
         return media(reply, init);
       }
       if ((m = /^seg_(\d{1,9})\.m4s$/.exec(file))) {
         const s = await session(req, key, false);
         const data = s.segmenter.segment(Number(m[1]))?.data;
-        if (!data) throw new ApiError(404, 'notFound', { what: file });
+        if (!data) throw notFound('file', { id: file });
         return media(reply, data);
       }
       if ((m = /^part_(\d{1,9})_(\d{1,4})\.m4s$/.exec(file))) {
@@ -98,7 +98,7 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
           );
         }
         const part = seg.part(msn, index);
-        if (!part) throw new ApiError(404, 'notFound', { what: file });
+        if (!part) throw notFound('file', { id: file });
         return media(reply, part.data);
       }
       throw new ApiError(404, 'routeNotFound');

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { tokenOf } from '../../http/auth.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { parseStreamKey } from '../../services/media/streams.js';
 import { LIVE_MAX_BUFFERED_BYTES, WsFmp4Output } from '../../media/outputs/ws-fmp4.js';
@@ -60,7 +60,7 @@ export async function mediaHub(ctx: AppContext, key: string): Promise<StreamHub>
       if (hub) return hub;
     }
   }
-  throw new ApiError(404, 'notFound', { what: key });
+  throw notFound('stream', { id: key });
 }
 
 export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { isAdmin, tokenOf } from '../../http/auth.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import { playbackOf } from '../../services/playback/index.js';
 import { gbRecordsOf } from '../../gb/records/index.js';
 
@@ -20,8 +20,8 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
   async function authorize(req: FastifyRequest<{ Params: { name: string } }>) {
     const id = idOf(req.params.name);
     const session = id ? sessionOf(id) : undefined;
-    if (!id || !session) throw new ApiError(404, 'notFound', { what: 'playback session' });
-    if (session.attached) throw new ApiError(409, 'duplicate', { what: 'playback socket' });
+    if (!id || !session) throw notFound('playbackSession');
+    if (session.attached) throw duplicate('playbackSocket');
     const playToken = (req.query as Record<string, unknown>)?.play_token;
     if (typeof playToken === 'string' && playToken) {
       const check = await ctx.streams.checkToken(playToken, `playback:${id}`);
@@ -31,7 +31,7 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const token = tokenOf(req);
     const found = token ? await ctx.tokens.resolve(token) : undefined;
     if (!found?.user.enable) throw new ApiError(401, 'unauthorized');
-    if (found.user.id !== session.userId && !isAdmin(found.user)) throw new ApiError(404, 'notFound', { what: 'playback session' });
+    if (found.user.id !== session.userId && !isAdmin(found.user)) throw notFound('playbackSession');
     return session;
   }
 

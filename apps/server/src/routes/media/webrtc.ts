@@ -8,7 +8,7 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import { WhepError, WhepSessions } from '../../media/outputs/webrtc.js';
 import { authorizeMedia, mediaHub } from './index.js';
 
@@ -66,12 +66,12 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
 
   app.delete<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
-    if (!(await sessions.close(req.params.id))) throw new ApiError(404, 'notFound', { what: 'session' });
+    if (!(await sessions.close(req.params.id))) throw notFound('webrtcSession');
     return reply.status(200).send();
   });
 
   app.patch<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
-    if (!sessions.has(req.params.id)) throw new ApiError(404, 'notFound', { what: 'session' });
+    if (!sessions.has(req.params.id)) throw notFound('webrtcSession');
     return reply.status(405).header('allow', 'DELETE').send();
   });
 

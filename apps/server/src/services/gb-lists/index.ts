@@ -70,7 +70,7 @@ export class GbLists {
 
   async get(kind: ListKind, id: number): Promise<GbListEntry> {
     const row = await this.db.selectFrom(table(kind)).selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(kind === 'white' ? 'whitelist entry' : 'blacklist entry');
+    if (!row) throw notFound(kind === 'white' ? 'whitelistEntry' : 'blacklistEntry');
     return row;
   }
 
@@ -116,7 +116,7 @@ export class GbLists {
   private async refuseDuplicate(kind: ListKind, entry: ListEntryInput, exceptId?: number) {
     let q = this.db.selectFrom(table(kind)).select('id').where('device_id', '=', entry.deviceId).where('ip', '=', entry.ip);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw duplicate(entry.deviceId || entry.ip);
+    if (await q.executeTakeFirst()) throw duplicate({ name: entry.deviceId || entry.ip });
   }
 
   private invalidate(kind: ListKind) {

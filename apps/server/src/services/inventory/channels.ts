@@ -4,7 +4,7 @@ import type { ChannelRow } from '@opencvr/shared';
 import type { Channel, Database } from '../../db/schema.js';
 import type { Engine } from '../../db/index.js';
 import { contains } from '../../db/text-match.js';
-import { ApiError } from '../../http/errors.js';
+import { duplicate, notFound } from '../../http/errors.js';
 import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
@@ -79,7 +79,7 @@ export class ChannelService {
 
   async require(deviceId: string, channelId: string): Promise<Channel> {
     const c = await this.find(deviceId, channelId);
-    if (!c) throw new ApiError(404, 'notFound', { what: `channel ${deviceId}/${channelId}` });
+    if (!c) throw notFound('channel', { id: `${deviceId}/${channelId}` });
     return c;
   }
 
@@ -92,7 +92,7 @@ export class ChannelService {
       .where('channel_id', '=', channelId);
     if (!scope.all) q = q.where((eb) => visibleChannelIds(eb, scope)!);
     const c = await q.executeTakeFirst();
-    if (!c) throw new ApiError(404, 'notFound', { what: `channel ${deviceId}/${channelId}` });
+    if (!c) throw notFound('channel', { id: `${deviceId}/${channelId}` });
     return c;
   }
 
@@ -192,7 +192,7 @@ export class ChannelService {
     const now = new Date().toISOString();
     return this.db.transaction().execute(async (trx) => {
       const device = await trx.selectFrom('devices').select(['device_id', 'device_type']).where('device_id', '=', deviceId).executeTakeFirst();
-      if (!device) throw new ApiError(404, 'notFound', { what: `device ${deviceId}` });
+      if (!device) throw notFound('device', { id: deviceId });
       const { max } = await trx
         .selectFrom('channels')
         .select((eb) => eb.fn.max<number | null>('channel_num').as('max'))
@@ -218,7 +218,7 @@ export class ChannelService {
         .where('parent_device_id', '=', deviceId)
         .where('channel_id', '=', channelId)
         .executeTakeFirst();
-      if (taken) throw new ApiError(409, 'duplicate', { what: `channel ${deviceId}/${channelId}` });
+      if (taken) throw duplicate('channel', { id: `${deviceId}/${channelId}` });
       const row = await trx
         .insertInto('channels')
         .values({

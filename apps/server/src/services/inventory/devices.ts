@@ -4,7 +4,7 @@ import type { DeviceRow } from '@opencvr/shared';
 import type { Database, Device } from '../../db/schema.js';
 import type { Engine } from '../../db/index.js';
 import { contains } from '../../db/text-match.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import { deviceRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
@@ -53,7 +53,7 @@ export class DeviceService {
 
   async require(deviceId: string): Promise<Device> {
     const d = await this.get(deviceId);
-    if (!d) throw new ApiError(404, 'notFound', { what: `device ${deviceId}` });
+    if (!d) throw notFound('device', { id: deviceId });
     return d;
   }
 
@@ -122,7 +122,7 @@ export class DeviceService {
     return this.db.transaction().execute(async (trx) => {
       if (input.DeviceID) {
         const taken = await trx.selectFrom('devices').select('id').where('device_id', '=', input.DeviceID).executeTakeFirst();
-        if (taken) throw new ApiError(409, 'duplicate', { what: `device ${input.DeviceID}` });
+        if (taken) throw duplicate('device', { id: input.DeviceID });
       }
       const sameName = await trx.selectFrom('devices').select('id').where('device_name', '=', input.DeviceName).executeTakeFirst();
       if (sameName) throw new ApiError(409, 'duplicate', { what: input.DeviceName });

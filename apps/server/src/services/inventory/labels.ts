@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { LabelRow } from '@opencvr/shared';
 import type { Database, Label } from '../../db/schema.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, notFound } from '../../http/errors.js';
 import type { Scope } from './scope.js';
 
 export type MemberMode = 'add' | 'remove' | 'set';
@@ -20,7 +20,7 @@ export class LabelService {
 
   async require(id: number): Promise<Label> {
     const l = await this.db.selectFrom('labels').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!l) throw new ApiError(404, 'notFound', { what: `label ${id}` });
+    if (!l) throw notFound('label', { id });
     return l;
   }
 
@@ -161,7 +161,7 @@ export class LabelService {
       ? await this.db.selectFrom('devices').select(['id', 'device_id']).where('device_id', 'in', deviceIds).execute()
       : [];
     const missing = deviceIds.filter((d) => !found.some((f) => f.device_id === d));
-    if (missing.length) throw new ApiError(400, 'notFound', { what: `device ${missing.join(', ')}` });
+    if (missing.length) throw notFound('device', { id: missing.join(', ') }, 400);
     await this.setMembers('label_devices', 'device_pk', id, found.map((f) => f.id), mode);
   }
 
@@ -207,7 +207,7 @@ export class LabelService {
       if (row) pks.push(row.id);
       else missing.push(`${r.device}/${r.channel}`);
     }
-    if (missing.length) throw new ApiError(400, 'notFound', { what: `channel ${missing.slice(0, 5).join(', ')}` });
+    if (missing.length) throw notFound('channel', { id: missing.slice(0, 5).join(', ') }, 400);
     return [...new Set(pks)];
   }
 
