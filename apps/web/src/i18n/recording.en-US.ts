@@ -33,6 +33,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string }; 
     channels: 'Channels',
     noChannels: 'No channels picked yet',
     pickChannels: 'Pick channels',
+    recordOff: 'recording off',
+    recordOffHint: 'Channels marked "recording off" do not record by the plan: turn on "Record" in their channel settings first',
     deleteConfirm: 'Delete the recording plan "{{name}}"?',
     schedule: 'Recording times',
     scheduleHint: 'Press and drag to paint or erase slots (30 minutes a cell), or type a slot with "+"',

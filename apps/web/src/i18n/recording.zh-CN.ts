@@ -28,6 +28,8 @@ const recordingZh = {
     channels: '通道',
     noChannels: '尚未选择通道',
     pickChannels: '选择通道',
+    recordOff: '未开启录像',
+    recordOffHint: '标为“未开启录像”的通道不会按计划录像：请先在通道设置中打开“录像”',
     deleteConfirm: '确定删除录像计划“{{name}}”吗？',
     schedule: '录像时间',
     scheduleHint: '按住鼠标拖动可涂选或擦除时间段（每格 30 分钟），也可以用“+”输入时间段',

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Empty, Form, Input, InputNumber, Space, Spin, Switch, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
@@ -15,6 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
+import { fetchChannelConfigs } from '../../../lib/api/inventory';
 import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
 import { ScheduleEditor } from '../components/ScheduleEditor';
 import { emptyModel, isEmpty, modelOf } from '../scheduleModel';
@@ -47,6 +48,13 @@ export default function ProgramFormPage() {
     setChannels(p.Channels ?? []);
   }, [plan.data, form]);
   useEffect(() => setChecked(null), [schedule]);
+  // A plan only times the channels whose own recording switch is on (the server records a channel
+  // when EnableRecord is set, by its plans): the others are flagged, or the plan seems to do nothing.
+  const notRecording = useQueries({
+    queries: [...new Set(channels.map((c) => c.DeviceID))].map((d) => ({ queryKey: ['recordplan', 'channels', d], queryFn: () => fetchChannelConfigs({ device: d, start: 0, limit: 9999 }) })),
+    combine: (rs) => new Set(rs.flatMap((r) => (r.data?.Channels ?? []).filter((c) => c.EnableRecord !== 1).map((c) => `${c.ParentDeviceID}:${c.ChannelID}`))),
+  });
+  const anyOff = channels.some((c) => notRecording.has(`${c.DeviceID}:${c.ChannelID}`));
 
   const submit = async (v: FormValues) => {
     if (isEmpty(schedule)) {
@@ -85,12 +93,17 @@ export default function ProgramFormPage() {
           <Form.Item name="enable" label={t('recording.enabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item label={t('recording.channels')}>
+          <Form.Item label={t('recording.channels')} extra={anyOff ? <Typography.Text type="warning">{t('recording.recordOffHint')}</Typography.Text> : undefined}>
             <Space wrap data-testid="plan-channels">
               {channels.length === 0 && <Typography.Text type="secondary">{t('recording.noChannels')}</Typography.Text>}
               {channels.map((c) => (
-                <Tag key={`${c.DeviceID}:${c.ChannelID}`} closable onClose={() => setChannels(channels.filter((x) => x !== c))}>
-                  {c.Name || c.ChannelID} ({c.DeviceID}:{c.ChannelID})
+                <Tag
+                  key={`${c.DeviceID}:${c.ChannelID}`}
+                  color={notRecording.has(`${c.DeviceID}:${c.ChannelID}`) ? 'warning' : undefined}
+                  closable
+                  onClose={() => setChannels(channels.filter((x) => x !== c))}
+                >
+                  {c.Name || c.ChannelID} ({c.DeviceID}:{c.ChannelID}){notRecording.has(`${c.DeviceID}:${c.ChannelID}`) && ` · ${t('recording.recordOff')}`}
                 </Tag>
               ))}
               <Button size="small" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
