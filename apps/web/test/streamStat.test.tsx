@@ -90,8 +90,8 @@ afterEach(() => {
 
 describe('streamstat socket', () => {
   it('builds the URL with the request id and the token', () => {
-    expect(streamStatUrl('a b', 'r-1', { protocol: 'https:', host: 'cvr:8443' })).toBe('wss://cvr:8443/api/v1/ws/streamstat?request_id=r-1&token=a%20b');
-    expect(streamStatUrl('t', 'r', { protocol: 'http:', host: 'h' })).toBe('ws://h/api/v1/ws/streamstat?request_id=r&token=t');
+    expect(streamStatUrl('a b', 'r-1', { protocol: 'https:', host: 'cvr:8443' }, 'zh-CN')).toBe('wss://cvr:8443/api/v1/ws/streamstat?request_id=r-1&token=a%20b&lang=zh-CN');
+    expect(streamStatUrl('t', 'r', { protocol: 'http:', host: 'h' }, 'en-US')).toBe('ws://h/api/v1/ws/streamstat?request_id=r&token=t&lang=en-US');
   });
 
   it('opens one socket for all players, registers them by playerid and keeps the last status per player', () => {
@@ -99,7 +99,7 @@ describe('streamstat socket', () => {
     watchStream('pB', { device: 'dev1', channel: '2', flow: 1 });
     expect(sockets).toHaveLength(1);
     const ws = last();
-    expect(ws.url).toMatch(/^ws:\/\/[^/]+\/api\/v1\/ws\/streamstat\?request_id=[^&]+&token=tok%20en$/);
+    expect(ws.url).toMatch(/^ws:\/\/[^/]+\/api\/v1\/ws\/streamstat\?request_id=[^&]+&token=tok%20en&lang=zh-CN$/);
     expect(ws.requestId).toBeTruthy();
     ws.serverOpen();
     expect(ws.sent).toEqual([

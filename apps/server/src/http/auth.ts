@@ -45,7 +45,10 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest('lang', 'zh-CN');
 
   app.addHook('onRequest', async (req) => {
-    req.lang = pickLang(req.headers['accept-language']);
+    // `lang` in the query wins: a websocket or a link opened by the browser carries the browser's
+    // Accept-Language, not the language chosen in the console.
+    const asked = (req.query as Record<string, unknown> | undefined)?.lang;
+    req.lang = pickLang(typeof asked === 'string' ? asked : req.headers['accept-language']);
     if (!req.url.startsWith('/api/')) return;
     const access: Access = req.routeOptions.config?.access ?? 'user';
     const token = tokenOf(req);

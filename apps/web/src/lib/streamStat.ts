@@ -8,7 +8,8 @@
  */
 import { useEffect, useId } from 'react';
 import { create } from 'zustand';
-import { WS_RECONNECT_MS } from '@opencvr/shared';
+import { WS_RECONNECT_MS, type Lang } from '@opencvr/shared';
+import { currentLang } from '../i18n';
 import { useSession } from './stores/session';
 
 /** What the server reports of a stream (apps/server/src/media/stats.ts StreamStatus, in part). */
@@ -55,9 +56,15 @@ function newRequestId(): string {
   return c && 'randomUUID' in c ? c.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
-export function streamStatUrl(token: string, reqId: string, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
+/** `lang`: the server writes its error texts in the console's language (a websocket sends the browser's Accept-Language). */
+export function streamStatUrl(
+  token: string,
+  reqId: string,
+  loc: Pick<Location, 'protocol' | 'host'> = window.location,
+  lang: Lang = currentLang(),
+): string {
   const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${proto}//${loc.host}/api/v1/ws/streamstat?request_id=${encodeURIComponent(reqId)}&token=${encodeURIComponent(token)}`;
+  return `${proto}//${loc.host}/api/v1/ws/streamstat?request_id=${encodeURIComponent(reqId)}&token=${encodeURIComponent(token)}&lang=${lang}`;
 }
 
 const addMessage = (playerid: string, t: StreamTarget) => ({ playerid, device: t.device, channel: t.channel, flow: t.flow });
