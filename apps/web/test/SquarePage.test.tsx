@@ -10,6 +10,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import SquarePage from '../src/features/live/pages/SquarePage';
+import { useChannelActions } from '../src/features/video/useChannelActions';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
 let notices: string[];
@@ -175,5 +176,36 @@ describe('/video/square/0: favourites or every channel', () => {
     expect(within(card('Lobby')).getByText('在线 · Hall')).toBeInTheDocument();
     fireEvent.click(card('Lobby'));
     expect(await screen.findByTestId('player')).toHaveTextContent('2002|7|0');
+  });
+
+  it("a star in the sidebar shows in the square's favourites at once", async () => {
+    let favourites: ChannelRow[] = [];
+    stubApi({
+      '/api/v1/favorites': () => v1({ Channels: favourites, ChannelCount: favourites.length }),
+      '/api/v1/addfavoriteschannel': () => {
+        favourites = [channel('1', 'Gate camera')];
+        return v1({ FavoritesChannel: 1 });
+      },
+    });
+    function SidebarStar() {
+      const { star } = useChannelActions();
+      return (
+        <button type="button" onClick={() => void star({ DeviceID: '1001', ChannelID: '1', Name: 'Gate camera', FavoritesChannel: 0 })}>
+          star
+        </button>
+      );
+    }
+    renderConsole(
+      <>
+        <SidebarStar />
+        <Routes>
+          <Route path="/video/square/:devid" element={<SquarePage />} />
+        </Routes>
+      </>,
+      { path: '/video/square/0' },
+    );
+    expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();
+    fireEvent.click(screen.getByText('star'));
+    await waitFor(() => expect(cardNames()).toEqual(['Gate camera']));
   });
 });

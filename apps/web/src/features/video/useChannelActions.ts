@@ -2,6 +2,7 @@
 import { useCallback } from 'react';
 import { msg } from '../../i18n';
 import { useOpenChannel } from '../../lib/channelClick';
+import { favouritesChanged } from '../../lib/favourites';
 import { notify } from '../../lib/notify';
 import { addFavorite, deleteFavorite } from './api';
 import { toggleFavourite, type FavouriteTarget } from './favourite';
@@ -13,6 +14,7 @@ export function useChannelActions() {
   const star = useCallback(async (c: FavouriteTarget & { Name: string }): Promise<number> => {
     try {
       const flag = await toggleFavourite(c, addFavorite, deleteFavorite);
+      favouritesChanged();
       if (flag === 1) notify.success(msg('favouriteAdded', { name: c.Name }));
       else notify.warning(msg('favouriteRemoved'));
       return flag;

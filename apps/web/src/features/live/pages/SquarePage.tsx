@@ -13,6 +13,7 @@ import { useParams } from 'react-router-dom';
 import { CHANNEL_SEARCH_LIMIT, DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useOpenChannel } from '../../../lib/channelClick';
+import { useFavouritesVersion } from '../../../lib/favourites';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
 
@@ -74,9 +75,12 @@ export default function SquarePage() {
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim());
   const isDevice = devid !== '0';
+  // A star in the sidebar changes the favourites: their list is read again (it said 收藏夹为空 next
+  // to the star just added).
+  const favVersion = useFavouritesVersion((s) => s.version);
 
   const list = useQuery({
-    queryKey: ['live', 'square', devid, isDevice ? 'device' : source, isDevice || source === 'fav' ? '' : query],
+    queryKey: ['live', 'square', devid, isDevice ? 'device' : source, isDevice ? '' : source === 'fav' ? favVersion : query],
     queryFn: async () => {
       if (isDevice) return (await fetchDeviceChannels(devid)).Channels;
       if (source === 'fav') return (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels;
