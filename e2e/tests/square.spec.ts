@@ -87,4 +87,16 @@ test.describe('video square of a device', () => {
     await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
     await expect(page.getByTestId('live-player')).toBeVisible();
   });
+
+  test('in English the sidebar tabs keep their labels on one line', async ({ page }) => {
+    await openAs(page, admin, `/video/square/${dev}`);
+    await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
+    await page.getByRole('radio', { name: 'English' }).click();
+    const tabs = page.getByTestId('video-sider').getByRole('tab');
+    await expect(tabs).toHaveText(['Video square', 'Groups', 'Favourites']);
+    // One line of text plus the padding: "Video square" wrapped onto two lines in a third of 280 px.
+    for (const height of await tabs.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))) {
+      expect(height).toBeLessThan(50);
+    }
+  });
 });

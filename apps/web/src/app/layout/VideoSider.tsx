@@ -49,7 +49,9 @@ export function VideoSider() {
             onDrop={() => drop(tab)}
             onClick={() => setActive(tab.key)}
             style={{
-              flex: 1,
+              // Widths follow the labels on one line: three equal thirds wrapped "Video square" in English.
+              flex: '1 1 auto',
+              whiteSpace: 'nowrap',
               textAlign: 'center',
               padding: '10px 4px',
               cursor: 'pointer',
