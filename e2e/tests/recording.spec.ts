@@ -150,6 +150,12 @@ test.describe('recording and playback', () => {
     const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', saved]).toString().trim());
     expect(Math.abs(duration - (to - from)), `downloaded ${duration} s for a ${to - from} s range`).toBeLessThanOrEqual(2);
     await page.screenshot({ path: info.outputPath('backchannel-downloaded.png') });
+
+    // The end of the recordings: the play button starts the range again from its start.
+    await expect(player).toHaveAttribute('data-phase', 'ended', { timeout: 60_000 });
+    await page.getByTestId('play-toggle').click();
+    await expect(player).toHaveAttribute('data-phase', 'playing', SLOW);
+    await expect.poll(async () => Number(await page.getByTestId('playhead').getAttribute('data-time')), { message: 'replays from the start' }).toBeLessThanOrEqual(range.start + 5);
   });
 
   test('a recording plan is painted in the weekly editor, checked and saved, listed and deleted', async ({ page }, info) => {

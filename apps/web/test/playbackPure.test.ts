@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addRecord, cutRecords, emptyBreadcrumb } from '../src/features/playback/breadcrumb';
 import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMonth, stampAt, today } from '../src/features/playback/day';
 import { fileNameOf } from '../src/features/playback/download';
-import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
+import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, replayFrom, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
 import { dayRanges } from '../src/features/playback/useDayRecords';
 import { gapTarget, holeSkip, positionOf } from '../src/features/playback/usePlayback';
 
@@ -104,6 +104,22 @@ describe('the view and the playing playhead', () => {
     expect(followPlayhead(panned, 7 * 3600 + 301, 7 * 3600 + 300)).toBe(panned);
     // At 16x a look sees the playhead 4 s further: still playing, not a seek.
     expect(followPlayhead(panned, 7 * 3600 + 304, 7 * 3600 + 300)).toBe(panned);
+  });
+});
+
+describe('play again after the end', () => {
+  it('starts the range the playback ended in from its start', () => {
+    const ranges: [number, number][] = [
+      [100, 200],
+      [300, 400],
+    ];
+    expect(replayFrom(ranges, 400.6)).toBe(300);
+    // Measured: the playhead ended 1.3 s past the index's end of the range.
+    expect(replayFrom(ranges, 401.3)).toBe(300);
+    expect(replayFrom(ranges, 150)).toBe(100);
+    expect(replayFrom(ranges, 250)).toBe(100);
+    expect(replayFrom(ranges, undefined)).toBe(100);
+    expect(replayFrom([], 5)).toBeUndefined();
   });
 });
 

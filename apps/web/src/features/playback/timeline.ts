@@ -98,6 +98,17 @@ export function ticks(v: View, width: number): number[] {
   return out;
 }
 
+/**
+ * Where the play button starts again once playback has ended at `t`: the start of the range it ended
+ * in (the last one starting before `t`: the media may run a little past the index's end), else the
+ * first range. Starting at `t` played the last second again and ended at once, so the button seemed
+ * to do nothing.
+ */
+export function replayFrom(ranges: Range[], t: number | undefined): number | undefined {
+  const r = t === undefined ? undefined : ranges.filter(([s]) => s <= t).pop();
+  return (r ?? ranges[0])?.[0];
+}
+
 /** The range that holds `t`, or the first one after it (playback starts in the next recording). */
 export function rangeAtOrAfter(ranges: Range[], t: number): Range | undefined {
   return ranges.find(([s, e]) => t >= s && t < e) ?? ranges.find(([s]) => s > t);

@@ -35,7 +35,7 @@ import { Timeline } from '../components/Timeline';
 import { backchannelPath, backlistPath, backtimePath } from '../paths';
 import { useDayRecords } from '../useDayRecords';
 import { usePlayback } from '../usePlayback';
-import { DAY, followPlayhead, rangeAtOrAfter, type Range, type View } from '../timeline';
+import { DAY, followPlayhead, rangeAtOrAfter, replayFrom, type Range, type View } from '../timeline';
 import { deviceSourceAvailable, speedsFor, type RecordSource } from '../source';
 
 export default function BackchannelPage() {
@@ -258,7 +258,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                   aria-label={playing ? t('playback.pause') : t('playback.play')}
                   icon={playing ? <PauseOutlined /> : <CaretRightOutlined />}
                   disabled={!ranges.length}
-                  onClick={() => (playing ? pb.pause() : state.phase === 'paused' ? pb.resume() : seek(position ?? ranges[0]?.[0] ?? 0))}
+                  onClick={() => (playing ? pb.pause() : state.phase === 'paused' ? pb.resume() : seek((state.phase === 'ended' ? replayFrom(ranges, position) : position) ?? ranges[0]?.[0] ?? 0))}
                 />
               </Tooltip>
               <Tooltip title={t('playback.back10')}>
