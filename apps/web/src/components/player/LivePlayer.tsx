@@ -18,6 +18,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
+import { NOTIFY_DURATION_MS } from '@opencvr/shared';
 import { formatBytes } from '../../lib/format';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, type StreamAnswer } from './api';
@@ -76,6 +77,12 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   }, [isMuted]);
   // Spec 4: a route change hides the PTZ panel.
   useEffect(() => setPtz(false), [pathname]);
+  // "No frame yet" stays for a notice's time (spec 9), not beside the playing video until the next snapshot.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(''), NOTIFY_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
   useEffect(() => {
     const onChange = () => setFullscreen(document.fullscreenElement === boxRef.current);
     document.addEventListener('fullscreenchange', onChange);
