@@ -99,4 +99,23 @@ test.describe('video square of a device', () => {
       expect(height).toBeLessThan(50);
     }
   });
+
+  test('on a phone-wide window the sidebar opens from its trigger, above the page', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The square of every channel: its source switch pushes the search box onto the trigger's row.
+    await openAs(page, admin, '/video/square/0');
+    await expect(page.getByPlaceholder('搜索通道名称').last()).toBeVisible(FIRST_LOAD);
+    const sider = page.getByTestId('video-sider');
+    await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
+    // A real click: it fails when the page's search box is on top of the trigger.
+    await page.locator('.ant-layout-sider-zero-width-trigger').click({ timeout: 5000 });
+    await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
+
+    // Open, it covers the page: a channel chosen in it closes it and its player shows.
+    await sider.locator('.ant-tree-switcher').first().click();
+    await sider.locator('span[draggable=true]', { hasText: name }).click();
+    await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
+    await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
+    await expect(page.getByTestId('live-player')).toBeInViewport();
+  });
 });

@@ -1,5 +1,5 @@
 /** The console frame: top bar, the video sidebar on video pages, and the page. */
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Layout } from 'antd';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useUi } from '../../lib/stores/ui';
@@ -15,6 +15,11 @@ export default function AppLayout() {
   const isMobile = useUi((s) => s.isMobile);
   // Alarm, config, device, user and diagnostics pages have no sidebar; video pages do.
   const sider = findRoute(pathname)?.sider === true;
+  // On a phone the open sidebar covers the whole page: a channel chosen in it (a new route) closes
+  // it, else the player it opened played unseen underneath.
+  useEffect(() => {
+    if (useUi.getState().isMobile) setCollapsed(true);
+  }, [pathname, setCollapsed]);
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
@@ -31,6 +36,10 @@ export default function AppLayout() {
             collapsedWidth={0}
             onCollapse={setCollapsed}
             breakpoint="md"
+            // The trigger hangs over the page's left edge: above the page's own controls (on a narrow
+            // window the square's search box covered it, and a tap on it landed in the search box).
+            // Open full-width on a phone, its trigger goes inside the right edge, not off the screen.
+            zeroWidthTriggerStyle={isMobile && !collapsed ? { zIndex: 5, insetInlineEnd: 0 } : { zIndex: 5 }}
             style={{ borderRight: '1px solid #f0f0f0' }}
             data-testid="video-sider"
           >
