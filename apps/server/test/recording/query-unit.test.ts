@@ -61,7 +61,7 @@ describe('month flags', () => {
 });
 
 describe('day spans and indexed channels', () => {
-  it('spans are the rows of between without their file columns', async () => {
+  it('spans are the rows of between without their file columns (the size stays: the recording list shows it)', async () => {
     const day = new Date(2024, 4, 10);
     const next = new Date(2024, 4, 11);
     const t0 = day.getTime() - 3 * 3600_000;
@@ -70,7 +70,7 @@ describe('day spans and indexed channels', () => {
         await put(9, xs.map(([s, len]) => ({ s: t0 + s, e: t0 + s + len })));
         const full = await t.ctx.recording.index.between(9, day, next);
         const spans = await t.ctx.recording.index.spans(9, day, next);
-        expect(spans).toEqual(full.map((r) => ({ id: r.id, startAt: r.startAt, endAt: r.endAt, important: r.important, status: r.status })));
+        expect(spans).toEqual(full.map((r) => ({ id: r.id, startAt: r.startAt, endAt: r.endAt, bytes: r.bytes, important: r.important, status: r.status })));
       }),
       { numRuns: 20 },
     );
