@@ -146,6 +146,8 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   };
 
   const playing = state.phase === 'playing';
+  /** The day as the breadcrumb and the confirmation show it (YYYY-MM-DD). */
+  const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
   const total = list.reduce((n, r) => n + (r.end - r.start), 0);
 
   return (
@@ -156,7 +158,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
           { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
           { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
         ]}
-        node={{ key: `day:${day}`, label: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` }}
+        node={{ key: `day:${day}`, label: date }}
         stime={day}
       />
       <PageTitle
@@ -287,7 +289,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 </Tooltip>
               )}
               {admin && !onDevice && (
-                <Popconfirm title={t('playback.deleteDayConfirm', { day })} onConfirm={() => void deleteDay()} okButtonProps={{ danger: true }}>
+                <Popconfirm title={t('playback.deleteDayConfirm', { day: date })} onConfirm={() => void deleteDay()} okButtonProps={{ danger: true }}>
                   <Button danger aria-label={t('playback.deleteDay')} icon={<DeleteOutlined />} disabled={!list.length}>
                     {t('playback.deleteDay')}
                   </Button>
