@@ -26,6 +26,8 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+// index.html says zh-CN: a console reloaded in English must say so too (fonts, screen readers).
+if (typeof document !== 'undefined') document.documentElement.lang = currentLang();
 
 export function currentLang(): Lang {
   return i18n.language === 'en-US' ? 'en-US' : 'zh-CN';
