@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { form, initialise, makeOperator } from '../api/support.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
@@ -186,10 +187,43 @@ describe('record queries', () => {
     const { dev, pk } = await camera(1);
     const res = await get(`/api/v1/realtimerecord/start?id=${dev}:1`, admin);
     expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().EasyDarwin.Body).toEqual({ Recording: 1, Manual: 1 });
     expect(await t.ctx.db.selectFrom('record_manual').select('channel_pk').execute()).toEqual([{ channel_pk: pk }]);
     // the camera URL leads nowhere, but the recorder is subscribed and holds the hub open
     expect(t.ctx.recording.engine.active()).toEqual([pk]);
-    expect((await get(`/api/v1/realtimerecord/stop?device=${dev}&channel=1`, admin)).json().EasyDarwin.Body.Recording).toBe(0);
+    expect((await get(`/api/v1/realtimerecord/stop?device=${dev}&channel=1`, admin)).json().EasyDarwin.Body).toEqual({ Recording: 0, Manual: 0 });
     expect(await t.ctx.db.selectFrom('record_manual').selectAll().execute()).toEqual([]);
+  });
+});
+
+describe('the player sees manual recording', () => {
+  it('streamstat says whether the channel records and whether by realtimerecord/start', async () => {
+    const app = await startTestApp({ listen: true });
+    try {
+      const token = await initialise(app);
+      await app.ctx.recording.ready;
+      const add = await app.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' } });
+      const dev = add.json().EasyDarwin.Body.DeviceID as string;
+      const ws = new WebSocket(`${app.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r&token=${token}&playerid=p&device=${dev}&channel=1`);
+      const got: { recording?: boolean; manualRecording?: boolean }[] = [];
+      ws.on('message', (d) => got.push(JSON.parse(String(d))));
+      const seen = async (want: { recording: boolean; manualRecording: boolean }) => {
+        const deadline = Date.now() + 5000;
+        while (Date.now() < deadline) {
+          const last = got[got.length - 1];
+          if (last && last.recording === want.recording && last.manualRecording === want.manualRecording) return true;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return got[got.length - 1];
+      };
+      expect(await seen({ recording: false, manualRecording: false })).toBe(true);
+      await app.app.inject({ url: `/api/v1/realtimerecord/start?device=${dev}&channel=1`, headers: { token } });
+      expect(await seen({ recording: true, manualRecording: true })).toBe(true);
+      await app.app.inject({ url: `/api/v1/realtimerecord/stop?device=${dev}&channel=1`, headers: { token } });
+      expect(await seen({ recording: false, manualRecording: false })).toBe(true);
+      ws.close();
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -227,11 +227,11 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const c = await visibleChannel(req, q);
     if (!c.enable) throw new ApiError(400, 'channelDisabled');
     await rec.setManual(c.id, true);
-    return v1('MSG_SC_REALTIME_RECORD_START_ACK', { Recording: rec.engine.active().includes(c.id) ? 1 : 0 });
+    return v1('MSG_SC_REALTIME_RECORD_START_ACK', { Recording: rec.engine.isRecording(c.id) ? 1 : 0, Manual: rec.engine.isManual(c.id) ? 1 : 0 });
   });
   both('/api/v1/realtimerecord/stop', channelRef, 'user', async (req, q) => {
     const c = await visibleChannel(req, q);
     await rec.setManual(c.id, false);
-    return v1('MSG_SC_REALTIME_RECORD_STOP_ACK', { Recording: rec.engine.active().includes(c.id) ? 1 : 0 });
+    return v1('MSG_SC_REALTIME_RECORD_STOP_ACK', { Recording: rec.engine.isRecording(c.id) ? 1 : 0, Manual: rec.engine.isManual(c.id) ? 1 : 0 });
   });
 }

@@ -8,7 +8,8 @@
  * (the same playerid again replaces it); {type: 'remove', playerid} drops it.
  * Server → client: {type: 'streamstat', request_id, playerid, stream, state, reason, viewers, bitrateKbps,
  * fps, width, height, videoCodec, audioCodec, uptime, restarts, …, gb?: {DeviceID, ChannelID, Transport, SSRC,
- * AnswerSSRC, DeviceMedia, CallID, Since} for a GB28181 stream} per player per second, and
+ * AnswerSSRC, DeviceMedia, CallID, Since} for a GB28181 stream, recording (the channel is being recorded
+ * now) and manualRecording (by realtimerecord/start)} per player per second, and
  * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -99,7 +100,16 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
     // A GB28181 stream also says which INVITE session feeds it (transport, SSRCs, the device's media address).
     const push = (p: Player) => {
       const gb = ctx.gbInvite.byStream(p.stream)?.summary();
-      send({ type: 'streamstat', playerid: p.playerid, ...statusOf(p.stream), ...(gb ? { gb } : {}) });
+      const pk = parseStreamKey(p.stream)!.channelPk;
+      const engine = ctx.recording.engine;
+      send({
+        type: 'streamstat',
+        playerid: p.playerid,
+        ...statusOf(p.stream),
+        recording: engine.isRecording(pk),
+        manualRecording: engine.isManual(pk),
+        ...(gb ? { gb } : {}),
+      });
     };
 
     const add = async (m: Request) => {

@@ -49,6 +49,8 @@ export class RecordEngine {
   private again: Promise<void> | undefined;
   private stopped = true;
   private noSource = new Set<number>();
+  /** Channels under manual recording (realtimerecord/start) as of the last pass. */
+  private manual = new Set<number>();
 
   constructor(
     private readonly deps: EngineDeps,
@@ -85,6 +87,13 @@ export class RecordEngine {
   active(): number[] {
     return [...this.running.keys()];
   }
+  isRecording(pk: number): boolean {
+    return this.running.has(pk);
+  }
+  /** Recorded by realtimerecord/start (until stop), whatever the plans say; as of the last pass. */
+  isManual(pk: number): boolean {
+    return this.manual.has(pk);
+  }
   recorderOf(pk: number): RecorderOutput | undefined {
     return this.running.get(pk)?.recorder;
   }
@@ -93,6 +102,7 @@ export class RecordEngine {
     const { db } = this.deps;
     const now = this.deps.now?.() ?? new Date();
     const manual = new Set((await db.selectFrom('record_manual').select('channel_pk').execute()).map((r) => r.channel_pk));
+    this.manual = manual;
     const candidates = await db
       .selectFrom('channels')
       .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
