@@ -1,6 +1,7 @@
 /**
  * Recording and playback in the console end to end (issue 5): a GStreamer RTSP camera is added and
- * recorded for ~20 s (realtimerecord/start, stop), then the backchannel page for today shows the
+ * recorded for ~20 s by the live player's record button (realtimerecord/start, stop; the player
+ * marks 录像中 from the streaming status while the server records), then the backchannel page for today shows the
  * day flagged in the calendar and the range on the timeline; a click in its middle plays (the video
  * clock advances), the speed reaches the server (playState), and a downloaded range is an MP4 whose
  * duration (ffprobe) is the range's within 2 s. The server may be fresh or initialised by the other
@@ -9,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test, type Locator } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
+import { addRtspDevice, adminSession, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
 import { openAs } from '../support/page';
 
@@ -40,14 +41,17 @@ test.describe('recording and playback', () => {
   let range: { start: number; end: number } = { start: 0, end: 0 };
   const today = dayOf(new Date());
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
+  test.beforeAll(async ({ playwright, baseURL, browser }) => {
     test.setTimeout(120_000);
     camera = await startCamera();
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
     const headers = { token: admin.Token };
     dev = await addRtspDevice(api, admin.Token, `E2E rec ${RUN}`, camera.url);
-    await v1(await api.post('/api/v1/realtimerecord/start', { headers, data: { id: `${dev}:1` } }));
+    const player = await browser.newPage();
+    await openAs(player, admin, `/video/player/${dev}/1/0`);
+    await player.getByTestId('player-record').click();
+    await expect(player.getByRole('button', { name: '停止录像' })).toBeVisible(SLOW);
     // Wait until the recorder has written something, then record ~20 s more.
     await expect
       .poll(
@@ -58,8 +62,13 @@ test.describe('recording and playback', () => {
         { message: 'recording starts', timeout: 30_000 },
       )
       .toBeGreaterThan(0);
+    // The server's own status (streamstat: recording, manualRecording) keeps the mark up.
+    await expect(player.getByTestId('player-rec')).toHaveText(/录像中/, SLOW);
     await new Promise((r) => setTimeout(r, RECORD_MS));
-    await v1(await api.post('/api/v1/realtimerecord/stop', { headers, data: { id: `${dev}:1` } }));
+    await expect(player.getByTestId('player-rec')).toHaveText(/录像中/);
+    await player.getByTestId('player-record').click();
+    await expect(player.getByTestId('player-rec')).toBeHidden(SLOW);
+    await player.close();
     await new Promise((r) => setTimeout(r, 1500));
     const daily = (await (await api.get('/api/v1/record/querydaily', { headers, params: { id: `${dev}:1`, period: today } })).json()) as {
       list: { startAt: string; endAt: string }[];

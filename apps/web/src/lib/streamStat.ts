@@ -27,6 +27,10 @@ export interface StreamStat {
   audioCodec: string;
   uptime: number;
   restarts: number;
+  /** The channel is being recorded now (by a plan or by hand). */
+  recording?: boolean;
+  /** Recorded by hand (realtimerecord/start) until stopped. */
+  manualRecording?: boolean;
 }
 
 export interface StreamTarget {

@@ -2,7 +2,8 @@
  * The one live player (ARCHITECTURE habit 12): given a channel and a flow it asks the server for the
  * stream, plays it over the best transport this browser and server share (WS fMP4 → HLS → WebRTC/FLV),
  * reconnects with bounded back-off, and shows its state, codec, size and bitrate. Fullscreen,
- * snapshot, mute and a PTZ pad (hidden on every route change) sit in its toolbar.
+ * snapshot, mute, manual recording (with a REC mark while the channel records) and a PTZ pad
+ * (hidden on every route change) sit in its toolbar.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Button, Dropdown, Spin, Tooltip, Typography } from 'antd';
@@ -21,7 +22,7 @@ import { useLocation } from 'react-router-dom';
 import { NOTIFY_DURATION_MS } from '@opencvr/shared';
 import { formatBytes } from '../../lib/format';
 import { useStreamStat } from '../../lib/streamStat';
-import { keepChannelStream, openChannelStream, type StreamAnswer } from './api';
+import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
 import { PtzPanel } from './PtzPanel';
 import { downloadSnapshot } from './snapshot';
 import { TRANSPORT_CHOICES, type TransportChoice } from './transport';
@@ -102,6 +103,24 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     keepalive,
     onStats,
   });
+
+  // Manual recording: the server's word (streamstat), or the answer of the last click until the
+  // server's next status says the same.
+  const [manualClick, setManualClick] = useState<boolean>();
+  const manual = manualClick ?? server?.manualRecording ?? false;
+  const recording = manual || !!server?.recording;
+  useEffect(() => {
+    if (manualClick !== undefined && server?.manualRecording === manualClick) setManualClick(undefined);
+  }, [server?.manualRecording, manualClick]);
+  useEffect(() => setManualClick(undefined), [device, channel]);
+  const toggleRecording = async () => {
+    try {
+      const answer = await realtimeRecord(target, !manual);
+      setManualClick(answer.Manual === 1);
+    } catch {
+      /* the request layer has shown why */
+    }
+  };
 
   const snapshot = async () => {
     const video = videoRef.current;
@@ -212,6 +231,11 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             character of the channel's name.
           */}
           <Typography.Text ellipsis style={{ color: '#fff', fontSize: 12, flex: '1 1 auto', minWidth: 0 }} data-testid="player-stats">
+            {recording && (
+              <span data-testid="player-rec" style={{ color: '#ff4d4f', fontWeight: 600, marginRight: 6 }}>
+                ● {t('player.recordingNow')}
+              </span>
+            )}
             {name ? `${name}  ` : ''}
             {info.join(' · ')}
             {notice ? `  ${notice}` : ''}
@@ -252,6 +276,18 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           <Tooltip title={t('player.snapshot')}>
             <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
           </Tooltip>
+          {!open && (
+            <Tooltip title={manual ? t('player.stopRecording') : t('player.startRecording')}>
+              <Button
+                {...iconBtn}
+                aria-label={manual ? t('player.stopRecording') : t('player.startRecording')}
+                aria-pressed={manual}
+                data-testid="player-record"
+                icon={<span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: manual ? 2 : '50%', background: manual ? '#fff' : '#ff4d4f' }} />}
+                onClick={() => void toggleRecording()}
+              />
+            </Tooltip>
+          )}
           {ptzAllowed && !compact && (
             <Tooltip title={t('player.ptz.title')}>
               <Button {...iconBtn} aria-label={t('player.ptz.title')} aria-pressed={ptz} icon={<AimOutlined />} onClick={() => setPtz(!ptz)} />

@@ -37,6 +37,10 @@ export const keepChannelStream = (t: StreamTarget) =>
     { quiet: true },
   );
 
+/** Manual recording of the channel (issue 5): on until stopped, whatever the recording plans say. */
+export const realtimeRecord = (t: Pick<StreamTarget, 'device' | 'channel'>, on: boolean) =>
+  getV1<{ Recording: number; Manual: number }>(`/api/v1/realtimerecord/${on ? 'start' : 'stop'}`, { device: t.device, channel: t.channel });
+
 export type PtzCommand = 'up' | 'down' | 'left' | 'right' | 'upleft' | 'upright' | 'downleft' | 'downright' | 'zoomin' | 'zoomout' | 'stop';
 
 export const ptzControl = (t: Pick<StreamTarget, 'device' | 'channel'>, command: PtzCommand, speed: number) =>
