@@ -145,3 +145,39 @@ test.describe('WebRTC audio', () => {
       .toBe('live/flowing');
   });
 });
+
+test.describe('H.265 camera', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera({ codec: 'h265' });
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E H.265 ${RUN}`, camera.url);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('plays where the browser decodes H.265, else the server transcodes it to H.264 and the player says so', async ({ page }) => {
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    await expectAdvancing(player.locator('video'), 'H.265 camera');
+    expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
+    const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
+    const stats = player.getByTestId('player-stats');
+    if (hevc) {
+      await expect(stats).toContainText(/hvc1|hev1/i, SLOW);
+    } else {
+      // Debian's Chromium without a GPU: the H.264 variant (stream_…_h264), named in the toolbar.
+      await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i, SLOW);
+      await expect(stats).toContainText('服务器转码为 H.264');
+      expect(sockets.some((u) => /_h264/.test(u)), sockets.join()).toBe(true);
+    }
+  });
+});

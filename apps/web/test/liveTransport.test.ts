@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { candidates, chooseTransport, needsProbe, type Capabilities, type Transport } from '../src/components/player/transport';
+import { candidates, chooseTransport, h264Variant, isHevc, needsProbe, type Capabilities, type Transport } from '../src/components/player/transport';
 import { transportFrom } from '../src/components/player/transportChoice';
 import { absoluteUrl } from '../src/components/player/api';
 
@@ -83,5 +83,20 @@ describe('absolute URLs', () => {
   it('keeps a full URL of another node, switching its scheme as needed', () => {
     expect(absoluteUrl('http://node2:18000/ws_m4s/live/a.mp4', true, http)).toBe('ws://node2:18000/ws_m4s/live/a.mp4');
     expect(absoluteUrl('https://node2/hls/a.m3u8', false, http)).toBe('https://node2/hls/a.m3u8');
+  });
+});
+
+describe("an H.265 stream's H.264 variant", () => {
+  it('maps the _H264 URLs onto the plain protocol names, and is null without them', () => {
+    const urls = { ...ALL, WS_FMP4_H264: '/ws_m4s/live/stream_1_0_h264.mp4?play_token=u', HLS_H264: '/hls/stream_1_0_h264/playlist.m3u8?play_token=u' };
+    expect(h264Variant(urls)).toEqual({ WS_FMP4: urls.WS_FMP4_H264, HLS: urls.HLS_H264 });
+    expect(chooseTransport({ caps: chrome, urls: h264Variant(urls)! })).toBe('ws-fmp4');
+    expect(h264Variant(ALL)).toBeNull();
+    expect(h264Variant({ WS_FMP4_H264: '' })).toBeNull();
+  });
+  it('knows an H.265 codec string', () => {
+    expect(isHevc('video/mp4; codecs="hvc1.1.6.L93.B0"')).toBe(true);
+    expect(isHevc('hev1.1.6.L93.B0')).toBe(true);
+    expect(isHevc('avc1.64001f')).toBe(false);
   });
 });

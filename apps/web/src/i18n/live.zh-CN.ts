@@ -10,7 +10,9 @@ const liveZh = {
     retry: '重试',
     noFrame: '还没有可截取的画面',
     unsupported: '当前浏览器无法解码该视频（{{mime}}）',
-    hevcUnsupported: '当前浏览器不支持 H.265 解码（{{mime}}），需要服务器转码为 H.264，转码功能将在后续版本提供',
+    hevcUnsupported: '当前浏览器不支持 H.265 解码（{{mime}}），服务器也没有提供 H.264 转码',
+    /** Shown beside the codec while the server transcodes an H.265 camera for this browser. */
+    transcoded: '浏览器不支持 H.265，服务器转码为 H.264',
     noMse: '当前浏览器不支持 MediaSource，且没有可用的 HLS 播放方式',
     noTransport: '服务器没有提供当前浏览器可播放的视频流',
     mute: '静音',

@@ -25,7 +25,7 @@ import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
 import { PtzPanel } from './PtzPanel';
 import { downloadSnapshot } from './snapshot';
-import { TRANSPORT_CHOICES, type TransportChoice } from './transport';
+import { isHevc, TRANSPORT_CHOICES, type TransportChoice } from './transport';
 import { transportFrom, useStoredTransport } from './transportChoice';
 import { useLiveStream, type PlayerStats } from './useLiveStream';
 
@@ -54,8 +54,6 @@ export interface LivePlayerProps {
   transport?: TransportChoice;
   style?: CSSProperties;
 }
-
-const isHevc = (mime: string) => /hvc1|hev1/i.test(mime);
 
 export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
@@ -158,6 +156,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
 
   const info = [
     stats.codec,
+    stats.transcoded ? t('player.transcoded') : '',
     stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
     stats.phase === 'playing' ? `${formatBytes(stats.bytesPerSecond, 1)}/s` : '',
     stats.transport ? t(`player.transport.${stats.transport}`) : '',

@@ -36,6 +36,8 @@ export interface Capabilities {
   webrtc: boolean;
   /** FLV can be demuxed here (mpegts.js over MSE, loaded when FLV is chosen). */
   flv: boolean;
+  /** MSE decodes H.265 here (false: play the server's H.264 variant of an H.265 stream); undefined: unknown, try. */
+  hevc?: boolean;
 }
 
 export interface TransportInput {
@@ -93,6 +95,22 @@ export function chooseTransport(input: TransportInput): Transport | null {
   return usable.find((t) => !failed.has(t)) ?? usable[0]!;
 }
 
+/** An H.265 codec string (hvc1/hev1) of an unsupported-codec report. */
+export const isHevc = (mime: string) => /hvc1|hev1/i.test(mime);
+
+/** The suffix of the server's H.264 variant URLs of an H.265 stream (Body.URLs.WS_FMP4_H264, ...). */
+const VARIANT = '_H264';
+
+/**
+ * The play URLs of the stream's H.264 variant (transcoded by the server from H.265) under the plain
+ * protocol names, or null when the server offers none (the stream is not H.265, or no transcoding).
+ */
+export function h264Variant(urls: Readonly<Record<string, string | undefined>>): Partial<Record<PlayProtocol, string>> | null {
+  const out: Partial<Record<PlayProtocol, string>> = {};
+  for (const [k, v] of Object.entries(urls)) if (k.endsWith(VARIANT) && v) out[k.slice(0, -VARIANT.length) as PlayProtocol] = v;
+  return Object.keys(out).length ? out : null;
+}
+
 /** The browser's capabilities, read once per call (pure callers pass their own). */
 export function browserCapabilities(): Capabilities {
   const w = typeof window !== 'undefined' ? window : undefined;
@@ -103,5 +121,9 @@ export function browserCapabilities(): Capabilities {
     webrtc: !!w && typeof w.RTCPeerConnection === 'function',
     // mpegts.js needs MSE (and a WebSocket, which every MSE browser has).
     flv: !!w && typeof w.MediaSource === 'function' && typeof w.WebSocket === 'function',
+    hevc:
+      !!w && typeof w.MediaSource === 'function' && typeof w.MediaSource.isTypeSupported === 'function'
+        ? ['hvc1.1.6.L93.B0', 'hev1.1.6.L93.B0'].some((c) => w.MediaSource.isTypeSupported(`video/mp4; codecs="${c}"`))
+        : undefined,
   };
 }

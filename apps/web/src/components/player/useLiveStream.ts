@@ -8,7 +8,7 @@ import { RequestError } from '../../lib/request';
 import { absoluteUrl, probeOutput, type IngestState, type StreamAnswer } from './api';
 import { backoffDelay } from './backoff';
 import type { Engine, EngineEvents, MediaInfo, StartEngine } from './engine';
-import { browserCapabilities, chooseTransport, needsProbe, TRANSPORT_URL_KEY, type Transport } from './transport';
+import { browserCapabilities, chooseTransport, h264Variant, isHevc, needsProbe, TRANSPORT_URL_KEY, type Transport } from './transport';
 import { startWsFmp4 } from './wsFmp4';
 
 export const KEEPALIVE_MS = 25_000;
@@ -30,6 +30,8 @@ export interface PlayerStats {
   bytesPerSecond: number;
   /** Milliseconds until the next reconnect attempt. */
   retryInMs?: number;
+  /** Playing the server's H.264 transcoding of an H.265 stream (this browser cannot decode H.265). */
+  transcoded?: boolean;
 }
 
 const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
@@ -78,6 +80,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
     const served: Partial<Record<Transport, boolean>> = {};
     const caps = browserCapabilities();
     const only = optsRef.current.transport;
+    /** The H.265 original failed to decode here: play the H.264 variant from now on. */
+    let wantVariant = false;
 
     const update = (patch: Partial<PlayerStats>) => {
       if (cancelled) return;
@@ -124,23 +128,29 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       }
       if (cancelled || gen !== generation) return;
 
-      let transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed, only });
+      // An H.265 stream comes with its H.264 variant: played where MSE cannot decode H.265 (known
+      // beforehand, or learnt from a first try), so the server transcodes only for such browsers.
+      const variant = h264Variant(answer.URLs ?? {});
+      const transcoded = !!variant && (wantVariant || caps.hevc === false);
+      const urls = transcoded ? variant : (answer.URLs ?? {});
+      let transport = chooseTransport({ caps, urls, served, failed, only });
       while (transport && needsProbe(transport) && served[transport] === undefined) {
-        const url = answer.URLs?.[TRANSPORT_URL_KEY[transport]] ?? '';
+        const url = urls[TRANSPORT_URL_KEY[transport]] ?? '';
         served[transport] = await probeOutput(url, transport === 'webrtc' ? 'OPTIONS' : 'HEAD');
         if (cancelled || gen !== generation) return;
-        transport = chooseTransport({ caps, urls: answer.URLs ?? {}, served, failed, only });
+        transport = chooseTransport({ caps, urls, served, failed, only });
       }
       if (!transport) {
         update({ phase: 'error', reason: caps.mse || only ? 'no transport' : 'no MediaSource' });
         return;
       }
-      const path = transport === 'ws-fmp4' ? (answer.URLs?.WS_FMP4 ?? answer.URL) : answer.URLs[TRANSPORT_URL_KEY[transport]]!;
+      const path = transport === 'ws-fmp4' ? (urls.WS_FMP4 ?? answer.URL) : urls[TRANSPORT_URL_KEY[transport]]!;
       const url = absoluteUrl(path, transport === 'ws-fmp4' || transport === 'flv');
       const reconnecting = current.phase === 'reconnecting';
       const ingestWaiting = answer.State === 'retrying' || answer.State === 'connecting';
       update({
         transport,
+        transcoded,
         ingest: answer.State,
         phase: reconnecting || answer.State === 'retrying' ? 'reconnecting' : 'loading',
         reason: ingestWaiting ? (answer.Reason ?? '') : current.reason,
@@ -177,6 +187,11 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         onUnsupported: (mime) => {
           if (!mine()) return;
           stopEngine();
+          if (isHevc(mime) && variant && !transcoded) {
+            wantVariant = true;
+            void connect();
+            return;
+          }
           update({ phase: 'unsupported', reason: mime });
         },
         onFailure: (kind, reason) => {
