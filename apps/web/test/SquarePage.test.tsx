@@ -6,12 +6,20 @@
  * search sent to the server.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { useChannelActions } from '../src/features/video/useChannelActions';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+// The events socket, stubbed: a test pushes a news message to the page.
+const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
+vi.mock('../src/lib/ws', () => ({
+  useWsTopic: (topic: string, fn: (payload: unknown) => void) => {
+    ws.listeners.set(topic, fn);
+  },
+}));
 
 let notices: string[];
 beforeEach(() => {
@@ -207,5 +215,26 @@ describe('/video/square/0: favourites or every channel', () => {
     expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();
     fireEvent.click(screen.getByText('star'));
     await waitFor(() => expect(cardNames()).toEqual(['Gate camera']));
+  });
+
+  it("a listed channel's online/offline message updates its card", async () => {
+    let online = 1;
+    const api = stubApi({
+      '/api/v1/getchannels': () => v1({ Channels: [channel('1', 'Gate camera', { Online: online })], ChannelCount: 1 }),
+    });
+    renderSquare('1001');
+    await waitFor(() => expect(card('Gate camera')).toHaveAttribute('data-state', 'online'));
+    const reads = () => api.callsTo('/api/v1/getchannels').length;
+    const before = reads();
+    const news = (DeviceID: string, ChannelID: string, Status: 'ON' | 'OFF') =>
+      ws.listeners.get('news')?.({ ID: 1, Status, DeviceID, ChannelID, ChannelName: 'x', NewsTime: '2026-11-27 08:00:00', sign: 0 });
+
+    // A channel that is not listed reads nothing.
+    act(() => news('2002', '1', 'OFF'));
+    expect(reads()).toBe(before);
+    online = 0;
+    act(() => news('1001', '1', 'OFF'));
+    await waitFor(() => expect(card('Gate camera')).toHaveAttribute('data-state', 'offline'));
+    expect(within(card('Gate camera')).getByText('离线 · North gate NVR')).toBeInTheDocument();
   });
 });

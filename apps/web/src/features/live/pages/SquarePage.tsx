@@ -15,6 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useOpenChannel } from '../../../lib/channelClick';
 import { useFavouritesVersion } from '../../../lib/favourites';
 import { useDebounced } from '../../../lib/useDebounced';
+import { useWsTopic } from '../../../lib/ws';
 import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
 
 function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
@@ -87,6 +88,11 @@ export default function SquarePage() {
       // Searching every channel: the server matches the query (spec 9: up to 99999).
       return (await fetchAllChannels(query, 0, CHANNEL_SEARCH_LIMIT)).Channels;
     },
+  });
+  // A listed channel going off or on line (a news message on the events socket) reads the list
+  // again: the cards said 在线 for a camera that had been off line for minutes.
+  useWsTopic('news', (item) => {
+    if (list.data?.some((c) => c.ParentDeviceID === item.DeviceID && c.ChannelID === item.ChannelID)) void list.refetch();
   });
   // Cameras only (a directory has nothing to play); the device and favourite lists are searched here.
   const needle = query.toLowerCase();
