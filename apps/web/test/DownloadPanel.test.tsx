@@ -41,4 +41,19 @@ describe('range download', () => {
     await waitFor(() => expect(api.calls.map((c) => c.path)).toEqual(['/api/v1/record/recordvideo/download/mp4/1%3A1/20261127065900/20261127070100']));
     expect(notices.filter((n) => n.startsWith('warning'))).toEqual([]);
   });
+
+  it('shows what it saved in KB/MB, not a count of bytes', async () => {
+    const body = 'x'.repeat(3 * 1024 * 1024 + 1024);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 200, headers: { 'Content-Length': String(body.length), 'Content-Type': 'video/mp4' } })),
+    );
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '06:59:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(screen.getByText(/已保存/)).toHaveTextContent(/（3\.00 MB）/));
+    expect(screen.getByText(/已保存/).textContent).not.toMatch(/字节/);
+  });
 });

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Flex, Input, Progress, Typography } from 'antd';
 import { DownloadOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { downloadUrl } from '../api';
 import { clock, stampAt } from '../day';
@@ -63,11 +64,17 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
     const a = stampAt(day, s!);
     const b = stampAt(day, e!);
     try {
-      const { blob, name: file } = await fetchWithProgress(downloadUrl(device, channel, a, b), setProgress, `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_'), ac.signal);
+      const { blob, name: file } = await fetchWithProgress(
+        downloadUrl(device, channel, a, b),
+        setProgress,
+        `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_'),
+        ac.signal,
+      );
       saveBlob(blob, file);
       setSaved(file);
     } catch (err) {
-      if ((err as Error).name !== 'AbortError') notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
+      if ((err as Error).name !== 'AbortError')
+        notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
       setProgress(null);
     } finally {
       setBusy(false);
@@ -111,7 +118,13 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
             {t('playback.downloadCancel')}
           </Button>
         ) : (
-          <Button type="primary" icon={<DownloadOutlined />} disabled={!valid} onClick={() => void start()} data-testid="download-start">
+          <Button
+            type="primary"
+            icon={<DownloadOutlined />}
+            disabled={!valid}
+            onClick={() => void start()}
+            data-testid="download-start"
+          >
             {t('playback.download')}
           </Button>
         )}
@@ -119,9 +132,19 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
       </Flex>
       {progress && (
         <div style={{ marginTop: 6 }}>
-          <Progress data-testid="download-progress" percent={saved ? 100 : percent(progress)} status={busy ? 'active' : saved ? 'success' : 'normal'} size="small" />
+          <Progress
+            data-testid="download-progress"
+            percent={saved ? 100 : percent(progress)}
+            status={busy ? 'active' : saved ? 'success' : 'normal'}
+            size="small"
+          />
           <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="download-bytes">
-            {saved ? t('playback.downloadSaved', { name: saved, bytes: progress.loaded }) : t('playback.downloadBytes', { loaded: progress.loaded, total: progress.total || '?' })}
+            {saved
+              ? t('playback.downloadSaved', { name: saved, bytes: formatBytes(progress.loaded) })
+              : t('playback.downloadBytes', {
+                  loaded: formatBytes(progress.loaded),
+                  total: progress.total ? formatBytes(progress.total) : '?',
+                })}
           </Typography.Text>
         </div>
       )}
