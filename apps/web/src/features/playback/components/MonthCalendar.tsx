@@ -35,6 +35,8 @@ export function MonthCalendar({ month, selected, recorded, loading, onMonth, onP
         {monthGrid(month).map((c) => {
           const has = recorded.has(c.day);
           const isSel = c.day === selected;
+          // Nothing can have been recorded yet on a day to come (unless a device's clock says so).
+          const future = c.day > now && !has;
           return (
             <button
               key={c.day}
@@ -42,14 +44,15 @@ export function MonthCalendar({ month, selected, recorded, loading, onMonth, onP
               data-testid={`cal-${c.day}`}
               data-recorded={has ? '1' : '0'}
               aria-pressed={isSel}
+              disabled={future}
               onClick={() => onPick(c.day)}
               style={{
                 border: c.day === now ? '1px solid #1677ff' : '1px solid transparent',
                 borderRadius: 4,
                 padding: '4px 0',
-                cursor: 'pointer',
+                cursor: future ? 'not-allowed' : 'pointer',
                 background: isSel ? '#1677ff' : has ? 'rgba(22,119,255,0.12)' : 'transparent',
-                color: isSel ? '#fff' : c.inMonth ? undefined : '#bbb',
+                color: isSel ? '#fff' : c.inMonth && !future ? undefined : '#bbb',
                 position: 'relative',
                 font: 'inherit',
               }}
