@@ -183,6 +183,35 @@ describe('record queries', () => {
     expect(fs.existsSync(a.file)).toBe(true);
   });
 
+  it('setimportant by time marks only the segments under it, and the day splits where the mark ends', async () => {
+    const { dev, pk } = await camera(1);
+    const day = new Date(Date.now() - 2 * 86400_000);
+    day.setHours(10, 0, 0, 0);
+    const s = (sec: number) => new Date(day.getTime() + sec * 1000);
+    const a = await segment(pk, s(0), 300);
+    const b = await segment(pk, s(300), 300);
+    const c = await segment(pk, s(600), 300);
+    const period = localDay(day);
+    const daily = async () => (await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, admin)).json().list as { ids: number[]; important: number }[];
+    expect((await daily()).map((r) => r.ids.length)).toEqual([3]);
+    // the second under the playhead, in the middle of b
+    const mark = await get(`/api/v1/record/setimportant?device=${dev}&channel=1&starttime=${localStamp(s(400))}&endtime=${localStamp(s(401))}&important=1`, admin);
+    expect(mark.json().EasyDarwin.Body).toEqual({ Count: 1, Important: 1 });
+    expect((await daily()).map((r) => [r.ids, r.important])).toEqual([[[a.id], 0], [[b.id], 1], [[c.id], 0]]);
+    // a selection across a and b unmarks b (and leaves a as it was)
+    const unmark = await post('/api/v1/record/setimportant', { device: dev, channel: '1', starttime: localStamp(s(200)), endtime: localStamp(s(350)), important: 0 }, admin);
+    expect(unmark.json().EasyDarwin.Body).toEqual({ Count: 2, Important: 0 });
+    expect((await daily()).map((r) => r.ids.length)).toEqual([3]);
+    // nothing recorded there, a backwards range, nothing named: refused, nothing changed
+    expect((await get(`/api/v1/record/setimportant?device=${dev}&channel=1&starttime=${localStamp(s(5000))}&endtime=${localStamp(s(5001))}`, admin)).statusCode).toBe(404);
+    expect((await get(`/api/v1/record/setimportant?device=${dev}&channel=1&starttime=${localStamp(s(400))}&endtime=${localStamp(s(300))}`, admin)).statusCode).toBe(400);
+    expect((await get('/api/v1/record/setimportant?important=1', admin)).statusCode).toBe(400);
+    // another role's channel: as if it did not exist
+    const op = await makeOperator(t, admin);
+    expect((await get(`/api/v1/record/setimportant?device=${dev}&channel=1&starttime=${localStamp(s(400))}&endtime=${localStamp(s(401))}`, op.token)).statusCode).toBe(404);
+    expect((await daily()).every((r) => r.important === 0)).toBe(true);
+  });
+
   it('realtimerecord start/stop keeps the flag in the database (kill.test.ts shows it resumes after a restart)', async () => {
     const { dev, pk } = await camera(1);
     const res = await get(`/api/v1/realtimerecord/start?id=${dev}:1`, admin);

@@ -14,7 +14,7 @@ import { flag, id } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { UnsafePathError } from '../../services/recording/paths.js';
 import { dayBounds, mergeRanges } from '../../services/recording/query.js';
-import { dayRange, localStamp, monthRange } from '../../services/recording/time.js';
+import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../services/recording/time.js';
 import { channelId, deviceId } from './inventory-schemas.js';
 import { deviceDaily, deviceMonthly, isDeviceSource } from './gb-records.js';
 
@@ -36,6 +36,7 @@ export function refOf(q: ChannelRef): { device: string; channel: string } {
 }
 
 const day = z.string().regex(/^\d{8}$/, 'YYYYMMDD');
+const stamp = z.string().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
 const month = z.string().regex(/^\d{6}$/, 'YYYYMM');
 
 export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -209,14 +210,37 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     return v1('MSG_SC_RECORD_REMOVE_DAILY_ACK', { Removed: removed, Kept: kept });
   });
 
-  /** Marks a segment (or every segment of a querydaily range: ids=1,2,3) important, or not. */
+  /**
+   * Marks segments important, or not: by id (one, or a querydaily range's ids=1,2,3), or those of a
+   * channel (device, channel) overlapping starttime..endtime (local YYYYMMDDHHmmss): the part of a
+   * recording the user selected, or the segment under the playhead, not hours of it.
+   */
   both(
     '/api/v1/record/setimportant',
-    z.object({ id: z.union([id, z.string().regex(/^\d{1,12}(,\d{1,12}){0,999}$/)]), important: flag.default(true) }),
+    z.object({
+      id: z.union([id, z.string().regex(/^\d{1,12}(,\d{1,12}){0,999}$/)]).optional(),
+      device: deviceId.optional(),
+      channel: channelId.optional(),
+      starttime: stamp.optional(),
+      endtime: stamp.optional(),
+      important: flag.default(true),
+    }),
     'user',
     async (req, q) => {
-      const ids = String(q.id).split(',').map(Number);
-      for (const segId of ids) await visibleSegment(req, segId);
+      let ids: number[];
+      if (q.starttime !== undefined || q.endtime !== undefined) {
+        const from = q.starttime ? parseLocalStamp(q.starttime) : undefined;
+        const to = q.endtime ? parseLocalStamp(q.endtime) : undefined;
+        if (!from || !to || to <= from || to.getTime() - from.getTime() > 31 * 86400_000)
+          throw invalidParam('endtime', 'after starttime, at most 31 days later');
+        const c = await visibleChannel(req, { device: q.device, channel: q.channel });
+        ids = (await rec.index.spans(c.id, from, to)).map((sp) => sp.id);
+        if (!ids.length) throw notFound('recordingsRange', { id: `${c.parent_device_id}:${c.channel_id}`, from: q.starttime!, to: q.endtime! });
+      } else {
+        if (q.id === undefined) throw invalidParam('id', 'give id (segment ids) or device, channel, starttime and endtime');
+        ids = String(q.id).split(',').map(Number);
+        for (const segId of ids) await visibleSegment(req, segId);
+      }
       for (const segId of ids) await rec.index.setImportant(segId, q.important);
       return v1('MSG_SC_RECORD_SET_IMPORTANT_ACK', { Count: ids.length, Important: q.important ? 1 : 0 });
     },

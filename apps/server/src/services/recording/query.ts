@@ -11,16 +11,19 @@ export interface MergedRange {
   recording: boolean;
 }
 
-/** Contiguous segments (gap ≤ `toleranceMs`) become one range; gaps are kept. Rows sorted by start. */
+/**
+ * Contiguous segments (gap ≤ `toleranceMs`) become one range; gaps are kept, and so is the edge
+ * between important segments and others (the day view shows which part is kept for good, and a mark
+ * or unmark acts on that part only). Rows sorted by start.
+ */
 export function mergeRanges(rows: SegmentSpan[], toleranceMs = 2000): MergedRange[] {
   const out: MergedRange[] = [];
   for (const r of [...rows].sort((a, b) => a.startAt.getTime() - b.startAt.getTime())) {
     const last = out[out.length - 1];
-    if (last && r.startAt.getTime() - last.end.getTime() <= toleranceMs) {
+    if (last && r.startAt.getTime() - last.end.getTime() <= toleranceMs && last.important === r.important) {
       if (r.endAt > last.end) last.end = r.endAt;
       last.ids.push(r.id);
       last.bytes += r.bytes;
-      last.important ||= r.important;
       last.recording ||= r.status === 'recording';
     } else {
       out.push({ start: r.startAt, end: r.endAt, ids: [r.id], bytes: r.bytes, important: r.important, recording: r.status === 'recording' });
