@@ -34,6 +34,10 @@ export const fetchDaily = (device: string, channel: string, day: string, source:
 export const setImportant = (ids: number[], important: boolean) =>
   postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { id: ids.join(','), important: important ? 1 : 0 });
 
+/** Marks (or unmarks) the channel's segments overlapping from..to (local YYYYMMDDHHmmss): a selection, or the segment under the playhead. */
+export const setImportantBetween = (device: string, channel: string, from: string, to: string, important: boolean) =>
+  postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { device, channel, starttime: from, endtime: to, important: important ? 1 : 0 });
+
 export const removeDaily = (device: string, channel: string, day: string) =>
   postV1<{ Removed: number; Kept: number }>('/api/v1/record/removedaily', { id: channelIdOf(device, channel), period: day });
 

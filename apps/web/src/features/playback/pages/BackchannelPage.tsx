@@ -26,8 +26,8 @@ import { downloadSnapshot } from '../../../components/player/snapshot';
 import { isAdminRole } from '../../../lib/session';
 import { useSession } from '../../../lib/stores/session';
 import { notify } from '../../../lib/notify';
-import { fetchChannels, fetchMonthly, removeDaily, setImportant } from '../api';
-import { clock, monthOf, parseDay, recordedDays, shiftMonth, today } from '../day';
+import { fetchChannels, fetchMonthly, removeDaily, setImportantBetween } from '../api';
+import { clock, monthOf, parseDay, recordedDays, shiftMonth, stampAt, today } from '../day';
 import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
@@ -114,12 +114,15 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
     if (Number.isFinite(tt)) seek(tt);
   }, [startAt, ranges, params, setParams, seek]);
 
-  const current = list.find((r) => position !== undefined && position >= r.start && position < r.end) ?? (selection ? list.find((r) => r.end > selection[0] && r.start < selection[1]) : undefined);
+  // The star acts on the selection, or else on the segment under the playhead (a few minutes): never
+  // on the whole run of recording around it, which can be hours that retention would then never free.
+  const markSpan: Range | undefined = selection ?? (position !== undefined ? [position, position + 1] : undefined);
+  const current = markSpan ? list.find((r) => r.end > markSpan[0] && r.start < markSpan[1]) : undefined;
 
   const toggleImportant = async () => {
-    if (!current?.ids?.length) return;
+    if (!current?.ids?.length || !markSpan) return;
     try {
-      await setImportant(current.ids, current.important !== 1);
+      await setImportantBetween(device, channel, stampAt(day, markSpan[0]), stampAt(day, Math.max(markSpan[1], markSpan[0] + 1)), current.important !== 1);
       notify.success(current.important === 1 ? t('playback.unmarked') : t('playback.marked'));
       void daily.refetch();
     } catch {
