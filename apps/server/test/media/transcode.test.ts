@@ -29,7 +29,7 @@ async function setup(codec: 'h264' | 'h265') {
   const dev = add.json().EasyDarwin.Body.DeviceID as string;
   const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: admin } });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string };
+  return { ...(res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string }), admin };
 }
 
 function collect(url: string, count: number, ms = 30000) {
@@ -76,6 +76,23 @@ describe('H.265 → H.264 transcoded variant', () => {
     expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
     expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(5);
     execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
+
+    // a viewer of the variant counts as a viewer of the camera's stream (streamstat)
+    const viewer = new WebSocket(`${base}${body.URLs.WS_FMP4_H264}`);
+    const stat = new WebSocket(`${base}/api/v1/ws/streamstat?request_id=r&token=${body.admin}&playerid=p&stream=${body.Stream}`);
+    const counted = await new Promise<number>((resolve) => {
+      const timer = setTimeout(() => resolve(-1), 10000);
+      stat.on('message', (d) => {
+        const m = JSON.parse(String(d)) as { type: string; totalViewers?: number; viewers?: Record<string, number> };
+        if (m.type === 'streamstat' && (m.totalViewers ?? 0) >= 1) {
+          clearTimeout(timer);
+          resolve(m.viewers?.WS_FMP4 ?? 0);
+        }
+      });
+    });
+    viewer.close();
+    stat.close();
+    expect(counted).toBeGreaterThanOrEqual(1); // (the viewer closed just before may still count)
 
     // the original is still H.265 for the viewers that can play it
     const hub = t!.ctx.streams.get(body.Stream)!;

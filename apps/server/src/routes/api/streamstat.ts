@@ -18,7 +18,8 @@ import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { parseStreamKey, streamKey } from '../../services/media/streams.js';
-import { outputViewers, StreamStatsSampler, type StreamStatus } from '../../media/stats.js';
+import { outputViewers, StreamStatsSampler, type OutputKind, type StreamStatus } from '../../media/stats.js';
+import { H264_VARIANT } from '../../media/transcode.js';
 
 const MAX_PLAYERS = 64;
 const INTERVAL_MS = 1000;
@@ -43,10 +44,20 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
   const sampler = new StreamStatsSampler();
   const viewers = outputViewers(ctx.streams);
 
+  /**
+   * Viewers of a stream: its own, and those of its H.264 variant (an H.265 camera watched by a browser
+   * without H.265 through the server's transcoding): the same camera to whoever reads the count.
+   */
+  const viewersOf = (key: string) => {
+    const own = viewers.of(key);
+    for (const [kind, n] of Object.entries(viewers.of(key + H264_VARIANT)) as [OutputKind, number][]) own[kind] = (own[kind] ?? 0) + n;
+    return own;
+  };
+
   /** The status of a stream key now (a stopped one when no hub runs it). */
   const statusOf = (key: string): StreamStatus => {
     const hub = ctx.streams.get(key);
-    if (hub) return sampler.status(hub, viewers.of(key));
+    if (hub) return sampler.status(hub, viewersOf(key));
     return {
       stream: key,
       state: 'stopped',
