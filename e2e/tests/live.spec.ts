@@ -5,7 +5,7 @@
  * session comes from a helper that works either way; sessions go straight into localStorage.
  */
 import { expect, test, type Locator } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
 import { currentTime, expectAdvancing, openAs, zh } from '../support/page';
 
@@ -41,6 +41,9 @@ test.describe('live video', () => {
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
     dev = await addRtspDevice(api, admin.Token, name, camera.url);
+    // An ONVIF service URL where nothing answers: the player offers the PTZ pad (an RTSP channel
+    // without one has none), and the device's silence shows in the pad.
+    await v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: dev, ChannelID: '1', Onvif: 'http://127.0.0.1:9/onvif/device_service' } }));
     await api.dispose();
   });
   test.afterAll(async () => {
@@ -67,7 +70,7 @@ test.describe('live video', () => {
     await player.getByRole('button', { name: '抓图' }).click();
     expect((await download).suggestedFilename()).toMatch(/_\d{14}\.png$/);
 
-    // PTZ: the server's answer is shown in the panel (the call is not built yet: its error text).
+    // PTZ: the server's answer is shown in the panel (here the unreachable device's error text).
     await player.getByRole('button', { name: '云台控制' }).click();
     const ptz = page.getByTestId('ptz-panel');
     await expect(ptz).toBeVisible();

@@ -62,4 +62,31 @@ describe('PlayerPage', () => {
     act(() => ws.listeners.get('news')?.(news('7', '1', 'ON')));
     await waitFor(() => expect(screen.getByTestId('channel-online')).toHaveTextContent('在线'));
   });
+
+  it('offers the PTZ pad only for a channel the server can steer (ONVIF or GB28181)', async () => {
+    clearSession();
+    captureNotices();
+    let row: Record<string, unknown> = { ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: 1, Enable: 1, DeviceType: 'RTSP', Onvif: '' };
+    stubApi({
+      '/api/v1/getchannels': () => v1({ Channels: [row], ChannelCount: 1 }),
+      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
+    });
+    const view = renderConsole(
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+      </Routes>,
+      { path: '/video/player/7/1/0' },
+    );
+    await screen.findByTestId('channel-online');
+    expect(screen.queryByRole('button', { name: '云台控制' })).toBeNull();
+    view.unmount();
+    row = { ...row, Onvif: 'http://10.0.0.9/onvif/device_service' };
+    renderConsole(
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+      </Routes>,
+      { path: '/video/player/7/1/0' },
+    );
+    expect(await screen.findByRole('button', { name: '云台控制' })).toBeInTheDocument();
+  });
 });

@@ -9,6 +9,15 @@ export const TREE_HIDDEN_TYPES: readonly DeviceType[] = ['GAT1400'];
 /** Device types whose channels the platform pulls from a URL it knows. */
 export const PULLED_TYPES: readonly DeviceType[] = ['RTSP', 'ONVIF'];
 
+/**
+ * Whether the server can steer a channel's camera (ptzcontrol, presets): a GB28181 device's channel
+ * (SIP DeviceControl), an ONVIF device's, or one with an ONVIF service URL of its own. The console
+ * offers the PTZ pad only there.
+ */
+export function hasPtz(c: { DeviceType?: string; Onvif?: string }): boolean {
+  return c.DeviceType === 'GB28181' || c.DeviceType === 'ONVIF' || /^https?:\/\//i.test(c.Onvif ?? '');
+}
+
 export const CHANNEL_PROTOCOLS = ['RTSP', 'RTMP', 'HTTP', 'ONVIF', 'GB28181', 'EHOME', 'JT808'] as const;
 export type ChannelProtocol = (typeof CHANNEL_PROTOCOLS)[number];
 

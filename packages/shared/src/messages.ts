@@ -68,6 +68,7 @@ export const MESSAGES = {
   shareInvalid: { 'zh-CN': '分享链接无效', 'en-US': 'This shared link is not valid' },
   playTokenInvalid: { 'zh-CN': '播放地址无效或已过期', 'en-US': 'This play address is not valid or has expired' },
   ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
+  ptzNotSupported: { 'zh-CN': '该通道不支持云台控制（不是 ONVIF 或 GB28181 通道）', 'en-US': 'This channel has no PTZ control (neither ONVIF nor GB28181)' },
   onvifTimeout: { 'zh-CN': '设备 {address} 在 {ms} 毫秒内无应答', 'en-US': 'The device at {address} did not answer within {ms} ms' },
   onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },
   onvifNotOnvif: { 'zh-CN': '{address} 不是 ONVIF 设备: {reason}', 'en-US': '{address} is not an ONVIF device: {reason}' },

@@ -88,8 +88,10 @@ describe('ptzcontrol', () => {
   it('uses the channel\'s ONVIF service URL and its credentials; a wrong password is the device\'s refusal', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:1/x' } });
     const dev = res.json().EasyDarwin.Body.DeviceID as string;
-    // an RTSP channel without an ONVIF URL has no PTZ
-    expect((await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`)).statusCode).toBe(400);
+    // an RTSP channel without an ONVIF URL has no PTZ, said in one language
+    const none = await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().msg).toBe('该通道不支持云台控制（不是 ONVIF 或 GB28181 通道）');
     const edit = (onvif: string) =>
       t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', Onvif: onvif } });
     expect((await edit(`http://admin:wrong@127.0.0.1:${cam.port}/onvif/device_service`)).statusCode).toBe(200);

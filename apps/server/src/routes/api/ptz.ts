@@ -60,7 +60,7 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const c = await channels.requireVisible(await scopeOf(ctx.db, req.user!), q.device, q.channel);
     const d = await devices.require(q.device);
     const t = ptzTarget(d, c);
-    if (!t) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'not an ONVIF channel (no ONVIF service URL or ONVIF device)' });
+    if (!t) throw new ApiError(400, 'ptzNotSupported');
     return t;
   }
 

@@ -3,6 +3,7 @@ import { Flex, Segmented, Space, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
+import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer } from '../../../components/player/LivePlayer';
 import { useWsTopic } from '../../../lib/ws';
@@ -48,7 +49,7 @@ export default function PlayerPage() {
       />
       <Flex justify="center">
         <div style={{ width: '100%', maxWidth: 'calc((100vh - 180px) * 16 / 9)', aspectRatio: '16 / 9' }}>
-          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} />
+          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} />
         </div>
       </Flex>
     </div>
