@@ -58,21 +58,32 @@ function show(fn: (n: Notifiers) => void): void {
   if (!useNoticeHost.getState().wanted) useNoticeHost.setState({ wanted: true });
 }
 
+/*
+ * Each notice is keyed by its kind and text: the same notice again (two calls of a page failing for
+ * the same reason, a retry failing as before) replaces the one showing and restarts its time instead
+ * of stacking a copy under it.
+ */
 export const notify = {
   success(text: string): void {
-    show((n) => void n.message.success({ content: text, duration: NOTICE_SECONDS }));
+    show((n) => void n.message.success({ key: `success:${text}`, content: text, duration: NOTICE_SECONDS }));
   },
   warning(text: string): void {
-    show((n) => void n.message.warning({ content: text, duration: NOTICE_SECONDS }));
+    show((n) => void n.message.warning({ key: `warning:${text}`, content: text, duration: NOTICE_SECONDS }));
   },
   /** A short error notice (spec 8: 2 s). */
   error(text: string): void {
-    show((n) => void n.message.error({ content: text, duration: ERROR_NOTICE_SECONDS }));
+    show((n) => void n.message.error({ key: `error:${text}`, content: text, duration: ERROR_NOTICE_SECONDS }));
   },
   /** A notification panel for failures that are not tied to a form. */
   failure(title: string, text: string): void {
     show((n) =>
-      n.notification.error({ title, description: text, duration: ERROR_NOTICE_SECONDS, placement: 'topRight' }),
+      n.notification.error({
+        key: `failure:${title}\n${text}`,
+        title,
+        description: text,
+        duration: ERROR_NOTICE_SECONDS,
+        placement: 'topRight',
+      }),
     );
   },
 };
