@@ -7,6 +7,17 @@ const liveZh = {
     serverState: { idle: '空闲', connecting: '连接中', live: '正常', retrying: '重连中', stopped: '已停止' },
     loading: '正在加载视频…',
     reconnecting: '正在重新连接…',
+    /** Why the stream reconnects (the server's reason, reasonText.ts). */
+    reasons: {
+      refused: '摄像机拒绝连接',
+      reset: '连接被摄像机重置',
+      closed: '摄像机断开了连接',
+      connectTimeout: '连接摄像机超时（{{ms}} 毫秒）',
+      noMedia: '{{seconds}} 秒内没有收到摄像机的视频',
+      unauthorized: '摄像机拒绝了用户名或密码',
+      requestTimeout: '摄像机的 {{method}} 应答超时（{{ms}} 毫秒）',
+      badData: '摄像机发送了无法解析的数据',
+    },
     retry: '重试',
     noFrame: '还没有可截取的画面',
     unsupported: '当前浏览器无法解码该视频（{{mime}}）',

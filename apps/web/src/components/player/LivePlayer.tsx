@@ -24,6 +24,7 @@ import { formatBytes } from '../../lib/format';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
 import { PtzPanel } from './PtzPanel';
+import { reasonText } from './reasonText';
 import { downloadSnapshot } from './snapshot';
 import { isHevc, TRANSPORT_CHOICES, type TransportChoice } from './transport';
 import { transportFrom, useStoredTransport } from './transportChoice';
@@ -138,7 +139,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       <>
         <Spin />
         <div>{t('player.reconnecting')}</div>
-        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{stats.reason}</div>}
+        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t)}</div>}
       </>
     );
   } else if (stats.phase === 'unsupported') {
