@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { addRecord, cutRecords, emptyBreadcrumb } from '../src/features/playback/breadcrumb';
 import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMonth, stampAt, today } from '../src/features/playback/day';
 import { fileNameOf } from '../src/features/playback/download';
-import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, replayFrom, rangeBoxes, timeToX, xToTime, zoomAt, zoomStep } from '../src/features/playback/timeline';
+import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, replayFrom, rangeBoxes, timeToX, xToTime, zoomAt, zoomCentre, zoomStep } from '../src/features/playback/timeline';
 import { dayRanges } from '../src/features/playback/useDayRecords';
 import { gapTarget, holeSkip, positionOf } from '../src/features/playback/usePlayback';
 
@@ -203,5 +203,17 @@ describe('English counts', () => {
     expect(en('recording.daysValue', { count: 1 })).toBe('1 day');
     expect(en('recording.daysValue', { count: 30 })).toBe('30 days');
     expect(i18n.getFixedT('zh-CN')('recording.daysValue', { count: 30 })).toBe('30 天');
+  });
+});
+
+describe('zoomCentre', () => {
+  const day = { start: 0, span: DAY };
+  it('zooms on the playhead, else the selection, else the recordings in view, else the middle', () => {
+    expect(zoomCentre(day, 100, [7000, 7010], [[25_000, 26_000]])).toBe(100);
+    expect(zoomCentre(day, undefined, [7000, 7010], [[25_000, 26_000]])).toBe(7005);
+    expect(zoomCentre(day, undefined, null, [[25_200, 25_300], [25_500, 25_600]])).toBe(25_400);
+    expect(zoomCentre(day, undefined, null, [])).toBe(DAY / 2);
+    // only what is in view counts
+    expect(zoomCentre({ start: 25_000, span: 1000 }, undefined, null, [[100, 200], [25_100, 27_000]])).toBe((25_100 + 26_000) / 2);
   });
 });

@@ -41,6 +41,19 @@ export function zoomStep(v: View, dir: 1 | -1, centre: number): View {
   return clampView({ span, start: centre - span / 2 });
 }
 
+/**
+ * Where the zoom buttons zoom: the playhead, else the selection, else the middle of what is recorded
+ * in view (zooming on the middle of the day, often empty, lost the recordings), else the view's middle.
+ */
+export function zoomCentre(v: View, head: number | undefined, selection: Range | null | undefined, ranges: readonly Range[]): number {
+  if (head !== undefined) return head;
+  if (selection) return (selection[0] + selection[1]) / 2;
+  const end = v.start + v.span;
+  const seen = ranges.filter(([a, b]) => b > v.start && a < end).map(([a, b]): Range => [Math.max(a, v.start), Math.min(b, end)]);
+  if (seen.length) return (seen[0][0] + seen[seen.length - 1][1]) / 2;
+  return v.start + v.span / 2;
+}
+
 /** Moves the view so `t` is visible (centred when it was outside). */
 export function follow(v: View, t: number): View {
   if (t >= v.start && t <= v.start + v.span) return v;

@@ -8,7 +8,7 @@ import { Button, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../day';
-import { clampView, rangeBoxes, ticks, timeToX, xToTime, zoomAt, zoomStep, type Range, type View } from '../timeline';
+import { clampView, rangeBoxes, ticks, timeToX, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
 
 interface Props {
   ranges: Range[];
@@ -83,7 +83,7 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
 
   const head = drag?.mode === 'seek' ? drag.to : position;
   const sel: Range | null | undefined = drag?.mode === 'select' ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selection;
-  const centre = head ?? view.start + view.span / 2;
+  const centre = zoomCentre(view, head, sel, ranges);
 
   return (
     <div>
