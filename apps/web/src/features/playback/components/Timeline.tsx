@@ -94,8 +94,12 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
         <Tooltip title={t('playback.zoomOut')}>
           <Button size="small" aria-label={t('playback.zoomOut')} icon={<ZoomOutOutlined />} onClick={() => onView(zoomStep(view, -1, centre))} />
         </Tooltip>
-        <Button size="small" aria-label={t('playback.panLeft')} icon={<LeftOutlined />} onClick={() => onView(clampView({ ...view, start: view.start - view.span / 2 }))} />
-        <Button size="small" aria-label={t('playback.panRight')} icon={<RightOutlined />} onClick={() => onView(clampView({ ...view, start: view.start + view.span / 2 }))} />
+        <Tooltip title={t('playback.panLeft')}>
+          <Button size="small" aria-label={t('playback.panLeft')} icon={<LeftOutlined />} onClick={() => onView(clampView({ ...view, start: view.start - view.span / 2 }))} />
+        </Tooltip>
+        <Tooltip title={t('playback.panRight')}>
+          <Button size="small" aria-label={t('playback.panRight')} icon={<RightOutlined />} onClick={() => onView(clampView({ ...view, start: view.start + view.span / 2 }))} />
+        </Tooltip>
         <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="timeline-window">
           {clock(view.start)} – {clock(view.start + view.span)}
         </Typography.Text>
