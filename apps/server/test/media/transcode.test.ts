@@ -102,6 +102,15 @@ describe('H.265 → H.264 transcoded variant', () => {
     // the last viewer gone, the derived hub stops (grace period) and takes ffmpeg with it
     derived.stop('test');
     expect(hub.viewers).toBe(0);
+
+    // the channel's "H.265 to H.264" switch: every URL is the H.264 variant's, under the plain names
+    const dev = (await t!.ctx.db.selectFrom('channels').select('parent_device_id').executeTakeFirstOrThrow()).parent_device_id;
+    const edit = await t!.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: body.admin }, payload: { DeviceID: dev, ChannelID: '1', EnableH265ToH264: 1 } });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const forced = (await t!.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: body.admin } })).json().EasyDarwin.Body;
+    expect(forced.URL).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}_h264\\.mp4\\?play_token=`));
+    expect(forced.URLs.HLS).toMatch(new RegExp(`^/hls/${body.Stream}_h264/`));
+    expect(Object.keys(forced.URLs).some((k) => k.endsWith('_H264'))).toBe(false);
   }, 60000);
 
   it('offers no H.264 variant for an H.264 camera', async () => {
