@@ -114,6 +114,26 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     expect(await touch(admin, dev)).toBe('live');
   });
 
+  it('a channel given a new address plays from it: its running stream starts again (a rename does not touch it)', async () => {
+    setGrace(LONG_GRACE_MS);
+    // First a wrong address: the hub retries it.
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/wrong' } });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    const key = (await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' })).json().EasyDarwin.Body.Stream as string;
+    const wrong = t.ctx.streams.get(key)!;
+    expect(await until(() => wrong.state === 'retrying', 15000)).toBe(true);
+    const edit = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', ...payload } });
+    expect((await edit({ Name: 'Gate' })).statusCode).toBe(200);
+    expect(wrong.state).toBe('retrying');
+    // The right address: the old hub stops, the next open plays the camera.
+    expect((await edit({ RtspUrl: cam.url })).statusCode).toBe(200);
+    expect(wrong.state).toBe('stopped');
+    await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
+    const right = t.ctx.streams.get(key)!;
+    expect(right).not.toBe(wrong);
+    expect(await until(() => right.state === 'live', 15000)).toBe(true);
+  });
+
   it('a non-admin gets 403 on stopstream and 404 for a channel outside its role', async () => {
     setGrace(LONG_GRACE_MS);
     const dev = await addCamera();

@@ -15,6 +15,9 @@ import { channelId, channelInput, deviceId, listWindow } from './inventory-schem
 const tags = ['channels'];
 const admin = { access: 'admin' as const };
 
+/** The channel columns an ingest is opened with (sources.ts): a change restarts its running streams. */
+const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'onvif', 'enable'] as const;
+
 export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { channels } = ctx.inventory;
@@ -149,8 +152,11 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const { ParentDeviceID, DeviceID, ChannelID, ...input } = req.body;
       const device = ParentDeviceID ?? DeviceID;
       if (!device) throw new ApiError(400, 'invalidParam', { field: 'ParentDeviceID', reason: 'required' });
-      await channels.update(device, ChannelID, input);
+      const before = await channels.require(device, ChannelID);
+      const after = await channels.update(device, ChannelID, input);
       ctx.inventory.onChannelsChanged();
+      // What the ingest was opened with changed: running streams start again from the new settings.
+      if (SOURCE_FIELDS.some((f) => before[f] !== after[f]) && ctx.streams.restartChannel(after.id)) void ctx.recording.engine.kick();
       return v1('MSG_SC_SERVER_EDIT_CHANNEL_ACK', { ChannelID, DeviceID: device });
     },
   );

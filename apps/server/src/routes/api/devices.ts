@@ -33,6 +33,9 @@ const deviceFields = {
   PositionSubscribe: flag.optional(),
 };
 
+/** The device columns its channels' ingests are opened with: a change restarts their running streams. */
+const DEVICE_SOURCE_FIELDS = ['device_username', 'device_password', 'device_ip', 'device_port', 'enable'] as const;
+
 export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { devices, channels } = ctx.inventory;
@@ -143,7 +146,14 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     { config: admin, schema: { tags, body: z.object({ ...deviceFields, DeviceName: deviceFields.DeviceName.optional(), DeviceID: deviceId }) } },
     async (req) => {
       const { DeviceID, ...change } = req.body;
+      const before = await devices.require(DeviceID);
       const d = await devices.update(DeviceID, change);
+      // Credentials or the address its channels are pulled with changed: their running streams
+      // start again from the new settings (sources.ts falls back to the device's credentials).
+      if (DEVICE_SOURCE_FIELDS.some((f) => before[f] !== d[f])) {
+        const pks = await ctx.db.selectFrom('channels').select('id').where('parent_device_id', '=', DeviceID).execute();
+        if (pks.reduce((n, c) => n + ctx.streams.restartChannel(c.id), 0)) void ctx.recording.engine.kick();
+      }
       return v1('MSG_SC_SERVER_EDIT_DEVICE_ACK', deviceRow(d, (await devices.channelCounts({ all: true }, [DeviceID])).get(DeviceID) ?? { total: 0, online: 0 }, true));
     },
   );

@@ -143,4 +143,20 @@ export class StreamService {
   stopAll() {
     this.hubs.stopAll();
   }
+
+  /**
+   * Stops the running streams of a channel (both flows and their variants): after its address,
+   * credentials or transport changed, the next player (the console's reconnect) or the recorder's
+   * next pass opens it again from the new settings, instead of a hub retrying the old ones for as
+   * long as somebody watches. Returns how many stopped.
+   */
+  restartChannel(channelPk: number, reason = 'channel settings changed'): number {
+    let n = 0;
+    for (const hub of this.hubs.list()) {
+      if (hub.state === 'stopped' || parseStreamKey(hub.key)?.channelPk !== channelPk) continue;
+      hub.stop(reason);
+      n++;
+    }
+    return n;
+  }
 }
