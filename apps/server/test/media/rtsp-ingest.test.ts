@@ -141,6 +141,21 @@ describe('RTSP over UDP', () => {
     expect(got.failures).toEqual([]);
   });
 
+  it('audio switched off (the channel\'s EnableAudio): only the video track is set up', async () => {
+    const cam = await startCamera({ audio: 'aac' });
+    cleanup.push(() => cam.stop());
+    for (const audio of [true, false]) {
+      const src = new RtspSource(cam.url, { audio });
+      cleanup.push(() => src.stop());
+      const { got, sink } = collector();
+      src.start(sink);
+      expect(await until(() => got.units.filter((u) => u.kind === 'video').length >= 5 && (!audio || got.units.some((u) => u.kind === 'audio')), 15000)).toBe(true);
+      expect(got.tracks.map((x) => x.kind), `audio ${audio}`).toEqual(audio ? ['video', 'audio'] : ['video']);
+      if (!audio) expect(got.units.some((u) => u.kind === 'audio')).toBe(false);
+      src.stop();
+    }
+  });
+
   it('a channel with Transport UDP plays through the hub over UDP', async () => {
     const cam = await startCamera();
     cleanup.push(() => cam.stop());

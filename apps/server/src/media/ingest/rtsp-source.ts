@@ -40,6 +40,8 @@ export interface RtspSourceOptions {
   transport?: 'tcp' | 'udp';
   /** Local ports for UDP. */
   udpPorts?: UdpPortRange;
+  /** Take the camera's audio (default true; the channel's EnableAudio): without it, no audio track is set up. */
+  audio?: boolean;
 }
 
 interface Setup {
@@ -112,7 +114,10 @@ export class RtspSource implements MediaSource {
     this.mediaTimeoutMs = opts.mediaTimeoutMs ?? 10_000;
     this.transport = opts.transport ?? 'tcp';
     this.udpPorts = opts.udpPorts ?? DEFAULT_UDP_PORTS;
+    this.audio = opts.audio ?? true;
   }
+
+  private readonly audio: boolean;
 
   private readonly udpPorts: UdpPortRange;
 
@@ -154,7 +159,10 @@ export class RtspSource implements MediaSource {
     const described = await this.call('DESCRIBE', this.url, [['Accept', 'application/sdp']]);
     const base = getHeader(described, 'Content-Base') ?? getHeader(described, 'Content-Location') ?? this.url;
     const sdp = parseSdp(bodyText(described));
-    const { tracks, skipped } = sdpTracks(sdp);
+    const all = sdpTracks(sdp);
+    const skipped = all.skipped;
+    // Audio switched off for the channel: its tracks are not even set up (no bandwidth, no output).
+    const tracks = this.audio ? all.tracks : all.tracks.filter((t) => t.codec === 'h264' || t.codec === 'h265');
     if (!tracks.length) throw new Error(`no playable track in the SDP${skipped.length ? ` (${skipped.map((s) => s.reason).join('; ')})` : ''}`);
     const sessionBase = resolveControl(base, sdp.control);
     for (const media of tracks) {

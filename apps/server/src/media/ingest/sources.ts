@@ -9,5 +9,6 @@ export const rtspSourceFactory: SourceFactory = (device, channel) => {
     password: channel.password || device.device_password,
     // The channel's Transport (TCP by default); UDP falls back to TCP when the camera refuses it.
     transport: channel.transport === 'UDP' ? 'udp' : 'tcp',
+    audio: channel.enable_audio !== 0,
   });
 };
