@@ -26,6 +26,7 @@ import { EventBus } from './services/events.js';
 import { NewsService } from './services/news/news.js';
 import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
+import { CdnPushes } from './services/media/cdn.js';
 import { StreamService } from './services/media/streams.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { rtspSourceFactory } from './media/ingest/sources.js';
@@ -71,6 +72,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     engine: db.engine,
     config: configStore,
     streams,
+    cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), log: lazyLog }),
     recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
@@ -202,7 +204,10 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   purge.unref();
 
   // A channel edit (EnableRecord, Enable) is picked up at once by the recording engine.
-  const unwatch = inventory.subscribe(() => void ctx.recording.engine.kick());
+  const unwatch = inventory.subscribe(() => {
+    void ctx.recording.engine.kick();
+    void ctx.cdn.reconcile();
+  });
   // GB28181 Alarm NOTIFY/MESSAGE are stored (and pushed) as protocol alarms.
   const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);
   // Catalog, device info, subscriptions: hooked on before the SIP server starts so no registration is missed.
@@ -215,11 +220,13 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     await ctx.gb.start().catch((err) => app.log.error({ err }, 'gb: SIP server could not start'));
     // Reconciliation may walk many files: it runs in the background; recording starts after it.
     void ctx.recording.start().catch((err) => app.log.error({ err }, 'recording: start failed'));
+    void ctx.cdn.start();
   });
   app.addHook('onClose', async () => {
     unwatch();
     unwatchAlarms();
     await ctx.recording.stop();
+    await ctx.cdn.stop();
     await ctx.streamChecker.stop();
     // BYE to the devices still sending (while the SIP server can still send it).
     await ctx.gbInvite.stop();

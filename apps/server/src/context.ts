@@ -13,6 +13,7 @@ import type { EventBus } from './services/events.js';
 import type { NewsService } from './services/news/news.js';
 import type { SystemSampler } from './services/system/sampler.js';
 import type { Inventory } from './services/inventory/index.js';
+import type { CdnPushes } from './services/media/cdn.js';
 import type { StreamService } from './services/media/streams.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
 import type { RecordingService } from './services/recording/service.js';
@@ -35,6 +36,8 @@ export interface AppContext {
   sampler: SystemSampler;
   inventory: Inventory;
   streams: StreamService;
+  /** Channels pushed to a CDN (EnableCdn, CdnUrl). */
+  cdn: CdnPushes;
   /** Probes RTSP/ONVIF channels and keeps their Online flag (started when the app is ready). */
   streamChecker: StreamChecker;
   /** Recorders, schedule engine, retention and the record index (started when the app is ready). */

@@ -33,3 +33,12 @@ export function transcodeH264Args(o: TranscodeH264Options): string[] {
   args.push('-fps_mode', 'passthrough', '-f', 'h264', 'pipe:1');
   return args;
 }
+
+/**
+ * A channel's CDN push (EnableCdn, CdnUrl): the hub's FLV (stdin) copied, not transcoded, to an
+ * RTMP(S) ingest point. `-rw_timeout` ends a run whose server stopped reading, so the supervisor
+ * starts another.
+ */
+export function cdnPushArgs(url: string): string[] {
+  return ['-hide_banner', '-nostats', '-loglevel', 'error', '-f', 'flv', '-i', 'pipe:0', '-map', '0', '-c', 'copy', '-rw_timeout', '10000000', '-f', 'flv', url];
+}

@@ -30,6 +30,8 @@ export interface SupervisedRun {
   readonly pid: number | undefined;
   /** Writes to the process's stdin; false when it is gone or its pipe is full (the caller may drop data). */
   write(data: Uint8Array): boolean;
+  /** Bytes written to stdin that the process has not read yet. */
+  buffered(): number;
 }
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
@@ -101,6 +103,7 @@ export class Supervisor {
         child.stdin.write(data);
         return true;
       },
+      buffered: () => child.stdin.writableLength,
     });
   }
 

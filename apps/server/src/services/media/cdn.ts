@@ -1,0 +1,166 @@
+/**
+ * CDN push (the channel's EnableCdn with its CdnUrl, EasyCVR's "CDN 推流"): every enabled channel
+ * with an rtmp:// or rtmps:// CdnUrl has its main stream sent there by one ffmpeg, fed the hub's
+ * FLV on stdin and copying it (no transcoding). The push is one more subscriber of the hub, so it
+ * holds an on-demand channel open as the recorder does; ffmpeg runs under the Supervisor (restart
+ * with back-off, the last error kept for the log). Each run gets its own FlvOutput, which starts it
+ * on the hub's cached keyframe with fresh headers, and drops to the next keyframe when ffmpeg (or
+ * the CDN behind it) falls behind.
+ *
+ * The set of pushes follows the database: reconcile() after every channel change, and every
+ * `tickMs` (a hub that was stopped, e.g. by an edit of the channel, is opened again).
+ */
+import type { Kysely } from 'kysely';
+import type { Channel, Database, Device } from '../../db/schema.js';
+import type { StreamHub } from '../../media/hub.js';
+import { cdnPushArgs } from '../../media/ffmpeg/args.js';
+import { Supervisor, type SupervisedRun } from '../../media/ffmpeg/supervisor.js';
+import { FlvOutput } from '../../media/outputs/flv.js';
+
+export interface CdnDeps {
+  db: Kysely<Database>;
+  open(device: Device, channel: Channel): StreamHub | undefined;
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  /** ffmpeg (tests may pass another path). */
+  ffmpeg?: string;
+}
+
+/** The CDN addresses a push accepts: RTMP, over TLS or not. */
+export const isCdnUrl = (url: string) => /^rtmps?:\/\/[^\s/]+\/\S+$/i.test(url);
+
+class CdnPush {
+  private supervisor: Supervisor;
+  private unsubscribe?: () => void;
+  private hub?: StreamHub;
+  readonly stats = { runs: 0, lastReason: '' };
+
+  constructor(
+    readonly channelPk: number,
+    readonly url: string,
+    private readonly openHub: () => StreamHub | undefined,
+    private readonly deps: CdnDeps,
+  ) {
+    this.supervisor = new Supervisor({
+      bin: deps.ffmpeg,
+      args: cdnPushArgs(url),
+      restartMinMs: 1000,
+      restartMaxMs: 30_000,
+      onStart: (run) => this.attach(run),
+      onExit: (reason, restartInMs) => {
+        this.detach();
+        this.stats.lastReason = reason;
+        if (restartInMs !== undefined) this.deps.log.warn({ channel: channelPk, reason, restartInMs }, 'cdn push: ffmpeg ended, restarting');
+      },
+    });
+  }
+
+  start() {
+    this.supervisor.start();
+  }
+
+  /** The hub it feeds from is gone (stopped): the next reconcile opens a new one. */
+  get stale(): boolean {
+    return !!this.hub && this.hub.state === 'stopped';
+  }
+
+  private attach(run: SupervisedRun) {
+    this.detach();
+    const hub = this.openHub();
+    if (!hub) return;
+    this.hub = hub;
+    this.stats.runs++;
+    const out = new FlvOutput(
+      { buffered: () => run.buffered(), open: () => true, write: (b) => void run.write(b), end: () => undefined },
+      // Below the supervisor's 4 MB stdin limit: whole units are dropped (to the next keyframe), never part of a tag.
+      { maxBufferedBytes: 2 * 1024 * 1024, hevc: 'enhanced' },
+      (err) => this.deps.log.warn({ err, channel: this.channelPk }, 'cdn push: a unit could not be muxed'),
+    );
+    this.unsubscribe = hub.subscribe(out);
+  }
+
+  private detach() {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  async stop() {
+    this.detach();
+    await this.supervisor.stop();
+  }
+}
+
+export class CdnPushes {
+  private pushes = new Map<number, CdnPush>();
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+
+  constructor(
+    private readonly deps: CdnDeps,
+    private readonly tickMs = 10_000,
+  ) {}
+
+  start() {
+    this.timer = setInterval(() => void this.reconcile(), this.tickMs);
+    this.timer.unref();
+    return this.reconcile();
+  }
+
+  /** Channels pushed now, with their CDN address. */
+  active(): { channelPk: number; url: string; runs: number }[] {
+    return [...this.pushes.values()].map((p) => ({ channelPk: p.channelPk, url: p.url, runs: p.stats.runs }));
+  }
+
+  /** Starts and stops pushes to match the database (one pass at a time; a call during a pass runs another after it). */
+  reconcile(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass()
+      .catch((err) => this.deps.log.warn({ err }, 'cdn push: pass failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.reconcile();
+        }
+      });
+    return this.running;
+  }
+
+  private async pass() {
+    const rows = await this.deps.db
+      .selectFrom('channels')
+      .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+      .selectAll('channels')
+      .where('channels.enable', '=', 1)
+      .where('devices.enable', '=', 1)
+      .where('channels.enable_cdn', '=', 1)
+      .execute();
+    const want = new Map(rows.filter((r) => isCdnUrl(r.cdn_url)).map((r) => [r.id, r]));
+    for (const [pk, push] of this.pushes) {
+      if (want.get(pk)?.cdn_url === push.url && !push.stale) continue;
+      this.pushes.delete(pk);
+      await push.stop();
+      this.deps.log.info({ channel: pk }, 'cdn push: stopped');
+    }
+    for (const [pk, row] of want) {
+      if (this.pushes.has(pk)) continue;
+      const device = await this.deps.db.selectFrom('devices').selectAll().where('device_id', '=', row.parent_device_id).executeTakeFirst();
+      if (!device) continue;
+      const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps);
+      this.pushes.set(pk, push);
+      push.start();
+      this.deps.log.info({ channel: pk, url: row.cdn_url.replace(/\/\/[^@/]*@/, '//') }, 'cdn push: started');
+    }
+  }
+
+  async stop() {
+    clearInterval(this.timer);
+    await this.running;
+    const all = [...this.pushes.values()];
+    this.pushes.clear();
+    await Promise.all(all.map((p) => p.stop()));
+  }
+}

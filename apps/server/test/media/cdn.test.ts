@@ -1,0 +1,77 @@
+/**
+ * CDN push (EnableCdn, CdnUrl): the channel's stream reaches an RTMP server (ffmpeg listening as
+ * one, as a CDN's ingest would) without transcoding; the file that server writes is the camera's
+ * H.264 read back by ffprobe. A CdnUrl that is not rtmp(s):// pushes nothing, and switching the push
+ * off stops it.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startCamera, type Camera } from '../fixtures/camera.js';
+import { initialise } from '../api/support.js';
+
+let t: TestApp | undefined;
+let cam: Camera | undefined;
+const children: { kill(): void }[] = [];
+afterEach(async () => {
+  for (const c of children.splice(0)) c.kill();
+  await t?.close();
+  await cam?.stop();
+  t = undefined;
+  cam = undefined;
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('CDN push', () => {
+  it('pushes the channel to an RTMP server as it is, and stops when switched off', async () => {
+    cam = await startCamera();
+    t = await startTestApp();
+    const admin = await initialise(t);
+    const port = await freePort();
+    const out = path.join(t.settings.dataDir, 'cdn.flv');
+    // The "CDN": ffmpeg listening for one RTMP publisher, keeping 3 s of what it gets.
+    const server = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/cdn`, '-c', 'copy', '-t', '3', '-y', out], { stdio: 'ignore' });
+    children.push(server);
+    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    const edit = (payload: object) => t!.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', ...payload } });
+
+    // Not an RTMP address: nothing is pushed.
+    expect((await edit({ EnableCdn: 1, CdnUrl: 'http://127.0.0.1/x' })).statusCode).toBe(200);
+    await t.ctx.cdn.reconcile();
+    expect(t.ctx.cdn.active()).toEqual([]);
+
+    expect((await edit({ CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` })).statusCode).toBe(200);
+    expect(await until(() => t!.ctx.cdn.active().length === 1, 5000)).toBe(true);
+    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))])).toBe(0);
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', out], { encoding: 'utf8' }));
+    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(probe.format.duration)).toBeGreaterThan(2);
+    expect(fs.statSync(out).size).toBeGreaterThan(10_000);
+
+    // Switched off: the push ends.
+    expect((await edit({ EnableCdn: 0 })).statusCode).toBe(200);
+    expect(await until(() => t!.ctx.cdn.active().length === 0, 5000)).toBe(true);
+  }, 60_000);
+});
