@@ -146,6 +146,32 @@ test.describe('WebRTC audio', () => {
   });
 });
 
+test.describe('WebRTC audio from an AAC camera', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera({ audio: 'aac' });
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E AAC ${RUN}`, camera.url);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('an AAC camera over WebRTC: the server transcodes its audio to Opus and the track unmutes', async ({ page }) => {
+    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+    const video = page.getByTestId('live-player').locator('video');
+    await expectAdvancing(video, 'WebRTC with AAC audio');
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.srcObject as MediaStream | null)?.getAudioTracks().map((a) => `${a.readyState}/${a.muted ? 'muted' : 'flowing'}`).join() ?? ''), SLOW)
+      .toBe('live/flowing');
+  });
+});
+
 test.describe('H.265 camera', () => {
   let camera: Camera;
   let admin: Session;

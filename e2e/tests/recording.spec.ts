@@ -84,6 +84,10 @@ test.describe('recording and playback', () => {
 
   test('the day is flagged, the range is on the timeline, a click plays, speed reaches the server, a range downloads', async ({ page }, info) => {
     await openAs(page, admin, `/video/backchannel/${dev}/1/${today}`);
+    // The sidebar's trigger does not cover the page's title (it hid its first letters).
+    const trigger = (await page.locator('.ant-layout-sider-zero-width-trigger').boundingBox())!;
+    const title = (await page.getByRole('heading', { level: 4 }).first().boundingBox())!;
+    expect(trigger.x + trigger.width, 'trigger right edge ≤ title left edge').toBeLessThanOrEqual(title.x);
     // Calendar: today flagged from querymonthly.
     await expect(page.getByTestId(`cal-${today}`)).toHaveAttribute('data-recorded', '1', SLOW);
     // Timeline: the range is drawn.
@@ -155,7 +159,12 @@ test.describe('recording and playback', () => {
     await file.saveAs(saved);
     const size = fs.statSync(saved).size;
     expect(size).toBeGreaterThan(0);
-    await expect(page.getByTestId('download-bytes')).toContainText(String(size));
+    // The saved size as the page writes it (KB/MB with two decimals) is the file's.
+    await expect(page.getByTestId('download-bytes')).toContainText(/已保存.*（[\d.]+ (KB|MB)）/);
+    const shown = /（([\d.]+) (KB|MB)）/.exec((await page.getByTestId('download-bytes').textContent()) ?? '');
+    expect(shown, 'the saved size in KB or MB').not.toBeNull();
+    const shownBytes = Number(shown![1]) * (shown![2] === 'MB' ? 1024 * 1024 : 1024);
+    expect(Math.abs(shownBytes - size) / size).toBeLessThan(0.01);
     const duration = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', saved]).toString().trim());
     expect(Math.abs(duration - (to - from)), `downloaded ${duration} s for a ${to - from} s range`).toBeLessThanOrEqual(2);
     await page.screenshot({ path: info.outputPath('backchannel-downloaded.png') });

@@ -111,9 +111,12 @@ test.describe('video square of a device', () => {
     await page.locator('.ant-layout-sider-zero-width-trigger').click({ timeout: 5000 });
     await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
 
-    // Open, it covers the page: a channel chosen in it closes it and its player shows.
-    await sider.locator('.ant-tree-switcher').first().click();
-    await sider.locator('span[draggable=true]', { hasText: name }).click();
+    // Open, it covers the page: a channel chosen in it closes it and its player shows. This spec's
+    // device, not the tree's first: in the whole suite other specs' devices come before it.
+    const node = sider.locator('.ant-tree-treenode', { hasText: name }).first();
+    await expect(node).toBeVisible(FIRST_LOAD);
+    await node.locator('.ant-tree-switcher').click();
+    await sider.locator('span[draggable=true]', { hasText: name }).click({ timeout: 15_000 });
     await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
     await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
     await expect(page.getByTestId('live-player')).toBeInViewport();

@@ -1,6 +1,6 @@
 /** The console frame: top bar, the video sidebar on video pages, and the page. */
 import { Suspense, useEffect } from 'react';
-import { Layout } from 'antd';
+import { Layout, theme } from 'antd';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useUi } from '../../lib/stores/ui';
 import { PageLoading } from '../PageLoading';
@@ -13,6 +13,8 @@ export default function AppLayout() {
   const collapsed = useUi((s) => s.cvrLayoutCollapsed);
   const setCollapsed = useUi((s) => s.setCollapsed);
   const isMobile = useUi((s) => s.isMobile);
+  // antd's zero-width sidebar trigger is controlHeightLG wide (its Layout token zeroTriggerWidth).
+  const triggerWidth = theme.useToken().token.controlHeightLG;
   // Alarm, config, device, user and diagnostics pages have no sidebar; video pages do.
   const sider = findRoute(pathname)?.sider === true;
   // On a phone the open sidebar covers the whole page: a channel chosen in it (a new route) closes
@@ -46,7 +48,13 @@ export default function AppLayout() {
             <VideoSider />
           </Layout.Sider>
         )}
-        <Layout.Content style={{ minWidth: 0 }}>
+        {/*
+          Beside a sidebar the page starts right of the sidebar's trigger (40 px, hanging over the
+          page's edge), which otherwise covered the first letters of every video page's title and the
+          top-left corner of a player or a wall's first cell. On a phone the width matters more: there
+          the trigger stays over the page.
+        */}
+        <Layout.Content style={{ minWidth: 0, paddingInlineStart: sider && !isMobile ? triggerWidth : 0 }}>
           <Suspense fallback={<PageLoading />}>
             <Outlet />
           </Suspense>
