@@ -6,11 +6,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/index.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
+import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
 import { initialise } from '../api/support.js';
 
 let t: TestApp | undefined;
@@ -23,14 +22,6 @@ afterEach(async () => {
   t = undefined;
   cam = undefined;
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
   const end = Date.now() + ms;
