@@ -52,20 +52,11 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const variants = await ctx.streams.variantUrls(key);
     // The channel's "H.265 to H.264" switch (EnableH265ToH264): every player gets the H.264 variant
     // under the plain names, for players and integrations that cannot decode H.265 at all.
-    if (c.enable_h265_to_h264 && Object.keys(variants).length) {
-      const h264 = Object.fromEntries(Object.entries(variants).map(([k, u]) => [k.replace(/_H264$/, ''), u])) as typeof urls;
-      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {
-        URL: h264[q.protocol],
-        URLs: h264,
-        Stream: key,
-        State: hub.state,
-        Reason: hub.reason,
-        ExpiresAt: expiresAt ?? 0,
-      });
-    }
+    const forced = c.enable_h265_to_h264 && Object.keys(variants).length > 0;
+    const h264 = forced ? (Object.fromEntries(Object.entries(variants).map(([k, u]) => [k.replace(/_H264$/, ''), u])) as typeof urls) : undefined;
     return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {
-      URL: urls[q.protocol],
-      URLs: { ...urls, ...variants },
+      URL: (h264 ?? urls)[q.protocol],
+      URLs: h264 ?? { ...urls, ...variants },
       Stream: key,
       State: hub.state,
       Reason: hub.reason,
