@@ -7,6 +7,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { message } from '@opencvr/shared';
 import { ApiError } from './errors.js';
 import { errorAnswer } from './envelope.js';
+import { zodReason } from './zod-reason.js';
 
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -17,7 +18,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err.validationContext ?? 'body');
-      const msg = message('invalidParam', lang, { field, reason: first.message ?? 'invalid' });
+      const msg = message('invalidParam', lang, { field, reason: zodReason(first, lang) });
       return reply.status(400).send(errorAnswer(req.url, 400, msg));
     }
     if (err.validation) {

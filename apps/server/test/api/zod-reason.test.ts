@@ -1,0 +1,46 @@
+/**
+ * Validation answers in the request's language: zod's own texts in Chinese by default (its zhCN
+ * locale), English when asked; a text the schema wrote itself (YYYYMMDD) as written.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { zodReason } from '../../src/http/zod-reason.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from './support.js';
+
+/** The entries fastify-type-provider-zod makes of a failed parse. */
+const entries = (schema: z.ZodType, value: unknown) =>
+  schema.safeParse(value).error!.issues.map(({ code, message, path: _path, ...params }) => ({ keyword: code, message, params }));
+
+describe('zodReason', () => {
+  const schema = z.object({ a: z.string(), n: z.coerce.number().int().max(5), e: z.enum(['x', 'y']), d: z.string().regex(/^\d{8}$/, 'YYYYMMDD') });
+  const [a, n, e, d] = entries(schema, { a: 5, n: '9', e: 'q', d: 'x' });
+  it("renders zod's own texts in Chinese, with the type it received", () => {
+    expect(zodReason(a, 'zh-CN')).toBe('无效输入：期望 string，实际接收 数字');
+    expect(zodReason(n, 'zh-CN')).toMatch(/^数值过大/);
+    expect(zodReason(e, 'zh-CN')).toMatch(/^无效选项/);
+  });
+  it('keeps English for English, and a text the schema wrote', () => {
+    expect(zodReason(a, 'en-US')).toBe('Invalid input: expected string, received number');
+    expect(zodReason(d, 'zh-CN')).toBe('YYYYMMDD');
+  });
+});
+
+describe('a refused request', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeEach(async () => {
+    t = await startTestApp();
+    admin = await initialise(t);
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+  it('names the field and the reason in Chinese, or in English when asked', async () => {
+    const zh = await t.app.inject({ url: '/api/v1/record/querymonthly?id=1:1', headers: { token: admin } });
+    expect(zh.statusCode).toBe(400);
+    expect(zh.json().msg).toMatch(/^参数 period 不合法: 无效输入/);
+    const en = await t.app.inject({ url: '/api/v1/record/querymonthly?id=1:1&lang=en-US', headers: { token: admin } });
+    expect(en.json().msg).toMatch(/^Invalid parameter period: Invalid input/);
+  });
+});
