@@ -16,7 +16,7 @@ const tags = ['channels'];
 const admin = { access: 'admin' as const };
 
 /** The channel columns an ingest is opened with (sources.ts): a change restarts its running streams. */
-const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'onvif', 'enable', 'enable_audio'] as const;
+const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'enable', 'enable_audio'] as const;
 
 export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

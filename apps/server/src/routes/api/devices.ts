@@ -33,8 +33,8 @@ const deviceFields = {
   PositionSubscribe: flag.optional(),
 };
 
-/** The device columns its channels' ingests are opened with: a change restarts their running streams. */
-const DEVICE_SOURCE_FIELDS = ['device_username', 'device_password', 'device_ip', 'device_port', 'enable'] as const;
+/** The device columns its channels' ingests are opened with (sources.ts: the credentials a channel lacks): a change restarts their running streams. */
+const DEVICE_SOURCE_FIELDS = ['device_username', 'device_password', 'enable'] as const;
 
 export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -148,7 +148,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const { DeviceID, ...change } = req.body;
       const before = await devices.require(DeviceID);
       const d = await devices.update(DeviceID, change);
-      // Credentials or the address its channels are pulled with changed: their running streams
+      // The credentials its channels are pulled with, or its enable, changed: their running streams
       // start again from the new settings (sources.ts falls back to the device's credentials).
       if (DEVICE_SOURCE_FIELDS.some((f) => before[f] !== d[f])) {
         const pks = await ctx.db.selectFrom('channels').select('id').where('parent_device_id', '=', DeviceID).execute();
