@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isStrongPassword, message } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, duplicate } from '../../http/errors.js';
 import { md5 } from '../../http/schemas.js';
 import { hashPasswordDigest, md5Hex, verifyPasswordDigest } from '../../services/auth/passwords.js';
 
@@ -43,7 +43,7 @@ export async function initialRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const username = b.Username || user.username;
       if (username !== user.username) {
         const taken = await ctx.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
-        if (taken) throw new ApiError(409, 'duplicate', { what: username });
+        if (taken) throw duplicate({ name: username });
       }
       const hash = await hashPasswordDigest(md5Hex(b.NewPassword));
       await ctx.db.transaction().execute(async (trx) => {

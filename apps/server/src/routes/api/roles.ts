@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ADMIN_ROLE_NAME, type RoleRow } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import { id, pageIndex, pageSize, text } from '../../http/schemas.js';
 
 const admin = { access: 'admin' as const };
@@ -16,10 +16,10 @@ export async function roleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const db = ctx.db;
 
   async function assertFreeName(name: string, exceptId?: number) {
-    if (name.toLowerCase() === ADMIN_ROLE_NAME) throw new ApiError(409, 'duplicate', { what: name });
+    if (name.toLowerCase() === ADMIN_ROLE_NAME) throw duplicate({ name: name });
     let q = db.selectFrom('roles').select('id').where('name', '=', name);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(409, 'duplicate', { what: name });
+    if (await q.executeTakeFirst()) throw duplicate({ name: name });
   }
   async function editableRole(roleId: number) {
     const role = await db.selectFrom('roles').selectAll().where('id', '=', roleId).executeTakeFirst();

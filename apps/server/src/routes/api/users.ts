@@ -7,7 +7,7 @@ import { ADMIN_ROLE_ID, type UserRow } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/schema.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import { flag, id, md5, pageIndex, pageSize, text, userName } from '../../http/schemas.js';
 import { hashPasswordDigest } from '../../services/auth/passwords.js';
 
@@ -97,7 +97,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       const b = req.body;
       await requireRole(db, b.roleid);
       const exists = await db.selectFrom('users').select('id').where('username', '=', b.username).executeTakeFirst();
-      if (exists) throw new ApiError(409, 'duplicate', { what: b.username });
+      if (exists) throw duplicate({ name: b.username });
       const now = new Date().toISOString();
       const row = await db
         .insertInto('users')

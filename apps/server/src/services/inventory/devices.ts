@@ -4,7 +4,7 @@ import type { DeviceRow } from '@opencvr/shared';
 import type { Database, Device } from '../../db/schema.js';
 import type { Engine } from '../../db/index.js';
 import { contains } from '../../db/text-match.js';
-import { ApiError, duplicate, notFound } from '../../http/errors.js';
+import { duplicate, notFound } from '../../http/errors.js';
 import { deviceRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
@@ -125,7 +125,7 @@ export class DeviceService {
         if (taken) throw duplicate('device', { id: input.DeviceID });
       }
       const sameName = await trx.selectFrom('devices').select('id').where('device_name', '=', input.DeviceName).executeTakeFirst();
-      if (sameName) throw new ApiError(409, 'duplicate', { what: input.DeviceName });
+      if (sameName) throw duplicate({ name: input.DeviceName });
       // Devices the platform pulls get a number for an ID (as EasyCVR does); the row id is unique, so
       // insert under a temporary ID and then take the row's own number.
       const provisional = input.DeviceID ?? `new-${now}-${Math.random().toString(36).slice(2)}`;
@@ -174,7 +174,7 @@ export class DeviceService {
         .where('device_name', '=', input.DeviceName)
         .where('id', '!=', d.id)
         .executeTakeFirst();
-      if (sameName) throw new ApiError(409, 'duplicate', { what: input.DeviceName });
+      if (sameName) throw duplicate({ name: input.DeviceName });
     }
     const set: Record<string, unknown> = { updated_at: new Date().toISOString() };
     if (input.DeviceName !== undefined) set.device_name = input.DeviceName;

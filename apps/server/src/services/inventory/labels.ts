@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { LabelRow } from '@opencvr/shared';
 import type { Database, Label } from '../../db/schema.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import type { Scope } from './scope.js';
 
 export type MemberMode = 'add' | 'remove' | 'set';
@@ -235,6 +235,6 @@ export class LabelService {
   private async assertFreeName(name: string, parentId: number, exceptId?: number) {
     let q = this.db.selectFrom('labels').select('id').where('name', '=', name).where('parent_id', '=', parentId);
     if (exceptId) q = q.where('id', '!=', exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(409, 'duplicate', { what: name });
+    if (await q.executeTakeFirst()) throw duplicate({ name: name });
   }
 }
