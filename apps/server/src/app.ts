@@ -72,7 +72,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     engine: db.engine,
     config: configStore,
     streams,
-    cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), log: lazyLog }),
+    cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), h264Of: (hub) => streams.get(hub.key + H264_VARIANT), log: lazyLog }),
     recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),

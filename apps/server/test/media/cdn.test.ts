@@ -2,7 +2,8 @@
  * CDN push (EnableCdn, CdnUrl): the channel's stream reaches an RTMP server (ffmpeg listening as
  * one, as a CDN's ingest would) without transcoding; the file that server writes is the camera's
  * H.264 read back by ffprobe. A CdnUrl that is not rtmp(s):// pushes nothing, and switching the push
- * off stops it.
+ * off stops it. An H.265 camera goes out as HEVC where the local ffmpeg takes HEVC in FLV, and as the
+ * transcoded H.264 variant where it does not (Debian 12's ffmpeg 5.1).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
 import { initialise } from '../api/support.js';
+import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
 
 let t: TestApp | undefined;
 let cam: Camera | undefined;
@@ -32,17 +34,42 @@ async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** An "RTMP server" (ffmpeg listening for one publisher) that keeps 3 s of what it gets in `out`. */
+function rtmpServer(port: number, out: string) {
+  const server = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/cdn`, '-c', 'copy', '-t', '3', '-y', out], { stdio: 'ignore' });
+  children.push(server);
+  const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+  return Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
+}
+
+const probe = (file: string) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
+
 describe('CDN push', () => {
+  it('pushes an H.265 camera as HEVC only through an ffmpeg that takes HEVC in FLV, else as the H.264 variant', async () => {
+    cam = await startCamera({ codec: 'h265' });
+    t = await startTestApp();
+    const admin = await initialise(t);
+    const port = await freePort();
+    const out = path.join(t.settings.dataDir, 'cdn.flv');
+    const received = rtmpServer(port, out);
+    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    const edit = await t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` } });
+    expect(edit.statusCode).toBe(200);
+
+    expect(await received).toBe(0);
+    const copies = await ffmpegHasHevcInFlv();
+    expect(probe(out).streams[0]).toMatchObject({ codec_name: copies ? 'hevc' : 'h264', width: 320, height: 240 });
+    expect(t.ctx.cdn.active()).toMatchObject([{ transcoded: !copies }]);
+  }, 60_000);
+
   it('pushes the channel to an RTMP server as it is, and stops when switched off', async () => {
     cam = await startCamera();
     t = await startTestApp();
     const admin = await initialise(t);
     const port = await freePort();
     const out = path.join(t.settings.dataDir, 'cdn.flv');
-    // The "CDN": ffmpeg listening for one RTMP publisher, keeping 3 s of what it gets.
-    const server = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/cdn`, '-c', 'copy', '-t', '3', '-y', out], { stdio: 'ignore' });
-    children.push(server);
-    const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
+    const received = rtmpServer(port, out);
 
     const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
     const dev = add.json().EasyDarwin.Body.DeviceID as string;
@@ -55,10 +82,10 @@ describe('CDN push', () => {
 
     expect((await edit({ CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` })).statusCode).toBe(200);
     expect(await until(() => t!.ctx.cdn.active().length === 1, 5000)).toBe(true);
-    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))])).toBe(0);
-    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', out], { encoding: 'utf8' }));
-    expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
-    expect(Number(probe.format.duration)).toBeGreaterThan(2);
+    expect(await received).toBe(0);
+    const file = probe(out);
+    expect(file.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(Number(file.format.duration)).toBeGreaterThan(2);
     expect(fs.statSync(out).size).toBeGreaterThan(10_000);
 
     // Switched off: the push ends.

@@ -7,23 +7,37 @@
  * on the hub's cached keyframe with fresh headers, and drops to the next keyframe when ffmpeg (or
  * the CDN behind it) falls behind.
  *
+ * An H.265 channel goes out as it is where the local ffmpeg reads and writes HEVC in FLV (6.1 and
+ * later, "enhanced FLV"); with an older one (Debian 12's 5.1) it goes out as the channel's H.264
+ * variant, the one browsers without HEVC play (transcoded once, shared with them): pushing HEVC
+ * there could only fail, run after run. Which hub feeds ffmpeg is decided when the camera's tracks
+ * are known.
+ *
  * The set of pushes follows the database: reconcile() after every channel change, and every
  * `tickMs` (a hub that was stopped, e.g. by an edit of the channel, is opened again).
  */
 import type { Kysely } from 'kysely';
 import type { Channel, Database, Device } from '../../db/schema.js';
-import type { StreamHub } from '../../media/hub.js';
+import type { Track } from '@opencvr/codec';
+import type { StreamHub, Subscriber } from '../../media/hub.js';
 import { cdnPushArgs } from '../../media/ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from '../../media/ffmpeg/supervisor.js';
+import { ffmpegHasHevcInFlv } from '../../media/ffmpeg/version.js';
 import { FlvOutput } from '../../media/outputs/flv.js';
 
 export interface CdnDeps {
   db: Kysely<Database>;
   open(device: Device, channel: Channel): StreamHub | undefined;
+  /** The transcoded H.264 variant of an open hub (made on first use); none: H.265 is pushed as it is. */
+  h264Of?(hub: StreamHub): StreamHub | undefined;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
   /** ffmpeg (tests may pass another path). */
   ffmpeg?: string;
+  /** Whether that ffmpeg takes HEVC in FLV; asked of it once when absent. */
+  hevcInFlv?: boolean;
 }
+
+const isHevc = (tracks: Track[]) => tracks.find((t) => t.kind === 'video')?.codec === 'h265';
 
 /** The CDN addresses a push accepts: RTMP, over TLS or not. */
 export const isCdnUrl = (url: string) => /^rtmps?:\/\/[^\s/]+\/\S+$/i.test(url);
@@ -31,14 +45,18 @@ export const isCdnUrl = (url: string) => /^rtmps?:\/\/[^\s/]+\/\S+$/i.test(url);
 class CdnPush {
   private supervisor: Supervisor;
   private unsubscribe?: () => void;
-  private hub?: StreamHub;
-  readonly stats = { runs: 0, lastReason: '' };
+  /** The hubs this run depends on: the channel's, and its H.264 variant when that one feeds ffmpeg. */
+  private hubs: StreamHub[] = [];
+  /** Each attach() gets its own number, so a decision taken after a later attach() is dropped. */
+  private attachment = 0;
+  readonly stats = { runs: 0, lastReason: '', transcoded: false };
 
   constructor(
     readonly channelPk: number,
     readonly url: string,
     private readonly openHub: () => StreamHub | undefined,
     private readonly deps: CdnDeps,
+    private readonly hevcInFlv: boolean,
   ) {
     this.supervisor = new Supervisor({
       bin: deps.ffmpeg,
@@ -58,27 +76,54 @@ class CdnPush {
     this.supervisor.start();
   }
 
-  /** The hub it feeds from is gone (stopped): the next reconcile opens a new one. */
+  /** A hub it feeds from is gone (stopped): the next reconcile opens a new one. */
   get stale(): boolean {
-    return !!this.hub && this.hub.state === 'stopped';
+    return this.hubs.some((h) => h.state === 'stopped');
   }
 
   private attach(run: SupervisedRun) {
     this.detach();
     const hub = this.openHub();
     if (!hub) return;
-    this.hub = hub;
+    this.hubs = [hub];
     this.stats.runs++;
-    const out = new FlvOutput(
+    const out = this.output(run);
+    const h264Of = this.deps.h264Of;
+    if (this.hevcInFlv || !h264Of) {
+      this.unsubscribe = hub.subscribe(out);
+      return;
+    }
+    // The codec is known with the tracks: a gate subscriber waits for them, then hands over (the
+    // output is subscribed before the gate leaves, so an on-demand hub never sees no subscriber).
+    const attachment = ++this.attachment;
+    const gate: Subscriber = {
+      tracks: (tracks) =>
+        queueMicrotask(() => {
+          if (attachment !== this.attachment || !this.unsubscribe) return;
+          const variant = isHevc(tracks) ? h264Of(hub) : undefined;
+          if (variant) this.hubs.push(variant);
+          this.stats.transcoded = !!variant;
+          const leaveGate = this.unsubscribe;
+          this.unsubscribe = (variant ?? hub).subscribe(out);
+          leaveGate();
+          if (variant) this.deps.log.info({ channel: this.channelPk }, 'cdn push: H.265 goes out as the H.264 variant (this ffmpeg cannot put HEVC in FLV)');
+        }),
+      unit: () => undefined,
+    };
+    this.unsubscribe = hub.subscribe(gate);
+  }
+
+  private output(run: SupervisedRun) {
+    return new FlvOutput(
       { buffered: () => run.buffered(), open: () => true, write: (b) => void run.write(b), end: () => undefined },
       // Below the supervisor's 4 MB stdin limit: whole units are dropped (to the next keyframe), never part of a tag.
       { maxBufferedBytes: 2 * 1024 * 1024, hevc: 'enhanced' },
       (err) => this.deps.log.warn({ err, channel: this.channelPk }, 'cdn push: a unit could not be muxed'),
     );
-    this.unsubscribe = hub.subscribe(out);
   }
 
   private detach() {
+    this.attachment++;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
@@ -94,6 +139,7 @@ export class CdnPushes {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
+  private hevcInFlv?: boolean;
 
   constructor(
     private readonly deps: CdnDeps,
@@ -107,8 +153,8 @@ export class CdnPushes {
   }
 
   /** Channels pushed now, with their CDN address. */
-  active(): { channelPk: number; url: string; runs: number }[] {
-    return [...this.pushes.values()].map((p) => ({ channelPk: p.channelPk, url: p.url, runs: p.stats.runs }));
+  active(): { channelPk: number; url: string; runs: number; transcoded: boolean }[] {
+    return [...this.pushes.values()].map((p) => ({ channelPk: p.channelPk, url: p.url, runs: p.stats.runs, transcoded: p.stats.transcoded }));
   }
 
   /** Starts and stops pushes to match the database (one pass at a time; a call during a pass runs another after it). */
@@ -149,7 +195,8 @@ export class CdnPushes {
       if (this.pushes.has(pk)) continue;
       const device = await this.deps.db.selectFrom('devices').selectAll().where('device_id', '=', row.parent_device_id).executeTakeFirst();
       if (!device) continue;
-      const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps);
+      this.hevcInFlv ??= this.deps.hevcInFlv ?? (await ffmpegHasHevcInFlv(this.deps.ffmpeg));
+      const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps, this.hevcInFlv);
       this.pushes.set(pk, push);
       push.start();
       this.deps.log.info({ channel: pk, url: row.cdn_url.replace(/\/\/[^@/]*@/, '//') }, 'cdn push: started');
