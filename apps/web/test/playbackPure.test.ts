@@ -5,7 +5,7 @@ import { daysInMonth, monthGrid, parseDay, recordedDays, secondsOfDay, shiftMont
 import { fileNameOf } from '../src/features/playback/download';
 import { DAY, MIN_SPAN, follow, followPlayhead, mergeRanges, rangeAtOrAfter, replayFrom, rangeBoxes, timeToX, xToTime, zoomAt, zoomCentre, zoomStep } from '../src/features/playback/timeline';
 import { dayRanges } from '../src/features/playback/useDayRecords';
-import { gapTarget, holeSkip, positionOf } from '../src/features/playback/usePlayback';
+import { gapTarget, holeSkip, mediaStep, positionOf, withRate, type Anchor } from '../src/features/playback/usePlayback';
 
 describe('calendar', () => {
   it('flags the recorded days of the monthly string', () => {
@@ -136,6 +136,24 @@ describe('playhead across gaps', () => {
     expect(positionOf(anchors, 10)).toBe(110);
     expect(positionOf(anchors, 31)).toBe(501);
     expect(positionOf([{ day: 0, media: null }], 5)).toBeUndefined();
+  });
+
+  it('a device recording at 4x (the speed in its timestamps) moves the playhead four seconds per media second', () => {
+    // Opened at 02:00:00 at 1x, first frame at media 0.5; 4x asked when 3 s of media are buffered.
+    let anchors: Anchor[] = [{ day: 7200, media: 0.5 }];
+    expect(positionOf(anchors, 2.5)).toBe(7202);
+    anchors = withRate(anchors, 3.5, 4);
+    // Up to the end of the buffer the media was sent at 1x; after it, four seconds per second.
+    expect(positionOf(anchors, 3.5)).toBe(7203);
+    expect(positionOf(anchors, 5.5)).toBe(7211);
+    // Back to 1x later on.
+    anchors = withRate(anchors, 6.5, 1);
+    expect(positionOf(anchors, 7.5)).toBe(7216);
+    // A 10 s step inside the buffer at 4x is 2.5 s of media.
+    expect(mediaStep(withRate([{ day: 0, media: 0 }], 0, 4), 1, 10)).toBe(3.5);
+    expect(mediaStep([{ day: 0, media: 0 }], 1, 10)).toBe(11);
+    // Opened at speed before the first frame: the first anchor carries the rate.
+    expect(positionOf(withRate([{ day: 100, media: null }], 0, 2).map((a) => ({ ...a, media: 0 })), 3)).toBe(106);
   });
 
   it('moves a playhead stuck in front of the hole a gap leaves in the buffer over it', () => {

@@ -44,15 +44,44 @@ export function gapTarget(msg: GapMessage, day: string): number | undefined {
   return undefined;
 }
 
+/**
+ * Where media time `media` is on the day. `rate`: seconds of recording per second of media time
+ * from there on (default 1). A device recording at speed carries the speed in its timestamps (4×:
+ * one media second holds four seconds of recording), so its anchors have the speed as rate.
+ */
+export interface Anchor {
+  day: number;
+  media: number | null;
+  rate?: number;
+}
+
 /** The day second at media time `t`: the last anchor at or before it (undefined before the first frame). */
-export function positionOf(anchors: { day: number; media: number | null }[], t: number): number | undefined {
-  let best: { day: number; media: number } | undefined;
+export function positionOf(anchors: Anchor[], t: number): number | undefined {
+  let best: { day: number; media: number; rate: number } | undefined;
   for (const a of anchors) {
     if (a.media === null) continue;
-    if (!best || (a.media <= t + 1e-3 && a.media >= best.media)) best = { day: a.day, media: a.media };
+    if (!best || (a.media <= t + 1e-3 && a.media >= best.media)) best = { day: a.day, media: a.media, rate: a.rate ?? 1 };
   }
-  return best ? best.day + Math.max(0, t - best.media) : undefined;
+  return best ? best.day + Math.max(0, t - best.media) * best.rate : undefined;
 }
+
+/**
+ * The anchors after a change of speed of a stream that carries it in its timestamps: media from
+ * `media` on (what arrives after the change: the end of the buffer) advances the day at `rate`.
+ */
+export function withRate(anchors: Anchor[], media: number, rate: number): Anchor[] {
+  const day = positionOf(anchors, media);
+  if (day === undefined) return anchors.map((a) => ({ ...a, rate }));
+  return [...anchors.filter((a) => a.media === null || a.media < media), { day, media, rate }];
+}
+
+/** Media time `delta` seconds of recording away from `t` (a step inside the buffer). */
+export const mediaStep = (anchors: Anchor[], t: number, delta: number): number => {
+  let rate = 1;
+  let best = -Infinity;
+  for (const a of anchors) if (a.media !== null && a.media <= t + 1e-3 && a.media >= best) [best, rate] = [a.media, a.rate ?? 1];
+  return t + delta / rate;
+};
 
 /** The largest hole in the buffer the playhead is moved over. */
 const MAX_HOLE = 1;
@@ -81,7 +110,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
   const engineRef = useRef<Engine | null>(null);
   const genRef = useRef(0);
   /** Day seconds of media times: the start, then one per skipped gap (sorted by media time). */
-  const anchorRef = useRef<{ day: number; media: number | null }[]>([{ day: 0, media: null }]);
+  const anchorRef = useRef<Anchor[]>([{ day: 0, media: null }]);
   const stateRef = useRef(state);
   const update = useCallback((patch: Partial<PlaybackState>) => {
     stateRef.current = { ...stateRef.current, ...patch };
@@ -119,6 +148,8 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
       if (gen !== genRef.current) return;
       const speed = stateRef.current.speed;
       inStreamRef.current = answer.SpeedInStream === 1;
+      // Asked at once below: the stream then runs at the speed from its start.
+      if (inStreamRef.current) anchorRef.current = [{ day: from, media: null, rate: speed }];
       update({ requestId: answer.request_id });
       if (speed !== 1) void setPlaybackSpeed(answer.request_id, speed).catch(() => undefined);
       const mine = () => gen === genRef.current;
@@ -150,7 +181,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
             if (!mine()) return;
             const target = gapTarget(msg, day);
             // The server skipped the hole: the media from `mediaTime` on belongs to `target`.
-            if (target !== undefined) anchorRef.current = [...anchorRef.current, { day: target, media: mediaTime }];
+            if (target !== undefined) anchorRef.current = [...anchorRef.current, { day: target, media: mediaTime, rate: anchorRef.current.at(-1)?.rate }];
           },
           onEnded: () => mine() && update({ phase: 'ended' }),
         },
@@ -176,7 +207,14 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
   const setSpeed = useCallback(
     (speed: number) => {
       update({ speed });
-      if (videoRef.current) videoRef.current.playbackRate = videoRateFor(speed, inStreamRef.current);
+      const video = videoRef.current;
+      if (video) video.playbackRate = videoRateFor(speed, inStreamRef.current);
+      // The picture then shows `speed` seconds of recording per second: the playhead follows from
+      // the media that comes after the change (what is buffered was sent at the old speed).
+      if (video && inStreamRef.current) {
+        const end = video.buffered.length ? video.buffered.end(video.buffered.length - 1) : video.currentTime;
+        anchorRef.current = withRate(anchorRef.current, Math.max(end, video.currentTime), speed);
+      }
       const id = stateRef.current.requestId;
       if (id) void setPlaybackSpeed(id, speed).catch(() => undefined);
     },
@@ -189,7 +227,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
       const video = videoRef.current;
       const pos = position();
       if (!video || pos === undefined) return;
-      const target = video.currentTime + delta;
+      const target = mediaStep(anchorRef.current, video.currentTime, delta);
       for (let i = 0; i < video.buffered.length; i++) {
         if (target >= video.buffered.start(i) && target < video.buffered.end(i) - 0.2) {
           video.currentTime = target;
