@@ -16,6 +16,22 @@ describe('reasonText', () => {
     expect(reasonText('connection closed by the camera', zh)).toBe('摄像机断开了连接');
     expect(reasonText('bad data from the camera: RTP version 0', en)).toBe('The camera sent data that cannot be read');
   });
+  it('names what a GB28181 device did (offline, silent, refusing) in Chinese and English', () => {
+    const off = 'device 34020000001180000001 is not registered (offline): cannot ask it for channel 34020000001310000003';
+    expect(reasonText(off, zh)).toBe('设备已离线（未注册），设备重新上线后自动恢复');
+    expect(reasonText(off, en)).toMatch(/^The device is offline/);
+    expect(reasonText('RTP stopped: nothing on UDP port 24195 for 10 s', zh)).toBe('设备已停止发送视频（10 秒没有收到 RTP）');
+    const noRtp = 'no RTP received on UDP port 24196 within 10 s: check the media IP announced (127.0.0.1) and that the port is reachable from the device';
+    expect(reasonText(noRtp, zh)).toBe('10 秒内没有收到设备的视频流（UDP 端口 24196）：请检查媒体流 IP（127.0.0.1）及端口是否可达');
+    expect(reasonText(noRtp, en)).toBe('No video from the device within 10 s (UDP port 24196): check that the media IP (127.0.0.1) and port are reachable');
+    const late = 'device 34020000001180000001 did not answer the INVITE for channel 34020000001310000001 within 10 s (AckTimeout): check that it is online and reachable';
+    expect(reasonText(late, zh)).toBe('设备在 10 秒内没有应答点播请求');
+    expect(reasonText('device 34020000001180000001 refused the live stream of channel 34020000001310000001: 486 Busy Here', zh)).toBe('设备拒绝了点播（486 Busy Here）');
+    expect(reasonText('the device ended the media session: BYE', en)).toBe('The device ended the video session');
+    expect(reasonText('the device did not connect to TCP port 24100 within 10 s: check the media IP announced (10.0.0.2) and that the port is reachable from the device', zh)).toBe(
+      '设备在 10 秒内没有连接 TCP 端口 24100：请检查媒体流 IP（10.0.0.2）及端口是否可达',
+    );
+  });
   it('keeps a reason it does not know as the server wrote it', () => {
     expect(reasonText('INVITE refused: 488 Not Acceptable Here', zh)).toBe('INVITE refused: 488 Not Acceptable Here');
     expect(reasonText('', zh)).toBe('');

@@ -1,7 +1,7 @@
 /**
  * The server says why a stream is reconnecting in its own words (the hub's state reason: "connection
- * refused", "no media for 10 s", "DESCRIBE: 401 Unauthorized", …). The reasons a camera commonly
- * gives are shown in the console's language; any other stays as the server wrote it (a detail an
+ * refused", "no media for 10 s", "DESCRIBE: 401 Unauthorized", a GB28181 device offline or silent,
+ * …). The reasons a camera or GB device commonly gives are shown in the console's language; any other stays as the server wrote it (a detail an
  * administrator can search for).
  */
 import type { TFunction } from 'i18next';
@@ -15,6 +15,21 @@ const KNOWN: [RegExp, string, (m: RegExpExecArray) => Record<string, string>][] 
   [/^[A-Z_]+: 401\b/, 'unauthorized', () => ({})],
   [/^([A-Z_]+) timeout after (\d+) ms$/, 'requestTimeout', (m) => ({ method: m[1], ms: m[2] })],
   [/^bad data from the camera\b/i, 'badData', () => ({})],
+  // A GB28181 device (server gb/invite/client.ts, gb/media/rtp-receiver.ts, gb/media/ps-source.ts).
+  [/^device \S+ is not registered \(offline\)/, 'gbOffline', () => ({})],
+  [/^device \S+ did not answer the INVITE for channel \S+ within (\d+) s/, 'gbNoAnswer', (m) => ({ seconds: m[1] })],
+  [/^device \S+ did not answer the INVITE\b/, 'gbNoAnswerNow', () => ({})],
+  [/^device \S+ refused the .+ of channel \S+: (\d{3}.*)$/, 'gbRefused', (m) => ({ status: m[1] })],
+  [/^device \S+ answered the INVITE for channel \S+ with an SDP that cannot be used/, 'gbBadAnswer', () => ({})],
+  [/^RTP stopped: nothing on .+ for (\d+) s$/, 'gbRtpStopped', (m) => ({ seconds: m[1] })],
+  [/^no RTP received on UDP port (\d+) within (\d+) s: check the media IP announced \(([^)]*)\)/, 'gbNoRtp', (m) => ({ port: m[1], seconds: m[2], ip: m[3] })],
+  [/^the device did not connect to TCP port (\d+) within (\d+) s: check the media IP announced \(([^)]*)\)/, 'gbNoTcp', (m) => ({ port: m[1], seconds: m[2], ip: m[3] })],
+  [/^(?:the device connected to TCP port \d+ but sent no RTP|no RTP received from the device over TCP \(.*\)) within (\d+) s/, 'gbNoRtpTcp', (m) => ({ seconds: m[1] })],
+  [/^RTP arrived on .+ but only with SSRC/, 'gbWrongSsrc', () => ({})],
+  [/^the device ended the media session\b/, 'gbEnded', () => ({})],
+  [/^the device closed the TCP media connection\b/, 'gbTcpClosed', () => ({})],
+  [/^the device sends (.+), which cannot be played/, 'gbUnsupported', (m) => ({ what: m[1] })],
+  [/^RTP arrives but holds no MPEG-PS\b/, 'gbNotPs', () => ({})],
 ];
 
 export function reasonText(reason: string, t: TFunction): string {
