@@ -50,7 +50,7 @@ describe('record plans', () => {
     expect(made.statusCode, made.body).toBe(200);
     const id = made.json().EasyDarwin.Body.ID as number;
     const info = (await get(`/api/v1/recordplaninfo?id=${id}`, admin)).json().EasyDarwin.Body;
-    expect(info).toMatchObject({ ID: id, Name: 'office', SaveDays: 7, Enable: 1, Channels: [{ id: `${dev}:1`, DeviceID: dev, ChannelID: '1' }] });
+    expect(info).toMatchObject({ ID: id, Name: 'office', SaveDays: 7, Enable: 1, Channels: [{ id: `${dev}:1`, DeviceID: dev, ChannelID: '1', DeviceName: 'Cam1', EnableRecord: 0 }] });
     expect(info.Days.Friday).toEqual([{ sTime: '22:00:00', eTime: '24:00:00', enable: 1, number: 0, type: 1 }]);
     expect(info.Days.Saturday).toEqual([{ sTime: '00:00:00', eTime: '06:00:00', enable: 1, number: 0, type: 1 }]);
     expect(info.Schedule.Monday).toEqual([{ StartTime: '08:00:00', EndTime: '18:00:00' }]);

@@ -14,6 +14,8 @@ import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '
 
 export interface PickedChannel extends ChannelRef {
   Name: string;
+  DeviceName?: string;
+  EnableRecord?: number;
 }
 type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
 
@@ -101,7 +103,7 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
     const channels: PickedChannel[] = [];
     const devices: string[] = [];
     for (const n of picked.values()) {
-      if (n.kind === 'channel') channels.push({ DeviceID: n.channel.ParentDeviceID, ChannelID: n.channel.ChannelID, Name: n.channel.Name });
+      if (n.kind === 'channel') channels.push({ DeviceID: n.channel.ParentDeviceID, ChannelID: n.channel.ChannelID, Name: n.channel.Name, DeviceName: n.channel.DeviceName, EnableRecord: n.channel.EnableRecord });
       else devices.push(n.device.DeviceID);
     }
     onOk({ channels, devices });

@@ -2,7 +2,7 @@
 import type recordingZh from './recording.zh-CN';
 
 /** The Chinese shape, plus English plural forms (zh-CN has one form). */
-const recordingEn: typeof recordingZh & { recording: { daysValue_one: string }; playback: { daySummary_one: string } } = {
+const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; channelsPicked_one: string }; playback: { daySummary_one: string } } = {
   recording: {
     storage: 'Recording storage',
     recordPath: 'Record folder',
@@ -33,6 +33,18 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string }; 
     channels: 'Channels',
     noChannels: 'No channels picked yet',
     pickChannels: 'Pick channels',
+    channelsPicked: '{{count}} channels picked',
+    channelsPicked_one: '{{count}} channel picked',
+    channelsRecordOff: '{{count}} with recording off',
+    filterChannels: 'Filter by channel, device or ID',
+    removeAll: 'Remove all',
+    removeShown: 'Remove the filtered channels',
+    remove: 'Remove',
+    channelName: 'Channel',
+    channelDevice: 'Device',
+    channelRef: 'Device ID:Channel ID',
+    channelRecord: 'Recording switch',
+    recordOn: 'recording on',
     recordOff: 'recording off',
     recordOffHint: 'Channels marked "recording off" do not record by the plan: turn on "Record" in their channel settings first',
     deleteConfirm: 'Delete the recording plan "{{name}}"?',

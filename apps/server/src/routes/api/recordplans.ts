@@ -76,8 +76,16 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
   const plans = ctx.recording.plans;
 
   async function view(p: PlanView) {
+    // With the device's name and the channel's own recording switch: the plan form flags channels
+    // the plan cannot record without asking per device.
     const chans = p.channelPks.length
-      ? await ctx.db.selectFrom('channels').select(['id', 'parent_device_id', 'channel_id', 'name']).where('id', 'in', p.channelPks).orderBy('id').execute()
+      ? await ctx.db
+          .selectFrom('channels')
+          .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+          .select(['channels.id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.enable_record', 'devices.device_name'])
+          .where('channels.id', 'in', p.channelPks)
+          .orderBy('channels.id')
+          .execute()
       : [];
     return {
       ID: p.plan.id,
@@ -86,7 +94,14 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
       Days: toDayLists(p.schedule),
       SaveDays: p.plan.save_days,
       Enable: p.plan.enable,
-      Channels: chans.map((c) => ({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name })),
+      Channels: chans.map((c) => ({
+        id: `${c.parent_device_id}:${c.channel_id}`,
+        DeviceID: c.parent_device_id,
+        ChannelID: c.channel_id,
+        Name: c.name,
+        DeviceName: c.device_name,
+        EnableRecord: c.enable_record ? 1 : 0,
+      })),
       CreatedAt: p.plan.created_at,
       UpdatedAt: p.plan.updated_at,
     };

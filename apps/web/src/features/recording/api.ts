@@ -7,6 +7,9 @@ export interface PlanChannel {
   DeviceID: string;
   ChannelID: string;
   Name: string;
+  DeviceName?: string;
+  /** The channel's own recording switch (a plan only times channels with it on); absent: not known. */
+  EnableRecord?: number;
 }
 export interface RecordPlan {
   ID: number;

@@ -4,9 +4,8 @@
  * server (checkpush) and its per-day lists are shown.
  */
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Empty, Form, Input, InputNumber, Space, Spin, Switch, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
-import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
@@ -15,8 +14,8 @@ import { PageTitle } from '../../../components/PageTitle';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
-import { fetchChannelConfigs } from '../../../lib/api/inventory';
 import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
+import { PlanChannelsTable, recordOff } from '../components/PlanChannelsTable';
 import { ScheduleEditor } from '../components/ScheduleEditor';
 import { emptyModel, isEmpty, modelOf } from '../scheduleModel';
 
@@ -50,11 +49,7 @@ export default function ProgramFormPage() {
   useEffect(() => setChecked(null), [schedule]);
   // A plan only times the channels whose own recording switch is on (the server records a channel
   // when EnableRecord is set, by its plans): the others are flagged, or the plan seems to do nothing.
-  const notRecording = useQueries({
-    queries: [...new Set(channels.map((c) => c.DeviceID))].map((d) => ({ queryKey: ['recordplan', 'channels', d], queryFn: () => fetchChannelConfigs({ device: d, start: 0, limit: 9999 }) })),
-    combine: (rs) => new Set(rs.flatMap((r) => (r.data?.Channels ?? []).filter((c) => c.EnableRecord !== 1).map((c) => `${c.ParentDeviceID}:${c.ChannelID}`))),
-  });
-  const anyOff = channels.some((c) => notRecording.has(`${c.DeviceID}:${c.ChannelID}`));
+  const anyOff = channels.some(recordOff);
 
   const submit = async (v: FormValues) => {
     if (isEmpty(schedule)) {
@@ -94,22 +89,7 @@ export default function ProgramFormPage() {
             <Switch />
           </Form.Item>
           <Form.Item label={t('recording.channels')} extra={anyOff ? <Typography.Text type="warning">{t('recording.recordOffHint')}</Typography.Text> : undefined}>
-            <Space wrap data-testid="plan-channels">
-              {channels.length === 0 && <Typography.Text type="secondary">{t('recording.noChannels')}</Typography.Text>}
-              {channels.map((c) => (
-                <Tag
-                  key={`${c.DeviceID}:${c.ChannelID}`}
-                  color={notRecording.has(`${c.DeviceID}:${c.ChannelID}`) ? 'warning' : undefined}
-                  closable
-                  onClose={() => setChannels(channels.filter((x) => x !== c))}
-                >
-                  {c.Name || c.ChannelID} ({c.DeviceID}:{c.ChannelID}){notRecording.has(`${c.DeviceID}:${c.ChannelID}`) && ` · ${t('recording.recordOff')}`}
-                </Tag>
-              ))}
-              <Button size="small" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
-                {t('recording.pickChannels')}
-              </Button>
-            </Space>
+            <PlanChannelsTable channels={channels} onChange={setChannels} onPick={() => setPicking(true)} />
           </Form.Item>
           <Form.Item label={t('recording.schedule')} extra={t('recording.scheduleHint')}>
             <ScheduleEditor value={schedule} onChange={setSchedule} />
@@ -151,7 +131,7 @@ export default function ProgramFormPage() {
         onCancel={() => setPicking(false)}
         onOk={({ channels: picked }) => {
           const have = new Set(channels.map((c) => `${c.DeviceID}:${c.ChannelID}`));
-          const added = picked.filter((c) => !have.has(`${c.DeviceID}:${c.ChannelID}`)).map((c) => ({ id: `${c.DeviceID}:${c.ChannelID}`, DeviceID: c.DeviceID, ChannelID: c.ChannelID, Name: c.Name }));
+          const added = picked.filter((c) => !have.has(`${c.DeviceID}:${c.ChannelID}`)).map((c) => ({ ...c, id: `${c.DeviceID}:${c.ChannelID}` }));
           setChannels([...channels, ...added]);
           setPicking(false);
         }}
