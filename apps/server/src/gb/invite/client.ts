@@ -17,6 +17,7 @@ import {
   type GbSessionName,
 } from '@opencvr/manscdp';
 import { header, responseTo, tagOf, type ServerTransaction, type SipRequest } from '@opencvr/sip';
+import type { Reason } from '@opencvr/shared';
 import type { GbLog } from '../core.js';
 import type { InboundMessage } from '../messages.js';
 import { GbRequestError, type GbRequestResult } from '../requests.js';
@@ -34,6 +35,8 @@ export class GbInviteError extends Error {
   constructor(
     readonly code: GbInviteErrorCode,
     message: string,
+    /** The same in the catalogue, for an answer in the request's language (the message is for the log and the stream status). */
+    readonly why?: Reason,
     /** The device's status for 'refused'. */
     readonly status?: number,
   ) {
@@ -136,7 +139,10 @@ export class GbInviteClient {
       subject = gbSubject({ channelId: p.channelId, ssrc: ssrc.text, platformId: cfg.Serial });
     } catch (err) {
       ssrc.release();
-      if (err instanceof ManscdpError) throw new GbInviteError('bad-offer', `cannot make the INVITE for channel ${p.channelId}: ${err.message}`);
+      if (err instanceof ManscdpError) throw new GbInviteError('bad-offer', `cannot make the INVITE for channel ${p.channelId}: ${err.message}`, {
+          key: 'gbCannotMakeInvite',
+          vars: { channel: p.channelId, detail: err.message },
+        });
       throw err;
     }
 
@@ -153,6 +159,7 @@ export class GbInviteClient {
       throw new GbInviteError(
         'refused',
         `device ${p.deviceId} refused the ${what(p.session)} of channel ${p.channelId}: ${response.status} ${response.reason}`,
+        { key: 'gbInviteRefused', vars: { channel: p.channelId, status: response.status, phrase: response.reason } },
         response.status,
       );
     }
@@ -165,7 +172,11 @@ export class GbInviteClient {
     } catch (err) {
       await dialog.bye('unusable SDP answer');
       const reason = err instanceof Error ? err.message : String(err);
-      throw new GbInviteError('bad-answer', `device ${p.deviceId} answered the INVITE for channel ${p.channelId} with an SDP that cannot be used: ${reason}`);
+      throw new GbInviteError(
+        'bad-answer',
+        `device ${p.deviceId} answered the INVITE for channel ${p.channelId} with an SDP that cannot be used: ${reason}`,
+        { key: 'gbUnusableSdp', vars: { channel: p.channelId, detail: reason } },
+      );
     }
     dialog.media = { transport: p.offer.transport, ssrc: ssrc.text, answerSsrc: answer.ssrc, remote: `${answer.connectionIp}:${answer.port}` };
     this.log.info(
@@ -198,6 +209,7 @@ export class GbInviteClient {
           new GbInviteError(
             'timeout',
             `device ${p.deviceId} did not answer the INVITE for channel ${p.channelId} within ${ackTimeout} s (AckTimeout): check that it is online and reachable`,
+            { key: 'gbInviteNoAnswer', vars: { channel: p.channelId, seconds: ackTimeout } },
           ),
         );
       }, ackTimeout * 1000);
@@ -214,9 +226,9 @@ export class GbInviteClient {
           if (err instanceof GbRequestError) {
             if (err.code === 'not-registered')
               return reject(new GbInviteError('not-registered', `device ${p.deviceId} is not registered (offline): cannot ask it for channel ${p.channelId}`));
-            if (err.code === 'transport') return reject(new GbInviteError('transport', err.message));
+            if (err.code === 'transport') return reject(new GbInviteError('transport', err.message, err.why));
             return reject(
-              new GbInviteError('timeout', `device ${p.deviceId} did not answer the INVITE for channel ${p.channelId} (${err.message})`),
+              new GbInviteError('timeout', `device ${p.deviceId} did not answer the INVITE for channel ${p.channelId} (${err.message})`, err.why),
             );
           }
           reject(err);
