@@ -123,6 +123,107 @@ export const SUBJECTS = {
 
 export type SubjectKey = keyof typeof SUBJECTS;
 
+/**
+ * Why a value or a call was refused: the {reason} of invalidParam, gbNoAnswer, gbRefused. Parameter
+ * names (stime, period, RecordPath, Monday …) and formats (YYYYMMDD) are the API's and stay as
+ * they are in both languages; words a device or the OS wrote come in through {detail} unchanged.
+ */
+export const REASONS = {
+  // a value that is missing or of the wrong form
+  required: { 'zh-CN': '不能为空', 'en-US': 'required' },
+  format: { 'zh-CN': '格式须为{format}', 'en-US': 'must be {format}' },
+  notDate: { 'zh-CN': '不是YYYYMMDD格式的日期', 'en-US': 'not a date YYYYMMDD' },
+  notMonth: { 'zh-CN': '不是YYYYMM格式的月份', 'en-US': 'not a month YYYYMM' },
+  notLocalTime: { 'zh-CN': '不是YYYYMMDDHHmmss格式的本地时间', 'en-US': 'not a local time YYYYMMDDHHmmss' },
+  zeroOrLocalTime: { 'zh-CN': '须为0或YYYYMMDDHHmmss', 'en-US': '0 or YYYYMMDDHHmmss' },
+  timeOrTimeRange: {
+    'zh-CN': '须为YYYYMMDDHHmmss或YYYYMMDDHHmmss-YYYYMMDDHHmmss',
+    'en-US': 'YYYYMMDDHHmmss or YYYYMMDDHHmmss-YYYYMMDDHHmmss',
+  },
+  alarmTime: { 'zh-CN': '须为YYYYMMDDHHmmss、ISO-8601时间或毫秒时间戳', 'en-US': 'YYYYMMDDHHmmss, ISO-8601 or epoch milliseconds' },
+  digits: { 'zh-CN': '须为{count}位数字', 'en-US': '{count} digits' },
+  oneOf: { 'zh-CN': '须为 {values} 之一', 'en-US': 'one of {values}' },
+  allowedChars: { 'zh-CN': '只能包含字母、数字和 {chars}', 'en-US': 'letters, digits and {chars} only' },
+  md5Hex: { 'zh-CN': '须为32位十六进制的MD5摘要', 'en-US': 'must be a 32-character md5 hex digest' },
+  hostOrIp: { 'zh-CN': '须为IP地址或主机名', 'en-US': 'must be an IP address or a host name' },
+  hostOrIpv4: { 'zh-CN': '须为IPv4地址或主机名', 'en-US': 'must be an IPv4 address or a host name' },
+  streamUrl: { 'zh-CN': '须为 rtsp://、rtmp:// 或 http(s):// 地址', 'en-US': 'must be an rtsp://, rtmp:// or http(s):// URL' },
+  notJson: { 'zh-CN': '不是合法的JSON', 'en-US': 'not JSON' },
+  channelRefList: { 'zh-CN': '须为“设备:通道”的列表', 'en-US': 'a list of device:channel' },
+  gbChannelRef: { 'zh-CN': '须为“设备:通道”或20位GB28181通道编号', 'en-US': 'device:channel or a 20-digit GB channel ID' },
+  recordingId: { 'zh-CN': '须为录像编号', 'en-US': 'a recording id' },
+  gbDeviceIdRequired: { 'zh-CN': 'GB28181设备须填写20位设备编号', 'en-US': 'a GB28181 device needs its 20-digit DeviceID' },
+  // which parameters a call needs together
+  giveOneOf: { 'zh-CN': '请给出 {first}，或 {second}', 'en-US': 'give {first} or {second}' },
+  needsWith: { 'zh-CN': '须与 {other} 一起给出', 'en-US': 'needs {other}' },
+  countBetween: { 'zh-CN': '须为{min}到{max}个', 'en-US': 'between {min} and {max}' },
+  atMost: { 'zh-CN': '最多{max}个', 'en-US': 'at most {max}' },
+  // time ranges
+  afterStartWithinDays: { 'zh-CN': '须晚于开始时间（{start}）且不超过{days}天', 'en-US': 'after {start}, at most {days} days later' },
+  afterStartWithinHours: {
+    'zh-CN': '设备录像须晚于开始时间（{start}）且不超过{hours}小时',
+    'en-US': 'at most {hours} hours after {start} for a device recording',
+  },
+  seekTimeRequired: { 'zh-CN': '请给出要跳转到的时间（YYYYMMDDHHmmss）', 'en-US': 'YYYYMMDDHHmmss to seek to' },
+  insidePlaybackRange: { 'zh-CN': '须在回放的时间范围内', 'en-US': 'inside the playback range' },
+  insideRecording: { 'zh-CN': '须在该录像的时间范围内', 'en-US': 'inside the recording' },
+  deviceSpeeds: { 'zh-CN': '设备录像只能以 {values} 倍速播放', 'en-US': 'a device recording plays at {values}' },
+  // channels, streams, recordings
+  noStreamSource: { 'zh-CN': '该通道没有视频源', 'en-US': 'this channel has no stream source' },
+  hlsTooFarAhead: { 'zh-CN': '超出直播位置太远', 'en-US': 'too far ahead of the live edge' },
+  labelUnderItself: { 'zh-CN': '标签不能移到它自己之下', 'en-US': 'a label cannot move under itself' },
+  recordingImportant: { 'zh-CN': '该录像已标记为重要，请先取消标记', 'en-US': 'the recording is marked important; unmark it first' },
+  recordingBeingWritten: { 'zh-CN': '该录像仍在写入', 'en-US': 'the recording is still being written' },
+  recordingOutsideFolder: { 'zh-CN': '录像文件不在录像目录中', 'en-US': 'the recording file is outside the record folder' },
+  absoluteFolder: { 'zh-CN': '须为文件夹的绝对路径', 'en-US': 'must be an absolute folder path' },
+  systemFolder: { 'zh-CN': '系统文件夹不能存放录像', 'en-US': 'a system folder cannot hold recordings' },
+  folderNotWritable: { 'zh-CN': '文件夹不可写（{code}）', 'en-US': 'not a writable folder ({code})' },
+  downloadNotReady: { 'zh-CN': '下载尚未完成', 'en-US': 'the download is not finished yet' },
+  downloadFailed: { 'zh-CN': '下载失败: {detail}', 'en-US': 'the download failed: {detail}' },
+  // recording schedules (packages/shared/src/schedule.ts)
+  scheduleNotWeek: { 'zh-CN': '须为周一至周日（Monday..Sunday）的时段列表', 'en-US': 'schedule must be an object of Monday..Sunday lists' },
+  scheduleUnknownDay: { 'zh-CN': '未知的星期 {day}', 'en-US': 'unknown day {day}' },
+  scheduleDayNotList: { 'zh-CN': '{day} 须为时段列表', 'en-US': '{day} must be a list of slots' },
+  scheduleSlotNotObject: { 'zh-CN': '{slot} 须含 StartTime 和 EndTime', 'en-US': '{slot} must have StartTime and EndTime' },
+  scheduleBadTime: { 'zh-CN': '{slot}.{field} 须为 HH:mm 或 HH:mm:ss', 'en-US': '{slot}.{field} must be HH:mm or HH:mm:ss' },
+  scheduleSameTime: { 'zh-CN': '{slot} 的开始时间与结束时间相同', 'en-US': '{slot} starts and ends at the same time' },
+  // PTZ
+  gbPreset: { 'zh-CN': 'GB28181预置位须为1到255的数字', 'en-US': 'a GB28181 preset is a number from 1 to 255' },
+  dragZoomGbOnly: { 'zh-CN': '拖拽缩放只支持GB28181通道', 'en-US': 'drag zoom is a GB28181 control (not a GB channel)' },
+  rectangleInPicture: { 'zh-CN': '矩形须在画面之内（length × width）', 'en-US': 'the rectangle must lie inside the picture (length × width)' },
+  notOnOnvif: { 'zh-CN': 'ONVIF通道不支持 {command}', 'en-US': '{command} is not available on ONVIF channels' },
+  gbCommandInvalid: { 'zh-CN': '无法组成GB28181命令（{detail}）', 'en-US': 'cannot make the GB28181 command ({detail})' },
+  // asking a GB28181 device (the {reason} of gbNoAnswer and gbRefused)
+  gbNoAnswerWithin: { 'zh-CN': '{method} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to {method} within {ms} ms' },
+  gbTransactionTimeout: { 'zh-CN': '{method} 请求超时（SIP事务超时）', 'en-US': 'no answer to {method} (transaction timed out)' },
+  gbNoResponseWithin: { 'zh-CN': '{ms}毫秒内未收到 {cmdType} 应答', 'en-US': 'no {cmdType} response within {ms} ms' },
+  gbCannotSend: { 'zh-CN': '无法发送: {detail}', 'en-US': 'cannot send: {detail}' },
+  gbServiceStopping: { 'zh-CN': 'GB28181服务正在停止', 'en-US': 'the GB service is stopping' },
+  gbAnswered: { 'zh-CN': '设备回应 {status} {phrase}', 'en-US': 'the device answered {status} {phrase}' },
+  deviceInfoUnreadable: { 'zh-CN': '无法读取设备信息', 'en-US': 'the device information could not be read' },
+  gbResultError: { 'zh-CN': '设备回应 Result ERROR', 'en-US': 'the device answered Result ERROR' },
+  gbInviteNoAnswer: {
+    'zh-CN': '通道 {channel} 的 INVITE 在{seconds}秒（AckTimeout）内未得到应答，请检查设备是否在线、网络是否可达',
+    'en-US': 'no answer to the INVITE for channel {channel} within {seconds} s (AckTimeout): check that it is online and reachable',
+  },
+  gbInviteRefused: { 'zh-CN': '通道 {channel} 的 INVITE 被拒绝（{status} {phrase}）', 'en-US': 'the INVITE for channel {channel} was refused ({status} {phrase})' },
+  gbUnusableSdp: {
+    'zh-CN': '通道 {channel} 的 INVITE 回应中的SDP无法使用（{detail}）',
+    'en-US': 'the SDP answering the INVITE for channel {channel} cannot be used ({detail})',
+  },
+  gbCannotMakeInvite: { 'zh-CN': '无法组成通道 {channel} 的 INVITE（{detail}）', 'en-US': 'cannot make the INVITE for channel {channel} ({detail})' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type ReasonKey = keyof typeof REASONS;
+
+/** A reason from the catalogue with its {vars}, rendered in the answer's language when it is sent. */
+export interface Reason {
+  key: ReasonKey;
+  vars?: Record<string, string | number>;
+}
+
+export const isReasonKey = (s: string): s is ReasonKey => Object.hasOwn(REASONS, s);
+
 /** The text of a message in a language, with {name} placeholders filled. */
 export function message(key: MessageKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
   return fill(MESSAGES[key][lang] ?? MESSAGES[key]['zh-CN'], vars);
@@ -131,6 +232,11 @@ export function message(key: MessageKey, lang: Lang = 'zh-CN', vars: Record<stri
 /** The name of a subject in a language ("通道 1:1"), with its {id}, {from}, {to} filled. */
 export function subject(key: SubjectKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
   return fill(SUBJECTS[key][lang] ?? SUBJECTS[key]['zh-CN'], vars);
+}
+
+/** The text of a reason in a language, with its {vars} filled. */
+export function reason(key: ReasonKey, lang: Lang = 'zh-CN', vars: Record<string, string | number> = {}): string {
+  return fill(REASONS[key][lang] ?? REASONS[key]['zh-CN'], vars);
 }
 
 function fill(text: string, vars: Record<string, string | number>): string {

@@ -9,6 +9,8 @@
  * a fixed offset from UTC (no DST jumps inside the computation).
  */
 
+import { reason as reasonText, type Reason, type ReasonKey } from './messages.js';
+
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -36,7 +38,13 @@ export type NormalSchedule = Record<Weekday, [number, number][]>;
 export const DAY_SECONDS = 86400;
 const WEEK_SECONDS = 7 * DAY_SECONDS;
 
-export class ScheduleError extends Error {}
+/** A schedule that cannot be used: the catalogue reason naming the day and slot (the message is its English). */
+export class ScheduleError extends Error {
+  constructor(readonly reason: Reason) {
+    super(reasonText(reason.key, 'en-US', reason.vars));
+  }
+}
+const refuse = (key: ReasonKey, vars?: Record<string, string | number>) => new ScheduleError({ key, vars });
 
 /** Seconds since midnight of HH:mm(:ss); 24:00(:00) only when `end`. Undefined when malformed. */
 export function parseClock(s: string, end = false): number | undefined {
@@ -77,24 +85,24 @@ function mergeDay(slots: [number, number][]): [number, number][] {
  * merged). Throws ScheduleError naming the day and slot of the first problem.
  */
 export function normaliseSchedule(input: unknown): NormalSchedule {
-  if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ScheduleError('schedule must be an object of Monday..Sunday lists');
+  if (!input || typeof input !== 'object' || Array.isArray(input)) throw refuse('scheduleNotWeek');
   const raw = input as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!(WEEKDAYS as readonly string[]).includes(key)) throw new ScheduleError(`unknown day ${key}`);
+    if (!(WEEKDAYS as readonly string[]).includes(key)) throw refuse('scheduleUnknownDay', { day: key });
   }
   const days = emptyNormal();
   WEEKDAYS.forEach((day, i) => {
     const list = raw[day];
     if (list === undefined || list === null) return;
-    if (!Array.isArray(list)) throw new ScheduleError(`${day} must be a list of slots`);
+    if (!Array.isArray(list)) throw refuse('scheduleDayNotList', { day });
     list.forEach((slot: unknown, n) => {
       const o = slot as Partial<ScheduleSlot> | null;
-      if (!o || typeof o !== 'object') throw new ScheduleError(`${day}[${n}] must be {StartTime, EndTime}`);
+      if (!o || typeof o !== 'object') throw refuse('scheduleSlotNotObject', { slot: `${day}[${n}]` });
       const s = parseClock(String(o.StartTime ?? ''));
       const e = parseClock(String(o.EndTime ?? ''), true);
-      if (s === undefined) throw new ScheduleError(`${day}[${n}].StartTime must be HH:mm or HH:mm:ss`);
-      if (e === undefined) throw new ScheduleError(`${day}[${n}].EndTime must be HH:mm or HH:mm:ss`);
-      if (s === e) throw new ScheduleError(`${day}[${n}] starts and ends at the same time`);
+      if (s === undefined) throw refuse('scheduleBadTime', { slot: `${day}[${n}]`, field: 'StartTime' });
+      if (e === undefined) throw refuse('scheduleBadTime', { slot: `${day}[${n}]`, field: 'EndTime' });
+      if (s === e) throw refuse('scheduleSameTime', { slot: `${day}[${n}]` });
       if (s < e) days[day].push([s, e]);
       else {
         // Across midnight: the rest of this day, then the next day from 00:00.

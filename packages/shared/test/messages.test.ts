@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, SUBJECTS, message, pickLang, subject } from '../src/index.js';
+import { MESSAGES, REASONS, SUBJECTS, isReasonKey, message, pickLang, reason, subject } from '../src/index.js';
 
 describe('message catalogue', () => {
   it('has every message in both languages', () => {
@@ -46,5 +46,19 @@ describe('message catalogue', () => {
     expect(message('notFound', 'en-US', { what: subject('recordingsRange', 'en-US', { id: '1:1', from: 'a', to: 'b' }) })).toBe(
       'recordings of 1:1 from a to b does not exist',
     );
+  });
+  it('says every reason in both languages with the same placeholders, the Chinese in Chinese', () => {
+    const holes = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const [key, r] of Object.entries(REASONS)) {
+      expect(r['zh-CN'], key).toBeTruthy();
+      expect(r['en-US'], key).toBeTruthy();
+      expect(holes(r['zh-CN']), key).toEqual(holes(r['en-US']));
+      // Parameter names and formats stay the API's, but the words around them are Chinese.
+      expect(r['zh-CN'], key).toMatch(/[\u4e00-\u9fff]/);
+    }
+    expect(isReasonKey('notDate')).toBe(true);
+    expect(isReasonKey('toString')).toBe(false);
+    expect(message('invalidParam', 'zh-CN', { field: 'period', reason: reason('notDate') })).toBe('参数 period 不合法: 不是YYYYMMDD格式的日期');
+    expect(reason('afterStartWithinDays', 'en-US', { start: 'stime', days: 7 })).toBe('after stime, at most 7 days later');
   });
 });

@@ -4,6 +4,7 @@
  * its Response later in a MESSAGE of its own (GB/T 28181-2016 9.5), so the two are matched here by
  * (sender, CmdType, SN). SNs come from one counter, so concurrent queries never share one.
  */
+import type { Reason } from '@opencvr/shared';
 import { replyEncoding, type BodyEncoding, type ManscdpBody, type ManscdpMessage } from '@opencvr/manscdp';
 import type { GbService } from './service.js';
 import type { InboundMessage } from './messages.js';
@@ -18,16 +19,17 @@ export class GbRefusedError extends Error {
   constructor(
     readonly deviceId: string,
     readonly status: number,
-    reason: string,
+    /** The device's reason phrase, as it wrote it. */
+    readonly phrase: string,
   ) {
-    super(`device ${deviceId} answered ${status} ${reason}`);
+    super(`device ${deviceId} answered ${status} ${phrase}`);
   }
 }
 
 /** The device took the MESSAGE (2xx) but sent no Response of the CmdType in time. */
 export class GbNoResponseError extends GbRequestError {
-  constructor(message: string) {
-    super('timeout', message);
+  constructor(message: string, why?: Reason) {
+    super('timeout', message, why);
   }
 }
 
@@ -98,7 +100,7 @@ export class ManscdpClient {
     const answer = new Promise<InboundMessage>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(k);
-        reject(new GbNoResponseError(`no ${cmdType} response from ${deviceId} within ${timeoutMs} ms`));
+        reject(new GbNoResponseError(`no ${cmdType} response from ${deviceId} within ${timeoutMs} ms`, { key: 'gbNoResponseWithin', vars: { cmdType, ms: timeoutMs } }));
       }, timeoutMs);
       timer.unref();
       this.waiters.set(k, {
@@ -130,7 +132,7 @@ export class ManscdpClient {
     for (const u of this.unhooks.splice(0)) u();
     for (const w of this.waiters.values()) {
       clearTimeout(w.timer);
-      w.reject(new GbRequestError('not-registered', 'the GB service is stopping'));
+      w.reject(new GbRequestError('not-registered', 'the GB service is stopping', { key: 'gbServiceStopping' }));
     }
     this.waiters.clear();
     this.log.debug({}, 'gb: MANSCDP client stopped');

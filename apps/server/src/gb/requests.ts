@@ -14,6 +14,7 @@ import {
   type SipRequest,
   type SipResponse,
 } from '@opencvr/sip';
+import type { Reason } from '@opencvr/shared';
 import type { Peer } from './peer.js';
 
 export type GbMethod = 'MESSAGE' | 'INFO' | 'INVITE' | 'SUBSCRIBE' | 'BYE' | 'NOTIFY' | 'OPTIONS';
@@ -42,6 +43,8 @@ export class GbRequestError extends Error {
   constructor(
     readonly code: GbRequestErrorCode,
     message: string,
+    /** The same in the catalogue, for an answer in the request's language (the message is for the log). */
+    readonly why?: Reason,
   ) {
     super(message);
   }

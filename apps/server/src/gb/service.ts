@@ -150,7 +150,7 @@ export class GbService implements GbCore {
     await e?.stop();
     // Requests still waiting for a device's answer end now: a stopped endpoint never hears it, and the
     // features awaiting them (a catalog query after registration) would hold the shutdown for AckTimeout.
-    for (const finish of [...this.inflight]) finish(new GbRequestError('transport', 'the GB service is stopping'));
+    for (const finish of [...this.inflight]) finish(new GbRequestError('transport', 'the GB service is stopping', { key: 'gbServiceStopping' }));
     // Database writes in flight finish before the database closes (batched keepalive times too).
     await Promise.allSettled([...this.pending]);
     await this.store.flushKeepalives();
@@ -196,7 +196,9 @@ export class GbService implements GbCore {
     const timeoutMs = o.timeoutMs ?? cfg.AckTimeout * 1000;
     return new Promise<GbRequestResult>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => finish(new GbRequestError('timeout', `no answer from ${deviceId} to ${o.method} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => finish(
+          new GbRequestError('timeout', `no answer from ${deviceId} to ${o.method} within ${timeoutMs} ms`, { key: 'gbNoAnswerWithin', vars: { method: o.method, ms: timeoutMs } }),
+        ), timeoutMs);
       timer.unref();
       const finish = (r: GbRequestError | SipResponse) => {
         if (settled) return;
@@ -213,8 +215,8 @@ export class GbService implements GbCore {
           if (req.method === 'INVITE' && res.status < 300) this.ackInvite(req, res, s.peer);
           finish(res);
         },
-        onTimeout: () => finish(new GbRequestError('timeout', `no answer from ${deviceId} to ${o.method} (transaction timed out)`)),
-        onTransportError: (err) => finish(new GbRequestError('transport', `cannot send to ${deviceId}: ${err.message}`)),
+        onTimeout: () => finish(new GbRequestError('timeout', `no answer from ${deviceId} to ${o.method} (transaction timed out)`, { key: 'gbTransactionTimeout', vars: { method: o.method } })),
+        onTransportError: (err) => finish(new GbRequestError('transport', `cannot send to ${deviceId}: ${err.message}`, { key: 'gbCannotSend', vars: { detail: err.message } })),
       });
     });
   }

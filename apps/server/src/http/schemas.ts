@@ -3,10 +3,11 @@
  * so numbers and flags are coerced from text, with the same rules in both places.
  */
 import { z } from 'zod';
+import { schemaReason } from './zod-reason.js';
 
 export const md5 = z
   .string()
-  .regex(/^[0-9a-fA-F]{32}$/, 'must be a 32-character md5 hex digest')
+  .regex(/^[0-9a-fA-F]{32}$/, schemaReason('md5Hex'))
   .transform((s) => s.toLowerCase());
 export const id = z.coerce.number().int().positive();
 export const pageIndex = z.coerce.number().int().min(1).default(1);
@@ -27,4 +28,4 @@ export const userName = z
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z0-9_.@-]+$/, 'letters, digits and _ . @ - only');
+  .regex(/^[A-Za-z0-9_.@-]+$/, schemaReason('allowedChars', { chars: '_ . @ -' }));

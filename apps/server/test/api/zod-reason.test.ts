@@ -1,10 +1,11 @@
 /**
  * Validation answers in the request's language: zod's own texts in Chinese by default (its zhCN
- * locale), English when asked; a text the schema wrote itself (YYYYMMDD) as written.
+ * locale), English when asked; a schema's catalogue reason (schemaReason) in either; any other text
+ * the schema wrote (YYYYMMDD) as written.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { zodReason } from '../../src/http/zod-reason.js';
+import { schemaReason, zodReason } from '../../src/http/zod-reason.js';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from './support.js';
 
@@ -23,6 +24,19 @@ describe('zodReason', () => {
   it('keeps English for English, and a text the schema wrote', () => {
     expect(zodReason(a, 'en-US')).toBe('Invalid input: expected string, received number');
     expect(zodReason(d, 'zh-CN')).toBe('YYYYMMDD');
+  });
+  it("renders a schema's catalogue reason in the answer's language, with its vars", () => {
+    const own = z.object({
+      p: z.string().regex(/^\d{6}$/, schemaReason('format', { format: 'YYYYMM' })),
+      s: z.number().refine((n) => n === 1, schemaReason('oneOf', { values: '0.5, 1, 2 & 4?' })),
+      r: z.string().refine(() => false, { message: schemaReason('required') }),
+    });
+    const [p, s, r] = entries(own, { p: 'x', s: 3, r: '' });
+    expect(zodReason(p, 'zh-CN')).toBe('格式须为YYYYMM');
+    expect(zodReason(p, 'en-US')).toBe('must be YYYYMM');
+    expect(zodReason(s, 'zh-CN')).toBe('须为 0.5, 1, 2 & 4? 之一');
+    expect(zodReason(s, 'en-US')).toBe('one of 0.5, 1, 2 & 4?');
+    expect(zodReason(r, 'zh-CN')).toBe('不能为空');
   });
 });
 

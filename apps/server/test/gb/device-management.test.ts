@@ -79,7 +79,10 @@ describe('device information', () => {
   it('a device that does not answer DeviceInfo: deviceinfo?refresh=1 still answers, naming the cause', async () => {
     await start({ catalog: [] });
     const b = body(await api('/api/v1/deviceinfo', { device: DEV, refresh: '1' }));
-    expect((b.GB as Record<string, string>).RefreshError).toMatch(/no DeviceInfo response from 34020000001320000001 within 2000 ms/);
+    // In the answer's language: Chinese by default, English when asked.
+    expect((b.GB as Record<string, string>).RefreshError).toBe('2000毫秒内未收到 DeviceInfo 应答');
+    const en = body(await api('/api/v1/deviceinfo', { device: DEV, refresh: '1', lang: 'en-US' }));
+    expect((en.GB as Record<string, string>).RefreshError).toBe('no DeviceInfo response within 2000 ms');
   });
 });
 
@@ -104,7 +107,9 @@ describe('remotedevctrl', () => {
     expect(body(await api('/api/v1/remotedevctrl', { device: DEV, command: 'resetalarm' }))).toMatchObject({ Answered: false });
     answering.stop();
     answering = answerQueries(dev, { deviceId: DEV, controlResult: 'ERROR' });
-    expect((await api('/api/v1/remotedevctrl', { device: DEV, command: 'setguard' })).statusCode).toBe(502);
+    const refused = await api('/api/v1/remotedevctrl', { device: DEV, command: 'setguard' });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().msg).toBe(`设备 ${DEV} 拒绝了命令: 设备回应 Result ERROR`);
     await dev.unregister();
     const off = await api('/api/v1/remotedevctrl', { device: DEV });
     expect(off.statusCode).toBe(409);

@@ -100,7 +100,7 @@ describe('presets on a GB channel', () => {
     for (const token of ['abc', '0', '256']) {
       const res = await call('/api/v1/onvifgotopreset', { token });
       expect(res.statusCode, token).toBe(400);
-      expect(res.json().msg).toContain('1 to 255');
+      expect(res.json().msg).toBe('参数 token 不合法: GB28181预置位须为1到255的数字');
     }
     expect((await call('/api/v1/onvifsetpreset', { name: 'x' })).statusCode).toBe(400);
     expect(rec.controls).toHaveLength(0);

@@ -265,9 +265,13 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
 
   it('a device refusing the INVITE is named in the answer', async () => {
     history = serveHistory(dev, { refuse: 404 });
-    const res = await api('/api/v1/devices/record/playback', { channel: `${DEV}:${CHN}`, stime: localStamp(START), etime: localStamp(new Date(START.getTime() + 60_000)), recordType: 'Device' });
+    const query = { channel: `${DEV}:${CHN}`, stime: localStamp(START), etime: localStamp(new Date(START.getTime() + 60_000)), recordType: 'Device' };
+    const res = await api('/api/v1/devices/record/playback', query);
     expect(res.statusCode).toBe(502);
-    expect(res.json().msg).toMatch(/404/);
+    // The words around the device's status and reason phrase are in the answer's language; the phrase is the device's.
+    expect(res.json().msg).toMatch(new RegExp(`^设备 ${DEV} 拒绝了命令: 通道 ${CHN} 的 INVITE 被拒绝（404 \\S.*）$`));
+    const en = await api('/api/v1/devices/record/playback', { ...query, lang: 'en-US' });
+    expect(en.json().msg).toMatch(new RegExp(`^Device ${DEV} refused the command: the INVITE for channel ${CHN} was refused \\(404 \\S.*\\)$`));
   });
 });
 

@@ -62,17 +62,19 @@ describe('record plans', () => {
     expect(list.Total).toBe(1);
     expect(list.Plans[0]).toMatchObject({ ID: id, Name: 'office2', SaveDays: 3, Enable: 0, Channels: [] });
 
-    for (const [bad, msg] of [
-      ['{"Monday":[{"StartTime":"25:00","EndTime":"26:00"}]}', 'Monday[0].StartTime'],
-      ['{"Monday":[{"StartTime":"08:00","EndTime":"08:00"}]}', 'same time'],
-      ['not json', 'not JSON'],
-      ['{"Someday":[]}', 'unknown day'],
+    // The schedule's reasons (ScheduleError) in the answer's language: Chinese by default, English when asked.
+    for (const [bad, zh, en] of [
+      ['{"Monday":[{"StartTime":"25:00","EndTime":"26:00"}]}', 'Monday[0].StartTime 须为 HH:mm 或 HH:mm:ss', 'Monday[0].StartTime must be HH:mm or HH:mm:ss'],
+      ['{"Monday":[{"StartTime":"08:00","EndTime":"08:00"}]}', 'Monday[0] 的开始时间与结束时间相同', 'Monday[0] starts and ends at the same time'],
+      ['not json', '不是合法的JSON', 'not JSON'],
+      ['{"Someday":[]}', '未知的星期 Someday', 'unknown day Someday'],
     ]) {
       const res = await post('/api/v1/setrecordplan', { name: 'x', schedule: bad }, admin);
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json().msg).toContain(msg);
-      const check = await post('/api/v1/checkpush', { schedule: bad }, admin);
+      expect(res.json().msg).toBe(`参数 schedule 不合法: ${zh}`);
+      const check = await post('/api/v1/checkpush?lang=en-US', { schedule: bad }, admin);
       expect(check.statusCode).toBe(400);
+      expect(check.json().msg).toBe(`Invalid parameter schedule: ${en}`);
     }
     const dup = await post('/api/v1/setrecordplan', { name: 'office2', schedule: '{}' }, admin);
     expect(dup.statusCode).toBe(409);
@@ -90,11 +92,18 @@ describe('record plans', () => {
     const g = (await get('/api/v1/recordpath', admin)).json().EasyDarwin.Body;
     expect(g.RecordPath).toBe(path.join(t.settings.dataDir, 'records'));
     expect(g.SegmentSeconds).toBe(300);
-    expect((await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, admin)).statusCode).toBe(400);
-    expect((await post('/api/v1/recordpath', { RecordPath: '/proc/forbidden/rec' }, admin)).statusCode).toBe(400);
+    const relative = await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, admin);
+    expect(relative.statusCode).toBe(400);
+    expect(relative.json().msg).toBe('参数 RecordPath 不合法: 须为文件夹的绝对路径');
+    const system = await post('/api/v1/recordpath?lang=en-US', { RecordPath: '/proc/forbidden/rec' }, admin);
+    expect(system.statusCode).toBe(400);
+    expect(system.json().msg).toBe('Invalid parameter RecordPath: a system folder cannot hold recordings');
     const blocker = path.join(t.settings.dataDir, 'file');
     fs.writeFileSync(blocker, 'x');
-    expect((await post('/api/v1/recordpath', { RecordPath: path.join(blocker, 'sub') }, admin)).statusCode).toBe(400);
+    const unwritable = await post('/api/v1/recordpath', { RecordPath: path.join(blocker, 'sub') }, admin);
+    expect(unwritable.statusCode).toBe(400);
+    // The OS's error code is shown as it is, inside the Chinese reason.
+    expect(unwritable.json().msg).toBe('参数 RecordPath 不合法: 文件夹不可写（ENOTDIR）');
     const next = path.join(t.settings.dataDir, 'elsewhere', 'rec');
     const res = await post('/api/v1/recordpath', { RecordPath: next, SegmentSeconds: 60 }, admin);
     expect(res.statusCode, res.body).toBe(200);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import { ALARM_TYPE_MAX } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import type { AlarmFilter } from '../../services/alarms/index.js';
@@ -31,7 +32,7 @@ const timeBound = z
     else if (/^\d{13}$/.test(s)) d = new Date(Number(s));
     else if (/^\d{4}-\d{2}-\d{2}/.test(s)) d = new Date(s);
     if (!d || Number.isNaN(d.getTime())) {
-      c.addIssue({ code: 'custom', message: 'YYYYMMDDHHmmss, ISO-8601 or epoch milliseconds' });
+      c.addIssue({ code: 'custom', message: schemaReason('alarmTime') });
       return z.NEVER;
     }
     return d.toISOString();
@@ -86,7 +87,7 @@ export async function alarmRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       schema: {
         tags,
         body: z.object({ id: idList.optional(), ids: idList.optional(), ID: idList.optional() }).refine((b) => b.id ?? b.ids ?? b.ID, {
-          message: 'id is required',
+          message: schemaReason('required'),
           path: ['id'],
         }),
       },

@@ -6,7 +6,7 @@ import { channelPosition, TREE_HIDDEN_TYPES } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1, v2 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { invalidParam } from '../../http/errors.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
@@ -134,7 +134,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (req) => {
       const { ParentDeviceID, DeviceID, ...input } = req.body;
       const device = ParentDeviceID ?? DeviceID;
-      if (!device) throw new ApiError(400, 'invalidParam', { field: 'ParentDeviceID', reason: 'required' });
+      if (!device) throw invalidParam('ParentDeviceID', 'required');
       if (input.ParentID && input.ParentID !== device) await channels.require(device, input.ParentID);
       const c = await channels.create(device, input);
       ctx.inventory.onChannelsChanged();
@@ -151,7 +151,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     async (req) => {
       const { ParentDeviceID, DeviceID, ChannelID, ...input } = req.body;
       const device = ParentDeviceID ?? DeviceID;
-      if (!device) throw new ApiError(400, 'invalidParam', { field: 'ParentDeviceID', reason: 'required' });
+      if (!device) throw invalidParam('ParentDeviceID', 'required');
       const before = await channels.require(device, ChannelID);
       const after = await channels.update(device, ChannelID, input);
       ctx.inventory.onChannelsChanged();

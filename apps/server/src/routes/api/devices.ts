@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import { DEVICE_TYPES, TREE_HIDDEN_TYPES } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
@@ -82,7 +83,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const visible = await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin);
     if (!visible.rows.length) throw notFound('device', { id: req.query.device });
     // GB28181 devices add what they report (refresh=1, admins: DeviceInfo/DeviceStatus asked first).
-    const gb = visible.rows[0].DeviceType === 'GB28181' ? await gbDeviceDetails(ctx, req.query.device, admin && !!req.query.refresh) : undefined;
+    const gb = visible.rows[0].DeviceType === 'GB28181' ? await gbDeviceDetails(ctx, req.query.device, admin && !!req.query.refresh, req.lang) : undefined;
     const page = gb && req.query.refresh ? await devices.list(scope, { start: 0, limit: 1, device: req.query.device }, admin) : visible;
     return v1('MSG_SC_SERVER_DEVICE_INFO_ACK', gb ? { ...page.rows[0], GB: gb } : page.rows[0]);
   });
@@ -125,7 +126,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
             RtspUrl: streamUrl.optional(),
           })
           .refine((b) => b.DeviceType !== 'GB28181' || (b.DeviceID && /^\d{20}$/.test(b.DeviceID)), {
-            message: 'a GB28181 device needs its 20-digit DeviceID',
+            message: schemaReason('gbDeviceIdRequired'),
             path: ['DeviceID'],
           }),
       },

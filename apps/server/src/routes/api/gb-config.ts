@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import net from 'node:net';
 import type { GbBaseConfig } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
@@ -26,14 +27,14 @@ const hostOrEmpty = z
   .max(255)
   .refine(
     (s) => !s || net.isIP(s) !== 0 || /^(?=.{1,255}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(s),
-    'an IP address or a host name',
+    schemaReason('hostOrIp'),
   );
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** Every field optional: a form may send only what changed. Unknown keys are ignored. */
 export const gbConfigInput = z.object({
-  Serial: z.string().trim().regex(/^\d{20}$/, '20 digits').optional(),
-  Realm: z.string().trim().regex(/^\d{10}$/, '10 digits').optional(),
+  Serial: z.string().trim().regex(/^\d{20}$/, schemaReason('digits', { count: 20 })).optional(),
+  Realm: z.string().trim().regex(/^\d{10}$/, schemaReason('digits', { count: 10 })).optional(),
   Host: hostOrEmpty.optional(),
   Port: int(1, 65535).optional(),
   DevicePassword: z.string().max(64).optional(),

@@ -5,10 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GbDeviceDetails } from '@opencvr/shared';
+import { reason, type GbDeviceDetails, type Lang, type Reason } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, because } from '../../http/errors.js';
 import { flag } from '../../http/schemas.js';
 import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 import { gbDetails } from '../../gb/device-info.js';
@@ -31,20 +31,31 @@ async function requireGbDevice(ctx: AppContext, id: string) {
 export function gbFailure(err: unknown, device: string): ApiError | unknown {
   if (err instanceof GbRequestError) {
     if (err.code === 'not-registered') return new ApiError(409, 'gbNotRegistered', { device });
-    if (err.code === 'timeout') return new ApiError(504, 'gbNoAnswer', { device, reason: err.message });
-    return new ApiError(502, 'gbNoAnswer', { device, reason: err.message });
+    const reason = err.why ?? err.message;
+    if (err.code === 'timeout') return new ApiError(504, 'gbNoAnswer', { device, reason });
+    return new ApiError(502, 'gbNoAnswer', { device, reason });
   }
-  if (err instanceof GbRefusedError) return new ApiError(502, 'gbRefused', { device, reason: `${err.status}` });
+  // The reason phrase is the device's own words: shown as it wrote them.
+  if (err instanceof GbRefusedError) return new ApiError(502, 'gbRefused', { device, reason: because('gbAnswered', { status: err.status, phrase: err.phrase }) });
   return err;
 }
 
-/** The GB part of deviceinfo; with `refresh` DeviceInfo and DeviceStatus are asked first (a failure is reported, not thrown). */
-export async function gbDeviceDetails(ctx: AppContext, id: string, refresh: boolean): Promise<GbDeviceDetails | undefined> {
+/**
+ * The GB part of deviceinfo; with `refresh` DeviceInfo and DeviceStatus are asked first (a failure is
+ * reported in the answer's language, not thrown).
+ */
+export async function gbDeviceDetails(ctx: AppContext, id: string, refresh: boolean, lang: Lang = 'zh-CN'): Promise<GbDeviceDetails | undefined> {
   let refreshError: string | undefined;
   if (refresh) {
     await ctx.gbDevices.info.refresh(id).catch((err: Error) => {
-      refreshError = err instanceof GbRequestError || err instanceof GbRefusedError ? err.message : 'the device information could not be read';
-      if (refreshError !== err.message) ctx.gb.log.warn({ err, device: id }, 'gb: device info refresh failed');
+      let why: Reason | string;
+      if (err instanceof GbRequestError) why = err.why ?? err.message;
+      else if (err instanceof GbRefusedError) why = because('gbAnswered', { status: err.status, phrase: err.phrase });
+      else {
+        why = because('deviceInfoUnreadable');
+        ctx.gb.log.warn({ err, device: id }, 'gb: device info refresh failed');
+      }
+      refreshError = typeof why === 'string' ? why : reason(why.key, lang, why.vars);
     });
   }
   const d = await ctx.inventory.devices.get(id);
@@ -99,7 +110,7 @@ export async function gbDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const res = await ctx.gbDevices.control.run(device, command, channel).catch((err) => {
         throw gbFailure(err, device);
       });
-      if (res.result === 'ERROR') throw new ApiError(502, 'gbRefused', { device, reason: 'Result ERROR' });
+      if (res.result === 'ERROR') throw new ApiError(502, 'gbRefused', { device, reason: because('gbResultError') });
       return v1('MSG_SC_SERVER_REMOTE_DEV_CTRL_ACK', { DeviceID: device, Command: command, Result: res.result ?? '', Answered: res.answered });
     },
   );

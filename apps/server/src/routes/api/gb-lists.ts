@@ -14,6 +14,7 @@ import type { ListKind } from '../../services/gb-lists/index.js';
 import { v1, v2 } from '../../http/envelope.js';
 import { flag, id, text } from '../../http/schemas.js';
 import { invalidParam } from '../../http/errors.js';
+import { schemaReason } from '../../http/zod-reason.js';
 
 const admin = { access: 'admin' as const };
 const tags = ['gb28181'];
@@ -36,7 +37,7 @@ const pageQuery = z.object({
 
 /** An entry's fields; the service checks that one of DeviceID and IP is given and that IP parses. */
 const entryFields = {
-  DeviceID: z.string().trim().max(64).regex(/^[A-Za-z0-9_.-]*$/, 'letters, digits and _ . - only').default(''),
+  DeviceID: z.string().trim().max(64).regex(/^[A-Za-z0-9_.-]*$/, schemaReason('allowedChars', { chars: '_ . -' })).default(''),
   IP: z.string().trim().max(64).default(''),
   Name: text(255).default(''),
   Description: text(255).default(''),
@@ -48,7 +49,7 @@ const withId = z
   .transform((b, c) => {
     const v = b.ID ?? b.id;
     if (!v) {
-      c.addIssue({ code: 'custom', message: 'ID is required', path: ['ID'] });
+      c.addIssue({ code: 'custom', message: schemaReason('required'), path: ['ID'] });
       return z.NEVER;
     }
     return v;
@@ -63,7 +64,7 @@ const idList = z.preprocess(
 const idsBody = z.object({ ids: idList.optional(), IDs: idList.optional(), id: idList.optional(), ID: idList.optional() }).transform((b, c) => {
   const ids = b.ids ?? b.IDs ?? b.id ?? b.ID;
   if (!ids) {
-    c.addIssue({ code: 'custom', message: 'ids is required', path: ['ids'] });
+    c.addIssue({ code: 'custom', message: schemaReason('required'), path: ['ids'] });
     return z.NEVER;
   }
   return ids;
@@ -73,7 +74,7 @@ const switchBody = z
   .transform((b, c) => {
     const on = b.WhiteSwitch ?? b.switch ?? b.enable;
     if (on === undefined) {
-      c.addIssue({ code: 'custom', message: 'WhiteSwitch is required', path: ['WhiteSwitch'] });
+      c.addIssue({ code: 'custom', message: schemaReason('required'), path: ['WhiteSwitch'] });
       return z.NEVER;
     }
     return on;

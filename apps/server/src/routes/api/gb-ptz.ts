@@ -12,7 +12,7 @@ import type { AppContext } from '../../context.js';
 import { GB_DEVICE_TYPE } from '../../gb/media/index.js';
 import { GbPtz } from '../../gb/ptz.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { invalidParam } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { gbFailure } from './gb-devices.js';
 import { channelId, deviceId } from './inventory-schemas.js';
@@ -60,7 +60,7 @@ export class GbPtzCalls {
   /** A preset token as a GB preset number, or a 400 that says so. */
   presetNumber(token: string | undefined): number {
     const n = GB_PRESET.safeParse(token);
-    if (!n.success) throw new ApiError(400, 'invalidParam', { field: 'token', reason: 'a GB28181 preset is a number from 1 to 255' });
+    if (!n.success) throw invalidParam('token', 'gbPreset');
     return n.data;
   }
 
@@ -68,7 +68,8 @@ export class GbPtzCalls {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof ManscdpError) throw new ApiError(400, 'invalidParam', { field: 'command', reason: err.message });
+      // The encoder's words name the protocol's fields (MidPointX, PTZ speed): kept as written inside the reason.
+      if (err instanceof ManscdpError) throw invalidParam('command', 'gbCommandInvalid', { detail: err.message });
       throw gbFailure(err, t.device);
     }
   }
@@ -90,9 +91,9 @@ export function gbDragZoomRoutes(app: FastifyInstance, calls: GbPtzCalls) {
     r.get(`/api/v1/dragzoom${direction}/control`, { schema: { tags, querystring: zoomQuery } }, async (req) => {
       const q = req.query;
       const t = await calls.target(req, q);
-      if (!t) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'drag zoom is a GB28181 control (not a GB channel)' });
+      if (!t) throw invalidParam('channel', 'dragZoomGbOnly');
       if (q.midpointx > q.length || q.lengthx > q.length || q.midpointy > q.width || q.lengthy > q.width)
-        throw new ApiError(400, 'invalidParam', { field: 'midpointx', reason: 'the rectangle must lie inside the picture (length × width)' });
+        throw invalidParam('midpointx', 'rectangleInPicture');
       await calls.run(t, () =>
         calls.ptz.dragZoom(t.device, t.channel, direction, {
           length: q.length,

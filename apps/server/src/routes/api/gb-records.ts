@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
@@ -43,9 +44,10 @@ export async function gbDeviceOf(ctx: AppContext, c: Channel): Promise<Device> {
 export function deviceFailure(err: unknown, device: string): unknown {
   if (err instanceof GbInviteError) {
     if (err.code === 'not-registered') return new ApiError(409, 'gbNotRegistered', { device });
-    if (err.code === 'timeout') return new ApiError(504, 'gbNoAnswer', { device, reason: err.message });
-    if (err.code === 'refused') return new ApiError(502, 'gbRefused', { device, reason: err.message });
-    return new ApiError(502, 'gbNoAnswer', { device, reason: err.message });
+    const reason = err.why ?? err.message;
+    if (err.code === 'timeout') return new ApiError(504, 'gbNoAnswer', { device, reason });
+    if (err.code === 'refused') return new ApiError(502, 'gbRefused', { device, reason });
+    return new ApiError(502, 'gbNoAnswer', { device, reason });
   }
   const mapped = gbFailure(err, device);
   if (mapped !== err) return mapped;
@@ -68,7 +70,7 @@ const completeness = (r: RecordSearchResult) => ({ complete: r.complete ? 1 : 0,
 export async function deviceDaily(ctx: AppContext, c: Channel, day: string, start: number, limit: number) {
   const d = await gbDeviceOf(ctx, c);
   const range = dayRange(day);
-  if (!range) throw invalidParam('period', 'not a date YYYYMMDD');
+  if (!range) throw invalidParam('period', 'notDate');
   const [from, to] = range;
   const r = await search(ctx, d, c, from, to);
   const list = mergeDeviceRecords(r.records, from, to).map((m) => {
@@ -94,7 +96,7 @@ export async function deviceDaily(ctx: AppContext, c: Channel, day: string, star
 export async function deviceMonthly(ctx: AppContext, c: Channel, month: string): Promise<string> {
   const d = await gbDeviceOf(ctx, c);
   const m = monthRange(month);
-  if (!m) throw invalidParam('period', 'not a month YYYYMM');
+  if (!m) throw invalidParam('period', 'notMonth');
   const r = await search(ctx, d, c, m.start, m.end);
   const flags = Array.from({ length: m.days }, (_, i) => {
     const a = new Date(m.start.getFullYear(), m.start.getMonth(), i + 1);
@@ -104,11 +106,11 @@ export async function deviceMonthly(ctx: AppContext, c: Channel, month: string):
   return flags.join('');
 }
 
-const stamp = z.string().trim().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
+const stamp = z.string().trim().regex(/^\d{14}$/, schemaReason('format', { format: 'YYYYMMDDHHmmss' }));
 
 function timeOf(field: string, s: string): number {
   const d = parseLocalStamp(s);
-  if (!d) throw invalidParam(field, 'not a local time YYYYMMDDHHmmss');
+  if (!d) throw invalidParam(field, 'notLocalTime');
   return d.getTime();
 }
 
@@ -140,7 +142,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   /** A channel as device:channel, or a bare 20-digit GB channel ID (looked up among GB devices). */
   async function channelOfChnid(req: FastifyRequest, chnid: string): Promise<Channel> {
     if (chnid.includes(':')) return visibleChannel(req, refOf({ id: chnid }));
-    if (!/^\d{20}$/.test(chnid)) throw invalidParam('chnid', 'device:channel or a 20-digit GB channel ID');
+    if (!/^\d{20}$/.test(chnid)) throw invalidParam('chnid', 'gbChannelRef');
     const row = await ctx.db
       .selectFrom('channels')
       .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
@@ -158,7 +160,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       schema: {
         tags,
         querystring: channelRef.extend({
-          period: z.string().regex(/^\d{8}$/, 'YYYYMMDD').optional(),
+          period: z.string().regex(/^\d{8}$/, schemaReason('format', { format: 'YYYYMMDD' })).optional(),
           starttime: stamp.optional(),
           endtime: stamp.optional(),
           start: z.coerce.number().int().min(0).default(0),
@@ -177,10 +179,10 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         to = new Date(timeOf('endtime', q.endtime));
       } else if (q.period) {
         const range = dayRange(q.period);
-        if (!range) throw invalidParam('period', 'not a date YYYYMMDD');
+        if (!range) throw invalidParam('period', 'notDate');
         [from, to] = range;
-      } else throw invalidParam('period', 'give period YYYYMMDD or starttime and endtime');
-      if (to <= from || to.getTime() - from.getTime() > 31 * 86400_000) throw invalidParam('endtime', 'after starttime, at most 31 days later');
+      } else throw invalidParam('period', 'giveOneOf', { first: 'period (YYYYMMDD)', second: 'starttime + endtime' });
+      if (to <= from || to.getTime() - from.getTime() > 31 * 86400_000) throw invalidParam('endtime', 'afterStartWithinDays', { start: 'starttime', days: 31 });
       const res = await search(ctx, d, c, from, to);
       const list = res.records.map((x) => ({
         name: x.name ?? '',
@@ -205,7 +207,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/api/v1/devices/record/month',
-    { schema: { tags, querystring: channelRef.extend({ period: z.string().regex(/^\d{6}$/, 'YYYYMM') }) } },
+    { schema: { tags, querystring: channelRef.extend({ period: z.string().regex(/^\d{6}$/, schemaReason('format', { format: 'YYYYMM' })) }) } },
     async (req) => {
       const c = await visibleChannel(req, refOf(req.query));
       return v1('MSG_SC_DEVICE_RECORD_MONTH_ACK', { Flags: await deviceMonthly(ctx, c, req.query.period) });
@@ -217,10 +219,10 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     params: z.object({
       chnid: z.string().trim().max(140),
       /** The recording's start (YYYYMMDDHHmmss), or a querydaily name "start-end". */
-      name: z.string().trim().regex(/^\d{14}(-\d{14})?$/, 'YYYYMMDDHHmmss or YYYYMMDDHHmmss-YYYYMMDDHHmmss'),
+      name: z.string().trim().regex(/^\d{14}(-\d{14})?$/, schemaReason('timeOrTimeRange')),
       duration: z.coerce.number().int().min(1).max(MAX_RANGE_MS / 1000),
     }),
-    querystring: z.object({ speed: z.coerce.number().refine((n) => (DOWNLOAD_SPEEDS as readonly number[]).includes(n), `one of ${DOWNLOAD_SPEEDS.join(', ')}`).default(4) }),
+    querystring: z.object({ speed: z.coerce.number().refine((n) => (DOWNLOAD_SPEEDS as readonly number[]).includes(n), schemaReason('oneOf', { values: DOWNLOAD_SPEEDS.join(', ') })).default(4) }),
   };
   for (const url of ['/api/v1/downloaddevicerecord/:chnid/:name/:duration', '/api/v1/downloaddevicerecord_new/:chnid/:name/:duration']) {
     r.get(url, { schema: downloadSchema }, async (req) => {
@@ -257,7 +259,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     { schema: { tags, params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }) } },
     async (req, reply) => {
       const t = taskOf(req, req.params.id);
-      if (t.state !== 'done') throw invalidParam('id', `the download is ${t.state}${t.reason ? `: ${t.reason}` : ''}`);
+      if (t.state !== 'done') throw t.state === 'failed' ? invalidParam('id', 'downloadFailed', { detail: t.reason }) : invalidParam('id', 'downloadNotReady');
       // The path is the task's own (DATA_DIR/gb-downloads/<32 hex>.mp4), never from the request.
       const size = t.size;
       reply.header('Content-Type', 'video/mp4');

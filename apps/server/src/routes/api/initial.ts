@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import { isStrongPassword, message } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, duplicate } from '../../http/errors.js';
@@ -21,7 +22,7 @@ export async function initialRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       schema: {
         tags: ['config'],
         body: z.object({
-          Username: z.string().trim().max(64).regex(/^[A-Za-z0-9_.@-]*$/, 'letters, digits and _ . @ - only').optional(),
+          Username: z.string().trim().max(64).regex(/^[A-Za-z0-9_.@-]*$/, schemaReason('allowedChars', { chars: '_ . @ -' })).optional(),
           SipPassword: z.string().max(64).default(''),
           EhomePassword: z.string().max(64).default(''),
           OldPassword: md5.or(z.literal('')).default(''),

@@ -1,9 +1,10 @@
 /** Request pieces shared by the inventory routes. */
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import { flag, text } from '../../http/schemas.js';
 
 /** Device and channel IDs: GB 20-digit codes or the platform's numbers; no path or query characters. */
-export const deviceId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits and _ . - only');
+export const deviceId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, schemaReason('allowedChars', { chars: '_ . -' }));
 export const channelId = deviceId;
 
 /** A window of a list: 0-based start and a limit up to the spec's largest (99999 for channel search). */
@@ -24,7 +25,7 @@ export const streamUrl = z
     } catch {
       return false;
     }
-  }, 'must be an rtsp://, rtmp:// or http(s):// URL');
+  }, schemaReason('streamUrl'));
 
 const longitude = z.coerce.number().min(-180).max(180);
 const latitude = z.coerce.number().min(-90).max(90);

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import { isIPv4, isValidHostName, message, type IpListing } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
@@ -16,7 +17,7 @@ const host = z
   .refine(
     // All digits and dots is meant as an address, so it must be a valid one (999.1.1.1 is not a host name).
     (s) => s === '' || isIPv4(s) || (!/^[\d.]+$/.test(s) && (isValidHostName(s) || s === 'localhost')),
-    'must be an IPv4 address or a host name',
+    schemaReason('hostOrIpv4'),
   );
 
 export async function networkRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {

@@ -6,6 +6,7 @@ import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { ApiError } from '../../http/errors.js';
@@ -22,7 +23,7 @@ const host = z
   .trim()
   .min(1)
   .max(253)
-  .refine((s) => net.isIP(s) !== 0 || /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(s), 'must be an IP address or a host name');
+  .refine((s) => net.isIP(s) !== 0 || /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(s), schemaReason('hostOrIp'));
 
 const probeFields = z.object({
   ip: host,

@@ -15,6 +15,7 @@ import type { Channel } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1, v2 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
+import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { playbackOf, SPEEDS } from '../../services/playback/index.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
@@ -26,13 +27,13 @@ import { deviceFailure, gbDeviceOf, isDeviceSource } from './gb-records.js';
 
 const tags = ['playback'];
 
-const stamp = z.string().trim().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
+const stamp = z.string().trim().regex(/^\d{14}$/, schemaReason('format', { format: 'YYYYMMDDHHmmss' }));
 /** Longest range one playback or download may cover. */
 const MAX_RANGE_MS = 7 * 86400_000;
 
 function timeOf(field: string, s: string): number {
   const d = parseLocalStamp(s);
-  if (!d) throw invalidParam(field, 'not a local time YYYYMMDDHHmmss');
+  if (!d) throw invalidParam(field, 'notLocalTime');
   return d.getTime();
 }
 
@@ -111,10 +112,10 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const d = new Date(from);
       to = new Date(d.getFullYear(), d.getMonth(), d.getDate() + 1).getTime();
     }
-    if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('etime', 'after stime, at most 7 days later');
+    if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('etime', 'afterStartWithinDays', { start: 'stime', days: 7 });
     if (isDeviceSource(q.recordType)) return openDevicePlayback(req, c, from, to);
     const protocol = q.protocol.toUpperCase();
-    if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'ws_m4s, mp4 or hls');
+    if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'oneOf', { values: 'ws_m4s, mp4, hls' });
     const found = await playback.startOf(c.id, from, to);
     if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: q.stime });
     const session = playback.create(c.id, req.user!.id, from, to);
@@ -133,7 +134,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   /** A playback of the recording kept on the channel's GB device: the same socket and controls. */
   async function openDevicePlayback(req: FastifyRequest, c: Channel, from: number, to: number) {
     const d = await gbDeviceOf(ctx, c);
-    if (to - from > 24 * 3600_000) throw invalidParam('etime', 'at most 24 hours after stime for a device recording');
+    if (to - from > 24 * 3600_000) throw invalidParam('etime', 'afterStartWithinHours', { start: 'stime', hours: 24 });
     let session: DevicePlaybackSession;
     try {
       session = await gbRecordsOf(ctx).playback({ device: d, channel: c, userId: req.user!.id, from, to });
@@ -156,7 +157,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   const speedValue = z.coerce
     .number()
-    .refine((n) => (SPEEDS as readonly number[]).includes(n), `one of ${SPEEDS.join(', ')}`);
+    .refine((n) => (SPEEDS as readonly number[]).includes(n), schemaReason('oneOf', { values: SPEEDS.join(', ') }));
 
   r.get(
     '/api/v1/devices/record/playback/control',
@@ -196,16 +197,16 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
           await s.resume();
           break;
         case 'seek': {
-          if (!q.time) throw invalidParam('time', 'YYYYMMDDHHmmss to seek to');
+          if (!q.time) throw invalidParam('time', 'seekTimeRequired');
           const at = timeOf('time', q.time);
-          if (at < s.from || at >= s.to) throw invalidParam('time', 'inside the playback range');
+          if (at < s.from || at >= s.to) throw invalidParam('time', 'insidePlaybackRange');
           await s.seek(at);
           break;
         }
         case 'scale':
         case 'speed': {
           const v = q.speed ?? q.scale;
-          if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
+          if (v === undefined) throw invalidParam('speed', 'oneOf', { values: SPEEDS.join(', ') });
           await setSpeedOf(s, v);
           break;
         }
@@ -217,7 +218,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   /** A device plays at 0.5-8× (MANSRTSP Scale); the platform's own playback up to 16×. */
   async function setSpeedOf(s: ReturnType<typeof sessionOf>, v: number) {
     if (s instanceof DevicePlaybackSession) {
-      if (!(DEVICE_SPEEDS as readonly number[]).includes(v)) throw invalidParam('speed', `a device recording plays at ${DEVICE_SPEEDS.join(', ')}`);
+      if (!(DEVICE_SPEEDS as readonly number[]).includes(v)) throw invalidParam('speed', 'deviceSpeeds', { values: DEVICE_SPEEDS.join(', ') });
       await s.setSpeed(v);
     } else s.setSpeed(v);
   }
@@ -227,7 +228,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     { schema: { tags, querystring: z.object({ request_id: z.string().regex(/^[0-9a-f]{32}$/), speed: speedValue.optional(), scale: speedValue.optional() }) } },
     async (req) => {
       const v = req.query.speed ?? req.query.scale;
-      if (v === undefined) throw invalidParam('speed', `one of ${SPEEDS.join(', ')}`);
+      if (v === undefined) throw invalidParam('speed', 'oneOf', { values: SPEEDS.join(', ') });
       const s = sessionOf(req, req.query.request_id);
       try {
         await setSpeedOf(s, v);
@@ -298,7 +299,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/api/v1/download/:id/:start',
-    { schema: { tags, params: z.object({ id: z.string().regex(/^\d{1,12}$/, 'a recording id'), start: z.string().regex(/^(0|\d{14})$/, '0 or YYYYMMDDHHmmss') }) } },
+    { schema: { tags, params: z.object({ id: z.string().regex(/^\d{1,12}$/, schemaReason('recordingId')), start: z.string().regex(/^(0|\d{14})$/, schemaReason('zeroOrLocalTime')) }) } },
     async (req, reply) => {
       const segId = Number(req.params.id);
       const seg = await ctx.recording.index.get(segId);
@@ -315,7 +316,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const to = Math.max(seg.endAt.getTime(), from + 1);
       if (req.params.start !== '0') {
         from = timeOf('start', req.params.start);
-        if (from < seg.startAt.getTime() - 1000 || from >= to) throw invalidParam('start', 'inside the recording');
+        if (from < seg.startAt.getTime() - 1000 || from >= to) throw invalidParam('start', 'insideRecording');
       }
       // Only this row's file, and only through the index (a path outside the record folder is dropped there).
       const j = await playback.download(c.id, from, to, (s) => s.id === segId);
@@ -339,7 +340,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const c = await visibleChannel(req, ref);
       const from = timeOf('start', p.start);
       const to = timeOf('end', p.end);
-      if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'after start, at most 7 days later');
+      if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'afterStartWithinDays', { start: 'start', days: 7 });
       // download: one progressive MP4 of exactly the range (edit list); play and m3u8: the fragmented join (byte-range HLS).
       const j = p.mode === 'download' && p.fmt === 'mp4' ? await playback.download(c.id, from, to) : await playback.join(c.id, from, to);
       if (!j) throw notFound('recordingsRange', { id: `${ref.device}:${ref.channel}`, from: p.start, to: p.end });

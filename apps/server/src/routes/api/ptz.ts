@@ -7,10 +7,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { OnvifError } from '../../access/onvif/probe.js';
 import { ptz, PTZ_DIRECTIONS, type PtzTarget } from '../../access/onvif/ptz.js';
@@ -22,7 +23,7 @@ const tags = ['ptz'];
 const target = z.object({ device: deviceId, channel: channelId });
 const speed = z.coerce.number().int().min(1).max(100).default(50);
 /** Preset tokens are the device's identifiers: letters, digits and a few separators. */
-const token = z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, 'letters, digits, _ . : - only');
+const token = z.string().trim().min(1).max(64).regex(/^[\w.:-]+$/, schemaReason('allowedChars', { chars: '_ . : -' }));
 
 /** Where and as whom to reach a channel's PTZ service. */
 export function ptzTarget(d: Device, c: Channel): PtzTarget | undefined {
@@ -96,7 +97,7 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       const t = await resolve(req, q);
       const command = q.command;
       if (command !== 'stop' && !isDirection(command))
-        throw new ApiError(400, 'invalidParam', { field: 'command', reason: `${command} is not available on ONVIF channels` });
+        throw invalidParam('command', 'notOnOnvif', { command });
       await onDevice(t, () => (command === 'stop' ? ptz.stop(t) : ptz.move(t, command, q.speed)));
       return v1('MSG_SC_PTZ_CONTROL_ACK', { Command: q.command, Speed: q.speed });
     },

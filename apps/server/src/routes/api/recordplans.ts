@@ -32,13 +32,13 @@ function parseSchedule(v: unknown): WeeklySchedule {
     try {
       obj = JSON.parse(v);
     } catch {
-      throw invalidParam('schedule', 'not JSON');
+      throw invalidParam('schedule', 'notJson');
     }
   }
   try {
     toDayLists(obj);
   } catch (err) {
-    if (err instanceof ScheduleError) throw invalidParam('schedule', err.message);
+    if (err instanceof ScheduleError) throw invalidParam('schedule', err.reason.key, err.reason.vars);
     throw err;
   }
   return obj as WeeklySchedule;
@@ -54,11 +54,11 @@ function parseChannels(v: z.infer<typeof channelsField> | undefined): { device: 
       try {
         list = JSON.parse(s);
       } catch {
-        throw invalidParam('channels', 'not JSON');
+        throw invalidParam('channels', 'notJson');
       }
     } else list = s.split(',').map((x) => x.trim()).filter(Boolean);
   }
-  if (!Array.isArray(list)) throw invalidParam('channels', 'a list of device:channel');
+  if (!Array.isArray(list)) throw invalidParam('channels', 'channelRefList');
   return list.map((x) => (typeof x === 'string' ? refOf({ id: x }) : refOf({ device: String(x?.DeviceID ?? ''), channel: String(x?.ChannelID ?? '') })));
 }
 
@@ -188,16 +188,16 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     async (req) => {
       const b = req.body;
-      if (!path.isAbsolute(b.RecordPath) || b.RecordPath.includes('\0')) throw invalidParam('RecordPath', 'must be an absolute folder path');
+      if (!path.isAbsolute(b.RecordPath) || b.RecordPath.includes('\0')) throw invalidParam('RecordPath', 'absoluteFolder');
       const abs = path.resolve(b.RecordPath);
-      if (isSystemFolder(abs)) throw invalidParam('RecordPath', 'a system folder cannot hold recordings');
+      if (isSystemFolder(abs)) throw invalidParam('RecordPath', 'systemFolder');
       try {
         fs.mkdirSync(abs, { recursive: true });
         const probe = path.join(abs, `.write-test-${process.pid}-${Date.now()}`);
         fs.writeFileSync(probe, 'ok');
         fs.unlinkSync(probe);
       } catch (err) {
-        throw invalidParam('RecordPath', `not a writable folder (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw invalidParam('RecordPath', 'folderNotWritable', { code: (err as NodeJS.ErrnoException).code ?? 'error' });
       }
       const cfg = await ctx.config.get('record');
       const isDefault = abs === recordRoot('', ctx.settings.dataDir);

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { schemaReason } from '../../http/zod-reason.js';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
@@ -31,13 +32,13 @@ export type ChannelRef = z.infer<typeof channelRef>;
 export function refOf(q: ChannelRef): { device: string; channel: string } {
   if (q.device && q.channel) return { device: q.device, channel: q.channel };
   const m = q.id ? /^([A-Za-z0-9_.-]{1,64}):([A-Za-z0-9_.-]{1,64})$/.exec(q.id) : null;
-  if (!m) throw invalidParam('id', 'give id=device:channel or device and channel');
+  if (!m) throw invalidParam('id', 'giveOneOf', { first: 'id=device:channel', second: 'device + channel' });
   return { device: m[1], channel: m[2] };
 }
 
-const day = z.string().regex(/^\d{8}$/, 'YYYYMMDD');
-const stamp = z.string().regex(/^\d{14}$/, 'YYYYMMDDHHmmss');
-const month = z.string().regex(/^\d{6}$/, 'YYYYMM');
+const day = z.string().regex(/^\d{8}$/, schemaReason('format', { format: 'YYYYMMDD' }));
+const stamp = z.string().regex(/^\d{14}$/, schemaReason('format', { format: 'YYYYMMDDHHmmss' }));
+const month = z.string().regex(/^\d{6}$/, schemaReason('format', { format: 'YYYYMM' }));
 
 export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -50,12 +51,12 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   }
   const dayOf = (s: string) => {
     const range = dayRange(s);
-    if (!range) throw invalidParam('period', 'not a date YYYYMMDD');
+    if (!range) throw invalidParam('period', 'notDate');
     return range;
   };
   const monthOf = (s: string) => {
     const m = monthRange(s);
-    if (!m) throw invalidParam('period', 'not a month YYYYMM');
+    if (!m) throw invalidParam('period', 'notMonth');
     return m;
   };
   /** A segment the user may see (its channel visible), else 404. */
@@ -153,10 +154,10 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           .map((s) => s.trim())
           .filter(Boolean)
           .map((s) => refOf({ id: s }));
-        if (!refs.length || refs.length > 500) throw invalidParam('ids', 'between 1 and 500 channels');
+        if (!refs.length || refs.length > 500) throw invalidParam('ids', 'countBetween', { min: 1, max: 500 });
         list = list.where((eb) => eb.or(refs.map((x) => eb.and([eb('parent_device_id', '=', x.device), eb('channel_id', '=', x.channel)]))));
       } else if (q.device) list = list.where('parent_device_id', '=', q.device);
-      else throw invalidParam('ids', 'give ids or device');
+      else throw invalidParam('ids', 'giveOneOf', { first: 'ids', second: 'device' });
       const chans = await list.orderBy('id').execute();
       const Flags = [];
       for (const c of chans) {
@@ -191,12 +192,12 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   /** Deletes one segment (by its id from querydaily's `ids`); an important one must be unmarked first. */
   both('/api/v1/record/remove', z.object({ id }), 'admin', async (req, q) => {
     const seg = await visibleSegment(req, q.id);
-    if (seg.important) throw invalidParam('id', 'the recording is marked important; unmark it first');
-    if (seg.status !== 'complete') throw invalidParam('id', 'the recording is still being written');
+    if (seg.important) throw invalidParam('id', 'recordingImportant');
+    if (seg.status !== 'complete') throw invalidParam('id', 'recordingBeingWritten');
     try {
       await rec.removeSegment(seg);
     } catch (err) {
-      if (err instanceof UnsafePathError) throw invalidParam('id', 'the recording file is outside the record folder');
+      if (err instanceof UnsafePathError) throw invalidParam('id', 'recordingOutsideFolder');
       throw err;
     }
     return v1('MSG_SC_RECORD_REMOVE_ACK', {});
@@ -232,12 +233,12 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         const from = q.starttime ? parseLocalStamp(q.starttime) : undefined;
         const to = q.endtime ? parseLocalStamp(q.endtime) : undefined;
         if (!from || !to || to <= from || to.getTime() - from.getTime() > 31 * 86400_000)
-          throw invalidParam('endtime', 'after starttime, at most 31 days later');
+          throw invalidParam('endtime', 'afterStartWithinDays', { start: 'starttime', days: 31 });
         const c = await visibleChannel(req, { device: q.device, channel: q.channel });
         ids = (await rec.index.spans(c.id, from, to)).map((sp) => sp.id);
         if (!ids.length) throw notFound('recordingsRange', { id: `${c.parent_device_id}:${c.channel_id}`, from: q.starttime!, to: q.endtime! });
       } else {
-        if (q.id === undefined) throw invalidParam('id', 'give id (segment ids) or device, channel, starttime and endtime');
+        if (q.id === undefined) throw invalidParam('id', 'giveOneOf', { first: 'id', second: 'device + channel + starttime + endtime' });
         ids = String(q.id).split(',').map(Number);
         for (const segId of ids) await visibleSegment(req, segId);
       }

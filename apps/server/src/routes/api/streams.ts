@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { PROTOCOLS, streamKey, type Flow, type PlayProtocol } from '../../services/media/streams.js';
 import { channelId, deviceId } from './inventory-schemas.js';
@@ -45,7 +45,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const { d, c } = await visible(req, q.device, q.channel);
     if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
     const hub = ctx.streams.open(d, c, q.stream);
-    if (!hub) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
+    if (!hub) throw invalidParam('channel', 'noStreamSource');
     const key = streamKey(c.id, q.stream);
     const { urls, expiresAt } = await ctx.streams.urls(key);
     // H.265 streams also offer their transcoded H.264 variant (URLs.WS_FMP4_H264, ...).
@@ -138,7 +138,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const d = await devices.require(q.device);
       if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
       const hub = ctx.streams.open(d, c, q.stream);
-      if (!hub) throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
+      if (!hub) throw invalidParam('channel', 'noStreamSource');
       const key = streamKey(c.id, q.stream);
       const { urls } = await ctx.streams.urls(key);
       return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL: urls[q.protocol], URLs: urls, Stream: key, Name: c.name, ExpiresAt: check.claims.e });

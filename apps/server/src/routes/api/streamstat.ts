@@ -15,7 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { parseStreamKey, streamKey } from '../../services/media/streams.js';
 import { outputViewers, StreamStatsSampler, type OutputKind, type StreamStatus } from '../../media/stats.js';
@@ -84,7 +84,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const device = text(m.device);
       const channel = text(m.channel);
       if (!device || !channel)
-        throw new ApiError(400, 'invalidParam', { field: 'stream', reason: 'a stream key or device and channel' });
+        throw invalidParam('stream', 'giveOneOf', { first: 'stream', second: 'device + channel' });
       const c = await ctx.inventory.channels.requireVisible(scope, device, channel);
       return streamKey(c.id, m.flow === 1 || m.flow === '1' || m.flow === 'sub' || m.stream === 'sub' ? 1 : 0);
     }
@@ -132,7 +132,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       try {
         const stream = await resolve(await scopeP, m);
         if (!players.has(playerid) && players.size >= MAX_PLAYERS)
-          throw new ApiError(400, 'invalidParam', { field: 'playerid', reason: `at most ${MAX_PLAYERS} players` });
+          throw invalidParam('playerid', 'atMost', { max: MAX_PLAYERS });
         const p = { playerid, stream };
         players.set(playerid, p);
         push(p);

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { DEFAULT_HLS_OPTIONS, HlsSessions, type HlsSession } from '../../media/outputs/hls.js';
 import { authSuffix, renderPlaylist } from '../../media/outputs/hls-playlist.js';
 import { outputViewers } from '../../media/stats.js';
@@ -58,11 +58,11 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         const msn = intParam(req.query._HLS_msn);
         const part = intParam(req.query._HLS_part);
         if (req.query._HLS_part !== undefined && msn === undefined)
-          throw new ApiError(400, 'invalidParam', { field: '_HLS_part', reason: 'needs _HLS_msn' });
+          throw invalidParam('_HLS_part', 'needsWith', { other: '_HLS_msn' });
         if (msn !== undefined) {
           const last = seg.position.lastPart?.msn ?? -1;
           if (msn > last + 2)
-            throw new ApiError(400, 'invalidParam', { field: '_HLS_msn', reason: 'too far ahead of the live edge' });
+            throw invalidParam('_HLS_msn', 'hlsTooFarAhead');
           // A blocking reload: answer once the playlist has that segment/part, or after 3 target durations.
           await seg.waitFor(() => s.closed || seg.has(msn, part), 3 * seg.model().targetDuration * 1000);
         }

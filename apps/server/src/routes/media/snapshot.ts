@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { ApiError, invalidParam } from '../../http/errors.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { SnapshotError, SnapshotService } from '../../media/snapshot.js';
 import { channelId, deviceId } from '../api/inventory-schemas.js';
@@ -33,7 +33,7 @@ export async function snapshotRoutes(
     if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
     const hub = ctx.streams.open(d, c, q.stream);
     if (!hub)
-      throw new ApiError(400, 'invalidParam', { field: 'channel', reason: 'this channel has no stream source' });
+      throw invalidParam('channel', 'noStreamSource');
     try {
       const jpeg = await snapshots.jpeg(hub);
       return reply.header('Cache-Control', 'no-cache').type('image/jpeg').send(jpeg);

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { LabelRow } from '@opencvr/shared';
 import type { Database, Label } from '../../db/schema.js';
-import { ApiError, duplicate, notFound } from '../../http/errors.js';
+import { duplicate, invalidParam, notFound } from '../../http/errors.js';
 import type { Scope } from './scope.js';
 
 export type MemberMode = 'add' | 'remove' | 'set';
@@ -113,7 +113,7 @@ export class LabelService {
     if (parentId !== l.parent_id && parentId !== 0) {
       await this.require(parentId);
       if ((await this.descendants(id)).includes(parentId) || parentId === id) {
-        throw new ApiError(400, 'invalidParam', { field: 'parentid', reason: 'a label cannot move under itself' });
+        throw invalidParam('parentid', 'labelUnderItself');
       }
     }
     const name = change.name ?? l.name;

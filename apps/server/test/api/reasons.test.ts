@@ -1,0 +1,69 @@
+/**
+ * The reasons the server writes itself (a route's invalidParam, a schema's own message) come in the
+ * answer's language: Chinese by default, English with lang=en-US or Accept-Language: en-US. The
+ * parameter names stay the API's.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/index.js';
+import { initialise } from './support.js';
+
+let t: TestApp;
+let admin: string;
+beforeEach(async () => {
+  t = await startTestApp();
+  admin = await initialise(t);
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { token: admin, ...headers } });
+const msgOf = async (url: string, headers?: Record<string, string>) => {
+  const res = await get(url, headers);
+  expect(res.statusCode, res.body).toBe(400);
+  return res.json().msg as string;
+};
+
+async function camera(): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/adddevice',
+    headers: { token: admin },
+    payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' },
+  });
+  return res.json().EasyDarwin.Body.DeviceID as string;
+}
+
+describe("a route's own reasons", () => {
+  it('a day that is not a date', async () => {
+    const dev = await camera();
+    const url = `/api/v1/record/querydaily?id=${dev}:1&period=20241399`;
+    expect(await msgOf(url)).toBe('参数 period 不合法: 不是YYYYMMDD格式的日期');
+    expect(await msgOf(`${url}&lang=en-US`)).toBe('Invalid parameter period: not a date YYYYMMDD');
+    expect(await msgOf(url, { 'accept-language': 'en-US,en;q=0.9' })).toBe('Invalid parameter period: not a date YYYYMMDD');
+  });
+
+  it('a playback range over 7 days, with the limit filled in', async () => {
+    const dev = await camera();
+    const url = `/api/v1/devices/record/playback?channel=${dev}:1&stime=20240101000000&etime=20240110000000`;
+    expect(await msgOf(url)).toBe('参数 etime 不合法: 须晚于开始时间（stime）且不超过7天');
+    expect(await msgOf(`${url}&lang=en-US`)).toBe('Invalid parameter etime: after stime, at most 7 days later');
+  });
+});
+
+describe("a schema's own messages", () => {
+  it('a format the schema names (with a var)', async () => {
+    const url = '/api/v1/record/querymonthly?id=1:1&period=2024';
+    expect(await msgOf(url)).toBe('参数 period 不合法: 格式须为YYYYMM');
+    expect(await msgOf(`${url}&lang=en-US`)).toBe('Invalid parameter period: must be YYYYMM');
+  });
+
+  it('a rule of a refine (a GB28181 device without its DeviceID)', async () => {
+    const add = (lang = '') =>
+      t.app.inject({ method: 'POST', url: `/api/v1/adddevice${lang}`, headers: { token: admin }, payload: { DeviceName: 'Gb', DeviceType: 'GB28181' } });
+    const zh = await add();
+    expect(zh.statusCode).toBe(400);
+    expect(zh.json().msg).toBe('参数 DeviceID 不合法: GB28181设备须填写20位设备编号');
+    expect((await add('?lang=en-US')).json().msg).toBe('Invalid parameter DeviceID: a GB28181 device needs its 20-digit DeviceID');
+  });
+});
