@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { DownloadPanel } from '../src/features/playback/components/DownloadPanel';
 import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi } from './helpers/console';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
 
 let notices: string[];
@@ -55,5 +55,29 @@ describe('range download', () => {
     fireEvent.click(screen.getByTestId('download-start'));
     await waitFor(() => expect(screen.getByText(/已保存/)).toHaveTextContent(/（3\.00 MB）/));
     expect(screen.getByText(/已保存/).textContent).not.toMatch(/字节/);
+  });
+
+  it('a range kept on a GB28181 device: the server fetches it from the device (its progress shown), then the file is saved', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
+    const id = 'a'.repeat(32);
+    const info = (State: string, Progress: number) => v1({ request_id: id, State, Progress, URL: State === 'done' ? `/api/v1/downloadrecord/file/${id}` : '', Name: 'Gate.mp4' });
+    const api = stubApi({
+      '/api/v1/downloaddevicerecord/1%3A1/20261127065900/120': () => info('downloading', 0),
+      '/api/v1/downloadrecord/streaminfo': () => info('done', 100),
+      [`/api/v1/downloadrecord/file/${id}`]: () => ({ mp4: true }),
+    });
+    renderConsole(<DownloadPanel source="Device" device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '06:59:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(screen.getByTestId('download-bytes')).toHaveTextContent('设备正在传输录像 0%'));
+    await waitFor(() => expect(screen.getByText(/已保存/)).toHaveTextContent('已保存 Gate.mp4'), { timeout: 5000 });
+    expect(api.calls.map((c) => c.path)).toEqual([
+      '/api/v1/downloaddevicerecord/1%3A1/20261127065900/120',
+      '/api/v1/downloadrecord/streaminfo',
+      `/api/v1/downloadrecord/file/${id}`,
+    ]);
+    expect(api.calls[0].query.get('speed')).toBe('4');
+    expect(api.calls[1].query.get('request_id')).toBe(id);
   });
 });

@@ -3,6 +3,7 @@ import type gbDevicesZh from './gb-devices.zh-CN';
 
 const gbDevicesEn: typeof gbDevicesZh = {
   gbDevice: {
+    recordFromDevice: 'The device is sending the recording: {{percent}}%',
     fetchCatalog: 'Refresh catalog',
     fetchCatalogStarted: 'Catalog query sent to the device',
     catalogDone: 'Catalog updated: {{received}} items ({{added}} added, {{updated}} updated, {{removed}} removed)',

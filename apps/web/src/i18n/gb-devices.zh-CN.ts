@@ -1,6 +1,8 @@
 /** Chinese strings of the GB28181 device actions on /device/list: catalog refresh, reboot, device info (issue 6). */
 const gbDevicesZh = {
   gbDevice: {
+    /** The playback page's download of a range kept on the device: the device's transfer to the server. */
+    recordFromDevice: '设备正在传输录像 {{percent}}%',
     fetchCatalog: '刷新目录',
     fetchCatalogStarted: '已向设备查询目录',
     catalogDone: '目录已更新：共 {{received}} 项（新增 {{added}}，更新 {{updated}}，删除 {{removed}}）',

@@ -1,4 +1,8 @@
-/** Download of a range of the day: start/end times (or the timeline selection), with a progress bar. */
+/**
+ * Download of a range of the day: start/end times (or the timeline selection), with a progress bar.
+ * A range kept on a GB28181 device is first fetched from the device by the server (its progress),
+ * then downloaded as any file (deviceDownload.ts).
+ */
 import { useEffect, useRef, useState } from 'react';
 import { Button, Flex, Input, Progress, Typography } from 'antd';
 import { DownloadOutlined, StopOutlined } from '@ant-design/icons';
@@ -8,6 +12,8 @@ import { notify } from '../../../lib/notify';
 import { downloadUrl } from '../api';
 import { clock, stampAt } from '../day';
 import { fetchWithProgress, percent, saveBlob, type Progress as P } from '../download';
+import { downloadFromDevice } from '../deviceDownload';
+import type { RecordSource } from '../source';
 import type { Range } from '../timeline';
 
 const parseClock = (s: string): number | undefined => {
@@ -26,13 +32,17 @@ interface Props {
   onSelection: (r: Range | null) => void;
   /** The day's recorded ranges (seconds): a range with none is refused here, in the page's language. */
   ranges?: Range[];
+  /** Where the recordings are: the platform's (default) or the GB28181 device's. */
+  source?: RecordSource;
 }
 
-export function DownloadPanel({ device, channel, day, name, selection, onSelection, ranges }: Props) {
+export function DownloadPanel({ device, channel, day, name, selection, onSelection, ranges, source = 'Cloud' }: Props) {
   const { t } = useTranslation();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [progress, setProgress] = useState<P | null>(null);
+  /** The device's transfer to the server (0-100), before the file comes; null otherwise. */
+  const [onDevice, setOnDevice] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
   const abortRef = useRef<AbortController | null>(null);
@@ -63,13 +73,22 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
     setProgress({ loaded: 0, total: 0 });
     const a = stampAt(day, s!);
     const b = stampAt(day, e!);
+    const fallbackName = `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_');
     try {
-      const { blob, name: file } = await fetchWithProgress(
-        downloadUrl(device, channel, a, b),
-        setProgress,
-        `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_'),
-        ac.signal,
-      );
+      const { blob, name: file } =
+        source === 'Device'
+          ? await downloadFromDevice(
+              { device, channel, start: a, seconds: e! - s!, fallbackName },
+              (p) => {
+                if (p.phase === 'device') setOnDevice(p.percent);
+                else {
+                  setOnDevice(null);
+                  setProgress({ loaded: p.loaded, total: p.total });
+                }
+              },
+              ac.signal,
+            )
+          : await fetchWithProgress(downloadUrl(device, channel, a, b), setProgress, fallbackName, ac.signal);
       saveBlob(blob, file);
       setSaved(file);
     } catch (err) {
@@ -77,6 +96,7 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
         notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
       setProgress(null);
     } finally {
+      setOnDevice(null);
       setBusy(false);
       abortRef.current = null;
     }
@@ -134,14 +154,16 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
         <div style={{ marginTop: 6 }}>
           <Progress
             data-testid="download-progress"
-            percent={saved ? 100 : percent(progress)}
+            percent={saved ? 100 : onDevice ?? percent(progress)}
             status={busy ? 'active' : saved ? 'success' : 'normal'}
             size="small"
           />
           <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="download-bytes">
             {saved
               ? t('playback.downloadSaved', { name: saved, bytes: formatBytes(progress.loaded) })
-              : t('playback.downloadBytes', {
+              : onDevice !== null
+                ? t('gbDevice.recordFromDevice', { percent: onDevice })
+                : t('playback.downloadBytes', {
                   loaded: formatBytes(progress.loaded),
                   total: progress.total ? formatBytes(progress.total) : '?',
                 })}

@@ -303,8 +303,8 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               </Typography.Text>
             </Flex>
             <Timeline ranges={ranges} important={important} view={view} onView={setView} position={position} onSeek={seek} selection={selection} onSelect={setSelection} />
-            <div style={{ marginTop: 12, display: onDevice ? 'none' : undefined }}>
-              <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} ranges={ranges} />
+            <div style={{ marginTop: 12 }}>
+              <DownloadPanel device={device} channel={channel} day={day} name={name} selection={selection} onSelection={setSelection} ranges={ranges} source={source} />
             </div>
           </Card>
         </Col>
