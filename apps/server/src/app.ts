@@ -192,8 +192,10 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     });
   }
   app.setNotFoundHandler((req, reply) => {
-    // The console is a single-page app: any GET outside the API gets its index page.
-    if (hasWeb && req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/apidoc')) {
+    // The console is a single-page app: any GET outside the API gets its index page. Not a missing
+    // file under assets/ (a chunk of an older build, asked for by a console open across an upgrade):
+    // that is a 404, which the console's chunk-error page handles, not HTML in place of a script.
+    if (hasWeb && req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/apidoc') && !req.url.startsWith('/assets/')) {
       return reply.type('text/html').sendFile('index.html');
     }
     return reply.status(404).send(errorAnswer(req.url, 404, message('routeNotFound', req.lang ?? 'zh-CN')));

@@ -1,4 +1,7 @@
-/** The console's files: hashed assets are cached for good, index.html is always revalidated. */
+/**
+ * The console's files: hashed assets are cached for good, index.html is always revalidated, and an
+ * asset that is not there is a 404 (not the index page served as a script).
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,5 +36,11 @@ describe('console static files', () => {
     const route = await t.app.inject({ url: '/video/square/0' });
     expect(route.statusCode).toBe(200);
     expect(route.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers 404 for an asset that is not there', async () => {
+    const r = await t.app.inject({ url: '/assets/chunk-of-an-older-build.js' });
+    expect(r.statusCode).toBe(404);
+    expect(r.headers['content-type']).not.toMatch(/text\/html/);
   });
 });
