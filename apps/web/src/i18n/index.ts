@@ -4,7 +4,7 @@
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { STORAGE_KEYS, message, type Lang, type MessageKey } from '@opencvr/shared';
+import { STORAGE_KEYS, ScheduleError, message, reason, type Lang, type MessageKey } from '@opencvr/shared';
 import zhCN from './zh-CN';
 import enUS from './en-US';
 
@@ -42,6 +42,12 @@ export function setLang(lang: Lang): void {
 /** A spec message (shared catalogue) in the current language. */
 export function msg(key: MessageKey, vars?: Record<string, string | number>): string {
   return message(key, currentLang(), vars);
+}
+
+/** An error the console itself threw, in the current language: a schedule's reason (shared catalogue), else its message. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ScheduleError) return reason(err.reason.key, currentLang(), err.reason.vars);
+  return err instanceof Error ? err.message : String(err);
 }
 
 export default i18n;

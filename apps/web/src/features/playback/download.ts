@@ -3,6 +3,7 @@
  * Content-Length, then save a Blob under the server's file name (Content-Disposition, filename*
  * preferred).
  */
+import { currentLang } from '../../i18n';
 import { useSession } from '../../lib/stores/session';
 
 /** The file name of a Content-Disposition header: filename* (RFC 5987/6266) before filename. */
@@ -48,7 +49,8 @@ export class DownloadError extends Error {
 /** Fetches `url`, reporting progress; resolves with the blob and its file name. */
 export async function fetchWithProgress(url: string, onProgress: (p: Progress) => void, fallbackName: string, signal?: AbortSignal): Promise<{ blob: Blob; name: string }> {
   const token = useSession.getState().token;
-  const res = await fetch(url, { headers: token ? { token } : {}, signal });
+  // The server says why it refused in the console's language (not the browser's Accept-Language).
+  const res = await fetch(url, { headers: { 'Accept-Language': currentLang(), ...(token ? { token } : {}) }, signal });
   if (!res.ok) {
     const text = await res.text().catch(() => '');
     let reason = text;

@@ -9,6 +9,7 @@ import { Button, Flex, Input, Popover, Space, Tag, Tooltip, Typography } from 'a
 import { CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { WEEKDAYS, type NormalSchedule, type Weekday } from '@opencvr/shared';
+import { errorMessage } from '../../../i18n';
 import { CELLS_PER_DAY, addSlot, cellOn, copyToAll, hhmm, paintBlock, removeSlot, setRange, validClock } from '../scheduleModel';
 
 interface Props {
@@ -60,7 +61,7 @@ function AddSlot({ day, value, onChange }: { day: Weekday; value: NormalSchedule
                 setError('');
                 setOpen(false);
               } catch (err) {
-                setError((err as Error).message);
+                setError(errorMessage(err));
               }
             }}
           >

@@ -11,7 +11,7 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
 import { ChannelPicker } from '../../../components/ChannelPicker';
 import { PageTitle } from '../../../components/PageTitle';
-import { msg } from '../../../i18n';
+import { errorMessage, msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
 import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
@@ -66,7 +66,7 @@ export default function ProgramFormPage() {
       void qc.invalidateQueries({ queryKey: ['recordplans'] });
       navigate('/config/program');
     } catch (err) {
-      if (!(err instanceof RequestError)) notify.error((err as Error).message);
+      if (!(err instanceof RequestError)) notify.error(errorMessage(err));
     } finally {
       setSaving(false);
     }
