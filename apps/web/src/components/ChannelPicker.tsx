@@ -4,13 +4,13 @@
  * or the matching devices.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Empty, Input, Modal, Space, Spin, Tree, Typography } from 'antd';
+import { Button, Checkbox, Empty, Input, Modal, Space, Spin, Tree, Typography } from 'antd';
 import { FolderOutlined, HddOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CHANNEL_SEARCH_LIMIT, TREE_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
 import { fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
 import { useDebounced } from '../lib/useDebounced';
-import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
+import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
 
 export interface PickedChannel extends ChannelRef {
   Name: string;
@@ -98,6 +98,21 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
     <Typography.Link>{t('devices.picker.loadMore')}</Typography.Link>,
   );
   const checkedKeys = useMemo(() => [...picked.keys()], [picked]);
+  // A search's channels can be taken all at once: a site of 1,500 cameras is not picked one by one.
+  const results = useMemo(
+    () => (query && mode === 'channels' ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'channel') : []),
+    [query, mode, tree.levels],
+  );
+  const resultsPicked = results.filter((i) => picked.has(i.key)).length;
+  const pickResults = (on: boolean) =>
+    setPicked((prev) => {
+      const next = new Map(prev);
+      for (const i of results) {
+        if (on) next.set(i.key, i.data);
+        else next.delete(i.key);
+      }
+      return next;
+    });
 
   const submit = () => {
     const channels: PickedChannel[] = [];
@@ -132,11 +147,23 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
         placeholder={mode === 'channels' ? t('devices.picker.search') : t('devices.picker.searchDevices')}
         style={{ marginBottom: 8 }}
       />
+      {results.length > 1 && (
+        <Checkbox
+          style={{ marginBottom: 8 }}
+          checked={resultsPicked === results.length}
+          indeterminate={resultsPicked > 0 && resultsPicked < results.length}
+          onChange={(e) => pickResults(e.target.checked)}
+        >
+          {t('devices.picker.allResults', { count: results.length })}
+        </Checkbox>
+      )}
       <Spin spinning={loading}>
-        <div style={{ height: 400, overflow: 'auto' }} data-testid="channel-picker">
+        <div style={{ height: 400 }} data-testid="channel-picker">
           {treeData.length ? (
             <Tree<LazyTreeNode<Node>>
               key={tree.version}
+              // A virtual list: a search can list tens of thousands of channels.
+              height={400}
               checkable
               checkStrictly
               blockNode

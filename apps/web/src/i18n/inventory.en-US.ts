@@ -132,6 +132,7 @@ const inventoryEn: typeof inventoryZh = {
       search: 'Search channel name / ID',
       searchDevices: 'Search name / ID / IP',
       selected: '{{count}} selected',
+      allResults: 'All {{count}} results',
       loadMore: 'Load more',
       ok: 'OK',
     },

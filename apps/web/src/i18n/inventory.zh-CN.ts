@@ -130,6 +130,7 @@ const inventoryZh = {
       search: '搜索通道名称 / ID',
       searchDevices: '搜索设备名称 / ID / IP',
       selected: '已选 {{count}} 项',
+      allResults: '全选搜索结果（{{count}} 个）',
       loadMore: '加载更多',
       ok: '确定',
     },
