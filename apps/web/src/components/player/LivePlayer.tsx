@@ -205,7 +205,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
         </div>
       )}
       {ptz && ptzAllowed && !compact && (
-        <div style={{ position: 'absolute', right: 8, bottom: 40 }}>
+        <div style={{ position: 'absolute', right: 8, bottom: 40, maxHeight: 'calc(100% - 48px)', overflowY: 'auto', borderRadius: 6 }}>
           <PtzPanel device={device} channel={channel} />
         </div>
       )}

@@ -1,4 +1,4 @@
-/** A small PTZ pad: directions, zoom and stop, each one GET /api/v1/ptzcontrol; the server's error text shows below. */
+/** A small PTZ pad: directions, zoom and stop, each one GET /api/v1/ptzcontrol, and the presets; the server's error text shows below. */
 import { useState } from 'react';
 import { Button, Slider, Typography } from 'antd';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { ptzControl, type PtzCommand } from './api';
+import { PtzPresets } from './PtzPresets';
 
 const PAD: { cmd: PtzCommand; icon: React.ReactNode; rotate?: number }[] = [
   { cmd: 'upleft', icon: <ArrowUpOutlined />, rotate: -45 },
@@ -45,7 +46,7 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
   };
 
   return (
-    <div data-testid="ptz-panel" style={{ width: 168, padding: 8, background: 'rgba(255,255,255,0.95)', borderRadius: 6 }}>
+    <div data-testid="ptz-panel" style={{ width: 176, padding: 8, background: 'rgba(255,255,255,0.95)', borderRadius: 6 }}>
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 4 }}>
         {PAD.map(({ cmd, icon, rotate }) => (
           <Button
@@ -65,6 +66,7 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
       </div>
       <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
       <Slider min={1} max={100} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
+      <PtzPresets device={device} channel={channel} onError={setError} />
       {error && (
         <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="ptz-error">
           {error}

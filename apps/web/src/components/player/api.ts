@@ -46,6 +46,20 @@ export type PtzCommand = 'up' | 'down' | 'left' | 'right' | 'upleft' | 'upright'
 export const ptzControl = (t: Pick<StreamTarget, 'device' | 'channel'>, command: PtzCommand, speed: number) =>
   getV1<unknown>('/api/v1/ptzcontrol', { device: t.device, channel: t.channel, command, speed }, { quiet: true });
 
+/** A preset of the channel's PTZ: the device's token (a GB28181 preset is its number, 1-255) and name. */
+export interface PtzPreset {
+  Token: string;
+  Name: string;
+}
+type PtzTarget = Pick<StreamTarget, 'device' | 'channel'>;
+
+export const fetchPresets = (t: PtzTarget) =>
+  getV1<{ PresetCount: number; Presets: PtzPreset[] }>('/api/v1/onvifgetpresetlist', { device: t.device, channel: t.channel }, { quiet: true });
+export const gotoPreset = (t: PtzTarget, token: string) => getV1<unknown>('/api/v1/onvifgotopreset', { device: t.device, channel: t.channel, token }, { quiet: true });
+export const setPreset = (t: PtzTarget, token: string, name: string) =>
+  getV1<{ Token: string; Name: string }>('/api/v1/onvifsetpreset', { device: t.device, channel: t.channel, token, name }, { quiet: true });
+export const removePreset = (t: PtzTarget, token: string) => getV1<unknown>('/api/v1/onvifremovepreset', { device: t.device, channel: t.channel, token }, { quiet: true });
+
 /** An absolute URL on this origin for a path the server answered (ws/wss for WebSockets). */
 export function absoluteUrl(path: string, ws: boolean, loc: Pick<Location, 'protocol' | 'host'> = window.location): string {
   if (/^(wss?|https?):\/\//i.test(path)) {
