@@ -202,6 +202,10 @@ export const REASONS = {
   gbAnswered: { 'zh-CN': '设备回应 {status} {phrase}', 'en-US': 'the device answered {status} {phrase}' },
   deviceInfoUnreadable: { 'zh-CN': '无法读取设备信息', 'en-US': 'the device information could not be read' },
   gbResultError: { 'zh-CN': '设备回应 Result ERROR', 'en-US': 'the device answered Result ERROR' },
+  gbTooManyPlaybacks: { 'zh-CN': '设备录像的回放会话已达上限', 'en-US': 'too many device playback sessions' },
+  gbTooManyDownloads: { 'zh-CN': '同时进行的设备录像下载已达上限', 'en-US': 'too many device downloads at once' },
+  gbPlaybackNotRunning: { 'zh-CN': '回放尚未开始或已结束', 'en-US': 'the playback has not started or has ended' },
+  gbControlRefused: { 'zh-CN': '{command} 请求（{status} {phrase}）', 'en-US': 'the device refused {command}: {status} {phrase}' },
   gbInviteNoAnswer: {
     'zh-CN': '通道 {channel} 的 INVITE 在{seconds}秒（AckTimeout）内未得到应答，请检查设备是否在线、网络是否可达',
     'en-US': 'no answer to the INVITE for channel {channel} within {seconds} s (AckTimeout): check that it is online and reachable',

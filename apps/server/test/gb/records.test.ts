@@ -246,10 +246,21 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     expect(await until(() => sess.sender.stats.frames > n + 5)).toBe(true);
     const fast = await api('/api/v1/playbackspeed', { request_id: open.request_id, speed: '16' });
     expect(fast.statusCode).toBe(400);
+    expect(fast.json().msg).toBe('参数 speed 不合法: 设备录像只能以 0.5, 1, 2, 4, 8 倍速播放');
     const seek = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'seek', time: localStamp(new Date(START.getTime() + 120_000)) });
     expect(seek.statusCode, seek.body).toBe(200);
     expect(sess.infos.at(-1)).toMatchObject({ method: 'PLAY', rangeStart: 120 });
     r.ws.close();
+  });
+
+  it('a device refusing a control (INFO) is named with its status, in the answer language', async () => {
+    history = serveHistory(dev, { refuseInfo: 488 });
+    const open = await openPlayback(START, 600);
+    const pause = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'pause' });
+    expect(pause.statusCode).toBe(502);
+    expect(pause.json().msg).toMatch(new RegExp(`^设备 ${DEV} 拒绝了命令: PAUSE 请求（488 \\S.*）$`));
+    const en = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'pause', lang: 'en-US' });
+    expect(en.json().msg).toMatch(new RegExp(`^Device ${DEV} refused the command: the device refused PAUSE: 488 \\S`));
   });
 
   it('MediaStatus 121 at the end of the range ends the session: "ended" and the socket closed', async () => {

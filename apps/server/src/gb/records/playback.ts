@@ -18,6 +18,7 @@ import type { AccessUnit, Track } from '@opencvr/codec';
 import type { MediaSource } from '../../media/hub.js';
 import { WsFmp4Output, type WsLike } from '../../media/outputs/ws-fmp4.js';
 import type { GbDialog } from '../invite/dialog.js';
+import { GbRecordsError } from './errors.js';
 import { Rescaler } from './rescale.js';
 
 export type DevicePlaybackState = 'waiting' | 'playing' | 'paused' | 'ended' | 'closed';
@@ -41,6 +42,10 @@ export interface DevicePlaybackDeps {
 }
 
 const OPEN = 1;
+
+/** The device turned a MANSRTSP control down (its status and reason phrase, as it wrote them). */
+const refusedBy = (body: string, status: string, phrase: string) =>
+  new GbRecordsError({ key: 'gbControlRefused', vars: { command: body.split(' ')[0], status, phrase } }, true);
 
 export class DevicePlaybackSession {
   state: DevicePlaybackState = 'waiting';
@@ -177,18 +182,18 @@ export class DevicePlaybackSession {
 
   private async info(body: string) {
     const d = this.dialog;
-    if (!d || this.closed) throw new Error('the playback has not started or has ended');
+    if (!d || this.closed) throw new GbRecordsError({ key: 'gbPlaybackNotRunning' });
     this.stats.infos.push(body);
     const res = await d.request('INFO', body, MANSRTSP_CONTENT_TYPE);
-    if (res.status >= 300) throw new Error(`the device refused ${body.split(' ')[0]}: ${res.status} ${res.reason}`);
+    if (res.status >= 300) throw refusedBy(body, String(res.status), res.reason);
     // The MANSRTSP answer inside the 200 (some devices send none): an RTSP error status is a refusal.
     const text = new TextDecoder().decode(res.body).trim();
     if (text) {
       try {
         const r = parseMansrtspResponse(text);
-        if (r.status >= 300) throw new Error(`the device refused ${body.split(' ')[0]}: RTSP ${r.status} ${r.reason}`);
+        if (r.status >= 300) throw refusedBy(body, `RTSP ${r.status}`, r.reason);
       } catch (err) {
-        if ((err as Error).message.startsWith('the device refused')) throw err;
+        if (err instanceof GbRecordsError) throw err;
       }
     }
   }

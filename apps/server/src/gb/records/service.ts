@@ -11,6 +11,7 @@ import type { GbMediaService, GbSourceOptions } from '../media/service.js';
 import type { GbInviteClient, GbInviteSession } from '../invite/client.js';
 import type { GbLog } from '../core.js';
 import type { GbApi, ManscdpClient } from '../manscdp-client.js';
+import { GbRecordsError } from './errors.js';
 import { DeviceDownload } from './download.js';
 import { DevicePlaybackSession } from './playback.js';
 import { GbRecordQuery } from './query.js';
@@ -63,7 +64,7 @@ export class GbRecords {
   async playback(t: RecordTarget): Promise<DevicePlaybackSession> {
     if (this.sessions.size >= MAX_SESSIONS) {
       const idle = [...this.sessions.values()].find((s) => !s.attached);
-      if (!idle) throw new Error('too many device playback sessions');
+      if (!idle) throw new GbRecordsError({ key: 'gbTooManyPlaybacks' });
       idle.close();
     }
     const id = crypto.randomBytes(16).toString('hex');
@@ -110,7 +111,7 @@ export class GbRecords {
   async download(t: RecordTarget & { speed: number; name: string }): Promise<DeviceDownload> {
     this.sweep();
     const running = [...this.downloads.values()].filter((d) => d.state === 'downloading' || d.state === 'remuxing');
-    if (running.length >= MAX_DOWNLOADS) throw new Error('too many device downloads at once');
+    if (running.length >= MAX_DOWNLOADS) throw new GbRecordsError({ key: 'gbTooManyDownloads' });
     const id = crypto.randomBytes(16).toString('hex');
     let inviteError: unknown;
     const d = new DeviceDownload(id, t.channel.id, t.userId, t.from, t.to, t.name, {

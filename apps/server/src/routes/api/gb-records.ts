@@ -21,6 +21,7 @@ import { v1 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 import { GbInviteError } from '../../gb/invite/client.js';
+import { GbRecordsError } from '../../gb/records/errors.js';
 import { DOWNLOAD_SPEEDS, gbRecordsOf, mergeDeviceRecords, type DeviceDownload, type RecordSearchResult } from '../../gb/records/index.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../services/recording/time.js';
@@ -51,6 +52,7 @@ export function deviceFailure(err: unknown, device: string): unknown {
   }
   const mapped = gbFailure(err, device);
   if (mapped !== err) return mapped;
+  if (err instanceof GbRecordsError) return new ApiError(502, err.refused ? 'gbRefused' : 'gbNoAnswer', { device, reason: err.why });
   if (err instanceof Error && !(err instanceof ApiError)) return new ApiError(502, 'gbNoAnswer', { device, reason: err.message });
   return err;
 }

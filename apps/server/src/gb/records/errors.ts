@@ -1,0 +1,17 @@
+import { reason, type Reason } from '@opencvr/shared';
+
+/**
+ * A device-recording call that cannot go on: the platform's own limit, or the device turned a control
+ * down. It carries the catalogue reason so the answer is in the request's language; the message is
+ * the English of the same reason, for the log.
+ */
+export class GbRecordsError extends Error {
+  override readonly name = 'GbRecordsError';
+  constructor(
+    readonly why: Reason,
+    /** The device said no (a refused INFO), rather than the platform. */
+    readonly refused = false,
+  ) {
+    super(reason(why.key, 'en-US', why.vars));
+  }
+}
