@@ -1,12 +1,13 @@
 /**
  * /config/program/form, the plan's channels: a plan only times the channels whose own recording
  * switch (EnableRecord) is on, so a channel with it off is flagged, with what to do, instead of the
- * plan silently recording nothing for it. A plan of every camera of a site (1,500 here) opens at
+ * plan silently recording nothing for it; saving turns their switches on unless unticked. A plan of every camera of a site (1,500 here) opens at
  * once: the channels are a paged table, and their switches come with the plan (no request per
  * device: a tag per channel and a channelsconfig call per device froze this page).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { WEEKDAYS } from '@opencvr/shared';
 import ProgramFormPage from '../src/features/recording/pages/ProgramFormPage';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
@@ -41,14 +42,26 @@ describe('/config/program/form channels', { timeout: 60_000 }, () => {
             { id: '5:2', DeviceID: '5', ChannelID: '2', Name: 'Yard', DeviceName: 'NVR', EnableRecord: 1 },
           ]),
         ),
+      '/api/v1/checkpush': () => v1({ Days: Object.fromEntries(WEEKDAYS.map((d) => [d, []])) }),
+      '/api/v1/setrecordplan': () => v1({ ID: 3 }),
     });
     renderConsole(<ProgramFormPage />, { path: '/config/program/form?id=3' });
     const box = await screen.findByTestId('plan-channels');
     await waitFor(() => expect(within(box).getByRole('row', { name: /Gate/ })).toHaveTextContent('未开启录像'));
     expect(within(box).getByRole('row', { name: /Yard/ })).toHaveTextContent('已开启录像');
     expect(within(box).getByTestId('plan-channel-count')).toHaveTextContent('已选 2 个通道 · 其中 1 个未开启录像');
-    expect(screen.getByText(/不会按计划录像/)).toBeInTheDocument();
     expect(api.callsTo('/api/v1/channelsconfig')).toHaveLength(0);
+
+    // Saving turns the switch on, unless unticked (then the page says what that means).
+    const turnOn = screen.getByRole('checkbox', { name: '保存时开启这 1 个通道的录像开关' });
+    expect(turnOn).toBeChecked();
+    expect(screen.queryByText(/不会按计划录像/)).toBeNull();
+    fireEvent.click(turnOn);
+    expect(screen.getByText(/不会按计划录像/)).toBeInTheDocument();
+    fireEvent.click(turnOn);
+    fireEvent.click(screen.getByTestId('plan-save'));
+    await waitFor(() => expect(api.callsTo('/api/v1/setrecordplan')).toHaveLength(1));
+    expect(api.callsTo('/api/v1/setrecordplan')[0]!.body).toMatchObject({ id: '3', enable_record: '1' });
   });
 
   it('opens a plan of 1,500 channels a page at a time, filters it and removes what is filtered', async () => {

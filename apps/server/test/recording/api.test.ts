@@ -88,6 +88,22 @@ describe('record plans', () => {
     expect((await get(`/api/v1/recordplaninfo?id=${id}`, admin)).statusCode).toBe(404);
   });
 
+  it('enable_record turns on the recording switch of the plan\'s channels that have it off, and only when asked', async () => {
+    const a = await camera(1);
+    const b = await camera(2);
+    const schedule = JSON.stringify({ Monday: [{ StartTime: '08:00', EndTime: '09:00' }] });
+    const switches = async () => (await t.ctx.db.selectFrom('channels').select(['id', 'enable_record']).where('id', 'in', [a.pk, b.pk]).orderBy('id').execute()).map((c) => c.enable_record);
+    const made = await post('/api/v1/setrecordplan', { name: 'site', schedule, channels: `${a.dev}:1,${b.dev}:1` }, admin);
+    expect(made.statusCode, made.body).toBe(200);
+    expect(await switches()).toEqual([0, 0]);
+    const id = made.json().EasyDarwin.Body.ID as number;
+    const again = await post('/api/v1/setrecordplan', { id, name: 'site', schedule, channels: `${a.dev}:1,${b.dev}:1`, enable_record: 1 }, admin);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(await switches()).toEqual([1, 1]);
+    const info = (await get(`/api/v1/recordplaninfo?id=${id}`, admin)).json().EasyDarwin.Body;
+    expect(info.Channels.map((c: { EnableRecord: number }) => c.EnableRecord)).toEqual([1, 1]);
+  });
+
   it('record folder: GET shows the default, POST refuses a relative or unwritable folder and sets a new one (old one kept reachable)', async () => {
     const g = (await get('/api/v1/recordpath', admin)).json().EasyDarwin.Body;
     expect(g.RecordPath).toBe(path.join(t.settings.dataDir, 'records'));

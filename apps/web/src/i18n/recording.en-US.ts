@@ -2,7 +2,7 @@
 import type recordingZh from './recording.zh-CN';
 
 /** The Chinese shape, plus English plural forms (zh-CN has one form). */
-const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; channelsPicked_one: string }; playback: { daySummary_one: string } } = {
+const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; channelsPicked_one: string; turnOnRecording_one: string }; playback: { daySummary_one: string } } = {
   recording: {
     storage: 'Recording storage',
     recordPath: 'Record folder',
@@ -45,6 +45,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     channelRef: 'Device ID:Channel ID',
     channelRecord: 'Recording switch',
     recordOn: 'recording on',
+    turnOnRecording: 'Turn recording on for these {{count}} channels when saving',
+    turnOnRecording_one: 'Turn recording on for this channel when saving',
     recordOff: 'recording off',
     recordOffHint: 'Channels marked "recording off" do not record by the plan: turn on "Record" in their channel settings first',
     deleteConfirm: 'Delete the recording plan "{{name}}"?',

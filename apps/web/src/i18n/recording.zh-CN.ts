@@ -39,6 +39,7 @@ const recordingZh = {
     channelRef: '设备ID:通道ID',
     channelRecord: '录像开关',
     recordOn: '已开启录像',
+    turnOnRecording: '保存时开启这 {{count}} 个通道的录像开关',
     recordOff: '未开启录像',
     recordOffHint: '标为“未开启录像”的通道不会按计划录像：请先在通道设置中打开“录像”',
     deleteConfirm: '确定删除录像计划“{{name}}”吗？',

@@ -69,6 +69,8 @@ const planInput = z.object({
   save_days: z.coerce.number().int().min(1).max(3650).default(30),
   enable: flag.default(true),
   channels: channelsField.optional(),
+  /** 1: also turn on the recording switch (EnableRecord) of the plan's channels that have it off. */
+  enable_record: flag.optional(),
 });
 
 export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
@@ -134,6 +136,7 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const taken = (await plans.list()).find((p) => p.plan.name === b.name && p.plan.id !== b.id);
     if (taken) throw duplicate('recordPlan', { id: b.name });
     const planId = await plans.save({ id: b.id, name: b.name, schedule, saveDays: b.save_days, enable: b.enable, channelPks: pks });
+    if (b.enable_record && (await ctx.inventory.channels.setRecording(pks, true)) > 0) ctx.inventory.onChannelsChanged();
     void ctx.recording.engine.kick();
     return v1('MSG_SC_SET_RECORD_PLAN_ACK', { ID: planId });
   });

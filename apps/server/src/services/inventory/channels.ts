@@ -296,6 +296,26 @@ export class ChannelService {
     return (await this.find(deviceId, channelId))!;
   }
 
+  /**
+   * Turns the recording switch (EnableRecord) of these channels on or off at once: a plan bound to a
+   * site's 1,500 cameras records none of them until each one's switch is on. Returns how many changed.
+   */
+  async setRecording(channelPks: number[], on: boolean): Promise<number> {
+    let changed = 0;
+    // In slices: a statement's bound parameters are limited (SQLite 32766, PostgreSQL 65535).
+    for (let i = 0; i < channelPks.length; i += 1000) {
+      const slice = channelPks.slice(i, i + 1000);
+      const r = await this.db
+        .updateTable('channels')
+        .set({ enable_record: on ? 1 : 0, updated_at: new Date().toISOString() })
+        .where('id', 'in', slice)
+        .where('enable_record', '=', on ? 0 : 1)
+        .executeTakeFirst();
+      changed += Number(r.numUpdatedRows);
+    }
+    return changed;
+  }
+
   /** Deletes channels (and their sub-channels, label entries, favourites, grants) in one transaction. */
   async remove(deviceId: string, channelIds: string[]): Promise<string[]> {
     return this.db.transaction().execute(async (trx) => {

@@ -43,6 +43,8 @@ export interface PlanInput {
   save_days: number;
   enable: boolean;
   channels: { DeviceID: string; ChannelID: string }[];
+  /** 1: also turn on the recording switch of the channels that have it off. */
+  enable_record?: 1;
 }
 export const savePlan = (p: PlanInput) =>
   postV1<{ ID: number }>('/api/v1/setrecordplan', {

@@ -4,7 +4,7 @@
  * server (checkpush) and its per-day lists are shown.
  */
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Empty, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Empty, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -49,7 +49,9 @@ export default function ProgramFormPage() {
   useEffect(() => setChecked(null), [schedule]);
   // A plan only times the channels whose own recording switch is on (the server records a channel
   // when EnableRecord is set, by its plans): the others are flagged, or the plan seems to do nothing.
-  const anyOff = channels.some(recordOff);
+  const offCount = channels.filter(recordOff).length;
+  // Binding a channel to a plan says "record it": its switch is turned on with the plan unless unticked.
+  const [turnOn, setTurnOn] = useState(true);
 
   const submit = async (v: FormValues) => {
     if (isEmpty(schedule)) {
@@ -61,7 +63,7 @@ export default function ProgramFormPage() {
       const api = fromNormal(schedule);
       const check = await checkSchedule(api);
       setChecked(check.Days);
-      await savePlan({ id, name: v.name.trim(), save_days: v.save_days, enable: v.enable, schedule: api, channels });
+      await savePlan({ id, name: v.name.trim(), save_days: v.save_days, enable: v.enable, schedule: api, channels, enable_record: turnOn && offCount > 0 ? 1 : undefined });
       notify.success(msg('success'));
       void qc.invalidateQueries({ queryKey: ['recordplans'] });
       navigate('/config/program');
@@ -88,7 +90,19 @@ export default function ProgramFormPage() {
           <Form.Item name="enable" label={t('recording.enabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item label={t('recording.channels')} extra={anyOff ? <Typography.Text type="warning">{t('recording.recordOffHint')}</Typography.Text> : undefined}>
+          <Form.Item
+            label={t('recording.channels')}
+            extra={
+              offCount > 0 && (
+                <Space direction="vertical" size={0}>
+                  <Checkbox checked={turnOn} onChange={(e) => setTurnOn(e.target.checked)} data-testid="plan-turn-on">
+                    {t('recording.turnOnRecording', { count: offCount })}
+                  </Checkbox>
+                  {!turnOn && <Typography.Text type="warning">{t('recording.recordOffHint')}</Typography.Text>}
+                </Space>
+              )
+            }
+          >
             <PlanChannelsTable channels={channels} onChange={setChannels} onPick={() => setPicking(true)} />
           </Form.Item>
           <Form.Item label={t('recording.schedule')} extra={t('recording.scheduleHint')}>
