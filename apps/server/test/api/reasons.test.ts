@@ -4,6 +4,7 @@
  * parameter names stay the API's.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from './support.js';
 
@@ -65,5 +66,29 @@ describe("a schema's own messages", () => {
     expect(zh.statusCode).toBe(400);
     expect(zh.json().msg).toBe('参数 DeviceID 不合法: GB28181设备须填写20位设备编号');
     expect((await add('?lang=en-US')).json().msg).toBe('Invalid parameter DeviceID: a GB28181 device needs its 20-digit DeviceID');
+  });
+});
+
+describe('the streaming-status socket', () => {
+  it("says why it cannot follow a player in the socket's language (lang in its URL)", async () => {
+    const app = await startTestApp({ listen: true });
+    try {
+      const token = await initialise(app);
+      const errors = async (lang: string) => {
+        const ws = new WebSocket(`${app.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r&token=${token}${lang}`);
+        const got: string[] = [];
+        ws.on('message', (d) => got.push(JSON.parse(String(d)).msg as string));
+        await new Promise((r) => ws.once('open', r));
+        ws.send('{"playerid":"p"}');
+        ws.send('not json');
+        while (got.length < 2) await new Promise((r) => setTimeout(r, 20));
+        ws.close();
+        return got.sort();
+      };
+      expect(await errors('')).toEqual(['不是合法的JSON', '参数 stream 不合法: 请给出 stream，或 device + channel'].sort());
+      expect(await errors('&lang=en-US')).toEqual(['Invalid parameter stream: give stream or device + channel', 'not JSON'].sort());
+    } finally {
+      await app.close();
+    }
   });
 });

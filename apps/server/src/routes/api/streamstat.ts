@@ -13,6 +13,7 @@
  * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { message, reason } from '@opencvr/shared';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
@@ -137,7 +138,8 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
         players.set(playerid, p);
         push(p);
       } catch (err) {
-        send({ type: 'error', playerid, msg: err instanceof ApiError ? err.text(req.lang) : 'error' });
+        if (!(err instanceof ApiError)) req.log.error({ err }, 'streamstat: a player could not be added');
+        send({ type: 'error', playerid, msg: err instanceof ApiError ? err.text(req.lang) : message('internalError', req.lang) });
       }
     };
 
@@ -154,7 +156,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       try {
         m = JSON.parse(String(data));
       } catch {
-        return send({ type: 'error', playerid: '', msg: 'bad JSON' });
+        return send({ type: 'error', playerid: '', msg: reason('notJson', req.lang) });
       }
       for (const one of Array.isArray(m) ? m.slice(0, MAX_PLAYERS) : [m])
         if (one && typeof one === 'object') void add(one as Request);
