@@ -17,6 +17,7 @@ import { ChannelPicker, type PickedChannel } from './ChannelPicker';
 import { labelTreeData } from './labelTree';
 
 const refKey = (c: { DeviceID: string; ChannelID: string }) => `${c.DeviceID}:${c.ChannelID}`;
+const CHANNELS_PAGE = 50;
 
 export function RoleChannelsModal({ role, onClose }: { role: RoleRow | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -100,6 +101,8 @@ export function RoleChannelsModal({ role, onClose }: { role: RoleRow | null; onC
               <List
                 size="small"
                 dataSource={channels}
+                // Paged: a role may see a site's 1,500 cameras.
+                pagination={channels.length > CHANNELS_PAGE ? { pageSize: CHANNELS_PAGE, size: 'small', showSizeChanger: false, align: 'center' } : false}
                 locale={{ emptyText: t('devices.roleChannels.noChannels') }}
                 renderItem={(c) => (
                   <List.Item

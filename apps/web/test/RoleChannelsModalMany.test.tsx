@@ -1,0 +1,34 @@
+/** The role channels dialog with a site's worth of single-channel grants: a page of them at a time. */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import RolesPage from '../src/features/users/pages/RolesPage';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { loginAdmin, logout, role } from './helpers/dialogs';
+
+beforeEach(() => {
+  captureNotices();
+  loginAdmin();
+  stubApi({
+    '/api/v1/rolelist': () => ({ count: 2, data: [role(1, 'admin', 1), role(4, 'operators')] }),
+    '/api/v1/alllabel': () => v1({ Labels: [], Count: 0 }),
+    'GET /api/v1/role/channels': () => v1({ Channels: Array.from({ length: 120 }, (_, i) => ({ DeviceID: String(i + 1), ChannelID: '1', Name: `Camera ${i + 1}` })), Labels: [] }),
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  logout();
+});
+
+describe('RolesPage: a role with 120 channels', { timeout: 60_000 }, () => {
+  it('lists them 50 to a page', async () => {
+    renderConsole(<RolesPage />);
+    const row = (await screen.findByText('operators describe')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: /通\s*道/ }));
+    const list = await screen.findByTestId('role-channels');
+    expect(await within(list).findByText('Camera 1')).toBeInTheDocument();
+    expect(within(list).getAllByText(/^Camera \d+$/)).toHaveLength(50);
+    fireEvent.click(within(list).getByTitle('3'));
+    await waitFor(() => expect(within(list).getByText('Camera 101')).toBeInTheDocument());
+    expect(within(list).getAllByText(/^Camera \d+$/)).toHaveLength(20);
+  });
+});
