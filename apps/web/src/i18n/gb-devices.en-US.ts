@@ -4,6 +4,9 @@ import type gbDevicesZh from './gb-devices.zh-CN';
 const gbDevicesEn: typeof gbDevicesZh = {
   gbDevice: {
     recordFromDevice: 'The device is sending the recording: {{percent}}%',
+    recordsOnDevice: 'See the recordings on the device',
+    recordType: 'Record type',
+    recordTypes: { time: 'Scheduled', alarm: 'Alarm', manual: 'Manual', all: 'All' },
     fetchCatalog: 'Refresh catalog',
     fetchCatalogStarted: 'Catalog query sent to the device',
     catalogDone: 'Catalog updated: {{received}} items ({{added}} added, {{updated}} updated, {{removed}} removed)',

@@ -3,6 +3,10 @@ const gbDevicesZh = {
   gbDevice: {
     /** The playback page's download of a range kept on the device: the device's transfer to the server. */
     recordFromDevice: '设备正在传输录像 {{percent}}%',
+    /** A GB28181 channel with no platform recordings that day: look on the device. */
+    recordsOnDevice: '查看设备录像',
+    recordType: '录像类型',
+    recordTypes: { time: '定时录像', alarm: '报警录像', manual: '手动录像', all: '全部' },
     fetchCatalog: '刷新目录',
     fetchCatalogStarted: '已向设备查询目录',
     catalogDone: '目录已更新：共 {{received}} 项（新增 {{added}}，更新 {{updated}}，删除 {{removed}}）',

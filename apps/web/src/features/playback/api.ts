@@ -31,6 +31,25 @@ export const fetchDaily = (device: string, channel: string, day: string, source:
     data: { id: channelIdOf(device, channel), period: day, ...recordTypeOf(source) },
   });
 
+/** One recording file kept on a GB28181 device (RecordInfo), as devices/record/files lists them. */
+export interface DeviceRecordFile {
+  name: string;
+  startAt: string;
+  endAt: string;
+  duration: number;
+  FilePath: string;
+  /** The device's record type: time, alarm, manual… */
+  Type: string;
+  FileSize: number;
+}
+
+/** The device's files of a day (a partial answer says Complete 0 with what arrived). */
+export const fetchDeviceFiles = (device: string, channel: string, day: string) =>
+  getV1<{ Total: number; RecordList: DeviceRecordFile[]; Complete: number; Received: number; SumNum: number }>('/api/v1/devices/record/files', {
+    id: channelIdOf(device, channel),
+    period: day,
+  });
+
 export const setImportant = (ids: number[], important: boolean) =>
   postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { id: ids.join(','), important: important ? 1 : 0 });
 

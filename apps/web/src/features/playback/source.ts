@@ -10,6 +10,9 @@ export type RecordSource = 'Cloud' | 'Device';
 /** Only GB28181 channels have recordings on the device the platform can ask for. */
 export const deviceSourceAvailable = (deviceType: string | undefined) => deviceType === 'GB28181';
 
+/** The source a page was opened with (?source=Device), the platform's own otherwise. */
+export const sourceFromQuery = (v: string | null | undefined): RecordSource => (v?.trim().toLowerCase() === 'device' ? 'Device' : 'Cloud');
+
 /** The record calls' recordType parameter (left out for the platform's own: the default). */
 export const recordTypeOf = (source: RecordSource): { recordType?: string } => (source === 'Device' ? { recordType: 'Device' } : {});
 

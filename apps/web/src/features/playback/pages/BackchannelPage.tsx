@@ -32,11 +32,11 @@ import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
 import { Timeline } from '../components/Timeline';
-import { backchannelPath, backlistPath, backtimePath } from '../paths';
+import { backchannelPath, backlistPath, backtimePath, withSource } from '../paths';
 import { useDayRecords } from '../useDayRecords';
 import { usePlayback } from '../usePlayback';
 import { DAY, followPlayhead, rangeAtOrAfter, replayFrom, type Range, type View } from '../timeline';
-import { deviceSourceAvailable, speedsFor, type RecordSource } from '../source';
+import { deviceSourceAvailable, sourceFromQuery, speedsFor, type RecordSource } from '../source';
 
 export default function BackchannelPage() {
   const { devid = '', chnid = '', day = '' } = useParams();
@@ -54,8 +54,19 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const [view, setView] = useState<View>({ start: 0, span: DAY });
   const [selection, setSelection] = useState<Range | null>(null);
   const [position, setPosition] = useState<number | undefined>(undefined);
-  /** The platform's recordings, or (GB28181 channels) those kept on the device. */
-  const [source, setSource] = useState<RecordSource>('Cloud');
+  // The platform's recordings, or (GB28181 channels) those kept on the device: in the address
+  // (?source=Device), so the segment list, a day picked on the calendar and a reload keep it.
+  const [params, setParams] = useSearchParams();
+  const source = sourceFromQuery(params.get('source'));
+  const setSource = useCallback(
+    (v: RecordSource) => {
+      const next = new URLSearchParams(params);
+      if (v === 'Device') next.set('source', 'Device');
+      else next.delete('source');
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
   // Starts muted (a browser plays a muted video without a click first); the recordings keep their sound.
   const [muted, setMuted] = useState(true);
   useEffect(() => {
@@ -77,6 +88,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
 
   const pb = usePlayback(videoRef, device, channel, day, source);
   const { state } = pb;
+  const chooseSource = (v: RecordSource) => {
+    setSource(v);
+    setSelection(null);
+    if (v === 'Device' && state.speed > 8) pb.setSpeed(1);
+  };
 
   // The playhead follows the media clock, and the view the playhead (unless moved away from it).
   const lastRef = useRef<number | undefined>(undefined);
@@ -104,7 +120,6 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   );
 
   // ?t=<second>: start there once the day's ranges are known (the segment list's play button).
-  const [params, setParams] = useSearchParams();
   const startAt = params.get('t');
   useEffect(() => {
     if (startAt === null || !ranges.length) return;
@@ -172,18 +187,14 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               <Segmented<RecordSource>
                 data-testid="record-source"
                 value={source}
-                onChange={(v) => {
-                  setSource(v);
-                  setSelection(null);
-                  if (v === 'Device' && state.speed > 8) pb.setSpeed(1);
-                }}
+                onChange={chooseSource}
                 options={[
                   { value: 'Cloud', label: t('playback.sourceCloud') },
                   { value: 'Device', label: t('playback.sourceDevice') },
                 ]}
               />
             )}
-            <Button icon={<UnorderedListOutlined />} onClick={() => navigate(backtimePath(device, channel, day))}>
+            <Button icon={<UnorderedListOutlined />} onClick={() => navigate(withSource(backtimePath(device, channel, day), source))}>
               {t('playback.segmentList')}
             </Button>
           </Space>
@@ -198,14 +209,21 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               recorded={recorded}
               loading={monthly.isFetching}
               onMonth={(m, d) => setMonth(shiftMonth(m, d))}
-              onPick={(d) => navigate(backchannelPath(device, channel, d))}
+              onPick={(d) => navigate(withSource(backchannelPath(device, channel, d), source))}
             />
           </Card>
           <Card size="small" style={{ marginTop: 12 }} title={t('playback.dayRecords')}>
             {daily.isLoading ? (
               <Spin />
             ) : list.length === 0 ? (
-              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playback.noRecords')} />
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playback.noRecords')}>
+                {/* A GB28181 channel the platform does not record often has its recordings on the device (an NVR). */}
+                {deviceOk && !onDevice && (
+                  <Button size="small" data-testid="try-device-source" onClick={() => chooseSource('Device')}>
+                    {t('gbDevice.recordsOnDevice')}
+                  </Button>
+                )}
+              </Empty>
             ) : (
               <>
                 <Typography.Text type="secondary" data-testid="day-summary">

@@ -1,22 +1,29 @@
 /**
  * /video/backtime/:devid/:chnid/:day: the day's recordings as a list (time, duration, size when
  * known, important flag) with play (opens the backchannel page at that range) and download per row.
+ * A GB28181 channel also lists the files kept on the device (?source=Device, as the backchannel
+ * page): each file with its record type, played from the device and downloaded through the server.
  */
-import { useState } from 'react';
-import { Button, Card, Progress, Space, Table, Tag } from 'antd';
+import { useMemo, useState } from 'react';
+import { Button, Card, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { downloadUrl, fetchChannels, setImportant } from '../api';
+import { downloadUrl, fetchChannels, fetchDeviceFiles, setImportant, type DailyRange } from '../api';
 import { clock, parseDay, stampAt, today } from '../day';
 import { fetchWithProgress, percent, saveBlob } from '../download';
-import { backchannelPath, backtimePath, backlistPath } from '../paths';
+import { backchannelPath, backtimePath, backlistPath, withSource } from '../paths';
+import { downloadFromDevice } from '../deviceDownload';
+import { deviceSourceAvailable, sourceFromQuery, type RecordSource } from '../source';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
-import { useDayRecords, type DayRange } from '../useDayRecords';
+import { dayRanges, useDayRecords, type DayRange } from '../useDayRecords';
+
+/** A row: a range of the platform's recordings, or one file on the device (with its record type). */
+type Row = DayRange & { type?: string };
 
 export default function BacktimePage() {
   const { devid = '', chnid = '', day = '' } = useParams();
@@ -27,19 +34,47 @@ export default function BacktimePage() {
 function Backtime({ device, channel, day }: { device: string; channel: string; day: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { query, list } = useDayRecords(device, channel, day);
+  const [params, setParams] = useSearchParams();
+  const source = sourceFromQuery(params.get('source'));
+  const onDevice = source === 'Device';
+  const cloud = useDayRecords(device, channel, onDevice ? '' : day);
+  const files = useQuery({ queryKey: ['playback', 'deviceFiles', device, channel, day], queryFn: () => fetchDeviceFiles(device, channel, day), enabled: onDevice });
+  const deviceRows = useMemo<Row[]>(
+    () =>
+      dayRanges(
+        (files.data?.RecordList ?? []).map((f, i) => ({ name: `${f.startAt}-${f.endAt}-${i}`, startAt: f.startAt, endAt: f.endAt, duration: f.duration, size: f.FileSize || undefined, important: 0, type: f.Type }) as DailyRange),
+        day,
+      ),
+    [files.data, day],
+  );
+  const query = onDevice ? files : cloud.query;
+  const list: Row[] = onDevice ? deviceRows : cloud.list;
   const [progress, setProgress] = useState<Record<string, number>>({});
   // The names the backchannel page shows (same query, so going between the two asks once).
   const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
   const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
+  const deviceOk = deviceSourceAvailable(chan?.DeviceType);
+  const setSource = (v: RecordSource) => {
+    const next = new URLSearchParams(params);
+    if (v === 'Device') next.set('source', 'Device');
+    else next.delete('source');
+    setParams(next, { replace: true });
+  };
   const name = chan?.Name || `${device}_${channel}`;
   const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
 
-  const download = async (r: DayRange) => {
+  const download = async (r: Row) => {
     const a = stampAt(day, r.start);
     const b = stampAt(day, r.end);
+    const fallbackName = `${device}_${channel}_${a}_${b}.mp4`;
+    const show = (n: number) => setProgress((m) => ({ ...m, [r.name]: n }));
     try {
-      const { blob, name } = await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => setProgress((m) => ({ ...m, [r.name]: percent(p) })), `${device}_${channel}_${a}_${b}.mp4`);
+      const { blob, name } = onDevice
+        ? await downloadFromDevice({ device, channel, start: a, seconds: Math.max(1, Math.round(r.end - r.start)), fallbackName }, (p) =>
+            // The device's transfer is the first half of the bar, the file the second.
+            show(p.phase === 'device' ? Math.floor(p.percent / 2) : 50 + Math.floor(percent(p) / 2)),
+          )
+        : await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => show(percent(p)), fallbackName);
       saveBlob(blob, name);
       setProgress((m) => ({ ...m, [r.name]: 100 }));
     } catch (err) {
@@ -47,7 +82,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
       setProgress((m) => ({ ...m, [r.name]: -1 }));
     }
   };
-  const mark = async (r: DayRange) => {
+  const mark = async (r: Row) => {
     if (!r.ids?.length) return;
     try {
       await setImportant(r.ids, r.important !== 1);
@@ -66,7 +101,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
           { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
           { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
           { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
-          { key: `day:${day}`, label: date, to: backchannelPath(device, channel, day) },
+          { key: `day:${day}`, label: date, to: withSource(backchannelPath(device, channel, day), source) },
         ]}
         node={{ key: `list:${day}`, label: t('playback.segmentList') }}
         stime={day}
@@ -74,16 +109,35 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
       <PageTitle
         title={`${t('route.videoBacktime')} · ${name} · ${date}`}
         extra={
-          <Button icon={<FieldTimeOutlined />} onClick={() => navigate(backchannelPath(device, channel, day))}>
-            {t('playback.timelineView')}
-          </Button>
+          <Space>
+            {deviceOk && (
+              <Segmented<RecordSource>
+                data-testid="record-source"
+                value={source}
+                onChange={setSource}
+                options={[
+                  { value: 'Cloud', label: t('playback.sourceCloud') },
+                  { value: 'Device', label: t('playback.sourceDevice') },
+                ]}
+              />
+            )}
+            <Button icon={<FieldTimeOutlined />} onClick={() => navigate(withSource(backchannelPath(device, channel, day), source))}>
+              {t('playback.timelineView')}
+            </Button>
+          </Space>
         }
       />
       <Card>
-        <Table<DayRange>
+        {onDevice && files.data?.Complete === 0 && (
+          <Typography.Text type="warning" data-testid="device-partial" style={{ display: 'block', marginBottom: 8 }}>
+            {t('playback.devicePartial', { received: files.data.Received, sumNum: files.data.SumNum })}
+          </Typography.Text>
+        )}
+        <Table<Row>
           rowKey="name"
           size="small"
-          loading={query.isLoading}
+          loading={query.isFetching && !query.data}
+          locale={deviceOk && !onDevice && !query.isFetching && !list.length ? { emptyText: <Button size="small" data-testid="try-device-source" onClick={() => setSource('Device')}>{t('gbDevice.recordsOnDevice')}</Button> } : undefined}
           dataSource={list}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           scroll={{ x: 760 }}
@@ -99,23 +153,27 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
             },
             { title: t('playback.duration'), render: (_, r) => clock(r.duration ?? r.end - r.start) },
             { title: t('playback.size'), render: (_, r) => (r.size !== undefined ? formatBytes(r.size) : '—') },
-            {
-              title: t('playback.important'),
-              render: (_, r) => (r.important === 1 ? <Tag color="gold">{t('common.yes')}</Tag> : <Tag>{t('common.no')}</Tag>),
-            },
+            onDevice
+              ? { title: t('gbDevice.recordType'), render: (_, r) => (r.type ? <Tag>{t(`gbDevice.recordTypes.${r.type}`, { defaultValue: r.type })}</Tag> : '—') }
+              : {
+                  title: t('playback.important'),
+                  render: (_, r) => (r.important === 1 ? <Tag color="gold">{t('common.yes')}</Tag> : <Tag>{t('common.no')}</Tag>),
+                },
             {
               title: t('common.actions'),
               render: (_, r) => (
                 <Space>
-                  <Button size="small" icon={<CaretRightOutlined />} onClick={() => navigate(`${backchannelPath(device, channel, day)}?t=${r.start}`)}>
+                  <Button size="small" icon={<CaretRightOutlined />} onClick={() => navigate(withSource(`${backchannelPath(device, channel, day)}?t=${r.start}`, source))}>
                     {t('playback.play')}
                   </Button>
                   <Button size="small" icon={<DownloadOutlined />} onClick={() => void download(r)} disabled={(progress[r.name] ?? -1) >= 0 && progress[r.name] < 100}>
                     {t('playback.download')}
                   </Button>
-                  <Button size="small" icon={r.important === 1 ? <StarFilled /> : <StarOutlined />} disabled={!r.ids?.length} onClick={() => void mark(r)}>
-                    {r.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}
-                  </Button>
+                  {!onDevice && (
+                    <Button size="small" icon={r.important === 1 ? <StarFilled /> : <StarOutlined />} disabled={!r.ids?.length} onClick={() => void mark(r)}>
+                      {r.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}
+                    </Button>
+                  )}
                   {progress[r.name] !== undefined && progress[r.name] >= 0 && <Progress percent={progress[r.name]} size="small" style={{ width: 120 }} />}
                 </Space>
               ),
