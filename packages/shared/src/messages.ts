@@ -193,6 +193,13 @@ export const REASONS = {
   rectangleInPicture: { 'zh-CN': '矩形须在画面之内（length × width）', 'en-US': 'the rectangle must lie inside the picture (length × width)' },
   notOnOnvif: { 'zh-CN': 'ONVIF通道不支持 {command}', 'en-US': '{command} is not available on ONVIF channels' },
   gbCommandInvalid: { 'zh-CN': '无法组成GB28181命令（{detail}）', 'en-US': 'cannot make the GB28181 command ({detail})' },
+  // reaching an ONVIF device (the {reason} of onvifUnreachable and onvifNotOnvif)
+  connectionRefused: { 'zh-CN': '连接被拒绝', 'en-US': 'connection refused' },
+  connectionReset: { 'zh-CN': '连接被重置', 'en-US': 'connection reset' },
+  hostUnreachable: { 'zh-CN': '主机不可达', 'en-US': 'host unreachable' },
+  hostNotFound: { 'zh-CN': '找不到主机', 'en-US': 'host not found' },
+  unexpectedAnswer: { 'zh-CN': '无法识别设备的应答', 'en-US': 'unexpected answer' },
+  noPtzService: { 'zh-CN': '设备没有云台（PTZ）服务', 'en-US': 'the device has no PTZ service' },
   // asking a GB28181 device (the {reason} of gbNoAnswer and gbRefused)
   gbNoAnswerWithin: { 'zh-CN': '{method} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to {method} within {ms} ms' },
   gbTransactionTimeout: { 'zh-CN': '{method} 请求超时（SIP事务超时）', 'en-US': 'no answer to {method} (transaction timed out)' },

@@ -85,6 +85,9 @@ describe('ONVIF', () => {
     expect(res.statusCode).toBe(502);
     expect(res.json().msg).toBe(`Cannot reach the device at 127.0.0.1:${port}: connection refused`);
     expect(res.json().EasyDarwin.Header.ErrorNum).toBe('502');
+    // The cause the platform names itself is in the answer's language too.
+    const zh = await probe({ ip: '127.0.0.1', port }, 'zh-CN');
+    expect(zh.json().msg).toBe(`无法连接设备 127.0.0.1:${port}: 连接被拒绝`);
   });
 
   it('a device that never answers times out', async () => {

@@ -4,18 +4,24 @@
  * not-onvif, unreachable) with the device's own words in `detail`.
  */
 import onvif from 'onvif';
-import type { OnvifProbeBody, OnvifProfile } from '@opencvr/shared';
+import { reason, type OnvifProbeBody, type OnvifProfile, type Reason, type ReasonKey } from '@opencvr/shared';
 
 export type OnvifErrorKind = 'timeout' | 'auth' | 'not-onvif' | 'unreachable';
 
 export class OnvifError extends Error {
   constructor(
     readonly kind: OnvifErrorKind,
+    /** The device's own words, or the English of `why`. */
     readonly detail: string,
+    /** Where the platform names the cause itself (a refused connection …): the catalogue reason, for an answer in the request's language. */
+    readonly why?: Reason,
   ) {
     super(`${kind}: ${detail}`);
   }
 }
+
+/** A cause the platform names itself (not the device's words). */
+export const onvifCause = (kind: OnvifErrorKind, key: ReasonKey) => new OnvifError(kind, reason(key, 'en-US'), { key });
 
 export interface OnvifProbeOptions {
   hostname: string;
@@ -37,13 +43,14 @@ function classify(err: unknown, timeoutMs: number): OnvifError {
   const msg = String(e?.message ?? err);
   // ONVIF Core 5.11.2.3: a refused WS-Security token is the Sender fault with subcode ter:NotAuthorized.
   if (/NotAuthorized/i.test(e?.xml ?? '')) return new OnvifError('auth', msg);
-  if (e?.code === 'ECONNREFUSED') return new OnvifError('unreachable', 'connection refused');
-  if (e?.code === 'EHOSTUNREACH' || e?.code === 'ENETUNREACH') return new OnvifError('unreachable', 'host unreachable');
-  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return new OnvifError('unreachable', 'host not found');
-  if (e?.code === 'ECONNRESET') return new OnvifError('not-onvif', 'connection reset');
+  if (e?.code === 'ECONNREFUSED') return onvifCause('unreachable', 'connectionRefused');
+  if (e?.code === 'EHOSTUNREACH' || e?.code === 'ENETUNREACH') return onvifCause('unreachable', 'hostUnreachable');
+  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return onvifCause('unreachable', 'hostNotFound');
+  if (e?.code === 'ECONNRESET') return onvifCause('not-onvif', 'connectionReset');
   if (/timeout/i.test(msg) || e?.code === 'ETIMEDOUT') return new OnvifError('timeout', `no answer within ${timeoutMs} ms`);
   if (/NotAuthorized|not authorized|Unauthorized|authentication failed|401/i.test(msg)) return new OnvifError('auth', msg);
-  return new OnvifError('not-onvif', msg.replace(/^ONVIF SOAP Fault:\s*/, '') || 'unexpected answer');
+  const words = msg.replace(/^ONVIF SOAP Fault:\s*/, '');
+  return words ? new OnvifError('not-onvif', words) : onvifCause('not-onvif', 'unexpectedAnswer');
 }
 
 /** Runs one callback-style client call; a failure keeps the SOAP answer (`xml`) for classify(). */

@@ -5,7 +5,7 @@
  * here: the client concatenates them into its XML as given.
  */
 import onvif from 'onvif';
-import { OnvifError } from './probe.js';
+import { OnvifError, onvifCause } from './probe.js';
 
 export interface PtzTarget {
   hostname: string;
@@ -43,10 +43,12 @@ function classify(err: unknown): OnvifError {
   const e = err as NodeJS.ErrnoException & { xml?: string };
   const msg = String(e?.message ?? err);
   if (/NotAuthorized/i.test(e?.xml ?? '') || /NotAuthorized|Unauthorized|401/i.test(msg)) return new OnvifError('auth', msg);
-  if (e?.code === 'ECONNREFUSED') return new OnvifError('unreachable', 'connection refused');
-  if (e?.code === 'EHOSTUNREACH' || e?.code === 'ENETUNREACH' || e?.code === 'ENOTFOUND') return new OnvifError('unreachable', e.code);
+  if (e?.code === 'ECONNREFUSED') return onvifCause('unreachable', 'connectionRefused');
+  if (e?.code === 'EHOSTUNREACH' || e?.code === 'ENETUNREACH') return onvifCause('unreachable', 'hostUnreachable');
+  if (e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN') return onvifCause('unreachable', 'hostNotFound');
   if (/timeout/i.test(msg) || e?.code === 'ETIMEDOUT') return new OnvifError('timeout', msg);
-  return new OnvifError('not-onvif', msg.replace(/^ONVIF SOAP Fault:\s*/, '') || 'unexpected answer');
+  const words = msg.replace(/^ONVIF SOAP Fault:\s*/, '');
+  return words ? new OnvifError('not-onvif', words) : onvifCause('not-onvif', 'unexpectedAnswer');
 }
 
 function connect(t: PtzTarget): Promise<Cam> {
@@ -67,7 +69,7 @@ function connect(t: PtzTarget): Promise<Cam> {
   const p = new Promise<Cam>((resolve, reject) => {
     cam.connect((err: Error | null, _d: unknown, xml?: string) => {
       if (err) reject(classify(Object.assign(err, { xml })));
-      else if (!(cam as Loose).uri?.ptz) reject(new OnvifError('not-onvif', 'the device has no PTZ service'));
+      else if (!(cam as Loose).uri?.ptz) reject(onvifCause('not-onvif', 'noPtzService'));
       else resolve(cam);
     });
   });

@@ -51,9 +51,9 @@ export async function onvifRoutes(app: FastifyInstance, _opts: { ctx: AppContext
           // 400, not 401: the console's session is fine, the device's credentials are not.
           throw new ApiError(400, 'onvifAuthFailed', { address });
         case 'unreachable':
-          throw new ApiError(502, 'onvifUnreachable', { address, reason: err.detail });
+          throw new ApiError(502, 'onvifUnreachable', { address, reason: err.why ?? err.detail });
         default:
-          throw new ApiError(502, 'onvifNotOnvif', { address, reason: err.detail.slice(0, 200) });
+          throw new ApiError(502, 'onvifNotOnvif', { address, reason: err.why ?? err.detail.slice(0, 200) });
       }
     }
   };

@@ -77,9 +77,9 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         case 'auth':
           throw new ApiError(400, 'onvifAuthFailed', { address });
         case 'unreachable':
-          throw new ApiError(502, 'onvifUnreachable', { address, reason: err.detail });
+          throw new ApiError(502, 'onvifUnreachable', { address, reason: err.why ?? err.detail });
         default:
-          throw new ApiError(502, 'onvifNotOnvif', { address, reason: err.detail.slice(0, 200) });
+          throw new ApiError(502, 'onvifNotOnvif', { address, reason: err.why ?? err.detail.slice(0, 200) });
       }
     }
   }
