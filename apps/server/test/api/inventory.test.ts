@@ -37,7 +37,9 @@ describe('devices', () => {
     expect(p1.TotalCount).toBe(25);
     expect(p1.DeviceCount).toBe(25);
     expect(p1.Devices).toHaveLength(20);
-    expect(p1.Devices[0]).toMatchObject({ DeviceID: id, DeviceName: 'Front gate', DeviceType: 'RTSP', ChannelNum: 1, onlineChannelNums: 0, Online: 0, clusterOnline: 1 });
+    expect(p1.Devices[0]).toMatchObject({ DeviceID: id, DeviceName: 'Front gate', DeviceType: 'RTSP', DeviceIp: '10.1.2.3', DevicePort: 8554, ChannelNum: 1, onlineChannelNums: 0, Online: 0, clusterOnline: 1 });
+    // Found by the address in its URL.
+    expect((await body('/api/v1/devicesconfig?q=10.1.2.3')).Devices.map((d: { DeviceID: string }) => d.DeviceID)).toEqual([id]);
     expect((await body('/api/v1/devicesconfig?start=20&limit=20')).Devices).toHaveLength(5);
     expect((await body('/api/v1/devicesconfig?q=gate')).TotalCount).toBe(1);
     expect((await body('/api/v1/devicesconfig?q=GATE')).TotalCount).toBe(1);

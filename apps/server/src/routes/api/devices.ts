@@ -11,6 +11,7 @@ import { notFound } from '../../http/errors.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { deviceRow } from '../../services/inventory/rows.js';
+import { hostOf, portOf } from '../../services/inventory/channels.js';
 import { deviceId, deviceRefs, listWindow, streamUrl } from './inventory-schemas.js';
 import { gbDeviceDetails } from './gb-devices.js';
 
@@ -133,6 +134,9 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     async (req) => {
       const { RtspUrl, ...input } = req.body;
+      // A camera added by its URL is listed (and found by a search) under the URL's address.
+      if (RtspUrl && !input.DeviceIp) input.DeviceIp = hostOf(RtspUrl);
+      if (RtspUrl && !input.DevicePort) input.DevicePort = portOf(RtspUrl) || undefined;
       const d = await devices.create(input);
       if (RtspUrl) {
         await channels.create(d.device_id, { RtspUrl, Name: d.device_name, Username: input.DeviceUserName, Password: input.DeviceUserPW });

@@ -386,7 +386,8 @@ export class ChannelService {
   }
 }
 
-function hostOf(url?: string): string {
+/** The host of a stream URL ('' when it has none or is not a URL). */
+export function hostOf(url?: string): string {
   if (!url) return '';
   try {
     return new URL(url).hostname;
@@ -394,7 +395,8 @@ function hostOf(url?: string): string {
     return '';
   }
 }
-function portOf(url?: string): number {
+/** The port of a stream URL, its scheme's default when it names none (0 when unknown). */
+export function portOf(url?: string): number {
   if (!url) return 0;
   try {
     const u = new URL(url);
