@@ -123,7 +123,7 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
             ...deviceFields,
             DeviceID: deviceId.optional(),
             DeviceType: z.enum(DEVICE_TYPES),
-            /** For RTSP/ONVIF devices: the first channel's stream, created in the same transaction. */
+            /** For RTSP/ONVIF devices: the first channel's stream, created right after the device. */
             RtspUrl: streamUrl.optional(),
           })
           .refine((b) => b.DeviceType !== 'GB28181' || (b.DeviceID && /^\d{20}$/.test(b.DeviceID)), {
