@@ -75,6 +75,35 @@ export function useLazyTree<T>(load: LazyLoader<T>, initialRoot?: LazyPage<T>) {
     },
     [fetchPage],
   );
+  /**
+   * Fetches again every loaded level whose key passes `which`, as far as it was loaded (its "load
+   * more" pages too), keeping the levels below: the tree stays as expanded, with fresh rows.
+   */
+  const levelsRef = useRef(levels);
+  levelsRef.current = levels;
+  const refresh = useCallback(
+    async (which: (key: string) => boolean) => {
+      const gen = generation.current;
+      const keys = [...levelsRef.current.keys()].filter((k) => which(k) && parents.current.has(k));
+      await Promise.all(
+        keys.map(async (key) => {
+          const parent = parents.current.get(key) ?? null;
+          const had = levelsRef.current.get(key)?.items.length ?? 0;
+          const items: LazyItem<T>[] = [];
+          let total = 0;
+          do {
+            const page = await load(parent, items.length);
+            items.push(...page.items);
+            total = page.total;
+            if (!page.items.length) break;
+          } while (items.length < Math.min(had, total));
+          if (gen !== generation.current) return;
+          setLevels((prev) => new Map(prev).set(key, { items, total }));
+        }),
+      );
+    },
+    [load],
+  );
   const reset = useCallback(() => {
     generation.current += 1;
     parents.current = new Map([[ROOT_KEY, null]]);
@@ -105,5 +134,5 @@ export function useLazyTree<T>(load: LazyLoader<T>, initialRoot?: LazyPage<T>) {
     [levels],
   );
 
-  return { levels, version, loadChildren, loadMore, reloadLevel, reset, build };
+  return { levels, version, loadChildren, loadMore, reloadLevel, refresh, reset, build };
 }

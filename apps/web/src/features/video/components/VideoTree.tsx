@@ -1,14 +1,16 @@
 /**
  * The video tree tab (admins): devices paged by 50 with "load more"; a device expands into its
  * channels, a directory into its sub-channels, each level loaded when opened. With a search text
- * the tree gives way to the matching channels of every device.
+ * the tree gives way to the matching channels of every device. Online states follow the events
+ * socket's news messages.
  */
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { Empty, Input, Spin, theme, Tree, type TreeProps } from 'antd';
 import { HddOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
-import { useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
+import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
+import { useWsTopic } from '../../../lib/ws';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
@@ -23,6 +25,9 @@ const channelItem = (c: ChannelRow, flat = false): LazyItem<Node> => ({
   data: { kind: 'channel', channel: c },
   leaf: flat || c.Parental !== 1,
 });
+
+/** How long a burst of online/offline messages is gathered before the tree asks again. */
+const NEWS_SETTLE_MS = 500;
 
 /** No row is ever shown selected; one array for every render (a new one re-renders every row). */
 const NO_KEYS: string[] = [];
@@ -81,7 +86,24 @@ export function VideoTree() {
   const tree = useLazyTree(load, initial);
   // Plain spans in the theme's colours: Typography measures itself, and the first level is 50 of them.
   const { colorTextSecondary, colorLink } = theme.useToken().token;
-  const { reset, loadChildren, loadMore } = tree;
+  const { reset, loadChildren, loadMore, refresh } = tree;
+
+  // A channel going on or off line (a GB device registering again, a camera lost) arrives as a news
+  // message on the events socket: the loaded rows of its device are fetched again, so the tree's
+  // green/grey and counts follow, and a click opens a channel that came back instead of saying it is
+  // offline. Messages come in bursts (every channel of a device): one refresh for a burst.
+  const changed = useRef(new Set<string>());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useWsTopic('news', (item) => {
+    changed.current.add(item.DeviceID);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      const devices = [...changed.current];
+      changed.current.clear();
+      void refresh((key) => key === ROOT_KEY || devices.some((d) => key === `d:${d}` || key.startsWith(`c:${d}:`))).catch(() => undefined);
+    }, NEWS_SETTLE_MS);
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
 
   const haveInitial = useRef(initial !== undefined);
   useEffect(() => {
