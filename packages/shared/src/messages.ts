@@ -148,6 +148,7 @@ export const REASONS = {
   hostOrIp: { 'zh-CN': '须为IP地址或主机名', 'en-US': 'must be an IP address or a host name' },
   hostOrIpv4: { 'zh-CN': '须为IPv4地址或主机名', 'en-US': 'must be an IPv4 address or a host name' },
   streamUrl: { 'zh-CN': '须为 rtsp://、rtmp:// 或 http(s):// 地址', 'en-US': 'must be an rtsp://, rtmp:// or http(s):// URL' },
+  idList: { 'zh-CN': '须为逗号分隔的编号，每个最长64位，只能包含字母、数字和 _ . -', 'en-US': 'IDs separated by commas, each up to 64 letters, digits and _ . -' },
   notJson: { 'zh-CN': '不是合法的JSON', 'en-US': 'not JSON' },
   channelRefList: { 'zh-CN': '须为“设备:通道”的列表', 'en-US': 'a list of device:channel' },
   gbChannelRef: { 'zh-CN': '须为“设备:通道”或20位GB28181通道编号', 'en-US': 'device:channel or a 20-digit GB channel ID' },

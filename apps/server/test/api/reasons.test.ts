@@ -53,6 +53,15 @@ describe("a route's own reasons", () => {
 });
 
 describe("a schema's own messages", () => {
+  it('a channel ID of delchannel that is not one: 400 naming it, nothing deleted', async () => {
+    const dev = await camera();
+    const url = `/api/v1/delchannel?device=${dev}&channel=1,a/b`;
+    expect(await msgOf(url)).toBe('参数 channel 不合法: 须为逗号分隔的编号，每个最长64位，只能包含字母、数字和 _ . -');
+    expect(await msgOf(`${url}&lang=en-US`)).toBe('Invalid parameter channel: IDs separated by commas, each up to 64 letters, digits and _ . -');
+    const list = await get(`/api/v1/channels?device=${dev}`);
+    expect(JSON.stringify(list.json())).toContain(`"ChannelID":"1"`);
+  });
+
   it('a format the schema names (with a var)', async () => {
     const url = '/api/v1/record/querymonthly?id=1:1&period=2024';
     expect(await msgOf(url)).toBe('参数 period 不合法: 格式须为YYYYMM');

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1, v2 } from '../../http/envelope.js';
 import { invalidParam } from '../../http/errors.js';
+import { schemaReason } from '../../http/zod-reason.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
@@ -161,13 +162,21 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
   );
 
-  /** Deletes channels: `channel` one ID or a comma list; answers the IDs that failed (EasyCVR shape). */
+  const idsOf = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+/** One channel ID or a comma list of them; a bad one is a 400 naming the rule (a thrown ZodError in the handler was a 500). */
+const channelIdList = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100000)
+  .refine((s) => idsOf(s).every((id) => channelId.safeParse(id).success), schemaReason('idList'));
+
+/** Deletes channels: `channel` one ID or a comma list; answers the IDs that failed (EasyCVR shape). */
   r.get(
     '/api/v1/delchannel',
-    { config: admin, schema: { tags, querystring: z.object({ device: deviceId, channel: z.string().trim().min(1).max(100000) }) } },
+    { config: admin, schema: { tags, querystring: z.object({ device: deviceId, channel: channelIdList }) } },
     async (req) => {
-      const ids = req.query.channel.split(',').map((s) => s.trim()).filter(Boolean);
-      for (const id of ids) channelId.parse(id);
+      const ids = idsOf(req.query.channel);
       const failed = await channels.remove(req.query.device, ids);
       ctx.inventory.onChannelsChanged();
       return v1('MSG_SC_SERVER_DELETE_CHANNEL_ACK', { error: failed });
