@@ -87,3 +87,21 @@ describe('/video/backchannel of a GB28181 channel', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(`/video/backtime/${DEV}/${CH}/${DAY}?source=Device`));
   });
 });
+
+describe('a device that cannot be asked', { timeout: 30_000 }, () => {
+  it('the day card says why the list is missing (the server’s answer), not that the day has no recordings', async () => {
+    // No querydaily stub: the stub answers 404 with its text, as the server answers 409 for an offline device.
+    stubApi({
+      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
+      '/api/v1/record/querymonthly': () => '0'.repeat(30),
+    });
+    renderConsole(
+      <Routes>
+        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
+      </Routes>,
+      { path: `/video/backchannel/${DEV}/${CH}/${DAY}?source=Device` },
+    );
+    expect(await screen.findByTestId('day-error')).toHaveTextContent('no stub for GET /api/v1/record/querydaily');
+    expect(screen.queryByText('当天没有录像')).toBeNull();
+  });
+});

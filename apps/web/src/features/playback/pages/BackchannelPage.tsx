@@ -215,6 +215,13 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
           <Card size="small" style={{ marginTop: 12 }} title={t('playback.dayRecords')}>
             {daily.isLoading ? (
               <Spin />
+            ) : daily.isError ? (
+              // Not "no recordings": the list could not be had (a device offline or silent says so).
+              <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<Typography.Text type="danger" data-testid="day-error">{(daily.error as Error).message}</Typography.Text>}>
+                <Button size="small" onClick={() => void daily.refetch()}>
+                  {t('player.retry')}
+                </Button>
+              </Empty>
             ) : list.length === 0 ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playback.noRecords')}>
                 {/* A GB28181 channel the platform does not record often has its recordings on the device (an NVR). */}

@@ -137,7 +137,13 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
           rowKey="name"
           size="small"
           loading={query.isFetching && !query.data}
-          locale={deviceOk && !onDevice && !query.isFetching && !list.length ? { emptyText: <Button size="small" data-testid="try-device-source" onClick={() => setSource('Device')}>{t('gbDevice.recordsOnDevice')}</Button> } : undefined}
+          locale={
+            query.isError && !query.isFetching
+              ? { emptyText: <Typography.Text type="danger" data-testid="day-error">{(query.error as Error).message}</Typography.Text> }
+              : deviceOk && !onDevice && !query.isFetching && !list.length
+                ? { emptyText: <Button size="small" data-testid="try-device-source" onClick={() => setSource('Device')}>{t('gbDevice.recordsOnDevice')}</Button> }
+                : undefined
+          }
           dataSource={list}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           scroll={{ x: 760 }}
