@@ -19,6 +19,15 @@ const admin = { access: 'admin' as const };
 /** The channel columns an ingest is opened with (sources.ts): a change restarts its running streams. */
 const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'enable', 'enable_audio'] as const;
 
+const idsOf = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+/** One channel ID or a comma list of them; a bad one is a 400 naming the rule (a thrown ZodError in the handler was a 500). */
+const channelIdList = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100000)
+  .refine((s) => idsOf(s).every((id) => channelId.safeParse(id).success), schemaReason('idList'));
+
 export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { channels } = ctx.inventory;
@@ -162,16 +171,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
   );
 
-  const idsOf = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
-/** One channel ID or a comma list of them; a bad one is a 400 naming the rule (a thrown ZodError in the handler was a 500). */
-const channelIdList = z
-  .string()
-  .trim()
-  .min(1)
-  .max(100000)
-  .refine((s) => idsOf(s).every((id) => channelId.safeParse(id).success), schemaReason('idList'));
-
-/** Deletes channels: `channel` one ID or a comma list; answers the IDs that failed (EasyCVR shape). */
+  /** Deletes channels: `channel` one ID or a comma list; answers the IDs that failed (EasyCVR shape). */
   r.get(
     '/api/v1/delchannel',
     { config: admin, schema: { tags, querystring: z.object({ device: deviceId, channel: channelIdList }) } },
