@@ -157,8 +157,8 @@ export const REASONS = {
   // which parameters a call needs together
   giveOneOf: { 'zh-CN': '请给出 {first}，或 {second}', 'en-US': 'give {first} or {second}' },
   needsWith: { 'zh-CN': '须与 {other} 一起给出', 'en-US': 'needs {other}' },
-  countBetween: { 'zh-CN': '须为{min}到{max}个', 'en-US': 'between {min} and {max}' },
-  atMost: { 'zh-CN': '最多{max}个', 'en-US': 'at most {max}' },
+  channelCountBetween: { 'zh-CN': '须为{min}到{max}个通道', 'en-US': 'between {min} and {max} channels' },
+  atMostPlayers: { 'zh-CN': '最多{max}个播放器', 'en-US': 'at most {max} players' },
   // time ranges
   afterStartWithinDays: { 'zh-CN': '须晚于开始时间（{start}）且不超过{days}天', 'en-US': 'after {start}, at most {days} days later' },
   afterStartWithinHours: {

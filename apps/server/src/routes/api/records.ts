@@ -154,7 +154,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           .map((s) => s.trim())
           .filter(Boolean)
           .map((s) => refOf({ id: s }));
-        if (!refs.length || refs.length > 500) throw invalidParam('ids', 'countBetween', { min: 1, max: 500 });
+        if (!refs.length || refs.length > 500) throw invalidParam('ids', 'channelCountBetween', { min: 1, max: 500 });
         list = list.where((eb) => eb.or(refs.map((x) => eb.and([eb('parent_device_id', '=', x.device), eb('channel_id', '=', x.channel)]))));
       } else if (q.device) list = list.where('parent_device_id', '=', q.device);
       else throw invalidParam('ids', 'giveOneOf', { first: 'ids', second: 'device' });

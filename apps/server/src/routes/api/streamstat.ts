@@ -133,7 +133,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       try {
         const stream = await resolve(await scopeP, m);
         if (!players.has(playerid) && players.size >= MAX_PLAYERS)
-          throw invalidParam('playerid', 'atMost', { max: MAX_PLAYERS });
+          throw invalidParam('playerid', 'atMostPlayers', { max: MAX_PLAYERS });
         const p = { playerid, stream };
         players.set(playerid, p);
         push(p);
