@@ -25,6 +25,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { downloadSnapshot } from '../../../components/player/snapshot';
 import { isAdminRole } from '../../../lib/session';
 import { useSession } from '../../../lib/stores/session';
+import { useUi } from '../../../lib/stores/ui';
 import { notify } from '../../../lib/notify';
 import { fetchChannels, fetchMonthly, removeDaily, setImportantBetween } from '../api';
 import { clock, monthOf, parseDay, recordedDays, shiftMonth, stampAt, today } from '../day';
@@ -49,6 +50,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const navigate = useNavigate();
   const qc = useQueryClient();
   const admin = isAdminRole(useSession((s) => s.userinfo?.role));
+  const mobile = useUi((s) => s.isMobile);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [month, setMonth] = useState(monthOf(day));
   const [view, setView] = useState<View>({ start: 0, span: DAY });
@@ -200,8 +202,9 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
           </Space>
         }
       />
-      <Row gutter={16}>
-        <Col flex="300px">
+      <Row gutter={[16, 12]}>
+        {/* On a phone the columns stack: the player first, the calendar and the day's list under it. */}
+        <Col flex="300px" style={{ order: mobile ? 2 : 1 }}>
           <Card size="small">
             <MonthCalendar
               month={month}
@@ -258,7 +261,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
             )}
           </Card>
         </Col>
-        <Col flex="auto" style={{ minWidth: 0 }}>
+        <Col flex="auto" style={{ minWidth: 0, order: mobile ? 1 : 2 }}>
           <Card size="small">
             <div
               data-testid="playback-player"
