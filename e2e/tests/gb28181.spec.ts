@@ -3,15 +3,18 @@
  * double of the server tests, against the e2e server's SIP port) registers, appears online with its
  * catalog in the device list and the video sidebar tree, its channel plays live in the console
  * player (INVITE, PS over RTP, decoded frames), the PTZ pad sends the PTZCmd of GB/T 28181 annex
- * A.3 (checked at the device), and an alarm it sends appears in /alarm/list. The GB settings
- * changed here (media IP, transport) are put back for the other files.
+ * A.3 (checked at the device), and an alarm it sends appears in /alarm/list. Its recordings
+ * (RecordInfo, s=Playback, s=Download) are played and downloaded from the playback page. The GB
+ * settings changed here (media IP, transport) are put back for the other files.
  */
 import { expect, test } from '@playwright/test';
 import { adminSession, v1, type Session } from '../support/api';
-import { expectAdvancing, openAs } from '../support/page';
+import { currentTime, expectAdvancing, openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
 import { answerQueries, type Answering } from '../../apps/server/test/fixtures/gb-device-answers';
 import { answerInvites, recordControls, type MediaAnswering } from '../../apps/server/test/fixtures/gb-device-media';
+import { answerRecordInfo, serveHistory, type HistoryServing } from '../../apps/server/test/fixtures/gb-device-records';
+import { gbTimeOf } from '../../apps/server/src/gb/records/time';
 
 const RUN = Date.now().toString(36);
 /** IDs unique to this run: 10-digit domain, type 132 (camera device) / 131 (its channel), 7-digit serial. */
@@ -36,6 +39,8 @@ test.describe('GB28181 device', () => {
   let answers: Answering;
   let media: MediaAnswering;
   let controls: ReturnType<typeof recordControls>;
+  let history: HistoryServing;
+  let recordInfo: ReturnType<typeof answerRecordInfo>;
   let keepalive: NodeJS.Timeout | undefined;
   let original: Record<string, unknown> = {};
 
@@ -55,6 +60,16 @@ test.describe('GB28181 device', () => {
       catalog: [{ deviceId: CH, name: CHANNEL_NAME, parental: 0, parentId: DEV, status: 'ON', manufacturer: 'OpenCVR', model: 'PTZ dome' }],
       deviceInfo: { deviceName: DEVICE_NAME, manufacturer: 'OpenCVR', model: 'device double', firmware: 'e2e', channel: 1 },
     });
+    // Recordings of today on the device: 01:00-01:30 and 02:00-02:10 (local time). The history
+    // responder goes first: answerInvites answers every INVITE it is given.
+    const at = (h: number, m: number) => gbTimeOf(new Date(new Date().setHours(h, m, 0, 0)));
+    recordInfo = answerRecordInfo(dev, {
+      records: [
+        { deviceId: CH, name: 'a', startTime: at(1, 0), endTime: at(1, 30), type: 'time' },
+        { deviceId: CH, name: 'b', startTime: at(2, 0), endTime: at(2, 10), type: 'alarm' },
+      ],
+    });
+    history = serveHistory(dev);
     media = answerInvites(dev);
     controls = recordControls(dev);
     expect((await dev.register()).status).toBe(200);
@@ -65,6 +80,8 @@ test.describe('GB28181 device', () => {
   test.afterAll(async ({ request }) => {
     clearInterval(keepalive);
     controls?.stop();
+    recordInfo?.stop();
+    await history?.stop();
     answers?.stop();
     await media?.stop();
     await dev?.unregister().catch(() => undefined);
@@ -145,5 +162,49 @@ test.describe('GB28181 device', () => {
     await expect(row).toContainText(CH);
     await expect(row).toContainText('运动目标检测报警');
     await expect(row).toContainText('2026-05-06 08:09:10');
+  });
+
+  test('its recordings: the day from the device on the timeline, played from the middle at 4x, a range downloaded (in English, beside the calendar)', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('language', 'en-US'));
+    const now = new Date();
+    const day = `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
+    await openAs(page, admin, `/video/backchannel/${DEV}/${CH}/${day}?source=Device`);
+    await expect(page.getByTestId('day-summary')).toHaveText('2 ranges, 00:40:00 in all', SLOW);
+    await expect(page.getByTestId('timeline-range')).toHaveCount(2);
+    // A long English line under the player once pushed it under the calendar at 1440 px.
+    const player = page.getByTestId('playback-player');
+    const calendar = (await page.getByTestId('month-calendar').boundingBox())!;
+    expect((await player.boundingBox())!.x, 'the player beside the calendar').toBeGreaterThan(calendar.x + calendar.width);
+
+    // 01:15 on the 24-hour timeline: the device is asked for its recording from there.
+    const timeline = page.getByTestId('timeline');
+    const box = (await timeline.boundingBox())!;
+    await timeline.click({ position: { x: (box.width * 1.25) / 24, y: box.height / 2 } });
+    await expect(player).toHaveAttribute('data-phase', 'playing', SLOW);
+    await expectAdvancing(page.getByTestId('playback-video'), 'device recording');
+    expect(history.sessions.at(-1)).toMatchObject({ session: 'Playback', channelId: CH });
+
+    // 4x: the device sends four times faster with the speed in the timestamps; the playhead follows
+    // the recording's time (it once moved one second per media second at any speed).
+    await page.getByTestId('speed').click();
+    await page.locator('.ant-select-item-option', { hasText: /^4x$/ }).click();
+    await expect.poll(() => history.sessions.at(-1)!.infos.some((i) => i.method === 'PLAY' && i.scale === 4), { message: 'PLAY Scale: 4 reaches the device' }).toBe(true);
+    const head = page.getByTestId('playhead');
+    const video = page.getByTestId('playback-video');
+    // After what was buffered at 1x has played.
+    await page.waitForTimeout(2000);
+    const [d0, m0] = [Number(await head.getAttribute('data-time')), await currentTime(video)];
+    await page.waitForTimeout(3000);
+    const [d1, m1] = [Number(await head.getAttribute('data-time')), await currentTime(video)];
+    expect((d1 - d0) / (m1 - m0), `recording seconds per media second (${d0}→${d1} over ${m0}→${m1})`).toBeGreaterThan(2.5);
+
+    // A range from the device: the server fetches it (s=Download), then the file comes.
+    await page.getByTestId('download-from').fill('01:10:00');
+    await page.getByTestId('download-to').fill('01:10:08');
+    const file = page.waitForEvent('download', SLOW);
+    await page.getByTestId('download-start').click();
+    expect((await file).suggestedFilename()).toMatch(new RegExp(`_${day}011000_${day}011008\\.mp4$`));
+    await expect(page.getByTestId('download-bytes')).toContainText('Saved');
+    expect(history.sessions.some((s) => s.session === 'Download')).toBe(true);
   });
 });

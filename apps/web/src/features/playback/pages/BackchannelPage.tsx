@@ -261,7 +261,9 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
             )}
           </Card>
         </Col>
-        <Col flex="auto" style={{ minWidth: 0, order: mobile ? 1 : 2 }}>
+        {/* Basis 0 (not auto): a long line under the player (the English timeline hint) must not push
+            the player under the calendar on a wide screen; below 320 px beside it, it wraps. */}
+        <Col flex="1 1 0" style={{ minWidth: 320, order: mobile ? 1 : 2 }}>
           <Card size="small">
             <div
               data-testid="playback-player"
