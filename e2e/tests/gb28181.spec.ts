@@ -108,6 +108,13 @@ test.describe('GB28181 device', () => {
     await expect(row).toContainText('GB28181');
     await expect(row).toContainText('在线');
     await expect(row.getByTestId('channel-count')).toHaveText('1/1');
+    // Its six actions (channels, edit, catalog, info, reboot, delete) are all inside the table: the
+    // fixed column once squeezed them and delete fell outside it, out of reach.
+    const table = (await page.locator('.ant-table-content').first().boundingBox())!;
+    for (const action of await row.locator('td').last().getByRole('button').all()) {
+      const box = (await action.boundingBox())!;
+      expect(box.x + box.width, await action.innerText()).toBeLessThanOrEqual(table.x + table.width);
+    }
 
     await page.goto('/video/square/0');
     const tree = page.getByTestId('sider-spgc');

@@ -113,8 +113,11 @@ export default function DeviceListPage() {
               title: t('common.actions'),
               key: 'actions',
               fixed: 'right',
+              // A GB28181 device has six actions: without a width the fixed column was squeezed and
+              // its last ones (delete) fell outside the table, out of reach; they wrap instead.
+              width: 260,
               render: (_, d) => (
-                <Space size={0}>
+                <Space size={0} wrap>
                   <Button type="link" size="small" onClick={() => navigate(channelListPath(d.DeviceID, d.DeviceName, d.DeviceType))}>
                     {t('devices.channelAction')}
                   </Button>
