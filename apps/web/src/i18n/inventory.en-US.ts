@@ -131,6 +131,7 @@ const inventoryEn: typeof inventoryZh = {
       devicesTitle: 'Choose devices',
       search: 'Search channel name / ID',
       searchDevices: 'Search name / ID / IP',
+      narrow: '{{count}} more: type a name, ID or IP',
       selected: '{{count}} selected',
       allResults: 'All {{count}} results',
       loadMore: 'Load more',

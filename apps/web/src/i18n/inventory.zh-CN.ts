@@ -129,6 +129,7 @@ const inventoryZh = {
       devicesTitle: '选择设备',
       search: '搜索通道名称 / ID',
       searchDevices: '搜索设备名称 / ID / IP',
+      narrow: '还有 {{count}} 个设备：输入名称 / ID / IP 查找',
       selected: '已选 {{count}} 项',
       allResults: '全选搜索结果（{{count}} 个）',
       loadMore: '加载更多',

@@ -10,7 +10,8 @@ import { ClearOutlined, DeleteOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { ALARM_METHODS, ALARM_PRIORITIES, ALARM_TYPES, DEVICE_LIST_LIMIT, PAGE_SIZE, alarmTypeLabel, type AlarmItem } from '@opencvr/shared';
+import { ALARM_METHODS, ALARM_PRIORITIES, ALARM_TYPES, PAGE_SIZE, alarmTypeLabel, type AlarmItem } from '@opencvr/shared';
+import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
 import { currentLang } from '../../../i18n';
 import { fetchDeviceConfigs } from '../../../lib/api/inventory';
@@ -44,7 +45,6 @@ export default function AlarmListPage() {
     queryFn: () => fetchAlarms(filter, (page - 1) * PAGE_SIZE, PAGE_SIZE),
     placeholderData: keepPreviousData,
   });
-  const devices = useQuery({ queryKey: ['alarm-devices'], queryFn: () => fetchDeviceConfigs({ start: 0, limit: DEVICE_LIST_LIMIT }), staleTime: 60_000 });
   const rows = list.data?.Alarms ?? [];
   const total = list.data?.Total ?? 0;
 
@@ -89,13 +89,6 @@ export default function AlarmListPage() {
   };
 
   const typeOptions = useMemo(() => ALARM_TYPES.map((a) => ({ value: a.value, label: en ? a.en : a.zh })), [en]);
-  const deviceOptions = useMemo(
-    () => [
-      { value: '', label: t('protocolAlarm.allDevices') },
-      ...(devices.data?.Devices ?? []).map((d) => ({ value: d.DeviceID, label: d.DeviceName ? `${d.DeviceName} (${d.DeviceID})` : d.DeviceID })),
-    ],
-    [devices.data, t],
-  );
 
   return (
     <div style={{ padding: 16 }}>
@@ -139,15 +132,15 @@ export default function AlarmListPage() {
               { label: t('protocolAlarm.last7'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
             ]}
           />
-          <Select
+          <DeviceSelect
             aria-label={t('protocolAlarm.device')}
             data-testid="alarm-device"
             style={{ width: 260 }}
-            showSearch={{ optionFilterProp: 'label' }}
+            queryKey="alarm-devices"
+            fetchPage={(q, limit) => fetchDeviceConfigs({ start: 0, limit, q })}
+            emptyOption={t('protocolAlarm.allDevices')}
             value={filter.device}
-            options={deviceOptions}
-            loading={devices.isLoading}
-            onChange={(device: string) => apply({ device })}
+            onChange={(device) => apply({ device })}
           />
           <Button onClick={reset} disabled={!filtered}>
             {t('protocolAlarm.reset')}

@@ -1,0 +1,83 @@
+/**
+ * A device chooser that asks the server: the first page of the devices matching what is typed
+ * (name, ID or IP), never the whole site. The alarm filter and the playback picker loaded every
+ * device (devicesconfig limit 9999: 750 KB at 1,500 cameras, on every visit) to offer a dropdown
+ * the operator searches anyway. When more match than are shown, the last row says so.
+ */
+import { useMemo, useState } from 'react';
+import { Select, type SelectProps } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { DeviceRow } from '@opencvr/shared';
+import { useDebounced } from '../lib/useDebounced';
+
+/** How many matches the dropdown lists; more is a sign to type. */
+export const DEVICE_SELECT_PAGE = 50;
+
+export interface DevicePageAnswer {
+  Devices: DeviceRow[];
+  TotalCount: number;
+}
+
+interface Props extends Omit<SelectProps<string>, 'options' | 'showSearch' | 'filterOption' | 'onSearch' | 'searchValue' | 'onChange'> {
+  value?: string;
+  onChange: (device: string) => void;
+  /** One page of devices matching q (the page's own call: devices or devicesconfig). */
+  fetchPage: (q: string, limit: number) => Promise<DevicePageAnswer>;
+  /** Query key prefix: pages with different calls keep apart caches. */
+  queryKey: string;
+  /** A first option for "no device" (the filter's 全部设备), value ''. */
+  emptyOption?: string;
+}
+
+const labelOf = (d: DeviceRow) => (d.DeviceName ? `${d.DeviceName} (${d.DeviceID})` : d.DeviceID);
+
+export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption, ...rest }: Props) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim());
+  const page = useQuery({
+    queryKey: [queryKey, 'device-select', q],
+    queryFn: () => fetchPage(q, DEVICE_SELECT_PAGE),
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+  // The chosen device may be beyond the first page (opened from an address): its own row names it.
+  const rows = useMemo(() => page.data?.Devices ?? [], [page.data]);
+  const chosenListed = !value || rows.some((d) => d.DeviceID === value);
+  const chosen = useQuery({
+    queryKey: [queryKey, 'device-select', 'chosen', value],
+    queryFn: async () => (await fetchPage(value!, DEVICE_SELECT_PAGE)).Devices.find((d) => d.DeviceID === value) ?? null,
+    enabled: !chosenListed,
+    staleTime: 30_000,
+  });
+
+  const options = useMemo(() => {
+    const list: { value: string; label: string; disabled?: boolean }[] = [];
+    if (emptyOption !== undefined && !q) list.push({ value: '', label: emptyOption });
+    list.push(...rows.map((d) => ({ value: d.DeviceID, label: labelOf(d) })));
+    if (value && !rows.some((d) => d.DeviceID === value)) list.push({ value, label: chosen.data ? labelOf(chosen.data) : value });
+    const more = (page.data?.TotalCount ?? 0) - rows.length;
+    if (more > 0) list.push({ value: '\u0000more', label: t('devices.picker.narrow', { count: more }), disabled: true });
+    return list;
+  }, [emptyOption, q, rows, value, chosen.data, page.data?.TotalCount, t]);
+
+  return (
+    <Select<string>
+      {...rest}
+      showSearch
+      filterOption={false}
+      // A page of 50 rows renders at once, so the last row (how many more) is there to read.
+      virtual={false}
+      searchValue={search}
+      onSearch={setSearch}
+      onChange={(v) => {
+        setSearch('');
+        onChange(v);
+      }}
+      value={value}
+      loading={page.isFetching}
+      options={options}
+    />
+  );
+}
