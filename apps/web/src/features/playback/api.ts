@@ -95,8 +95,8 @@ export const stopManualRecord = (device: string, channel: string) => postV1<{ Re
 export const SPEEDS = [0.5, 1, 2, 4, 8, 16] as const;
 
 /** Devices and channels the user may see (the video sidebar's calls). */
-export const fetchDevices = (start: number, limit: number) =>
-  getV1<{ Devices: import('@opencvr/shared').DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit });
+export const fetchDevices = (start: number, limit: number, q?: string) =>
+  getV1<{ Devices: import('@opencvr/shared').DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit, q: q || undefined });
 export const fetchChannels = (device: string, start: number, limit: number) =>
   getV1<{ Channels: import('@opencvr/shared').ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, start, limit });
 /** Channels with recordings on a day (optionally of one device). */

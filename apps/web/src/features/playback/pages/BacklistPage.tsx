@@ -3,11 +3,12 @@
  * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
  * tagged.
  */
-import { Card, Empty, Flex, Select, Table, Tag, Typography } from 'antd';
+import { Card, Empty, Flex, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
+import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
 import { fetchChannels, fetchDevices, fetchRecordedChannels } from '../api';
 import { today } from '../day';
@@ -20,7 +21,6 @@ export default function BacklistPage() {
   const device = devid === '0' ? '' : devid;
   const day = today();
 
-  const devices = useQuery({ queryKey: ['playback', 'devices'], queryFn: () => fetchDevices(0, 9999) });
   const channels = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999), enabled: !!device });
   const recorded = useQuery({ queryKey: ['playback', 'recorded', device, day], queryFn: () => fetchRecordedChannels(day, device || undefined) });
   const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
@@ -31,15 +31,14 @@ export default function BacklistPage() {
       <Card>
         <Flex gap={12} align="center" wrap style={{ marginBottom: 12 }}>
           <Typography.Text>{t('playback.device')}</Typography.Text>
-          <Select
+          <DeviceSelect
             data-testid="backlist-device"
             style={{ minWidth: 280 }}
-            showSearch={{ optionFilterProp: 'label' }}
             placeholder={t('playback.pickDevice')}
-            loading={devices.isLoading}
+            queryKey="playback"
+            fetchPage={(q, limit) => fetchDevices(0, limit, q)}
             value={device || undefined}
-            onChange={(v: string) => navigate(backlistPath(v))}
-            options={(devices.data?.Devices ?? []).map((d) => ({ value: d.DeviceID, label: `${d.DeviceName || d.DeviceID} (${d.DeviceID})` }))}
+            onChange={(v) => navigate(backlistPath(v))}
           />
         </Flex>
         {!device ? (

@@ -1,0 +1,64 @@
+/**
+ * /video/backlist's device picker at a site's size (1,500 cameras): a page of matches from the
+ * server as the operator types (it loaded every device, devices limit 9999, to fill the dropdown),
+ * and a device opened from the address keeps its name though it is not on the first page.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import BacklistPage from '../src/features/playback/pages/BacklistPage';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { loginAdmin, logout } from './helpers/dialogs';
+
+const DEVICES = Array.from({ length: 1500 }, (_, i) => ({
+  DeviceID: String(i + 1),
+  DeviceName: `cam-${String(i + 1).padStart(4, '0')}`,
+  DeviceType: 'RTSP',
+}));
+
+let api: ReturnType<typeof stubApi>;
+beforeEach(() => {
+  captureNotices();
+  loginAdmin();
+  api = stubApi({
+    '/api/v1/record/querydevices': () => v1({ Channels: [] }),
+    '/api/v1/channels': () => v1({ Channels: [], ChannelCount: 0 }),
+    '/api/v1/devices': (c) => {
+      const q = c.query.get('q') ?? '';
+      const hits = DEVICES.filter((d) => !q || d.DeviceName.includes(q) || d.DeviceID.includes(q));
+      const start = Number(c.query.get('start'));
+      return v1({ Devices: hits.slice(start, start + Number(c.query.get('limit'))), TotalCount: hits.length });
+    },
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  logout();
+});
+
+const open = (path: string) =>
+  renderConsole(
+    <Routes>
+      <Route path="/video/backlist/:devid" element={<BacklistPage />} />
+    </Routes>,
+    { path },
+  );
+
+describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000 }, () => {
+  it('lists a page of matches and searches on the server', async () => {
+    open('/video/backlist/0');
+    const box = within(await screen.findByTestId('backlist-device')).getByRole('combobox');
+    fireEvent.mouseDown(box);
+    expect(await screen.findByText('还有 1450 个设备：输入名称 / ID / IP 查找')).toBeInTheDocument();
+    fireEvent.change(box, { target: { value: 'cam-1234' } });
+    expect(await screen.findByText('cam-1234 (1234)', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/devices').at(-1)!.query.get('q')).toBe('cam-1234');
+    for (const c of api.callsTo('/api/v1/devices')) expect(Number(c.query.get('limit'))).toBeLessThanOrEqual(50);
+  });
+
+  it('names a device from the address that is beyond the first page', async () => {
+    open('/video/backlist/1400');
+    const picker = await screen.findByTestId('backlist-device');
+    await waitFor(() => expect(within(picker).getByText('cam-1400 (1400)')).toBeInTheDocument());
+  });
+});
