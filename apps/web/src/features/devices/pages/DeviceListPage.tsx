@@ -78,7 +78,9 @@ export default function DeviceListPage() {
           loading={list.isFetching}
           dataSource={list.data?.Devices ?? []}
           scroll={{ x: 1000 }}
-          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as string[]) }}
+          // Ticks survive paging: removing 200 of a site's cameras is ticking ten pages and one
+          // delete (each page's ticks replaced the last page's, so it was ten rounds of delete).
+          rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as string[]) }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setPage }}
           columns={[
             { title: t('devices.id'), dataIndex: 'DeviceID' },
