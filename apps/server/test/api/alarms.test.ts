@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { startCamera } from '../fixtures/camera.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import { form, initialise, makeOperator } from './support.js';
@@ -27,7 +27,6 @@ const list = async (query: Record<string, string | number> = {}, token = admin) 
   const res = await t.app.inject({ url: '/api/v1/alarmlist', headers: { token }, query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
   return res;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function openEvents(token: string) {
   const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/events?token=${token}`);
@@ -70,8 +69,8 @@ describe('protocol alarms', () => {
     const odd = await t.ctx.alarms.record({ deviceId: DEV, type: 99, priority: 9, longitude: 500, time: 'garbage' });
     expect(odd).toMatchObject({ AlarmType: 0, AlarmPriority: 0, Longitude: null, ChannelID: '' });
 
-    // The socket delivers asynchronously: wait for the pushes (or give up after 5 s).
-    for (let i = 0; i < 100 && adminWs.messages.filter((m) => m.topic === 'alarm').length < 32; i++) await sleep(50);
+    // The socket delivers asynchronously: wait for the pushes.
+    await until(() => adminWs.messages.filter((m) => m.topic === 'alarm').length >= 32, 5000);
     const pushed = adminWs.messages.filter((m) => m.topic === 'alarm');
     expect(pushed).toHaveLength(32);
     expect(pushed[0]!.payload).toMatchObject({ ID: first.ID, AlarmType: 7 });
@@ -135,7 +134,7 @@ describe('protocol alarms', () => {
 
       const open = await t.app.inject({ url: '/api/v1/getchannelstream', headers: { token: admin }, query: { device: dev, channel: '1' } });
       const hub = t.ctx.streams.get(open.json().EasyDarwin.Body.Stream as string)!;
-      for (let i = 0; i < 300 && hub.state !== 'live'; i++) await sleep(50);
+      await until(() => hub.state === 'live', 15000);
       expect(hub.state).toBe('live');
 
       const hot = await t.ctx.alarms.record({ deviceId: dev, channelId: '1', type: 11, description: 'intrusion' });
@@ -187,7 +186,7 @@ describe('protocol alarms', () => {
         '<AlarmTime>2026-04-02T09:30:15</AlarmTime>\r\n<AlarmDescription>入侵检测 东门</AlarmDescription>\r\n' +
         '<Longitude>121.47</Longitude>\r\n<Latitude>31.23</Latitude>\r\n<Info>\r\n<AlarmType>6</AlarmType>\r\n</Info>\r\n</Notify>\r\n';
       expect((await dev.message(body)).status).toBe(200);
-      for (let i = 0; i < 100 && !pushed.length; i++) await sleep(50);
+      await until(() => pushed.length > 0, 5000);
       off();
       const item = (await list()).json().EasyDarwin.Body.Alarms[0];
       expect(item).toMatchObject({
@@ -205,7 +204,7 @@ describe('protocol alarms', () => {
       // The standard's alarm notification response goes back to the device.
       // (Other MESSAGEs, such as the catalog query after registration, may come first.)
       const isAlarmResponse = (r: (typeof dev.requests)[number]) => r.method === 'MESSAGE' && /<Response>[\s\S]*<CmdType>Alarm</.test(new TextDecoder().decode(r.body));
-      for (let i = 0; i < 100 && !dev.requests.some(isAlarmResponse); i++) await sleep(50);
+      await until(() => dev.requests.some(isAlarmResponse), 5000);
       const response = dev.requests.find(isAlarmResponse);
       expect(response, 'an alarm response MESSAGE').toBeDefined();
       expect(new TextDecoder().decode(response!.body)).toMatch(/<Response>[\s\S]*<CmdType>Alarm<\/CmdType>[\s\S]*<SN>17<\/SN>[\s\S]*<Result>OK<\/Result>/);

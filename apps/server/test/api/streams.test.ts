@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { initialise, makeOperator } from './support.js';
 
@@ -32,16 +32,6 @@ afterEach(async () => {
   await t.close();
   await cam.stop();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v || Date.now() > end) return v;
-    await sleep(50);
-  }
-}
 
 async function addCamera() {
   const add = await t.app.inject({
@@ -76,7 +66,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
 
     const hub = t.ctx.streams.get(body.Stream)!;
     expect(hub).toBeDefined();
-    expect(await until(() => hub.state === 'live', 15000)).toBe(true);
+    await until(() => hub.state === 'live', 15000);
     expect(await touch(admin, dev)).toBe('live');
 
     // Touched every quarter grace, nobody watching: alive well past three grace periods.
@@ -88,7 +78,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     expect(hub.state).toBe('live');
 
     // No more touches: stopped after the grace period.
-    expect(await until(() => hub.state === 'stopped', GRACE_MS + 3000)).toBe(true);
+    await until(() => hub.state === 'stopped', GRACE_MS + 3000);
     expect(await touch(admin, dev)).toBe('stopped');
   });
 
@@ -98,7 +88,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     const first = await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
     const key = first.json().EasyDarwin.Body.Stream as string;
     const hub = t.ctx.streams.get(key)!;
-    expect(await until(() => hub.state === 'live', 15000)).toBe(true);
+    await until(() => hub.state === 'live', 15000);
 
     const stop = await call('/api/v1/stopstream', admin, { device: dev, channel: '1' });
     expect(stop.statusCode, stop.body).toBe(200);
@@ -110,7 +100,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     expect(again.statusCode).toBe(200);
     const hub2 = t.ctx.streams.get(key)!;
     expect(hub2).not.toBe(hub);
-    expect(await until(() => hub2.state === 'live', 15000)).toBe(true);
+    await until(() => hub2.state === 'live', 15000);
     expect(await touch(admin, dev)).toBe('live');
   });
 
@@ -121,7 +111,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     const dev = add.json().EasyDarwin.Body.DeviceID as string;
     const key = (await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' })).json().EasyDarwin.Body.Stream as string;
     const wrong = t.ctx.streams.get(key)!;
-    expect(await until(() => wrong.state === 'retrying', 15000)).toBe(true);
+    await until(() => wrong.state === 'retrying', 15000);
     const edit = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', ...payload } });
     expect((await edit({ Name: 'Gate' })).statusCode).toBe(200);
     expect(wrong.state).toBe('retrying');
@@ -131,7 +121,7 @@ describe('getchannelstream, touchchannelstream, stopstream', () => {
     await call('/api/v1/getchannelstream', admin, { device: dev, channel: '1' });
     const right = t.ctx.streams.get(key)!;
     expect(right).not.toBe(wrong);
-    expect(await until(() => right.state === 'live', 15000)).toBe(true);
+    await until(() => right.state === 'live', 15000);
   });
 
   it('a non-admin gets 403 on stopstream and 404 for a channel outside its role', async () => {

@@ -8,23 +8,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeCatalogNotify, encodeMobilePosition } from '@opencvr/manscdp';
 import { header } from '@opencvr/sip';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import { answerQueries, makeCatalog, type Answering, type DeviceAnswers } from '../fixtures/gb-device-answers.js';
 import { initialise } from '../api/support.js';
 
 const DEV = '34020000001320000001';
 const PW = 'pw123456';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(fn: () => boolean | Promise<boolean>, ms = 5000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return true;
-    await sleep(25);
-  }
-  return false;
-}
-
 let t: TestApp;
 let admin: string;
 let dev: GbDevice;
@@ -58,7 +48,7 @@ describe('device information', () => {
       deviceInfo: { deviceName: '大门 NVR', manufacturer: 'Hikvision', model: 'DS-7608N', firmware: 'V4.30.085', channel: 8 },
       deviceStatus: { online: true, status: 'OK', encode: true, record: false, deviceTime: '2026-11-22T10:00:00' },
     });
-    expect(await until(async () => (await t.ctx.inventory.devices.get(DEV))?.firmware === 'V4.30.085')).toBe(true);
+    await until(async () => (await t.ctx.inventory.devices.get(DEV))?.firmware === 'V4.30.085');
     expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ device_name: '大门 NVR', manufacturer: 'Hikvision', model: 'DS-7608N', channel_count: 8 });
 
     await t.ctx.db.updateTable('devices').set({ firmware: '' }).where('device_id', '=', DEV).execute();
@@ -135,7 +125,7 @@ describe('catalog NOTIFY', () => {
     });
     expect((await dev.send('NOTIFY', notify.bytes)).status).toBe(200);
     const rows = async () => t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).execute();
-    expect(await until(async () => (await rows()).some((r) => r.channel_id === fresh) && !(await rows()).some((r) => r.channel_id === cam3))).toBe(true);
+    await until(async () => (await rows()).some((r) => r.channel_id === fresh) && !(await rows()).some((r) => r.channel_id === cam3));
     await until(async () => (await rows()).find((r) => r.channel_id === cam2)?.online === 0);
     const byId = new Map((await rows()).map((r) => [r.channel_id, r]));
     expect(byId.get(fresh)).toMatchObject({ name: '新摄像机', parent_id: dir2, parental: 0, online: 1, from_catalog: 1 });
@@ -146,7 +136,7 @@ describe('catalog NOTIFY', () => {
     expect(news.map((n) => n.status)).toEqual(['OFF']);
     // The same as a MESSAGE (devices do both): ON brings it back.
     expect((await dev.send('MESSAGE', encodeCatalogNotify({ sn: 501, deviceId: DEV, items: [{ deviceId: cam2, event: 'ON' }] }).bytes)).status).toBe(200);
-    expect(await until(async () => (await rows()).find((r) => r.channel_id === cam2)?.online === 1)).toBe(true);
+    await until(async () => (await rows()).find((r) => r.channel_id === cam2)?.online === 1);
   });
 });
 
@@ -189,12 +179,12 @@ describe('subscriptions and MobilePosition', () => {
     const pos = encodeMobilePosition({ sn: 9, deviceId: cam, time: '2026-11-22T08:30:00', longitude: 116.397, latitude: 39.909, speed: 42.5, direction: 90, altitude: 50 });
     expect((await dev.send('NOTIFY', pos.bytes)).status).toBe(200);
     const get = (id: string) => t.ctx.db.selectFrom('channels').selectAll().where('channel_id', '=', id).executeTakeFirstOrThrow();
-    expect(await until(async () => (await get(cam)).gps_longitude === 116.397)).toBe(true);
+    await until(async () => (await get(cam)).gps_longitude === 116.397);
     expect(await get(cam)).toMatchObject({ gps_latitude: 39.909, gps_speed: 42.5, gps_direction: 90, gps_altitude: 50 });
     expect((await get(cam)).gps_time).toBe(new Date('2026-11-22T08:30:00').toISOString());
     expect((await get(items[1].deviceId)).gps_longitude).toBeNull();
     await dev.send('MESSAGE', encodeMobilePosition({ sn: 10, deviceId: DEV, time: '2026-11-22T08:31:00', longitude: 100.5, latitude: 20.25 }).bytes);
-    expect(await until(async () => (await get(items[1].deviceId)).gps_longitude === 100.5)).toBe(true);
+    await until(async () => (await get(items[1].deviceId)).gps_longitude === 100.5);
     expect((await get(cam)).gps_longitude).toBe(100.5);
   });
 });

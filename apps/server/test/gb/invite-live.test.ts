@@ -6,7 +6,8 @@
  */
 import { header, userOf } from '@opencvr/sip';
 import { afterEach, describe, expect, it } from 'vitest';
-import { channelStream, CH, DEV, probe, startRig, streamstatOnce, until, view, type GbRig } from './invite-support.js';
+import { channelStream, CH, DEV, probe, startRig, streamstatOnce, view, type GbRig } from './invite-support.js';
+import { until } from '../helpers/index.js';
 
 let rig: GbRig | undefined;
 afterEach(async () => {
@@ -65,7 +66,7 @@ describe.each(CASES)('live over $name', (c) => {
     });
 
     // The viewer left: after the grace period the hub stops and the device gets the BYE.
-    await until('the BYE', () => r.media.byes.length === 1, 12000);
+    await until(() => r.media.byes.length === 1, 12000, { what: 'the BYE' });
     expect(r.media.sessions[0].endedBy).toBe('platform');
     const bye = r.media.byes[0];
     expect(header(bye, 'Call-ID')).toBe(header(invite, 'Call-ID'));
@@ -89,13 +90,13 @@ describe('the session ends', () => {
     r.media.set({ status: 486 });
     const res = await r.media.bye(r.media.sessions[0]);
     expect(res.status).toBe(200);
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toBe('the device ended the media session: the device sent BYE');
     expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
     // No BYE back for a session the device ended.
     expect(r.media.byes).toHaveLength(0);
     // The retry asks again; the refusal is the next reason.
-    await until('the retry', () => r.media.invites.length === 2 && hub.reason.includes('486'), 8000);
+    await until(() => r.media.invites.length === 2 && hub.reason.includes('486'), 8000, { what: 'the retry' });
     expect(hub.reason).toBe(`device ${DEV} refused the live stream of channel ${CH}: 486 Busy Here`);
   });
 
@@ -128,10 +129,10 @@ describe('the session ends', () => {
     await view(r, URL, 1);
     const hub = r.t.ctx.streams.get(Stream)!;
     expect((await r.dev.unregister()).status).toBe(200);
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toBe('the device ended the media session: the device went offline (unregistered)');
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
-    await until('the retry', () => hub.reason.includes('not registered'), 8000);
+    await until(() => hub.reason.includes('not registered'), 8000, { what: 'the retry' });
     expect(hub.reason).toBe(`device ${DEV} is not registered (offline): cannot ask it for channel ${CH}`);
   });
 });
@@ -142,11 +143,11 @@ describe('failures reach the stream status with their cause', () => {
     const r = rig;
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toMatch(
       /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(127\.0\.0\.1\) and that the port is reachable from the device$/,
     );
-    await until('the BYE', () => r.media.byes.length >= 1);
+    await until(() => r.media.byes.length >= 1, 10000, { what: 'the BYE' });
     expect(header(r.media.byes[0], 'Call-ID')).toBe(header(r.media.invites[0], 'Call-ID'));
   });
 
@@ -155,7 +156,7 @@ describe('failures reach the stream status with their cause', () => {
     const r = rig;
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toBe(
       `device ${DEV} did not answer the INVITE for channel ${CH} within 1 s (AckTimeout): check that it is online and reachable`,
     );
@@ -167,9 +168,9 @@ describe('failures reach the stream status with their cause', () => {
     const r = rig;
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toMatch(/did not answer the INVITE .* within 1 s/);
-    await until('the late 200 to be closed', () => r.media.byes.some((b) => header(b, 'Call-ID') === header(r.media.invites[0], 'Call-ID')), 5000);
+    await until(() => r.media.byes.some((b) => header(b, 'Call-ID') === header(r.media.invites[0], 'Call-ID')), 5000, { what: 'the late 200 to be closed' });
     expect(r.media.sessions[0].endedBy).toBe('platform');
   });
 
@@ -207,9 +208,9 @@ describe('failures reach the stream status with their cause', () => {
     for (const x of [responders[responders.length - 1], ...responders.slice(0, -1)]) r.dev.responders.add(x);
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
-    await until('the hub to fail', () => hub.state === 'retrying');
+    await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toMatch(/^device 34020000001320000001 answered the INVITE for channel 34020000001310000001 with an SDP that cannot be used: the device refused the stream or sent port 0$/);
-    await until('the BYE', () => r.media.byes.length >= 1);
+    await until(() => r.media.byes.length >= 1, 10000, { what: 'the BYE' });
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
   });
 });
@@ -244,9 +245,9 @@ describe('the INVITE client (ctx.gbInvite) for playback sessions', () => {
     expect(r.t.ctx.gbInvite.ssrcs.inUse('history')).toBe(1);
 
     expect((await r.media.mediaStatus(CH)).status).toBe(200);
-    await until('the playback to end', () => ended.length === 1);
+    await until(() => ended.length === 1, 10000, { what: 'the playback to end' });
     expect(ended).toEqual(['playback: the recording reached its end (MediaStatus 121)']);
-    await until('its BYE', () => r.media.byes.length === 1);
+    await until(() => r.media.byes.length === 1, 10000, { what: 'its BYE' });
     expect(header(r.media.byes[0], 'Call-ID')).toBe(playback.dialog.ids.callId);
     expect(r.t.ctx.gbInvite.ssrcs.inUse('history')).toBe(0);
     expect(r.t.ctx.gbInvite.sessions()).toEqual([live.dialog]);

@@ -141,11 +141,3 @@ export function probe(r: GbRig, name: string, binary: Buffer[]) {
   );
   return out.streams[0] as { codec_name: string; width: number; height: number; nb_read_frames: string };
 }
-
-export async function until(what: string, ok: () => boolean, ms = 10000) {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((res) => setTimeout(res, 50));
-  }
-}

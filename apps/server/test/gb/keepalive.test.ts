@@ -4,21 +4,11 @@
  * separate rule. TypeScript device double over UDP and TCP on loopback.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import type { DeviceStatusEvent } from '../../src/gb/index.js';
 
 const DEV = '34020000001320000001';
-
-async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`condition not met in ${ms} ms (last: ${JSON.stringify(v)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
   let t: TestApp;
@@ -47,7 +37,7 @@ describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
     const started = Date.now();
     // The status event is sent once every write of the transition is done (device, channels, log):
     // wait for it rather than for the device row, which is written first.
-    await until(() => events.length, (n) => n >= 2);
+    await until(() => events.length >= 2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
     const row = await t.ctx.inventory.devices.get(DEV);
     expect(row?.online).toBe(0);
@@ -85,8 +75,11 @@ describe('GB registration expiry', () => {
       await t.ctx.config.set('gb', { DevicePassword: 'pw', KeepaliveTimeout: 3600 });
       const dev = await GbDevice.start({ deviceId: DEV, password: 'pw', serverPort: t.ctx.gb.port });
       expect((await dev.register({ expires: 2 })).status).toBe(200);
-      const row = await until(() => t.ctx.inventory.devices.get(DEV), (d) => d?.online === 0);
-      expect(row!.status_reason).toBe('registration expired');
+      const row = await until(async () => {
+        const d = await t.ctx.inventory.devices.get(DEV);
+        return d?.online === 0 && d;
+      });
+      expect(row.status_reason).toBe('registration expired');
       expect(t.ctx.gb.session(DEV)).toBeUndefined();
       expect((await dev.keepalive()).status).toBe(403);
       // A new REGISTER brings it back.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { GbInviteRequest, GbMediaService } from '../../src/gb/media/index.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { freePort } from '../fixtures/camera.js';
 import { startGbMediaSender, type GbMediaSender } from '../fixtures/gb-media-sender.js';
@@ -173,8 +173,7 @@ describe('GB28181 live through the hub to a WebSocket fMP4 viewer', () => {
       headers: { token: admin },
     });
     const hub = t.ctx.streams.get(res.json().EasyDarwin.Body.Stream)!;
-    const end = Date.now() + 8000;
-    while (hub.state !== 'retrying' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(() => hub.state === 'retrying', 8000);
     expect(hub.reason).toMatch(
       /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(192\.0\.2\.7\) and that the port is reachable from the device$/,
     );

@@ -17,6 +17,7 @@ import {
 } from '../../src/gb/media/index.js';
 import { startGbMediaSender, type GbMediaSender, type GbMediaSenderOptions } from '../fixtures/gb-media-sender.js';
 import { freePort } from '../fixtures/camera.js';
+import { until } from '../helpers/index.js';
 
 interface Collected {
   tracks: Track[][];
@@ -87,14 +88,6 @@ async function play(
   });
   cleanups.push(() => source.stop());
   return { source, got, byes: () => byes, sender: () => sender };
-}
-
-async function until(cond: () => boolean, ms = 15000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 function expectLiveH264(got: Collected, frames = 30) {

@@ -7,7 +7,8 @@
 import { userOf } from '@opencvr/sip';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { recordControls } from '../fixtures/gb-device-media.js';
-import { CH, DEV, startRig, until, type GbRig } from './invite-support.js';
+import { CH, DEV, startRig, type GbRig } from './invite-support.js';
+import { until } from '../helpers/index.js';
 
 let rig: GbRig;
 let rec: ReturnType<typeof recordControls>;
@@ -114,7 +115,7 @@ describe('drag zoom', () => {
     expect(zin.statusCode, zin.body).toBe(200);
     const zout = await call('/api/v1/dragzoomout/control', { ...rect, midpointx: 100 });
     expect(zout.statusCode, zout.body).toBe(200);
-    await until('both controls', () => rec.controls.length === 2);
+    await until(() => rec.controls.length === 2, 10000, { what: 'both controls' });
     expect(rec.controls[0]).toMatchObject({
       deviceId: CH,
       dragZoomIn: { length: 1920, width: 1080, midPointX: 960, midPointY: 540, lengthX: 200, lengthY: 100 },

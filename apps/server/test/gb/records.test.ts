@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readMoof, readInit } from '@opencvr/fmp4';
 import type { RecordItem } from '@opencvr/manscdp';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { freePort } from '../fixtures/camera.js';
 import { GbDevice } from '../fixtures/gb-device.js';
@@ -26,16 +26,6 @@ import { localStamp } from '../../src/services/recording/time.js';
 const DEV = '34020000001320000001';
 const CHN = '34020000001310000001';
 const PW = 'pw123456';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(fn: () => boolean | Promise<boolean>, ms = 10000) {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await fn()) return true;
-    await sleep(25);
-  }
-  return false;
-}
-
 let t: TestApp;
 let admin: string;
 let dev: GbDevice;
@@ -89,7 +79,7 @@ describe('RecordInfo: the device’s own record list', () => {
     expect(b.list[0]).toMatchObject({ duration: 200 * 60, recordType: 'Device', files: 20 });
     expect(a.queries).toHaveLength(1);
     expect(a.queries[0]).toMatchObject({ deviceId: CHN, cmdType: 'RecordInfo', startTime: gbTimeOf(DAY), type: 'all' });
-    expect(await until(() => a.pageAnswers.length === 8)).toBe(true);
+    await until(() => a.pageAnswers.length === 8);
     expect(a.pageAnswers.every((s) => s === 200)).toBe(true);
   });
 
@@ -183,7 +173,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       expect(inv).toMatch(transport === 'UDP' ? /m=video \d+ RTP\/AVP/ : /m=video \d+ TCP\/RTP\/AVP[^\r]*\r\n(?:.*\r\n)*a=setup:passive/);
       expect(inv).toMatch(/^y=1\d{9}\r$/m);
       const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
-      expect(await until(() => spans(r).length >= 6)).toBe(true);
+      await until(() => spans(r).length >= 6);
       r.ws.close();
       expect(r.text.find((m) => m.type === 'init')?.mime).toMatch(/^video\/mp4; codecs="avc1\./);
       const s = probe(r, `gb-playback-${transport}.mp4`);
@@ -191,7 +181,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       expect(Number(s.nb_read_frames)).toBeGreaterThan(10);
       expect(history.sessions[0].transport).toBe(transport.toLowerCase());
       // The socket closed: the session ends with a BYE.
-      expect(await until(() => history!.sessions[0].byeReceived)).toBe(true);
+      await until(() => history!.sessions[0].byeReceived);
     });
   }
 
@@ -200,7 +190,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       history = serveHistory(dev);
       const open = await openPlayback(START, 600);
       const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
-      expect(await until(() => spans(r).length >= 2)).toBe(true);
+      await until(() => spans(r).length >= 2);
       const sp = await api('/api/v1/playbackspeed', { request_id: open.request_id, speed: String(scale) });
       expect(sp.statusCode, sp.body).toBe(200);
       const sess = history.sessions[0];
@@ -209,7 +199,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       const sentBefore = sess.sender.sent.length;
       const framesBefore = spans(r).length;
       // Wait for 8 s of recording after the change.
-      expect(await until(() => sess.sender.sent.length - sentBefore >= 200, 15000)).toBe(true);
+      await until(() => sess.sender.sent.length - sentBefore >= 200, 15000);
       await sleep(300);
       r.ws.close();
       const device = sess.sender.sent.slice(sentBefore);
@@ -232,7 +222,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     history = serveHistory(dev);
     const open = await openPlayback(START, 600);
     const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
-    expect(await until(() => spans(r).length >= 2)).toBe(true);
+    await until(() => spans(r).length >= 2);
     const sess = history.sessions[0];
     const pause = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'pause' });
     expect(body(pause)).toMatchObject({ State: 'paused' });
@@ -243,7 +233,7 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     const resume = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'resume' });
     expect(body(resume)).toMatchObject({ State: 'playing' });
     expect(sess.infos.at(-1)).toEqual({ method: 'PLAY', cseq: expect.any(Number) });
-    expect(await until(() => sess.sender.stats.frames > n + 5)).toBe(true);
+    await until(() => sess.sender.stats.frames > n + 5);
     const fast = await api('/api/v1/playbackspeed', { request_id: open.request_id, speed: '16' });
     expect(fast.statusCode).toBe(400);
     expect(fast.json().msg).toBe('参数 speed 不合法: 设备录像只能以 0.5, 1, 2, 4, 8 倍速播放');
@@ -298,12 +288,10 @@ describe('download of a device recording (INVITE s=Download)', () => {
     expect(inv).toMatch(/^s=Download\r$/m);
     expect(inv).toContain('a=downloadspeed:4');
     let info: Record<string, unknown> = {};
-    expect(
-      await until(async () => {
-        info = body(await api('/api/v1/downloadrecord/streaminfo', { request_id: task.request_id }));
-        return info.State === 'done' || info.State === 'failed';
-      }, 20000),
-    ).toBe(true);
+    await until(async () => {
+      info = body(await api('/api/v1/downloadrecord/streaminfo', { request_id: task.request_id }));
+      return info.State === 'done' || info.State === 'failed';
+    }, 20000);
     expect(info).toMatchObject({ State: 'done', Progress: 100, Duration: 8 });
     const file = await api(`/api/v1/downloadrecord/file/${task.request_id}`);
     expect(file.statusCode).toBe(200);

@@ -1,2 +1,3 @@
 export * from './db.js';
 export * from './app.js';
+export * from './wait.js';

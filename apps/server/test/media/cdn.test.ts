@@ -9,7 +9,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
 import { initialise } from '../api/support.js';
 import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
@@ -24,15 +24,6 @@ afterEach(async () => {
   t = undefined;
   cam = undefined;
 });
-
-async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** An "RTMP server" (ffmpeg listening for one publisher) that keeps 3 s of what it gets in `out`. */
 function rtmpServer(port: number, out: string) {
@@ -81,7 +72,7 @@ describe('CDN push', () => {
     expect(t.ctx.cdn.active()).toEqual([]);
 
     expect((await edit({ CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` })).statusCode).toBe(200);
-    expect(await until(() => t!.ctx.cdn.active().length === 1, 5000)).toBe(true);
+    await until(() => t!.ctx.cdn.active().length === 1, 5000);
     expect(await received).toBe(0);
     const file = probe(out);
     expect(file.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -90,6 +81,6 @@ describe('CDN push', () => {
 
     // Switched off: the push ends.
     expect((await edit({ EnableCdn: 0 })).statusCode).toBe(200);
-    expect(await until(() => t!.ctx.cdn.active().length === 0, 5000)).toBe(true);
+    await until(() => t!.ctx.cdn.active().length === 0, 5000);
   }, 60_000);
 });

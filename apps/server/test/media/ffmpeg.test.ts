@@ -10,6 +10,7 @@ import { isH264Vcl, splitAnnexB } from '@opencvr/codec';
 import { transcodeH264Args } from '../../src/media/ffmpeg/args.js';
 import { Supervisor } from '../../src/media/ffmpeg/supervisor.js';
 import { AnnexBAccessUnits } from '../../src/media/transcode-units.js';
+import { until } from '../helpers/index.js';
 
 describe('ffmpeg command lines', () => {
   it('H.265 → H.264 with the defaults', () => {
@@ -40,8 +41,7 @@ describe('Supervisor', () => {
       onExit: (reason, next) => exits.push([reason, next]),
     });
     s.start();
-    const end = Date.now() + 5000;
-    while (exits.length < 4 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await until(() => exits.length >= 4, 5000, { everyMs: 10 });
     await s.stop();
     expect(exits.slice(0, 4).map((e) => e[1])).toEqual([20, 40, 70, 70]);
     expect(exits[0][0]).toBe('exited with code 3: Invalid data found when processing input');
@@ -57,8 +57,7 @@ describe('Supervisor', () => {
     const s = new Supervisor({ bin: 'cat', args: [], onStart: (r) => ((pid = r.pid), (write = r.write)), onStdout: (c) => out.push(c), onExit: (r, n) => exits.push([r, n]) });
     s.start();
     expect(write!(Buffer.from('hello'))).toBe(true);
-    const end = Date.now() + 3000;
-    while (!out.length && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await until(() => out.length > 0, 3000, { everyMs: 10 });
     expect(Buffer.concat(out).toString()).toBe('hello');
     await s.stop();
     expect(() => process.kill(pid!, 0)).toThrow();
@@ -71,8 +70,7 @@ describe('Supervisor', () => {
     const exits: string[] = [];
     const s = new Supervisor({ bin: '/nonexistent/ffmpeg', args: [], restartMinMs: 10, onExit: (r) => exits.push(r) });
     s.start();
-    const end = Date.now() + 3000;
-    while (exits.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await until(() => exits.length >= 2, 3000, { everyMs: 10 });
     await s.stop();
     expect(exits[0]).toBe('/nonexistent/ffmpeg not found');
   });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readFlv } from '@opencvr/flv';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 
@@ -54,15 +54,6 @@ function run(cmd: string, args: string[], timeoutMs = 30000) {
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-async function until<T>(fn: () => T | Promise<T>, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('HLS', () => {
@@ -138,7 +129,7 @@ describe('FLV', () => {
     expect((await fetch(`${t.baseUrl}${s.URL.split('?')[0]}`)).status).toBe(401);
     // the viewer left: no FLV viewer is counted any more
     const { outputViewers } = await import('../../src/media/stats.js');
-    expect(await until(() => !outputViewers(t.ctx.streams).of(s.Stream).FLV, 5000)).toBe(true);
+    await until(() => !outputViewers(t.ctx.streams).of(s.Stream).FLV, 5000);
   });
 
   it('WS-FLV: header, metadata, AVC sequence header, then a keyframe first; tag chain well formed', async () => {
@@ -176,14 +167,11 @@ describe('stream status and snapshots', () => {
     const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?token=${admin}&request_id=r1`);
     ws.on('open', () => ws.send(JSON.stringify({ playerid: 'p1', stream: s.Stream })));
     ws.on('message', (d) => got.push(JSON.parse(String(d))));
-    const ok = await until(
-      () =>
-        got.some(
-          (m) => m.playerid === 'p1' && m.state === 'live' && (m.bitrateKbps as number) > 0 && (m.fps as number) > 5,
-        ),
+    await until(
+      () => got.some((m) => m.playerid === 'p1' && m.state === 'live' && (m.bitrateKbps as number) > 0 && (m.fps as number) > 5),
       15000,
+      { what: () => `a live streamstat of p1 (last two: ${JSON.stringify(got.slice(-2))})` },
     );
-    expect(ok, JSON.stringify(got.slice(-2))).toBe(true);
     const last = got.filter((m) => m.state === 'live').pop()!;
     expect(last).toMatchObject({
       type: 'streamstat',
@@ -203,7 +191,7 @@ describe('stream status and snapshots', () => {
     expect(got.length).toBeGreaterThanOrEqual(n + 2);
     // a stream the user may not see / does not exist: an error with the playerid
     ws.send(JSON.stringify({ playerid: 'p2', stream: 'stream_999_0' }));
-    expect(await until(() => got.some((m) => m.type === 'error' && m.playerid === 'p2'), 5000)).toBe(true);
+    await until(() => got.some((m) => m.type === 'error' && m.playerid === 'p2'), 5000);
     ws.close();
     viewer.close();
     // without a token: refused
@@ -277,17 +265,17 @@ describe('audio and changes of tracks', () => {
     ws.on('message', (d: Buffer) => chunks.push(d));
     const hls = `${t.baseUrl}${s.URLs.HLS}`;
     expect((await fetch(hls)).status).toBe(200);
-    expect(await until(() => hub.state === 'live' && chunks.length > 5, 15000)).toBe(true);
+    await until(() => hub.state === 'live' && chunks.length > 5, 15000);
     const port = cam.port;
     await cam.stop();
-    expect(await until(() => hub.state === 'retrying', 15000)).toBe(true);
+    await until(() => hub.state === 'retrying', 15000);
     cam = await startCamera({ port, width: 480, height: 272 });
     const widths = () =>
       readFlv(Buffer.concat(chunks))
         .tags.filter((x) => x.type === 18)
         .map((x) => (String.fromCharCode(...x.data).includes('width') ? x.data : undefined))
         .filter(Boolean).length;
-    expect(await until(() => widths() >= 2, 30000)).toBe(true);
+    await until(() => widths() >= 2, 30000);
     // the second metadata says 480
     const { decodeAmf0 } = await import('@opencvr/flv');
     const metas = readFlv(Buffer.concat(chunks)).tags.filter((x) => x.type === 18);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 
@@ -103,18 +103,13 @@ describe('live over WebSocket fMP4', () => {
     const dev = await addCamera(cam.url);
     const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1`, headers: { token: admin } })).json().EasyDarwin.Body;
     const hub = t.ctx.streams.get(body.Stream)!;
-    const deadline = async (cond: () => boolean, ms: number) => {
-      const end = Date.now() + ms;
-      while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-      return cond();
-    };
     const keep = hub.subscribe({ tracks: () => undefined, unit: () => undefined });
-    expect(await deadline(() => hub.state === 'live', 15000)).toBe(true);
+    await until(() => hub.state === 'live', 15000);
     const port = cam.port;
     await cam.stop();
-    expect(await deadline(() => hub.state === 'retrying', 15000)).toBe(true);
+    await until(() => hub.state === 'retrying', 15000);
     cam = await startCamera({ port });
-    expect(await deadline(() => hub.state === 'live', 30000)).toBe(true);
+    await until(() => hub.state === 'live', 30000);
     keep();
   });
 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isH264Vcl, splitAnnexB, type AccessUnit, type Track } from '@opencvr/codec';
 import { H264Packetiser } from '@opencvr/rtp';
 import { RtspSource } from '../../src/media/ingest/rtsp-source.js';
-import { startTestApp } from '../helpers/index.js';
+import { startTestApp, until } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera } from '../fixtures/camera.js';
 
@@ -19,12 +19,6 @@ const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c();
 });
-
-const until = async (cond: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  return cond();
-};
 
 function collector() {
   const got = { tracks: [] as Track[], units: [] as AccessUnit[], failures: [] as string[] };
@@ -129,7 +123,7 @@ describe('RTSP over UDP', () => {
     cleanup.push(() => src.stop());
     const { got, sink } = collector();
     src.start(sink);
-    expect(await until(() => got.units.filter((u) => u.kind === 'video' && u.keyframe).length >= 2, 15000)).toBe(true);
+    await until(() => got.units.filter((u) => u.kind === 'video' && u.keyframe).length >= 2, 15000);
     expect(src.transport).toBe('udp');
     expect(src.stats.udpPackets).toBeGreaterThan(10);
     expect(src.stats.badPackets).toBe(0);
@@ -149,7 +143,7 @@ describe('RTSP over UDP', () => {
       cleanup.push(() => src.stop());
       const { got, sink } = collector();
       src.start(sink);
-      expect(await until(() => got.units.filter((u) => u.kind === 'video').length >= 5 && (!audio || got.units.some((u) => u.kind === 'audio')), 15000)).toBe(true);
+      await until(() => got.units.filter((u) => u.kind === 'video').length >= 5 && (!audio || got.units.some((u) => u.kind === 'audio')), 15000);
       expect(got.tracks.map((x) => x.kind), `audio ${audio}`).toEqual(audio ? ['video', 'audio'] : ['video']);
       if (!audio) expect(got.units.some((u) => u.kind === 'audio')).toBe(false);
       src.stop();
@@ -171,7 +165,7 @@ describe('RTSP over UDP', () => {
     let units = 0;
     const off = hub.subscribe({ tracks: () => undefined, unit: () => units++ });
     cleanup.push(off);
-    expect(await until(() => units >= 20, 15000)).toBe(true);
+    await until(() => units >= 20, 15000);
     expect(hub.state).toBe('live');
   });
 
@@ -181,7 +175,7 @@ describe('RTSP over UDP', () => {
     cleanup.push(() => src.stop());
     const { got, sink } = collector();
     src.start(sink);
-    expect(await until(() => got.units.length >= 20, 10000)).toBe(true);
+    await until(() => got.units.length >= 20, 10000);
     expect(src.transport).toBe('tcp');
     const setups = fake.requests.filter((r) => r.startsWith('SETUP'));
     expect(setups[0]).toMatch(/RTP\/AVP;unicast;client_port=42\d\d\d-42\d\d\d/);
@@ -213,15 +207,15 @@ describe('a camera sending malformed RTP', () => {
     const states: string[] = [];
     cleanup.push(bad.subscribe({ tracks: () => undefined, unit: () => undefined, state: (s, r) => states.push(`${s}:${r}`) }));
 
-    expect(await until(() => bad.state === 'retrying', 10000)).toBe(true);
+    await until(() => bad.state === 'retrying', 10000);
     expect(bad.reason).toMatch(/^bad data from the camera: /);
     expect(bad.stats.units).toBe(0);
     expect(states.some((s) => s.startsWith('retrying:bad data'))).toBe(true);
     // the good camera plays on, and keeps playing while the bad one is retried
-    expect(await until(() => goodUnits >= 10 && good.state === 'live', 15000)).toBe(true);
+    await until(() => goodUnits >= 10 && good.state === 'live', 15000);
     const before = goodUnits;
-    expect(await until(() => fake.requests.filter((r) => r.startsWith('DESCRIBE')).length >= 2, 10000)).toBe(true);
-    expect(await until(() => goodUnits > before + 5, 5000)).toBe(true);
+    await until(() => fake.requests.filter((r) => r.startsWith('DESCRIBE')).length >= 2, 10000);
+    await until(() => goodUnits > before + 5, 5000);
     expect(good.state).toBe('live');
     // the server answers
     expect((await t.app.inject({ url: '/api/v1/getserverinfo', headers: { token: admin } })).statusCode).toBeLessThan(500);

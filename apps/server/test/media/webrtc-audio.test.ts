@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters, useOPUS, usePCMU, type MediaStreamTrack } from 'werift';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
@@ -81,12 +81,6 @@ function opusChildren(): number[] {
   }).map(Number);
 }
 
-const until = async (cond: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  return cond();
-};
-
 describe('WebRTC audio', () => {
   it('passes the camera G.711 A-law through as PCMA beside the video', async () => {
     const body = await setup({ audio: 'pcma' });
@@ -95,7 +89,7 @@ describe('WebRTC audio', () => {
     expect(audio).toMatch(/a=rtpmap:8 PCMA\/8000/);
     expect(audio).not.toMatch(/opus/i);
     expect(audio).toMatch(/a=sendonly/);
-    expect(await until(() => got.audio.length >= 20 && got.video >= 10, 20000)).toBe(true);
+    await until(() => got.audio.length >= 20 && got.video >= 10, 20000);
     expect(got.audio.every((p) => p.pt === 8 && p.bytes > 0 && p.bytes <= 1200)).toBe(true);
     // 8 kHz clock: the timestamps advance by the samples sent (1 byte = 1 sample, mono).
     const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
@@ -108,21 +102,21 @@ describe('WebRTC audio', () => {
     const audio = answer.split('m=audio')[1] ?? '';
     expect(audio).toMatch(/opus\/48000\/2/i);
     expect(audio).not.toMatch(/PCM[AU]/);
-    expect(await until(() => got.audio.length >= 20 && got.video >= 10, 30000)).toBe(true);
+    await until(() => got.audio.length >= 20 && got.video >= 10, 30000);
     // 20 ms Opus frames: 960 ticks of the 48 kHz clock apart.
     const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
     expect(steps.every((s) => s === 960)).toBe(true);
     expect(opusChildren()).toHaveLength(1);
     await whepSessionsOf(t!.ctx)!.closeAll();
     await pc.close();
-    expect(await until(() => opusChildren().length === 0, 20000)).toBe(true);
+    await until(() => opusChildren().length === 0, 20000);
   }, 60000);
 
   it('sends no audio for a camera without it', async () => {
     const body = await setup({});
     const { answer, got } = await whep(body.URL);
     expect(answer.split('m=audio')[1] ?? '').not.toMatch(/PCMA/);
-    expect(await until(() => got.video >= 10, 20000)).toBe(true);
+    await until(() => got.video >= 10, 20000);
     expect(got.audio).toHaveLength(0);
   }, 60000);
 });

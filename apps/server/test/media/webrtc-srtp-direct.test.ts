@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ProtectionProfileAeadAes128Gcm, ProtectionProfileAes128CmHmacSha1_80, RtpHeader, RtpPacket, SrtpSession } from 'werift';
 import { directSrtp, SrtpCmWriter, SrtpGcmWriter, type SrtpContextLike } from '../../src/media/outputs/webrtc-srtp-direct.js';
+import { until } from '../helpers/index.js';
 
 const keys = () => ({
   localMasterKey: crypto.randomBytes(16),
@@ -108,7 +109,7 @@ describe('directSrtp', () => {
       expect(direct).toBeDefined();
       const payloads = Array.from({ length: 20 }, (_, i) => crypto.randomBytes(100 + i * 50));
       payloads.forEach((p, i) => expect(direct.send(100 + i, 5000, i === payloads.length - 1, p)).toBe(true));
-      for (let i = 0; i < 100 && got.length < payloads.length; i++) await new Promise((r) => setTimeout(r, 10));
+      await until(() => got.length >= payloads.length, 1000, { everyMs: 10 });
       expect(got.length).toBe(payloads.length);
       const receiver = peer(k, profile);
       const sizes = got.map((m) => m.length);

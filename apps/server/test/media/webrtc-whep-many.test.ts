@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
 import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
 import type { VideoAccessUnit } from '@opencvr/codec';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
@@ -65,12 +65,6 @@ async function whepViewer(url: string) {
   return { pc, units };
 }
 
-const until = async (cond: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
-  return cond();
-};
-
 describe('WebRTC over WHEP, many sessions', () => {
   it(`${VIEWERS} WHEP peers of one stream all connect and receive its video, starting on a keyframe`, async () => {
     const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
@@ -80,7 +74,7 @@ describe('WebRTC over WHEP, many sessions', () => {
     const viewers: Awaited<ReturnType<typeof whepViewer>>[] = [];
     for (let i = 0; i < VIEWERS; i += BATCH) viewers.push(...(await Promise.all(Array.from({ length: BATCH }, () => whepViewer(url)))));
     const receiving = () => viewers.filter((v) => v.units.length >= 3).length;
-    expect(await until(() => receiving() === VIEWERS, 90_000), `${receiving()} of ${VIEWERS} receive`).toBe(true);
+    await until(() => receiving() === VIEWERS, 90_000, { what: () => `all ${VIEWERS} to receive (${receiving()} do)` });
     for (const v of viewers) {
       expect(v.units[0].keyframe).toBe(true);
       expect(v.pc.connectionState).toBe('connected');

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
 import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
 import { h264NalType, type VideoAccessUnit } from '@opencvr/codec';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
@@ -75,12 +75,6 @@ async function whepClient(url: string) {
   return { res, answer, pc, units };
 }
 
-const until = async (cond: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  return cond();
-};
-
 describe('WebRTC over WHEP', () => {
   it('a WHEP peer receives the camera as H.264 RTP: keyframes with SPS/PPS, frames in order; DELETE ends the session', async () => {
     const body = await openStream();
@@ -97,7 +91,7 @@ describe('WebRTC over WHEP', () => {
     // candidates: the configured addresses only (loopback; no rtc_host set)
     expect(new Set(candidateAddresses(answer))).toEqual(new Set(['127.0.0.1']));
 
-    expect(await until(() => units.filter((u) => u.keyframe).length >= 2 && units.length >= 20, 20000)).toBe(true);
+    await until(() => units.filter((u) => u.keyframe).length >= 2 && units.length >= 20, 20000);
     const first = units[0];
     expect(first.keyframe).toBe(true);
     const kf = units.filter((u) => u.keyframe);
@@ -128,11 +122,11 @@ describe('WebRTC over WHEP', () => {
     const body = await openStream();
     const { res, pc, units } = await whepClient(body.URL);
     expect(res.status).toBe(201);
-    expect(await until(() => units.length >= 5, 20000)).toBe(true);
+    await until(() => units.length >= 5, 20000);
     const hub = t.ctx.streams.get(body.Stream)!;
     expect(hub.viewers).toBe(1);
     await pc.close();
-    expect(await until(() => whepSessionsOf(t.ctx)!.size === 0, 40000)).toBe(true);
+    await until(() => whepSessionsOf(t.ctx)!.size === 0, 40000);
     expect(hub.viewers).toBe(0);
   }, 60000);
 

@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { playbackOptions } from '../../src/services/playback/index.js';
-import { addCamera, channelPk, until } from '../recording/support.js';
+import { addCamera, channelPk } from '../recording/support.js';
 import { decodeErrors, ffprobeJson, playWs, stampOf, videoTimeline } from './support.js';
 
 let cam: Camera;

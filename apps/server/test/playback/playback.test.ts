@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeOperator } from '../api/support.js';
 import { PlaybackSession } from '../../src/services/playback/session.js';
 import { SegmentReader, scanSegment } from '../../src/services/playback/segment-reader.js';
-import { sleep, until } from '../recording/support.js';
+import { sleep, until } from '../helpers/index.js';
 import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, videoTimeline, type Recorded } from './support.js';
 
 const topBoxes = (b: Buffer) => {
@@ -126,7 +126,7 @@ describe('WS playback', () => {
         return false;
       },
     });
-    await until(() => count >= 4, 10000, 50);
+    await until(() => count >= 4, 10000);
     const s1 = await state();
     expect(s1).toMatchObject({ code: 200, data: { state: 'playing', speed: 1, startAt: stampOf(from), endAt: stampOf(end) } });
     const pos = fromStamp(s1.data.position);
@@ -145,7 +145,7 @@ describe('WS playback', () => {
     expect((await state()).data.position).toBe(posPaused);
 
     expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=resume`)).statusCode).toBe(200);
-    await until(() => count > atPause, 5000, 50);
+    await until(() => count > atPause, 5000);
     expect((await state()).data.state).toBe('playing');
 
     expect((await get(`/api/v1/playbackspeed?request_id=${id}&scale=2`)).statusCode).toBe(200);
@@ -184,7 +184,7 @@ describe('WS playback', () => {
     const p1 = await first;
     await expect(playWs(R.t.baseUrl!, body.URL, { timeoutMs: 3000 })).rejects.toThrow(/409/);
     p1.ws.close();
-    await until(() => !svc.get(body.request_id), 5000, 50);
+    await until(() => !svc.get(body.request_id), 5000);
     // no socket: closed after the idle time (shortened here)
     const s = svc.create(R.pk, 1, R.from.getTime(), R.to.getTime());
     vi.useFakeTimers({ toFake: ['setTimeout'] });
@@ -376,7 +376,7 @@ describe('gaps and the segment reader', () => {
       leadSeconds: 1000,
     });
     session.attach(socket);
-    await until(() => session.state === 'ended', 10000, 20);
+    await until(() => session.state === 'ended', 10000);
     const messages = sent.filter((d): d is string => typeof d === 'string').map((d) => JSON.parse(d));
     const gap = messages.find((m) => m.type === 'gap');
     expect(gap).toBeDefined();

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera } from '../fixtures/camera.js';
-import { addCamera, channelPk, sleep, until } from '../recording/support.js';
+import { addCamera, channelPk } from '../recording/support.js';
 import { localStamp } from '../../src/services/recording/time.js';
 
 export interface Recorded {

@@ -3,22 +3,9 @@
  * online, offline when the camera stops (with a reason and an OFF message), and online again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
-
-/** Polls `fn` until it returns a truthy value or the deadline passes. */
-async function until<T>(what: string, fn: () => Promise<T | undefined | false>, deadlineMs = 15000, everyMs = 100): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  let last: unknown;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    last = v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
 
 describe('stream checker', () => {
   let t: TestApp | undefined;
@@ -52,17 +39,17 @@ describe('stream checker', () => {
     const news = async () => (await get('/api/v1/newslist', { limit: '50' })).list as { Status: string; DeviceID: string }[];
 
     // Online: the device, its channel, and one ON message.
-    await until('device online', async () => (await device()).Online === 1);
+    await until(async () => (await device()).Online === 1, 15000, { what: 'device online' });
     expect((await channel()).Online).toBe(1);
     expect((await news()).filter((n) => n.DeviceID === deviceId).map((n) => n.Status)).toEqual(['ON']);
 
     // The camera stops: offline with a reason, one OFF message.
     await cam.stop();
-    await until('device offline', async () => (await device()).Online === 0);
+    await until(async () => (await device()).Online === 0, 15000, { what: 'device offline' });
     const off = await channel();
     expect(off.Online).toBe(0);
     expect(off.StatusReason).toMatch(/connection refused|connection reset|connection closed/);
-    await until('OFF message', async () => (await news())[0]?.Status === 'OFF');
+    await until(async () => (await news())[0]?.Status === 'OFF', 15000, { what: 'OFF message' });
 
     // Stays offline for a few checks: no more messages.
     const before = (await news()).length;
@@ -71,7 +58,7 @@ describe('stream checker', () => {
 
     // Back on the same port: online again.
     cam = await startCamera({ port: cam.port, username: 'admin', password: 'cam-pass' });
-    await until('device online again', async () => (await device()).Online === 1);
+    await until(async () => (await device()).Online === 1, 15000, { what: 'device online again' });
     expect((await news()).filter((n) => n.DeviceID === deviceId).map((n) => n.Status)).toEqual(['ON', 'OFF', 'ON']);
   });
 
@@ -86,11 +73,11 @@ describe('stream checker', () => {
       payload: { DeviceName: 'Wrong pw', DeviceType: 'RTSP', RtspUrl: cam.url, DeviceUserName: 'admin', DeviceUserPW: 'wrong' },
     });
     const deviceId = add.json().EasyDarwin.Body.DeviceID as string;
-    const ch = await until('a checked channel', async () => {
+    const ch = await until(async () => {
       const res = await t!.app.inject({ method: 'GET', url: '/api/v1/channelsconfig', query: { device: deviceId }, headers: { token } });
       const c = res.json().EasyDarwin.Body.Channels[0];
       return c?.StatusReason ? c : undefined;
-    });
+    }, 15000, { what: 'a checked channel' });
     expect(ch).toMatchObject({ Online: 0, StatusReason: '401 Unauthorized' });
   });
 

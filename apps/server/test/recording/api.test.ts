@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { form, initialise, makeOperator } from '../api/support.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { localDay, localStamp } from '../../src/services/recording/time.js';
@@ -261,20 +261,20 @@ describe('the player sees manual recording', () => {
       const ws = new WebSocket(`${app.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r&token=${token}&playerid=p&device=${dev}&channel=1`);
       const got: { recording?: boolean; manualRecording?: boolean }[] = [];
       ws.on('message', (d) => got.push(JSON.parse(String(d))));
-      const seen = async (want: { recording: boolean; manualRecording: boolean }) => {
-        const deadline = Date.now() + 5000;
-        while (Date.now() < deadline) {
-          const last = got[got.length - 1];
-          if (last && last.recording === want.recording && last.manualRecording === want.manualRecording) return true;
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return got[got.length - 1];
-      };
-      expect(await seen({ recording: false, manualRecording: false })).toBe(true);
+      const seen = (want: { recording: boolean; manualRecording: boolean }) =>
+        until(
+          () => {
+            const last = got.at(-1);
+            return last?.recording === want.recording && last.manualRecording === want.manualRecording;
+          },
+          5000,
+          { what: () => `streamstat ${JSON.stringify(want)} (last: ${JSON.stringify(got.at(-1))})` },
+        );
+      await seen({ recording: false, manualRecording: false });
       await app.app.inject({ url: `/api/v1/realtimerecord/start?device=${dev}&channel=1`, headers: { token } });
-      expect(await seen({ recording: true, manualRecording: true })).toBe(true);
+      await seen({ recording: true, manualRecording: true });
       await app.app.inject({ url: `/api/v1/realtimerecord/stop?device=${dev}&channel=1`, headers: { token } });
-      expect(await seen({ recording: false, manualRecording: false })).toBe(true);
+      await seen({ recording: false, manualRecording: false });
       ws.close();
     } finally {
       await app.close();

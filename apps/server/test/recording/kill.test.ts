@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/index.js';
-import { createTestStorage, type TestStorage } from '../helpers/index.js';
+import { createTestStorage, sleep, until, type TestStorage } from '../helpers/index.js';
 import { md5, STRONG } from '../api/support.js';
 import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
-import { decodes, ffprobe, sleep, until } from './support.js';
+import { decodes, ffprobe } from './support.js';
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '../..');
 
@@ -65,7 +65,7 @@ describe('kill -9 while recording', () => {
       LOG_LEVEL: 'warn',
       CHANNEL_CHECK_INTERVAL: '0',
     };
-    const up = async () => until(async () => (await fetch(`${base}/api/v1/gethomeotherconfig`).catch(() => undefined))?.ok, 30000, 100);
+    const up = async () => until(async () => (await fetch(`${base}/api/v1/gethomeotherconfig`).catch(() => undefined))?.ok, 30000);
     let s = startServer(env);
     child = s.proc;
     await up().catch((e) => {

@@ -5,11 +5,11 @@
  */
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 import { localDay } from '../../src/services/recording/time.js';
-import { addCamera, channelPk, decodes, ffprobe, fragmentDurations, sleep, until } from './support.js';
+import { addCamera, channelPk, decodes, ffprobe, fragmentDurations } from './support.js';
 
 let t: TestApp;
 let admin: string;

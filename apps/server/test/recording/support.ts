@@ -1,4 +1,4 @@
-/** Helpers of the recording tests: an independent fMP4 walker, ffprobe, waiting. */
+/** Helpers of the recording tests: an independent fMP4 walker, ffprobe, a camera and its channel. */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/index.js';
@@ -63,18 +63,6 @@ export function ffprobe(file: string): { streams: { codec_name: string; width?: 
 /** Decodes the whole file; throws on any decoding error. */
 export function decodes(file: string) {
   execFileSync('ffmpeg', ['-v', 'error', '-xerror', '-i', file, '-f', 'null', '-']);
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function until<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, ms: number, step = 200): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(step);
-  }
 }
 
 export async function addCamera(t: TestApp, token: string, url: string): Promise<string> {
