@@ -8,6 +8,7 @@ const liveEn = {
     serverState: { idle: 'idle', connecting: 'connecting', live: 'live', retrying: 'retrying', stopped: 'stopped' },
     loading: 'Loading video…',
     reconnecting: 'Reconnecting…',
+    frozen: 'Picture frozen: no video for {{seconds}} s, waiting for the device…',
     reasons: {
       refused: 'The camera refused the connection',
       reset: 'The camera reset the connection',

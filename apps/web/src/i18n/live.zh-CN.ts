@@ -7,6 +7,7 @@ const liveZh = {
     serverState: { idle: '空闲', connecting: '连接中', live: '正常', retrying: '重连中', stopped: '已停止' },
     loading: '正在加载视频…',
     reconnecting: '正在重新连接…',
+    frozen: '画面已停止：{{seconds}} 秒没有收到视频，等待设备恢复…',
     /** Why the stream reconnects (the server's reason, reasonText.ts). */
     reasons: {
       refused: '摄像机拒绝连接',

@@ -28,7 +28,7 @@ import { reasonText } from './reasonText';
 import { downloadSnapshot } from './snapshot';
 import { isHevc, TRANSPORT_CHOICES, type TransportChoice } from './transport';
 import { transportFrom, useStoredTransport } from './transportChoice';
-import { useLiveStream, type PlayerStats } from './useLiveStream';
+import { FROZEN_AFTER_S, useLiveStream, type PlayerStats } from './useLiveStream';
 
 export type { PlayerStats } from './useLiveStream';
 
@@ -141,6 +141,12 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
         <div>{t('player.reconnecting')}</div>
         {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t)}</div>}
       </>
+    );
+  } else if (stats.phase === 'playing' && (stats.silentSeconds ?? 0) >= FROZEN_AFTER_S) {
+    overlay = (
+      <div data-testid="player-frozen" style={{ background: 'rgba(0,0,0,0.55)', padding: '4px 10px', borderRadius: 4 }}>
+        {t('player.frozen', { seconds: stats.silentSeconds })}
+      </div>
     );
   } else if (stats.phase === 'unsupported') {
     overlay = <div>{isHevc(stats.reason) ? t('player.hevcUnsupported', { mime: stats.reason }) : t('player.unsupported', { mime: stats.reason })}</div>;

@@ -32,7 +32,18 @@ export interface PlayerStats {
   retryInMs?: number;
   /** Playing the server's H.264 transcoding of an H.265 stream (this browser cannot decode H.265). */
   transcoded?: boolean;
+  /** Whole seconds in a row without a byte while playing (a device that stopped sending: the picture freezes). */
+  silentSeconds?: number;
 }
+
+/** Seconds without data after one more second of `bytes` (counted only while playing). */
+export const nextSilence = (silent: number, bytes: number, playing: boolean) => (playing && bytes === 0 ? silent + 1 : 0);
+
+/**
+ * Silent this long, the player says the picture is frozen and why it waits: the server gives a
+ * source up only after its own time-out (10 s for a GB28181 device), a long time on a still frame.
+ */
+export const FROZEN_AFTER_S = 3;
 
 const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
   'ws-fmp4': async () => startWsFmp4,
@@ -93,7 +104,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
     const meter = setInterval(() => {
       const bps = bytes;
       bytes = 0;
-      if (bps !== current.bytesPerSecond) update({ bytesPerSecond: bps });
+      const silentSeconds = nextSilence(current.silentSeconds ?? 0, bps, current.phase === 'playing');
+      if (bps !== current.bytesPerSecond || silentSeconds !== (current.silentSeconds ?? 0)) update({ bytesPerSecond: bps, silentSeconds });
     }, 1000);
 
     const stopEngine = () => {
