@@ -9,6 +9,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router-dom';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
 import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
+import BacklistPage from '../src/features/playback/pages/BacklistPage';
 import { clearSession } from '../src/lib/session';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
@@ -103,5 +104,27 @@ describe('a device that cannot be asked', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByTestId('day-error')).toHaveTextContent('no stub for GET /api/v1/record/querydaily');
     expect(screen.queryByText('当天没有录像')).toBeNull();
+  });
+});
+
+describe('/video/backlist of a GB28181 device', { timeout: 30_000 }, () => {
+  it('a channel row opens its recordings on the device (today there are none on the platform)', async () => {
+    stubApi({
+      '/api/v1/devices': () => v1({ Devices: [{ DeviceID: DEV, DeviceName: 'NVR', DeviceType: 'GB28181' }], TotalCount: 1 }),
+      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181', Parental: 0 }], ChannelCount: 1 }),
+      '/api/v1/record/querydevices': () => v1({ Channels: [], Total: 0 }),
+    });
+    renderConsole(
+      <>
+        <Routes>
+          <Route path="/video/backlist/:devid" element={<BacklistPage />} />
+          <Route path="*" element={null} />
+        </Routes>
+        <Where />
+      </>,
+      { path: `/video/backlist/${DEV}` },
+    );
+    fireEvent.click(await screen.findByTestId('backlist-device-records'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toMatch(new RegExp(`^/video/backchannel/${DEV}/${CH}/\\d{8}\\?source=Device$`)));
   });
 });

@@ -1,9 +1,9 @@
 /**
  * /video/backlist/:devid: pick a device (devid 0: the list of devices) and one of its channels; a
  * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
- * tagged.
+ * tagged; a GB28181 channel also opens its recordings kept on the device.
  */
-import { Card, Empty, Flex, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -12,7 +12,8 @@ import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
 import { fetchChannels, fetchDevices, fetchRecordedChannels } from '../api';
 import { today } from '../day';
-import { backchannelPath, backlistPath } from '../paths';
+import { backchannelPath, backlistPath, withSource } from '../paths';
+import { deviceSourceAvailable } from '../source';
 
 export default function BacklistPage() {
   const { t } = useTranslation();
@@ -75,6 +76,24 @@ export default function BacklistPage() {
               {
                 title: t('playback.recordEnabled'),
                 render: (_, c) => (c.EnableRecord === 1 ? t('common.yes') : t('common.no')),
+              },
+              {
+                // "Today" is the platform's own recordings: an NVR's channel often has none there and
+                // its recordings on the device, one click away.
+                key: 'device',
+                render: (_, c) =>
+                  deviceSourceAvailable(c.DeviceType) && (
+                    <Button
+                      size="small"
+                      data-testid="backlist-device-records"
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        navigate(withSource(backchannelPath(c.ParentDeviceID, c.ChannelID, day), 'Device'));
+                      }}
+                    >
+                      {t('gbDevice.recordsOnDevice')}
+                    </Button>
+                  ),
               },
             ]}
           />
