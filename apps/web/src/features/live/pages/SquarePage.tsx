@@ -4,7 +4,7 @@
  * offline or not enabled; a click opens the player of an online, enabled channel and otherwise says
  * 通道已离线! or 通道未开启! (spec 2 "Video pages"): the sidebar's rule, lib/channelClick.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Badge, Card, Col, Empty, Input, Pagination, Row, Segmented, Spin, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +15,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { useOpenChannel } from '../../../lib/channelClick';
 import { useFavouritesVersion } from '../../../lib/favourites';
 import { useDebounced } from '../../../lib/useDebounced';
+import { NEWS_SETTLE_MS } from '../../../lib/newsSettle';
 import { useWsTopic } from '../../../lib/ws';
 import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
 
@@ -91,9 +92,16 @@ export default function SquarePage() {
   });
   // A listed channel going off or on line (a news message on the events socket) reads the list
   // again: the cards said 在线 for a camera that had been off line for minutes.
+  // Messages come in bursts (a camera server lost: one per channel, 1,500 of them): one read after
+  // the burst settles, not one per message (each cancelled the last and started the whole list again).
+  const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const refetch = list.refetch;
   useWsTopic('news', (item) => {
-    if (list.data?.some((c) => c.ParentDeviceID === item.DeviceID && c.ChannelID === item.ChannelID)) void list.refetch();
+    if (!list.data?.some((c) => c.ParentDeviceID === item.DeviceID && c.ChannelID === item.ChannelID)) return;
+    clearTimeout(settle.current);
+    settle.current = setTimeout(() => void refetch(), NEWS_SETTLE_MS);
   });
+  useEffect(() => () => clearTimeout(settle.current), []);
   // Cameras only (a directory has nothing to play); the device and favourite lists are searched here.
   const needle = query.toLowerCase();
   const rows = (list.data ?? []).filter(

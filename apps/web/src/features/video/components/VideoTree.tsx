@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
 import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
 import { useWsTopic } from '../../../lib/ws';
+import { NEWS_SETTLE_MS } from '../../../lib/newsSettle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
@@ -26,8 +27,6 @@ const channelItem = (c: ChannelRow, flat = false): LazyItem<Node> => ({
   leaf: flat || c.Parental !== 1,
 });
 
-/** How long a burst of online/offline messages is gathered before the tree asks again. */
-const NEWS_SETTLE_MS = 500;
 
 /** No row is ever shown selected; one array for every render (a new one re-renders every row). */
 const NO_KEYS: string[] = [];

@@ -1,0 +1,5 @@
+/**
+ * How long a burst of channel online/offline messages (the events socket's news: one per channel,
+ * so a lost camera server sends hundreds at once) is gathered before a page reads its list again.
+ */
+export const NEWS_SETTLE_MS = 500;
