@@ -42,6 +42,11 @@ const packageProjects: TestProjectConfiguration[] = fs
       environment: 'node',
       include: ['test/**/*.test.ts'],
       testTimeout: 30000,
+      // Pure parsers and encoders: no module state, mocks or globals a test file could leave behind (a
+      // package test that mocks or changes globals must undo it itself),
+      // so the files of a worker share one module cache instead of importing the package again each
+      // (import time of the packages' 63 files about 35 s -> 19 s).
+      isolate: false,
     },
   }));
 
