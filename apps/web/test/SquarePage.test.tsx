@@ -158,7 +158,7 @@ describe('/video/square/0: favourites or every channel', () => {
 
     fireEvent.click(screen.getByText('全部通道'));
     await waitFor(() => expect(cardNames()).toEqual(['Gate camera', 'Loading bay']));
-    expect(api.callsTo('/api/v1/all/channels')[0].query.get('limit')).toBe('99999');
+    expect(api.callsTo('/api/v1/all/channels')[0].query.get('limit')).toBe('20');
     expect(within(card('Loading bay')).getByText('离线 · Warehouse')).toBeInTheDocument();
 
     fireEvent.change(screen.getByPlaceholderText('搜索通道名称'), { target: { value: 'Loading' } });

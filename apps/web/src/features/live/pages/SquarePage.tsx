@@ -7,10 +7,10 @@
 import { useEffect, useRef, useState } from 'react';
 import { Badge, Card, Col, Empty, Input, Pagination, Row, Segmented, Spin, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { CHANNEL_SEARCH_LIMIT, DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
+import { DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useOpenChannel } from '../../../lib/channelClick';
 import { useFavouritesVersion } from '../../../lib/favourites';
@@ -81,15 +81,31 @@ export default function SquarePage() {
   // to the star just added).
   const favVersion = useFavouritesVersion((s) => s.version);
 
+  // Every channel of a site is thousands: the server pages them (and matches the search); a
+  // device's channels and the favourites are read whole and paged here. Page 1 again whenever what is
+  // listed changes (another device, source or search).
+  const serverPaged = !isDevice && source === 'all';
+  const listing = `${devid}|${source}|${query}`;
+  const [paging, setPaging] = useState({ listing, page: 1 });
+  const wanted = paging.listing === listing ? paging.page : 1;
   const list = useQuery({
-    queryKey: ['live', 'square', devid, isDevice ? 'device' : source, isDevice ? '' : source === 'fav' ? favVersion : query],
-    queryFn: async () => {
-      if (isDevice) return (await fetchDeviceChannels(devid)).Channels;
-      if (source === 'fav') return (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels;
-      // Searching every channel: the server matches the query (spec 9: up to 99999).
-      return (await fetchAllChannels(query, 0, CHANNEL_SEARCH_LIMIT)).Channels;
+    queryKey: [
+      'live',
+      'square',
+      devid,
+      isDevice ? 'device' : source,
+      isDevice ? '' : source === 'fav' ? favVersion : query,
+      serverPaged ? wanted : 0,
+    ],
+    queryFn: async (): Promise<{ rows: ChannelRow[]; total?: number }> => {
+      if (isDevice) return { rows: (await fetchDeviceChannels(devid)).Channels };
+      if (source === 'fav') return { rows: (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels };
+      const p = await fetchAllChannels(query, (wanted - 1) * PAGE_SIZE, PAGE_SIZE);
+      return { rows: p.Channels, total: p.ChannelCount };
     },
+    placeholderData: serverPaged ? keepPreviousData : undefined,
   });
+  const listed = list.data?.rows;
   // A listed channel going off or on line (a news message on the events socket) reads the list
   // again: the cards said 在线 for a camera that had been off line for minutes.
   // Messages come in bursts (a camera server lost: one per channel, 1,500 of them): one read after
@@ -97,23 +113,23 @@ export default function SquarePage() {
   const settle = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const refetch = list.refetch;
   useWsTopic('news', (item) => {
-    if (!list.data?.some((c) => c.ParentDeviceID === item.DeviceID && c.ChannelID === item.ChannelID)) return;
+    if (!listed?.some((c) => c.ParentDeviceID === item.DeviceID && c.ChannelID === item.ChannelID)) return;
     clearTimeout(settle.current);
     settle.current = setTimeout(() => void refetch(), NEWS_SETTLE_MS);
   });
   useEffect(() => () => clearTimeout(settle.current), []);
   // Cameras only (a directory has nothing to play); the device and favourite lists are searched here.
   const needle = query.toLowerCase();
-  const rows = (list.data ?? []).filter(
-    (c) => c.Parental !== 1 && (!needle || (!isDevice && source === 'all') || c.Name.toLowerCase().includes(needle)),
-  );
-  // Page 1 again whenever what is listed changes (another device, source or search).
-  const listing = `${devid}|${source}|${query}`;
-  const [paging, setPaging] = useState({ listing, page: 1 });
-  const lastPage = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
-  const page = paging.listing === listing ? Math.min(paging.page, lastPage) : 1;
-  const shown = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  const title = isDevice ? (list.data?.[0]?.DeviceName ?? t('route.videoSquare')) : t('route.videoSquare');
+  const rows = (listed ?? []).filter((c) => c.Parental !== 1 && (!needle || serverPaged || c.Name.toLowerCase().includes(needle)));
+  const total = serverPaged ? (list.data?.total ?? 0) : rows.length;
+  const lastPage = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.min(wanted, lastPage);
+  const shown = serverPaged ? rows : rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  // Fewer channels than when the page was chosen (some deleted): the server's last page instead.
+  useEffect(() => {
+    if (serverPaged && list.data && wanted > lastPage) setPaging({ listing, page: lastPage });
+  }, [serverPaged, list.data, wanted, lastPage, listing]);
+  const title = isDevice ? (listed?.[0]?.DeviceName ?? t('route.videoSquare')) : t('route.videoSquare');
 
   return (
     <div style={{ padding: 16 }}>
@@ -161,7 +177,7 @@ export default function SquarePage() {
               align="end"
               current={page}
               pageSize={PAGE_SIZE}
-              total={rows.length}
+              total={total}
               showSizeChanger={false}
               hideOnSinglePage
               showTotal={(n) => t('live.square.total', { n })}

@@ -1,0 +1,57 @@
+/**
+ * /video/square/0, 全部通道, at a site's size (1,500 channels): the server pages them, 20 cards a
+ * request (the page read every channel, all/channels limit 99999: 1 MB, and again on each change).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen } from '@testing-library/react';
+import { Route, Routes } from 'react-router-dom';
+import SquarePage from '../src/features/live/pages/SquarePage';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+
+vi.mock('../src/lib/ws', () => ({ useWsTopic: () => undefined }));
+
+const CHANNELS = Array.from({ length: 1500 }, (_, i) => ({
+  ChannelID: '1',
+  ParentDeviceID: String(i + 1),
+  DeviceName: `cam-${i + 1}`,
+  DeviceType: 'RTSP',
+  Name: `Camera ${i + 1}`,
+  Parental: 0,
+  Enable: 1,
+  Online: 1,
+}));
+
+let api: ReturnType<typeof stubApi>;
+beforeEach(() => {
+  captureNotices();
+  api = stubApi({
+    '/api/v1/favorites': () => v1({ Channels: [], ChannelCount: 0 }),
+    '/api/v1/all/channels': (c) => {
+      const start = Number(c.query.get('start'));
+      return v1({ Channels: CHANNELS.slice(start, start + Number(c.query.get('limit'))), ChannelCount: CHANNELS.length });
+    },
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('SquarePage: every channel of 1,500', { timeout: 60_000 }, () => {
+  it('asks the server for the page shown', async () => {
+    renderConsole(
+      <Routes>
+        <Route path="/video/square/:devid" element={<SquarePage />} />
+      </Routes>,
+      { path: '/video/square/0' },
+    );
+    fireEvent.click(await screen.findByText('全部通道'));
+    expect(await screen.findByText('Camera 20')).toBeInTheDocument();
+    expect(screen.queryByText('Camera 21')).not.toBeInTheDocument();
+    expect(screen.getByText('共 1500 个通道')).toBeInTheDocument();
+    fireEvent.click(screen.getByTitle('75'));
+    expect(await screen.findByText('Camera 1500')).toBeInTheDocument();
+    const calls = api.callsTo('/api/v1/all/channels');
+    expect(calls.at(-1)!.query.get('start')).toBe('1480');
+    for (const c of calls) expect(c.query.get('limit')).toBe('20');
+  });
+});
