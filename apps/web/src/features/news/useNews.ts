@@ -7,6 +7,9 @@ import { PAGE_SIZE, type NewsItem } from '@opencvr/shared';
 import { useWsTopic } from '../../lib/ws';
 import { deleteNews, fetchNews, readNews } from './api';
 
+/** How long pushed messages are gathered into one update of the list and counts. */
+const NEWS_BATCH_MS = 200;
+
 export function useNews(enabled: boolean) {
   const [items, setItems] = useState<NewsItem[]>([]);
   const [total, setTotal] = useState(0);
@@ -39,11 +42,29 @@ export function useNews(enabled: boolean) {
     if (enabled) void load(0);
   }, [enabled, load]);
 
+  // A camera server lost or back sends a message per channel (1,500 in seconds) to every console.
+  // They are taken in batches (one render per batch, not per message: the list page froze for
+  // seconds), and only the newest stay in the list, as many as it already held: the rest are
+  // reached by scrolling, so a tab open through a day of flapping does not hold every message.
+  const pending = useRef<NewsItem[]>([]);
+  const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useWsTopic('news', (item) => {
-    setItems((prev) => (prev.some((n) => n.ID === item.ID) ? prev : [item, ...prev]));
-    setTotal((n) => n + 1);
-    if (item.sign === 0) setUnread((n) => n + 1);
+    pending.current.push(item);
+    if (flushTimer.current) return;
+    flushTimer.current = setTimeout(() => {
+      flushTimer.current = undefined;
+      const batch = pending.current;
+      pending.current = [];
+      setItems((prev) => {
+        const seen = new Set(prev.map((n) => n.ID));
+        const fresh = batch.filter((n) => !seen.has(n.ID) && seen.add(n.ID)).reverse();
+        return fresh.length ? [...fresh, ...prev].slice(0, Math.max(PAGE_SIZE, prev.length)) : prev;
+      });
+      setTotal((n) => n + batch.length);
+      setUnread((n) => n + batch.filter((i) => i.sign === 0).length);
+    }, NEWS_BATCH_MS);
   });
+  useEffect(() => () => clearTimeout(flushTimer.current), []);
 
   const hasMore = items.length < total;
   const loadMore = useCallback(() => {
