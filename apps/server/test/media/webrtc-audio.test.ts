@@ -6,11 +6,12 @@
  */
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RTCPeerConnection, RTCRtpCodecParameters, useOPUS, usePCMU, type MediaStreamTrack } from 'werift';
+import { RTCRtpCodecParameters, useOPUS, usePCMU, type RTCPeerConnection } from 'werift';
 import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
+import { H264_BASELINE, whepPeer } from './whep-client.js';
 
 let t: TestApp | undefined;
 let cam: Camera | undefined;
@@ -36,34 +37,21 @@ async function setup(opts: CameraOptions) {
 
 /** A WHEP client offering H.264 video and Opus/PCMU/PCMA audio; counts what arrives per kind. */
 async function whep(url: string) {
-  const pc = new RTCPeerConnection({
-    iceServers: [],
-    iceUseIpv6: false,
-    iceAdditionalHostAddresses: ['127.0.0.1'],
+  const got = { video: 0, audio: [] as { pt: number; ts: number; bytes: number }[] };
+  const { pc, res, answer } = await whepPeer(t!.baseUrl!, url, {
     codecs: {
-      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })],
+      video: [H264_BASELINE()],
       audio: [useOPUS(), usePCMU(), new RTCRtpCodecParameters({ mimeType: 'audio/PCMA', clockRate: 8000, channels: 1, payloadType: 8 })],
     },
+    kinds: ['video', 'audio'],
+    onTrack: (track) =>
+      track.onReceiveRtp.subscribe((rtp) => {
+        if (track.kind === 'audio') got.audio.push({ pt: rtp.header.payloadType, ts: rtp.header.timestamp, bytes: rtp.payload.length });
+        else got.video++;
+      }),
+    peers,
   });
-  peers.push(pc);
-  pc.addTransceiver('video', { direction: 'recvonly' });
-  pc.addTransceiver('audio', { direction: 'recvonly' });
-  const got = { video: 0, audio: [] as { pt: number; ts: number; bytes: number }[] };
-  pc.onTrack.subscribe((track: MediaStreamTrack) =>
-    track.onReceiveRtp.subscribe((rtp) => {
-      if (track.kind === 'audio') got.audio.push({ pt: rtp.header.payloadType, ts: rtp.header.timestamp, bytes: rtp.payload.length });
-      else got.video++;
-    }),
-  );
-  await pc.setLocalDescription(await pc.createOffer());
-  await new Promise<void>((resolve) => {
-    if (pc.iceGatheringState === 'complete') resolve();
-    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
-  });
-  const res = await fetch(`${t!.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
-  const answer = await res.text();
   expect(res.status, answer).toBe(201);
-  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
   return { answer, got, pc };
 }
 

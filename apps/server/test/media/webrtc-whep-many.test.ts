@@ -5,12 +5,13 @@
  * that needs a late DTLS peer to show, so the repair itself is tested in webrtc-rtp.test.ts.)
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
+import type { MediaStreamTrack, RTCPeerConnection } from 'werift';
 import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
 import type { VideoAccessUnit } from '@opencvr/codec';
 import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
+import { H264_BASELINE, whepPeer } from './whep-client.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
 
 const VIEWERS = 20;
@@ -32,29 +33,13 @@ afterEach(async () => {
 });
 
 async function whepViewer(url: string) {
-  const pc = new RTCPeerConnection({
-    iceServers: [],
-    iceUseIpv6: false,
-    iceAdditionalHostAddresses: ['127.0.0.1'],
-    codecs: {
-      video: [new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f' })],
-    },
-  });
-  peers.push(pc);
-  pc.addTransceiver('video', { direction: 'recvonly' });
   const units: VideoAccessUnit[] = [];
   const depacketiser = new H264Depacketiser();
-  const gotTrack = new Promise<MediaStreamTrack>((resolve) => pc.onTrack.subscribe(resolve));
-  await pc.setLocalDescription(await pc.createOffer());
-  await new Promise<void>((resolve) => {
-    if (pc.iceGatheringState === 'complete') resolve();
-    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
-  });
-  const res = await fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
-  const answer = await res.text();
+  let gotTrack!: (track: MediaStreamTrack) => void;
+  const track0 = new Promise<MediaStreamTrack>((resolve) => (gotTrack = resolve));
+  const { pc, res, answer } = await whepPeer(t.baseUrl!, url, { codecs: { video: [H264_BASELINE()] }, onTrack: (track) => gotTrack(track), peers });
   expect(res.status, answer).toBe(201);
-  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  const track = await gotTrack;
+  const track = await track0;
   track.onReceiveRtp.subscribe((rtp) => {
     try {
       units.push(...depacketiser.push(parseRtp(rtp.serialize())));

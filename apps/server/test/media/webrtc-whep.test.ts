@@ -5,12 +5,13 @@
  * away end the session, and the POST is authorised like every media URL.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack } from 'werift';
+import { RTCRtpCodecParameters, type MediaStreamTrack, type RTCPeerConnection } from 'werift';
 import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
 import { h264NalType, type VideoAccessUnit } from '@opencvr/codec';
 import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
+import { whepPeer } from './whep-client.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
 import { candidateAddresses } from '../../src/media/outputs/webrtc-sdp.js';
 
@@ -39,32 +40,22 @@ async function openStream() {
 
 /** A WHEP client: werift peer that receives one H.264 video track. */
 async function whepClient(url: string) {
-  const pc = new RTCPeerConnection({
-    iceServers: [],
-    iceUseIpv6: false,
-    iceAdditionalHostAddresses: ['127.0.0.1'],
+  const units: VideoAccessUnit[] = [];
+  const depacketiser = new H264Depacketiser();
+  let gotTrack!: (track: MediaStreamTrack) => void;
+  const track0 = new Promise<MediaStreamTrack>((resolve) => (gotTrack = resolve));
+  const { pc, res, answer } = await whepPeer(t.baseUrl!, url, {
     codecs: {
       video: [
         new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f', rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }] }),
         new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032' }),
       ],
     },
+    onTrack: (track) => gotTrack(track),
+    peers,
   });
-  peers.push(pc);
-  pc.addTransceiver('video', { direction: 'recvonly' });
-  const units: VideoAccessUnit[] = [];
-  const depacketiser = new H264Depacketiser();
-  const gotTrack = new Promise<MediaStreamTrack>((resolve) => pc.onTrack.subscribe(resolve));
-  await pc.setLocalDescription(await pc.createOffer());
-  await new Promise<void>((resolve) => {
-    if (pc.iceGatheringState === 'complete') resolve();
-    pc.iceGatheringStateChange.subscribe((s) => s === 'complete' && resolve());
-  });
-  const res = await fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/sdp' }, body: pc.localDescription!.sdp });
-  const answer = await res.text();
   if (res.status !== 201) return { res, answer, pc, units };
-  await pc.setRemoteDescription({ type: 'answer', sdp: answer });
-  const track = await gotTrack;
+  const track = await track0;
   track.onReceiveRtp.subscribe((rtp) => {
     try {
       units.push(...depacketiser.push(parseRtp(rtp.serialize())));
