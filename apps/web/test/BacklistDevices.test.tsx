@@ -1,7 +1,8 @@
 /**
  * /video/backlist's device picker at a site's size (1,500 cameras): a page of matches from the
  * server as the operator types (it loaded every device, devices limit 9999, to fill the dropdown),
- * and a device opened from the address keeps its name though it is not on the first page.
+ * a device opened from the address keeps its name though it is not on the first page, and the
+ * channels recorded today are tags a page at a time (a site that records every camera had 1,500).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -16,12 +17,14 @@ const DEVICES = Array.from({ length: 1500 }, (_, i) => ({
   DeviceType: 'RTSP',
 }));
 
+let recorded: { id: string; DeviceID: string; ChannelID: string; Name: string }[] = [];
 let api: ReturnType<typeof stubApi>;
 beforeEach(() => {
+  recorded = [];
   captureNotices();
   loginAdmin();
   api = stubApi({
-    '/api/v1/record/querydevices': () => v1({ Channels: [] }),
+    '/api/v1/record/querydevices': () => v1({ Channels: recorded, Total: recorded.length }),
     '/api/v1/channels': () => v1({ Channels: [], ChannelCount: 0 }),
     '/api/v1/devices': (c) => {
       const q = c.query.get('q') ?? '';
@@ -60,5 +63,15 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     open('/video/backlist/1400');
     const picker = await screen.findByTestId('backlist-device');
     await waitFor(() => expect(within(picker).getByText('cam-1400 (1400)')).toBeInTheDocument());
+  });
+
+  it('shows the channels recorded today a page at a time', async () => {
+    recorded = DEVICES.map((d) => ({ id: `${d.DeviceID}:1`, DeviceID: d.DeviceID, ChannelID: '1', Name: `${d.DeviceName} ch1` }));
+    open('/video/backlist/0');
+    expect(await screen.findByText('cam-0001 ch1')).toBeInTheDocument();
+    expect(screen.getAllByText(/^cam-\d+ ch1$/)).toHaveLength(50);
+    fireEvent.click(screen.getByTitle('30'));
+    expect(await screen.findByText('cam-1500 ch1')).toBeInTheDocument();
+    expect(screen.getAllByText(/^cam-\d+ ch1$/)).toHaveLength(50);
   });
 });

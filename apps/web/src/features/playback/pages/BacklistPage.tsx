@@ -3,7 +3,8 @@
  * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
  * tagged; a GB28181 channel also opens its recordings kept on the device.
  */
-import { Button, Card, Empty, Flex, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { Button, Card, Empty, Flex, Pagination, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -15,6 +16,9 @@ import { today } from '../day';
 import { backchannelPath, backlistPath, withSource } from '../paths';
 import { deviceSourceAvailable } from '../source';
 
+/** The channels recorded today, as tags: a page of them (a site records all its cameras: 1,500 tags). */
+const RECORDED_PAGE = 50;
+
 export default function BacklistPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -25,6 +29,7 @@ export default function BacklistPage() {
   const channels = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999), enabled: !!device });
   const recorded = useQuery({ queryKey: ['playback', 'recorded', device, day], queryFn: () => fetchRecordedChannels(day, device || undefined) });
   const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
+  const [tagPage, setTagPage] = useState(1);
 
   return (
     <div style={{ padding: 16 }}>
@@ -49,12 +54,23 @@ export default function BacklistPage() {
               <>
                 <Typography.Title level={5}>{t('playback.recordedToday')}</Typography.Title>
                 <Flex gap={8} wrap>
-                  {recorded.data!.Channels.map((c) => (
+                  {recorded.data!.Channels.slice((tagPage - 1) * RECORDED_PAGE, tagPage * RECORDED_PAGE).map((c) => (
                     <Tag key={c.id} color="blue" style={{ cursor: 'pointer' }} onClick={() => navigate(backchannelPath(c.DeviceID, c.ChannelID, day))}>
                       {c.Name || c.id}
                     </Tag>
                   ))}
                 </Flex>
+                <Pagination
+                  size="small"
+                  align="end"
+                  style={{ marginTop: 12 }}
+                  current={tagPage}
+                  pageSize={RECORDED_PAGE}
+                  total={recorded.data!.Channels.length}
+                  hideOnSinglePage
+                  showSizeChanger={false}
+                  onChange={setTagPage}
+                />
               </>
             )}
           </>
