@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { collectWs, startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { freePort } from '../fixtures/camera.js';
 import { GbDevice } from '../fixtures/gb-device.js';
@@ -85,32 +85,8 @@ export async function channelStream(r: GbRig, protocol = 'ws_m4s') {
 }
 
 /** A WebSocket fMP4 viewer: collects until `fragments` binary messages came (or ms passed), then leaves. */
-export function view(r: GbRig, url: string, fragments = 6, ms = 20000) {
-  return new Promise<{ binary: Buffer[]; text: { type: string; mime?: string }[] }>((resolve, reject) => {
-    const ws = new WebSocket(`${r.t.baseUrl!.replace('http', 'ws')}${url}`);
-    const binary: Buffer[] = [];
-    const text: { type: string }[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      ws.close();
-      resolve({ binary, text });
-    };
-    const timer = setTimeout(done, ms);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) binary.push(data as Buffer);
-      else text.push(JSON.parse(String(data)));
-      if (binary.length >= fragments) done();
-    });
-    ws.on('unexpected-response', (_r, res) => {
-      clearTimeout(timer);
-      reject(new Error(`HTTP ${res.statusCode}`));
-    });
-    ws.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
+export const view = (r: GbRig, url: string, fragments = 6, ms = 20000) =>
+  collectWs(`${r.t.baseUrl!.replace('http', 'ws')}${url}`, (binary) => binary.length >= fragments, ms);
 
 /** The first /api/v1/ws/streamstat message about a stream. */
 export function streamstatOnce(r: GbRig, stream: string) {

@@ -8,9 +8,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { GbInviteRequest, GbMediaService } from '../../src/gb/media/index.js';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
+import { collectWs, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { freePort } from '../fixtures/camera.js';
 import { startGbMediaSender, type GbMediaSender } from '../fixtures/gb-media-sender.js';
@@ -78,35 +77,6 @@ afterEach(async () => {
   byes = 0;
 });
 
-function collect(url: string, enough: (binary: Buffer[]) => boolean, ms = 20000) {
-  return new Promise<{ binary: Buffer[]; text: { type: string; mime?: string }[] }>((resolve, reject) => {
-    const ws = new WebSocket(url);
-    const binary: Buffer[] = [];
-    const text: { type: string }[] = [];
-    const timer = setTimeout(() => {
-      ws.close();
-      resolve({ binary, text });
-    }, ms);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) binary.push(data as Buffer);
-      else text.push(JSON.parse(String(data)));
-      if (enough(binary)) {
-        clearTimeout(timer);
-        ws.close();
-        resolve({ binary, text });
-      }
-    });
-    ws.on('unexpected-response', (_r, res) => {
-      clearTimeout(timer);
-      reject(new Error(`HTTP ${res.statusCode}`));
-    });
-    ws.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
-
 async function playOver(transport: 'UDP' | 'TCP', mode: 'passive' | 'active') {
   await t.ctx.config.set('gb', { MediaTransport: transport, MediaTransportMode: mode });
   const res = await t.app.inject({
@@ -116,7 +86,7 @@ async function playOver(transport: 'UDP' | 'TCP', mode: 'passive' | 'active') {
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json().EasyDarwin.Body;
   // One fragment per frame (the cached GOP as the first): 16 fragments hold at least 16 frames.
-  const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 16);
+  const got = await collectWs(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 16);
   expect(got.text.find((m) => m.type === 'init')).toMatchObject({
     mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./),
   });

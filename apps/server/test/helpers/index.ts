@@ -1,3 +1,4 @@
 export * from './db.js';
 export * from './app.js';
 export * from './wait.js';
+export * from './ws.js';

@@ -6,8 +6,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
+import { collectWs, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 
@@ -29,36 +28,6 @@ async function addCamera(url: string) {
   return res.json().EasyDarwin.Body.DeviceID as string;
 }
 
-/** Collects what the WebSocket output sends until `enough` says stop or the deadline passes. */
-function collect(url: string, enough: (binary: Buffer[], text: unknown[]) => boolean, ms = 15000) {
-  return new Promise<{ binary: Buffer[]; text: { type: string; [k: string]: unknown }[] }>((resolve, reject) => {
-    const ws = new WebSocket(url);
-    const binary: Buffer[] = [];
-    const text: { type: string }[] = [];
-    const timer = setTimeout(() => {
-      ws.close();
-      resolve({ binary, text });
-    }, ms);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) binary.push(data as Buffer);
-      else text.push(JSON.parse(String(data)));
-      if (enough(binary, text)) {
-        clearTimeout(timer);
-        ws.close();
-        resolve({ binary, text });
-      }
-    });
-    ws.on('unexpected-response', (_r, res) => {
-      clearTimeout(timer);
-      reject(new Error(`HTTP ${res.statusCode}`));
-    });
-    ws.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-  });
-}
-
 describe('live over WebSocket fMP4', () => {
   it('plays a camera: init segment then fragments that ffprobe decodes at the camera\'s size', async () => {
     const dev = await addCamera(cam.url);
@@ -67,7 +36,7 @@ describe('live over WebSocket fMP4', () => {
     const body = res.json().EasyDarwin.Body;
     expect(body.URL).toMatch(/^\/ws_m4s\/live\/stream_\d+_0\.mp4\?play_token=/);
     expect(body.URLs.HLS).toContain('/hls/');
-    const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 8);
+    const got = await collectWs(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 8);
     const init = got.text.find((m) => m.type === 'init');
     expect(init).toMatchObject({ type: 'init', mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
     expect(got.binary.length).toBeGreaterThanOrEqual(8);
@@ -87,12 +56,12 @@ describe('live over WebSocket fMP4', () => {
     const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1`, headers: { token: admin } })).json().EasyDarwin.Body;
     const base = t.baseUrl!.replace('http', 'ws');
     const bare = body.URL.split('?')[0];
-    await expect(collect(`${base}${bare}`, () => true, 3000)).rejects.toThrow('HTTP 401');
+    await expect(collectWs(`${base}${bare}`, () => true, 3000)).rejects.toThrow('HTTP 401');
     const token = body.URL.split('play_token=')[1];
-    await expect(collect(`${base}/ws_m4s/live/stream_999_0.mp4?play_token=${token}`, () => true, 3000)).rejects.toThrow('HTTP 401');
+    await expect(collectWs(`${base}/ws_m4s/live/stream_999_0.mp4?play_token=${token}`, () => true, 3000)).rejects.toThrow('HTTP 401');
     // a logged-in user's token also opens it
-    const a = collect(`${base}${bare}?token=${admin}`, (b) => b.length >= 3);
-    const b = collect(`${base}${body.URL}`, (bin) => bin.length >= 3);
+    const a = collectWs(`${base}${bare}?token=${admin}`, (b) => b.length >= 3);
+    const b = collectWs(`${base}${body.URL}`, (bin) => bin.length >= 3);
     const [ra, rb] = await Promise.all([a, b]);
     expect(ra.binary.length).toBeGreaterThanOrEqual(3);
     expect(rb.binary.length).toBeGreaterThanOrEqual(3);
@@ -121,7 +90,7 @@ describe('a media URL outlives its hub', () => {
     // the on-demand grace ran out before the player connected (a loaded machine, a slow network)
     t.ctx.streams.get(body.Stream)!.stop('grace over');
     expect(t.ctx.streams.get(body.Stream)).toBeUndefined();
-    const got = await collect(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 3);
+    const got = await collectWs(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 3);
     expect(got.binary.length).toBeGreaterThanOrEqual(3);
   });
 });

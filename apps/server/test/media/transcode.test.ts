@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { collectWs, startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
 
@@ -32,26 +32,7 @@ async function setup(codec: 'h264' | 'h265') {
   return { ...(res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string }), admin };
 }
 
-function collect(url: string, count: number, ms = 30000) {
-  return new Promise<{ binary: Buffer[]; text: { type: string; [k: string]: unknown }[] }>((resolve, reject) => {
-    const ws = new WebSocket(url);
-    const binary: Buffer[] = [];
-    const text: { type: string }[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      ws.close();
-      resolve({ binary, text });
-    };
-    const timer = setTimeout(done, ms);
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) binary.push(data as Buffer);
-      else text.push(JSON.parse(String(data)));
-      if (binary.length >= count) done();
-    });
-    ws.on('unexpected-response', (_r, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-    ws.on('error', reject);
-  });
-}
+const collect = (url: string, count: number, ms = 30000) => collectWs(url, (binary) => binary.length >= count, ms);
 
 describe('H.265 → H.264 transcoded variant', () => {
   it('offers WS_FMP4_H264 for an H.265 camera and plays it as H.264', async () => {
