@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { TREE_PAGE_SIZE, TREE_SEARCH_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
 import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
 import { useWsTopic } from '../../../lib/ws';
-import { NEWS_SETTLE_MS } from '../../../lib/newsSettle';
+import { NEWS_REFRESH_GAP_MS, NEWS_SETTLE_MS } from '../../../lib/newsSettle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
@@ -91,16 +91,22 @@ export function VideoTree() {
   // message on the events socket: the loaded rows of its device are fetched again, so the tree's
   // green/grey and counts follow, and a click opens a channel that came back instead of saying it is
   // offline. Messages come in bursts (every channel of a device): one refresh for a burst.
+  // A burst that trickles (a stream check bringing 1,500 cameras back over a minute, a message
+  // every few hundred ms) refreshes at most every NEWS_REFRESH_GAP_MS: it refreshed after each
+  // pause, 61 reads of the tree's devices in 75 s.
   const changed = useRef(new Set<string>());
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const lastRefresh = useRef(0);
   useWsTopic('news', (item) => {
     changed.current.add(item.DeviceID);
     clearTimeout(timer.current);
+    const wait = Math.max(NEWS_SETTLE_MS, lastRefresh.current + NEWS_REFRESH_GAP_MS - Date.now());
     timer.current = setTimeout(() => {
+      lastRefresh.current = Date.now();
       const devices = [...changed.current];
       changed.current.clear();
       void refresh((key) => key === ROOT_KEY || devices.some((d) => key === `d:${d}` || key.startsWith(`c:${d}:`))).catch(() => undefined);
-    }, NEWS_SETTLE_MS);
+    }, wait);
   });
   useEffect(() => () => clearTimeout(timer.current), []);
 
