@@ -60,6 +60,14 @@ function renderSquare(devid: string) {
   );
 }
 
+/** The device's cameras call: directories left out, the search matched, a page of them (as the server does). */
+const deviceCameras = (list: () => ChannelRow[]) => (call: { query: URLSearchParams }) => {
+  const q = (call.query.get('q') ?? '').toLowerCase();
+  const hits = list().filter((c) => c.Parental !== 1 && (!q || c.Name.toLowerCase().includes(q) || c.ChannelID.includes(q)));
+  const start = Number(call.query.get('start'));
+  return v1({ Channels: hits.slice(start, start + Number(call.query.get('limit'))), ChannelCount: hits.length });
+};
+
 const cards = () => screen.queryAllByTestId('square-channel');
 const cardNames = () => cards().map((c) => c.querySelector('.ant-card-meta-title')!.textContent);
 const card = (name: string) => cards().find((c) => c.querySelector('.ant-card-meta-title')!.textContent === name)!;
@@ -76,11 +84,11 @@ describe('/video/square/{devid}: one device', () => {
 
   it('shows the device’s cameras with their state and the device name as title', async () => {
     const api = stubApi({
-      '/api/v1/getchannels': () => v1({ Channels: deviceChannels, ChannelCount: deviceChannels.length }),
+      '/api/v1/devices/1001/channels': deviceCameras(() => deviceChannels),
     });
     renderSquare('1001');
     await waitFor(() => expect(cards()).toHaveLength(4));
-    expect(api.callsTo('/api/v1/getchannels')[0].query.get('device')).toBe('1001');
+    expect(api.callsTo('/api/v1/devices/1001/channels')[0].query.get('limit')).toBe('20');
     expect(cardNames()).toEqual(['Gate camera', 'Yard camera', 'Spare camera', 'Disabled but reporting']);
     expect(screen.getByRole('heading', { name: 'North gate NVR' })).toBeInTheDocument();
 
@@ -97,7 +105,7 @@ describe('/video/square/{devid}: one device', () => {
   });
 
   it('a click on an offline or disabled channel says so and stays; on an online one opens its player (main stream)', async () => {
-    stubApi({ '/api/v1/getchannels': () => v1({ Channels: deviceChannels, ChannelCount: deviceChannels.length }) });
+    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => deviceChannels) });
     renderSquare('1001');
     await waitFor(() => expect(cards()).toHaveLength(4));
 
@@ -120,7 +128,7 @@ describe('/video/square/{devid}: one device', () => {
     const many = Array.from({ length: 45 }, (_, i) =>
       channel(String(i + 1), `Cam ${String(i + 1).padStart(2, '0')}`, { Online: i % 2 }),
     );
-    stubApi({ '/api/v1/getchannels': () => v1({ Channels: many, ChannelCount: many.length }) });
+    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => many) });
     renderSquare('1001');
     await waitFor(() => expect(cards()).toHaveLength(20));
     expect(cardNames()).toEqual(many.slice(0, 20).map((c) => c.Name));
@@ -220,11 +228,11 @@ describe('/video/square/0: favourites or every channel', () => {
   it("a listed channel's online/offline message updates its card", async () => {
     let online = 1;
     const api = stubApi({
-      '/api/v1/getchannels': () => v1({ Channels: [channel('1', 'Gate camera', { Online: online })], ChannelCount: 1 }),
+      '/api/v1/devices/1001/channels': deviceCameras(() => [channel('1', 'Gate camera', { Online: online })]),
     });
     renderSquare('1001');
     await waitFor(() => expect(card('Gate camera')).toHaveAttribute('data-state', 'online'));
-    const reads = () => api.callsTo('/api/v1/getchannels').length;
+    const reads = () => api.callsTo('/api/v1/devices/1001/channels').length;
     const before = reads();
     const news = (DeviceID: string, ChannelID: string, Status: 'ON' | 'OFF') =>
       ws.listeners.get('news')?.({ ID: 1, Status, DeviceID, ChannelID, ChannelName: 'x', NewsTime: '2026-11-27 08:00:00', sign: 0 });

@@ -12,6 +12,10 @@ interface ChannelPage {
 export const fetchDeviceChannels = (device: string) =>
   getV1<ChannelPage>('/api/v1/getchannels', { device, start: 0, limit: 9999 });
 
+/** A page of one device's cameras at every level (no directories), matching q by name or ID. */
+export const fetchDeviceCameras = (device: string, q: string, start: number, limit: number) =>
+  getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { q: q || undefined, start, limit });
+
 export const fetchFavoriteChannels = (start: number, limit: number) => getV1<ChannelPage>('/api/v1/favorites', { start, limit });
 
 /** Channels across devices (the wall's picker); quiet: errors on the browse page pass on silently. */

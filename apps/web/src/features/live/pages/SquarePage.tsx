@@ -17,7 +17,7 @@ import { useFavouritesVersion } from '../../../lib/favourites';
 import { useDebounced } from '../../../lib/useDebounced';
 import { NEWS_SETTLE_MS } from '../../../lib/newsSettle';
 import { useWsTopic } from '../../../lib/ws';
-import { fetchAllChannels, fetchDeviceChannels, fetchFavoriteChannels } from '../api';
+import { fetchAllChannels, fetchDeviceCameras, fetchFavoriteChannels } from '../api';
 
 function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
   const { t } = useTranslation();
@@ -81,10 +81,10 @@ export default function SquarePage() {
   // to the star just added).
   const favVersion = useFavouritesVersion((s) => s.version);
 
-  // Every channel of a site is thousands: the server pages them (and matches the search); a
-  // device's channels and the favourites are read whole and paged here. Page 1 again whenever what is
-  // listed changes (another device, source or search).
-  const serverPaged = !isDevice && source === 'all';
+  // Every channel of a site is thousands, an NVR's hundreds: the server pages them (cameras only for
+  // a device) and matches the search; the favourites are read whole and paged here. Page 1 again
+  // whenever what is listed changes (another device, source or search).
+  const serverPaged = isDevice || source === 'all';
   const listing = `${devid}|${source}|${query}`;
   const [paging, setPaging] = useState({ listing, page: 1 });
   const wanted = paging.listing === listing ? paging.page : 1;
@@ -94,13 +94,13 @@ export default function SquarePage() {
       'square',
       devid,
       isDevice ? 'device' : source,
-      isDevice ? '' : source === 'fav' ? favVersion : query,
+      !isDevice && source === 'fav' ? favVersion : query,
       serverPaged ? wanted : 0,
     ],
     queryFn: async (): Promise<{ rows: ChannelRow[]; total?: number }> => {
-      if (isDevice) return { rows: (await fetchDeviceChannels(devid)).Channels };
-      if (source === 'fav') return { rows: (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels };
-      const p = await fetchAllChannels(query, (wanted - 1) * PAGE_SIZE, PAGE_SIZE);
+      if (!isDevice && source === 'fav') return { rows: (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels };
+      const start = (wanted - 1) * PAGE_SIZE;
+      const p = isDevice ? await fetchDeviceCameras(devid, query, start, PAGE_SIZE) : await fetchAllChannels(query, start, PAGE_SIZE);
       return { rows: p.Channels, total: p.ChannelCount };
     },
     placeholderData: serverPaged ? keepPreviousData : undefined,
@@ -118,7 +118,7 @@ export default function SquarePage() {
     settle.current = setTimeout(() => void refetch(), NEWS_SETTLE_MS);
   });
   useEffect(() => () => clearTimeout(settle.current), []);
-  // Cameras only (a directory has nothing to play); the device and favourite lists are searched here.
+  // Cameras only (a directory has nothing to play); the favourites are searched here.
   const needle = query.toLowerCase();
   const rows = (listed ?? []).filter((c) => c.Parental !== 1 && (!needle || serverPaged || c.Name.toLowerCase().includes(needle)));
   const total = serverPaged ? (list.data?.total ?? 0) : rows.length;
