@@ -2,7 +2,8 @@
  * /video/backlist's device picker at a site's size (1,500 cameras): a page of matches from the
  * server as the operator types (it loaded every device, devices limit 9999, to fill the dropdown),
  * a device opened from the address keeps its name though it is not on the first page, and the
- * channels recorded today are tags a page at a time (a site that records every camera had 1,500).
+ * channels recorded today are tags a page at a time (a site that records every camera had 1,500); an
+ * NVR's channels come from the server a page at a time.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -25,7 +26,11 @@ beforeEach(() => {
   loginAdmin();
   api = stubApi({
     '/api/v1/record/querydevices': () => v1({ Channels: recorded, Total: recorded.length }),
-    '/api/v1/channels': () => v1({ Channels: [], ChannelCount: 0 }),
+    '/api/v1/channels': (c) => {
+      const nvr = Array.from({ length: 500 }, (_, i) => ({ ChannelID: String(i + 1), ParentDeviceID: c.query.get('device'), Name: `NVR ch ${i + 1}`, Parental: 0 }));
+      const start = Number(c.query.get('start'));
+      return v1({ Channels: nvr.slice(start, start + Number(c.query.get('limit'))), ChannelCount: nvr.length });
+    },
     '/api/v1/devices': (c) => {
       const q = c.query.get('q') ?? '';
       const hits = DEVICES.filter((d) => !q || d.DeviceName.includes(q) || d.DeviceID.includes(q));
@@ -73,5 +78,16 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     fireEvent.click(screen.getByTitle('30'));
     expect(await screen.findByText('cam-1500 ch1')).toBeInTheDocument();
     expect(screen.getAllByText(/^cam-\d+ ch1$/)).toHaveLength(50);
+  });
+
+  it("asks the server for the page of an NVR's channels shown", async () => {
+    open('/video/backlist/1400');
+    expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();
+    expect(screen.queryByText('NVR ch 21')).not.toBeInTheDocument();
+    fireEvent.click(screen.getByTitle('25'));
+    expect(await screen.findByText('NVR ch 500')).toBeInTheDocument();
+    const calls = api.callsTo('/api/v1/channels');
+    expect(calls.at(-1)!.query.get('start')).toBe('480');
+    for (const c of calls) expect(c.query.get('limit')).toBe('20');
   });
 });

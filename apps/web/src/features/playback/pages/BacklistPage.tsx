@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Pagination, Table, Tag, Typography } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
@@ -18,6 +18,8 @@ import { deviceSourceAvailable } from '../source';
 
 /** The channels recorded today, as tags: a page of them (a site records all its cameras: 1,500 tags). */
 const RECORDED_PAGE = 50;
+/** The device's channels, a page at a time. */
+const CHANNEL_PAGE = 20;
 
 export default function BacklistPage() {
   const { t } = useTranslation();
@@ -26,7 +28,16 @@ export default function BacklistPage() {
   const device = devid === '0' ? '' : devid;
   const day = today();
 
-  const channels = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999), enabled: !!device });
+  // An NVR has hundreds of channels: the server pages them (limit 9999 read 500 channels, 350 KB,
+  // for a table of 20). Page 1 again for another device.
+  const [paging, setPaging] = useState({ device, page: 1 });
+  const chPage = paging.device === device ? paging.page : 1;
+  const channels = useQuery({
+    queryKey: ['playback', 'channels', device, chPage],
+    queryFn: () => fetchChannels(device, (chPage - 1) * CHANNEL_PAGE, CHANNEL_PAGE),
+    enabled: !!device,
+    placeholderData: keepPreviousData,
+  });
   const recorded = useQuery({ queryKey: ['playback', 'recorded', device, day], queryFn: () => fetchRecordedChannels(day, device || undefined) });
   const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
   const [tagPage, setTagPage] = useState(1);
@@ -78,9 +89,16 @@ export default function BacklistPage() {
           <Table<ChannelRow>
             rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
             size="small"
-            loading={channels.isLoading}
+            loading={channels.isFetching}
             dataSource={(channels.data?.Channels ?? []).filter((c) => c.Parental !== 1)}
-            pagination={{ pageSize: 20, hideOnSinglePage: true }}
+            pagination={{
+              current: chPage,
+              pageSize: CHANNEL_PAGE,
+              total: channels.data?.ChannelCount ?? 0,
+              hideOnSinglePage: true,
+              showSizeChanger: false,
+              onChange: (page) => setPaging({ device, page }),
+            }}
             onRow={(c) => ({ onClick: () => navigate(backchannelPath(c.ParentDeviceID, c.ChannelID, day)), style: { cursor: 'pointer' } })}
             columns={[
               { title: t('playback.channelId'), dataIndex: 'ChannelID' },
