@@ -36,7 +36,7 @@ describe('PlayerPage', () => {
     captureNotices();
     let online = 1;
     const api = stubApi({
-      '/api/v1/getchannels': () =>
+      '/api/v1/devices/7/channels': () =>
         v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: online, Enable: 1 }], ChannelCount: 1 }),
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
     });
@@ -47,7 +47,7 @@ describe('PlayerPage', () => {
       { path: '/video/player/7/1/0' },
     );
     expect(await screen.findByTestId('channel-online')).toHaveTextContent('在线');
-    const reads = () => api.calls.filter((c) => c.path === '/api/v1/getchannels').length;
+    const reads = () => api.calls.filter((c) => c.path === '/api/v1/devices/7/channels').length;
     const before = reads();
 
     // Another channel's message changes nothing.
@@ -68,7 +68,7 @@ describe('PlayerPage', () => {
     captureNotices();
     let row: Record<string, unknown> = { ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: 1, Enable: 1, DeviceType: 'RTSP', Onvif: '' };
     stubApi({
-      '/api/v1/getchannels': () => v1({ Channels: [row], ChannelCount: 1 }),
+      '/api/v1/devices/7/channels': () => v1({ Channels: [row], ChannelCount: 1 }),
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
     });
     const view = renderConsole(

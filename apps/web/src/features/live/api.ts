@@ -16,6 +16,21 @@ export const fetchDeviceChannels = (device: string) =>
 export const fetchDeviceCameras = (device: string, q: string, start: number, limit: number) =>
   getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { q: q || undefined, start, limit });
 
+/** Cameras read to find one channel: those matching its ID, a page of them. */
+const ONE_CHANNEL_PAGE = 50;
+
+/**
+ * One channel of a device (the player's name, state and PTZ): the cameras matching its ID, the exact
+ * one picked; every channel only when more than a page match and it was not among them. The player
+ * read all of an NVR's channels (500: 350 KB) for one name.
+ */
+export async function fetchOneChannel(device: string, channel: string): Promise<ChannelRow | null> {
+  const page = await fetchDeviceCameras(device, channel, 0, ONE_CHANNEL_PAGE);
+  const hit = page.Channels.find((c) => c.ChannelID === channel);
+  if (hit || page.ChannelCount <= page.Channels.length) return hit ?? null;
+  return (await fetchDeviceChannels(device)).Channels.find((c) => c.ChannelID === channel) ?? null;
+}
+
 export const fetchFavoriteChannels = (start: number, limit: number) => getV1<ChannelPage>('/api/v1/favorites', { start, limit });
 
 /** Channels across devices (the wall's picker); quiet: errors on the browse page pass on silently. */

@@ -7,7 +7,7 @@ import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer } from '../../../components/player/LivePlayer';
 import { useWsTopic } from '../../../lib/ws';
-import { fetchDeviceChannels } from '../api';
+import { fetchOneChannel } from '../api';
 import { ShareButton } from '../components/ShareButton';
 
 export default function PlayerPage() {
@@ -15,13 +15,13 @@ export default function PlayerPage() {
   const navigate = useNavigate();
   const { devid = '', chnid = '', flow: flowParam = '0' } = useParams();
   const flow = flowParam === '1' ? 1 : 0;
-  const channels = useQuery({ queryKey: ['live', 'deviceChannels', devid], queryFn: () => fetchDeviceChannels(devid), enabled: !!devid });
+  const channel = useQuery({ queryKey: ['live', 'channel', devid, chnid], queryFn: () => fetchOneChannel(devid, chnid), enabled: !!devid && !!chnid });
   // The channel going off or on line arrives as a news message on the events socket (the bell's):
   // the tag follows it instead of keeping the state of the moment the page opened.
   useWsTopic('news', (item) => {
-    if (item.DeviceID === devid && item.ChannelID === chnid) void channels.refetch();
+    if (item.DeviceID === devid && item.ChannelID === chnid) void channel.refetch();
   });
-  const info = channels.data?.Channels.find((c) => c.ChannelID === chnid);
+  const info = channel.data ?? undefined;
   const name = info?.Name ?? chnid;
 
   return (
