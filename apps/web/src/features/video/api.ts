@@ -25,7 +25,9 @@ export const usedTreeDevices = () => forgetEarly(firstTreePage());
 /** A device's channels, or a directory's children with `subset` (its GBID). */
 export const fetchTreeChannels = (device: string, start: number, limit: number, subset?: string) =>
   getV1<{ Channels: ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, subset: subset || undefined, start, limit });
-export const fetchGroupChildren = (labelid: string | number) => getV1<{ Nodes: GroupNode[] }>('/api/v1/group/children', { labelid });
+/** A level of the group tree, a page of it (a group can hold a site's cameras); Count is the level's size. */
+export const fetchGroupChildren = (labelid: string | number, start: number, limit: number) =>
+  getV1<{ Nodes: GroupNode[]; Count?: number }>('/api/v1/group/children', { labelid, start, limit });
 export const fetchGroupDeviceChannels = (p: { deviceid: string; labelid: string | number; subset?: string; start: number; limit: number }) =>
   getV1<{ Nodes: GroupNode[]; Count: number }>('/api/v1/group/devicechannels', { ...p, subset: p.subset || undefined });
 export const fetchFavorites = (start: number, limit: number) =>

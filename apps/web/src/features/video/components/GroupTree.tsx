@@ -1,5 +1,6 @@
 /**
- * The group list tab: groups (labels) the user may see, opened level by level with group/children;
+ * The group list tab: groups (labels) the user may see, opened level by level with group/children
+ * (a page of 50 at a time: a group may hold a site's cameras);
  * a device placed in a group, or a GB directory, opens with group/devicechannels (paged by 50).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -34,8 +35,8 @@ export function GroupTree() {
       });
     if (!parent || parent.node.NodeType === 'directory') {
       const labelid = parent ? parent.node.ID : '0';
-      const { Nodes } = await fetchGroupChildren(labelid);
-      return { items: wrap(Nodes, labelid, parent?.key ?? ''), total: Nodes.length };
+      const { Nodes, Count } = await fetchGroupChildren(labelid, start, TREE_PAGE_SIZE);
+      return { items: wrap(Nodes, labelid, parent?.key ?? ''), total: Count ?? start + Nodes.length };
     }
     const { node, labelid } = parent;
     const page = await fetchGroupDeviceChannels({

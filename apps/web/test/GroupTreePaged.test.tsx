@@ -1,0 +1,78 @@
+/**
+ * The group list tab with a group holding a site's cameras (1,500): the level comes a page at a
+ * time from group/children (start, limit; Count for the rest) with "load more", instead of every
+ * camera in one answer (230 KB) for a tree that shows 50.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { GroupTree } from '../src/features/video/components/GroupTree';
+import { setLang } from '../src/i18n';
+import { captureNotices } from './helpers/console';
+
+const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
+const CAMERAS = Array.from({ length: 1500 }, (_, i) => ({
+  ID: `${i + 1}:1`,
+  Name: `cam ${i + 1}`,
+  ParentID: '1',
+  Parental: 0,
+  IsSearchDevice: 0,
+  NodeType: 'camera',
+  Online: 1,
+  DeviceID: String(i + 1),
+  ChannelID: '1',
+  Enable: 1,
+}));
+
+class NoResize {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
+let asked: URL[] = [];
+beforeEach(() => {
+  setLang('zh-CN');
+  captureNotices();
+  asked = [];
+  vi.stubGlobal('ResizeObserver', NoResize);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string) => {
+      const url = new URL(input, 'http://localhost');
+      asked.push(url);
+      let body: unknown = {};
+      if (url.pathname === '/api/v1/group/children') {
+        const all = url.searchParams.get('labelid') === '0' ? [{ ID: '1', Name: 'Site', ParentID: '0', Parental: 1, IsSearchDevice: 0, NodeType: 'directory' }] : CAMERAS;
+        const start = Number(url.searchParams.get('start') ?? 0);
+        const limit = url.searchParams.get('limit');
+        body = { Nodes: limit ? all.slice(start, start + Number(limit)) : all, Count: all.length };
+      }
+      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    }),
+  );
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('group tree: a group of 1,500 cameras', { timeout: 60_000 }, () => {
+  it('opens a page of it, and loads more on demand', async () => {
+    render(
+      <MemoryRouter>
+        <GroupTree />
+      </MemoryRouter>,
+    );
+    const site = (await screen.findByText('Site')).closest('.ant-tree-treenode')!;
+    fireEvent.click(site.querySelector('.ant-tree-switcher')!);
+    expect(await screen.findByText('cam 50')).toBeInTheDocument();
+    expect(screen.queryByText('cam 51')).not.toBeInTheDocument();
+    const levels = () => asked.filter((u) => u.pathname === '/api/v1/group/children' && u.searchParams.get('labelid') === '1');
+    expect(levels()).toHaveLength(1);
+    expect(levels()[0].searchParams.get('limit')).toBe('50');
+    fireEvent.click(screen.getByText('加载更多'));
+    expect(await screen.findByText('cam 100')).toBeInTheDocument();
+    await waitFor(() => expect(levels()).toHaveLength(2));
+    expect(levels()[1].searchParams.get('start')).toBe('50');
+  });
+});
