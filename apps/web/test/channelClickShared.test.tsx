@@ -61,7 +61,8 @@ describe('the sidebar and the square page open channels by that rule', () => {
 
   it('square page: the card’s channel goes to the rule, whose notices and player route it shows', async () => {
     const rows = [channel('2', 'Yard', { Online: 0 }), channel('3', 'Spare', { Enable: 0, Online: 1 }), channel('1', 'Gate', {})];
-    stubApi({ '/api/v1/getchannels': () => v1({ Channels: rows, ChannelCount: rows.length }) });
+    // The device's cameras, a page of them (the square page's call since it pages on the server).
+    stubApi({ '/api/v1/devices/1001/channels': () => v1({ Channels: rows, ChannelCount: rows.length }) });
     renderConsole(
       <Routes>
         <Route path="/video/square/:devid" element={<SquarePage />} />
