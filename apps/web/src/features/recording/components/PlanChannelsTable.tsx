@@ -61,7 +61,17 @@ export function PlanChannelsTable({ channels, onChange, onPick }: Props) {
                 style={{ width: 220 }}
               />
             )}
-            <Button size="small" danger type="link" onClick={() => (filter.trim() ? remove((c) => shown.includes(c)) : onChange([]))}>
+            <Button
+              size="small"
+              danger
+              type="link"
+              onClick={() => {
+                if (!filter.trim()) return onChange([]);
+                // A set: the filter may match most of 1,500 channels.
+                const gone = new Set(shown);
+                remove((c) => gone.has(c));
+              }}
+            >
               {filter.trim() ? t('recording.removeShown') : t('recording.removeAll')}
             </Button>
           </>
