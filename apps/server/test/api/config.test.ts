@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import os from 'node:os';
-import { startTestApp, type TestApp } from '../helpers/index.js';
 import { buildApp } from '../../src/app.js';
-import { form, initialise } from './support.js';
+import { useAdminApp } from './admin-app.js';
+import { form } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
-const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
+const api = useAdminApp();
+const { get } = api;
 
 describe('configuration', () => {
   it('other-config: defaults, validated changes, DefaultPlayer and Version fixed, kept across a restart', async () => {
@@ -27,19 +19,19 @@ describe('configuration', () => {
       RecordVersion: true,
       MapKey: '',
     });
-    const set = await t.app.inject({
+    const set = await api.t.app.inject({
       method: 'POST',
       url: '/api/v1/setotherconfig',
-      ...form({ Title: 'City CCTV', RecordVersion: 'false', MapKey: 'k1', DefaultPlayer: 'other', Version: '9' }, admin),
+      ...form({ Title: 'City CCTV', RecordVersion: 'false', MapKey: 'k1', DefaultPlayer: 'other', Version: '9' }, api.admin),
     });
     expect(set.statusCode).toBe(200);
     expect(set.json().EasyDarwin.Body).toMatchObject({ Title: 'City CCTV', RecordVersion: false, DefaultPlayer: 'ep', Version: '3.7.3' });
-    const tooLong = await t.app.inject({ method: 'POST', url: '/api/v1/setotherconfig', ...form({ Title: 'x'.repeat(65) }, admin) });
+    const tooLong = await api.t.app.inject({ method: 'POST', url: '/api/v1/setotherconfig', ...form({ Title: 'x'.repeat(65) }, api.admin) });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.json().msg).toContain('Title');
 
-    await t.app.close();
-    const again = await buildApp(t.settings);
+    await api.t.app.close();
+    const again = await buildApp(api.t.settings);
     try {
       const home = await again.app.inject({ url: '/api/v1/gethomeotherconfig' });
       expect(home.json().EasyDarwin.Body).toEqual({ Title: 'City CCTV', Version: '3.7.3', Copyright: '© OpenCVR', Initial: false, RecordVersion: false });
@@ -52,13 +44,13 @@ describe('configuration', () => {
 
   it('module switches (v2 envelope) and the diagnostics base config', async () => {
     expect((await get('/api/v2/config/basic/switch')).json()).toEqual({ code: 200, msg: 'success', data: { ai_platform: false, vqd_show: false } });
-    const on = await t.app.inject({ method: 'POST', url: '/api/v2/config/basic/switch', ...form({ ai_platform: 1 }, admin) });
+    const on = await api.t.app.inject({ method: 'POST', url: '/api/v2/config/basic/switch', ...form({ ai_platform: 1 }, api.admin) });
     expect(on.json().data).toEqual({ ai_platform: true, vqd_show: false });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v2/config/basic/switch', ...form({ vqd_show: 'maybe' }, admin) });
+    const bad = await api.t.app.inject({ method: 'POST', url: '/api/v2/config/basic/switch', ...form({ vqd_show: 'maybe' }, api.admin) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 400, data: null });
     expect((await get('/api/v1/vqd/base_config')).json().EasyDarwin.Body).toEqual({ is_show: false });
-    await t.app.inject({ method: 'POST', url: '/api/v1/vqd/base_config', payload: { is_show: true }, headers: { token: admin } });
+    await api.t.app.inject({ method: 'POST', url: '/api/v1/vqd/base_config', payload: { is_show: true }, headers: { token: api.admin } });
     expect((await get('/api/v1/vqd/base_config')).json().EasyDarwin.Body).toEqual({ is_show: true });
   });
 });
@@ -71,22 +63,22 @@ describe('system figures', () => {
     expect(b.Hostname).toBe(os.hostname());
     expect(b.DiskTotal).toBeGreaterThan(0);
     expect(b.DiskUsed).toBeGreaterThan(0);
-    expect(b.DiskPath).toBe(t.settings.dataDir);
+    expect(b.DiskPath).toBe(api.t.settings.dataDir);
     expect(b.Version).toBe('3.7.3');
-    expect(b.Database).toBe(t.storage.engine);
+    expect(b.Database).toBe(api.t.storage.engine);
     expect(b.RunningSeconds).toBeGreaterThanOrEqual(0);
   });
 
   it('state/device counts what the database holds', async () => {
     const now = new Date().toISOString();
-    await t.ctx.db
+    await api.t.ctx.db
       .insertInto('devices')
       .values([
         { device_id: 'd1', device_name: 'A', device_type: 'RTSP', online: 1, enable: 1, created_at: now },
         { device_id: 'd2', device_name: 'B', device_type: 'GB28181', online: 0, enable: 1, created_at: now },
       ])
       .execute();
-    await t.ctx.db
+    await api.t.ctx.db
       .insertInto('channels')
       .values([
         { channel_id: 'c1', parent_device_id: 'd1', name: 'c1', online: 1, enable: 1, created_at: now },
@@ -106,34 +98,34 @@ describe('system figures', () => {
 
 describe('HTTP hygiene', () => {
   it('sends security headers, no CORS, and 404 in the envelope', async () => {
-    const res = await t.app.inject({ url: '/api/v1/gethomeotherconfig', headers: { origin: 'http://evil.example' } });
+    const res = await api.t.app.inject({ url: '/api/v1/gethomeotherconfig', headers: { origin: 'http://evil.example' } });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
-    const missing = await t.app.inject({ url: '/api/v1/nosuchcall', headers: { token: admin } });
+    const missing = await api.t.app.inject({ url: '/api/v1/nosuchcall', headers: { token: api.admin } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().EasyDarwin.Header.ErrorNum).toBe('404');
   });
 
   it('refuses a body over the limit and malformed JSON with a client error', async () => {
-    const big = await t.app.inject({
+    const big = await api.t.app.inject({
       method: 'POST',
       url: '/api/v1/setotherconfig',
-      headers: { token: admin, 'content-type': 'application/json' },
+      headers: { token: api.admin, 'content-type': 'application/json' },
       payload: JSON.stringify({ Title: 'x'.repeat(2 * 1024 * 1024) }),
     });
     expect(big.statusCode).toBe(413);
-    const broken = await t.app.inject({
+    const broken = await api.t.app.inject({
       method: 'POST',
       url: '/api/v1/setotherconfig',
-      headers: { token: admin, 'content-type': 'application/json' },
+      headers: { token: api.admin, 'content-type': 'application/json' },
       payload: '{"Title":',
     });
     expect(broken.statusCode).toBe(400);
   });
 
   it('a 500 tells nothing of the internals', async () => {
-    await t.ctx.db.schema.dropTable('news_state').execute();
+    await api.t.ctx.db.schema.dropTable('news_state').execute();
     const res = await get('/api/v1/newslist');
     expect(res.statusCode).toBe(500);
     expect(res.json().msg).toBe('服务器内部错误');
@@ -141,7 +133,7 @@ describe('HTTP hygiene', () => {
   });
 
   it('serves the OpenAPI document', async () => {
-    const res = await t.app.inject({ url: '/apidoc/json' });
+    const res = await api.t.app.inject({ url: '/apidoc/json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3/);
