@@ -32,9 +32,16 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { channels } = ctx.inventory;
 
-  async function page(req: FastifyRequest, query: ChannelQuery) {
+  /**
+   * A page of channels. `cameras` (an optional parameter of the list calls) lists what can be played:
+   * cameras only, at every level of the device (GB cameras sit under civil-code, business-group and
+   * virtual-organisation folders), so a list of cameras is paged on the server, 20 cameras a page and
+   * the count theirs, not folders dropped in the browser after the server paged them.
+   */
+  async function page(req: FastifyRequest, { cameras, ...query }: ChannelQuery & { cameras?: boolean }) {
     const scope = await scopeOf(ctx.db, req.user!);
-    return channels.list(scope, query, req.user!.id, isAdmin(req.user!));
+    const q: ChannelQuery = cameras ? { ...query, flat: true, camerasOnly: true } : query;
+    return channels.list(scope, q, req.user!.id, isAdmin(req.user!));
   }
 
   const listQuery = listWindow.extend({
@@ -43,6 +50,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     q: text(128).optional(),
     online: flag.optional(),
     enable: flag.optional(),
+    cameras: flag.optional(),
   });
 
   /** The channel list page: one device's channels at one sub-channel level (`subset`). */
@@ -51,7 +59,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     return v1('MSG_SC_SERVER_CHANNELS_CONFIG_ACK', { Channels: p.rows, ChannelCount: p.total });
   });
 
-  /** The video tree's expand: like channelsconfig, never a GAT1400 device. */
+  /** The video tree's expand: like channelsconfig, never a GAT1400 device; with cameras=1 the playback list's cameras. */
   r.get('/api/v1/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
     const p = await page(req, { ...req.query, excludeDeviceTypes: TREE_HIDDEN_TYPES });
     return v1('MSG_SC_SERVER_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
@@ -75,7 +83,8 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   /**
    * One device's cameras at every level for pickers: `online` filters by state; `not_repeat` leaves
    * out channels already in the label `labelid` (or, without it, in any label), so a group editor
-   * offers only what is not there yet.
+   * offers only what is not there yet; `channel` (optional) the one camera of that exact ID, for a
+   * page showing one channel (a search by its ID matched hundreds: "5" is in 15, 25, 150…).
    */
   r.get(
     '/api/v1/devices/:id/channels',
@@ -88,6 +97,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           not_repeat: flag.optional(),
           labelid: z.coerce.number().int().positive().optional(),
           q: text(128).optional(),
+          channel: channelId.optional(),
         }),
       },
     },
@@ -105,7 +115,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
   );
 
-  /** Search across every device (sidebar search, up to 99999). */
+  /** Search across every device (sidebar search, up to 99999); with cameras=1 the video square's cards. */
   r.get('/api/v1/all/channels', { schema: { tags, querystring: listQuery } }, async (req) => {
     const p = await page(req, { ...req.query, excludeDeviceTypes: TREE_HIDDEN_TYPES });
     return v1('MSG_SC_SERVER_ALL_CHANNELS_ACK', { Channels: p.rows, ChannelCount: p.total });
