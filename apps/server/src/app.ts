@@ -28,6 +28,7 @@ import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
 import { CdnPushes } from './services/media/cdn.js';
 import { StreamService } from './services/media/streams.js';
+import { ChannelThumbnails } from './services/media/thumbnails.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { rtspSourceFactory } from './media/ingest/sources.js';
 import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
@@ -72,6 +73,12 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     engine: db.engine,
     config: configStore,
     streams,
+    thumbnails: new ChannelThumbnails({
+      dataDir: settings.dataDir,
+      hubs: () => streams.hubs.list(),
+      channelIds: async () => (await db.kysely.selectFrom('channels').select('id').execute()).map((r) => r.id),
+      log: lazyLog,
+    }),
     cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), h264Of: (hub) => streams.get(hub.key + H264_VARIANT), log: lazyLog }),
     recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
@@ -223,12 +230,14 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     // Reconciliation may walk many files: it runs in the background; recording starts after it.
     void ctx.recording.start().catch((err) => app.log.error({ err }, 'recording: start failed'));
     void ctx.cdn.start();
+    void ctx.thumbnails.start();
   });
   app.addHook('onClose', async () => {
     unwatch();
     unwatchAlarms();
     await ctx.recording.stop();
     await ctx.cdn.stop();
+    await ctx.thumbnails.stop();
     await ctx.streamChecker.stop();
     // BYE to the devices still sending (while the SIP server can still send it).
     await ctx.gbInvite.stop();

@@ -15,6 +15,7 @@ import type { SystemSampler } from './services/system/sampler.js';
 import type { Inventory } from './services/inventory/index.js';
 import type { CdnPushes } from './services/media/cdn.js';
 import type { StreamService } from './services/media/streams.js';
+import type { ChannelThumbnails } from './services/media/thumbnails.js';
 import type { StreamChecker } from './services/inventory/stream-checker.js';
 import type { RecordingService } from './services/recording/service.js';
 import type { GbLists } from './services/gb-lists/index.js';
@@ -36,6 +37,8 @@ export interface AppContext {
   sampler: SystemSampler;
   inventory: Inventory;
   streams: StreamService;
+  /** The latest picture of each channel on disk, made from streams that run anyway (video square cards; started when the app is ready). */
+  thumbnails: ChannelThumbnails;
   /** Channels pushed to a CDN (EnableCdn, CdnUrl). */
   cdn: CdnPushes;
   /** Probes RTSP/ONVIF channels and keeps their Online flag (started when the app is ready). */

@@ -7,7 +7,7 @@
  * client, a GB28181 PS receiver or a test double are all MediaSources; a WebSocket fMP4 output, the
  * recorder or a stats probe are all Subscribers.
  */
-import { copyUnit, unitByteLength, type AccessUnit, type Track } from '@opencvr/codec';
+import { copyUnit, unitByteLength, type AccessUnit, type Track, type VideoAccessUnit, type VideoTrack } from '@opencvr/codec';
 import type { AssemblyMemory } from '@opencvr/rtp';
 import { GopLog } from './gop-log.js';
 import { GopStore, gopAudioChunks, gopChunks } from './gop-store.js';
@@ -115,6 +115,19 @@ export class StreamHub {
   }
   get viewers() {
     return this.subs.size;
+  }
+
+  /**
+   * A copy of the cached GOP's keyframe with its video track, or undefined when none is cached (not
+   * live yet, no video, a GOP cut short at maxGopUnits). Unlike subscribe() it touches nothing: a
+   * background reader (the thumbnail refresher) does not keep an on-demand stream alive.
+   */
+  cachedKeyframe(): { track: VideoTrack; unit: VideoAccessUnit } | undefined {
+    if (!this.gop.length) return undefined;
+    const first = this.gop.at(0);
+    const track = this._tracks[first.track];
+    if (track?.kind !== 'video' || first.unit.kind !== 'video' || !first.unit.keyframe || first.unit.damaged) return undefined;
+    return { track, unit: copyUnit(first.unit) as VideoAccessUnit };
   }
 
   /** Adds a viewer; it gets the tracks and the cached GOP at once if the stream is live. */

@@ -6,11 +6,17 @@
  * `cacheMs` so a wall of thumbnails costs one decode per stream.
  */
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import { copyUnit, joinAnnexB, type VideoAccessUnit, type VideoCodec, type VideoTrack } from '@opencvr/codec';
 import type { StreamHub } from './hub.js';
 
-/** ffmpeg's arguments for one JPEG from an Annex-B keyframe on stdin (a golden-string test holds them). */
-export function snapshotArgs(codec: VideoCodec, opts: { quality?: number } = {}): string[] {
+/**
+ * ffmpeg's arguments for one JPEG from an Annex-B keyframe on stdin (a golden-string test holds them).
+ * `width`: scaled down to at most this width, height to match (thumbnails); never scaled up.
+ */
+export function snapshotArgs(codec: VideoCodec, opts: { quality?: number; width?: number } = {}): string[] {
+  // The quotes keep the comma inside min() from splitting the filter graph.
+  const scale = opts.width ? ['-vf', `scale='min(${Math.floor(opts.width)},iw)':-2`] : [];
   return [
     '-hide_banner',
     '-loglevel',
@@ -22,6 +28,7 @@ export function snapshotArgs(codec: VideoCodec, opts: { quality?: number } = {})
     'pipe:0',
     '-frames:v',
     '1',
+    ...scale,
     '-f',
     'image2',
     '-c:v',
@@ -51,12 +58,23 @@ export interface RunResult {
   stdout: Buffer;
   stderr: string;
 }
-/** Runs a program with some stdin and a deadline; injectable so tests can count and fake runs. */
-export type Runner = (cmd: string, args: string[], stdin: Uint8Array, timeoutMs: number) => Promise<RunResult>;
+/**
+ * Runs a program with some stdin and a deadline; injectable so tests can count and fake runs.
+ * `niceness` (0-19): the process's scheduling priority, for background work (thumbnails) that must
+ * yield the CPU to the streams; best effort (left as is where the OS refuses).
+ */
+export type Runner = (cmd: string, args: string[], stdin: Uint8Array, timeoutMs: number, niceness?: number) => Promise<RunResult>;
 
-export const runProcess: Runner = (cmd, args, stdin, timeoutMs) =>
+export const runProcess: Runner = (cmd, args, stdin, timeoutMs, niceness = 0) =>
   new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    if (niceness && child.pid) {
+      try {
+        os.setPriority(child.pid, niceness);
+      } catch {
+        /* not allowed here: runs at normal priority */
+      }
+    }
     const out: Buffer[] = [];
     let err = '';
     let settled = false;
@@ -102,6 +120,18 @@ export const DEFAULT_SNAPSHOT_OPTIONS: SnapshotOptions = {
   ffmpeg: 'ffmpeg',
   run: runProcess,
 };
+
+/** A keyframe decoded to a JPEG by ffmpeg; SnapshotError when ffmpeg fails or gives something else. */
+export async function decodeJpeg(
+  frame: { track: VideoTrack; unit: VideoAccessUnit },
+  opts: { run: Runner; ffmpeg: string; timeoutMs: number; width?: number; quality?: number; niceness?: number },
+): Promise<Buffer> {
+  const input = keyframeAnnexB(frame.track, frame.unit);
+  const args = snapshotArgs(frame.track.codec, { width: opts.width, quality: opts.quality });
+  const { stdout } = await opts.run(opts.ffmpeg, args, input, opts.timeoutMs, opts.niceness);
+  if (stdout.length < 4 || stdout[0] !== 0xff || stdout[1] !== 0xd8) throw new SnapshotError('decode-failed', 'ffmpeg gave no JPEG');
+  return stdout;
+}
 
 /** The tracks and the first keyframe a hub gives a new subscriber (its cached GOP), or the next one. */
 export function waitForKeyframe(
@@ -174,13 +204,9 @@ export class SnapshotService {
   }
 
   private async make(hub: StreamHub): Promise<Buffer> {
-    const { track, unit } = await waitForKeyframe(hub, this.opts.keyframeWaitMs);
-    const input = keyframeAnnexB(track, unit);
-    const { stdout } = await this.limited(() =>
-      this.opts.run(this.opts.ffmpeg, snapshotArgs(track.codec), input, this.opts.ffmpegTimeoutMs),
-    );
-    if (stdout.length < 4 || stdout[0] !== 0xff || stdout[1] !== 0xd8)
-      throw new SnapshotError('decode-failed', 'ffmpeg gave no JPEG');
+    const frame = await waitForKeyframe(hub, this.opts.keyframeWaitMs);
+    const { run, ffmpeg, ffmpegTimeoutMs: timeoutMs } = this.opts;
+    const stdout = await this.limited(() => decodeJpeg(frame, { run, ffmpeg, timeoutMs }));
     this.cache.set(hub.key, { at: Date.now(), jpeg: stdout });
     this.prune();
     return stdout;

@@ -18,6 +18,7 @@ import { flvRoutes } from './flv.js';
 import { hlsRoutes } from './hls.js';
 import { playbackMediaRoutes } from './playback.js';
 import { snapshotRoutes } from './snapshot.js';
+import { thumbnailRoutes } from './thumbnail.js';
 import { webrtcRoutes } from './webrtc.js';
 
 export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: string) {
@@ -67,6 +68,7 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   await app.register(hlsRoutes, { ctx });
   await app.register(flvRoutes, { ctx });
   await app.register(snapshotRoutes, { ctx });
+  await app.register(thumbnailRoutes, { ctx });
   await app.register(webrtcRoutes, { ctx });
   await app.register(playbackMediaRoutes, { ctx });
   app.get<{ Params: { name: string } }>(

@@ -1,7 +1,8 @@
 /**
  * GET /api/v1/devices/channelsnap?device&channel[&stream]: a JPEG of the channel's latest keyframe
  * (spec: devices/channelsnap). A user call (the API's auth hook runs), limited to the channels the
- * user's role may see; the stream is opened if it is not running.
+ * user's role may see; the stream is opened if it is not running. The channel's stored thumbnail
+ * (channelthumb) is made again from the same stream soon after, unless it is fresh.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -36,6 +37,7 @@ export async function snapshotRoutes(
       throw invalidParam('channel', 'noStreamSource');
     try {
       const jpeg = await snapshots.jpeg(hub);
+      ctx.thumbnails.snapped(hub);
       return reply.header('Cache-Control', 'no-cache').type('image/jpeg').send(jpeg);
     } catch (err) {
       if (err instanceof SnapshotError) {

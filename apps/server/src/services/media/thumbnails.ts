@@ -1,0 +1,164 @@
+/**
+ * Channel thumbnails for the video square's cards (issue 4): the server keeps each channel's latest
+ * picture on disk and the cards read it with a call that never opens a stream.
+ *
+ * Pictures come only from streams that run anyway (a viewer, the recorder, an always-on channel):
+ * the keyframe the hub already caches is decoded, scaled to a card's size, one decode at a time at
+ * low CPU priority with a pause between two, and a stream's thumbnail is made again only after
+ * `refreshMs`. So 1,500 always-on cameras cost one small decode every `gapMs`, not a burst, and a
+ * page of 20 cards costs 20 file reads. A channelsnap call (someone asked for a picture) puts its
+ * stream first in line.
+ */
+import { decodeJpeg, runProcess, type Runner } from '../../media/snapshot.js';
+import type { StreamHub } from '../../media/hub.js';
+import { parseStreamKey } from './streams.js';
+import { ThumbnailStore } from './thumbnail-store.js';
+
+export interface ThumbnailOptions {
+  /** A running stream's thumbnail is made again after this long (also the wait after a failed try). */
+  refreshMs: number;
+  /** A channelsnap call refreshes the thumbnail unless it is younger than this. */
+  snapMinAgeMs: number;
+  /** Pause after each decode, and between two looks for work. */
+  gapMs: number;
+  /** Thumbnails are scaled down to this width (a card is ~200-300 CSS px, twice that on HiDPI screens). */
+  width: number;
+  /** ffmpeg's scheduling priority: the decodes yield to the streams. */
+  niceness: number;
+  ffmpeg: string;
+  ffmpegTimeoutMs: number;
+  run: Runner;
+}
+
+export const DEFAULT_THUMBNAIL_OPTIONS: ThumbnailOptions = {
+  refreshMs: 5 * 60_000,
+  snapMinAgeMs: 30_000,
+  gapMs: 2000,
+  width: 480,
+  niceness: 10,
+  ffmpeg: 'ffmpeg',
+  ffmpegTimeoutMs: 5000,
+  run: runProcess,
+};
+
+export interface ThumbnailDeps {
+  dataDir: string;
+  /** The node's hubs (StreamService.hubs.list). */
+  hubs: () => StreamHub[];
+  /** The ids of the channels that exist, to drop the thumbnails of deleted ones at start. */
+  channelIds: () => Promise<number[]>;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export class ChannelThumbnails {
+  readonly store: ThumbnailStore;
+  /** Tests shorten the times. */
+  readonly opts: ThumbnailOptions;
+  readonly stats = { made: 0, failed: 0 };
+  /** Streams asked for by channelsnap, served before the rest. */
+  private urgent = new Set<StreamHub>();
+  /**
+   * When a channel may be tried again after a try that made nothing: after refreshMs when the decode
+   * failed, after a few pauses when the stream had no keyframe yet (it has only just come up). Else
+   * one stream that never gives a picture, always the stalest, would hold up all the others.
+   */
+  private retryAt = new Map<number, number>();
+  private timer?: NodeJS.Timeout;
+  private running = false;
+  private current?: Promise<void>;
+
+  constructor(
+    private readonly deps: ThumbnailDeps,
+    opts: Partial<ThumbnailOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_THUMBNAIL_OPTIONS, ...opts };
+    this.store = new ThumbnailStore(`${deps.dataDir}/thumbnails`);
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      const ids = new Set(await this.deps.channelIds());
+      await this.store.load((pk) => ids.has(pk));
+    } catch (err) {
+      this.deps.log?.warn({ err }, 'thumbnails: could not read the folder');
+    }
+    if (this.running) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.urgent.clear();
+    await this.current;
+  }
+
+  /** channelsnap was called for this stream: its thumbnail is made next, unless it is fresh already. */
+  snapped(hub: StreamHub) {
+    const pk = parseStreamKey(hub.key)?.channelPk;
+    if (pk === undefined || Date.now() - this.store.writtenAt(pk) < this.opts.snapMinAgeMs) return;
+    this.urgent.add(hub);
+  }
+
+  private schedule(ms: number) {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.current = this.step().finally(() => (this.current = undefined));
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** One decode when a stream is due, then a pause. */
+  private async step() {
+    const hub = this.next();
+    if (hub) await this.make(hub);
+    this.schedule(this.opts.gapMs);
+  }
+
+  /** The stream to make a thumbnail of: one asked for by channelsnap, else the live one whose thumbnail is oldest. */
+  private next(): StreamHub | undefined {
+    for (const hub of this.urgent) {
+      this.urgent.delete(hub);
+      if (hub.state === 'live') return hub;
+    }
+    const now = Date.now();
+    let best: StreamHub | undefined;
+    let bestAge = -1;
+    for (const hub of this.deps.hubs()) {
+      const key = parseStreamKey(hub.key);
+      // A transcoded variant shows the same picture as its original.
+      if (!key || key.variant || hub.state !== 'live') continue;
+      const age = now - this.store.writtenAt(key.channelPk);
+      if (age < this.opts.refreshMs || now < (this.retryAt.get(key.channelPk) ?? 0)) continue;
+      // Of the two flows of one channel the sub stream is the cheaper decode.
+      if (age > bestAge || (age === bestAge && key.flow === 1)) {
+        best = hub;
+        bestAge = age;
+      }
+    }
+    return best;
+  }
+
+  private async make(hub: StreamHub) {
+    const pk = parseStreamKey(hub.key)!.channelPk;
+    const frame = hub.cachedKeyframe();
+    if (!frame) {
+      this.retryAt.set(pk, Date.now() + 5 * this.opts.gapMs);
+      return;
+    }
+    try {
+      const { run, ffmpeg, ffmpegTimeoutMs: timeoutMs, width, niceness } = this.opts;
+      const jpeg = await decodeJpeg(frame, { run, ffmpeg, timeoutMs, width, niceness, quality: 5 });
+      await this.store.write(pk, jpeg);
+      this.retryAt.delete(pk);
+      this.stats.made++;
+    } catch (err) {
+      this.retryAt.set(pk, Date.now() + this.opts.refreshMs);
+      this.stats.failed++;
+      this.deps.log?.warn({ err, stream: hub.key }, 'thumbnail failed');
+    }
+  }
+}
