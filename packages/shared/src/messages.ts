@@ -214,6 +214,18 @@ export const REASONS = {
   gbTooManyDownloads: { 'zh-CN': '同时进行的设备录像下载已达上限', 'en-US': 'too many device downloads at once' },
   gbPlaybackNotRunning: { 'zh-CN': '回放尚未开始或已结束', 'en-US': 'the playback has not started or has ended' },
   gbControlRefused: { 'zh-CN': '{command} 请求（{status} {phrase}）', 'en-US': 'the device refused {command}: {status} {phrase}' },
+  // how a device playback or download ended (the Reason of streaminfo, playState, the playback socket's state)
+  gbRecordingEnd: { 'zh-CN': '录像已到结尾（设备发送 MediaStatus 121）', 'en-US': 'the recording reached its end (MediaStatus 121)' },
+  gbDeviceSentBye: { 'zh-CN': '设备结束了会话（BYE）', 'en-US': 'the device ended the session (BYE)' },
+  gbDeviceWentOffline: { 'zh-CN': '设备已离线（{detail}）', 'en-US': 'the device went offline ({detail})' },
+  gbSessionEnded: { 'zh-CN': '设备的媒体会话已结束（{detail}）', 'en-US': 'the media session with the device ended ({detail})' },
+  gbMediaFailed: { 'zh-CN': '接收设备媒体失败（{detail}）', 'en-US': 'receiving the device media failed ({detail})' },
+  gbDeviceStoppedSending: { 'zh-CN': '设备已停止发送（{seconds}秒内未收到数据）', 'en-US': 'the device stopped sending (nothing for {seconds} s)' },
+  gbNoPicture: { 'zh-CN': '设备未发送任何画面', 'en-US': 'the device sent no picture' },
+  gbDownloadWriteFailed: { 'zh-CN': '无法写入下载文件（{detail}）', 'en-US': 'cannot write the download ({detail})' },
+  gbMp4Failed: { 'zh-CN': '无法生成MP4文件（{detail}）', 'en-US': 'the MP4 could not be made ({detail})' },
+  gbDownloadCancelled: { 'zh-CN': '下载已取消', 'en-US': 'the download was cancelled' },
+  gbDownloadUnwatched: { 'zh-CN': '{seconds}秒内无人查看下载进度，下载已停止', 'en-US': 'nobody followed the download for {seconds} s: it was stopped' },
   gbInviteNoAnswer: {
     'zh-CN': '通道 {channel} 的 INVITE 在{seconds}秒（AckTimeout）内未得到应答，请检查设备是否在线、网络是否可达',
     'en-US': 'no answer to the INVITE for channel {channel} within {seconds} s (AckTimeout): check that it is online and reachable',

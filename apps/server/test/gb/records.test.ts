@@ -144,8 +144,8 @@ function spans(r: Received) {
     });
 }
 
-async function openPlayback(stime: Date, seconds: number) {
-  const res = await api('/api/v1/devices/record/playback', { channel: `${DEV}:${CHN}`, stime: localStamp(stime), etime: localStamp(new Date(stime.getTime() + seconds * 1000)), recordType: 'Device' });
+async function openPlayback(stime: Date, seconds: number, lang?: string) {
+  const res = await api('/api/v1/devices/record/playback', { channel: `${DEV}:${CHN}`, stime: localStamp(stime), etime: localStamp(new Date(stime.getTime() + seconds * 1000)), recordType: 'Device', ...(lang ? { lang } : {}) });
   expect(res.statusCode, res.body).toBe(200);
   return body(res) as { URL: string; request_id: string; Source: string };
 }
@@ -253,15 +253,20 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     expect(en.json().msg).toMatch(new RegExp(`^Device ${DEV} refused the command: the device refused PAUSE: 488 \\S`));
   });
 
-  it('MediaStatus 121 at the end of the range ends the session: "ended" and the socket closed', async () => {
+  it('MediaStatus 121 at the end of the range ends the session: "ended" (its reason in the opener\'s language) and the socket closed', async () => {
     history = serveHistory(dev);
     const open = await openPlayback(START, 3);
     const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
     await r.closed;
     expect(history.sessions[0].mediaStatusSent).toBe(true);
-    expect(r.text.find((m) => m.type === 'state' && m.state === 'ended')?.reason).toMatch(/MediaStatus 121/);
+    expect(r.text.find((m) => m.type === 'state' && m.state === 'ended')?.reason).toBe('录像已到结尾（设备发送 MediaStatus 121）');
     expect(spans(r).length).toBeGreaterThan(2);
     expect(gbRecordsOf(t.ctx).get(open.request_id)).toBeUndefined();
+    // Opened from an English console: the same end in English.
+    const en = await openPlayback(START, 3, 'en-US');
+    const r2 = view(`${t.baseUrl!.replace('http', 'ws')}${en.URL}`);
+    await r2.closed;
+    expect(r2.text.find((m) => m.type === 'state' && m.state === 'ended')?.reason).toBe('the recording reached its end (MediaStatus 121)');
   });
 
   it('a device refusing the INVITE is named in the answer', async () => {

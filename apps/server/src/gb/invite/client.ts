@@ -60,8 +60,8 @@ export interface InviteParams {
   streamNumber?: number;
   /** The hub stream fed by the session (live), for the stream status. */
   streamKey?: string;
-  /** Called once when the device ends the session (its BYE, MediaStatus 121, offline). */
-  onEnded(reason: string): void;
+  /** Called once when the device ends the session (its BYE, MediaStatus 121, offline); `why` is the catalogue's reason (for answers in the user's language). */
+  onEnded(reason: string, why?: Reason): void;
 }
 
 /** An answered INVITE. */
@@ -95,7 +95,7 @@ export class GbInviteClient {
       this.gb.onRequest('BYE', (req, tx) => this.onBye(req, tx)),
       this.gb.onMessage('MediaStatus', (m) => this.onMediaStatus(m)),
       this.gb.onDeviceStatus((e) => {
-        if (!e.online) for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`);
+        if (!e.online) for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`, { key: 'gbDeviceWentOffline', vars: { detail: e.reason } });
       }),
     );
   }
@@ -265,7 +265,7 @@ export class GbInviteClient {
         forget: (d) => {
           if (this.dialogs.get(d.ids.callId) === d) this.dialogs.delete(d.ids.callId);
         },
-        onEnded: (reason) => p.onEnded(reason),
+        onEnded: (reason, why) => p.onEnded(reason, why),
       },
     );
     this.dialogs.set(dialog.ids.callId, dialog);
@@ -281,7 +281,7 @@ export class GbInviteClient {
       return;
     }
     tx.respond(responseTo(req, 200));
-    d.endedByDevice('the device sent BYE');
+    d.endedByDevice('the device sent BYE', { key: 'gbDeviceSentBye' });
   }
 
   private onMediaStatus(m: InboundMessage) {
@@ -290,7 +290,7 @@ export class GbInviteClient {
     // 121 is the end of a recording: playback and download sessions of that channel (or of the whole device).
     for (const d of this.of(m.deviceId)) {
       if (d.ids.session === 'Play') continue;
-      if (about === d.ids.channelId || about === m.deviceId) void d.finishedByDevice('the recording reached its end (MediaStatus 121)');
+      if (about === d.ids.channelId || about === m.deviceId) void d.finishedByDevice('the recording reached its end (MediaStatus 121)', { key: 'gbRecordingEnd' });
     }
   }
 

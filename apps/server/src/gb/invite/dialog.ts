@@ -5,6 +5,7 @@
  * recording, or because the device went offline. The SSRC goes back to the pool when it ends.
  */
 import type { GbSessionName } from '@opencvr/manscdp';
+import type { Reason } from '@opencvr/shared';
 import type { SipResponse } from '@opencvr/sip';
 import type { GbLog } from '../core.js';
 import type { GbRequestOptions, GbRequestResult } from '../requests.js';
@@ -39,8 +40,8 @@ export interface DialogDeps {
   log: GbLog;
   /** Removes the dialog from the table of live dialogs. */
   forget(d: GbDialog): void;
-  /** Tells the session's owner (the hub source) that the device ended it. */
-  onEnded(reason: string): void;
+  /** Tells the session's owner (the hub source) that the device ended it; `why` is the same in the catalogue. */
+  onEnded(reason: string, why?: Reason): void;
 }
 
 /** How long a BYE (or another in-dialog request) may take before the dialog is given up anyway. */
@@ -89,18 +90,18 @@ export class GbDialog {
   }
 
   /** Ended by the device (its BYE) or by its state (offline): no BYE from us; the owner is told. */
-  endedByDevice(reason: string) {
+  endedByDevice(reason: string, why?: Reason) {
     if (!this.finish(reason)) return;
     this.deps.log.info({ device: this.ids.deviceId, channel: this.ids.channelId, callId: this.ids.callId, reason }, 'gb invite: media session ended by the device');
     // Outside the SIP handler that called us: the owner stops its source, which calls bye() (a no-op now).
-    setImmediate(() => this.deps.onEnded(reason));
+    setImmediate(() => this.deps.onEnded(reason, why));
   }
 
   /** Ends the session with a BYE and tells the owner (MediaStatus 121: the recording is over). */
-  async finishedByDevice(reason: string) {
+  async finishedByDevice(reason: string, why?: Reason) {
     if (this.ended) return;
     const bye = this.bye(reason);
-    setImmediate(() => this.deps.onEnded(reason));
+    setImmediate(() => this.deps.onEnded(reason, why));
     await bye;
   }
 

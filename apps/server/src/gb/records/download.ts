@@ -6,29 +6,44 @@
  * video into one progressive MP4 that plays everywhere (G.711 audio becomes AAC, which MP4 players
  * read; video is copied). The end is the device's MediaStatus 121, its BYE, or the asked duration of
  * media received (then our BYE), whichever comes first. Progress is media received over the duration.
+ *
+ * It can be cancelled at any time (downloadrecord/stop, or nobody following its progress for
+ * `unwatchedMs`): a running transfer gets our BYE (the receiver and its RTP port go with the source),
+ * ffmpeg is stopped, and the part file and any finished file are removed.
+ *
+ * Why it ended is a catalogue reason (`reason`), rendered in the language of whoever asks.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Fragmenter } from '@opencvr/fmp4';
 import type { AccessUnit, Track } from '@opencvr/codec';
+import type { Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
+import { GbRecordsError } from './errors.js';
 
-export type DownloadState = 'downloading' | 'remuxing' | 'done' | 'failed';
+export type DownloadState = 'downloading' | 'remuxing' | 'done' | 'failed' | 'cancelled';
 
 export interface DeviceDownloadDeps {
-  source: (hooks: { ended(reason: string): void; invited(): void }) => MediaSource;
+  /** `ended`: the device ended the session (its BYE, MediaStatus 121, offline), with why. */
+  source: (hooks: { ended(why: Reason): void; invited(): void }) => MediaSource;
   /** The folder the files go in (created when missing). */
   dir: string;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Nothing received this long ends the download with what came (default 20 s). */
   stallMs?: number;
+  /**
+   * Nobody asked about the download this long (streaminfo, the file): it is cancelled (default 120 s;
+   * the console asks every second, and a background tab's throttled timers still about once a minute).
+   */
+  unwatchedMs?: number;
   onDone?(d: DeviceDownload): void;
 }
 
 export class DeviceDownload {
   state: DownloadState = 'downloading';
-  reason = '';
+  /** Why it ended (the device's end, a failure, a cancel); none when the asked duration came in. */
+  reason?: Reason;
   /** Bytes of the finished file. */
   size = 0;
   readonly startedAt = Date.now();
@@ -39,8 +54,11 @@ export class DeviceDownload {
   private firstDts?: number;
   private lastDts?: number;
   private lastUnitAt = Date.now();
+  private lastWatchedAt = Date.now();
   private invited = false;
-  private deviceEnded = '';
+  private deviceEnded?: Reason;
+  /** Stops ffmpeg when the download is cancelled while remuxing. */
+  private readonly remuxAbort = new AbortController();
   private stallTimer?: NodeJS.Timeout;
   private readyWaiters: { resolve(): void; reject(err: Error): void }[] = [];
   private finishing = false;
@@ -84,34 +102,64 @@ export class DeviceDownload {
         this.invited = true;
         for (const w of this.readyWaiters.splice(0)) w.resolve();
       },
-      ended: (reason) => {
-        this.deviceEnded = reason;
+      ended: (why) => {
+        this.deviceEnded = why;
       },
     });
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      failed: (reason) => void this.finish(reason),
+      failed: (detail) => void this.finish({ key: 'gbMediaFailed', vars: { detail } }),
     });
-    this.stallTimer = setInterval(() => {
-      const stall = this.deps.stallMs ?? 20_000;
-      if (this.invited && Date.now() - this.lastUnitAt > stall) void this.finish(`the device stopped sending (nothing for ${Math.round(stall / 1000)} s)`);
-    }, 1000);
+    this.stallTimer = setInterval(() => this.check(), 1000);
     this.stallTimer.unref();
     return ready;
   }
 
-  /** Stops (user cancel, shutdown): the part file is removed. */
-  cancel(reason = 'cancelled') {
-    if (this.state !== 'downloading') return;
+  /** Someone follows the download (start, streaminfo, the file): it is not left unwatched. */
+  watched() {
+    this.lastWatchedAt = Date.now();
+  }
+
+  /** Once a second while it runs: the device stalling, or nobody following any more. */
+  private check() {
+    if (this.state !== 'downloading' && this.state !== 'remuxing') return;
+    const now = Date.now();
+    const unwatched = this.deps.unwatchedMs ?? 120_000;
+    if (now - this.lastWatchedAt > unwatched) {
+      this.deps.log?.info({ download: this.id, seconds: unwatched / 1000 }, 'gb records: device download left unwatched, cancelled');
+      this.cancel({ key: 'gbDownloadUnwatched', vars: { seconds: Math.round(unwatched / 1000) } });
+      return;
+    }
+    const stall = this.deps.stallMs ?? 20_000;
+    if (this.state === 'downloading' && this.invited && now - this.lastUnitAt > stall)
+      void this.finish({ key: 'gbDeviceStoppedSending', vars: { seconds: Math.round(stall / 1000) } });
+  }
+
+  /**
+   * Stops and removes (the user's cancel, nobody watching, shutdown): a running transfer gets our BYE
+   * (the source's stop: receiver closed, RTP port back in the pool), ffmpeg is stopped, the part file
+   * and a finished file are removed. Nothing to do once failed or cancelled.
+   */
+  cancel(why: Reason = { key: 'gbDownloadCancelled' }) {
+    if (this.state === 'failed' || this.state === 'cancelled') return;
+    const was = this.state;
+    // finish() already under way (or done) reports the end itself once it sees the state.
+    const reports = !this.finishing;
     this.finishing = true;
-    this.state = 'failed';
-    this.reason = reason;
+    this.state = 'cancelled';
+    this.reason = why;
+    this.size = 0;
     this.stopSource();
     this.out?.destroy();
-    fs.promises.rm(this.partFile, { force: true }).catch(() => undefined);
-    for (const w of this.readyWaiters.splice(0)) w.reject(new Error(reason));
-    this.deps.onDone?.(this);
+    this.remuxAbort.abort();
+    // Removed once the stream let go of the part file (a stream still opening would make it again).
+    void closedOf(this.out)
+      .then(() => Promise.all([this.partFile, this.file].map((f) => fs.promises.rm(f, { force: true }))))
+      .catch(() => undefined);
+    for (const w of this.readyWaiters.splice(0)) w.reject(new GbRecordsError(why));
+    this.deps.log?.info({ download: this.id, was, why: why.key }, 'gb records: device download cancelled');
+    if (reports) this.deps.onDone?.(this);
   }
 
   private onTracks(tracks: Track[]) {
@@ -120,7 +168,7 @@ export class DeviceDownload {
     // Fragments of up to 2 s, as the recorder writes them.
     this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: 2 });
     this.out = fs.createWriteStream(this.partFile);
-    this.out.on('error', (err) => void this.finish(`cannot write the download: ${err.message}`));
+    this.out.on('error', (err) => void this.finish({ key: 'gbDownloadWriteFailed', vars: { detail: err.message } }));
     this.out.write(this.fragmenter.init);
   }
 
@@ -133,7 +181,7 @@ export class DeviceDownload {
     }
     for (const f of this.fragmenter.push(unit, track)) this.out.write(f.data);
     // The asked duration is in: done, whatever the device does next.
-    if (this.received >= this.duration) void this.finish('');
+    if (this.received >= this.duration) void this.finish();
   }
 
   private stopSource() {
@@ -141,54 +189,78 @@ export class DeviceDownload {
     this.source?.stop();
   }
 
-  private async finish(reason: string) {
+  /** The end: `reason` a failure or the stall, none when the asked duration came in. */
+  private async finish(reason?: Reason) {
     if (this.finishing) return;
     this.finishing = true;
     this.stopSource();
     if (!this.invited) {
       this.state = 'failed';
       this.reason = reason;
-      for (const w of this.readyWaiters.splice(0)) w.reject(new Error(reason));
+      for (const w of this.readyWaiters.splice(0)) w.reject(reason ? new GbRecordsError(reason) : new Error('the download ended before the device answered'));
       this.deps.onDone?.(this);
       return;
     }
-    const why = this.deviceEnded || reason;
+    const why = this.deviceEnded ?? reason;
     if (!this.out || this.received <= 0) {
       this.state = 'failed';
-      this.reason = why || 'the device sent no picture';
+      this.reason = why ?? { key: 'gbNoPicture' };
       this.out?.destroy();
+      await closedOf(this.out);
       await fs.promises.rm(this.partFile, { force: true }).catch(() => undefined);
       this.deps.onDone?.(this);
       return;
     }
     const out = this.out;
     for (const f of this.fragmenter!.flush()) out.write(f.data);
-    await new Promise<void>((resolve) => out.end(() => resolve()));
+    // 'close' comes after end() and after a cancel's destroy() alike.
+    await new Promise<void>((resolve) => {
+      out.once('close', () => resolve());
+      out.end();
+    });
+    if (this.isCancelled()) return;
     this.state = 'remuxing';
     try {
-      await remux(this.partFile, this.file, this.tracks);
+      await remux(this.partFile, this.file, this.tracks, this.remuxAbort.signal);
       const st = await fs.promises.stat(this.file);
+      if (this.isCancelled()) return;
       this.size = st.size;
       this.state = 'done';
       this.reason = why;
-      this.deps.log?.info({ download: this.id, seconds: this.received, bytes: this.size, ended: why || 'duration reached' }, 'gb records: device download finished');
+      this.deps.log?.info({ download: this.id, seconds: this.received, bytes: this.size, ended: why?.key ?? 'duration reached' }, 'gb records: device download finished');
     } catch (err) {
+      if (this.isCancelled()) return;
       this.state = 'failed';
-      this.reason = `the MP4 could not be made: ${(err as Error).message}`;
+      this.reason = { key: 'gbMp4Failed', vars: { detail: (err as Error).message } };
       this.deps.log?.warn({ err, download: this.id }, 'gb records: remux failed');
     } finally {
       await fs.promises.rm(this.partFile, { force: true }).catch(() => undefined);
     }
     this.deps.onDone?.(this);
   }
+
+  /** Cancelled while finishing (state is read again after each await: cancel() may have run meanwhile). */
+  private isCancelled(): boolean {
+    if (this.state !== 'cancelled') return false;
+    // A file ffmpeg finished after the cancel removed it.
+    void fs.promises.rm(this.file, { force: true }).catch(() => undefined);
+    this.deps.onDone?.(this);
+    return true;
+  }
+}
+
+/** Resolves once a write stream closed its file (at once when there is none or it is closed). */
+function closedOf(out: fs.WriteStream | undefined): Promise<void> {
+  if (!out || out.closed) return Promise.resolve();
+  return new Promise((resolve) => out.once('close', () => resolve()));
 }
 
 /** ffmpeg -c copy into a progressive MP4 (moov first); G.711 → AAC (MP4 players do not read G.711). */
-function remux(input: string, output: string, tracks: readonly Track[]): Promise<void> {
+function remux(input: string, output: string, tracks: readonly Track[], signal: AbortSignal): Promise<void> {
   const g711 = tracks.some((t) => t.kind === 'audio' && (t.codec === 'pcma' || t.codec === 'pcmu'));
   const args = ['-v', 'error', '-y', '-i', input, '-map', '0:v', '-map', '0:a?', '-c:v', 'copy', '-c:a', g711 ? 'aac' : 'copy', '-movflags', '+faststart', '-f', 'mp4', output];
   return new Promise((resolve, reject) => {
-    execFile('ffmpeg', args, { timeout: 10 * 60_000 }, (err, _out, stderr) => {
+    execFile('ffmpeg', args, { timeout: 10 * 60_000, signal }, (err, _out, stderr) => {
       if (err) reject(new Error(String(stderr).trim().split('\n').slice(-2).join(' ') || err.message));
       else resolve();
     });

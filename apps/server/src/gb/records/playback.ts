@@ -15,6 +15,7 @@
  */
 import { MANSRTSP_CONTENT_TYPE, mansrtspPause, mansrtspResume, mansrtspScale, mansrtspSeek, parseMansrtspResponse } from '@opencvr/manscdp';
 import type { AccessUnit, Track } from '@opencvr/codec';
+import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
 import { WsFmp4Output, type WsLike } from '../../media/outputs/ws-fmp4.js';
 import type { GbDialog } from '../invite/dialog.js';
@@ -31,13 +32,15 @@ export interface DevicePlaybackSocket extends WsLike {
 }
 
 /** How the session starts its media: the INVITE is made inside, the dialog handed back for INFO. */
-export type PlaybackSourceFactory = (hooks: { dialog(d: GbDialog): void; ended(reason: string): void }) => MediaSource;
+export type PlaybackSourceFactory = (hooks: { dialog(d: GbDialog): void; ended(why: Reason): void }) => MediaSource;
 
 export interface DevicePlaybackDeps {
   source: PlaybackSourceFactory;
   log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** Nothing received this long while playing ends the session (default 20 s). */
   stallMs?: number;
+  /** The language of the socket's state reasons (the opener's; default zh-CN). */
+  lang?: Lang;
   onClose?(): void;
 }
 
@@ -50,13 +53,13 @@ const refusedBy = (body: string, status: string, phrase: string) =>
 export class DevicePlaybackSession {
   state: DevicePlaybackState = 'waiting';
   speed = 1;
-  /** Why it ended or stopped. */
-  reason = '';
+  /** Why it ended or stopped (a catalogue reason: playState and the control answer render it per request). */
+  reason?: Reason;
   private socket?: DevicePlaybackSocket;
   private output?: WsFmp4Output;
   private source?: MediaSource;
   private dialog?: GbDialog;
-  private deviceEnded = '';
+  private deviceEnded?: Reason;
   private videoTracks: Track[] = [];
   /** Hub track index → index among videoTracks. */
   private map = new Map<number, number>();
@@ -104,19 +107,19 @@ export class DevicePlaybackSession {
         this.invited = true;
         for (const w of this.readyWaiters.splice(0)) w.resolve();
       },
-      ended: (reason) => {
-        this.deviceEnded = reason;
+      ended: (why) => {
+        this.deviceEnded = why;
       },
     });
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      failed: (reason) => this.onFailed(reason),
+      failed: (detail) => this.onFailed({ key: 'gbMediaFailed', vars: { detail } }),
     });
     this.stallTimer = setInterval(() => {
       const stall = this.deps.stallMs ?? 20_000;
       if (this.state === 'playing' && this.invited && Date.now() - this.lastUnitAt > stall)
-        this.onFailed(`the device stopped sending the recording (nothing for ${Math.round(stall / 1000)} s)`);
+        this.onFailed({ key: 'gbDeviceStoppedSending', vars: { seconds: Math.round(stall / 1000) } });
     }, 1000);
     this.stallTimer.unref();
     return ready;
@@ -173,7 +176,7 @@ export class DevicePlaybackSession {
     this.state = 'closed';
     clearInterval(this.stallTimer);
     this.source?.stop();
-    for (const w of this.readyWaiters.splice(0)) w.reject(new Error(this.reason || 'playback closed'));
+    for (const w of this.readyWaiters.splice(0)) w.reject(this.reason ? new GbRecordsError(this.reason) : new Error('playback closed'));
     const ws = this.socket;
     this.socket = undefined;
     if (ws && ws.readyState === OPEN) ws.close(1000, 'playback closed');
@@ -227,20 +230,22 @@ export class DevicePlaybackSession {
     if (this.early.length > 3000) this.early = [];
   }
 
-  private onFailed(reason: string) {
+  private onFailed(why: Reason) {
     if (this.closed || this.state === 'ended') return;
     const ended = this.deviceEnded;
-    this.reason = ended || reason;
+    this.reason = ended ?? why;
     clearInterval(this.stallTimer);
     this.source?.stop();
+    const text = (r: Reason) => reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
     if (!this.invited) {
-      for (const w of this.readyWaiters.splice(0)) w.reject(new Error(reason));
+      for (const w of this.readyWaiters.splice(0)) w.reject(new GbRecordsError(why));
       this.close();
       return;
     }
-    this.deps.log?.info({ session: this.id, reason: this.reason }, 'gb records: device playback ended');
+    this.deps.log?.info({ session: this.id, reason: this.reason.key, vars: this.reason.vars }, 'gb records: device playback ended');
     this.state = 'ended';
-    this.send(JSON.stringify(ended ? { type: 'state', state: 'ended', reason: ended } : { type: 'state', state: 'stopped', reason }));
+    // The socket's words are in the opener's language (the device's own phrases inside stay as written).
+    this.send(JSON.stringify(ended ? { type: 'state', state: 'ended', reason: text(ended) } : { type: 'state', state: 'stopped', reason: text(why) }));
     // Let the last fragments and the message go out, then close the socket (the session goes with it).
     setTimeout(() => this.close(), 200).unref();
   }

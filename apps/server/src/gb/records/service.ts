@@ -4,7 +4,9 @@
  * Sessions and downloads are in memory: they live as long as their socket or file.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import type { Lang, Reason } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
 import type { GbMediaService, GbSourceOptions } from '../media/service.js';
@@ -21,7 +23,7 @@ export interface GbRecordsDeps {
   client: Pick<ManscdpClient, 'nextSn' | 'send' | 'encodingOf' | 'heard'>;
   invite: Pick<GbInviteClient, 'invite'>;
   media: Pick<GbMediaService, 'source'>;
-  /** Where finished downloads are kept (removed an hour after they were made, and at start). */
+  /** Where finished downloads are kept (removed an hour after they were made, and at start: a restart forgets the tasks). */
   downloadDir: string;
   log: GbLog;
 }
@@ -33,6 +35,8 @@ export interface RecordTarget {
   /** ms; whole seconds are asked (t= is in seconds). */
   from: number;
   to: number;
+  /** The language the session's own messages (the playback socket's state reasons) are written in. */
+  lang?: Lang;
 }
 
 /** Download speeds a device is asked for (a=downloadspeed). */
@@ -45,6 +49,9 @@ export class GbRecords {
   readonly query: GbRecordQuery;
   private readonly sessions = new Map<string, DevicePlaybackSession>();
   private readonly downloads = new Map<string, DeviceDownload>();
+  private sweepTimer?: NodeJS.Timeout;
+  /** A download nobody asks about this long is cancelled (undefined: DeviceDownload's 120 s; tests shorten it). */
+  unwatchedMs?: number;
 
   constructor(private readonly deps: GbRecordsDeps) {
     this.query = new GbRecordQuery({ gb: deps.gb, client: deps.client, log: deps.log });
@@ -52,12 +59,18 @@ export class GbRecords {
 
   start() {
     this.query.start();
+    void this.removeLeftovers();
+    // Finished files nobody fetched go after an hour even when no new download comes to sweep them.
+    this.sweepTimer = setInterval(() => this.sweep(), 60_000);
+    this.sweepTimer.unref();
   }
 
   stop() {
     this.query.stop();
+    clearInterval(this.sweepTimer);
     for (const s of [...this.sessions.values()]) s.close();
-    for (const d of [...this.downloads.values()]) d.cancel('the server is stopping');
+    // Running ones only: a finished file stays for the hour it was promised (the sweep after a restart is by age).
+    for (const d of [...this.downloads.values()]) if (d.state === 'downloading' || d.state === 'remuxing') d.cancel({ key: 'gbServiceStopping' });
   }
 
   /** Playback of a device's recording from `from` to `to`; resolves once the device accepted the INVITE. */
@@ -71,6 +84,7 @@ export class GbRecords {
     let inviteError: unknown;
     const session = new DevicePlaybackSession(id, t.device.device_id, t.channel.id, t.userId, t.from, t.to, {
       log: this.deps.log,
+      lang: t.lang,
       source: (hooks) =>
         this.historySource(
           t,
@@ -117,6 +131,7 @@ export class GbRecords {
     const d = new DeviceDownload(id, t.channel.id, t.userId, t.from, t.to, t.name, {
       dir: this.deps.downloadDir,
       log: this.deps.log,
+      unwatchedMs: this.unwatchedMs,
       source: (hooks) =>
         this.historySource(
           t,
@@ -141,13 +156,13 @@ export class GbRecords {
 
   /**
    * A hub source fed by a history INVITE (s=Playback or s=Download) of `t`'s range: the device's BYE
-   * or MediaStatus 121 end both the source and the session; a refused INVITE is handed to `failed`
-   * so the caller can answer with the device's own reason.
+   * or MediaStatus 121 end both the source and the session (with the catalogue's reason); a refused
+   * INVITE is handed to `failed` so the caller can answer with the device's own reason.
    */
   private historySource(
     t: RecordTarget,
     invite: { session: 'Playback' | 'Download'; downloadSpeed?: number },
-    on: { ended(reason: string): void; failed(err: unknown): void; invited(s: GbInviteSession): void },
+    on: { ended(why: Reason): void; failed(err: unknown): void; invited(s: GbInviteSession): void },
     options: GbSourceOptions,
   ) {
     return this.deps.media.source(async (offer, ended) => {
@@ -159,8 +174,8 @@ export class GbRecords {
           offer,
           ...seconds(t),
           ...invite,
-          onEnded: (reason) => {
-            on.ended(reason);
+          onEnded: (reason, why) => {
+            on.ended(why ?? { key: 'gbSessionEnded', vars: { detail: reason } });
             ended(reason);
           },
         });
@@ -177,13 +192,23 @@ export class GbRecords {
     return this.downloads.get(id);
   }
 
+  /** Files of an earlier run (its tasks were in memory: nobody can fetch them any more). */
+  private async removeLeftovers() {
+    const names = await fs.promises.readdir(this.deps.downloadDir).catch(() => [] as string[]);
+    for (const n of names) {
+      const id = /^([0-9a-f]{32})(\.part)?\.mp4$/.exec(n)?.[1];
+      // A download of this run started meanwhile keeps its file.
+      if (id && !this.downloads.has(id)) await fs.promises.rm(path.join(this.deps.downloadDir, n), { force: true }).catch(() => undefined);
+    }
+  }
+
   /** Finished downloads older than an hour are forgotten and their files removed. */
   private sweep() {
     const now = Date.now();
     for (const [id, d] of this.downloads) {
-      if ((d.state === 'done' || d.state === 'failed') && now - d.startedAt > DOWNLOAD_KEEP_MS) {
+      if ((d.state === 'done' || d.state === 'failed' || d.state === 'cancelled') && now - d.startedAt > DOWNLOAD_KEEP_MS) {
         this.downloads.delete(id);
-        void import('node:fs/promises').then((fs) => fs.rm(d.file, { force: true })).catch(() => undefined);
+        fs.promises.rm(d.file, { force: true }).catch(() => undefined);
       }
     }
   }

@@ -6,10 +6,14 @@
  *   devices/record/month   days of a month with device recordings (one RecordInfo for the month)
  *   downloaddevicerecord/{chnid}/{name}/{duration} (and _new)  starts a download (s=Download)
  *   downloadrecord/streaminfo  its progress; downloadrecord/file/{request_id}  the finished MP4
- * A user reaches only channels its role may see; each call that asks a device names the cause when
- * the device cannot be reached (offline, no answer, refused).
+ *   downloadrecord/stop  cancels it (BYE to the device, files removed); one nobody follows is cancelled too
+ * A user reaches only channels its role may see (a download too: its owner, or an administrator, while
+ * the role still sees the channel); each call that asks a device names the cause when the device
+ * cannot be reached (offline, no answer, refused). Why a download ended (Reason) is in the request's
+ * language.
  */
 import fs from 'node:fs';
+import { reason, type Lang } from '@opencvr/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +27,7 @@ import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 import { GbInviteError } from '../../gb/invite/client.js';
 import { GbRecordsError } from '../../gb/records/errors.js';
 import { DOWNLOAD_SPEEDS, gbRecordsOf, mergeDeviceRecords, type DeviceDownload, type RecordSearchResult } from '../../gb/records/index.js';
-import { scopeOf } from '../../services/inventory/scope.js';
+import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../services/recording/time.js';
 import { gbFailure } from './gb-devices.js';
 import { channelRef, refOf } from './records.js';
@@ -119,7 +123,8 @@ function timeOf(field: string, s: string): number {
 /** The longest device range one call may ask for. */
 const MAX_RANGE_MS = 24 * 3600_000;
 
-function downloadInfo(d: DeviceDownload) {
+/** A download as streaminfo (and the start and stop calls) answer it; Reason in `lang`. */
+function downloadInfo(d: DeviceDownload, lang: Lang) {
   return {
     request_id: d.id,
     State: d.state,
@@ -127,7 +132,7 @@ function downloadInfo(d: DeviceDownload) {
     Received: Math.round(d.received),
     Duration: Math.round(d.duration),
     Size: d.size,
-    Reason: d.reason,
+    Reason: d.reason ? reason(d.reason.key, lang, d.reason.vars) : '',
     URL: d.state === 'done' ? `/api/v1/downloadrecord/file/${d.id}` : '',
     Name: d.name,
   };
@@ -240,28 +245,55 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       } catch (err) {
         throw deviceFailure(err, d.device_id);
       }
-      return v1('MSG_SC_DOWNLOAD_DEVICE_RECORD_ACK', downloadInfo(task));
+      return v1('MSG_SC_DOWNLOAD_DEVICE_RECORD_ACK', downloadInfo(task, req.lang));
     });
   }
 
-  function taskOf(req: FastifyRequest, id: string): DeviceDownload {
+  /**
+   * A download of this user (an administrator may reach any) whose channel the user's role still
+   * sees, else 404 (the same answer as an unknown id); asking about it counts as following it.
+   */
+  async function taskOf(req: FastifyRequest, id: string): Promise<DeviceDownload> {
     const t = gbRecordsOf(ctx).getDownload(id);
     if (!t || (t.userId !== req.user!.id && !isAdmin(req.user!))) throw notFound('download', { id });
+    const scope = await scopeOf(ctx.db, req.user!);
+    if (!scope.all) {
+      const seen = await ctx.db.selectFrom('channels').select('id').where('id', '=', t.channelPk).where((eb) => visibleChannelIds(eb, scope)!).executeTakeFirst();
+      if (!seen) throw notFound('download', { id });
+    }
+    t.watched();
     return t;
   }
 
-  r.get(
-    '/api/v1/downloadrecord/streaminfo',
-    { schema: { tags, querystring: z.object({ request_id: z.string().regex(/^[0-9a-f]{32}$/) }) } },
-    async (req) => v1('MSG_SC_DOWNLOAD_RECORD_STREAMINFO_ACK', downloadInfo(taskOf(req, req.query.request_id))),
+  const requestId = z.object({ request_id: z.string().regex(/^[0-9a-f]{32}$/) });
+
+  r.get('/api/v1/downloadrecord/streaminfo', { schema: { tags, querystring: requestId } }, async (req) =>
+    v1('MSG_SC_DOWNLOAD_RECORD_STREAMINFO_ACK', downloadInfo(await taskOf(req, req.query.request_id), req.lang)),
   );
+
+  /**
+   * Cancels a download (the console's cancel): a running one gets our BYE, ffmpeg is stopped and the
+   * part file, or the finished file, removed. Answers the download as streaminfo does (State cancelled);
+   * one already failed or cancelled is answered as it is. GET like the other calls of the family; POST
+   * (form or JSON) too.
+   */
+  const stop = async (req: FastifyRequest, id: string) => {
+    const t = await taskOf(req, id);
+    t.cancel();
+    return v1('MSG_SC_DOWNLOAD_RECORD_STOP_ACK', downloadInfo(t, req.lang));
+  };
+  r.get('/api/v1/downloadrecord/stop', { schema: { tags, querystring: requestId } }, (req) => stop(req, req.query.request_id));
+  r.post('/api/v1/downloadrecord/stop', { schema: { tags, body: requestId } }, (req) => stop(req, req.body.request_id));
 
   r.get(
     '/api/v1/downloadrecord/file/:id',
     { schema: { tags, params: z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }) } },
     async (req, reply) => {
-      const t = taskOf(req, req.params.id);
-      if (t.state !== 'done') throw t.state === 'failed' ? invalidParam('id', 'downloadFailed', { detail: t.reason }) : invalidParam('id', 'downloadNotReady');
+      const t = await taskOf(req, req.params.id);
+      if (t.state !== 'done') {
+        if (t.state === 'downloading' || t.state === 'remuxing') throw invalidParam('id', 'downloadNotReady');
+        throw invalidParam('id', 'downloadFailed', { detail: t.reason ? reason(t.reason.key, req.lang, t.reason.vars) : t.state });
+      }
       // The path is the task's own (DATA_DIR/gb-downloads/<32 hex>.mp4), never from the request.
       const size = t.size;
       reply.header('Content-Type', 'video/mp4');

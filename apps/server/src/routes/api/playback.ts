@@ -7,6 +7,7 @@
  * the channels its role may see (404 otherwise); files come only from the index.
  */
 import { Readable } from 'node:stream';
+import { reason, type Lang } from '@opencvr/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -137,7 +138,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     if (to - from > 24 * 3600_000) throw invalidParam('etime', 'afterStartWithinHours', { start: 'stime', hours: 24 });
     let session: DevicePlaybackSession;
     try {
-      session = await gbRecordsOf(ctx).playback({ device: d, channel: c, userId: req.user!.id, from, to });
+      session = await gbRecordsOf(ctx).playback({ device: d, channel: c, userId: req.user!.id, from, to, lang: req.lang });
     } catch (err) {
       throw deviceFailure(err, d.device_id);
     }
@@ -182,7 +183,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         if (err instanceof ApiError || !(s instanceof DevicePlaybackSession)) throw err;
         throw deviceFailure(err, s.deviceId);
       }
-      return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed });
+      return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed, ...endReason(s, req.lang, 'Reason') });
     },
   );
 
@@ -249,8 +250,15 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       position: localStamp(new Date(s.position)),
       startAt: localStamp(new Date(s.from)),
       endAt: localStamp(new Date(s.to)),
+      ...endReason(s, req.lang, 'reason'),
     });
   });
+
+  /** Why a device playback ended or stopped, in the request's language (a field only when there is one). */
+  function endReason<K extends string>(s: ReturnType<typeof sessionOf>, lang: Lang, field: K): Partial<Record<K, string>> {
+    if (!(s instanceof DevicePlaybackSession) || !s.reason) return {};
+    return { [field]: reason(s.reason.key, lang, s.reason.vars) } as Partial<Record<K, string>>;
+  }
 
   /** Sends a joined MP4: Content-Length, byte ranges, a file name. */
   async function sendJoined(req: FastifyRequest, reply: FastifyReply, j: JoinedMp4, name: string, fallback: string, mode: 'inline' | 'attachment') {
