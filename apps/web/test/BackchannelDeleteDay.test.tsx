@@ -23,7 +23,7 @@ afterEach(() => {
 describe('/video/backchannel', { timeout: 30_000 }, () => {
   it('asks to delete the day by its shown date', async () => {
     stubApi({
-      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
+      '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
       '/api/v1/record/querymonthly': () => '0'.repeat(26) + '1000',
       '/api/v1/record/querydaily': () => ({ total: 1, list: [{ name: 'a', startAt: `${DAY}070047`, endAt: `${DAY}070324`, duration: 157, important: 0, recording: 0, ids: [1] }] }),
     });

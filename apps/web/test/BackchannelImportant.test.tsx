@@ -25,7 +25,7 @@ afterEach(() => {
 describe('/video/backchannel important mark', { timeout: 30_000 }, () => {
   it('marks the selected seconds, not the whole three-hour run', async () => {
     const api = stubApi({
-      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
+      '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
       '/api/v1/record/querymonthly': () => '0'.repeat(26) + '1000',
       '/api/v1/record/querydaily': () => ({
         total: 1,

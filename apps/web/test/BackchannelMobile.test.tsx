@@ -17,7 +17,7 @@ afterEach(() => {
 
 function open() {
   stubApi({
-    '/api/v1/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 }),
+    '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 }),
     '/api/v1/record/querymonthly': () => '0'.repeat(30),
     '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
   });

@@ -35,7 +35,7 @@ afterEach(() => {
 
 function open() {
   const api = stubApi({
-    '/api/v1/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
+    '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'Gate recorder', Name: 'Gate camera' }], ChannelCount: 1 }),
     '/api/v1/record/querydaily': () => ({ total: 2, list: [range('070047', '070324', { size: 1.5 * 1024 * 1024 }), range('070425', '071000', { recording: 1, ids: [8] })] }),
     'POST /api/v1/record/setimportant': () => v1({ Count: 1, Important: 1 }),
   });

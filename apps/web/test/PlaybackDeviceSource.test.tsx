@@ -33,7 +33,7 @@ describe('/video/backtime of a GB28181 channel', { timeout: 30_000 }, () => {
   it('offers the device recordings, lists its files with their type, and plays one on the device timeline', async () => {
     const file = (from: string, to: string, Type: string) => ({ name: 'f', startAt: `${DAY}${from}`, endAt: `${DAY}${to}`, duration: 600, FilePath: '/d/1.mp4', Type, FileSize: 0 });
     const api = stubApi({
-      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
+      [`/api/v1/devices/${DEV}/channels`]: () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
       '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
       '/api/v1/devices/record/files': () =>
         v1({ Total: 2, RecordList: [file('010000', '011000', 'time'), file('090000', '093000', 'alarm')], Complete: 1, Received: 2, SumNum: 2 }),
@@ -62,7 +62,7 @@ describe('/video/backtime of a GB28181 channel', { timeout: 30_000 }, () => {
 describe('/video/backchannel of a GB28181 channel', { timeout: 30_000 }, () => {
   it('with no platform recordings that day offers the device recordings, asked with recordType=Device, and keeps the choice in the address', async () => {
     const api = stubApi({
-      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
+      [`/api/v1/devices/${DEV}/channels`]: () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
       '/api/v1/record/querymonthly': () => '0'.repeat(30),
       '/api/v1/record/querydaily': (c) =>
         c.query.get('recordType') === 'Device'
@@ -93,7 +93,7 @@ describe('a device that cannot be asked', { timeout: 30_000 }, () => {
   it('the day card says why the list is missing (the server’s answer), not that the day has no recordings', async () => {
     // No querydaily stub: the stub answers 404 with its text, as the server answers 409 for an offline device.
     stubApi({
-      '/api/v1/channels': () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
+      [`/api/v1/devices/${DEV}/channels`]: () => v1({ Channels: [{ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR', Name: '大门口', DeviceType: 'GB28181' }], ChannelCount: 1 }),
       '/api/v1/record/querymonthly': () => '0'.repeat(30),
     });
     renderConsole(

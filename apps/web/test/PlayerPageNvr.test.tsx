@@ -1,6 +1,6 @@
 /**
- * /video/player for a channel of an NVR of 500 channels: the page reads the cameras matching the
- * channel's ID for its name, state and PTZ, not every channel of the device (350 KB for one name).
+ * /video/player for a channel of an NVR of 500 channels: the page reads that one camera by its exact
+ * ID for its name, state and PTZ, not every channel of the device (350 KB for one name).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
@@ -16,29 +16,33 @@ const NVR = Array.from({ length: 500 }, (_, i) => ({ ChannelID: String(i + 1), P
 afterEach(() => vi.unstubAllGlobals());
 
 describe('PlayerPage: a channel of an NVR of 500', () => {
-  it('reads the matching cameras, not the whole device', async () => {
+  // Channel 5: a search by its ID matches 5, 15, 25, 50–59, 105…, more than a page, and the page
+  // then read every channel of the device (getchannels limit 9999) to find it.
+  it.each(['250', '5'])('reads channel %s alone, not the whole device', async (chn) => {
     clearSession();
     captureNotices();
     const api = stubApi({
       '/api/v1/getchannels': () => v1({ Channels: NVR, ChannelCount: NVR.length }),
       '/api/v1/devices/1801/channels': (c) => {
         const q = c.query.get('q') ?? '';
-        const hits = NVR.filter((x) => x.ChannelID.includes(q) || x.Name.includes(q));
+        const one = c.query.get('channel');
+        const hits = NVR.filter((x) => (one ? x.ChannelID === one : x.ChannelID.includes(q) || x.Name.includes(q)));
         const start = Number(c.query.get('start'));
         return v1({ Channels: hits.slice(start, start + Number(c.query.get('limit'))), ChannelCount: hits.length });
       },
-      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_1801_250', State: 'connecting', Reason: '' }),
+      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: `stream_1801_${chn}`, State: 'connecting', Reason: '' }),
     });
     renderConsole(
       <Routes>
         <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
       </Routes>,
-      { path: '/video/player/1801/250/0' },
+      { path: `/video/player/1801/${chn}/0` },
     );
-    expect(await screen.findByRole('heading', { name: 'NVR ch 250' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: `NVR ch ${chn}` })).toBeInTheDocument();
     expect(api.callsTo('/api/v1/getchannels')).toHaveLength(0);
-    const call = api.callsTo('/api/v1/devices/1801/channels')[0];
-    expect(call.query.get('q')).toBe('250');
-    expect(Number(call.query.get('limit'))).toBeLessThanOrEqual(50);
+    for (const call of api.callsTo('/api/v1/devices/1801/channels')) {
+      expect(call.query.get('channel')).toBe(chn);
+      expect(call.query.get('limit')).toBe('1');
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Inventory calls used outside one feature: the channel picker and the role-channels dialog
- * (components/) and the device pages both list devices, channels and labels the same way.
+ * (components/) and the device pages both list devices, channels and labels the same way; the live
+ * and playback pages read their one channel the same way.
  */
 import type { ChannelRow, DeviceRow, LabelRow } from '@opencvr/shared';
 import { getV1, postV1 } from '../request';
@@ -25,6 +26,17 @@ export const fetchDeviceConfigs = (p: { start: number; limit: number; q?: string
 
 export const fetchChannelConfigs = (p: { device: string; subset?: string; start: number; limit: number; q?: string }) =>
   getV1<ChannelPage>('/api/v1/channelsconfig', { device: p.device, subset: opt(p.subset), start: p.start, limit: p.limit, q: opt(p.q) });
+
+/**
+ * One camera of a device by its exact ID, wherever it sits in the device's folders (the player's and
+ * the playback pages' name, state, device type and PTZ); null when there is none or it is not visible.
+ * Those pages read every channel of the device (an NVR's 500: 350 KB) or searched by the ID, which
+ * matches hundreds when IDs are small numbers ("5" is in 15, 25, 150…).
+ */
+export const fetchOneChannel = (device: string, channel: string) =>
+  getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { channel, start: 0, limit: 1 }).then(
+    (p) => p.Channels.find((c) => c.ChannelID === channel) ?? null,
+  );
 
 /** Channel search across every device (needs a non-empty query, spec 5). */
 export const searchAllChannels = (q: string, limit: number, start = 0) =>

@@ -7,7 +7,7 @@ import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer } from '../../../components/player/LivePlayer';
 import { useWsTopic } from '../../../lib/ws';
-import { fetchOneChannel } from '../api';
+import { fetchOneChannel } from '../../../lib/api/inventory';
 import { ShareButton } from '../components/ShareButton';
 
 export default function PlayerPage() {

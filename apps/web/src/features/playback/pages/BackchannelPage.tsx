@@ -27,7 +27,8 @@ import { isAdminRole } from '../../../lib/session';
 import { useSession } from '../../../lib/stores/session';
 import { useUi } from '../../../lib/stores/ui';
 import { notify } from '../../../lib/notify';
-import { fetchChannels, fetchMonthly, removeDaily, setImportantBetween } from '../api';
+import { fetchOneChannel } from '../../../lib/api/inventory';
+import { fetchMonthly, removeDaily, setImportantBetween } from '../api';
 import { clock, monthOf, parseDay, recordedDays, shiftMonth, stampAt, today } from '../day';
 import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
@@ -77,8 +78,10 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
 
   useEffect(() => setMonth(monthOf(day)), [day]);
 
-  const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
-  const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
+  // Its name, device name and type (a GB28181 channel also has recordings on the device): the one
+  // camera, wherever it sits in the device's folders; every channel of the device was 350 KB for an
+  // NVR of 500, and the top level alone had no camera under a GB folder (no name, no device source).
+  const chan = useQuery({ queryKey: ['playback', 'channel', device, channel], queryFn: () => fetchOneChannel(device, channel) }).data ?? undefined;
   const name = chan?.Name || `${device}_${channel}`;
   const deviceOk = deviceSourceAvailable(chan?.DeviceType);
   const onDevice = source === 'Device';

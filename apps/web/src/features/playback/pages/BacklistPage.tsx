@@ -11,7 +11,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
-import { fetchChannels, fetchDevices, fetchRecordedChannels } from '../api';
+import { fetchCameras, fetchDevices, fetchRecordedChannels } from '../api';
 import { today } from '../day';
 import { backchannelPath, backlistPath, withSource } from '../paths';
 import { deviceSourceAvailable } from '../source';
@@ -29,12 +29,13 @@ export default function BacklistPage() {
   const day = today();
 
   // An NVR has hundreds of channels: the server pages them (limit 9999 read 500 channels, 350 KB,
-  // for a table of 20). Page 1 again for another device.
+  // for a table of 20), cameras only whatever folder they sit under (a GB NVR's folders). Page 1 again
+  // for another device.
   const [paging, setPaging] = useState({ device, page: 1 });
   const chPage = paging.device === device ? paging.page : 1;
   const channels = useQuery({
-    queryKey: ['playback', 'channels', device, chPage],
-    queryFn: () => fetchChannels(device, (chPage - 1) * CHANNEL_PAGE, CHANNEL_PAGE),
+    queryKey: ['playback', 'cameras', device, chPage],
+    queryFn: () => fetchCameras(device, (chPage - 1) * CHANNEL_PAGE, CHANNEL_PAGE),
     enabled: !!device,
     placeholderData: keepPreviousData,
   });
@@ -90,7 +91,7 @@ export default function BacklistPage() {
             rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
             size="small"
             loading={channels.isFetching}
-            dataSource={(channels.data?.Channels ?? []).filter((c) => c.Parental !== 1)}
+            dataSource={channels.data?.Channels}
             pagination={{
               current: chPage,
               pageSize: CHANNEL_PAGE,

@@ -13,7 +13,8 @@ import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-
 import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
-import { downloadUrl, fetchChannels, fetchDeviceFiles, setImportant, type DailyRange } from '../api';
+import { fetchOneChannel } from '../../../lib/api/inventory';
+import { downloadUrl, fetchDeviceFiles, setImportant, type DailyRange } from '../api';
 import { clock, parseDay, stampAt, today } from '../day';
 import { fetchWithProgress, percent, saveBlob } from '../download';
 import { backchannelPath, backtimePath, backlistPath, withSource } from '../paths';
@@ -50,9 +51,9 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
   const query = onDevice ? files : cloud.query;
   const list: Row[] = onDevice ? deviceRows : cloud.list;
   const [progress, setProgress] = useState<Record<string, number>>({});
-  // The names the backchannel page shows (same query, so going between the two asks once).
-  const chans = useQuery({ queryKey: ['playback', 'channels', device], queryFn: () => fetchChannels(device, 0, 9999) });
-  const chan = chans.data?.Channels.find((c) => c.ChannelID === channel);
+  // The channel's and device's names and type, as the backchannel page reads them (same query, so
+  // going between the two asks once): the one camera, not every channel of the device.
+  const chan = useQuery({ queryKey: ['playback', 'channel', device, channel], queryFn: () => fetchOneChannel(device, channel) }).data ?? undefined;
   const deviceOk = deviceSourceAvailable(chan?.DeviceType);
   const setSource = (v: RecordSource) => {
     const next = new URLSearchParams(params);
