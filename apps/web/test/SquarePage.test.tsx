@@ -11,6 +11,7 @@ import { Route, Routes, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { useChannelActions } from '../src/features/video/useChannelActions';
+import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
 // The events socket, stubbed: a test pushes a news message to the page.
@@ -244,5 +245,56 @@ describe('/video/square/0: favourites or every channel', () => {
     act(() => news('1001', '1', 'OFF'));
     await waitFor(() => expect(card('Gate camera')).toHaveAttribute('data-state', 'offline'));
     expect(within(card('Gate camera')).getByText('离线 · North gate NVR')).toBeInTheDocument();
+  });
+});
+
+describe('/video/square/{devid}: the cards’ pictures', () => {
+  const channels = [
+    channel('1', 'Gate camera'),
+    channel('2', 'Yard camera', { Online: 0 }),
+    channel('3', 'Spare camera', { Enable: 0, Online: 0 }),
+  ];
+  const thumb = (name: string) => within(card(name)).queryByTestId('square-thumb') as HTMLImageElement | null;
+  const playIcon = (name: string) => card(name).querySelector('.anticon-play-circle');
+  afterEach(() => useSession.setState({ token: '' }));
+
+  it('a card asks for its stored thumbnail (lazily, with the token), never a stream; not enabled: no picture asked', async () => {
+    useSession.setState({ token: 'tok 1' });
+    const api = stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    const gate = thumb('Gate camera')!;
+    expect(gate.getAttribute('src')).toBe('/api/v1/devices/channelthumb?device=1001&channel=1&token=tok+1');
+    expect(gate).toHaveAttribute('loading', 'lazy');
+    expect(thumb('Yard camera')!.getAttribute('src')).toBe('/api/v1/devices/channelthumb?device=1001&channel=2&token=tok+1');
+    expect(thumb('Spare camera')).toBeNull();
+    expect(playIcon('Spare camera')).not.toBeNull();
+    // The picture is a file on the server: nothing here opens a stream or decodes one.
+    expect(api.calls.map((c) => c.path)).toEqual(['/api/v1/devices/1001/channels']);
+  });
+
+  it('a loaded picture replaces the placeholder; offline: dimmed and marked; none (404): the placeholder stays', async () => {
+    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    // Until it has loaded the picture is invisible, the placeholder shows.
+    expect(thumb('Gate camera')!.style.opacity).toBe('0');
+    expect(playIcon('Gate camera')).not.toBeNull();
+
+    fireEvent.load(thumb('Gate camera')!);
+    expect(thumb('Gate camera')!.style.opacity).toBe('1');
+    expect(thumb('Gate camera')!.style.filter).toBe('');
+    expect(playIcon('Gate camera')).toBeNull();
+    expect(within(card('Gate camera')).queryByText('离线')).toBeNull();
+
+    fireEvent.load(thumb('Yard camera')!);
+    expect(thumb('Yard camera')!.style.opacity).toBe('0.55');
+    expect(thumb('Yard camera')!.style.filter).toBe('grayscale(1)');
+    expect(within(card('Yard camera')).getByText('离线')).toBeInTheDocument();
+
+    // No picture (the server's 404: none made yet): the image fails and goes, the placeholder stays.
+    fireEvent.error(thumb('Yard camera')!);
+    expect(thumb('Yard camera')).toBeNull();
+    expect(playIcon('Yard camera')).not.toBeNull();
   });
 });

@@ -2,11 +2,11 @@
  * /video/square/:devid — the channels of a device (devid 0: the favourites, or every channel) as a
  * light grid of cards, 20 to a page (spec 3 "Paging"). Each card says whether its channel is online,
  * offline or not enabled; a click opens the player of an online, enabled channel and otherwise says
- * 通道已离线! or 通道未开启! (spec 2 "Video pages"): the sidebar's rule, lib/channelClick.
+ * 通道已离线! or 通道未开启! (spec 2 "Video pages"): the sidebar's rule, lib/channelClick. A card shows
+ * the channel's last picture, which the server keeps (components/ChannelCard).
  */
 import { useEffect, useRef, useState } from 'react';
-import { Badge, Card, Col, Empty, Input, Pagination, Row, Segmented, Spin, Typography } from 'antd';
-import { PlayCircleOutlined } from '@ant-design/icons';
+import { Col, Empty, Input, Pagination, Row, Segmented, Spin } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -18,56 +18,7 @@ import { useDebounced } from '../../../lib/useDebounced';
 import { NEWS_SETTLE_MS } from '../../../lib/newsSettle';
 import { useWsTopic } from '../../../lib/ws';
 import { fetchAllChannels, fetchDeviceCameras, fetchFavoriteChannels } from '../api';
-
-function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
-  const { t } = useTranslation();
-  const playable = c.Online === 1 && c.Enable === 1;
-  const [status, state] =
-    c.Enable !== 1
-      ? (['warning', t('live.square.disabled')] as const)
-      : c.Online === 1
-        ? (['success', t('live.online')] as const)
-        : (['default', t('live.offline')] as const);
-  return (
-    <Card
-      hoverable={playable}
-      size="small"
-      onClick={onOpen}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          onOpen();
-        }
-      }}
-      role="button"
-      tabIndex={0}
-      aria-label={`${c.Name} · ${state}`}
-      data-testid="square-channel"
-      data-state={c.Enable !== 1 ? 'disabled' : c.Online === 1 ? 'online' : 'offline'}
-      style={{ cursor: 'pointer' }}
-      cover={
-        <div
-          style={{
-            aspectRatio: '16 / 9',
-            background: playable ? '#1f1f1f' : '#8c8c8c',
-            display: 'flex',
-            alignItems: 'center',
-            justifyContent: 'center',
-            color: '#fff',
-            fontSize: 32,
-          }}
-        >
-          <PlayCircleOutlined style={{ opacity: playable ? 0.9 : 0.4 }} />
-        </div>
-      }
-    >
-      <Card.Meta
-        title={<Typography.Text ellipsis={{ tooltip: c.Name }}>{c.Name}</Typography.Text>}
-        description={<Badge status={status} text={`${state} · ${c.DeviceName}`} />}
-      />
-    </Card>
-  );
-}
+import { ChannelCard } from '../components/ChannelCard';
 
 export default function SquarePage() {
   const { t } = useTranslation();

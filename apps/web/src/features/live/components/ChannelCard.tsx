@@ -1,0 +1,104 @@
+/**
+ * A channel's card in the video square: its last picture, name, state and device. The picture is the
+ * thumbnail the server keeps (it never opens a stream for it), loaded only when the card scrolls into
+ * view; an offline channel shows its last picture dimmed and marked offline, a channel that is not
+ * enabled or has no picture yet keeps the grey placeholder with a play icon.
+ */
+import { useState } from 'react';
+import { Badge, Card, Tag, Typography } from 'antd';
+import { PlayCircleOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ChannelRow } from '@opencvr/shared';
+import { useSession } from '../../../lib/stores/session';
+import { channelThumbUrl } from '../thumbnail';
+
+type CardState = 'online' | 'offline' | 'disabled';
+
+function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
+  const token = useSession((s) => s.token);
+  const { t } = useTranslation();
+  // 'none': no picture (404, not allowed, not an image): the placeholder stays, no broken-image icon.
+  const [picture, setPicture] = useState<'loading' | 'shown' | 'none'>('loading');
+  const playable = state === 'online';
+  const wanted = state !== 'disabled' && picture !== 'none';
+  return (
+    <div
+      style={{
+        position: 'relative',
+        aspectRatio: '16 / 9',
+        overflow: 'hidden',
+        background: playable ? '#1f1f1f' : '#8c8c8c',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        color: '#fff',
+        fontSize: 32,
+      }}
+    >
+      {picture !== 'shown' && <PlayCircleOutlined style={{ opacity: playable ? 0.9 : 0.4 }} />}
+      {wanted && (
+        <img
+          data-testid="square-thumb"
+          data-picture={picture}
+          src={channelThumbUrl(c.ParentDeviceID, c.ChannelID, token)}
+          alt=""
+          // Only the cards in view ask for their picture; hidden (not removed) until it has loaded so
+          // the browser still sees where it is.
+          loading="lazy"
+          decoding="async"
+          onLoad={() => setPicture('shown')}
+          onError={() => setPicture('none')}
+          style={{
+            position: 'absolute',
+            inset: 0,
+            width: '100%',
+            height: '100%',
+            objectFit: 'cover',
+            opacity: picture !== 'shown' ? 0 : playable ? 1 : 0.55,
+            filter: playable ? undefined : 'grayscale(1)',
+          }}
+        />
+      )}
+      {picture === 'shown' && !playable && (
+        <Tag style={{ position: 'absolute', top: 6, left: 6, margin: 0 }}>{t('live.offline')}</Tag>
+      )}
+    </div>
+  );
+}
+
+export function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const state: CardState = c.Enable !== 1 ? 'disabled' : c.Online === 1 ? 'online' : 'offline';
+  const [status, label] =
+    state === 'disabled'
+      ? (['warning', t('live.square.disabled')] as const)
+      : state === 'online'
+        ? (['success', t('live.online')] as const)
+        : (['default', t('live.offline')] as const);
+  return (
+    <Card
+      hoverable={state === 'online'}
+      size="small"
+      onClick={onOpen}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          onOpen();
+        }
+      }}
+      role="button"
+      tabIndex={0}
+      aria-label={`${c.Name} · ${label}`}
+      data-testid="square-channel"
+      data-state={state}
+      style={{ cursor: 'pointer' }}
+      // A new state starts the picture again: a channel back on line may have one by now.
+      cover={<Thumbnail key={state} c={c} state={state} />}
+    >
+      <Card.Meta
+        title={<Typography.Text ellipsis={{ tooltip: c.Name }}>{c.Name}</Typography.Text>}
+        description={<Badge status={status} text={`${label} · ${c.DeviceName}`} />}
+      />
+    </Card>
+  );
+}
