@@ -1,6 +1,8 @@
 /**
  * The backchannel page's range download: a range without recordings is refused on the page, in its
  * language (the server's 404 reads "recordings of 1:1 from … to …不存在"); a range with some is fetched.
+ * A range kept on a GB28181 device: its progress, then the file; cancelling it (the button, or leaving
+ * the page) tells the server, which stops the device; one the server ended shows the server's reason.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -79,5 +81,58 @@ describe('range download', () => {
     ]);
     expect(api.calls[0].query.get('speed')).toBe('4');
     expect(api.calls[1].query.get('request_id')).toBe(id);
+  });
+
+  describe('cancelling a device download', () => {
+    const id = 'b'.repeat(32);
+    const info = (State: string, Progress: number, Reason = '') => v1({ request_id: id, State, Progress, Reason, URL: '', Name: 'Gate.mp4' });
+    const startPath = '/api/v1/downloaddevicerecord/1%3A1/20261127065900/120';
+    const start = () => {
+      fireEvent.change(screen.getByTestId('download-from'), { target: { value: '06:59:00' } });
+      fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
+      fireEvent.click(screen.getByTestId('download-start'));
+    };
+    const panel = () => (
+      <DownloadPanel source="Device" device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />
+    );
+
+    it('the cancel button stops it on the server (downloadrecord/stop with its id), quietly', async () => {
+      const api = stubApi({
+        [startPath]: () => info('downloading', 10),
+        '/api/v1/downloadrecord/streaminfo': () => info('downloading', 20),
+        '/api/v1/downloadrecord/stop': () => info('cancelled', 20, '下载已取消'),
+      });
+      renderConsole(panel());
+      start();
+      await waitFor(() => expect(screen.getByTestId('download-bytes')).toHaveTextContent('设备正在传输录像 10%'));
+      fireEvent.click(screen.getByRole('button', { name: /取消下载/ }));
+      await waitFor(() => expect(api.callsTo('/api/v1/downloadrecord/stop')).toHaveLength(1));
+      expect(api.callsTo('/api/v1/downloadrecord/stop')[0].query.get('request_id')).toBe(id);
+      await waitFor(() => expect(screen.getByTestId('download-start')).toBeInTheDocument());
+      expect(notices.filter((n) => n.startsWith('error'))).toEqual([]);
+    });
+
+    it('leaving the page while the device sends stops it on the server', async () => {
+      const api = stubApi({
+        [startPath]: () => info('downloading', 10),
+        '/api/v1/downloadrecord/streaminfo': () => info('downloading', 20),
+        '/api/v1/downloadrecord/stop': () => info('cancelled', 20),
+      });
+      const view = renderConsole(panel());
+      start();
+      await waitFor(() => expect(screen.getByTestId('download-bytes')).toHaveTextContent('设备正在传输录像 10%'));
+      view.unmount();
+      await waitFor(() => expect(api.callsTo('/api/v1/downloadrecord/stop')).toHaveLength(1));
+    });
+
+    it('one the server cancelled (nobody followed it) ends with the server\'s reason', async () => {
+      stubApi({
+        [startPath]: () => info('downloading', 10),
+        '/api/v1/downloadrecord/streaminfo': () => info('cancelled', 30, '120秒内无人查看下载进度，下载已停止'),
+      });
+      renderConsole(panel());
+      start();
+      await waitFor(() => expect(notices).toContain('error:下载失败：120秒内无人查看下载进度，下载已停止'), { timeout: 5000 });
+    });
   });
 });

@@ -4,7 +4,7 @@
  * A GB28181 channel also lists the files kept on the device (?source=Device, as the backchannel
  * page): each file with its record type, played from the device and downloaded through the server.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Card, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -64,21 +64,33 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
   const name = chan?.Name || `${device}_${channel}`;
   const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
 
+  // Leaving the page cancels its downloads (a device transfer is stopped on the server too).
+  const leaving = useRef(new AbortController());
+  useEffect(() => {
+    const ac = new AbortController();
+    leaving.current = ac;
+    return () => ac.abort();
+  }, []);
+
   const download = async (r: Row) => {
+    const signal = leaving.current.signal;
     const a = stampAt(day, r.start);
     const b = stampAt(day, r.end);
     const fallbackName = `${device}_${channel}_${a}_${b}.mp4`;
     const show = (n: number) => setProgress((m) => ({ ...m, [r.name]: n }));
     try {
       const { blob, name } = onDevice
-        ? await downloadFromDevice({ device, channel, start: a, seconds: Math.max(1, Math.round(r.end - r.start)), fallbackName }, (p) =>
+        ? await downloadFromDevice(
+            { device, channel, start: a, seconds: Math.max(1, Math.round(r.end - r.start)), fallbackName },
             // The device's transfer is the first half of the bar, the file the second.
-            show(p.phase === 'device' ? Math.floor(p.percent / 2) : 50 + Math.floor(percent(p) / 2)),
+            (p) => show(p.phase === 'device' ? Math.floor(p.percent / 2) : 50 + Math.floor(percent(p) / 2)),
+            signal,
           )
-        : await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => show(percent(p)), fallbackName);
+        : await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => show(percent(p)), fallbackName, signal);
       saveBlob(blob, name);
       setProgress((m) => ({ ...m, [r.name]: 100 }));
     } catch (err) {
+      if ((err as Error).name === 'AbortError') return;
       notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
       setProgress((m) => ({ ...m, [r.name]: -1 }));
     }
