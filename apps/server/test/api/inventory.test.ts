@@ -1,21 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise, makeOperator } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminApp } from './admin-app.js';
+import { makeOperator } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
+const api = useAdminApp();
+const { get, body, post } = api;
 
-const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
-const body = async (url: string, token = admin) => (await get(url, token)).json().EasyDarwin.Body;
-const post = (url: string, payload: Record<string, unknown>, token = admin) =>
-  t.app.inject({ method: 'POST', url, payload, headers: { token } });
 
 async function addRtsp(name: string, url = 'rtsp://127.0.0.1:8554/cam') {
   const res = await post('/api/v1/adddevice', { DeviceName: name, DeviceType: 'RTSP', RtspUrl: url });
@@ -143,7 +132,7 @@ describe('IDs shared by a device and its channel', () => {
     expect(inside.Channels.map((c: { Name: string }) => c.Name)).toEqual(['Inside']);
     // And with no channel of that ID, the device as parent means the top level.
     const other = await addRtsp('Solo');
-    await t.ctx.db.deleteFrom('channels').where('parent_device_id', '=', other).execute();
+    await api.t.ctx.db.deleteFrom('channels').where('parent_device_id', '=', other).execute();
     await addChannel(other, { Name: 'Top', ParentID: other });
     expect((await body(`/api/v1/channelsconfig?device=${other}`)).Channels.map((c: { Name: string }) => c.Name)).toEqual(['Top']);
   });
@@ -164,7 +153,7 @@ describe('labels, favourites and what a role may see', () => {
     expect(bad.statusCode).toBe(400);
     expect((await body(`/api/v1/label/channelsconfig?id=${child}`)).ChannelCount).toBe(1);
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     // nothing given yet: nothing visible
     expect((await body('/api/v1/devicesconfig', op.token)).TotalCount).toBe(0);
     expect((await body('/api/v1/all/channels', op.token)).ChannelCount).toBe(0);
@@ -232,12 +221,12 @@ describe('labels, favourites and what a role may see', () => {
     const lbl = (await post('/api/v1/addlabel', { name: 'G' })).json().EasyDarwin.Body.ID;
     await post('/api/v1/label/updatechannels', { id: lbl, channels: [{ DeviceID: a, ChannelID: '1' }, { DeviceID: keep, ChannelID: '1' }] });
     await post('/api/v1/label/updatedevices', { id: lbl, devices: [a] });
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: a, ChannelID: '1' }] });
     await get(`/api/v1/addfavoriteschannel?device=${a}&channel=1`);
 
     expect((await get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(200);
-    const db = t.ctx.db;
+    const db = api.t.ctx.db;
     expect(await db.selectFrom('channels').select('id').where('parent_device_id', '=', a).execute()).toEqual([]);
     expect((await db.selectFrom('label_channels').selectAll().execute()).length).toBe(1);
     expect(await db.selectFrom('label_devices').selectAll().execute()).toEqual([]);
@@ -245,7 +234,7 @@ describe('labels, favourites and what a role may see', () => {
     expect(await db.selectFrom('role_channels').selectAll().execute()).toEqual([]);
     expect((await get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(404);
 
-    const batch = await t.app.inject({ method: 'DELETE', url: '/api/v1/devices', payload: { devices: [keep, 'ghost'] }, headers: { token: admin } });
+    const batch = await api.t.app.inject({ method: 'DELETE', url: '/api/v1/devices', payload: { devices: [keep, 'ghost'] }, headers: { token: api.admin } });
     expect(batch.json().EasyDarwin.Body).toEqual({ Deleted: [keep], error: ['ghost'] });
     expect((await body('/api/v1/devicesconfig')).TotalCount).toBe(0);
   });
