@@ -1,22 +1,11 @@
 /** Issue 3: the inventory calls the console uses less often: /api/v2/channels, devicebychannels, checkdeviceinfo, devicesearch. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise, makeOperator } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminApp } from './admin-app.js';
+import { makeOperator } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
+const api = useAdminApp();
+const { get, body, post } = api;
 
-const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
-const body = async (url: string, token = admin) => (await get(url, token)).json().EasyDarwin.Body;
-const post = (url: string, payload: Record<string, unknown>, token = admin) =>
-  t.app.inject({ method: 'POST', url, payload, headers: { token } });
 
 async function addDevice(name: string, type = 'RTSP') {
   const res = await post('/api/v1/adddevice', { DeviceName: name, DeviceType: type, ...(type === 'RTSP' ? { RtspUrl: 'rtsp://127.0.0.1:8554/cam' } : {}) });
@@ -49,7 +38,7 @@ describe('/api/v2/channels', () => {
     const ofA = (await get(`/api/v2/channels?device=${a}`)).json().data;
     expect(names(ofA.list).sort()).toEqual(['A back door', 'Site A']);
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     expect((await get('/api/v2/channels', op.token)).json().data).toEqual({ list: [], total: 0 });
     await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: a, ChannelID: door }] });
     const seen = (await get('/api/v2/channels', op.token)).json().data;
@@ -75,7 +64,7 @@ describe('/api/v1/devicebychannels', () => {
     expect(devs.map((d: { DeviceID: string }) => d.DeviceID)).toEqual([a, b]);
     expect(devs[0]).toMatchObject({ DeviceName: 'Site A', DeviceType: 'RTSP', ChannelNum: 2 });
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: a, ChannelID: door }] });
     const seen = await body(`/api/v1/devicebychannels?channels=${a}:${door},${b}:1`, op.token);
     expect(seen.Devices.map((d: { DeviceID: string }) => d.DeviceID)).toEqual([a]);
@@ -96,7 +85,7 @@ describe('/api/v1/checkdeviceinfo', () => {
     expect(await body('/api/v1/checkdeviceinfo?device=424242&name=Back%20gate')).toEqual({ IDExists: false, NameExists: false });
     expect(await body('/api/v1/checkdeviceinfo?name=Front%20gate')).toEqual({ IDExists: false, NameExists: true });
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     expect((await get(`/api/v1/checkdeviceinfo?device=${a}`, op.token)).statusCode).toBe(403);
 
     const bad = await get('/api/v1/checkdeviceinfo?device=../etc');
@@ -121,7 +110,7 @@ describe('/api/v1/devicesearch', () => {
     expect(one.TotalCount).toBe(2);
     expect(one.Devices).toHaveLength(1);
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     expect((await body('/api/v1/devicesearch?q=gate', op.token)).TotalCount).toBe(0);
     await post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: a, ChannelID: '1' }] });
     const seen = await body('/api/v1/devicesearch?q=gate', op.token);
