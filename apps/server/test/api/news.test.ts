@@ -1,55 +1,47 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { form, initialise, makeOperator } from './support.js';
+import { useAdminApp } from './admin-app.js';
+import { form, makeOperator } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
+const api = useAdminApp({ listen: true });
 const list = async (token: string, start = 0, limit = 20) =>
-  (await t.app.inject({ url: `/api/v1/newslist?start=${start}&limit=${limit}`, headers: { token } })).json().EasyDarwin.Body;
+  (await api.t.app.inject({ url: `/api/v1/newslist?start=${start}&limit=${limit}`, headers: { token } })).json().EasyDarwin.Body;
 
 describe('message log', () => {
   it('pages newest first, counts unread, keeps read and delete marks per user', async () => {
     for (let i = 0; i < 25; i++) {
-      await t.ctx.news.add({ deviceId: 'dev1', channelId: `ch${i}`, channelName: `Gate ${i}`, online: i % 2 === 0, time: new Date(Date.UTC(2026, 0, 1, 0, i)) });
+      await api.t.ctx.news.add({ deviceId: 'dev1', channelId: `ch${i}`, channelName: `Gate ${i}`, online: i % 2 === 0, time: new Date(Date.UTC(2026, 0, 1, 0, i)) });
     }
-    const first = await list(admin);
+    const first = await list(api.admin);
     expect(first.total).toBe(25);
     expect(first.unread).toBe(25);
     expect(first.list).toHaveLength(20);
     expect(first.list[0]).toMatchObject({ DeviceID: 'dev1', ChannelName: 'Gate 24', Status: 'ON', sign: 0, NewsTime: '2026-01-01T00:24:00.000Z' });
     expect(first.list[1].Status).toBe('OFF');
-    expect((await list(admin, 20)).list).toHaveLength(5);
+    expect((await list(api.admin, 20)).list).toHaveLength(5);
 
     const id = first.list[0].ID;
-    await t.app.inject({ method: 'POST', url: '/api/v1/news/read', ...form({ id }, admin) });
-    expect((await list(admin)).unread).toBe(24);
-    expect((await list(admin)).list[0].sign).toBe(1);
-    await t.app.inject({ method: 'POST', url: '/api/v1/news/delete', ...form({ id }, admin) });
-    expect((await list(admin)).total).toBe(24);
+    await api.t.app.inject({ method: 'POST', url: '/api/v1/news/read', ...form({ id }, api.admin) });
+    expect((await list(api.admin)).unread).toBe(24);
+    expect((await list(api.admin)).list[0].sign).toBe(1);
+    await api.t.app.inject({ method: 'POST', url: '/api/v1/news/delete', ...form({ id }, api.admin) });
+    expect((await list(api.admin)).total).toBe(24);
 
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     const theirs = await list(op.token);
     expect(theirs.total).toBe(25);
     expect(theirs.unread).toBe(25);
 
-    await t.app.inject({ method: 'POST', url: '/api/v1/news/read', ...form({}, op.token) });
+    await api.t.app.inject({ method: 'POST', url: '/api/v1/news/read', ...form({}, op.token) });
     expect((await list(op.token)).unread).toBe(0);
-    expect((await list(admin)).unread).toBe(24);
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/news/delete', ...form({ id: 'x' }, admin) });
+    expect((await list(api.admin)).unread).toBe(24);
+    const bad = await api.t.app.inject({ method: 'POST', url: '/api/v1/news/delete', ...form({ id: 'x' }, api.admin) });
     expect(bad.statusCode).toBe(400);
-    expect((await t.app.inject({ url: '/api/v1/newslist?limit=0', headers: { token: admin } })).statusCode).toBe(400);
+    expect((await api.t.app.inject({ url: '/api/v1/newslist?limit=0', headers: { token: api.admin } })).statusCode).toBe(400);
   });
 
   it('pushes a new message over the websocket to a logged-in console, and refuses one without a token', async () => {
-    const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/events?token=${admin}`);
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/events?token=${api.admin}`);
     const messages: unknown[] = [];
     await new Promise<void>((resolve, reject) => {
       ws.on('message', (d) => {
@@ -60,11 +52,11 @@ describe('message log', () => {
       ws.on('error', reject);
     });
     const got = new Promise((resolve) => ws.on('message', (d) => resolve(JSON.parse(String(d)))));
-    await t.ctx.news.add({ deviceId: 'd9', channelId: 'c9', channelName: 'Lobby', online: false });
+    await api.t.ctx.news.add({ deviceId: 'd9', channelId: 'c9', channelName: 'Lobby', online: false });
     expect(await got).toMatchObject({ topic: 'news', payload: { DeviceID: 'd9', ChannelName: 'Lobby', Status: 'OFF', sign: 0 } });
     ws.close();
 
-    const anon = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/events`);
+    const anon = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/events`);
     const status = await new Promise((resolve) => {
       anon.on('unexpected-response', (_req, res) => resolve(res.statusCode));
       anon.on('open', () => resolve('open'));
