@@ -1,23 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { form, initialise, login, makeOperator, md5 } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminApp } from './admin-app.js';
+import { form, login, makeOperator, md5 } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
-const post = (url: string, body: Record<string, string | number>, token = admin) =>
-  t.app.inject({ method: 'POST', url, ...form(body, token) });
-const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
+const api = useAdminApp();
+const { get, postForm: post } = api;
 
 describe('roles rule the server, not just the menu', () => {
   it('a non-admin gets 403 from every admin-only call', async () => {
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     const calls: [string, string, Record<string, string | number>?][] = [
       ['GET', '/api/v1/userlist'],
       ['POST', '/api/v1/adduser', { username: 'x', password: md5('x'), roleid: 1 }],
@@ -36,7 +26,7 @@ describe('roles rule the server, not just the menu', () => {
     ];
     for (const [method, url, body] of calls) {
       const res =
-        method === 'GET' ? await get(url, op.token) : await t.app.inject({ method: 'POST', url, ...form(body ?? {}, op.token) });
+        method === 'GET' ? await get(url, op.token) : await api.t.app.inject({ method: 'POST', url, ...form(body ?? {}, op.token) });
       expect(res.statusCode, url).toBe(403);
       expect(res.json().msg).toBe('没有权限执行此操作');
     }
@@ -52,7 +42,7 @@ describe('roles rule the server, not just the menu', () => {
 
 describe('users', () => {
   it('adds, lists with paging and search, updates and deletes', async () => {
-    const { roleId } = await makeOperator(t, admin, 'seed');
+    const { roleId } = await makeOperator(api.t, api.admin, 'seed');
     for (let i = 0; i < 25; i++) {
       const res = await post('/api/v1/adduser', { username: `user${String(i).padStart(2, '0')}`, password: md5('P4ss!word'), roleid: roleId, name: `User ${i}` });
       expect(res.statusCode).toBe(200);
@@ -77,13 +67,13 @@ describe('users', () => {
     expect((await get('/api/v1/userlist')).json().count).toBe(27);
 
     const target = page1.data.find((u: { Username: string }) => u.Username === 'user00').ID;
-    const userTok = (await login(t, 'user00', 'P4ss!word')).token!;
+    const userTok = (await login(api.t, 'user00', 'P4ss!word')).token!;
     expect((await post('/api/v1/updateuser', { id: target, nick_name: 'Zero', password: md5('N3w!pass99') })).statusCode).toBe(200);
     // a password reset ends the user's sessions
     expect((await get('/api/v1/getuserinfo', userTok)).statusCode).toBe(401);
-    expect((await login(t, 'user00', 'N3w!pass99')).res.statusCode).toBe(200);
+    expect((await login(api.t, 'user00', 'N3w!pass99')).res.statusCode).toBe(200);
     expect((await post('/api/v1/updateuser', { id: target, enable: 0 })).statusCode).toBe(200);
-    expect((await login(t, 'user00', 'N3w!pass99')).res.statusCode).toBe(403);
+    expect((await login(api.t, 'user00', 'N3w!pass99')).res.statusCode).toBe(403);
 
     expect((await post('/api/v1/deleteuser', { id: target })).statusCode).toBe(200);
     expect((await get('/api/v1/userlist')).json().count).toBe(26);
@@ -94,13 +84,13 @@ describe('users', () => {
     const self = await post('/api/v1/deleteuser', { id: 1 });
     expect(self.statusCode).toBe(400);
     expect(self.json().msg).toBe('不能删除当前登录用户');
-    const { roleId } = await makeOperator(t, admin);
+    const { roleId } = await makeOperator(api.t, api.admin);
     const demote = await post('/api/v1/updateuser', { id: 1, roleid: roleId });
     expect(demote.statusCode).toBe(400);
     expect(demote.json().msg).toBe('不能删除最后一个管理员');
     // with a second admin, the first can be removed by the second
     await post('/api/v1/adduser', { username: 'admin2', password: md5('Adm1n!two'), roleid: 1 });
-    const second = (await login(t, 'admin2', 'Adm1n!two')).token!;
+    const second = (await login(api.t, 'admin2', 'Adm1n!two')).token!;
     expect((await post('/api/v1/deleteuser', { id: 1 }, second)).statusCode).toBe(200);
     const secondId = (await get('/api/v1/getuserinfo', second)).json().EasyDarwin.Body.id;
     const last = await post('/api/v1/updateuser', { id: secondId, enable: 0 }, second);
@@ -140,10 +130,10 @@ describe('errors name what is missing in the request language', () => {
     const zh = await get('/api/v1/getusertoken?id=999');
     expect(zh.statusCode).toBe(404);
     expect(zh.json().EasyDarwin.Header.ErrorString).toBe('用户 999不存在');
-    const en = await t.app.inject({ url: '/api/v1/getusertoken?id=999', headers: { token: admin, 'accept-language': 'en-US' } });
+    const en = await api.t.app.inject({ url: '/api/v1/getusertoken?id=999', headers: { token: api.admin, 'accept-language': 'en-US' } });
     expect(en.json().EasyDarwin.Header.ErrorString).toBe('user 999 does not exist');
     // the console's language in the query wins over the browser's (websockets cannot set headers)
-    const asked = await t.app.inject({ url: '/api/v1/getusertoken?id=999&lang=en-US', headers: { token: admin, 'accept-language': 'zh-CN' } });
+    const asked = await api.t.app.inject({ url: '/api/v1/getusertoken?id=999&lang=en-US', headers: { token: api.admin, 'accept-language': 'zh-CN' } });
     expect(asked.json().EasyDarwin.Header.ErrorString).toBe('user 999 does not exist');
     const role = await post('/api/v1/deleterole', { id: 999 });
     expect(role.statusCode).toBe(404);
