@@ -3,22 +3,15 @@
  * answer's language: Chinese by default, English with lang=en-US or Accept-Language: en-US. The
  * parameter names stay the API's.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../helpers/index.js';
+import { startTestApp } from '../helpers/index.js';
+import { useAdminApp } from './admin-app.js';
 import { initialise } from './support.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
+const api = useAdminApp();
 
-const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers: { token: admin, ...headers } });
+const get = (url: string, headers: Record<string, string> = {}) => api.t.app.inject({ url, headers: { token: api.admin, ...headers } });
 const msgOf = async (url: string, headers?: Record<string, string>) => {
   const res = await get(url, headers);
   expect(res.statusCode, res.body).toBe(400);
@@ -26,10 +19,10 @@ const msgOf = async (url: string, headers?: Record<string, string>) => {
 };
 
 async function camera(): Promise<string> {
-  const res = await t.app.inject({
+  const res = await api.t.app.inject({
     method: 'POST',
     url: '/api/v1/adddevice',
-    headers: { token: admin },
+    headers: { token: api.admin },
     payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' },
   });
   return res.json().EasyDarwin.Body.DeviceID as string;
@@ -70,7 +63,7 @@ describe("a schema's own messages", () => {
 
   it('a rule of a refine (a GB28181 device without its DeviceID)', async () => {
     const add = (lang = '') =>
-      t.app.inject({ method: 'POST', url: `/api/v1/adddevice${lang}`, headers: { token: admin }, payload: { DeviceName: 'Gb', DeviceType: 'GB28181' } });
+      api.t.app.inject({ method: 'POST', url: `/api/v1/adddevice${lang}`, headers: { token: api.admin }, payload: { DeviceName: 'Gb', DeviceType: 'GB28181' } });
     const zh = await add();
     expect(zh.statusCode).toBe(400);
     expect(zh.json().msg).toBe('参数 DeviceID 不合法: GB28181设备须填写20位设备编号');
