@@ -3,23 +3,13 @@
  * them to a tree that shows 50 at a time. start/limit are optional (the whole level without them,
  * as EasyCVR consoles call it) and Count says how many the level holds.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { useAdminApp } from './admin-app.js';
 
-let t: TestApp;
-let admin: string;
-beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-});
-
-const body = async (url: string) => (await t.app.inject({ url, headers: { token: admin } })).json().EasyDarwin.Body;
+const api = useAdminApp();
+const { body } = api;
 const post = async (url: string, payload: Record<string, unknown>) => {
-  const res = await t.app.inject({ method: 'POST', url, payload, headers: { token: admin } });
+  const res = await api.t.app.inject({ method: 'POST', url, payload, headers: { token: api.admin } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().EasyDarwin.Body;
 };
