@@ -3,11 +3,10 @@
  * locale), English when asked; a schema's catalogue reason (schemaReason) in either; any other text
  * the schema wrote (YYYYMMDD) as written.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { schemaReason, zodReason } from '../../src/http/zod-reason.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise } from './support.js';
+import { useAdminApp } from './admin-app.js';
 
 /** The entries fastify-type-provider-zod makes of a failed parse. */
 const entries = (schema: z.ZodType, value: unknown) =>
@@ -41,20 +40,12 @@ describe('zodReason', () => {
 });
 
 describe('a refused request', () => {
-  let t: TestApp;
-  let admin: string;
-  beforeEach(async () => {
-    t = await startTestApp();
-    admin = await initialise(t);
-  });
-  afterEach(async () => {
-    await t.close();
-  });
+  const api = useAdminApp();
   it('names the field and the reason in Chinese, or in English when asked', async () => {
-    const zh = await t.app.inject({ url: '/api/v1/record/querymonthly?id=1:1', headers: { token: admin } });
+    const zh = await api.get('/api/v1/record/querymonthly?id=1:1');
     expect(zh.statusCode).toBe(400);
     expect(zh.json().msg).toMatch(/^参数 period 不合法: 无效输入/);
-    const en = await t.app.inject({ url: '/api/v1/record/querymonthly?id=1:1&lang=en-US', headers: { token: admin } });
+    const en = await api.get('/api/v1/record/querymonthly?id=1:1&lang=en-US');
     expect(en.json().msg).toMatch(/^Invalid parameter period: Invalid input/);
   });
 });
