@@ -2,7 +2,8 @@
  * The video square of one device end to end (issue 4, /video/square/{devid}): a device with a real
  * GStreamer RTSP camera, a channel whose address answers nothing and a channel not enabled. The
  * online state on the cards is the server's own (its stream checker probes every pulled channel);
- * a click on the offline or disabled card says so, a click on the online one opens its player.
+ * a click on the offline or disabled card says so, a click on the online one opens its player. The
+ * online card shows the camera's picture the server keeps; the others keep the placeholder.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
@@ -86,6 +87,31 @@ test.describe('video square of a device', () => {
     await card(page, name).click();
     await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
     await expect(page.getByTestId('live-player')).toBeVisible();
+  });
+
+  test('a card shows its channel’s last picture, kept by the server; the others keep the placeholder', async ({ page, playwright, baseURL }) => {
+    const api = await playwright.request.newContext({ baseURL });
+    const thumb = (channel: string) =>
+      api.get('/api/v1/devices/channelthumb', { headers: { token: admin.Token }, params: { device: dev, channel } });
+    // Someone takes a snapshot (it opens the stream): the server makes the channel's thumbnail from it.
+    const snap = await api.get('/api/v1/devices/channelsnap', { headers: { token: admin.Token }, params: { device: dev, channel: '1' } });
+    expect(snap.status()).toBe(200);
+    await expect.poll(async () => (await thumb('1')).status(), { timeout: 30_000 }).toBe(200);
+    await api.dispose();
+
+    await openAs(page, admin, `/video/square/${dev}`);
+    await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
+    const picture = card(page, name).getByTestId('square-thumb');
+    await expect(picture).toHaveAttribute('data-picture', 'shown');
+    // The camera's 320x240, not scaled up; drawn over the whole cover.
+    expect(await picture.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([320, 240]);
+    await expect(picture).toBeVisible();
+    await expect(card(page, name).locator('.anticon-play-circle')).toHaveCount(0);
+    // Never seen: the server has no picture (404), the placeholder stays; not enabled: none asked for.
+    await expect(card(page, deaf).getByTestId('square-thumb')).toHaveCount(0);
+    await expect(card(page, deaf).locator('.anticon-play-circle')).toBeVisible();
+    await expect(card(page, off).getByTestId('square-thumb')).toHaveCount(0);
+    await expect(card(page, off).locator('.anticon-play-circle')).toBeVisible();
   });
 
   test('in English the sidebar tabs keep their labels on one line', async ({ page }) => {
