@@ -4,7 +4,8 @@
  * catalog in the device list and the video sidebar tree, its channel plays live in the console
  * player (INVITE, PS over RTP, decoded frames), the PTZ pad sends the PTZCmd of GB/T 28181 annex
  * A.3 (checked at the device), and an alarm it sends appears in /alarm/list. Its recordings
- * (RecordInfo, s=Playback, s=Download) are played and downloaded from the playback page. The GB
+ * (RecordInfo, s=Playback, s=Download) are played and downloaded from the playback page, and a
+ * download cancelled in the console is stopped at the device (BYE). The GB
  * settings changed here (media IP, transport) are put back for the other files.
  */
 import { expect, test } from '@playwright/test';
@@ -213,5 +214,26 @@ test.describe('GB28181 device', () => {
     expect((await file).suggestedFilename()).toMatch(new RegExp(`_${day}011000_${day}011008\\.mp4$`));
     await expect(page.getByTestId('download-bytes')).toContainText('Saved');
     expect(history.sessions.some((s) => s.session === 'Download')).toBe(true);
+  });
+
+  test('a range download from the device cancelled in the console: the device gets BYE, the server says it was cancelled', async ({ page, request }) => {
+    const now = new Date();
+    const day = `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
+    await openAs(page, admin, `/video/backchannel/${DEV}/${CH}/${day}?source=Device`);
+    // 20 minutes at 4x: still coming in when it is cancelled.
+    await page.getByTestId('download-from').fill('01:00:00', SLOW);
+    await page.getByTestId('download-to').fill('01:20:00');
+    const started = page.waitForResponse((r) => r.url().includes('/api/v1/downloaddevicerecord/'), SLOW);
+    const before = history.sessions.length;
+    await page.getByTestId('download-start').click();
+    const task = (await (await started).json()).EasyDarwin.Body as { request_id: string };
+    await expect(page.getByTestId('download-bytes')).toContainText('设备正在传输录像', SLOW);
+    const session = history.sessions.slice(before).find((s) => s.session === 'Download')!;
+    expect(session.byeReceived).toBe(false);
+    await page.getByRole('button', { name: /取消下载/ }).click();
+    await expect.poll(() => session.byeReceived, { message: 'the BYE reaches the device' }).toBe(true);
+    await expect(page.getByTestId('download-start')).toBeVisible();
+    const info = await v1<{ State: string; Reason: string }>(await request.get('/api/v1/downloadrecord/streaminfo', { headers: { token: admin.Token }, params: { request_id: task.request_id } }));
+    expect(info).toMatchObject({ State: 'cancelled', Reason: '下载已取消' });
   });
 });
