@@ -2,11 +2,14 @@
  * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF) true to life: every
  * interval it probes each enabled channel that has a stream URL, spread evenly over the interval and
  * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
- * pushes it). A channel added or edited is probed at once. stop() leaves no timer and no socket.
+ * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
+ * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
+ * in a lane of their own (stream-recovery.ts says why). stop() leaves no timer and no socket.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { ProbeOptions, ProbeResult } from '../../access/rtsp/probe.js';
+import { StreamRecovery } from './stream-recovery.js';
 
 export interface CheckTarget {
   pk: number;
@@ -32,7 +35,18 @@ export interface StreamCheckerOptions {
   concurrency?: number;
   /** Per probe; default min(3000, interval). */
   timeoutMs?: number;
+  /** First retry of an endpoint that stopped answering, doubling up to retryMaxMs; defaults 1 s and min(5 s, interval). */
+  retryMs?: number;
+  retryMaxMs?: number;
+  /**
+   * Follow-up probes of an endpoint that answers again: at most `concurrency` at once per endpoint
+   * (the camera server just came back) and this many across endpoints; default 3 × concurrency.
+   */
+  followConcurrency?: number;
 }
+
+/** Why a probe runs: its lane decides which bound it counts against. */
+type Lane = 'check' | 'follow';
 
 /** Device types whose channels the platform pulls from a URL. */
 export const CHECKED_DEVICE_TYPES = ['RTSP', 'ONVIF'];
@@ -81,7 +95,13 @@ export class StreamChecker {
   private roundStart = 0;
   /** Added or edited channels, probed before the round's. */
   private urgent: number[] = [];
-  private inFlight = new Map<number, { sig: string; abort: AbortController; done: Promise<void> }>();
+  /** Offline channels of an endpoint that answered again, probed ahead of the round in the follow lane. */
+  private follow = new Set<number>();
+  private readonly recovery: StreamRecovery;
+  private readonly followConcurrency: number;
+  private inFlight = new Map<number, { sig: string; lane: Lane; endpoint: string; abort: AbortController; done: Promise<void> }>();
+  private inLane: Record<Lane, number> = { check: 0, follow: 0 };
+  private perEndpoint = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private running = false;
@@ -89,6 +109,7 @@ export class StreamChecker {
   /** The current round's channel list query, awaited by stop() so no query outlives the app. */
   private loading: Promise<void> | undefined;
   private refreshAgain = false;
+  private roundLoading = false;
 
   constructor(
     private readonly deps: StreamCheckerDeps,
@@ -97,6 +118,9 @@ export class StreamChecker {
     this.intervalMs = opts.intervalSeconds * 1000;
     this.concurrency = opts.concurrency ?? 8;
     this.timeoutMs = opts.timeoutMs ?? Math.max(500, Math.min(3000, this.intervalMs));
+    const retryMs = opts.retryMs ?? 1000;
+    this.recovery = new StreamRecovery(retryMs, Math.max(retryMs, opts.retryMaxMs ?? Math.min(5000, this.intervalMs)));
+    this.followConcurrency = opts.followConcurrency ?? 3 * this.concurrency;
   }
 
   get enabled() {
@@ -136,6 +160,8 @@ export class StreamChecker {
       }
     }
     this.targets = fresh;
+    this.recovery.setTargets(list);
+    for (const pk of this.follow) if (!fresh.has(pk)) this.follow.delete(pk);
   }
 
   private onChange() {
@@ -161,10 +187,13 @@ export class StreamChecker {
 
   private async newRound() {
     if (!this.running) return;
+    this.roundLoading = true;
     try {
       await this.refresh(false);
     } catch (err) {
       if (this.running) this.deps.log.warn({ err }, 'stream checker: cannot list channels');
+    } finally {
+      this.roundLoading = false;
     }
     if (!this.running) return;
     this.round = [...this.targets.keys()];
@@ -179,31 +208,44 @@ export class StreamChecker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const now = Date.now();
+    this.pumpFollow();
     let wakeAt: number | undefined;
-    while (this.inFlight.size < this.concurrency) {
+    const wake = (at: number) => (wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at));
+    let roundDone = false;
+    while (this.inLane.check < this.concurrency) {
       const u = this.urgent.findIndex((pk) => !this.inFlight.has(pk));
       if (u >= 0) {
         const [pk] = this.urgent.splice(u, 1);
-        this.launch(pk);
+        this.launch(pk, 'check');
         continue;
       }
       if (this.next < this.round.length) {
         const due = this.roundStart + (this.next * this.intervalMs) / this.round.length;
-        if (due > now) {
-          wakeAt = due;
-          break;
+        if (due <= now) {
+          const pk = this.round[this.next++];
+          // Already being probed (an edit, a follow-up): this round's turn is covered.
+          if (!this.inFlight.has(pk)) this.launch(pk, 'check');
+          continue;
         }
-        const pk = this.round[this.next++];
-        // Already being probed (an edit): this round's turn is covered.
-        if (!this.inFlight.has(pk)) this.launch(pk);
+        wake(due);
+      } else {
+        const end = this.roundStart + this.intervalMs;
+        if (end <= now) roundDone = true;
+        else wake(end);
+      }
+      // Nothing of the round is due: an offline endpoint's retry may be.
+      const retry = this.recovery.nextRetry(now, (pk) => this.inFlight.has(pk));
+      if (retry && 'pk' in retry) {
+        this.launch(retry.pk, 'check');
         continue;
       }
-      wakeAt = this.roundStart + this.intervalMs;
-      if (wakeAt <= now) {
-        this.loading = this.newRound();
-        return;
-      }
+      if (retry) wake(retry.wakeAt);
       break;
+    }
+    if (roundDone) {
+      // Once: probes ending while the next round's list loads call pump() again.
+      if (!this.roundLoading) this.loading = this.newRound();
+      return;
     }
     if (wakeAt !== undefined) {
       this.timer = setTimeout(() => this.pump(), Math.max(0, wakeAt - now));
@@ -211,17 +253,36 @@ export class StreamChecker {
     }
   }
 
-  private launch(pk: number) {
+  /** Follow-ups of endpoints that answer again: their own lane, at most `concurrency` per endpoint. */
+  private pumpFollow() {
+    for (const pk of this.follow) {
+      if (this.inLane.follow >= this.followConcurrency) return;
+      const endpoint = this.recovery.endpointOf(pk);
+      // Gone, or answered meanwhile (its round turn): nothing to follow up.
+      if (endpoint === undefined || !this.recovery.isOffline(pk)) {
+        this.follow.delete(pk);
+        continue;
+      }
+      if (this.inFlight.has(pk) || (this.perEndpoint.get(endpoint) ?? 0) >= this.concurrency) continue;
+      this.follow.delete(pk);
+      this.launch(pk, 'follow');
+    }
+  }
+
+  private launch(pk: number, lane: Lane) {
     const t = this.targets.get(pk);
     if (!t) return; // deleted, disabled or its URL removed since
     const sig = signature(t);
+    const endpoint = this.recovery.endpointOf(pk) ?? '';
     const abort = new AbortController();
+    let outcome: { ok: boolean; answered: boolean } | undefined;
     const done = (async () => {
       const r = await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
       if (!now || signature(now) !== sig) return;
+      outcome = { ok: r.ok, answered: r.status !== 0 };
       const changed = await this.deps.setOnline(pk, r.ok, r.ok ? '' : r.reason);
       if (changed) {
         this.deps.log.info(
@@ -235,8 +296,15 @@ export class StreamChecker {
       })
       .finally(() => {
         this.inFlight.delete(pk);
+        this.inLane[lane]--;
+        this.perEndpoint.set(endpoint, (this.perEndpoint.get(endpoint) ?? 1) - 1);
+        if (!this.perEndpoint.get(endpoint)) this.perEndpoint.delete(endpoint);
+        if (!this.running) return;
+        for (const f of this.recovery.record(pk, outcome, Date.now())) if (f !== pk) this.follow.add(f);
         this.pump();
       });
-    this.inFlight.set(pk, { sig, abort, done });
+    this.inFlight.set(pk, { sig, lane, endpoint, abort, done });
+    this.inLane[lane]++;
+    this.perEndpoint.set(endpoint, (this.perEndpoint.get(endpoint) ?? 0) + 1);
   }
 }
