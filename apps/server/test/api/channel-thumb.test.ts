@@ -72,9 +72,15 @@ describe('channelthumb', () => {
     expect((await thumb(dev, admin, { 'if-none-match': '"other"' })).statusCode).toBe(200);
   });
 
-  it('the call never opens a stream, for an online channel that has none running either', async () => {
+  it('the call never opens a stream, for an online channel that has none running either; bad input: 400', async () => {
     const dev = await addCamera();
     for (let i = 0; i < 5; i++) expect((await thumb(dev, admin)).statusCode).toBe(404);
+    // Bad input: a clear 400 naming the parameter, nothing read.
+    for (const [q, field] of [['device=&channel=1', 'device'], [`device=${dev}&channel=..%2F1`, 'channel'], [`device=${dev}`, 'channel']]) {
+      const bad = await t.app.inject({ url: `/api/v1/devices/channelthumb?${q}`, headers: { token: admin } });
+      expect(bad.statusCode, q).toBe(400);
+      expect(bad.json().msg, q).toContain(field);
+    }
     expect(running()).toBe(0);
     expect(t.ctx.thumbnails.stats).toEqual({ made: 0, failed: 0 });
   });
