@@ -6,7 +6,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Card, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
-import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined } from '@ant-design/icons';
+import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -64,20 +64,23 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
   const name = chan?.Name || `${device}_${channel}`;
   const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
 
-  // Leaving the page cancels its downloads (a device transfer is stopped on the server too).
-  const leaving = useRef(new AbortController());
+  // A row's download is cancelled by its button or by leaving the page (a device transfer is stopped on the server too).
+  const running = useRef(new Map<string, AbortController>());
   useEffect(() => {
-    const ac = new AbortController();
-    leaving.current = ac;
-    return () => ac.abort();
+    const all = running.current;
+    return () => all.forEach((ac) => ac.abort());
   }, []);
 
   const download = async (r: Row) => {
-    const signal = leaving.current.signal;
+    const ac = new AbortController();
+    running.current.set(r.name, ac);
+    const signal = ac.signal;
     const a = stampAt(day, r.start);
     const b = stampAt(day, r.end);
     const fallbackName = `${device}_${channel}_${a}_${b}.mp4`;
     const show = (n: number) => setProgress((m) => ({ ...m, [r.name]: n }));
+    // At once: the row's button is its cancel from the first request on.
+    show(0);
     try {
       const { blob, name } = onDevice
         ? await downloadFromDevice(
@@ -90,9 +93,14 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
       saveBlob(blob, name);
       setProgress((m) => ({ ...m, [r.name]: 100 }));
     } catch (err) {
-      if ((err as Error).name === 'AbortError') return;
+      if ((err as Error).name === 'AbortError') {
+        setProgress(({ [r.name]: _, ...rest }) => rest);
+        return;
+      }
       notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
       setProgress((m) => ({ ...m, [r.name]: -1 }));
+    } finally {
+      running.current.delete(r.name);
     }
   };
   const mark = async (r: Row) => {
@@ -185,9 +193,15 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
                   <Button size="small" icon={<CaretRightOutlined />} onClick={() => navigate(withSource(`${backchannelPath(device, channel, day)}?t=${r.start}`, source))}>
                     {t('playback.play')}
                   </Button>
-                  <Button size="small" icon={<DownloadOutlined />} onClick={() => void download(r)} disabled={(progress[r.name] ?? -1) >= 0 && progress[r.name] < 100}>
-                    {t('playback.download')}
-                  </Button>
+                  {(progress[r.name] ?? -1) >= 0 && progress[r.name] < 100 ? (
+                    <Button size="small" icon={<StopOutlined />} onClick={() => running.current.get(r.name)?.abort()}>
+                      {t('playback.downloadCancel')}
+                    </Button>
+                  ) : (
+                    <Button size="small" icon={<DownloadOutlined />} onClick={() => void download(r)}>
+                      {t('playback.download')}
+                    </Button>
+                  )}
                   {!onDevice && (
                     <Button size="small" icon={r.important === 1 ? <StarFilled /> : <StarOutlined />} disabled={!r.ids?.length} onClick={() => void mark(r)}>
                       {r.important === 1 ? t('playback.unmarkImportant') : t('playback.markImportant')}
