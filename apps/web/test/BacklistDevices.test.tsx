@@ -3,7 +3,7 @@
  * server as the operator types (it loaded every device, devices limit 9999, to fill the dropdown),
  * a device opened from the address keeps its name though it is not on the first page, and the
  * channels recorded today are tags a page at a time (a site that records every camera had 1,500); an
- * NVR's channels come from the server a page at a time.
+ * NVR's channels come from the server a page at a time, searched there.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -27,7 +27,10 @@ beforeEach(() => {
   api = stubApi({
     '/api/v1/record/querydevices': () => v1({ Channels: recorded, Total: recorded.length }),
     '/api/v1/channels': (c) => {
-      const nvr = Array.from({ length: 500 }, (_, i) => ({ ChannelID: String(i + 1), ParentDeviceID: c.query.get('device'), Name: `NVR ch ${i + 1}`, Parental: 0 }));
+      const q = c.query.get('q') ?? '';
+      const nvr = Array.from({ length: 500 }, (_, i) => ({ ChannelID: String(i + 1), ParentDeviceID: c.query.get('device'), Name: `NVR ch ${i + 1}`, Parental: 0 })).filter(
+        (x) => !q || x.Name.includes(q) || x.ChannelID.includes(q),
+      );
       const start = Number(c.query.get('start'));
       return v1({ Channels: nvr.slice(start, start + Number(c.query.get('limit'))), ChannelCount: nvr.length });
     },
@@ -89,5 +92,18 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     const calls = api.callsTo('/api/v1/channels');
     expect(calls.at(-1)!.query.get('start')).toBe('480');
     for (const c of calls) expect(c.query.get('limit')).toBe('20');
+  });
+
+  it("searches an NVR's channels on the server, from page 1", async () => {
+    open('/video/backlist/1400');
+    expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();
+    fireEvent.click(screen.getByTitle('3'));
+    expect(await screen.findByText('NVR ch 60')).toBeInTheDocument();
+    fireEvent.change(within(screen.getByTestId('backlist-search')).getByRole('searchbox'), { target: { value: 'ch 250' } });
+    expect(await screen.findByText('NVR ch 250', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.getAllByText(/^NVR ch \d+$/)).toHaveLength(1);
+    const last = api.callsTo('/api/v1/channels').at(-1)!;
+    expect(last.query.get('q')).toBe('ch 250');
+    expect(last.query.get('start')).toBe('0');
   });
 });

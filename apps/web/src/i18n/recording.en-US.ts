@@ -77,6 +77,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     recordedToday: 'Channels with recordings today',
     channelId: 'Channel ID',
     channelName: 'Channel name',
+    searchCamera: 'Search channel name / ID',
     recordToday: 'Today',
     hasRecord: 'Recorded',
     noRecord: 'None',

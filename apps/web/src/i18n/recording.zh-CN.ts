@@ -70,6 +70,7 @@ const recordingZh = {
     recordedToday: '今天有录像的通道',
     channelId: '通道编号',
     channelName: '通道名称',
+    searchCamera: '搜索通道名称 / 编号',
     recordToday: '今日录像',
     hasRecord: '有录像',
     noRecord: '无录像',

@@ -99,10 +99,11 @@ export const fetchDevices = (start: number, limit: number, q?: string) =>
   getV1<{ Devices: import('@opencvr/shared').DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit, q: q || undefined });
 /**
  * A page of a device's cameras, wherever they sit in its folders (cameras=1: a GB NVR's cameras under
- * civil-code, business-group and organisation folders; the top level alone showed 2 of 30).
+ * civil-code, business-group and organisation folders; the top level alone showed 2 of 30), matching
+ * q by name or ID when given.
  */
-export const fetchCameras = (device: string, start: number, limit: number) =>
-  getV1<{ Channels: import('@opencvr/shared').ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, cameras: 1, start, limit });
+export const fetchCameras = (device: string, q: string, start: number, limit: number) =>
+  getV1<{ Channels: import('@opencvr/shared').ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, cameras: 1, q: q || undefined, start, limit });
 /** Channels with recordings on a day (optionally of one device). */
 export const fetchRecordedChannels = (day: string, device?: string) =>
   getV1<{ Channels: { id: string; DeviceID: string; ChannelID: string; Name: string }[]; Total: number }>('/api/v1/record/querydevices', { period: day, device });

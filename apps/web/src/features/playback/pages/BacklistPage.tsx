@@ -1,16 +1,18 @@
 /**
  * /video/backlist/:devid: pick a device (devid 0: the list of devices) and one of its channels; a
  * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
- * tagged; a GB28181 channel also opens its recordings kept on the device.
+ * tagged; a GB28181 channel also opens its recordings kept on the device. The device's cameras are
+ * searched by name or ID on the server (an NVR's 500 are 25 pages).
  */
 import { useState } from 'react';
-import { Button, Card, Empty, Flex, Pagination, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Pagination, Table, Tag, Typography } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
+import { useDebounced } from '../../../lib/useDebounced';
 import { fetchCameras, fetchDevices, fetchRecordedChannels } from '../api';
 import { today } from '../day';
 import { backchannelPath, backlistPath, withSource } from '../paths';
@@ -29,13 +31,16 @@ export default function BacklistPage() {
   const day = today();
 
   // An NVR has hundreds of channels: the server pages them (limit 9999 read 500 channels, 350 KB,
-  // for a table of 20), cameras only whatever folder they sit under (a GB NVR's folders). Page 1 again
-  // for another device.
-  const [paging, setPaging] = useState({ device, page: 1 });
-  const chPage = paging.device === device ? paging.page : 1;
+  // for a table of 20), cameras only whatever folder they sit under (a GB NVR's folders), matching the
+  // search. Page 1 again for another device or search.
+  const [q, setQ] = useState('');
+  const query = useDebounced(q.trim());
+  const listing = `${device}|${query}`;
+  const [paging, setPaging] = useState({ listing, page: 1 });
+  const chPage = paging.listing === listing ? paging.page : 1;
   const channels = useQuery({
-    queryKey: ['playback', 'cameras', device, chPage],
-    queryFn: () => fetchCameras(device, (chPage - 1) * CHANNEL_PAGE, CHANNEL_PAGE),
+    queryKey: ['playback', 'cameras', device, query, chPage],
+    queryFn: () => fetchCameras(device, query, (chPage - 1) * CHANNEL_PAGE, CHANNEL_PAGE),
     enabled: !!device,
     placeholderData: keepPreviousData,
   });
@@ -58,6 +63,16 @@ export default function BacklistPage() {
             value={device || undefined}
             onChange={(v) => navigate(backlistPath(v))}
           />
+          {device && (
+            <Input.Search
+              data-testid="backlist-search"
+              allowClear
+              style={{ width: 260 }}
+              placeholder={t('playback.searchCamera')}
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+            />
+          )}
         </Flex>
         {!device ? (
           <>
@@ -98,7 +113,7 @@ export default function BacklistPage() {
               total: channels.data?.ChannelCount ?? 0,
               hideOnSinglePage: true,
               showSizeChanger: false,
-              onChange: (page) => setPaging({ device, page }),
+              onChange: (page) => setPaging({ listing, page }),
             }}
             onRow={(c) => ({ onClick: () => navigate(backchannelPath(c.ParentDeviceID, c.ChannelID, day)), style: { cursor: 'pointer' } })}
             columns={[
