@@ -4,41 +4,18 @@
  * from the running test server, or by the ws package.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readFlv } from '@opencvr/flv';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
+import { until } from '../helpers/index.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { useCamera } from '../fixtures/use-camera.js';
+import { openCameraStream } from './open-stream.js';
 
-let t: TestApp;
-let admin: string;
-let cam: Camera;
-beforeEach(async () => {
-  cam = await startCamera();
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-  await cam.stop();
-});
+const cam = useCamera();
+const api = useAdminApp({ listen: true });
 
-async function openStream(protocol: string) {
-  const add = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/adddevice',
-    headers: { token: admin },
-    payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url },
-  });
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await t.app.inject({
-    url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=${protocol}`,
-    headers: { token: admin },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return { dev, ...(res.json().EasyDarwin.Body as { URL: string; Stream: string; URLs: Record<string, string> }) };
-}
+const openStream = (protocol: string) => openCameraStream(api, cam.url, protocol);
 
 /** Runs a program to its end (or kills it at the deadline); stdout, stderr and exit code. */
 function run(cmd: string, args: string[], timeoutMs = 30000) {
@@ -60,7 +37,7 @@ describe('HLS', () => {
   it("ffmpeg plays the playlist over HTTP and decodes frames at the camera's size; URIs carry the token", async () => {
     const s = await openStream('HLS');
     expect(s.URL).toMatch(/^\/hls\/stream_\d+_0\/playlist\.m3u8\?play_token=/);
-    const url = `${t.baseUrl}${s.URL}`;
+    const url = `${api.t.baseUrl}${s.URL}`;
     const res = await fetch(url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
@@ -72,7 +49,7 @@ describe('HLS', () => {
     expect(text).toMatch(/#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part_\d+_\d+\.m4s\?play_token=/);
     // without the token: refused
     expect((await fetch(url.split('?')[0])).status).toBe(401);
-    expect((await fetch(`${t.baseUrl}/hls/${s.Stream}/init.mp4`)).status).toBe(401);
+    expect((await fetch(`${api.t.baseUrl}/hls/${s.Stream}/init.mp4`)).status).toBe(401);
 
     const probe = await run('ffmpeg', ['-v', 'error', '-i', url, '-t', '3', '-f', 'framemd5', '-']);
     expect(probe.code, probe.stderr).toBe(0);
@@ -86,14 +63,14 @@ describe('HLS', () => {
 
   it('a blocking reload waits for the asked part, and a hinted part is served once it exists', async () => {
     const s = await openStream('HLS');
-    const url = `${t.baseUrl}${s.URL}`;
+    const url = `${api.t.baseUrl}${s.URL}`;
     const first = await (await fetch(url)).text();
     const hint = /#EXT-X-PRELOAD-HINT:TYPE=PART,URI="part_(\d+)_(\d+)\.m4s\?([^"]+)"/.exec(first)!;
     const [msn, part] = [Number(hint[1]), Number(hint[2])];
     const started = Date.now();
     const [pl, partRes] = await Promise.all([
       fetch(`${url}&_HLS_msn=${msn}&_HLS_part=${part}`).then((r) => r.text()),
-      fetch(`${t.baseUrl}/hls/${s.Stream}/part_${msn}_${part}.m4s?${hint[3]}`),
+      fetch(`${api.t.baseUrl}/hls/${s.Stream}/part_${msn}_${part}.m4s?${hint[3]}`),
     ]);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(pl).toContain(`URI="part_${msn}_${part}.m4s?`);
@@ -108,7 +85,7 @@ describe('FLV', () => {
   it("ffprobe decodes the HTTP-FLV URL at the camera's size", async () => {
     const s = await openStream('FLV');
     expect(s.URL).toMatch(/^\/flv\/live\/stream_\d+_0\.flv\?play_token=/);
-    const url = `${t.baseUrl}${s.URL}`;
+    const url = `${api.t.baseUrl}${s.URL}`;
     const r = await run('ffprobe', [
       '-v',
       'error',
@@ -126,10 +103,10 @@ describe('FLV', () => {
     expect(Number(v.nb_read_frames)).toBeGreaterThan(10);
     const dec = await run('ffmpeg', ['-v', 'error', '-xerror', '-i', url, '-t', '2', '-f', 'null', '-']);
     expect(dec.code, dec.stderr).toBe(0);
-    expect((await fetch(`${t.baseUrl}${s.URL.split('?')[0]}`)).status).toBe(401);
+    expect((await fetch(`${api.t.baseUrl}${s.URL.split('?')[0]}`)).status).toBe(401);
     // the viewer left: no FLV viewer is counted any more
     const { outputViewers } = await import('../../src/media/stats.js');
-    await until(() => !outputViewers(t.ctx.streams).of(s.Stream).FLV, 5000);
+    await until(() => !outputViewers(api.t.ctx.streams).of(s.Stream).FLV, 5000);
   });
 
   it('WS-FLV: header, metadata, AVC sequence header, then a keyframe first; tag chain well formed', async () => {
@@ -137,7 +114,7 @@ describe('FLV', () => {
     expect(s.URL).toMatch(/^\/ws_flv\/live\/stream_\d+_0\.flv\?play_token=/);
     const chunks: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
-      const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+      const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${s.URL}`);
       const timer = setTimeout(() => (ws.close(), resolve()), 15000);
       ws.on('message', (d: Buffer) => {
         chunks.push(d);
@@ -161,10 +138,10 @@ describe('FLV', () => {
 describe('stream status and snapshots', () => {
   it('streamstat pushes the asked stream every second with playerid, viewers per output, bitrate, fps, size', async () => {
     const s = await openStream('WS_FLV');
-    const viewer = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+    const viewer = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${s.URL}`);
     viewer.on('message', () => undefined);
     const got: Record<string, unknown>[] = [];
-    const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?token=${admin}&request_id=r1`);
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?token=${api.admin}&request_id=r1`);
     ws.on('open', () => ws.send(JSON.stringify({ playerid: 'p1', stream: s.Stream })));
     ws.on('message', (d) => got.push(JSON.parse(String(d))));
     await until(
@@ -197,7 +174,7 @@ describe('stream status and snapshots', () => {
     // without a token: refused
     await expect(
       new Promise((resolve, reject) => {
-        const bad = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=x`);
+        const bad = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=x`);
         bad.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
         bad.on('open', () => (bad.close(), resolve('open')));
       }),
@@ -205,31 +182,31 @@ describe('stream status and snapshots', () => {
   });
 
   it('channelsnap answers a JPEG of the camera (320x240), the second one from the cache', async () => {
-    const add = await t.app.inject({
+    const add = await api.t.app.inject({
       method: 'POST',
       url: '/api/v1/adddevice',
-      headers: { token: admin },
+      headers: { token: api.admin },
       payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url },
     });
     const dev = add.json().EasyDarwin.Body.DeviceID as string;
     // the stream is not open yet: the snapshot opens it and waits for a keyframe
-    const res = await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
-      headers: { token: admin },
+    const res = await fetch(`${api.t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
+      headers: { token: api.admin },
     });
     expect(res.status, await res.clone().text()).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     const jpeg = Buffer.from(await res.arrayBuffer());
     expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
     const fs = await import('node:fs');
-    const file = `${t.settings.dataDir}/snap.jpg`;
+    const file = `${api.t.settings.dataDir}/snap.jpg`;
     fs.writeFileSync(file, jpeg);
     const probe = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', file]);
     expect(JSON.parse(probe.stdout).streams[0]).toMatchObject({ codec_name: 'mjpeg', width: 320, height: 240 });
-    const again = await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
-      headers: { token: admin },
+    const again = await fetch(`${api.t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`, {
+      headers: { token: api.admin },
     });
     expect(Buffer.from(await again.arrayBuffer()).equals(jpeg)).toBe(true);
-    expect((await fetch(`${t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`)).status).toBe(401);
+    expect((await fetch(`${api.t.baseUrl}/api/v1/devices/channelsnap?device=${dev}&channel=1`)).status).toBe(401);
   });
 });
 
@@ -237,7 +214,7 @@ describe('audio and changes of tracks', () => {
   for (const audio of ['aac', 'pcma'] as const) {
     it(`HTTP-FLV of a camera with ${audio} audio: ffprobe reads H.264 and ${audio}`, async () => {
       await cam.stop();
-      cam = await startCamera({ audio });
+      await cam.start({ audio });
       const s = await openStream('FLV');
       const r = await run('ffprobe', [
         '-v',
@@ -247,7 +224,7 @@ describe('audio and changes of tracks', () => {
         '-show_streams',
         '-of',
         'json',
-        `${t.baseUrl}${s.URL}`,
+        `${api.t.baseUrl}${s.URL}`,
       ]);
       expect(r.code, r.stderr).toBe(0);
       const names = JSON.parse(r.stdout)
@@ -259,17 +236,17 @@ describe('audio and changes of tracks', () => {
 
   it('the camera comes back at another size: WS-FLV sends new metadata, HLS a discontinuity and init_1.mp4', async () => {
     const s = await openStream('WS_FLV');
-    const hub = t.ctx.streams.get(s.Stream)!;
+    const hub = api.t.ctx.streams.get(s.Stream)!;
     const chunks: Buffer[] = [];
-    const ws = new WebSocket(`${t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${s.URL}`);
     ws.on('message', (d: Buffer) => chunks.push(d));
-    const hls = `${t.baseUrl}${s.URLs.HLS}`;
+    const hls = `${api.t.baseUrl}${s.URLs.HLS}`;
     expect((await fetch(hls)).status).toBe(200);
     await until(() => hub.state === 'live' && chunks.length > 5, 15000);
     const port = cam.port;
     await cam.stop();
     await until(() => hub.state === 'retrying', 15000);
-    cam = await startCamera({ port, width: 480, height: 272 });
+    await cam.start({ port, width: 480, height: 272 });
     const widths = () =>
       readFlv(Buffer.concat(chunks))
         .tags.filter((x) => x.type === 18)
@@ -290,7 +267,7 @@ describe('audio and changes of tracks', () => {
         : '';
     }, 20000);
     expect(playlist).toBeTruthy();
-    const init1 = await fetch(`${t.baseUrl}/hls/${s.Stream}/init_1.mp4?${s.URLs.HLS.split('?')[1]}`);
+    const init1 = await fetch(`${api.t.baseUrl}/hls/${s.Stream}/init_1.mp4?${s.URLs.HLS.split('?')[1]}`);
     expect(init1.status).toBe(200);
     // ffmpeg reads the stream after the change at the new size
     // ffmpeg, started on the last segment (after the change), reads the new size
@@ -317,12 +294,12 @@ describe('audio and changes of tracks', () => {
 describe('H.265 camera', () => {
   it('HLS decodes at the camera size; WS-FLV writes enhanced FLV hvc1, or codec id 12 with ?hevc=12', async () => {
     await cam.stop();
-    cam = await startCamera({ codec: 'h265' });
+    await cam.start({ codec: 'h265' });
     const s = await openStream('HLS');
-    const probe = await run('ffmpeg', ['-v', 'error', '-i', `${t.baseUrl}${s.URL}`, '-t', '1', '-f', 'framemd5', '-']);
+    const probe = await run('ffmpeg', ['-v', 'error', '-i', `${api.t.baseUrl}${s.URL}`, '-t', '1', '-f', 'framemd5', '-']);
     expect(probe.code, probe.stderr).toBe(0);
     expect(probe.stdout).toContain('#dimensions 0: 320x240');
-    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', `${t.baseUrl}${s.URL}`]);
+    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', `${api.t.baseUrl}${s.URL}`]);
     expect(JSON.parse(stat.stdout).streams[0]).toMatchObject({ codec_name: 'hevc', width: 320, height: 240 });
     const firstTags = async (url: string) => {
       const chunks: Buffer[] = [];
@@ -341,7 +318,7 @@ describe('H.265 camera', () => {
       });
       return readFlv(Buffer.concat(chunks)).tags;
     };
-    const wsUrl = `${t.baseUrl!.replace('http', 'ws')}${s.URLs.WS_FLV}`;
+    const wsUrl = `${api.t.baseUrl!.replace('http', 'ws')}${s.URLs.WS_FLV}`;
     const enhanced = await firstTags(wsUrl);
     expect(Buffer.from(enhanced[1].data.subarray(0, 5)).toString('hex')).toBe('9068766331'); // SequenceStart 'hvc1'
     expect(Buffer.from(enhanced[2].data.subarray(0, 5)).toString('hex')).toBe('9168766331'); // key CodedFrames
