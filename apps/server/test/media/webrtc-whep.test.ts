@@ -4,39 +4,26 @@
  * counted. Also: the answer's candidates are the configured addresses only, DELETE and a peer that goes
  * away end the session, and the POST is authorised like every media URL.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { RTCRtpCodecParameters, type MediaStreamTrack, type RTCPeerConnection } from 'werift';
 import { H264Depacketiser, parseRtp } from '@opencvr/rtp';
 import { h264NalType, type VideoAccessUnit } from '@opencvr/codec';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
+import { until } from '../helpers/index.js';
 import { whepPeer } from './whep-client.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
 import { candidateAddresses } from '../../src/media/outputs/webrtc-sdp.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { useCamera } from '../fixtures/use-camera.js';
+import { openCameraStream } from './open-stream.js';
 
-let t: TestApp;
-let admin: string;
-let cam: Camera;
 const peers: RTCPeerConnection[] = [];
-beforeEach(async () => {
-  cam = await startCamera();
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-});
+const cam = useCamera();
+const api = useAdminApp({ listen: true });
 afterEach(async () => {
   await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
-  await t.close();
-  await cam.stop();
 });
 
-async function openStream() {
-  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=webrtc`, headers: { token: admin } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().EasyDarwin.Body as { URL: string; Stream: string };
-}
+const openStream = () => openCameraStream(api, cam.url, 'webrtc');
 
 /** A WHEP client: werift peer that receives one H.264 video track. */
 async function whepClient(url: string) {
@@ -44,7 +31,7 @@ async function whepClient(url: string) {
   const depacketiser = new H264Depacketiser();
   let gotTrack!: (track: MediaStreamTrack) => void;
   const track0 = new Promise<MediaStreamTrack>((resolve) => (gotTrack = resolve));
-  const { pc, res, answer } = await whepPeer(t.baseUrl!, url, {
+  const { pc, res, answer } = await whepPeer(api.t.baseUrl!, url, {
     codecs: {
       video: [
         new RTCRtpCodecParameters({ mimeType: 'video/H264', clockRate: 90000, parameters: 'level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f', rtcpFeedback: [{ type: 'nack' }, { type: 'nack', parameter: 'pli' }] }),
@@ -96,17 +83,17 @@ describe('WebRTC over WHEP', () => {
     const steps = units.slice(1, 15).map((u, i) => u.pts - units[i].pts);
     expect(steps.every((s) => s > 0 && s < 20000)).toBe(true);
     expect(units.filter((u) => u.damaged).length).toBe(0);
-    expect(whepSessionsOf(t.ctx)!.size).toBe(1);
+    expect(whepSessionsOf(api.t.ctx)!.size).toBe(1);
     // werift's peer takes AEAD_AES_128_GCM over host UDP: every video packet went the direct way.
-    const sent = whepSessionsOf(t.ctx)!.list()[0].video!;
+    const sent = whepSessionsOf(api.t.ctx)!.list()[0].video!;
     expect(sent.packets).toBeGreaterThan(0);
     expect(sent.direct).toBe(sent.packets);
 
-    const del = await fetch(`${t.baseUrl}${location}`, { method: 'DELETE' });
+    const del = await fetch(`${api.t.baseUrl}${location}`, { method: 'DELETE' });
     expect(del.status).toBe(200);
-    expect(whepSessionsOf(t.ctx)!.size).toBe(0);
-    expect((await fetch(`${t.baseUrl}${location}`, { method: 'DELETE' })).status).toBe(404);
-    expect(t.ctx.streams.get(body.Stream)!.viewers).toBe(0);
+    expect(whepSessionsOf(api.t.ctx)!.size).toBe(0);
+    expect((await fetch(`${api.t.baseUrl}${location}`, { method: 'DELETE' })).status).toBe(404);
+    expect(api.t.ctx.streams.get(body.Stream)!.viewers).toBe(0);
   });
 
   it('a peer that closes ends its session and leaves the hub', async () => {
@@ -114,10 +101,10 @@ describe('WebRTC over WHEP', () => {
     const { res, pc, units } = await whepClient(body.URL);
     expect(res.status).toBe(201);
     await until(() => units.length >= 5, 20000);
-    const hub = t.ctx.streams.get(body.Stream)!;
+    const hub = api.t.ctx.streams.get(body.Stream)!;
     expect(hub.viewers).toBe(1);
     await pc.close();
-    await until(() => whepSessionsOf(t.ctx)!.size === 0, 40000);
+    await until(() => whepSessionsOf(api.t.ctx)!.size === 0, 40000);
     expect(hub.viewers).toBe(0);
   }, 60000);
 
@@ -125,13 +112,13 @@ describe('WebRTC over WHEP', () => {
     const body = await openStream();
     const bare = body.URL.split('?')[0];
     const offer = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=rtpmap:96 VP8/90000\r\na=recvonly\r\na=mid:0\r\n';
-    const post = (url: string, type: string, sdp: string) => fetch(`${t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': type }, body: sdp });
+    const post = (url: string, type: string, sdp: string) => fetch(`${api.t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': type }, body: sdp });
     expect((await post(bare, 'application/sdp', offer)).status).toBe(401);
-    expect((await post(`${bare}?token=${admin}`, 'text/plain', offer)).status).toBe(415);
+    expect((await post(`${bare}?token=${api.admin}`, 'text/plain', offer)).status).toBe(415);
     const vp8 = await post(body.URL, 'application/sdp', offer);
     expect(vp8.status).toBe(415);
     expect(((await vp8.json()) as { msg: string }).msg).toMatch(/H\.264/);
-    expect((await post('/webrtc/whep/stream_999_0?token=' + admin, 'application/sdp', offer)).status).toBe(404);
-    expect(whepSessionsOf(t.ctx)!.size).toBe(0);
+    expect((await post('/webrtc/whep/stream_999_0?token=' + api.admin, 'application/sdp', offer)).status).toBe(404);
+    expect(whepSessionsOf(api.t.ctx)!.size).toBe(0);
   });
 });
