@@ -29,6 +29,7 @@ import { Inventory } from './services/inventory/index.js';
 import { CdnPushes } from './services/media/cdn.js';
 import { StreamService } from './services/media/streams.js';
 import { ChannelThumbnails } from './services/media/thumbnails.js';
+import { stopStreamsOfRemovedChannels } from './services/media/removed-channels.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { rtspSourceFactory } from './media/ingest/sources.js';
 import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
@@ -216,6 +217,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const unwatch = inventory.subscribe(() => {
     void ctx.recording.engine.kick();
     void ctx.cdn.reconcile();
+    void stopStreamsOfRemovedChannels(ctx).catch((err) => app.log.warn({ err }, 'streams of removed channels not stopped'));
   });
   // GB28181 Alarm NOTIFY/MESSAGE are stored (and pushed) as protocol alarms.
   const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);

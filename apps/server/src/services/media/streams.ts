@@ -151,9 +151,34 @@ export class StreamService {
    * long as somebody watches. Returns how many stopped.
    */
   restartChannel(channelPk: number, reason = 'channel settings changed'): number {
+    return this.stopWhere((pk) => pk === channelPk, reason);
+  }
+
+  /** The channel row ids with a running stream (any flow or variant). */
+  runningChannels(): number[] {
+    const pks = new Set<number>();
+    for (const hub of this.hubs.list()) {
+      const pk = hub.state === 'stopped' ? undefined : parseStreamKey(hub.key)?.channelPk;
+      if (pk !== undefined) pks.add(pk);
+    }
+    return [...pks];
+  }
+
+  /**
+   * Stops the running streams of channels that are gone (a device or channel deleted, a GB catalog
+   * that dropped a camera): a hub otherwise kept pulling the camera, or kept the GB device's INVITE
+   * up, for as long as anybody watched, although no call could name the channel any more. Viewers
+   * are told the state and their reopen is refused (not found). Returns how many stopped.
+   */
+  stopRemovedChannels(exists: ReadonlySet<number>, reason = 'channel deleted'): number {
+    return this.stopWhere((pk) => !exists.has(pk), reason);
+  }
+
+  private stopWhere(match: (channelPk: number) => boolean, reason: string): number {
     let n = 0;
     for (const hub of this.hubs.list()) {
-      if (hub.state === 'stopped' || parseStreamKey(hub.key)?.channelPk !== channelPk) continue;
+      const pk = hub.state === 'stopped' ? undefined : parseStreamKey(hub.key)?.channelPk;
+      if (pk === undefined || !match(pk)) continue;
       hub.stop(reason);
       n++;
     }
