@@ -7,25 +7,14 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readFragments } from '../../../../packages/fmp4/test/helpers/boxes.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { useCamera } from '../fixtures/use-camera.js';
 
-let t: TestApp;
-let admin: string;
-let cam: Camera;
-beforeEach(async () => {
-  cam = await startCamera({ audio: 'aac' });
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-});
-afterEach(async () => {
-  await t.close();
-  await cam.stop();
-});
+const cam = useCamera({ audio: 'aac' });
+const api = useAdminApp({ listen: true });
 
 /** Binary messages of a WebSocket viewer until `count` arrived (or the deadline). */
 function viewer(url: string, count: number, ms = 20000) {
@@ -52,13 +41,13 @@ function viewer(url: string, count: number, ms = 20000) {
 
 describe('live WS-fMP4: one fragment per access unit', () => {
   it('a viewer joining a running stream gets the GOP in one fragment, then a fragment per unit', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
+    const res = await api.t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: api.admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
     const dev = res.json().EasyDarwin.Body.DeviceID as string;
-    const body = (await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: admin } })).json().EasyDarwin.Body;
-    const url = `${t.baseUrl!.replace('http', 'ws')}${body.URL}`;
+    const body = (await api.t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: api.admin } })).json().EasyDarwin.Body;
+    const url = `${api.t.baseUrl!.replace('http', 'ws')}${body.URL}`;
     // A first viewer runs the stream until the hub has cached more than a keyframe.
     await viewer(url, 12);
-    const hub = t.ctx.streams.get(body.Stream)!;
+    const hub = api.t.ctx.streams.get(body.Stream)!;
     const keep = hub.subscribe({ tracks: () => undefined, unit: () => undefined });
     try {
       const got = await viewer(url, 1 + 1 + 40);
@@ -87,7 +76,7 @@ describe('live WS-fMP4: one fragment per access unit', () => {
       // Both the video (15 fps) and the AAC track came as their own fragments.
       expect(perTrack.get(1)).toBeGreaterThan(5);
       expect(perTrack.get(2)).toBeGreaterThan(5);
-      const file = path.join(t.settings.dataDir, 'live-per-unit.mp4');
+      const file = path.join(api.t.settings.dataDir, 'live-per-unit.mp4');
       fs.writeFileSync(file, Buffer.concat(got));
       const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' }));
       expect(probe.streams.map((s: { codec_name: string }) => s.codec_name)).toEqual(['h264', 'aac']);
