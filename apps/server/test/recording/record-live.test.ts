@@ -4,46 +4,38 @@
  * querydaily merging the segments into one range.
  */
 import fs from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { sleep, until } from '../helpers/index.js';
 import { localDay } from '../../src/services/recording/time.js';
 import { addCamera, channelPk, decodes, ffprobe, fragmentDurations } from './support.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { useCamera } from '../fixtures/use-camera.js';
 
-let t: TestApp;
-let admin: string;
-let cam: Camera;
+const cam = useCamera();
+const api = useAdminApp();
 beforeEach(async () => {
-  cam = await startCamera();
-  t = await startTestApp();
-  admin = await initialise(t);
-  await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
-  await t.ctx.recording.ready;
-});
-afterEach(async () => {
-  await t.close();
-  await cam.stop();
+  await api.t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
+  await api.t.ctx.recording.ready;
 });
 
 describe('recording a live camera', () => {
   it('writes contiguous segments of ~3 s with fragments ≤ 2 s that ffprobe reads; querydaily merges them', async () => {
-    const dev = await addCamera(t, admin, cam.url);
-    const pk = await channelPk(t, dev);
-    const start = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${dev}&channel=1`, headers: { token: admin } });
+    const dev = await addCamera(api.t, api.admin, cam.url);
+    const pk = await channelPk(api.t, dev);
+    const start = await api.t.app.inject({ url: `/api/v1/realtimerecord/start?device=${dev}&channel=1`, headers: { token: api.admin } });
     expect(start.statusCode, start.body).toBe(200);
     // the row of the first segment appears while it is written (status recording)
-    const first = await until(() => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).executeTakeFirst(), 15000);
+    const first = await until(() => api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).executeTakeFirst(), 15000);
     expect(first.status).toBe('recording');
     expect(first.path).toMatch(new RegExp(`^${pk}/\\d{8}/\\d{6}\\.mp4$`));
     await sleep(8500);
-    const stop = await t.app.inject({ method: 'POST', url: '/api/v1/realtimerecord/stop', headers: { token: admin }, payload: { id: `${dev}:1` } });
+    const stop = await api.t.app.inject({ method: 'POST', url: '/api/v1/realtimerecord/stop', headers: { token: api.admin }, payload: { id: `${dev}:1` } });
     expect(stop.statusCode, stop.body).toBe(200);
     expect(stop.json().EasyDarwin.Body.Recording).toBe(0);
 
-    const rows = await t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
+    const rows = await api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
     expect(rows.length).toBeGreaterThanOrEqual(2);
-    const root = `${t.settings.dataDir}/records`;
+    const root = `${api.t.settings.dataDir}/records`;
     for (const [i, r] of rows.entries()) {
       expect(r.status).toBe('complete');
       const file = `${root}/${r.path}`;
@@ -68,7 +60,7 @@ describe('recording a live camera', () => {
     }
 
     const day = localDay(new Date(rows[0].start_at));
-    const daily = await t.app.inject({ url: `/api/v1/record/querydaily?id=${dev}:1&period=${day}`, headers: { token: admin } });
+    const daily = await api.t.app.inject({ url: `/api/v1/record/querydaily?id=${dev}:1&period=${day}`, headers: { token: api.admin } });
     expect(daily.statusCode, daily.body).toBe(200);
     const list = daily.json().list as { startAt: string; endAt: string; duration: number; ids: number[] }[];
     expect(list).toHaveLength(1);
@@ -76,35 +68,35 @@ describe('recording a live camera', () => {
     const total = rows.reduce((n, r) => n + Number(r.duration_ms), 0) / 1000;
     expect(Math.abs(list[0].duration - total)).toBeLessThanOrEqual(3);
     expect(list[0].startAt).toMatch(/^\d{14}$/);
-    const monthly = await t.app.inject({ url: `/api/v1/record/querymonthly?device=${dev}&channel=1&period=${day.slice(0, 6)}`, headers: { token: admin } });
+    const monthly = await api.t.app.inject({ url: `/api/v1/record/querymonthly?device=${dev}&channel=1&period=${day.slice(0, 6)}`, headers: { token: api.admin } });
     expect(monthly.body[Number(day.slice(6)) - 1]).toBe('1');
     expect(monthly.body).toMatch(/^[01]{28,31}$/);
     // segmentsBetween gives the files in order, for playback
-    const files = await t.ctx.recording.segmentsBetween(pk, new Date(rows[0].start_at), new Date(rows[rows.length - 1].end_at));
+    const files = await api.t.ctx.recording.segmentsBetween(pk, new Date(rows[0].start_at), new Date(rows[rows.length - 1].end_at));
     expect(files.map((f) => f.id)).toEqual(rows.map((r) => r.id));
     expect(files[0].file).toBe(`${root}/${rows[0].path}`);
   }, 60000);
 
   it('EnableRecord with no plan records; a plan outside its slot stops it; the hub is kept open', async () => {
-    const dev = await addCamera(t, admin, cam.url);
-    const pk = await channelPk(t, dev);
-    const edit = await t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { ParentDeviceID: dev, ChannelID: '1', EnableRecord: 1 } });
+    const dev = await addCamera(api.t, api.admin, cam.url);
+    const pk = await channelPk(api.t, dev);
+    const edit = await api.t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: api.admin }, payload: { ParentDeviceID: dev, ChannelID: '1', EnableRecord: 1 } });
     expect(edit.statusCode, edit.body).toBe(200);
-    await t.ctx.recording.engine.kick();
-    expect(t.ctx.recording.engine.active()).toEqual([pk]);
-    await until(() => t.ctx.db.selectFrom('recordings').select('id').where('channel_pk', '=', pk).executeTakeFirst(), 15000);
+    await api.t.ctx.recording.engine.kick();
+    expect(api.t.ctx.recording.engine.active()).toEqual([pk]);
+    await until(() => api.t.ctx.db.selectFrom('recordings').select('id').where('channel_pk', '=', pk).executeTakeFirst(), 15000);
     // a plan with an empty week: the channel is in a plan that never says "now"
-    const plan = await t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: admin }, payload: { name: 'never', schedule: '{}', save_days: 7, channels: `${dev}:1` } });
+    const plan = await api.t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: api.admin }, payload: { name: 'never', schedule: '{}', save_days: 7, channels: `${dev}:1` } });
     expect(plan.statusCode, plan.body).toBe(200);
-    await t.ctx.recording.engine.kick();
-    expect(t.ctx.recording.engine.active()).toEqual([]);
-    const rows = await t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).execute();
+    await api.t.ctx.recording.engine.kick();
+    expect(api.t.ctx.recording.engine.active()).toEqual([]);
+    const rows = await api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).execute();
     expect(rows.every((r) => r.status === 'complete')).toBe(true);
     // a plan covering the whole week: recording again
     const always = Object.fromEntries(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'].map((d) => [d, [{ StartTime: '00:00:00', EndTime: '24:00:00' }]]));
-    const upd = await t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: admin }, payload: { id: plan.json().EasyDarwin.Body.ID, name: 'never', schedule: JSON.stringify(always), save_days: 7, channels: `${dev}:1` } });
+    const upd = await api.t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', headers: { token: api.admin }, payload: { id: plan.json().EasyDarwin.Body.ID, name: 'never', schedule: JSON.stringify(always), save_days: 7, channels: `${dev}:1` } });
     expect(upd.statusCode, upd.body).toBe(200);
-    await t.ctx.recording.engine.kick();
-    expect(t.ctx.recording.engine.active()).toEqual([pk]);
+    await api.t.ctx.recording.engine.kick();
+    expect(api.t.ctx.recording.engine.active()).toEqual([pk]);
   }, 60000);
 });
