@@ -6,34 +6,26 @@
  * (404 otherwise); bad parameters are 400, an unknown channel 404, a disabled channel 400.
  * Source: the GStreamer RTSP camera.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
 import { playPaths } from '../../src/services/media/streams.js';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { startCamera, type Camera } from '../fixtures/camera.js';
-import { initialise, makeOperator } from './support.js';
+import { makeOperator } from './support.js';
+import { useAdminApp } from './admin-app.js';
+import { useCamera } from '../fixtures/use-camera.js';
 
-let t: TestApp;
-let admin: string;
-let cam: Camera;
+const cam = useCamera();
+const api = useAdminApp();
 beforeEach(async () => {
-  cam = await startCamera();
-  t = await startTestApp();
-  admin = await initialise(t);
   // Hubs opened here must outlive the slowest call of the test (the real grace is 10 s).
-  (t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = {
+  (api.t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = {
     ...DEFAULT_HUB_OPTIONS,
     graceMs: 60_000,
   };
 });
-afterEach(async () => {
-  await t.close();
-  await cam.stop();
-});
 
 /** Keys of the hubs that are open (not stopped). */
 const openKeys = () =>
-  t.ctx.streams.hubs
+  api.t.ctx.streams.hubs
     .list()
     .filter((h) => h.state !== 'stopped')
     .map((h) => h.key);
@@ -41,14 +33,14 @@ const openKeys = () =>
 const PROTOCOL_KEYS = ['FLV', 'HLS', 'WEBRTC', 'WS_FLV', 'WS_FMP4'];
 
 const call = (token: string | undefined, query: Record<string, string | number>) =>
-  t.app.inject({
+  api.t.app.inject({
     url: '/api/v1/devices/channelstreamalladdr',
     headers: token ? { token } : {},
     query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
   });
 
-const post = (url: string, payload: Record<string, unknown>, token = admin) =>
-  t.app.inject({ method: 'POST', url, payload, headers: { token } });
+const post = (url: string, payload: Record<string, unknown>, token = api.admin) =>
+  api.t.app.inject({ method: 'POST', url, payload, headers: { token } });
 
 async function addCamera(name: string, rtspUrl = cam.url) {
   const add = await post('/api/v1/adddevice', { DeviceName: name, DeviceType: 'RTSP', RtspUrl: rtspUrl });
@@ -73,12 +65,12 @@ async function expectTokenUrls(body: AllAddr) {
     const token = new URLSearchParams(query).get('play_token');
     expect(token, p).toBeTruthy();
     tokens.add(token!);
-    const check = await t.ctx.streams.checkToken(token!, body.Stream);
+    const check = await api.t.ctx.streams.checkToken(token!, body.Stream);
     expect(check.ok, p).toBe(true);
     // Bound to this stream: it does not open the other flow of the same channel.
     expect(
       (
-        await t.ctx.streams.checkToken(
+        await api.t.ctx.streams.checkToken(
           token!,
           body.Stream.replace(/_(\d)$/, (_, f) => `_${1 - Number(f)}`),
         )
@@ -93,7 +85,7 @@ describe('devices/channelstreamalladdr', () => {
   it('opens the stream and answers the URL of every protocol with a play token and its expiry', async () => {
     const dev = await addCamera('Gate');
     const before = Math.floor(Date.now() / 1000);
-    const res = await call(admin, { device: dev, channel: '1' });
+    const res = await call(api.admin, { device: dev, channel: '1' });
     expect(res.statusCode, res.body).toBe(200);
     const env = res.json().EasyDarwin;
     expect(env.Header).toMatchObject({ ErrorNum: '200', MessageType: 'MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK' });
@@ -101,18 +93,18 @@ describe('devices/channelstreamalladdr', () => {
     expect(body.Stream).toMatch(/^stream_\d+_0$/);
     await expectTokenUrls(body);
     // The token lives for the configured TokenTimeout (default 3600 s).
-    const { TokenTimeout } = await t.ctx.config.get('play');
+    const { TokenTimeout } = await api.t.ctx.config.get('play');
     expect(body.ExpiresAt).toBeGreaterThanOrEqual(before + TokenTimeout);
     expect(body.ExpiresAt).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + TokenTimeout);
     // The stream behind the URLs was opened (as getchannelstream does).
-    const hub = t.ctx.streams.get(body.Stream);
+    const hub = api.t.ctx.streams.get(body.Stream);
     expect(hub).toBeDefined();
     expect(hub!.state).not.toBe('stopped');
 
     // The same addresses as getchannelstream gives for that stream.
-    const open = await t.app.inject({
+    const open = await api.t.app.inject({
       url: '/api/v1/getchannelstream',
-      headers: { token: admin },
+      headers: { token: api.admin },
       query: { device: dev, channel: '1' },
     });
     expect(open.json().EasyDarwin.Body.Stream).toBe(body.Stream);
@@ -120,22 +112,22 @@ describe('devices/channelstreamalladdr', () => {
 
     // stream=sub (or 1): the sub-stream's key and URLs.
     for (const stream of ['sub', 1]) {
-      const sub = await call(admin, { device: dev, channel: '1', stream });
+      const sub = await call(api.admin, { device: dev, channel: '1', stream });
       expect(sub.statusCode, sub.body).toBe(200);
       const subBody = sub.json().EasyDarwin.Body as AllAddr;
       expect(subBody.Stream).toBe(body.Stream.replace(/_0$/, '_1'));
       await expectTokenUrls(subBody);
     }
     // stream=main: the main stream again.
-    expect((await call(admin, { device: dev, channel: '1', stream: 'main' })).json().EasyDarwin.Body.Stream).toBe(
+    expect((await call(api.admin, { device: dev, channel: '1', stream: 'main' })).json().EasyDarwin.Body.Stream).toBe(
       body.Stream,
     );
   });
 
   it('with play authentication off the URLs are the bare play paths', async () => {
-    await t.ctx.config.set('play', { PlayAuth: false });
+    await api.t.ctx.config.set('play', { PlayAuth: false });
     const dev = await addCamera('Gate');
-    const res = await call(admin, { device: dev, channel: '1' });
+    const res = await call(api.admin, { device: dev, channel: '1' });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json().EasyDarwin.Body as AllAddr;
     expect(body.URLs).toEqual(playPaths(body.Stream));
@@ -145,7 +137,7 @@ describe('devices/channelstreamalladdr', () => {
   it('a non-admin gets the addresses only of the channels of its role', async () => {
     const mine = await addCamera('Mine');
     const other = await addCamera('Other');
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
 
     // No channels granted yet: not found, and no stream opened on its behalf.
     const none = await call(op.token, { device: mine, channel: '1' });
@@ -166,7 +158,7 @@ describe('devices/channelstreamalladdr', () => {
     expect(hidden.statusCode, hidden.body).toBe(404);
     expect(openKeys()).toEqual([ok.json().EasyDarwin.Body.Stream]);
     // The admin sees both.
-    expect((await call(admin, { device: other, channel: '1' })).statusCode).toBe(200);
+    expect((await call(api.admin, { device: other, channel: '1' })).statusCode).toBe(200);
   });
 
   it('bad input: 400 for missing or malformed parameters, 404 for an unknown channel, 400 for a disabled one, 401 without login', async () => {
@@ -179,12 +171,12 @@ describe('devices/channelstreamalladdr', () => {
       { device: '', channel: '1' },
     ];
     for (const q of bad) {
-      const res = await call(admin, q);
+      const res = await call(api.admin, q);
       expect(res.statusCode, JSON.stringify(q)).toBe(400);
       expect(res.json().EasyDarwin.Header.ErrorNum, JSON.stringify(q)).toBe('400');
     }
-    expect((await call(admin, { device: dev, channel: '99' })).statusCode).toBe(404);
-    expect((await call(admin, { device: '99999', channel: '1' })).statusCode).toBe(404);
+    expect((await call(api.admin, { device: dev, channel: '99' })).statusCode).toBe(404);
+    expect((await call(api.admin, { device: '99999', channel: '1' })).statusCode).toBe(404);
     expect((await call(undefined, { device: dev, channel: '1' })).statusCode).toBe(401);
 
     // A disabled channel has no addresses.
@@ -196,7 +188,7 @@ describe('devices/channelstreamalladdr', () => {
       Enable: 0,
     });
     expect(edit.statusCode, edit.body).toBe(200);
-    const disabled = await call(admin, { device: dev, channel: '1' });
+    const disabled = await call(api.admin, { device: dev, channel: '1' });
     expect(disabled.statusCode, disabled.body).toBe(400);
     expect(openKeys()).toEqual([]);
   });
