@@ -181,6 +181,15 @@ export const REASONS = {
   folderNotWritable: { 'zh-CN': '文件夹不可写（{code}）', 'en-US': 'not a writable folder ({code})' },
   downloadNotReady: { 'zh-CN': '下载尚未完成', 'en-US': 'the download is not finished yet' },
   downloadFailed: { 'zh-CN': '下载失败: {detail}', 'en-US': 'the download failed: {detail}' },
+  // how a playback of the platform's own recordings ended or stopped (the reason of the playback socket's state, playState)
+  playbackEnded: { 'zh-CN': '已播放到所选时间范围或录像的结尾', 'en-US': 'the end of the range or of the recordings' },
+  playbackFileShort: { 'zh-CN': '录像文件比索引记录的短（已被删除或截断）', 'en-US': 'the recording file is shorter than its index says' },
+  playbackFileUnreadable: { 'zh-CN': '无法读取录像文件（{code}）', 'en-US': 'the recording file cannot be read ({code})' },
+  playbackFailed: { 'zh-CN': '回放因服务器错误而停止，详情见服务器日志', 'en-US': 'the playback stopped on a server error (see the server log)' },
+  playbackTrackLeftOut: {
+    'zh-CN': '浏览器（MSE）无法播放，回放时略去；下载的文件保留此轨道',
+    'en-US': 'not playable in a browser (MSE): left out of playback; the download keeps it',
+  },
   // recording schedules (packages/shared/src/schedule.ts)
   scheduleNotWeek: { 'zh-CN': '须为周一至周日（Monday..Sunday）的时段列表', 'en-US': 'schedule must be an object of Monday..Sunday lists' },
   scheduleUnknownDay: { 'zh-CN': '未知的星期 {day}', 'en-US': 'unknown day {day}' },

@@ -160,8 +160,11 @@ describe('WS playback', () => {
     const played = await done;
     expect(received.filter((m) => m.type === 'init')).toHaveLength(2);
     expect(received.filter((m) => m.type === 'state' && m.state === 'ended')).toHaveLength(1);
-    expect(played.messages.at(-1)).toMatchObject({ type: 'state', state: 'ended' });
-    expect((await state()).data.state).toBe('ended');
+    // Why it ended: in the opener's language on the socket (Chinese here), in the asker's from playState.
+    expect(played.messages.at(-1)).toMatchObject({ type: 'state', state: 'ended', reason: '已播放到所选时间范围或录像的结尾' });
+    expect((await state()).data).toMatchObject({ state: 'ended', reason: '已播放到所选时间范围或录像的结尾' });
+    const en = await get(`/api/v2/playState?request_id=${id}&lang=en-US`);
+    expect(en.json().data.reason).toBe('the end of the range or of the recordings');
     // the seek's run alone decodes: the last init and what follows it
     const lastInit = played.binary.map((b) => b.toString('latin1', 4, 8)).lastIndexOf('ftyp');
     const file = path.join(R.tmp, 'seek.mp4');

@@ -119,7 +119,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'oneOf', { values: 'ws_m4s, mp4, hls' });
     const found = await playback.startOf(c.id, from, to);
     if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: q.stime });
-    const session = playback.create(c.id, req.user!.id, from, to);
+    const session = playback.create(c.id, req.user!.id, from, to, req.lang);
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
     const URLs = { WS_FMP4: ws, MP4: mp4Path(c, from, to, 'play'), HLS: mp4Path(c, from, to, 'play', 'm3u8') };
@@ -254,9 +254,9 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     });
   });
 
-  /** Why a device playback ended or stopped, in the request's language (a field only when there is one). */
+  /** Why a playback (the platform's or a device's) ended or stopped, in the request's language (a field only when there is one). */
   function endReason<K extends string>(s: ReturnType<typeof sessionOf>, lang: Lang, field: K): Partial<Record<K, string>> {
-    if (!(s instanceof DevicePlaybackSession) || !s.reason) return {};
+    if (!s.reason) return {};
     return { [field]: reason(s.reason.key, lang, s.reason.vars) } as Partial<Record<K, string>>;
   }
 

@@ -7,6 +7,7 @@
  * steered by request_id; one ends when its socket closes, or 60 s after it was made if no socket came.
  */
 import crypto from 'node:crypto';
+import type { Lang } from '@opencvr/shared';
 import type { RecordingService, SegmentFile } from '../recording/service.js';
 import { BoxError } from '@opencvr/fmp4';
 import { planJoin, planProgressive, type JoinedMp4 } from './join.js';
@@ -56,7 +57,8 @@ export class PlaybackService {
     return { startAt, endAt: Math.min(to, last.endAt.getTime()) };
   }
 
-  create(channelPk: number, userId: number, from: number, to: number): PlaybackSession {
+  /** `lang`: the language of the socket's words (the opener's). */
+  create(channelPk: number, userId: number, from: number, to: number, lang?: Lang): PlaybackSession {
     const max = this.opts.maxSessions ?? 256;
     if (this.sessions.size >= max) {
       // The oldest session that never got a socket makes room; otherwise refuse.
@@ -72,6 +74,7 @@ export class PlaybackService {
       leadSeconds: this.opts.leadSeconds,
       followPollMs: this.opts.followPollMs,
       followGraceMs: this.opts.followGraceMs,
+      lang,
       onClose: () => {
         clearTimeout(timer);
         this.sessions.delete(id);

@@ -7,6 +7,7 @@
  * before the time (a new 'init', so the player starts a fresh timeline).
  */
 import fs from 'node:fs/promises';
+import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
 import { mimeOfInit, rewriteMoof, truncateFragment, withTracks, type InitInfo, type InitTrack } from '@opencvr/fmp4';
 import type { SegmentFile } from '../recording/service.js';
 import type { SegmentReader } from './segment-reader.js';
@@ -36,13 +37,35 @@ export interface PlaybackSessionDeps {
   /** ...as long as a segment is being written or the last fragment ended this recently (default 10 s). */
   followGraceMs?: number;
   onClose?(): void;
+  /** The language of the socket's words (the opener's; default zh-CN). */
+  lang?: Lang;
 }
 
 const OPEN = 1;
 
+/** A recording file that does not hold what its index row says (deleted or cut short under the session). */
+class RecordingFileError extends Error {
+  constructor(readonly reason: Reason) {
+    super(reason.key);
+  }
+}
+
+/**
+ * Why a run stopped on an error, as the user is told: the file could not be read (its OS code), it is
+ * shorter than its index, or anything else (the details are the log's).
+ */
+function failureReason(err: unknown): Reason {
+  if (err instanceof RecordingFileError) return err.reason;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return { key: 'playbackFileUnreadable', vars: { code } };
+  return { key: 'playbackFailed' };
+}
+
 export class PlaybackSession {
   state: PlaybackState = 'waiting';
   speed = 1;
+  /** Why it ended or stopped (a catalogue reason: playState and the control answer render it per request). */
+  reason?: Reason;
   private socket?: PlaybackSocket;
   private epoch = 0;
   /** Start of the current run (a seek moves it). */
@@ -126,7 +149,10 @@ export class PlaybackSession {
     if (this.state === 'closed') return;
     this.epoch++;
     this.runFrom = Math.max(this.from, Math.min(at, this.to));
-    if (this.state === 'ended') this.state = 'playing';
+    if (this.state === 'ended') {
+      this.state = 'playing';
+      this.reason = undefined;
+    }
     this.wake();
     if (this.socket && !this.running) this.running = this.loop();
   }
@@ -182,6 +208,11 @@ export class PlaybackSession {
     this.send(JSON.stringify({ type: 'state', state: this.state, speed: this.speed }));
   }
 
+  /** A catalogue reason in the opener's language. */
+  private text(r: Reason): string {
+    return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
+  }
+
   private async loop(): Promise<void> {
     try {
       for (;;) {
@@ -191,15 +222,18 @@ export class PlaybackSession {
         if (epoch !== this.epoch) continue; // seeked: run again from the new time
         if (done) {
           this.state = 'ended';
-          this.send(JSON.stringify({ type: 'state', state: 'ended', reason: 'end of the range or of the recordings' }));
+          this.reason = { key: 'playbackEnded' };
+          this.send(JSON.stringify({ type: 'state', state: 'ended', reason: this.text(this.reason) }));
           // Ended: wait for a seek (which bumps the epoch) or the close.
           while (epoch === this.epoch && this.state === 'ended') await this.sleep(60_000);
           if (this.closed) return;
         }
       }
     } catch (err) {
+      // The error itself is the log's; the socket says why in the opener's language.
       this.deps.log?.warn({ err, session: this.id }, 'playback: stopped on an error');
-      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: (err as Error).message }));
+      this.reason = failureReason(err);
+      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(this.reason) }));
       this.close();
     } finally {
       this.running = undefined;
@@ -251,7 +285,7 @@ export class PlaybackSession {
                 type: 'init',
                 mime: mimeOfInit(info, tracks.kept),
                 tracks: tracks.kept.map((t) => ({ kind: t.kind, codecString: t.codecString })),
-                ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: 'not playable in a browser (MSE): left out of playback; the download keeps it' })) } : {}),
+                ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: this.text({ key: 'playbackTrackLeftOut' }) })) } : {}),
               }),
             );
             this.send(tracks.dropped.length ? withTracks(init, (id) => tracks!.keep.has(id)) : init);
@@ -289,7 +323,7 @@ export class PlaybackSession {
           }
           const buf = Buffer.alloc(p.frag.length);
           const { bytesRead } = await fh.h.read(buf, 0, p.frag.length, p.frag.offset);
-          if (bytesRead !== p.frag.length) throw new Error('recording file shorter than its index says');
+          if (bytesRead !== p.frag.length) throw new RecordingFileError({ key: 'playbackFileShort' });
           const moof = rewriteMoof(buf.subarray(0, p.frag.moofLength), placed.sequence, (id, cur) => placed.bases.get(id) ?? cur);
           buf.set(moof, 0);
           after = { segId: p.seg.id, offset: p.frag.offset, wallEnd: p.wallEnd };
