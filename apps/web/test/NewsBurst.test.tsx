@@ -36,7 +36,10 @@ beforeEach(() => {
   log = Array.from({ length: 20 }, (_, i) => item(20 - i));
   api = stubApi({
     '/api/v1/newslist': (c) => {
-      const start = Number(c.query.get('start'));
+      // As the server: from the top, or after the message `before`.
+      const before = c.query.get('before');
+      const from = before ? log.findIndex((n) => n.ID === Number(before)) + 1 : 0;
+      const start = from + Number(c.query.get('start'));
       return v1({ total: log.length, unread: log.length, list: log.slice(start, start + Number(c.query.get('limit'))) });
     },
   });
@@ -66,7 +69,7 @@ describe('NewsListPage: a burst of 1,500 messages', { timeout: 60_000 }, () => {
     Object.defineProperties(scroller, { scrollHeight: { value: 1000 }, clientHeight: { value: 500 }, scrollTop: { value: 500, writable: true } });
     fireEvent.scroll(scroller);
     await waitFor(() => expect(rows()).toHaveLength(40));
-    expect(api.callsTo('/api/v1/newslist').at(-1)!.query.get('start')).toBe('20');
+    expect(api.callsTo('/api/v1/newslist').at(-1)!.query.get('before')).toBe('1501');
     expect(screen.getByText('Camera 1481')).toBeInTheDocument();
   });
 });

@@ -119,6 +119,7 @@ export const SUBJECTS = {
   snapshot: { 'zh-CN': '快照', 'en-US': 'snapshot' },
   whitelistEntry: { 'zh-CN': '白名单条目', 'en-US': 'whitelist entry' },
   blacklistEntry: { 'zh-CN': '黑名单条目', 'en-US': 'blacklist entry' },
+  news: { 'zh-CN': '消息 {id}', 'en-US': 'message {id}' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type SubjectKey = keyof typeof SUBJECTS;

@@ -19,10 +19,12 @@ export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
         querystring: z.object({
           start: z.coerce.number().int().min(0).default(0),
           limit: z.coerce.number().int().min(1).max(200).default(20),
+          /** Optional cursor: the page after this message (the last one the caller holds), stable while new ones arrive. */
+          before: id.optional(),
         }),
       },
     },
-    async (req) => v1('MSG_SC_NEWS_LIST_ACK', await ctx.news.list(req.user!.id, req.query.start, req.query.limit)),
+    async (req) => v1('MSG_SC_NEWS_LIST_ACK', await ctx.news.list(req.user!.id, req.query.start, req.query.limit, req.query.before)),
   );
   r.post('/api/v1/news/read', { schema: { tags, body: z.object({ id: id.optional() }).optional() } }, async (req) => {
     await ctx.news.markRead(req.user!.id, req.body?.id);

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { NewsItem, NewsList } from '@opencvr/shared';
 import type { Database } from '../../db/schema.js';
 import type { EventBus } from '../events.js';
+import { notFound } from '../../http/errors.js';
 
 export interface NewsInput {
   deviceId: string;
@@ -39,7 +40,13 @@ export class NewsService {
     return item;
   }
 
-  async list(userId: number, start: number, limit: number): Promise<NewsList> {
+  /**
+   * A page of the user's messages, newest first. With `before` (a message's ID) the page starts
+   * after that message, and `start` counts from there: new messages arriving at the top between two
+   * pages do not shift the next one (by offset alone it repeated the last page's tail, and a message
+   * deleted above skipped one). total and unread stay those of the whole list.
+   */
+  async list(userId: number, start: number, limit: number, before?: number): Promise<NewsList> {
     const visible = this.db
       .selectFrom('news')
       .leftJoin('news_state', (j) => j.onRef('news_state.news_id', '=', 'news.id').on('news_state.user_id', '=', userId))
@@ -49,7 +56,16 @@ export class NewsService {
       .where((eb) => eb.or([eb('news_state.read', 'is', null), eb('news_state.read', '=', 0)]))
       .select((eb) => eb.fn.countAll<string | number>().as('unread'))
       .executeTakeFirstOrThrow();
-    const rows = await visible
+    let page = visible;
+    if (before !== undefined) {
+      const at = await this.db.selectFrom('news').select('news_time').where('id', '=', before).executeTakeFirst();
+      if (!at) throw notFound('news', { id: before });
+      // The list's order is (news_time, id) descending: what comes after the cursor in it.
+      page = page.where((eb) =>
+        eb.or([eb('news.news_time', '<', at.news_time), eb.and([eb('news.news_time', '=', at.news_time), eb('news.id', '<', before)])]),
+      );
+    }
+    const rows = await page
       .select(['news.id', 'news.device_id', 'news.channel_id', 'news.channel_name', 'news.status', 'news.news_time', 'news_state.read'])
       .orderBy('news.news_time', 'desc')
       .orderBy('news.id', 'desc')

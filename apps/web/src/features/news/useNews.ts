@@ -1,6 +1,8 @@
 /**
  * The channel online/offline messages: pages of PAGE_SIZE loaded on demand, the unread count, and
- * live additions from the events websocket.
+ * live additions from the events websocket. "Load more" asks for the page after the last message
+ * shown (newslist's `before`), not at an offset: a burst of messages arriving at the top, or one
+ * deleted in another tab, shifted the offset, so the next page repeated rows or skipped some.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { PAGE_SIZE, type NewsItem } from '@opencvr/shared';
@@ -15,18 +17,23 @@ export function useNews(enabled: boolean) {
   const [total, setTotal] = useState(0);
   const [unread, setUnread] = useState(0);
   const [loading, setLoading] = useState(false);
+  /** The last page came back short: the log's end is shown (until the list is read from the top again). */
+  const [atEnd, setAtEnd] = useState(false);
   const loadingRef = useRef(false);
 
-  const load = useCallback(async (start: number) => {
+  /** The first page (no `after`), or the page after the message `after`. */
+  const load = useCallback(async (after?: number) => {
     if (loadingRef.current) return;
     loadingRef.current = true;
     setLoading(true);
     try {
-      const page = await fetchNews(start, PAGE_SIZE);
+      const page = await fetchNews(PAGE_SIZE, after);
       setTotal(page.total);
       setUnread(page.unread);
+      setAtEnd(page.list.length < PAGE_SIZE);
       setItems((prev) => {
-        const base = start === 0 ? [] : prev;
+        const base = after === undefined ? [] : prev;
+        // A pushed message may also come in a page: each message once.
         const seen = new Set(base.map((n) => n.ID));
         return [...base, ...page.list.filter((n) => !seen.has(n.ID))];
       });
@@ -39,7 +46,7 @@ export function useNews(enabled: boolean) {
   }, []);
 
   useEffect(() => {
-    if (enabled) void load(0);
+    if (enabled) void load();
   }, [enabled, load]);
 
   // A camera server lost or back sends a message per channel (1,500 in seconds) to every console.
@@ -58,7 +65,10 @@ export function useNews(enabled: boolean) {
       setItems((prev) => {
         const seen = new Set(prev.map((n) => n.ID));
         const fresh = batch.filter((n) => !seen.has(n.ID) && seen.add(n.ID)).reverse();
-        return fresh.length ? [...fresh, ...prev].slice(0, Math.max(PAGE_SIZE, prev.length)) : prev;
+        const keep = Math.max(PAGE_SIZE, prev.length);
+        // Rows dropped at the bottom are the next page again, even after the log's end was shown.
+        if (fresh.length + prev.length > keep) setAtEnd(false);
+        return fresh.length ? [...fresh, ...prev].slice(0, keep) : prev;
       });
       setTotal((n) => n + batch.length);
       setUnread((n) => n + batch.filter((i) => i.sign === 0).length);
@@ -66,10 +76,11 @@ export function useNews(enabled: boolean) {
   });
   useEffect(() => () => clearTimeout(flushTimer.current), []);
 
-  const hasMore = items.length < total;
+  const hasMore = !atEnd && items.length < total;
+  const last = items.at(-1)?.ID;
   const loadMore = useCallback(() => {
-    if (hasMore) void load(items.length);
-  }, [hasMore, items.length, load]);
+    if (hasMore) void load(last);
+  }, [hasMore, last, load]);
 
   const markRead = async (id?: number) => {
     await readNews(id);
@@ -85,5 +96,5 @@ export function useNews(enabled: boolean) {
     if (gone?.sign === 0) setUnread((u) => Math.max(0, u - 1));
   };
 
-  return { items, total, unread, loading, hasMore, loadMore, reload: () => load(0), markRead, remove };
+  return { items, total, unread, loading, hasMore, loadMore, reload: () => load(), markRead, remove };
 }
