@@ -203,7 +203,8 @@ export const REASONS = {
   dragZoomGbOnly: { 'zh-CN': '拖拽缩放只支持GB28181通道', 'en-US': 'drag zoom is a GB28181 control (not a GB channel)' },
   rectangleInPicture: { 'zh-CN': '矩形须在画面之内（length × width）', 'en-US': 'the rectangle must lie inside the picture (length × width)' },
   notOnOnvif: { 'zh-CN': 'ONVIF通道不支持 {command}', 'en-US': '{command} is not available on ONVIF channels' },
-  gbCommandInvalid: { 'zh-CN': '无法组成GB28181命令（{detail}）', 'en-US': 'cannot make the GB28181 command ({detail})' },
+  // An encoder's or parser's own words (MidPointX, m= line …) are the log's: the user is told in their language.
+  gbCommandInvalid: { 'zh-CN': '无法组成GB28181命令（详情见服务器日志）', 'en-US': 'cannot make the GB28181 command (details in the server log)' },
   // reaching an ONVIF device (the {reason} of onvifUnreachable and onvifNotOnvif)
   connectionRefused: { 'zh-CN': '连接被拒绝', 'en-US': 'connection refused' },
   connectionReset: { 'zh-CN': '连接被重置', 'en-US': 'connection reset' },
@@ -242,10 +243,13 @@ export const REASONS = {
   },
   gbInviteRefused: { 'zh-CN': '通道 {channel} 的 INVITE 被拒绝（{status} {phrase}）', 'en-US': 'the INVITE for channel {channel} was refused ({status} {phrase})' },
   gbUnusableSdp: {
-    'zh-CN': '通道 {channel} 的 INVITE 回应中的SDP无法使用（{detail}）',
-    'en-US': 'the SDP answering the INVITE for channel {channel} cannot be used ({detail})',
+    'zh-CN': '通道 {channel} 的 INVITE 回应中的SDP无法使用（详情见服务器日志）',
+    'en-US': 'the SDP answering the INVITE for channel {channel} cannot be used (details in the server log)',
   },
-  gbCannotMakeInvite: { 'zh-CN': '无法组成通道 {channel} 的 INVITE（{detail}）', 'en-US': 'cannot make the INVITE for channel {channel} ({detail})' },
+  gbCannotMakeInvite: {
+    'zh-CN': '无法组成通道 {channel} 的 INVITE（详情见服务器日志）',
+    'en-US': 'cannot make the INVITE for channel {channel} (details in the server log)',
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

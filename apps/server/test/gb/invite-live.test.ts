@@ -4,10 +4,12 @@
  * RTP (UDP, TCP passive, TCP active) → a WebSocket fMP4 viewer whose fragments ffprobe decodes. Then
  * the BYE when the last viewer of the on-demand channel leaves, and the device ending the session.
  */
+import { reason } from '@opencvr/shared';
 import { header, userOf } from '@opencvr/sip';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channelStream, CH, DEV, probe, startRig, streamstatOnce, view, type GbRig } from './invite-support.js';
 import { until } from '../helpers/index.js';
+import type { GbInviteError } from '../../src/gb/invite/client.js';
 
 let rig: GbRig | undefined;
 afterEach(async () => {
@@ -212,6 +214,13 @@ describe('failures reach the stream status with their cause', () => {
     expect(hub.reason).toMatch(/^device 34020000001320000001 answered the INVITE for channel 34020000001310000001 with an SDP that cannot be used: the device refused the stream or sent port 0$/);
     await until(() => r.media.byes.length >= 1, 10000, { what: 'the BYE' });
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
+    // The user's reason (a device playback's, a download's) is wholly in their language: the parser's words are the log's.
+    const err = (await r.t.ctx.gbInvite
+      .invite({ deviceId: DEV, channelId: CH, session: 'Play', offer: { ip: '127.0.0.1', port: 40000, transport: 'tcp-active' }, onEnded: () => undefined })
+      .catch((e: unknown) => e)) as GbInviteError;
+    expect(err.code).toBe('bad-answer');
+    expect(reason(err.why!.key, 'zh-CN', err.why!.vars)).toBe(`通道 ${CH} 的 INVITE 回应中的SDP无法使用（详情见服务器日志）`);
+    expect(reason(err.why!.key, 'en-US', err.why!.vars)).toBe(`the SDP answering the INVITE for channel ${CH} cannot be used (details in the server log)`);
   });
 });
 

@@ -139,10 +139,14 @@ export class GbInviteClient {
       subject = gbSubject({ channelId: p.channelId, ssrc: ssrc.text, platformId: cfg.Serial });
     } catch (err) {
       ssrc.release();
-      if (err instanceof ManscdpError) throw new GbInviteError('bad-offer', `cannot make the INVITE for channel ${p.channelId}: ${err.message}`, {
+      if (err instanceof ManscdpError) {
+        // The encoder's words are the log's; the reason tells the user in their language.
+        this.log.warn({ device: p.deviceId, channel: p.channelId, err: err.message }, 'gb invite: cannot make the INVITE');
+        throw new GbInviteError('bad-offer', `cannot make the INVITE for channel ${p.channelId}: ${err.message}`, {
           key: 'gbCannotMakeInvite',
-          vars: { channel: p.channelId, detail: err.message },
+          vars: { channel: p.channelId },
         });
+      }
       throw err;
     }
 
@@ -172,10 +176,12 @@ export class GbInviteClient {
     } catch (err) {
       await dialog.bye('unusable SDP answer');
       const reason = err instanceof Error ? err.message : String(err);
+      // The parser's words are the log's (and the stream status'); the reason tells the user in their language.
+      this.log.warn({ device: p.deviceId, channel: p.channelId, err: reason }, 'gb invite: the SDP answer cannot be used');
       throw new GbInviteError(
         'bad-answer',
         `device ${p.deviceId} answered the INVITE for channel ${p.channelId} with an SDP that cannot be used: ${reason}`,
-        { key: 'gbUnusableSdp', vars: { channel: p.channelId, detail: reason } },
+        { key: 'gbUnusableSdp', vars: { channel: p.channelId } },
       );
     }
     dialog.media = { transport: p.offer.transport, ssrc: ssrc.text, answerSsrc: answer.ssrc, remote: `${answer.connectionIp}:${answer.port}` };

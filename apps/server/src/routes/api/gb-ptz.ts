@@ -31,7 +31,11 @@ export interface GbChannelRef {
 export class GbPtzCalls {
   readonly ptz: GbPtz;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    /** Where an encoder's own words go (the user gets a reason in their language). */
+    private readonly log: { warn(obj: object, msg: string): void },
+  ) {
     this.ptz = new GbPtz(ctx.gbDevices.client, () => ctx.gb.gbConfig());
     this.ptz.start();
   }
@@ -68,8 +72,11 @@ export class GbPtzCalls {
     try {
       return await fn();
     } catch (err) {
-      // The encoder's words name the protocol's fields (MidPointX, PTZ speed): kept as written inside the reason.
-      if (err instanceof ManscdpError) throw invalidParam('command', 'gbCommandInvalid', { detail: err.message });
+      // The encoder's words (MidPointX, PTZ speed …) are English and the log's; the user is told in their language.
+      if (err instanceof ManscdpError) {
+        this.log.warn({ device: t.device, channel: t.channel, err: err.message }, 'gb ptz: cannot make the command');
+        throw invalidParam('command', 'gbCommandInvalid');
+      }
       throw gbFailure(err, t.device);
     }
   }

@@ -54,7 +54,7 @@ const isDirection = (c: string): c is (typeof PTZ_DIRECTIONS)[number] => (PTZ_DI
 export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { channels, devices } = ctx.inventory;
-  const gb = new GbPtzCalls(ctx);
+  const gb = new GbPtzCalls(ctx, app.log);
   gbDragZoomRoutes(app, gb);
 
   async function resolve(req: FastifyRequest, q: z.infer<typeof target>) {
