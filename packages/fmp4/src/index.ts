@@ -17,3 +17,4 @@ export { withEditList, withTracks, type EditListOptions } from './edit.js';
 export { readFragmentSamples, type TrafSamples } from './reader.js';
 export { progressiveHeader, type ProgressiveOptions, type ProgressiveTrack } from './progressive.js';
 export { LiveFragmenter, type BatchItem, type LiveFragmenterOptions } from './live-fragmenter.js';
+export { Fmp4StreamReader, type SkippedTrack, type StreamEvent, type StreamReaderOptions, type StreamTrack } from './stream-reader.js';

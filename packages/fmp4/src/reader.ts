@@ -199,7 +199,7 @@ function codecStringOf(b: Uint8Array, entry: BoxRef): string {
 }
 
 /** The DecoderSpecificInfo (tag 5) payload inside an esds body. */
-function decoderSpecificInfo(b: Uint8Array, start: number, end: number): Uint8Array | undefined {
+export function decoderSpecificInfo(b: Uint8Array, start: number, end: number): Uint8Array | undefined {
   let p = start;
   const len = () => {
     let n = 0;
@@ -254,6 +254,8 @@ const TRUN_SIZE = 0x200;
 const TRUN_FLAGS = 0x400;
 const TRUN_CTS = 0x800;
 const NON_SYNC = 0x00010000;
+/** More samples than a fragment of any real stream holds (an hour of 60 fps video, 48 kHz audio frames). */
+const MAX_TRUN_SAMPLES = 1 << 18;
 
 interface Tfhd {
   trackId: number;
@@ -314,6 +316,8 @@ function readTrun(b: Uint8Array, box: BoxRef, tfhd: Tfhd, track: InitTrack | und
   }
   const per = [TRUN_DURATION, TRUN_SIZE, TRUN_FLAGS, TRUN_CTS].filter((f) => flags & f).length * 4;
   if (p + per * count > box.end) throw new BoxError('trun runs past its box');
+  // Samples of defaults only take no room in the box: a corrupt count must not allocate billions.
+  if (count > MAX_TRUN_SAMPLES) throw new BoxError(`trun of ${count} samples`);
   const dd = tfhd.defaultDuration ?? track?.defaultDuration ?? 0;
   const ds = tfhd.defaultSize ?? 0;
   const df = tfhd.defaultFlags ?? track?.defaultFlags ?? 0;
