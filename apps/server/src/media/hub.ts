@@ -89,6 +89,8 @@ export class StreamHub {
   private retryTimer?: NodeJS.Timeout;
   private retryDelay: number;
   private running = false;
+  /** options.onDemand at first; the channel's OnDemand edit changes it (setOnDemand). */
+  private _onDemand: boolean;
   /** Counters for the stream-status feed. */
   readonly stats = { units: 0, bytes: 0, keyframes: 0, startedAt: 0, lastUnitAt: 0, restarts: 0, subscriberErrors: 0 };
 
@@ -99,6 +101,7 @@ export class StreamHub {
     private readonly onIdle?: (hub: StreamHub) => void,
   ) {
     this.retryDelay = options.retryMinMs;
+    this._onDemand = options.onDemand;
     if (!options.onDemand) this.ensureRunning();
   }
 
@@ -115,6 +118,26 @@ export class StreamHub {
   }
   get viewers() {
     return this.subs.size;
+  }
+  get onDemand() {
+    return this._onDemand;
+  }
+
+  /**
+   * The channel's OnDemand changed (or an always-on GB channel's device went offline): always-on
+   * keeps the ingest running with nobody watching; on-demand stops it one grace period after the
+   * last viewer, so with nobody watching now the grace period starts now.
+   */
+  setOnDemand(onDemand: boolean) {
+    if (this._onDemand === onDemand || this._state === 'stopped') return;
+    this._onDemand = onDemand;
+    if (!onDemand) {
+      clearTimeout(this.graceTimer);
+      this.graceTimer = undefined;
+      this.ensureRunning();
+    } else if (this.subs.size === 0 && this.running) {
+      this.armGrace();
+    }
   }
 
   /**
@@ -150,21 +173,19 @@ export class StreamHub {
 
   private unsubscribe(sub: Subscriber) {
     if (!this.subs.delete(sub)) return;
-    if (this.subs.size === 0 && this.options.onDemand) {
-      clearTimeout(this.graceTimer);
-      this.graceTimer = setTimeout(() => this.stop(), this.options.graceMs);
-      this.graceTimer.unref?.();
-    }
+    if (this.subs.size === 0 && this._onDemand) this.armGrace();
   }
 
   /** Keeps an on-demand stream alive for another grace period without a viewer (touchchannelstream). */
   touch() {
     this.ensureRunning();
-    if (this.subs.size === 0 && this.options.onDemand) {
-      clearTimeout(this.graceTimer);
-      this.graceTimer = setTimeout(() => this.stop(), this.options.graceMs);
-      this.graceTimer.unref?.();
-    }
+    if (this.subs.size === 0 && this._onDemand) this.armGrace();
+  }
+
+  private armGrace() {
+    clearTimeout(this.graceTimer);
+    this.graceTimer = setTimeout(() => this.stop(), this.options.graceMs);
+    this.graceTimer.unref?.();
   }
 
   private ensureRunning() {
