@@ -26,6 +26,7 @@ import { EventBus } from './services/events.js';
 import { NewsService } from './services/news/news.js';
 import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
+import { AlwaysOnChannels } from './services/media/always-on.js';
 import { CdnPushes } from './services/media/cdn.js';
 import { StreamService } from './services/media/streams.js';
 import { ChannelThumbnails } from './services/media/thumbnails.js';
@@ -81,6 +82,13 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       log: lazyLog,
     }),
     cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), h264Of: (hub) => streams.get(hub.key + H264_VARIANT), log: lazyLog }),
+    alwaysOn: new AlwaysOnChannels({
+      db: db.kysely,
+      open: (d, c) => streams.open(d, c, 0),
+      hubs: () => streams.hubs.list(),
+      gbOnline: (deviceId) => ctx.gb.session(deviceId)?.online === true,
+      log: lazyLog,
+    }),
     recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
@@ -217,8 +225,11 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   const unwatch = inventory.subscribe(() => {
     void ctx.recording.engine.kick();
     void ctx.cdn.reconcile();
+    void ctx.alwaysOn.reconcile();
     void stopStreamsOfRemovedChannels(ctx).catch((err) => app.log.warn({ err }, 'streams of removed channels not stopped'));
   });
+  // An always-on GB channel is opened when its device comes online and let go when it goes offline.
+  const unwatchGbStatus = ctx.gb.onDeviceStatus(() => void ctx.alwaysOn.reconcile());
   // GB28181 Alarm NOTIFY/MESSAGE are stored (and pushed) as protocol alarms.
   const unwatchAlarms = attachGbAlarms(ctx.gb, ctx.alarms, lazyLog);
   // Catalog, device info, subscriptions: hooked on before the SIP server starts so no registration is missed.
@@ -232,11 +243,15 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     // Reconciliation may walk many files: it runs in the background; recording starts after it.
     void ctx.recording.start().catch((err) => app.log.error({ err }, 'recording: start failed'));
     void ctx.cdn.start();
+    // Always-on channels start with no viewer (paced, in the background; GB ones once their device registers).
+    void ctx.alwaysOn.start();
     void ctx.thumbnails.start();
   });
   app.addHook('onClose', async () => {
     unwatch();
     unwatchAlarms();
+    unwatchGbStatus();
+    await ctx.alwaysOn.stop();
     await ctx.recording.stop();
     await ctx.cdn.stop();
     await ctx.thumbnails.stop();

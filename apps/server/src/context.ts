@@ -13,6 +13,7 @@ import type { EventBus } from './services/events.js';
 import type { NewsService } from './services/news/news.js';
 import type { SystemSampler } from './services/system/sampler.js';
 import type { Inventory } from './services/inventory/index.js';
+import type { AlwaysOnChannels } from './services/media/always-on.js';
 import type { CdnPushes } from './services/media/cdn.js';
 import type { StreamService } from './services/media/streams.js';
 import type { ChannelThumbnails } from './services/media/thumbnails.js';
@@ -39,6 +40,8 @@ export interface AppContext {
   streams: StreamService;
   /** The latest picture of each channel on disk, made from streams that run anyway (video square cards; started when the app is ready). */
   thumbnails: ChannelThumbnails;
+  /** Opens the main stream of always-on channels (OnDemand 0) with no viewer; started when the app is ready. */
+  alwaysOn: AlwaysOnChannels;
   /** Channels pushed to a CDN (EnableCdn, CdnUrl). */
   cdn: CdnPushes;
   /** Probes RTSP/ONVIF channels and keeps their Online flag (started when the app is ready). */

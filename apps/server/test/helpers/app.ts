@@ -63,3 +63,26 @@ export async function startTestApp(opts: { overrides?: Partial<Config>; listen?:
     },
   };
 }
+
+/**
+ * A restart of the server on the same storage: closes `t`'s app (its storage kept) and builds a new
+ * one on the same data folder and database. `t` is done with: close the returned app, which removes
+ * the storage.
+ */
+export async function restartTestApp(t: TestApp): Promise<TestApp> {
+  await t.app.close();
+  const built = await buildApp(t.settings);
+  await built.app.ready();
+  let closed = false;
+  return {
+    ...t,
+    ...built,
+    baseUrl: undefined,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await built.app.close();
+      await t.storage.cleanup();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Always-on channels (OnDemand 0, EasyCVR's 按需直播 off): their main stream runs whether anybody
+ * watches or not, from the start of the server on, so the first viewer gets the cached GOP at once
+ * instead of waiting for the camera. Hubs already keep an always-on stream up and retry a lost camera
+ * with back-off; this service makes sure each one is opened in the first place, and that an edit of
+ * OnDemand (either way) is followed by the hubs already running.
+ *
+ * The set follows the database, as the recording engine and the CDN pushes do: a pass at start (in
+ * the background, opening `burst` streams every `paceMs`, so 1,500 cameras are not dialled in the same
+ * millisecond), after every inventory change, after a GB device's online state changes, and every
+ * `tickMs` (a hub stopped by stopstream or by an edit of its source is opened again).
+ *
+ * A GB28181 channel is always-on only while its device is registered and online: an offline device
+ * gets no INVITE (its hub with nobody watching stops, one still watched is on-demand again), and its
+ * channels are opened again when it comes back.
+ */
+import type { Kysely } from 'kysely';
+import type { Channel, Database, Device } from '../../db/schema.js';
+import type { StreamHub } from '../../media/hub.js';
+import { GB_DEVICE_TYPE } from '../../gb/media/index.js';
+import { parseStreamKey } from './streams.js';
+
+export interface AlwaysOnDeps {
+  db: Kysely<Database>;
+  /** Opens (or finds) a channel's main stream: StreamService.open(device, channel, 0). */
+  open(device: Device, channel: Channel): StreamHub | undefined;
+  /** The hubs running now (StreamService.hubs.list()). */
+  hubs(): StreamHub[];
+  /** Whether a GB28181 device is registered and online now. */
+  gbOnline(deviceId: string): boolean;
+  log: { info(o: object, m: string): void; warn(o: object, m: string): void };
+}
+
+export interface AlwaysOnOptions {
+  /** Streams opened in one go before pausing `paceMs`. */
+  burst: number;
+  paceMs: number;
+  /** The regular pass. */
+  tickMs: number;
+}
+
+export const DEFAULT_ALWAYS_ON_OPTIONS: AlwaysOnOptions = { burst: 10, paceMs: 100, tickMs: 10_000 };
+
+export class AlwaysOnChannels {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = true;
+  /** Channels without a stream source (a device type nothing ingests): warned about once. */
+  private noSource = new Set<number>();
+
+  constructor(
+    private readonly deps: AlwaysOnDeps,
+    private readonly options: AlwaysOnOptions = DEFAULT_ALWAYS_ON_OPTIONS,
+  ) {}
+
+  /** The first pass (resolves when it is done) and the regular ones after it. */
+  start(): Promise<void> {
+    this.stopped = false;
+    this.timer = setInterval(() => void this.reconcile(), this.options.tickMs);
+    this.timer.unref();
+    return this.reconcile();
+  }
+
+  /** Opens and re-flags streams to match the database (one pass at a time; a call during a pass runs another after it). */
+  reconcile(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass()
+      .catch((err) => this.deps.log.warn({ err }, 'always-on: pass failed'))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.reconcile();
+        }
+      });
+    return this.running;
+  }
+
+  private async pass() {
+    const { db } = this.deps;
+    const channels = await db
+      .selectFrom('channels')
+      .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+      .selectAll('channels')
+      .where('channels.on_demand', '=', 0)
+      .where('channels.enable', '=', 1)
+      .where('channels.parental', '=', 0)
+      .where('devices.enable', '=', 1)
+      .execute();
+    const parents = [...new Set(channels.map((c) => c.parent_device_id))];
+    const devices = new Map(
+      (parents.length ? await db.selectFrom('devices').selectAll().where('device_id', 'in', parents).execute() : []).map((d) => [d.device_id, d]),
+    );
+    if (this.stopped) return;
+    const want = new Map<number, { device: Device; channel: Channel }>();
+    /** Always-on channels of a GB device that is offline now. */
+    const waiting = new Set<number>();
+    for (const channel of channels) {
+      const device = devices.get(channel.parent_device_id);
+      if (!device) continue;
+      if (device.device_type === GB_DEVICE_TYPE && !this.deps.gbOnline(device.device_id)) waiting.add(channel.id);
+      else want.set(channel.id, { device, channel });
+    }
+
+    // Hubs running now follow their channel's OnDemand (both flows; variants are on-demand anyway).
+    const open = new Set<number>();
+    for (const hub of this.deps.hubs()) {
+      const key = parseStreamKey(hub.key);
+      if (!key || key.variant || hub.state === 'stopped') continue;
+      if (waiting.has(key.channelPk) && hub.viewers === 0) {
+        hub.stop('the device is offline');
+        continue;
+      }
+      hub.setOnDemand(!want.has(key.channelPk));
+      if (key.flow === 0) open.add(key.channelPk);
+    }
+
+    let opened = 0;
+    for (const [pk, { device, channel }] of want) {
+      if (open.has(pk)) continue;
+      if (this.stopped) return;
+      const hub = this.deps.open(device, channel);
+      if (!hub) {
+        if (!this.noSource.has(pk)) this.deps.log.warn({ channel: pk }, 'always-on: the channel has no stream source; not started');
+        this.noSource.add(pk);
+        continue;
+      }
+      this.noSource.delete(pk);
+      // A hub opened from an older row (a viewer's) is always-on from now on.
+      hub.setOnDemand(false);
+      if (++opened % this.options.burst === 0) await new Promise((r) => setTimeout(r, this.options.paceMs));
+    }
+    if (opened) this.deps.log.info({ opened, alwaysOn: want.size }, 'always-on: streams opened');
+  }
+
+  async stop() {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}
