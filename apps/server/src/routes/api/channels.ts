@@ -102,9 +102,10 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       },
     },
     async (req) => {
-      const { online, not_repeat, labelid, ...w } = req.query;
+      const { online, not_repeat, labelid, channel, ...w } = req.query;
       const p = await page(req, {
         ...w,
+        channelId: channel,
         device: req.params.id,
         flat: true,
         camerasOnly: true,

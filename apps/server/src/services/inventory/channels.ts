@@ -18,8 +18,11 @@ export interface ChannelQuery {
   subset?: string;
   /** With a device and no subset: every channel of the device, not only the top level. */
   flat?: boolean;
-  /** Only the channel of this exact ID, at whatever level it sits (a page's one channel, not a search). */
-  channel?: string;
+  /**
+   * Only the channel of this exact ID, at whatever level it sits (a page's one channel, not a search).
+   * Not `channel`: routes spread their query in, and channelchild's `channel` is a parent.
+   */
+  channelId?: string;
   q?: string;
   online?: boolean;
   enable?: boolean;
@@ -103,14 +106,14 @@ export class ChannelService {
     if (query.device) {
       base = base.where('channels.parent_device_id', '=', query.device);
       if (query.subset) base = base.where('channels.parent_id', '=', query.subset);
-      else if (!query.flat && !query.q && !query.channel) {
+      else if (!query.flat && !query.q && !query.channelId) {
         // The top level of a device. A parent equal to the device's own ID is stored as '' on write
         // (GB catalogs name the device as parent), so an ID shared by a device and one of its
         // channels cannot be mistaken for the top.
         base = base.where('channels.parent_id', '=', '');
       }
     }
-    if (query.channel) base = base.where('channels.channel_id', '=', query.channel);
+    if (query.channelId) base = base.where('channels.channel_id', '=', query.channelId);
     if (query.q) {
       const q = query.q;
       base = base.where((eb) =>
