@@ -7,13 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import AlarmListPage from '../src/features/alarms/pages/AlarmListPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { searchedDevices, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
 
-const DEVICES = Array.from({ length: 1500 }, (_, i) => ({
-  DeviceID: String(i + 1),
-  DeviceName: `cam-${String(i + 1).padStart(4, '0')}`,
-  DeviceType: 'RTSP',
-}));
+const DEVICES = siteDevices(1500);
 
 let api: ReturnType<typeof stubApi>;
 beforeEach(() => {
@@ -21,12 +18,7 @@ beforeEach(() => {
   loginAdmin();
   api = stubApi({
     '/api/v1/alarmlist': () => v1({ Total: 0, Alarms: [] }),
-    '/api/v1/devicesconfig': (c) => {
-      const q = c.query.get('q') ?? '';
-      const hits = DEVICES.filter((d) => !q || d.DeviceName.includes(q) || d.DeviceID.includes(q));
-      const start = Number(c.query.get('start'));
-      return v1({ Devices: hits.slice(start, start + Number(c.query.get('limit'))), TotalCount: hits.length });
-    },
+    '/api/v1/devicesconfig': searchedDevices(DEVICES),
   });
 });
 afterEach(() => {
