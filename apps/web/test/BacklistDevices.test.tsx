@@ -10,13 +10,10 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BacklistPage from '../src/features/playback/pages/BacklistPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { channelsPage, searchedDevices, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
 
-const DEVICES = Array.from({ length: 1500 }, (_, i) => ({
-  DeviceID: String(i + 1),
-  DeviceName: `cam-${String(i + 1).padStart(4, '0')}`,
-  DeviceType: 'RTSP',
-}));
+const DEVICES = siteDevices(1500);
 
 let recorded: { id: string; DeviceID: string; ChannelID: string; Name: string }[] = [];
 let api: ReturnType<typeof stubApi>;
@@ -25,21 +22,19 @@ beforeEach(() => {
   captureNotices();
   loginAdmin();
   api = stubApi({
-    '/api/v1/record/querydevices': () => v1({ Channels: recorded, Total: recorded.length }),
+    '/api/v1/record/querydevices': (c) => {
+      const start = Number(c.query.get('start') ?? 0);
+      const limit = c.query.get('limit');
+      return v1({ Channels: limit ? recorded.slice(start, start + Number(limit)) : recorded, Total: recorded.length });
+    },
     '/api/v1/channels': (c) => {
       const q = c.query.get('q') ?? '';
       const nvr = Array.from({ length: 500 }, (_, i) => ({ ChannelID: String(i + 1), ParentDeviceID: c.query.get('device'), Name: `NVR ch ${i + 1}`, Parental: 0 })).filter(
         (x) => !q || x.Name.includes(q) || x.ChannelID.includes(q),
       );
-      const start = Number(c.query.get('start'));
-      return v1({ Channels: nvr.slice(start, start + Number(c.query.get('limit'))), ChannelCount: nvr.length });
+      return channelsPage(c, nvr);
     },
-    '/api/v1/devices': (c) => {
-      const q = c.query.get('q') ?? '';
-      const hits = DEVICES.filter((d) => !q || d.DeviceName.includes(q) || d.DeviceID.includes(q));
-      const start = Number(c.query.get('start'));
-      return v1({ Devices: hits.slice(start, start + Number(c.query.get('limit'))), TotalCount: hits.length });
-    },
+    '/api/v1/devices': searchedDevices(DEVICES),
   });
 });
 afterEach(() => {
@@ -81,6 +76,10 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     fireEvent.click(screen.getByTitle('30'));
     expect(await screen.findByText('cam-1500 ch1')).toBeInTheDocument();
     expect(screen.getAllByText(/^cam-\d+ ch1$/)).toHaveLength(50);
+    // The server answers the page of tags shown, not all 1,500.
+    const calls = api.callsTo('/api/v1/record/querydevices');
+    for (const c of calls) expect(c.query.get('limit')).toBe('50');
+    expect(calls.at(-1)!.query.get('start')).toBe('1450');
   });
 
   it("asks the server for the page of an NVR's channels shown", async () => {
