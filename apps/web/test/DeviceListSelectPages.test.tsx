@@ -6,12 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import DeviceListPage from '../src/features/devices/pages/DeviceListPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { devicesPage, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
 
-const DEVICES = Array.from({ length: 1500 }, (_, i) => ({
-  DeviceID: String(i + 1),
-  DeviceName: `cam-${String(i + 1).padStart(4, '0')}`,
-  DeviceType: 'RTSP',
+const DEVICES = siteDevices(1500).map((d) => ({
+  ...d,
   DeviceIp: '127.0.0.1',
   DevicePort: 554,
   Online: 1,
@@ -23,10 +22,7 @@ beforeEach(() => {
   captureNotices();
   loginAdmin();
   api = stubApi({
-    '/api/v1/devicesconfig': (c) => {
-      const start = Number(c.query.get('start'));
-      return v1({ Devices: DEVICES.slice(start, start + Number(c.query.get('limit'))), TotalCount: DEVICES.length });
-    },
+    '/api/v1/devicesconfig': (c) => devicesPage(c, DEVICES),
     'DELETE /api/v1/devices': (c) => v1({ Deleted: c.body.devices.split(','), error: [] }),
   });
 });
