@@ -8,19 +8,11 @@ import { fireEvent, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { channelsPage, siteChannels } from './helpers/lists';
 
 vi.mock('../src/lib/ws', () => ({ useWsTopic: () => undefined }));
 
-const CHANNELS = Array.from({ length: 1500 }, (_, i) => ({
-  ChannelID: '1',
-  ParentDeviceID: String(i + 1),
-  DeviceName: `cam-${i + 1}`,
-  DeviceType: 'RTSP',
-  Name: `Camera ${i + 1}`,
-  Parental: 0,
-  Enable: 1,
-  Online: 1,
-}));
+const CHANNELS = siteChannels(1500);
 
 let api: ReturnType<typeof stubApi>;
 beforeEach(() => {
@@ -28,14 +20,10 @@ beforeEach(() => {
   api = stubApi({
     '/api/v1/favorites': () => v1({ Channels: [], ChannelCount: 0 }),
     '/api/v1/devices/1801/channels': (c) => {
-      const start = Number(c.query.get('start'));
       const nvr = CHANNELS.slice(0, 500).map((x, i) => ({ ...x, ParentDeviceID: '1801', ChannelID: String(i + 1), DeviceName: 'NVR-500' }));
-      return v1({ Channels: nvr.slice(start, start + Number(c.query.get('limit'))), ChannelCount: nvr.length });
+      return channelsPage(c, nvr);
     },
-    '/api/v1/all/channels': (c) => {
-      const start = Number(c.query.get('start'));
-      return v1({ Channels: CHANNELS.slice(start, start + Number(c.query.get('limit'))), ChannelCount: CHANNELS.length });
-    },
+    '/api/v1/all/channels': (c) => channelsPage(c, CHANNELS),
   });
 });
 afterEach(() => {
