@@ -8,6 +8,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { siteChannels } from './helpers/lists';
 
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
 vi.mock('../src/lib/ws', () => ({
@@ -16,16 +17,7 @@ vi.mock('../src/lib/ws', () => ({
   },
 }));
 
-const CHANNELS = Array.from({ length: 1500 }, (_, i) => ({
-  ChannelID: '1',
-  ParentDeviceID: String(i + 1),
-  DeviceName: `cam-${i + 1}`,
-  DeviceType: 'RTSP',
-  Name: `Camera ${i + 1}`,
-  Parental: 0,
-  Enable: 1,
-  Online: 1,
-}));
+const CHANNELS = siteChannels(1500);
 
 let api: ReturnType<typeof stubApi>;
 beforeEach(() => {
