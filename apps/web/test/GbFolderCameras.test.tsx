@@ -18,6 +18,7 @@ import BacktimePage from '../src/features/playback/pages/BacktimePage';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi, v1, type Call } from './helpers/console';
+import { channelsPage } from './helpers/lists';
 import { loginAdmin } from './helpers/dialogs';
 
 vi.mock('../src/lib/ws', () => ({ useWsTopic: () => undefined }));
@@ -35,10 +36,6 @@ const CAMERAS = Array.from({ length: 30 }, (_, i) =>
 const ALL = [...FOLDERS, ...CAMERAS];
 const DEEP = CAMERAS[5];
 
-const page = (c: Call, rows: ChannelRow[]) => {
-  const start = Number(c.query.get('start'));
-  return v1({ Channels: rows.slice(start, start + Number(c.query.get('limit'))), ChannelCount: rows.length });
-};
 const cameras = (c: Call) => c.query.get('cameras') === '1';
 
 let api: ReturnType<typeof stubApi>;
@@ -49,10 +46,10 @@ beforeEach(() => {
     '/api/v1/devices': () => v1({ Devices: [{ DeviceID: DEV, DeviceName: 'NVR', DeviceType: 'GB28181' }], TotalCount: 1 }),
     '/api/v1/record/querydevices': () => v1({ Channels: [], Total: 0 }),
     '/api/v1/favorites': () => v1({ Channels: [], ChannelCount: 0 }),
-    '/api/v1/channels': (c) => page(c, cameras(c) ? CAMERAS : ALL.filter((x) => x.ParentID === (c.query.get('subset') ?? ''))),
-    '/api/v1/all/channels': (c) => page(c, cameras(c) ? CAMERAS : ALL),
-    '/api/v1/getchannels': (c) => page(c, ALL),
-    [`/api/v1/devices/${DEV}/channels`]: (c) => page(c, CAMERAS.filter((x) => !c.query.get('channel') || x.ChannelID === c.query.get('channel'))),
+    '/api/v1/channels': (c) => channelsPage(c, cameras(c) ? CAMERAS : ALL.filter((x) => x.ParentID === (c.query.get('subset') ?? ''))),
+    '/api/v1/all/channels': (c) => channelsPage(c, cameras(c) ? CAMERAS : ALL),
+    '/api/v1/getchannels': (c) => channelsPage(c, ALL),
+    [`/api/v1/devices/${DEV}/channels`]: (c) => channelsPage(c, CAMERAS.filter((x) => !c.query.get('channel') || x.ChannelID === c.query.get('channel'))),
     '/api/v1/record/querymonthly': () => '0'.repeat(30),
     '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
   });
