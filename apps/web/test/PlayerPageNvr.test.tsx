@@ -8,6 +8,7 @@ import { Route, Routes } from 'react-router-dom';
 import PlayerPage from '../src/features/live/pages/PlayerPage';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { channelsPage } from './helpers/lists';
 
 vi.mock('../src/lib/ws', () => ({ useWsTopic: () => undefined }));
 
@@ -27,8 +28,7 @@ describe('PlayerPage: a channel of an NVR of 500', () => {
         const q = c.query.get('q') ?? '';
         const one = c.query.get('channel');
         const hits = NVR.filter((x) => (one ? x.ChannelID === one : x.ChannelID.includes(q) || x.Name.includes(q)));
-        const start = Number(c.query.get('start'));
-        return v1({ Channels: hits.slice(start, start + Number(c.query.get('limit'))), ChannelCount: hits.length });
+        return channelsPage(c, hits);
       },
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: `stream_1801_${chn}`, State: 'connecting', Reason: '' }),
     });
