@@ -13,6 +13,7 @@ import SquarePage from '../src/features/live/pages/SquarePage';
 import { useChannelActions } from '../src/features/video/useChannelActions';
 import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { channelsPage } from './helpers/lists';
 
 // The events socket, stubbed: a test pushes a news message to the page.
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
@@ -65,8 +66,7 @@ function renderSquare(devid: string) {
 const deviceCameras = (list: () => ChannelRow[]) => (call: { query: URLSearchParams }) => {
   const q = (call.query.get('q') ?? '').toLowerCase();
   const hits = list().filter((c) => c.Parental !== 1 && (!q || c.Name.toLowerCase().includes(q) || c.ChannelID.includes(q)));
-  const start = Number(call.query.get('start'));
-  return v1({ Channels: hits.slice(start, start + Number(call.query.get('limit'))), ChannelCount: hits.length });
+  return channelsPage(call, hits);
 };
 
 const cards = () => screen.queryAllByTestId('square-channel');
