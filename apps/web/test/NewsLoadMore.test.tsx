@@ -93,4 +93,36 @@ describe('NewsListPage: load more while messages arrive and go', () => {
     expect(all.slice(20)).toEqual(Array.from({ length: 33 }, (_, i) => 33 - i));
     expect(api.callsTo('/api/v1/newslist').map((c) => c.query.get('before'))).toEqual([null, '34', '14']);
   });
+
+  it('keeps the rows a page on its way follows when a burst arrives meanwhile', async () => {
+    // Pages after a row wait for the test to let them through.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const served = api.fetchMock;
+    let waiting = 0;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('before=')) {
+        waiting++;
+        await gate;
+      }
+      return served(input, init);
+    });
+    renderConsole(<NewsListPage />);
+    expect(await screen.findByText('Camera 50')).toBeInTheDocument();
+    const scroller = screen.getByTestId('news-scroll');
+    Object.defineProperties(scroller, { scrollHeight: { value: 1000 }, clientHeight: { value: 500 }, scrollTop: { value: 500, writable: true } });
+    fireEvent.scroll(scroller);
+    await waitFor(() => expect(waiting).toBe(1));
+
+    // Five new messages pushed while the page after row 31 is on its way.
+    table = [55, 54, 53, 52, 51].map(item).concat(table);
+    act(() => {
+      for (const id of [51, 52, 53, 54, 55]) ws.listeners.get('news')?.(item(id));
+    });
+    expect(await screen.findByText('Camera 55')).toBeInTheDocument();
+    release();
+    await waitFor(() => expect(shown()).toHaveLength(45));
+    // 55 … 11 without a gap (dropping the bottom rows for the pushed ones lost 35 … 31).
+    expect(shown()).toEqual(Array.from({ length: 45 }, (_, i) => 55 - i));
+  });
 });

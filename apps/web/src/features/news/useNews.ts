@@ -62,10 +62,12 @@ export function useNews(enabled: boolean) {
       flushTimer.current = undefined;
       const batch = pending.current;
       pending.current = [];
+      // While a page is on its way no row is dropped: it follows the last row, which must stay.
+      const paging = loadingRef.current;
       setItems((prev) => {
         const seen = new Set(prev.map((n) => n.ID));
         const fresh = batch.filter((n) => !seen.has(n.ID) && seen.add(n.ID)).reverse();
-        const keep = Math.max(PAGE_SIZE, prev.length);
+        const keep = paging ? prev.length + fresh.length : Math.max(PAGE_SIZE, prev.length);
         // Rows dropped at the bottom are the next page again, even after the log's end was shown.
         if (fresh.length + prev.length > keep) setAtEnd(false);
         return fresh.length ? [...fresh, ...prev].slice(0, keep) : prev;
