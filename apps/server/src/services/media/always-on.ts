@@ -29,6 +29,8 @@ export interface AlwaysOnDeps {
   /** Whether a GB28181 device is registered and online now. */
   gbOnline(deviceId: string): boolean;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
+  /** The pause between bursts (tests pass their own). */
+  sleep?(ms: number): Promise<void>;
 }
 
 export interface AlwaysOnOptions {
@@ -38,6 +40,8 @@ export interface AlwaysOnOptions {
   /** The regular pass. */
   tickMs: number;
 }
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export const DEFAULT_ALWAYS_ON_OPTIONS: AlwaysOnOptions = { burst: 10, paceMs: 100, tickMs: 10_000 };
 
@@ -133,7 +137,7 @@ export class AlwaysOnChannels {
       this.noSource.delete(pk);
       // A hub opened from an older row (a viewer's) is always-on from now on.
       hub.setOnDemand(false);
-      if (++opened % this.options.burst === 0) await new Promise((r) => setTimeout(r, this.options.paceMs));
+      if (++opened % this.options.burst === 0) await (this.deps.sleep ?? sleep)(this.options.paceMs);
     }
     if (opened) this.deps.log.info({ opened, alwaysOn: want.size }, 'always-on: streams opened');
   }

@@ -1,0 +1,119 @@
+/**
+ * AlwaysOnChannels against a real database with its streams counted instead of opened: which channels
+ * it opens (enabled always-on cameras of enabled devices, GB ones only while their device is online),
+ * that a pass opens them `burst` at a time with a pause between, and that running hubs follow OnDemand.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/index.js';
+import { seed } from '../../src/db/seed.js';
+import type { StreamHub } from '../../src/media/hub.js';
+import { AlwaysOnChannels } from '../../src/services/media/always-on.js';
+import { streamKey } from '../../src/services/media/streams.js';
+import { createTestStorage, type TestStorage } from '../helpers/index.js';
+
+let storage: TestStorage;
+let db: Db;
+beforeEach(async () => {
+  storage = await createTestStorage();
+  db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+  await seed(db.kysely, db.engine);
+});
+afterEach(async () => {
+  await db.close();
+  await storage.cleanup();
+});
+
+const now = new Date().toISOString();
+async function device(id: string, type: string, enable = 1) {
+  await db.kysely.insertInto('devices').values({ device_id: id, device_name: id, device_type: type, online: 1, enable, created_at: now }).execute();
+}
+async function channel(device: string, id: string, o: { on_demand?: number; enable?: number; parental?: number } = {}) {
+  const row = await db.kysely
+    .insertInto('channels')
+    .values({ channel_id: id, parent_device_id: device, name: id, online: 1, enable: o.enable ?? 1, on_demand: o.on_demand ?? 0, parental: o.parental ?? 0, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A hub as the service sees it: its key, state and viewers; what it is told is recorded. */
+function stubHub(key: string, viewers = 0) {
+  return { key, state: 'live', viewers, setOnDemand: vi.fn(), stop: vi.fn() };
+}
+type Stub = ReturnType<typeof stubHub>;
+
+function service(o: { online?: string[]; hubs?: Stub[] } = {}) {
+  const opened: number[] = [];
+  const pauses: number[] = [];
+  const hubs = o.hubs ?? [];
+  const svc = new AlwaysOnChannels(
+    {
+      db: db.kysely,
+      open: (_d, c) => {
+        opened.push(c.id);
+        const hub = stubHub(streamKey(c.id, 0));
+        hubs.push(hub);
+        return hub as unknown as StreamHub;
+      },
+      hubs: () => hubs as unknown as StreamHub[],
+      gbOnline: (id) => (o.online ?? []).includes(id),
+      log: { info: () => undefined, warn: () => undefined },
+      sleep: async () => void pauses.push(opened.length),
+    },
+    { burst: 10, paceMs: 100, tickMs: 60_000 },
+  );
+  return { svc, opened, pauses, hubs };
+}
+
+describe('AlwaysOnChannels', () => {
+  it('opens enabled always-on cameras of enabled devices, GB ones only while online, 10 at a time', async () => {
+    await device('rtsp1', 'RTSP');
+    const always: number[] = [];
+    for (let i = 0; i < 24; i++) always.push(await channel('rtsp1', `c${i}`));
+    await channel('rtsp1', 'ondemand', { on_demand: 1 });
+    await channel('rtsp1', 'disabled', { enable: 0 });
+    await channel('rtsp1', 'folder', { parental: 1 });
+    await device('rtsp2', 'RTSP', 0);
+    await channel('rtsp2', 'of-disabled-device');
+    await device('34020000001320000001', 'GB28181');
+    always.push(await channel('34020000001320000001', '34020000001310000001'));
+    await device('34020000001320000002', 'GB28181');
+    await channel('34020000001320000002', '34020000001310000002');
+
+    const { svc, opened, pauses } = service({ online: ['34020000001320000001'] });
+    await svc.start();
+    await svc.stop();
+    expect(opened.sort((a, b) => a - b)).toEqual(always);
+    // A pause after every 10 opens: 25 streams in three bursts.
+    expect(pauses).toEqual([10, 20]);
+  });
+
+  it('a pass opens only what is not running, and running hubs follow OnDemand and the GB device state', async () => {
+    await device('rtsp1', 'RTSP');
+    const running = await channel('rtsp1', 'running');
+    const missing = await channel('rtsp1', 'missing');
+    const nowOnDemand = await channel('rtsp1', 'now-on-demand', { on_demand: 1 });
+    await device('34020000001320000002', 'GB28181');
+    const gbUnwatched = await channel('34020000001320000002', '34020000001310000001');
+    const gbWatched = await channel('34020000001320000002', '34020000001310000002');
+    const hubs = {
+      running: stubHub(streamKey(running, 0)),
+      runningSub: stubHub(streamKey(nowOnDemand, 1), 1),
+      variant: stubHub(`${streamKey(nowOnDemand, 0)}_h264`, 1),
+      gbUnwatched: stubHub(streamKey(gbUnwatched, 0)),
+      gbWatched: stubHub(streamKey(gbWatched, 0), 1),
+    };
+    const { svc, opened } = service({ hubs: Object.values(hubs) });
+    await svc.start();
+    await svc.stop();
+
+    expect(opened).toEqual([missing]);
+    expect(hubs.running.setOnDemand).toHaveBeenCalledWith(false);
+    expect(hubs.runningSub.setOnDemand).toHaveBeenCalledWith(true);
+    expect(hubs.variant.setOnDemand).not.toHaveBeenCalled();
+    // The GB device is offline: its unwatched stream stops, the watched one is on-demand again.
+    expect(hubs.gbUnwatched.stop).toHaveBeenCalled();
+    expect(hubs.gbWatched.stop).not.toHaveBeenCalled();
+    expect(hubs.gbWatched.setOnDemand).toHaveBeenCalledWith(true);
+  });
+});
