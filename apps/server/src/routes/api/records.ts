@@ -168,10 +168,24 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
   );
 
-  /** Which visible channels (optionally of one device) have recordings on a day. */
+  /**
+   * Which visible channels (optionally of one device) have recordings on a day. `start`/`limit`
+   * (optional) answer a page of them, Total still counting all: a site recording every camera
+   * answered 1,500 for the playback list's 50 tags.
+   */
   r.get(
     '/api/v1/record/querydevices',
-    { schema: { tags, querystring: z.object({ period: day, device: deviceId.optional() }) } },
+    {
+      schema: {
+        tags,
+        querystring: z.object({
+          period: day,
+          device: deviceId.optional(),
+          start: z.coerce.number().int().min(0).optional(),
+          limit: z.coerce.number().int().min(1).max(99999).optional(),
+        }),
+      },
+    },
     async (req) => {
       const [from, to] = dayOf(req.query.period);
       const scope = await scopeOf(ctx.db, req.user!);
@@ -182,10 +196,12 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       if (req.query.device) q = q.where('parent_device_id', '=', req.query.device);
       const chans = await q.orderBy('id').execute();
       const have = new Set(await rec.index.channelsWithin(from, to, chans.map((c) => c.id)));
-      const Channels = chans
-        .filter((c) => have.has(c.id))
+      const recorded = chans.filter((c) => have.has(c.id));
+      const start = req.query.start ?? 0;
+      const Channels = recorded
+        .slice(start, req.query.limit === undefined ? undefined : start + req.query.limit)
         .map((c) => ({ id: `${c.parent_device_id}:${c.channel_id}`, DeviceID: c.parent_device_id, ChannelID: c.channel_id, Name: c.name }));
-      return v1('MSG_SC_RECORD_QUERY_DEVICES_ACK', { Channels, Total: Channels.length });
+      return v1('MSG_SC_RECORD_QUERY_DEVICES_ACK', { Channels, Total: recorded.length });
     },
   );
 

@@ -104,6 +104,6 @@ export const fetchDevices = (start: number, limit: number, q?: string) =>
  */
 export const fetchCameras = (device: string, q: string, start: number, limit: number) =>
   getV1<{ Channels: import('@opencvr/shared').ChannelRow[]; ChannelCount: number }>('/api/v1/channels', { device, cameras: 1, q: q || undefined, start, limit });
-/** Channels with recordings on a day (optionally of one device). */
-export const fetchRecordedChannels = (day: string, device?: string) =>
-  getV1<{ Channels: { id: string; DeviceID: string; ChannelID: string; Name: string }[]; Total: number }>('/api/v1/record/querydevices', { period: day, device });
+/** Channels with recordings on a day (optionally of one device), every one or a page of them (Total counts all). */
+export const fetchRecordedChannels = (day: string, device?: string, start?: number, limit?: number) =>
+  getV1<{ Channels: { id: string; DeviceID: string; ChannelID: string; Name: string }[]; Total: number }>('/api/v1/record/querydevices', { period: day, device, start, limit });

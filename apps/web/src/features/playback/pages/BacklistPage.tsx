@@ -44,9 +44,16 @@ export default function BacklistPage() {
     enabled: !!device,
     placeholderData: keepPreviousData,
   });
-  const recorded = useQuery({ queryKey: ['playback', 'recorded', device, day], queryFn: () => fetchRecordedChannels(day, device || undefined) });
-  const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
+  // A device's recorded channels mark its rows; without a device, the site's are tags, a page of them
+  // from the server (a site recording every camera answered all 1,500 for 50 tags).
   const [tagPage, setTagPage] = useState(1);
+  const recorded = useQuery({
+    queryKey: ['playback', 'recorded', device, day, device ? 0 : tagPage],
+    queryFn: () => (device ? fetchRecordedChannels(day, device) : fetchRecordedChannels(day, undefined, (tagPage - 1) * RECORDED_PAGE, RECORDED_PAGE)),
+    // The last page's tags while the next comes, never another device's channels.
+    placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[2] === device ? prev : undefined),
+  });
+  const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
 
   return (
     <div style={{ padding: 16 }}>
@@ -81,7 +88,7 @@ export default function BacklistPage() {
               <>
                 <Typography.Title level={5}>{t('playback.recordedToday')}</Typography.Title>
                 <Flex gap={8} wrap>
-                  {recorded.data!.Channels.slice((tagPage - 1) * RECORDED_PAGE, tagPage * RECORDED_PAGE).map((c) => (
+                  {recorded.data!.Channels.map((c) => (
                     <Tag key={c.id} color="blue" style={{ cursor: 'pointer' }} onClick={() => navigate(backchannelPath(c.DeviceID, c.ChannelID, day))}>
                       {c.Name || c.id}
                     </Tag>
@@ -93,7 +100,7 @@ export default function BacklistPage() {
                   style={{ marginTop: 12 }}
                   current={tagPage}
                   pageSize={RECORDED_PAGE}
-                  total={recorded.data!.Channels.length}
+                  total={recorded.data!.Total}
                   hideOnSinglePage
                   showSizeChanger={false}
                   onChange={setTagPage}
