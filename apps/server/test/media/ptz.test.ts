@@ -4,31 +4,27 @@
  * stop of pan/tilt and zoom), presets, credentials, the role check and the device's errors.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise, makeOperator } from '../api/support.js';
+import { makeOperator } from '../api/support.js';
 import { startOnvifResponder, type OnvifResponder } from '../fixtures/onvif-responder.js';
 import { resetPtzClients } from '../../src/access/onvif/ptz.js';
+import { useAdminApp } from '../api/admin-app.js';
 
-let t: TestApp;
-let admin: string;
 let cam: OnvifResponder;
+// Registered before useAdminApp(): the device is up before the app starts and closed after the app.
 beforeEach(async () => {
   resetPtzClients();
   cam = await startOnvifResponder({ username: 'admin', password: 'cam-secret' });
-  t = await startTestApp();
-  admin = await initialise(t);
 });
 afterEach(async () => {
-  await t.close();
   await cam.close();
 });
-
-const get = (url: string, token = admin) => t.app.inject({ url, headers: { token } });
+const api = useAdminApp();
+const { get } = api;
 async function addOnvif(password = 'cam-secret') {
-  const res = await t.app.inject({
+  const res = await api.t.app.inject({
     method: 'POST',
     url: '/api/v1/adddevice',
-    headers: { token: admin },
+    headers: { token: api.admin },
     payload: { DeviceName: 'Dome', DeviceType: 'ONVIF', DeviceIp: '127.0.0.1', DevicePort: cam.port, DeviceUserName: 'admin', DeviceUserPW: password, RtspUrl: 'rtsp://127.0.0.1:1/unused' },
   });
   expect(res.statusCode, res.body).toBe(200);
@@ -86,14 +82,14 @@ describe('ptzcontrol', () => {
   });
 
   it('uses the channel\'s ONVIF service URL and its credentials; a wrong password is the device\'s refusal', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:1/x' } });
+    const res = await api.t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: api.admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:1/x' } });
     const dev = res.json().EasyDarwin.Body.DeviceID as string;
     // an RTSP channel without an ONVIF URL has no PTZ, said in one language
     const none = await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`);
     expect(none.statusCode).toBe(400);
     expect(none.json().msg).toBe('该通道不支持云台控制（不是 ONVIF 或 GB28181 通道）');
     const edit = (onvif: string) =>
-      t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', Onvif: onvif } });
+      api.t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: api.admin }, payload: { DeviceID: dev, ChannelID: '1', Onvif: onvif } });
     expect((await edit(`http://admin:wrong@127.0.0.1:${cam.port}/onvif/device_service`)).statusCode).toBe(200);
     const refused = await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`);
     expect(refused.statusCode).toBe(400);
@@ -148,12 +144,12 @@ describe('ONVIF presets', () => {
 
   it('a user sees and steers only the channels of their role', async () => {
     const dev = await addOnvif();
-    const op = await makeOperator(t, admin);
+    const op = await makeOperator(api.t, api.admin);
     expect((await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`, op.token)).statusCode).toBe(404);
     expect((await get(`/api/v1/onvifgetpresetlist?device=${dev}&channel=1`, op.token)).statusCode).toBe(404);
     expect(cam.requests.some((r) => r.action === 'ContinuousMove')).toBe(false);
-    await t.app.inject({ method: 'POST', url: '/api/v1/role/channels', headers: { token: admin }, payload: { roleid: op.roleId, channels: [{ DeviceID: dev, ChannelID: '1' }] } });
+    await api.t.app.inject({ method: 'POST', url: '/api/v1/role/channels', headers: { token: api.admin }, payload: { roleid: op.roleId, channels: [{ DeviceID: dev, ChannelID: '1' }] } });
     expect((await get(`/api/v1/ptzcontrol?device=${dev}&channel=1&command=up`, op.token)).statusCode).toBe(200);
-    expect((await t.app.inject({ url: `/api/v1/ptzcontrol?device=${dev}&channel=1&command=up` })).statusCode).toBe(401);
+    expect((await api.t.app.inject({ url: `/api/v1/ptzcontrol?device=${dev}&channel=1&command=up` })).statusCode).toBe(401);
   });
 });
