@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, until, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import type { DeviceStatusEvent } from '../../src/gb/index.js';
+import { gbDeviceDetails } from '../../src/routes/api/gb-devices.js';
 
 const DEV = '34020000001320000001';
 
@@ -42,6 +43,9 @@ describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
     const row = await t.ctx.inventory.devices.get(DEV);
     expect(row?.online).toBe(0);
     expect(row!.status_reason).toBe('keepalive timeout');
+    // The device information says why in the answer's language (the row keeps the service's words).
+    expect((await gbDeviceDetails(t.ctx, DEV, false, 'zh-CN'))?.StatusReason).toBe('心跳超时');
+    expect((await gbDeviceDetails(t.ctx, DEV, false, 'en-US'))?.StatusReason).toBe('keepalive timeout');
     const ch = await t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).executeTakeFirstOrThrow();
     expect(ch.online).toBe(0);
     expect(events.map((e) => [e.online, e.reason])).toEqual([

@@ -48,7 +48,8 @@ describe('stream checker', () => {
     await until(async () => (await device()).Online === 0, 15000, { what: 'device offline' });
     const off = await channel();
     expect(off.Online).toBe(0);
-    expect(off.StatusReason).toMatch(/connection refused|connection reset|connection closed/);
+    // in the answer's language (Chinese by default; the database keeps the probe's words)
+    expect(off.StatusReason).toMatch(/^(连接被拒绝|连接被重置|摄像机关闭了连接)$/);
     await until(async () => (await news())[0]?.Status === 'OFF', 15000, { what: 'OFF message' });
 
     // Stays offline for a few checks: no more messages.
@@ -78,7 +79,7 @@ describe('stream checker', () => {
       const c = res.json().EasyDarwin.Body.Channels[0];
       return c?.StatusReason ? c : undefined;
     }, 15000, { what: 'a checked channel' });
-    expect(ch).toMatchObject({ Online: 0, StatusReason: '401 Unauthorized' });
+    expect(ch).toMatchObject({ Online: 0, StatusReason: '摄像机拒绝了用户名或密码（401 Unauthorized）' });
   });
 
   it('stops cleanly: no probe, timer or socket left after close', async () => {

@@ -7,6 +7,7 @@ import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { channelId, deviceId, listWindow } from './inventory-schemas.js';
+import { withStatusReasonIn } from '../../services/inventory/status-reason.js';
 
 const tags = ['favorites'];
 const ref = z.object({ device: deviceId, channel: channelId });
@@ -37,7 +38,7 @@ export async function favoriteRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   r.get('/api/v1/favorites', { schema: { tags, querystring: listWindow } }, async (req) => {
     const scope = await scopeOf(ctx.db, req.user!);
     const p = await channels.list(scope, { ...req.query, favoritesOf: req.user!.id }, req.user!.id, isAdmin(req.user!));
-    return v1('MSG_SC_SERVER_FAVORITES_ACK', { Channels: p.rows, ChannelCount: p.total });
+    return v1('MSG_SC_SERVER_FAVORITES_ACK', { Channels: withStatusReasonIn(p.rows, req.lang), ChannelCount: p.total });
   });
 
   /** Just the keys of the user's favourites, to flag channels in any list. */

@@ -16,6 +16,7 @@ import { DEVICE_COMMANDS } from '../../gb/control.js';
 import { GbRefusedError } from '../../gb/manscdp-client.js';
 import { GbRequestError } from '../../gb/requests.js';
 import { deviceId } from './inventory-schemas.js';
+import { statusReasonText } from '../../services/inventory/status-reason.js';
 
 const tags = ['devices'];
 const admin = { access: 'admin' as const };
@@ -61,6 +62,7 @@ export async function gbDeviceDetails(ctx: AppContext, id: string, refresh: bool
   const d = await ctx.inventory.devices.get(id);
   if (!d || d.device_type !== GB_DEVICE_TYPE) return undefined;
   const details = gbDetails(d, !!ctx.gb.session(id));
+  details.StatusReason = statusReasonText(details.StatusReason, lang);
   const status = ctx.gbDevices.info.lastStatus(id);
   if (status) details.Status = status;
   const catalog = ctx.gbDevices.catalog.status(id);
