@@ -148,7 +148,7 @@ export const REASONS = {
   md5Hex: { 'zh-CN': '须为32位十六进制的MD5摘要', 'en-US': 'must be a 32-character md5 hex digest' },
   hostOrIp: { 'zh-CN': '须为IP地址或主机名', 'en-US': 'must be an IP address or a host name' },
   hostOrIpv4: { 'zh-CN': '须为IPv4地址或主机名', 'en-US': 'must be an IPv4 address or a host name' },
-  streamUrl: { 'zh-CN': '须为 rtsp://、rtmp:// 或 http(s):// 地址', 'en-US': 'must be an rtsp://, rtmp:// or http(s):// URL' },
+  streamUrl: { 'zh-CN': '须为 rtsp(s)://、rtmp(s):// 或 http(s):// 地址', 'en-US': 'must be an rtsp(s)://, rtmp(s):// or http(s):// URL' },
   idList: { 'zh-CN': '须为逗号分隔的编号，每个最长64位，只能包含字母、数字和 _ . -', 'en-US': 'IDs separated by commas, each up to 64 letters, digits and _ . -' },
   notJson: { 'zh-CN': '不是合法的JSON', 'en-US': 'not JSON' },
   channelRefList: { 'zh-CN': '须为“设备:通道”的列表', 'en-US': 'a list of device:channel' },
@@ -172,6 +172,11 @@ export const REASONS = {
   deviceSpeeds: { 'zh-CN': '设备录像只能以 {values} 倍速播放', 'en-US': 'a device recording plays at {values}' },
   // channels, streams, recordings
   noStreamSource: { 'zh-CN': '该通道没有视频源', 'en-US': 'this channel has no stream source' },
+  // a channel pulled through ffmpeg (RTMP, HTTP-FLV): the hub's state reason, shown by the console in its language
+  pullHevcFlvNeedsFfmpeg61: {
+    'zh-CN': '该流为 FLV/RTMP 承载的 H.265，服务器的 ffmpeg 版本过旧无法读取（需 6.1 及以上，支持 Enhanced RTMP）',
+    'en-US': 'the stream is H.265 in FLV/RTMP, which this server’s ffmpeg is too old to read (needs 6.1 or newer, with enhanced RTMP)',
+  },
   hlsTooFarAhead: { 'zh-CN': '超出直播位置太远', 'en-US': 'too far ahead of the live edge' },
   labelUnderItself: { 'zh-CN': '标签不能移到它自己之下', 'en-US': 'a label cannot move under itself' },
   recordingImportant: { 'zh-CN': '该录像已标记为重要，请先取消标记', 'en-US': 'the recording is marked important; unmark it first' },

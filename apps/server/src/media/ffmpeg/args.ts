@@ -42,3 +42,34 @@ export function transcodeH264Args(o: TranscodeH264Options): string[] {
 export function cdnPushArgs(url: string): string[] {
   return ['-hide_banner', '-nostats', '-loglevel', 'error', '-f', 'flv', '-i', 'pipe:0', '-map', '0', '-c', 'copy', '-rw_timeout', '10000000', '-f', 'flv', url];
 }
+
+export interface PullOptions {
+  /** The source address, checked by pullUrl() (media/ingest/pull-url.ts). */
+  url: string;
+  /** The protocols ffmpeg may open for it (PULL_PROTOCOLS of its scheme). */
+  protocols: string;
+  /** RTSPS: RTP interleaved on the TLS connection. */
+  rtspOverTcp?: boolean;
+  /** AAC copied as it is; other codecs turned into AAC; or no audio. */
+  audio: 'copy' | 'aac' | 'none';
+}
+
+/**
+ * A pulled stream (RTMP, HTTP-FLV, HLS, RTSPS) copied, not transcoded, into fragmented MP4 on stdout,
+ * one fragment per video frame (`-frag_duration 1`: a fragment is cut at each new picture, its
+ * duration known from the next one, so decode times run on without gaps, unlike frag_every_frame)
+ * and flushed at once. `-rw_timeout` ends a run whose server went silent. Audio other than AAC is
+ * encoded to AAC at 64 kbit/s when asked (the mp4 muxer holds no G.711 or Speex, and every output
+ * of the hub takes AAC).
+ */
+export function pullArgs(o: PullOptions): string[] {
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'warning', '-fflags', '+nobuffer', '-rw_timeout', '10000000', '-protocol_whitelist', o.protocols];
+  if (o.rtspOverTcp) args.push('-rtsp_transport', 'tcp');
+  args.push('-i', o.url, '-map', '0:v:0?');
+  if (o.audio !== 'none') args.push('-map', '0:a:0?');
+  args.push('-c:v', 'copy');
+  if (o.audio === 'copy') args.push('-c:a', 'copy');
+  else if (o.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '64k');
+  args.push('-sn', '-dn', '-f', 'mp4', '-movflags', '+empty_moov+default_base_moof', '-frag_duration', '1', '-flush_packets', '1', 'pipe:1');
+  return args;
+}

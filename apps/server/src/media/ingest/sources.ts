@@ -1,12 +1,24 @@
 import type { SourceFactory } from '../../services/media/streams.js';
+import { FfmpegPullSource } from './ffmpeg-pull-source.js';
+import { pullSchemeOf } from './pull-url.js';
 import { RtspSource } from './rtsp-source.js';
 
-/** RTSP/ONVIF channels are pulled from their RTSP URL (the sub-stream URL comes with ONVIF profiles later). */
+/** Device types whose channels are pulled from their stream address (RtspUrl). */
+const PULLED_DEVICE_TYPES = ['RTSP', 'ONVIF', 'RTMP'];
+
+/**
+ * Pulled channels: rtsp:// by the native RTSP client; RTMP(S), HTTP(S) (HTTP-FLV, HLS) and RTSPS
+ * through ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
+ */
 export const rtspSourceFactory: SourceFactory = (device, channel) => {
-  if (!['RTSP', 'ONVIF'].includes(device.device_type) || !channel.rtsp_url.startsWith('rtsp://')) return undefined;
+  if (!PULLED_DEVICE_TYPES.includes(device.device_type)) return undefined;
+  const username = channel.username || device.device_username;
+  const password = channel.password || device.device_password;
+  if (pullSchemeOf(channel.rtsp_url)) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
+  if (!channel.rtsp_url.startsWith('rtsp://')) return undefined;
   return new RtspSource(channel.rtsp_url, {
-    username: channel.username || device.device_username,
-    password: channel.password || device.device_password,
+    username,
+    password,
     // The channel's Transport (TCP by default); UDP falls back to TCP when the camera refuses it.
     transport: channel.transport === 'UDP' ? 'udp' : 'tcp',
     audio: channel.enable_audio !== 0,

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { schemaReason } from '../../http/zod-reason.js';
 import { flag, text } from '../../http/schemas.js';
+import { pullUrl } from '../../media/ingest/pull-url.js';
 
 /** Device and channel IDs: GB 20-digit codes or the platform's numbers; no path or query characters. */
 export const deviceId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, schemaReason('allowedChars', { chars: '_ . -' }));
@@ -20,8 +21,10 @@ export const streamUrl = z
   .max(1024)
   .refine((s) => {
     try {
-      const u = new URL(s);
-      return ['rtsp:', 'rtsps:', 'rtmp:', 'http:', 'https:'].includes(u.protocol) && !!u.hostname;
+      // rtsp:// for the native RTSP client; the rest as the ffmpeg pull source takes them (no file:, no pseudo-protocols).
+      if (/^rtsp:\/\//i.test(s)) return !!new URL(s).hostname;
+      pullUrl(s);
+      return true;
     } catch {
       return false;
     }

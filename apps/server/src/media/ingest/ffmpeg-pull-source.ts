@@ -1,0 +1,183 @@
+/**
+ * Pulls a stream the native RTSP client does not speak (RTMP, HTTP-FLV, HLS, RTSPS) through ffmpeg
+ * into a hub: ffmpeg copies it (no video transcoding) into fragmented MP4 on stdout, one fragment per
+ * picture (ffmpeg/args.ts pullArgs), and the fmp4 package's stream reader turns that back into
+ * tracks and access units with their own times. Every output of the hub then works as for a camera.
+ *
+ * ffmpeg runs under the Supervisor (argument array, no shell; killed on stop). An exit, or no output
+ * for mediaTimeoutMs, fails the source with ffmpeg's own words (credentials removed) and the hub
+ * retries with its back-off, so the channel's state tells why it is not live. Two cases are handled
+ * here instead:
+ * - audio the mp4 muxer cannot hold or the hub does not carry (G.711, MP3, Speex, Nellymoser...): the
+ *   next run encodes it to AAC (cheap for audio, and every output takes AAC); AAC is always copied;
+ * - H.265 in FLV (RTMP, HTTP-FLV) with an ffmpeg older than 6.1, which cannot read it: the reason
+ *   says so (REASONS.pullHevcFlvNeedsFfmpeg61) instead of ffmpeg's "not implemented".
+ */
+import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
+import { reason } from '@opencvr/shared';
+import type { MediaSource, SourceSink } from '../hub.js';
+import { pullArgs } from '../ffmpeg/args.js';
+import { Supervisor } from '../ffmpeg/supervisor.js';
+import { ffmpegHasHevcInFlv } from '../ffmpeg/version.js';
+import { PULL_PROTOCOLS, pullUrl, PullUrlError, type PullUrl } from './pull-url.js';
+
+export interface FfmpegPullOptions {
+  username?: string;
+  password?: string;
+  /** The channel's EnableAudio (default true). */
+  audio?: boolean;
+  /** The ffmpeg program (default: ffmpeg on PATH). */
+  ffmpeg?: string;
+  /** No output for this long ends the run (default 15 s: an HLS source may take a segment or two to start). */
+  mediaTimeoutMs?: number;
+  /** Whether the ffmpeg reads H.265 in FLV (default: asked from its version, see ffmpeg/version.ts). */
+  hevcInFlv?: () => Promise<boolean>;
+}
+
+/** The last lines a failing ffmpeg writes that say nothing by themselves: the line before them is the reason. */
+const GENERIC = /^(Input\/output error|Invalid data found when processing input|Error initializing output stream|Could not write header|Conversion failed|Exiting normally)/i;
+
+export class FfmpegPullSource implements MediaSource {
+  private sink?: SourceSink;
+  private supervisor?: Supervisor;
+  private reader = new Fmp4StreamReader();
+  private audioMode: 'copy' | 'aac' | 'none';
+  private watchdog?: NodeJS.Timeout;
+  private lastOutputAt = 0;
+  private stopped = false;
+  private hevcInFlv = true;
+  private url?: PullUrl;
+  /** Runs of ffmpeg, units given to the hub, whether the audio is being encoded to AAC. */
+  readonly stats = { runs: 0, units: 0, audioConverted: false };
+
+  constructor(
+    private readonly raw: string,
+    private readonly opts: FfmpegPullOptions = {},
+  ) {
+    this.audioMode = opts.audio === false ? 'none' : 'copy';
+  }
+
+  start(sink: SourceSink) {
+    this.sink = sink;
+    try {
+      this.url = pullUrl(this.raw, this.opts);
+    } catch (err) {
+      const why = err instanceof PullUrlError ? err.message : String(err);
+      queueMicrotask(() => this.fail(why));
+      return;
+    }
+    void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
+    this.spawn();
+    this.watchdog = setInterval(() => this.watch(), 1000);
+    this.watchdog.unref();
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearInterval(this.watchdog);
+    void this.supervisor?.stop();
+    this.supervisor = undefined;
+  }
+
+  private spawn() {
+    const url = this.url!;
+    void this.supervisor?.stop();
+    this.reader.reset();
+    this.lastOutputAt = Date.now();
+    const supervisor = new Supervisor({
+      bin: this.opts.ffmpeg,
+      args: pullArgs({ url: url.url, protocols: PULL_PROTOCOLS[url.scheme], rtspOverTcp: url.scheme === 'rtsps', audio: this.audioMode }),
+      stderrTail: 4000,
+      onStart: () => this.stats.runs++,
+      onStdout: (chunk) => {
+        if (this.supervisor === supervisor) this.output(chunk);
+      },
+      onExit: (why) => {
+        if (this.supervisor === supervisor) this.exited(why, supervisor.stderr);
+      },
+    });
+    this.supervisor = supervisor;
+    supervisor.start();
+  }
+
+  private output(chunk: Buffer) {
+    this.lastOutputAt = Date.now();
+    let events;
+    try {
+      events = this.reader.push(chunk);
+    } catch (err) {
+      this.fail(`ffmpeg wrote something that is not fragmented MP4 (${err instanceof BoxError ? err.message : String(err)})`);
+      return;
+    }
+    for (const e of events) {
+      if (this.stopped) return;
+      if (e.type === 'init') {
+        const audioLeftOut = e.skipped.find((t) => t.kind === 'audio');
+        if (audioLeftOut && this.audioMode === 'copy') {
+          this.convertAudio();
+          return;
+        }
+        if (!e.tracks.length) {
+          this.fail(`the stream has no video or audio this server carries (${e.skipped.map((t) => t.entry).join(', ') || 'no tracks'})`);
+          return;
+        }
+        this.sink?.tracks(e.tracks.map((t) => t.track));
+      } else {
+        this.stats.units++;
+        this.sink?.unit(e.index, e.unit);
+      }
+    }
+  }
+
+  /** Audio the stream cannot carry as it is: the next run encodes it to AAC (at once, not as a failure). */
+  private convertAudio() {
+    this.audioMode = 'aac';
+    this.stats.audioConverted = true;
+    this.spawn();
+  }
+
+  private exited(why: string, stderr: string) {
+    if (this.stopped) return;
+    // The mp4 muxer refused a codec (G.711, Speex...): audio, as video is H.264/H.265 here; if it was
+    // the video after all, the next run fails the same way and says so.
+    if (this.audioMode === 'copy' && /Could not find tag for codec \S+ in stream #\d+/.test(stderr)) {
+      this.convertAudio();
+      return;
+    }
+    if (!this.hevcInFlv && /\[flv @ [^\]]+\] Video codec \(\w+\) is not implemented/.test(stderr)) {
+      this.fail(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'));
+      return;
+    }
+    this.fail(this.explain(why, stderr));
+  }
+
+  /** ffmpeg's last words as a reason: the informative line, without log prefixes or credentials. */
+  private explain(why: string, stderr: string): string {
+    const url = this.url!;
+    const lines = stderr
+      .split('\n')
+      .map((l) => l.replace(/^\[[^\]]+ @ 0x[0-9a-f]+\]\s*/i, '').trim())
+      .filter(Boolean);
+    let last = lines.pop();
+    if (!last) return /code 0$/.test(why) ? 'the stream ended' : `ffmpeg ${why}`;
+    if (GENERIC.test(last) && lines.length) last = `${lines.pop()}: ${last}`;
+    last = url.redact(last);
+    // "rtmp://host/app: Connection refused": the address is the channel's, the rest is the reason.
+    const refused = /:\s*Connection refused$/i.test(last);
+    if (refused) return 'connection refused';
+    return `ffmpeg: ${last.split(url.display).join('').replace(/^:\s*/, '')}`;
+  }
+
+  private watch() {
+    const limit = this.opts.mediaTimeoutMs ?? 15_000;
+    if (!this.stopped && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${Math.round(limit / 1000)} s`);
+  }
+
+  private fail(why: string) {
+    if (this.stopped) return;
+    const sink = this.sink;
+    this.stop();
+    sink?.failed(why);
+  }
+}

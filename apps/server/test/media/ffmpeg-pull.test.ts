@@ -1,0 +1,245 @@
+/**
+ * Channels whose address is not rtsp:// play through the ffmpeg pull source (ffmpeg-pull-source.ts):
+ * ffmpeg itself serves a clip over RTMP (`-listen 1`), the test serves an HLS folder and FLV files over
+ * HTTP, and a channel with that address goes live with the clip's codecs while a WS-fMP4 viewer gets
+ * fragments. The RTMP server going away puts the stream in `retrying` with a reason, and it comes back
+ * when the server does. Channel credentials reach an HTTP server that asks for them; G.711 audio
+ * becomes AAC; H.265 in FLV with an ffmpeg older than 6.1 says why it cannot play; addresses that are
+ * not a pull URL are refused before anything runs.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FlvMuxer } from '@opencvr/flv';
+import { Fmp4StreamReader } from '@opencvr/fmp4';
+import { reason } from '@opencvr/shared';
+import { readFragments } from '../../../../packages/fmp4/test/helpers/boxes.js';
+import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
+import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink } from '../../src/media/hub.js';
+import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { collectWs, until } from '../helpers/index.js';
+
+const api = useAdminApp({ listen: true });
+let dir: string;
+let httpServer: http.Server;
+let httpBase: string;
+const rtmpServers: { stop(): Promise<void> }[] = [];
+
+const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-v', 'error', '-y', ...args]);
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pull-'));
+  const lavfi = ['-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'];
+  // H.264 + AAC in FLV (what an RTMP encoder sends), keyframe every second.
+  ffmpeg(...lavfi, '-t', '4', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', path.join(dir, 'clip.flv'));
+  // The same with G.711 A-law audio (FLV holds it; the mp4 muxer does not).
+  ffmpeg('-i', path.join(dir, 'clip.flv'), '-c:v', 'copy', '-c:a', 'pcm_alaw', '-ar', '8000', '-ac', '1', path.join(dir, 'alaw.flv'));
+  // H.265 + AAC as HLS (MPEG-TS segments of 1 s).
+  fs.mkdirSync(path.join(dir, 'hls'));
+  ffmpeg(
+    ...lavfi,
+    '-t', '6',
+    '-c:v', 'libx265', '-preset', 'veryfast', '-x265-params', 'keyint=25:log-level=error', '-pix_fmt', 'yuv420p',
+    '-c:a', 'aac', '-b:a', '64k',
+    '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', path.join(dir, 'hls', 'index.m3u8'),
+  ); // prettier-ignore
+  // H.265 in enhanced FLV (what the hub's own FLV output writes): from the fmp4 fixture's units.
+  const events = new Fmp4StreamReader().push(fs.readFileSync(new URL('../../../../packages/fmp4/test/fixtures/live-h265.mp4', import.meta.url)));
+  const init = events[0];
+  if (init.type !== 'init') throw new Error('fixture without init');
+  const mux = new FlvMuxer([init.tracks[0].track]);
+  const tags = [mux.header()];
+  for (const e of events) if (e.type === 'unit') tags.push(...mux.push(e.unit, 0));
+  fs.writeFileSync(path.join(dir, 'hevc.flv'), Buffer.concat(tags));
+
+  // The HTTP side: the folder, and /private/* only with Basic cam:s3cret!
+  httpServer = http.createServer((req, res) => {
+    let name = decodeURIComponent((req.url ?? '/').split('?')[0]);
+    if (name.startsWith('/private/')) {
+      if (req.headers.authorization !== `Basic ${Buffer.from('cam:s3cret!').toString('base64')}`) {
+        res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="cam"' }).end();
+        return;
+      }
+      name = name.slice('/private'.length);
+    }
+    const file = path.join(dir, path.normalize(name));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': file.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((r) => httpServer.listen(0, '127.0.0.1', r));
+  httpBase = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((r) => httpServer?.close(r));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  // Quick retries, so a test sees the stream come back within seconds.
+  (api.t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = { ...DEFAULT_HUB_OPTIONS, graceMs: 60_000, retryMinMs: 300, retryMaxMs: 1000 };
+});
+
+afterEach(async () => {
+  for (const p of rtmpServers.splice(0)) await p.stop();
+});
+
+/**
+ * ffmpeg as an RTMP server of `clip` (looped, at its own pace) on `port`. An ffmpeg `-listen 1` serves
+ * one client and ends with it: it is started again for the next one until stop().
+ */
+function rtmpServer(clip: string, port: number) {
+  let current: ChildProcess | undefined;
+  let stopped = false;
+  const run = () => {
+    const p = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', path.join(dir, clip), '-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/x`], {
+      stdio: ['ignore', 'ignore', 'ignore'],
+    });
+    current = p;
+    p.once('exit', () => {
+      if (!stopped) run();
+    });
+  };
+  const handle = {
+    stop: async () => {
+      stopped = true;
+      const p = current;
+      if (!p || p.exitCode !== null || p.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        p.once('exit', () => resolve());
+        p.kill('SIGKILL');
+      });
+    },
+  };
+  run();
+  rtmpServers.push(handle);
+  return handle;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = http.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+let added = 0;
+/** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
+async function openChannel(url: string, extra: Record<string, string> = {}) {
+  const add = await api.post('/api/v1/adddevice', { DeviceName: `Pulled ${++added}`, DeviceType: 'RTSP', RtspUrl: url, ...extra });
+  expect(add.statusCode, add.body).toBe(200);
+  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
+  expect(res.statusCode, res.body).toBe(200);
+  const body = res.json().EasyDarwin.Body as { URL: string; Stream: string };
+  return { dev, hub: api.t.ctx.streams.get(body.Stream)!, wsUrl: `${api.t.baseUrl!.replace('http', 'ws')}${body.URL}` };
+}
+
+/** A WS-fMP4 viewer until it had the init and `n` media fragments: the tracks ids seen in them. */
+async function view(wsUrl: string, n = 20) {
+  const got = await collectWs(wsUrl, (b) => b.length > n, 20_000);
+  expect(got.binary.length).toBeGreaterThan(n);
+  const [init, ...media] = got.binary;
+  expect(init.subarray(4, 8).toString()).toBe('ftyp');
+  return new Set(media.flatMap((m) => readFragments(m).flatMap((f) => f.trafs.map((t) => t.trackId))));
+}
+
+describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
+  it('RTMP (H.264 + AAC) plays; the stream retries with a reason when the server stops and resumes when it returns', async () => {
+    const port = await freePort();
+    rtmpServer('clip.flv', port);
+    const { hub, wsUrl } = await openChannel(`rtmp://127.0.0.1:${port}/live/x`);
+    await until(() => hub.state === 'live', 20_000, { what: 'the RTMP stream live' });
+    expect(hub.tracks.map((t) => `${t.kind}:${t.codec}`)).toEqual(['video:h264', 'audio:aac']);
+    expect(hub.tracks[0]).toMatchObject({ width: 320, height: 240 });
+    expect([...(await view(wsUrl))].sort()).toEqual([1, 2]);
+
+    // The server goes: the hub says why it is not live.
+    for (const p of rtmpServers.splice(0)) await p.stop();
+    await until(() => hub.state === 'retrying' && hub.reason, 20_000, { what: 'the hub retrying' });
+    expect(hub.reason).toMatch(/connection refused|the stream ended|ffmpeg|no media/);
+    await until(() => hub.reason === 'connection refused', 20_000, { what: 'a refused reconnect' });
+
+    // It comes back: so does the stream, and a viewer gets pictures again.
+    rtmpServer('clip.flv', port);
+    await until(() => hub.state === 'live', 20_000, { what: 'the RTMP stream live again' });
+    expect(hub.stats.restarts).toBeGreaterThan(0);
+    expect((await view(wsUrl, 10)).has(1)).toBe(true);
+  }, 90_000);
+
+  it('HLS of H.265 + AAC over HTTP plays as H.265', async () => {
+    const { hub, wsUrl } = await openChannel(`${httpBase}/hls/index.m3u8`);
+    await until(() => hub.tracks.length > 0, 20_000, { what: 'the HLS tracks' });
+    expect(hub.tracks.map((t) => `${t.kind}:${t.codec}`)).toEqual(['video:h265', 'audio:aac']);
+    expect((await view(wsUrl, 10)).has(1)).toBe(true);
+  }, 60_000);
+
+  it('HTTP-FLV behind Basic authentication plays with the channel’s Username/Password, which no reason shows', async () => {
+    const { hub, wsUrl } = await openChannel(`${httpBase}/private/clip.flv`, { DeviceUserName: 'cam', DeviceUserPW: 's3cret!' });
+    await until(() => hub.tracks.length > 0, 20_000, { what: 'the HTTP-FLV tracks' });
+    expect(hub.tracks.map((t) => t.codec)).toEqual(['h264', 'aac']);
+    expect((await view(wsUrl, 10)).has(1)).toBe(true);
+
+    // Without them the server refuses, and the reason says so without any password in it.
+    const bad = await openChannel(`${httpBase}/private/clip.flv`, { DeviceUserName: 'cam', DeviceUserPW: 'wrong-pass' });
+    await until(() => bad.hub.state === 'retrying' && bad.hub.reason, 20_000, { what: 'a refused login' });
+    expect(bad.hub.reason).toMatch(/401|Unauthorized/);
+    expect(bad.hub.reason).not.toContain('wrong-pass');
+  }, 60_000);
+
+  it('G.711 audio from RTMP is encoded to AAC; the video is copied', async () => {
+    const port = await freePort();
+    rtmpServer('alaw.flv', port);
+    const { hub } = await openChannel(`rtmp://127.0.0.1:${port}/live/x`);
+    await until(() => hub.state === 'live' && hub.tracks.length === 2, 30_000, { what: 'the RTMP stream live with audio' });
+    expect(hub.tracks.map((t) => `${t.kind}:${t.codec}`)).toEqual(['video:h264', 'audio:aac']);
+    expect(hub.tracks[1]).toMatchObject({ sampleRate: 8000, channels: 1 });
+  }, 60_000);
+
+  it('H.265 in FLV: plays where ffmpeg reads it (6.1+), else the reason says the server’s ffmpeg is too old', async () => {
+    const { hub } = await openChannel(`${httpBase}/hevc.flv`);
+    if (await ffmpegHasHevcInFlv()) {
+      await until(() => hub.tracks.length > 0, 20_000);
+      expect(hub.tracks[0]).toMatchObject({ codec: 'h265' });
+    } else {
+      await until(() => hub.state === 'retrying' && hub.reason, 20_000, { what: 'the HEVC-in-FLV reason' });
+      expect(hub.reason).toBe(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'));
+    }
+  }, 60_000);
+});
+
+describe('addresses the pull source refuses', () => {
+  it('a channel address that is not an rtsp(s)/rtmp(s)/http(s) URL is refused with the reason, and nothing is added', async () => {
+    const before = (await api.body('/api/v1/devices?start=0&limit=50')).TotalCount as number;
+    for (const url of ['file:///etc/passwd', 'concat:rtmp://a/x|rtmp://b/y', '-i', 'rtmp:///live/x', 'rtmp://-f/live', 'udp://127.0.0.1:1234', 'http://host/a b']) {
+      const res = await api.post('/api/v1/adddevice', { DeviceName: 'Bad', DeviceType: 'RTSP', RtspUrl: url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.body, url).toMatch(/rtsp\(s\):\/\/|rtmp\(s\)/);
+    }
+    expect((await api.body('/api/v1/devices?start=0&limit=50')).TotalCount).toBe(before);
+  });
+
+  it('the source itself fails a bad address with its reason and starts no ffmpeg', async () => {
+    for (const [url, why] of [
+      ['file:///etc/passwd', /file:\/\/ is not pulled/],
+      ['concat:rtmp://a/x', /not a URL|is not pulled/],
+      ['rtmp://host/a\nb', /spaces or control characters/],
+    ] as const) {
+      const source = new FfmpegPullSource(url, { ffmpeg: '/nonexistent/ffmpeg' });
+      const failed = new Promise<string>((resolve) => source.start({ tracks: () => undefined, unit: () => undefined, failed: resolve } as SourceSink));
+      expect(await failed).toMatch(why);
+      expect(source.stats.runs).toBe(0);
+    }
+  });
+});
