@@ -2,23 +2,15 @@
  * /video/backchannel: deleting a day asks about the day as the page shows it (2026-11-27, as in the
  * breadcrumb), not as the URL carries it (20261127).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
 const DAY = '20261127';
-beforeEach(() => {
-  captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+adminSessionPerTest();
 
 describe('/video/backchannel', { timeout: 30_000 }, () => {
   it('asks to delete the day by its shown date', async () => {
