@@ -3,24 +3,15 @@
  * by time on the server, not every segment of the continuous run around it (hours that retention
  * would then never free).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
 const DAY = '20261127';
-let notices: string[];
-beforeEach(() => {
-  notices = captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+const admin = adminSessionPerTest();
 
 describe('/video/backchannel important mark', { timeout: 30_000 }, () => {
   it('marks the selected seconds, not the whole three-hour run', async () => {
@@ -49,6 +40,6 @@ describe('/video/backchannel important mark', { timeout: 30_000 }, () => {
     await waitFor(() => expect(api.callsTo('/api/v1/record/setimportant', 'POST')).toHaveLength(1));
     const body = api.callsTo('/api/v1/record/setimportant', 'POST')[0].body;
     expect(body).toEqual({ device: '5', channel: '1', starttime: `${DAY}083000`, endtime: `${DAY}083010`, important: '1' });
-    await waitFor(() => expect(notices.some((n) => n.startsWith('success'))).toBe(true));
+    await waitFor(() => expect(admin.notices.some((n) => n.startsWith('success'))).toBe(true));
   });
 });
