@@ -3,13 +3,12 @@
  * name the device and channel as the backchannel page does (not their ids), the range being written
  * says so, and marking a range important is confirmed.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
 const DAY = '20261127';
 const range = (from: string, to: string, extra: object = {}) => ({
@@ -23,15 +22,7 @@ const range = (from: string, to: string, extra: object = {}) => ({
   ...extra,
 });
 
-let notices: string[];
-beforeEach(() => {
-  notices = captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+const admin = adminSessionPerTest();
 
 function open() {
   const api = stubApi({
@@ -74,6 +65,6 @@ describe('/video/backtime', { timeout: 30_000 }, () => {
     expect(rows[1]).toHaveTextContent('录像中');
     fireEvent.click(within(rows[0]).getByRole('button', { name: /标记为重要/ }));
     await waitFor(() => expect(api.callsTo('/api/v1/record/setimportant', 'POST')).toHaveLength(1));
-    await waitFor(() => expect(notices).toContain('success:已标记为重要录像'));
+    await waitFor(() => expect(admin.notices).toContain('success:已标记为重要录像'));
   });
 });
