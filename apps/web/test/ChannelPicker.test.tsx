@@ -3,21 +3,13 @@
  * each row says of the channel (its device's name, its own recording switch), so 1,500 cameras are
  * not ticked one by one.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { ChannelPicker } from '../src/components/ChannelPicker';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
-beforeEach(() => {
-  captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+adminSessionPerTest();
 
 const channel = (i: number) => ({ ParentDeviceID: String(i), ChannelID: '1', Name: `Gate ${i}`, DeviceName: `NVR ${i}`, GBID: '1', Parental: 0, EnableRecord: i % 2 });
 
