@@ -4,22 +4,13 @@
  * A range kept on a GB28181 device: its progress, then the file; cancelling it (the button, or leaving
  * the page) tells the server, which stops the device; one the server ended shows the server's reason.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { DownloadPanel } from '../src/features/playback/components/DownloadPanel';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
-let notices: string[];
-beforeEach(() => {
-  notices = captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+const admin = adminSessionPerTest();
 
 const H = 3600;
 
@@ -30,7 +21,7 @@ describe('range download', () => {
     fireEvent.change(screen.getByTestId('download-from'), { target: { value: '03:00:00' } });
     fireEvent.change(screen.getByTestId('download-to'), { target: { value: '03:10:00' } });
     fireEvent.click(screen.getByTestId('download-start'));
-    await waitFor(() => expect(notices).toContain('warning:该时间段内没有录像'));
+    await waitFor(() => expect(admin.notices).toContain('warning:该时间段内没有录像'));
     expect(api.calls).toHaveLength(0);
   });
 
@@ -41,7 +32,7 @@ describe('range download', () => {
     fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
     fireEvent.click(screen.getByTestId('download-start'));
     await waitFor(() => expect(api.calls.map((c) => c.path)).toEqual(['/api/v1/record/recordvideo/download/mp4/1%3A1/20261127065900/20261127070100']));
-    expect(notices.filter((n) => n.startsWith('warning'))).toEqual([]);
+    expect(admin.notices.filter((n) => n.startsWith('warning'))).toEqual([]);
   });
 
   it('shows what it saved in KB/MB, not a count of bytes', async () => {
@@ -109,7 +100,7 @@ describe('range download', () => {
       await waitFor(() => expect(api.callsTo('/api/v1/downloadrecord/stop')).toHaveLength(1));
       expect(api.callsTo('/api/v1/downloadrecord/stop')[0].query.get('request_id')).toBe(id);
       await waitFor(() => expect(screen.getByTestId('download-start')).toBeInTheDocument());
-      expect(notices.filter((n) => n.startsWith('error'))).toEqual([]);
+      expect(admin.notices.filter((n) => n.startsWith('error'))).toEqual([]);
     });
 
     it('leaving the page while the device sends stops it on the server', async () => {
@@ -132,7 +123,7 @@ describe('range download', () => {
       });
       renderConsole(panel());
       start();
-      await waitFor(() => expect(notices).toContain('error:下载失败：120秒内无人查看下载进度，下载已停止'), { timeout: 5000 });
+      await waitFor(() => expect(admin.notices).toContain('error:下载失败：120秒内无人查看下载进度，下载已停止'), { timeout: 5000 });
     });
   });
 });
