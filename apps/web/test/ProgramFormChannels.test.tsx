@@ -5,22 +5,14 @@
  * once: the channels are a paged table, and their switches come with the plan (no request per
  * device: a tag per channel and a channelsconfig call per device froze this page).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { WEEKDAYS } from '@opencvr/shared';
 import ProgramFormPage from '../src/features/recording/pages/ProgramFormPage';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
-beforeEach(() => {
-  captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+adminSessionPerTest();
 
 const planOf = (Channels: object[]) => ({
   ID: 3,
