@@ -10,8 +10,9 @@ import { until } from '../helpers/index.js';
 import { CH, DEV, startRig, type GbRig } from './invite-support.js';
 
 let r: GbRig;
-beforeEach(async () => {
-  r = await startRig();
+beforeEach(async (test) => {
+  // The keepalive test: offline after one missed keepalive of 5 s (the shortest the settings take).
+  r = await startRig(test.task.name.includes('keepalive') ? { gb: { KeepaliveTimeout: 5, KeepaliveCount: 1 } } : {});
 });
 afterEach(async () => {
   await r.close();
@@ -32,7 +33,7 @@ async function setOnDemand(value: 0 | 1) {
   expect(res.statusCode, res.body).toBe(200);
 }
 
-const offline = () => until(() => !r.t.ctx.gb.session(DEV)?.online, 10_000, { what: 'the device offline' });
+const offline = () => until(() => !r.t.ctx.gb.session(DEV)?.online, 20_000, { what: 'the device offline' });
 
 describe('always-on GB28181 channel', () => {
   it('is INVITEd when its device registers and not before; let go while the device is offline, INVITEd again when it is back', async () => {
@@ -65,6 +66,26 @@ describe('always-on GB28181 channel', () => {
     // Back: INVITEd again.
     expect((await r.dev.register()).status).toBe(200);
     await until(() => r.media.invites.length === 2, 15_000, { what: 'the INVITE after the device came back' });
+    await until(async () => (await mainHub())?.state === 'live', 20_000, { what: 'live again' });
+  });
+
+  it('a device offline by keepalive timeout (still registered) gets no INVITE; its next keepalive brings the channel back', async () => {
+    await setOnDemand(0);
+    await until(() => r.media.invites.length === 1, 15_000, { what: 'the INVITE of the online device' });
+    const hub = await until(async () => {
+      const h = await mainHub();
+      return h?.state === 'live' && h;
+    }, 20_000, { what: 'the always-on GB channel live' });
+
+    // No keepalive: offline, but its registration stands (a request would still be sent to it).
+    await offline();
+    expect(r.t.ctx.gb.session(DEV)).toBeDefined();
+    await until(() => hub.state === 'stopped', 15_000, { what: 'the hub stopped while the device is offline' });
+    await r.t.ctx.alwaysOn.reconcile();
+    expect(r.media.invites).toHaveLength(1);
+
+    expect((await r.dev.keepalive()).status).toBe(200);
+    await until(() => r.media.invites.length === 2, 15_000, { what: 'the INVITE after the keepalive' });
     await until(async () => (await mainHub())?.state === 'live', 20_000, { what: 'live again' });
   });
 
