@@ -4,8 +4,8 @@ import type { NewsItem, OtherConfig } from '@opencvr/shared';
 import { NewsBell } from '../src/features/news/components/NewsBell';
 import { clearSession } from '../src/lib/session';
 import { useConfig } from '../src/lib/stores/config';
-import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { loginAdmin } from './helpers/dialogs';
 
 // The events socket, stubbed: the test pushes messages to whoever listens to a topic.
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
@@ -40,18 +40,7 @@ beforeEach(() => {
   ws.listeners.clear();
   captureNotices();
   clearSession();
-  useSession
-    .getState()
-    .login('tok', {
-      id: 1,
-      name: 'admin',
-      nick_name: '',
-      role: 'admin',
-      role_name: 'admin',
-      role_id: 1,
-      Status: 1,
-      MustChangePassword: false,
-    });
+  loginAdmin();
   useConfig.getState().setOtherConfig(other(false));
   api = stubApi({
     '/api/v1/newslist': () => v1({ total: 3, unread: 2, list: [item(3, 'ON'), item(2, 'OFF'), item(1, 'ON', 1)] }),
