@@ -91,6 +91,22 @@ describe('always-on channels', () => {
     expect(mainHub(pk)).toBeUndefined();
   });
 
+  it('always-on is the main stream: the sub stream a viewer opened stops after the grace period, the main one runs on', async () => {
+    const { DeviceID: device } = await post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+    const pk = await channelPk(device, '1');
+    await post('/api/v1/editchannel', { DeviceID: device, ChannelID: '1', OnDemand: 0 });
+    const main = await until(() => mainHub(pk)?.state === 'live' && mainHub(pk), 20_000);
+
+    const res = await t.app.inject({ url: '/api/v1/getchannelstream', headers: { token: admin }, query: { device, channel: '1', stream: '1' } });
+    expect(res.statusCode, res.body).toBe(200);
+    const sub = t.ctx.streams.get(streamKey(pk, 1))!;
+    expect(sub.onDemand).toBe(true);
+    await until(() => sub.state === 'stopped', GRACE_MS + 15_000, { what: 'the unwatched sub stream stopped' });
+    await t.ctx.alwaysOn.reconcile();
+    expect(t.ctx.streams.get(streamKey(pk, 1))).toBeUndefined();
+    expect(main.state).toBe('live');
+  });
+
   it('a disabled device or channel is not kept open; enabled again it starts at once', async () => {
     const { DeviceID: device } = await post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
     const pk = await channelPk(device, '1');

@@ -1,7 +1,7 @@
 /**
  * AlwaysOnChannels against a real database with its streams counted instead of opened: which channels
  * it opens (enabled always-on cameras of enabled devices, GB ones only while their device is online),
- * that a pass opens them `burst` at a time with a pause between, and that running hubs follow OnDemand.
+ * that a pass opens them `burst` at a time with a pause between, and that running main-stream hubs follow OnDemand.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/index.js';
@@ -98,8 +98,9 @@ describe('AlwaysOnChannels', () => {
     const gbWatched = await channel('34020000001320000002', '34020000001310000002');
     const hubs = {
       running: stubHub(streamKey(running, 0)),
-      runningSub: stubHub(streamKey(nowOnDemand, 1), 1),
-      variant: stubHub(`${streamKey(nowOnDemand, 0)}_h264`, 1),
+      nowOnDemand: stubHub(streamKey(nowOnDemand, 0), 1),
+      sub: stubHub(streamKey(running, 1), 1),
+      variant: stubHub(`${streamKey(running, 0)}_h264`, 1),
       gbUnwatched: stubHub(streamKey(gbUnwatched, 0)),
       gbWatched: stubHub(streamKey(gbWatched, 0), 1),
     };
@@ -109,7 +110,9 @@ describe('AlwaysOnChannels', () => {
 
     expect(opened).toEqual([missing]);
     expect(hubs.running.setOnDemand).toHaveBeenCalledWith(false);
-    expect(hubs.runningSub.setOnDemand).toHaveBeenCalledWith(true);
+    expect(hubs.nowOnDemand.setOnDemand).toHaveBeenCalledWith(true);
+    // Always-on is the main stream's: a sub stream or a variant is left on-demand.
+    expect(hubs.sub.setOnDemand).not.toHaveBeenCalled();
     expect(hubs.variant.setOnDemand).not.toHaveBeenCalled();
     // The GB device is offline: its unwatched stream stops, the watched one is on-demand again.
     expect(hubs.gbUnwatched.stop).toHaveBeenCalled();

@@ -111,17 +111,18 @@ export class AlwaysOnChannels {
       else want.set(channel.id, { device, channel });
     }
 
-    // Hubs running now follow their channel's OnDemand (both flows; variants are on-demand anyway).
+    // Main-stream hubs running now follow their channel's OnDemand (sub streams and variants are
+    // on-demand whatever the channel says).
     const open = new Set<number>();
     for (const hub of this.deps.hubs()) {
       const key = parseStreamKey(hub.key);
-      if (!key || key.variant || hub.state === 'stopped') continue;
+      if (!key || key.variant || key.flow !== 0 || hub.state === 'stopped') continue;
       if (waiting.has(key.channelPk) && hub.viewers === 0) {
         hub.stop('the device is offline');
         continue;
       }
       hub.setOnDemand(!want.has(key.channelPk));
-      if (key.flow === 0) open.add(key.channelPk);
+      open.add(key.channelPk);
     }
 
     let opened = 0;

@@ -80,7 +80,9 @@ export class StreamService {
       return undefined;
     };
     if (!make()) return undefined;
-    const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand: !!channel.on_demand });
+    // Always-on (OnDemand 0) is the main stream's: a sub stream a viewer opened stops after them, as
+    // on an on-demand channel, instead of holding a second camera session for good.
+    const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand: flow === 1 || !!channel.on_demand });
     // An on-demand hub with nobody yet stays up for one grace period, so the player can arrive.
     hub.touch();
     return hub;
