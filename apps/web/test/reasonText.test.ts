@@ -1,11 +1,18 @@
 /** The server's reconnect reasons in the console's language (reasonText.ts); unknown ones as written. */
 import { describe, expect, it } from 'vitest';
 import i18n from '../src/i18n';
+import { reason } from '@opencvr/shared';
 import { reasonText } from '../src/components/player/reasonText';
 
 describe('reasonText', () => {
   const zh = i18n.getFixedT('zh-CN');
   const en = i18n.getFixedT('en-US');
+  it('shows a reason of the shared catalogue (the server writes its English) in the console’s language', () => {
+    const hevc = reason('pullHevcFlvNeedsFfmpeg61', 'en-US');
+    expect(reasonText(hevc, zh)).toBe(reason('pullHevcFlvNeedsFfmpeg61', 'zh-CN'));
+    expect(reasonText(hevc, zh)).toMatch(/H\.265.*ffmpeg/);
+    expect(reasonText(hevc, en)).toBe(hevc);
+  });
   it('names the common camera failures in Chinese and English', () => {
     expect(reasonText('connection refused', zh)).toBe('摄像机拒绝连接');
     expect(reasonText('connection refused', en)).toBe('The camera refused the connection');

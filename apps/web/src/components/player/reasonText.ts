@@ -2,9 +2,17 @@
  * The server says why a stream is reconnecting in its own words (the hub's state reason: "connection
  * refused", "no media for 10 s", "DESCRIBE: 401 Unauthorized", a GB28181 device offline or silent,
  * …). The reasons a camera or GB device commonly gives are shown in the console's language; any other stays as the server wrote it (a detail an
- * administrator can search for).
+ * administrator can search for). A reason the server takes from the shared REASONS catalogue (in
+ * English, e.g. pullHevcFlvNeedsFfmpeg61) is shown from the same catalogue in the console's language.
  */
 import type { TFunction } from 'i18next';
+import { REASONS, reason as catalogueReason, type ReasonKey } from '@opencvr/shared';
+import { currentLang } from '../../i18n';
+
+/** The catalogue's reasons without {vars}, by their English text. */
+const BY_ENGLISH = new Map<string, ReasonKey>(
+  (Object.keys(REASONS) as ReasonKey[]).filter((k) => !REASONS[k]['en-US'].includes('{')).map((k) => [REASONS[k]['en-US'], k]),
+);
 
 const KNOWN: [RegExp, string, (m: RegExpExecArray) => Record<string, string>][] = [
   [/^connection refused$/i, 'refused', () => ({})],
@@ -36,6 +44,12 @@ export function reasonText(reason: string, t: TFunction): string {
   for (const [re, key, vars] of KNOWN) {
     const m = re.exec(reason);
     if (m) return t(`player.reasons.${key}`, vars(m));
+  }
+  const key = BY_ENGLISH.get(reason);
+  if (key) {
+    // A fixed-language t (getFixedT) says which; the console's own t follows the current language.
+    const lng = (t as unknown as { lng?: string }).lng;
+    return catalogueReason(key, lng ? (lng === 'en-US' ? 'en-US' : 'zh-CN') : currentLang());
   }
   return reason;
 }
