@@ -5,38 +5,22 @@ import { MemoryRouter } from 'react-router-dom';
 import { VideoTree } from '../src/features/video/components/VideoTree';
 import { setLang } from '../src/i18n';
 import { clearEarly } from '../src/lib/early';
+import { stubTreeServer } from './helpers/tree-server';
 
-const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
 const device = { DeviceID: '34020000001320000001', DeviceName: 'NVR east', DeviceType: 'GB28181', Online: 1, ChannelNum: 1, onlineChannelNums: 1 };
 const channel = { ChannelID: '9', ParentDeviceID: device.DeviceID, DeviceName: 'NVR east', Name: 'Lobby', Parental: 0, GBID: '9', Online: 1, Enable: 1, FavoritesChannel: 0 };
 
 let calls: URL[];
 const searches = () => calls.filter((u) => u.pathname === '/api/v1/all/channels');
 
-// antd's Input measures itself with ResizeObserver, which jsdom lacks.
-class NoResize {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-
 beforeEach(() => {
   setLang('zh-CN');
-  calls = [];
-  vi.stubGlobal('ResizeObserver', NoResize);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      calls.push(url);
-      const body =
-        url.pathname === '/api/v1/devices'
-          ? { Devices: [device], TotalCount: 1 }
-          : url.pathname === '/api/v1/all/channels'
-            ? { Channels: [channel], ChannelCount: 1 }
-            : {};
-      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-    }),
+  calls = stubTreeServer((url) =>
+    url.pathname === '/api/v1/devices'
+      ? { Devices: [device], TotalCount: 1 }
+      : url.pathname === '/api/v1/all/channels'
+        ? { Channels: [channel], ChannelCount: 1 }
+        : {},
   );
 });
 afterEach(() => {
