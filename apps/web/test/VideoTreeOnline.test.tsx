@@ -13,6 +13,7 @@ import { VideoTree } from '../src/features/video/components/VideoTree';
 import { setLang } from '../src/i18n';
 import { clearEarly } from '../src/lib/early';
 import { captureNotices } from './helpers/console';
+import { stubTreeServer } from './helpers/tree-server';
 
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
 vi.mock('../src/lib/ws', () => ({
@@ -21,19 +22,12 @@ vi.mock('../src/lib/ws', () => ({
   },
 }));
 
-const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
 const DEV = '34020000001180000001';
 const CH = '34020000001310000001';
 let online = 0;
 const device = () => ({ DeviceID: DEV, DeviceName: 'NVR 一号楼', DeviceType: 'GB28181', Online: online, ChannelNum: 1, onlineChannelNums: online });
 const channel = () => ({ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR 一号楼', Name: '大门口', Parental: 0, GBID: CH, Online: online, Enable: 1, FavoritesChannel: 0 });
 const news = (Status: 'ON' | 'OFF'): NewsItem => ({ ID: 1, Status, DeviceID: DEV, ChannelID: CH, ChannelName: '大门口', NewsTime: '2026-11-27 10:40:00', sign: 0 });
-
-class NoResize {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
 
 function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
@@ -44,14 +38,8 @@ beforeEach(() => {
   setLang('zh-CN');
   online = 0;
   notices = captureNotices();
-  vi.stubGlobal('ResizeObserver', NoResize);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      const body = url.pathname === '/api/v1/devices' ? { Devices: [device()], TotalCount: 1 } : url.pathname === '/api/v1/channels' ? { Channels: [channel()], ChannelCount: 1 } : {};
-      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-    }),
+  stubTreeServer((url) =>
+    url.pathname === '/api/v1/devices' ? { Devices: [device()], TotalCount: 1 } : url.pathname === '/api/v1/channels' ? { Channels: [channel()], ChannelCount: 1 } : {},
   );
 });
 afterEach(() => {
