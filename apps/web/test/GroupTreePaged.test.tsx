@@ -9,8 +9,8 @@ import { MemoryRouter } from 'react-router-dom';
 import { GroupTree } from '../src/features/video/components/GroupTree';
 import { setLang } from '../src/i18n';
 import { captureNotices } from './helpers/console';
+import { stubTreeServer } from './helpers/tree-server';
 
-const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
 const CAMERAS = Array.from({ length: 1500 }, (_, i) => ({
   ID: `${i + 1}:1`,
   Name: `cam ${i + 1}`,
@@ -24,33 +24,17 @@ const CAMERAS = Array.from({ length: 1500 }, (_, i) => ({
   Enable: 1,
 }));
 
-class NoResize {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-
 let asked: URL[] = [];
 beforeEach(() => {
   setLang('zh-CN');
   captureNotices();
-  asked = [];
-  vi.stubGlobal('ResizeObserver', NoResize);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      asked.push(url);
-      let body: unknown = {};
-      if (url.pathname === '/api/v1/group/children') {
-        const all = url.searchParams.get('labelid') === '0' ? [{ ID: '1', Name: 'Site', ParentID: '0', Parental: 1, IsSearchDevice: 0, NodeType: 'directory' }] : CAMERAS;
-        const start = Number(url.searchParams.get('start') ?? 0);
-        const limit = url.searchParams.get('limit');
-        body = { Nodes: limit ? all.slice(start, start + Number(limit)) : all, Count: all.length };
-      }
-      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-    }),
-  );
+  asked = stubTreeServer((url) => {
+    if (url.pathname !== '/api/v1/group/children') return {};
+    const all = url.searchParams.get('labelid') === '0' ? [{ ID: '1', Name: 'Site', ParentID: '0', Parental: 1, IsSearchDevice: 0, NodeType: 'directory' }] : CAMERAS;
+    const start = Number(url.searchParams.get('start') ?? 0);
+    const limit = url.searchParams.get('limit');
+    return { Nodes: limit ? all.slice(start, start + Number(limit)) : all, Count: all.length };
+  });
 });
 afterEach(() => {
   vi.unstubAllGlobals();
