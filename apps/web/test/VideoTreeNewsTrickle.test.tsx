@@ -13,6 +13,7 @@ import { setLang } from '../src/i18n';
 import { clearEarly } from '../src/lib/early';
 import { NEWS_REFRESH_GAP_MS } from '../src/lib/newsSettle';
 import { captureNotices } from './helpers/console';
+import { stubTreeServer } from './helpers/tree-server';
 
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
 vi.mock('../src/lib/ws', () => ({
@@ -21,31 +22,19 @@ vi.mock('../src/lib/ws', () => ({
   },
 }));
 
-const envelope = (Body: unknown) => ({ EasyDarwin: { Header: { ErrorNum: '200', ErrorString: 'OK' }, Body } });
 const DEVICES = Array.from({ length: 50 }, (_, i) => ({ DeviceID: String(i + 1), DeviceName: `cam-${i + 1}`, DeviceType: 'RTSP', Online: 1, ChannelNum: 1, onlineChannelNums: 1 }));
 const news = (n: number): NewsItem => ({ ID: n, Status: 'ON', DeviceID: String(n), ChannelID: '1', ChannelName: `cam-${n}`, NewsTime: '2026-11-27 10:40:00', sign: 0 });
-
-class NoResize {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
 
 let deviceReads = 0;
 beforeEach(() => {
   setLang('zh-CN');
   captureNotices();
   deviceReads = 0;
-  vi.stubGlobal('ResizeObserver', NoResize);
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: string) => {
-      const url = new URL(input, 'http://localhost');
-      if (url.pathname === '/api/v1/devices') deviceReads += 1;
-      const body = url.pathname === '/api/v1/devices' ? { Devices: DEVICES, TotalCount: 1500 } : {};
-      return new Response(JSON.stringify(envelope(body)), { status: 200, headers: { 'Content-Type': 'application/json' } });
-    }),
-  );
+  stubTreeServer((url) => {
+    if (url.pathname !== '/api/v1/devices') return {};
+    deviceReads += 1;
+    return { Devices: DEVICES, TotalCount: 1500 };
+  });
 });
 afterEach(() => {
   vi.useRealTimers();
