@@ -92,7 +92,12 @@ describe('stream checker recovery', () => {
     expect(whileDown.length).toBeLessThanOrEqual(2 * 350 + 2 * (60 / 5 + 1));
 
     s.up.set(server, true);
+    const backFrom = s.starts.length;
     const took = await until(() => s.onlineOf(server) === 300, 60_000);
+    // Each channel once: the round (a new one began meanwhile) skips the channels the retry and
+    // follow-ups have just probed (probing them again took the server's slots from the ones waiting).
+    const toServer = s.starts.slice(backFrom).filter((x) => x.url.includes(`//${server}/`));
+    expect(new Set(toServer.map((x) => x.url)).size).toBe(toServer.length);
     await c.stop();
     // The round alone reaches each channel up to 30 s later; the retry (5 s at most) and the
     // follow-ups (300 × 100 ms, 8 at once) bring them all back well before.

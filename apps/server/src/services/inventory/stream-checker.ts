@@ -4,7 +4,8 @@
  * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
  * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
  * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
- * in a lane of their own (stream-recovery.ts says why). stop() leaves no timer and no socket.
+ * in a lane of their own (stream-recovery.ts says why); the round skips a channel probed less than
+ * half an interval ago. stop() leaves no timer and no socket.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -102,6 +103,8 @@ export class StreamChecker {
   private inFlight = new Map<number, { sig: string; lane: Lane; endpoint: string; abort: AbortController; done: Promise<void> }>();
   private inLane: Record<Lane, number> = { check: 0, follow: 0 };
   private perEndpoint = new Map<string, number>();
+  /** When each channel's last probe started: one within half an interval covers its round turn. */
+  private probedAt = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private running = false;
@@ -162,6 +165,7 @@ export class StreamChecker {
     this.targets = fresh;
     this.recovery.setTargets(list);
     for (const pk of this.follow) if (!fresh.has(pk)) this.follow.delete(pk);
+    for (const pk of this.probedAt.keys()) if (!fresh.has(pk)) this.probedAt.delete(pk);
   }
 
   private onChange() {
@@ -223,8 +227,11 @@ export class StreamChecker {
         const due = this.roundStart + (this.next * this.intervalMs) / this.round.length;
         if (due <= now) {
           const pk = this.round[this.next++];
-          // Already being probed (an edit, a follow-up): this round's turn is covered.
-          if (!this.inFlight.has(pk)) this.launch(pk, 'check');
+          // Being probed, or probed less than half an interval ago (an edit, a retry, a follow-up):
+          // this round's turn is covered. Probing it again took a returned server's slots from its
+          // follow-ups (seen: the round re-probing channels just back while 130 others waited).
+          const recent = now - (this.probedAt.get(pk) ?? -Infinity) < this.intervalMs / 2;
+          if (!this.inFlight.has(pk) && !recent) this.launch(pk, 'check');
           continue;
         }
         wake(due);
@@ -275,6 +282,7 @@ export class StreamChecker {
     const sig = signature(t);
     const endpoint = this.recovery.endpointOf(pk) ?? '';
     const abort = new AbortController();
+    this.probedAt.set(pk, Date.now());
     let outcome: { ok: boolean; answered: boolean } | undefined;
     const done = (async () => {
       const r = await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
