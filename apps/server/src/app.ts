@@ -35,7 +35,7 @@ import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { rtspSourceFactory } from './media/ingest/sources.js';
 import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
-import { probeRtsp } from './access/rtsp/probe.js';
+import { probeStream } from './access/stream-probe.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
@@ -129,7 +129,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
         listTargets: () => listCheckTargets(db.kysely),
         setOnline: (pk, online, reason) => inventory.channels.setOnline(pk, online, reason),
         subscribe: (fn) => inventory.subscribe(fn),
-        probe: probeRtsp,
+        probe: probeStream,
         // The app's logger, once the app exists (below).
         log: { info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
       },
