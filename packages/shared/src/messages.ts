@@ -260,6 +260,38 @@ export const REASONS = {
   gbMediaFailed: { 'zh-CN': '接收设备媒体失败（{detail}）', 'en-US': 'receiving the device media failed ({detail})' },
   gbDeviceStoppedSending: { 'zh-CN': '设备已停止发送（{seconds}秒内未收到数据）', 'en-US': 'the device stopped sending (nothing for {seconds} s)' },
   gbNoPicture: { 'zh-CN': '设备未发送任何画面', 'en-US': 'the device sent no picture' },
+  // why receiving a device's media failed (gb/media: the RTP receiver and the PS source), for a device playback's socket and a download
+  gbRtpReceiverClosed: { 'zh-CN': '接收端已关闭', 'en-US': 'the RTP receiver was closed' },
+  gbRtpWrongSsrc: {
+    'zh-CN': '收到的RTP流SSRC为 {got}，与点播的 {expected} 不一致（已丢弃{count}个包）',
+    'en-US': 'RTP arrived only with SSRC {got} while {expected} was expected ({count} packets dropped)',
+  },
+  gbRtpNotRtp: { 'zh-CN': '{seconds}秒内收到{count}个数据包，但都不是RTP', 'en-US': '{count} packets arrived within {seconds} s but none was RTP' },
+  gbNoRtpUdp: {
+    'zh-CN': '{seconds}秒内未在UDP端口 {port} 收到设备的视频流：请检查告知设备的媒体IP（{ip}）及该端口是否可达',
+    'en-US': 'no RTP received on UDP port {port} within {seconds} s: check the media IP announced ({ip}) and that the port is reachable from the device',
+  },
+  gbTcpNoRtp: { 'zh-CN': '设备已连接TCP端口 {port}，但{seconds}秒内未发送RTP', 'en-US': 'the device connected to TCP port {port} but sent no RTP within {seconds} s' },
+  gbTcpNotConnected: {
+    'zh-CN': '设备在{seconds}秒内未连接TCP端口 {port}：请检查告知设备的媒体IP（{ip}）及该端口是否可达',
+    'en-US': 'the device did not connect to TCP port {port} within {seconds} s: check the media IP announced ({ip}) and that the port is reachable from the device',
+  },
+  gbTcpActiveNoRtp: { 'zh-CN': '{seconds}秒内未通过TCP收到设备的视频流（{address}）', 'en-US': 'no RTP received from the device over TCP ({address}) within {seconds} s' },
+  gbTcpActiveNoAddress: {
+    'zh-CN': 'TCP主动模式：设备的SDP应答中没有可连接的媒体地址（{address}）',
+    'en-US': "TCP active: the device's SDP answer gave no media address to connect to ({address})",
+  },
+  gbTcpActiveTimeout: { 'zh-CN': 'TCP主动模式：{seconds}秒内无法连接设备的媒体地址 {address}', 'en-US': "TCP active: could not connect to the device's media address {address} within {seconds} s" },
+  gbTcpActiveFailed: { 'zh-CN': 'TCP主动模式：连接设备的媒体地址 {address} 失败（{code}）', 'en-US': "TCP active: connection to the device's media address {address} failed ({code})" },
+  gbMediaSocketError: { 'zh-CN': '媒体连接出错（{where}，{code}）', 'en-US': 'the media connection failed ({where}, {code})' },
+  gbTcpClosedByDevice: { 'zh-CN': '设备关闭了TCP媒体连接（{address}）', 'en-US': 'the device closed the TCP media connection ({address})' },
+  gbUnplayableStream: { 'zh-CN': '设备发送的 {what} 无法播放（支持 H.264、H.265、AAC 和 G.711）', 'en-US': 'the device sends {what}, which cannot be played (H.264, H.265, AAC and G.711 can)' },
+  gbNotPs: {
+    'zh-CN': '{seconds}秒内收到的RTP中没有PS流（{bytes}字节中无包头或PES）：请确认设备按GB28181发送PS（负载类型96）',
+    'en-US': 'RTP arrives but holds no MPEG-PS (no pack header or PES in {bytes} bytes within {seconds} s): is the device sending PS (GB28181 payload type 96)?',
+  },
+  gbNoPictureIn: { 'zh-CN': '收到PS流，但{seconds}秒内未能读出H.264/H.265画面', 'en-US': 'PS arrives but no H.264/H.265 picture could be read within {seconds} s' },
+  gbNoKeyframe: { 'zh-CN': '收到PS流，但{seconds}秒内没有带参数集的关键帧', 'en-US': 'PS arrives but no keyframe with its parameter sets came within {seconds} s' },
   gbDownloadWriteFailed: { 'zh-CN': '无法写入下载文件（{detail}）', 'en-US': 'cannot write the download ({detail})' },
   gbMp4Failed: { 'zh-CN': '无法生成MP4文件（{detail}）', 'en-US': 'the MP4 could not be made ({detail})' },
   gbDownloadCancelled: { 'zh-CN': '下载已取消', 'en-US': 'the download was cancelled' },

@@ -269,6 +269,20 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     expect(r2.text.find((m) => m.type === 'state' && m.state === 'ended')?.reason).toBe('the recording reached its end (MediaStatus 121)');
   });
 
+  it("media that never arrives: \"stopped\", why in the opener's language from the catalogue (the port and the media IP named), not the receiver's English", async () => {
+    history = serveHistory(dev, { mediaElsewhere: true });
+    const stoppedReason = async (lang?: string) => {
+      const open = await openPlayback(START, 30, lang);
+      const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
+      await r.closed;
+      return r.text.find((m) => m.type === 'state' && m.state === 'stopped')?.reason as string;
+    };
+    expect(await stoppedReason()).toMatch(/^3秒内未在UDP端口 \d+ 收到设备的视频流：请检查告知设备的媒体IP（127\.0\.0\.1）及该端口是否可达$/);
+    expect(await stoppedReason('en-US')).toMatch(
+      /^no RTP received on UDP port \d+ within 3 s: check the media IP announced \(127\.0\.0\.1\) and that the port is reachable from the device$/,
+    );
+  });
+
   it('a device refusing the INVITE is named in the answer', async () => {
     history = serveHistory(dev, { refuse: 404 });
     const query = { channel: `${DEV}:${CHN}`, stime: localStamp(START), etime: localStamp(new Date(START.getTime() + 60_000)), recordType: 'Device' };

@@ -9,6 +9,7 @@
 import type { MediaSource, SourceSink } from '../../media/hub.js';
 import { PsDemuxer, PsTrackAssembler, streamTypeName, type PsDemuxerStats, type PsFrame } from '@opencvr/ps';
 import type { RtpPacket } from '@opencvr/rtp';
+import type { Reason } from '@opencvr/shared';
 import type { GbMediaTransport, ReceiverLog, ReceiverStats, RtpReceiver } from './rtp-receiver.js';
 
 /** What the platform puts in its SDP offer (c=, m= port, TCP setup role). */
@@ -34,6 +35,14 @@ export interface GbPlaySession {
 }
 
 /** Sends the INVITE for this offer; `ended` is to be called if the device ends the session (its BYE, MediaStatus 121). */
+/**
+ * The sink of a device playback or download: beside the log's words it takes the catalogue reason,
+ * to tell its user in their language (the hub's sink takes the words only, and ignores the rest).
+ */
+export interface GbSourceSink extends SourceSink {
+  failed(reason: string, why?: Reason): void;
+}
+
 export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string) => void) => Promise<GbPlaySession>;
 
 export interface GbPsSourceOptions {
@@ -63,7 +72,8 @@ export class GbPsSource implements MediaSource {
 
   start(sink: SourceSink): void {
     this.sink = sink;
-    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err)));
+    // An INVITE refused or unusable carries its catalogue reason (GbInviteError.why).
+    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err), (err as { why?: Reason } | undefined)?.why));
   }
 
   stop(): void {
@@ -81,10 +91,11 @@ export class GbPsSource implements MediaSource {
     }
   }
 
-  private fail(reason: string) {
+  /** `why`: the catalogue's reason beside the log's words, for a sink that reads it (GbSourceSink). */
+  private fail(reason: string, why?: Reason) {
     if (this.stopped) return;
     this.stop();
-    this.sink?.failed(reason);
+    (this.sink as GbSourceSink | undefined)?.failed(reason, why);
   }
 
   private async run() {
@@ -106,7 +117,7 @@ export class GbPsSource implements MediaSource {
     const { ssrc, ip, port } = session.answer;
     receiver.start(
       { ssrc, remote: ip && port ? { ip, port } : undefined },
-      { packet: (p, lost) => this.onPacket(p, lost), failed: (reason) => this.fail(reason) },
+      { packet: (p, lost) => this.onPacket(p, lost), failed: (reason, why) => this.fail(reason, why) },
     );
   }
 
@@ -115,7 +126,7 @@ export class GbPsSource implements MediaSource {
     if (!this.noTracksTimer && !this.tracks.announced) {
       const ms = this.opts.noTracksTimeoutMs ?? 10_000;
       this.noTracksTimer = setTimeout(() => {
-        if (!this.tracks.announced) this.fail(this.noTracksReason(ms));
+        if (!this.tracks.announced) this.fail(...this.noTracksReason(ms));
       }, ms);
       this.noTracksTimer.unref();
     }
@@ -137,16 +148,24 @@ export class GbPsSource implements MediaSource {
   }
 
   /** RTP came but nothing playable: say what the stream holds. */
-  private noTracksReason(ms: number): string {
+  private noTracksReason(ms: number): [string, Reason] {
     const s = Math.round(ms / 1000);
     const ps = this.demuxer.stats;
     const unsupported = [...this.demuxer.unsupported.values()].map(streamTypeName);
-    if (unsupported.length)
-      return `the device sends ${unsupported.join(' and ')}, which cannot be played (H.264, H.265, AAC and G.711 can)`;
+    if (unsupported.length) {
+      const what = unsupported.join(' and ');
+      return [`the device sends ${what}, which cannot be played (H.264, H.265, AAC and G.711 can)`, { key: 'gbUnplayableStream', vars: { what: unsupported.join(', ') } }];
+    }
     if (ps.packs + ps.pes === 0)
-      return `RTP arrives but holds no MPEG-PS (no pack header or PES in ${ps.bytes} bytes within ${s} s): is the device sending PS (GB28181 payload type 96)?`;
+      return [
+        `RTP arrives but holds no MPEG-PS (no pack header or PES in ${ps.bytes} bytes within ${s} s): is the device sending PS (GB28181 payload type 96)?`,
+        { key: 'gbNotPs', vars: { bytes: ps.bytes, seconds: s } },
+      ];
     if (ps.videoFrames === 0)
-      return `PS arrives but no H.264/H.265 picture could be read within ${s} s (${ps.pes} PES, ${ps.dropped} frames dropped)`;
-    return `PS arrives but no keyframe with its parameter sets came within ${s} s`;
+      return [
+        `PS arrives but no H.264/H.265 picture could be read within ${s} s (${ps.pes} PES, ${ps.dropped} frames dropped)`,
+        { key: 'gbNoPictureIn', vars: { seconds: s } },
+      ];
+    return [`PS arrives but no keyframe with its parameter sets came within ${s} s`, { key: 'gbNoKeyframe', vars: { seconds: s } }];
   }
 }

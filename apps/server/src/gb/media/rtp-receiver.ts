@@ -9,6 +9,7 @@
 import type dgram from 'node:dgram';
 import net from 'node:net';
 import { parseRtp, ReorderBuffer, Rfc4571Reader, type RtpPacket } from '@opencvr/rtp';
+import type { Reason } from '@opencvr/shared';
 import { closeQuietly, type RtpPortPool } from './ports.js';
 
 /** UDP, or TCP with the platform passive (listening) or active (connecting). */
@@ -47,8 +48,11 @@ export interface ReceiverStart {
 export interface ReceiverHandlers {
   /** One RTP packet in order; `lost` packets are missing just before it. */
   packet(packet: RtpPacket, lost: number): void;
-  /** The session cannot go on (reason for the operator). Called once; the receiver is closed. */
-  failed(reason: string): void;
+  /**
+   * The session cannot go on: `reason` in the log's words (the hub's state), `why` the same from the
+   * catalogue (a device playback or download tells its user in their language). Called once; the receiver is closed.
+   */
+  failed(reason: string, why: Reason): void;
 }
 
 export interface ReceiverStats {
@@ -103,7 +107,9 @@ export class RtpReceiver {
       r.release = release;
       r.reorder = new ReorderBuffer(opts.reorder ?? { size: 128, maxDelayMs: 80 });
       socket.on('message', (msg, rinfo) => r.onDatagram(msg, `${rinfo.address}:${rinfo.port}`));
-      socket.on('error', (err) => r.fail(`UDP port ${port}: ${err.message}`));
+      socket.on('error', (err: NodeJS.ErrnoException) =>
+        r.fail(`UDP port ${port}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: `UDP ${port}`, code: err.code ?? err.message } }),
+      );
       return r;
     }
     if (opts.transport === 'tcp-passive') {
@@ -112,7 +118,9 @@ export class RtpReceiver {
       r.server = socket;
       r.release = release;
       socket.on('connection', (conn) => r.onTcpConnection(conn));
-      socket.on('error', (err) => r.fail(`TCP port ${port}: ${err.message}`));
+      socket.on('error', (err: NodeJS.ErrnoException) =>
+        r.fail(`TCP port ${port}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: `TCP ${port}`, code: err.code ?? err.message } }),
+      );
       return r;
     }
     return new RtpReceiver(opts, 9);
@@ -125,7 +133,7 @@ export class RtpReceiver {
   /** Starts delivering (and the time-outs); TCP active connects to the device now. */
   start(params: ReceiverStart, handlers: ReceiverHandlers): void {
     if (this.closed) {
-      handlers.failed('the RTP receiver was closed');
+      handlers.failed('the RTP receiver was closed', { key: 'gbRtpReceiverClosed' });
       return;
     }
     this.handlers = handlers;
@@ -137,9 +145,10 @@ export class RtpReceiver {
       () => {
         const now = Date.now();
         if (this.stats.lastPacketAt === undefined) {
-          if (now - this.startedAt >= first) this.fail(this.noRtpReason(first));
+          if (now - this.startedAt >= first) this.fail(...this.noRtpReason(first));
         } else if (now - this.stats.lastPacketAt >= idle) {
-          this.fail(`RTP stopped: nothing on ${this.where()} for ${Math.round(idle / 1000)} s`);
+          const seconds = Math.round(idle / 1000);
+          this.fail(`RTP stopped: nothing on ${this.where()} for ${seconds} s`, { key: 'gbDeviceStoppedSending', vars: { seconds } });
         }
       },
       Math.min(500, Math.max(50, first / 4)),
@@ -169,11 +178,11 @@ export class RtpReceiver {
     this.release?.();
   }
 
-  private fail(reason: string) {
+  private fail(reason: string, why: Reason) {
     if (this.closed) return;
     const h = this.handlers;
     this.close();
-    h?.failed(reason);
+    h?.failed(reason, why);
   }
 
   private where(): string {
@@ -182,31 +191,48 @@ export class RtpReceiver {
     return `the TCP connection to ${this.stats.remote ?? 'the device'}`;
   }
 
-  /** Why nothing came, in the operator's terms. */
-  private noRtpReason(ms: number): string {
+  /** Why nothing came, in the operator's terms (the log's words, and the catalogue's). */
+  private noRtpReason(ms: number): [string, Reason] {
     const s = Math.round(ms / 1000);
     const ip = this.opts.announcedIp;
+    const port = this.port;
     if (this.stats.foreign > 0) {
-      return `RTP arrived on ${this.where()} but only with SSRC ${hex(this.lastForeign)} while ${hex(this.expected ?? 0)} was expected (${this.stats.foreign} packets dropped)`;
+      const vars = { got: hex(this.lastForeign), expected: hex(this.expected ?? 0), count: this.stats.foreign };
+      return [
+        `RTP arrived on ${this.where()} but only with SSRC ${vars.got} while ${vars.expected} was expected (${vars.count} packets dropped)`,
+        { key: 'gbRtpWrongSsrc', vars },
+      ];
     }
     if (this.stats.badPackets > 0)
-      return `${this.stats.badPackets} packets arrived on ${this.where()} within ${s} s but none was RTP`;
+      return [
+        `${this.stats.badPackets} packets arrived on ${this.where()} within ${s} s but none was RTP`,
+        { key: 'gbRtpNotRtp', vars: { count: this.stats.badPackets, seconds: s } },
+      ];
     if (this.opts.transport === 'udp') {
-      return `no RTP received on UDP port ${this.port} within ${s} s: check the media IP announced (${ip}) and that the port is reachable from the device`;
+      return [
+        `no RTP received on UDP port ${port} within ${s} s: check the media IP announced (${ip}) and that the port is reachable from the device`,
+        { key: 'gbNoRtpUdp', vars: { port, seconds: s, ip } },
+      ];
     }
     if (this.opts.transport === 'tcp-passive') {
       return this.tcpConnected
-        ? `the device connected to TCP port ${this.port} but sent no RTP within ${s} s`
-        : `the device did not connect to TCP port ${this.port} within ${s} s: check the media IP announced (${ip}) and that the port is reachable from the device`;
+        ? [`the device connected to TCP port ${port} but sent no RTP within ${s} s`, { key: 'gbTcpNoRtp', vars: { port, seconds: s } }]
+        : [
+            `the device did not connect to TCP port ${port} within ${s} s: check the media IP announced (${ip}) and that the port is reachable from the device`,
+            { key: 'gbTcpNotConnected', vars: { port, seconds: s, ip } },
+          ];
     }
-    return `no RTP received from the device over TCP (${this.stats.remote ?? 'no address'}) within ${s} s`;
+    const address = this.stats.remote ?? '?';
+    return [
+      `no RTP received from the device over TCP (${this.stats.remote ?? 'no address'}) within ${s} s`,
+      { key: 'gbTcpActiveNoRtp', vars: { address, seconds: s } },
+    ];
   }
 
   private connectActive(remote: ReceiverStart['remote']) {
     if (!remote?.ip || !remote.port || remote.port > 65535) {
-      this.fail(
-        `TCP active: the device's SDP answer gave no media address to connect to (${remote?.ip || '?'}:${remote?.port ?? '?'})`,
-      );
+      const address = `${remote?.ip || '?'}:${remote?.port ?? '?'}`;
+      this.fail(`TCP active: the device's SDP answer gave no media address to connect to (${address})`, { key: 'gbTcpActiveNoAddress', vars: { address } });
       return;
     }
     const target = `${remote.ip}:${remote.port}`;
@@ -214,15 +240,20 @@ export class RtpReceiver {
     const socket = net.connect({ host: remote.ip, port: remote.port });
     const timer = setTimeout(() => {
       socket.destroy();
-      this.fail(
-        `TCP active: could not connect to the device's media address ${target} within ${ACTIVE_CONNECT_TIMEOUT_MS / 1000} s`,
-      );
+      const seconds = ACTIVE_CONNECT_TIMEOUT_MS / 1000;
+      this.fail(`TCP active: could not connect to the device's media address ${target} within ${seconds} s`, {
+        key: 'gbTcpActiveTimeout',
+        vars: { address: target, seconds },
+      });
     }, ACTIVE_CONNECT_TIMEOUT_MS);
     timer.unref();
     socket.once('connect', () => clearTimeout(timer));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      this.fail(`TCP active: connection to the device's media address ${target} failed (${err.code ?? err.message})`);
+      this.fail(`TCP active: connection to the device's media address ${target} failed (${err.code ?? err.message})`, {
+        key: 'gbTcpActiveFailed',
+        vars: { address: target, code: err.code ?? err.message },
+      });
     });
     this.attachTcp(socket, target);
   }
@@ -236,7 +267,9 @@ export class RtpReceiver {
     this.tcpConnected = true;
     const from = `${conn.remoteAddress?.replace(/^::ffff:/, '')}:${conn.remotePort}`;
     this.stats.remote = from;
-    conn.on('error', (err) => this.fail(`TCP media connection from ${from}: ${err.message}`));
+    conn.on('error', (err: NodeJS.ErrnoException) =>
+      this.fail(`TCP media connection from ${from}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: from, code: err.code ?? err.message } }),
+    );
     this.attachTcp(conn, from);
   }
 
@@ -249,7 +282,7 @@ export class RtpReceiver {
       this.stats.bytes += chunk.length;
       for (const frame of reader.push(chunk)) this.onPacketBytes(frame, from, false);
     });
-    conn.on('close', () => this.fail(`the device closed the TCP media connection (${from})`));
+    conn.on('close', () => this.fail(`the device closed the TCP media connection (${from})`, { key: 'gbTcpClosedByDevice', vars: { address: from } }));
   }
 
   private onDatagram(msg: Buffer, from: string) {

@@ -109,7 +109,8 @@ export class DeviceDownload {
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      failed: (detail) => void this.finish({ key: 'gbMediaFailed', vars: { detail } }),
+      // The catalogue's reason when the GB source gives one; otherwise its words inside gbMediaFailed.
+      failed: (detail: string, why?: Reason) => void this.finish(why ?? { key: 'gbMediaFailed', vars: { detail } }),
     });
     this.stallTimer = setInterval(() => this.check(), 1000);
     this.stallTimer.unref();

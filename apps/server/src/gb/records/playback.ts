@@ -114,7 +114,8 @@ export class DevicePlaybackSession {
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      failed: (detail) => this.onFailed({ key: 'gbMediaFailed', vars: { detail } }),
+      // The catalogue's reason when the GB source gives one; otherwise its words inside gbMediaFailed.
+      failed: (detail: string, why?: Reason) => this.onFailed(why ?? { key: 'gbMediaFailed', vars: { detail } }),
     });
     this.stallTimer = setInterval(() => {
       const stall = this.deps.stallMs ?? 20_000;
