@@ -155,11 +155,13 @@ describe('/video/square/0: favourites or every channel', () => {
     ];
     const api = stubApi({
       '/api/v1/favorites': () => v1({ Channels: [], ChannelCount: 0 }),
-      '/api/v1/all/channels': (call) =>
-        v1({
-          Channels: everyChannel.filter((c) => !call.query.get('q') || c.Name.includes(call.query.get('q')!)),
-          ChannelCount: 3,
-        }),
+      // As the server answers: cameras=1 leaves the directory out of the page and the count.
+      '/api/v1/all/channels': (call) => {
+        const rows = everyChannel.filter(
+          (c) => (call.query.get('cameras') !== '1' || c.Parental !== 1) && (!call.query.get('q') || c.Name.includes(call.query.get('q')!)),
+        );
+        return v1({ Channels: rows, ChannelCount: rows.length });
+      },
     });
     renderSquare('0');
     expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();

@@ -12,7 +12,9 @@ interface ChannelPage {
 export const fetchDeviceCameras = (device: string, q: string, start: number, limit: number) =>
   getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { q: q || undefined, start, limit });
 
-export const fetchFavoriteChannels = (start: number, limit: number) => getV1<ChannelPage>('/api/v1/favorites', { start, limit });
+/** A page of the user's favourite cameras (cameras=1: no directories), matching q by name or ID. */
+export const fetchFavoriteChannels = (q: string, start: number, limit: number) =>
+  getV1<ChannelPage>('/api/v1/favorites', { q: q || undefined, cameras: 1, start, limit });
 
 /**
  * Cameras across devices, wherever they sit in a device's folders (the square's every channel, the

@@ -10,7 +10,7 @@ import { Col, Empty, Input, Pagination, Row, Segmented, Spin } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { DEVICE_LIST_LIMIT, PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
+import { PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useOpenChannel } from '../../../lib/channelClick';
 import { useFavouritesVersion } from '../../../lib/favourites';
@@ -32,29 +32,26 @@ export default function SquarePage() {
   // to the star just added).
   const favVersion = useFavouritesVersion((s) => s.version);
 
-  // Every channel of a site is thousands, an NVR's hundreds: the server pages them (cameras only for
-  // a device) and matches the search; the favourites are read whole and paged here. Page 1 again
-  // whenever what is listed changes (another device, source or search).
-  const serverPaged = isDevice || source === 'all';
+  // Every channel of a site is thousands, an NVR's hundreds, a user's favourites can be hundreds: the
+  // server pages them, cameras only whatever folder they sit under, and matches the search (the
+  // favourites were read whole, limit 9999, to be paged and searched here). Page 1 again whenever what
+  // is listed changes (another device, source or search).
+  const fav = !isDevice && source === 'fav';
   const listing = `${devid}|${source}|${query}`;
   const [paging, setPaging] = useState({ listing, page: 1 });
   const wanted = paging.listing === listing ? paging.page : 1;
   const list = useQuery({
-    queryKey: [
-      'live',
-      'square',
-      devid,
-      isDevice ? 'device' : source,
-      !isDevice && source === 'fav' ? favVersion : query,
-      serverPaged ? wanted : 0,
-    ],
-    queryFn: async (): Promise<{ rows: ChannelRow[]; total?: number }> => {
-      if (!isDevice && source === 'fav') return { rows: (await fetchFavoriteChannels(0, DEVICE_LIST_LIMIT)).Channels };
+    queryKey: ['live', 'square', devid, isDevice ? 'device' : source, query, fav ? favVersion : 0, wanted],
+    queryFn: async (): Promise<{ rows: ChannelRow[]; total: number }> => {
       const start = (wanted - 1) * PAGE_SIZE;
-      const p = isDevice ? await fetchDeviceCameras(devid, query, start, PAGE_SIZE) : await fetchAllChannels(query, start, PAGE_SIZE);
+      const p = isDevice
+        ? await fetchDeviceCameras(devid, query, start, PAGE_SIZE)
+        : fav
+          ? await fetchFavoriteChannels(query, start, PAGE_SIZE)
+          : await fetchAllChannels(query, start, PAGE_SIZE);
       return { rows: p.Channels, total: p.ChannelCount };
     },
-    placeholderData: serverPaged ? keepPreviousData : undefined,
+    placeholderData: keepPreviousData,
   });
   const listed = list.data?.rows;
   // A listed channel going off or on line (a news message on the events socket) reads the list
@@ -69,17 +66,14 @@ export default function SquarePage() {
     settle.current = setTimeout(() => void refetch(), NEWS_SETTLE_MS);
   });
   useEffect(() => () => clearTimeout(settle.current), []);
-  // Cameras only (a directory has nothing to play); the favourites are searched here.
-  const needle = query.toLowerCase();
-  const rows = (listed ?? []).filter((c) => c.Parental !== 1 && (!needle || serverPaged || c.Name.toLowerCase().includes(needle)));
-  const total = serverPaged ? (list.data?.total ?? 0) : rows.length;
+  const shown = listed ?? [];
+  const total = list.data?.total ?? 0;
   const lastPage = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(wanted, lastPage);
-  const shown = serverPaged ? rows : rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-  // Fewer channels than when the page was chosen (some deleted): the server's last page instead.
+  // Fewer channels than when the page was chosen (some deleted, a star taken off): the server's last page instead.
   useEffect(() => {
-    if (serverPaged && list.data && wanted > lastPage) setPaging({ listing, page: lastPage });
-  }, [serverPaged, list.data, wanted, lastPage, listing]);
+    if (list.data && wanted > lastPage) setPaging({ listing, page: lastPage });
+  }, [list.data, wanted, lastPage, listing]);
   const title = isDevice ? (listed?.[0]?.DeviceName ?? t('route.videoSquare')) : t('route.videoSquare');
 
   return (
