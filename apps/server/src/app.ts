@@ -32,7 +32,7 @@ import { StreamService } from './services/media/streams.js';
 import { ChannelThumbnails } from './services/media/thumbnails.js';
 import { stopStreamsOfRemovedChannels } from './services/media/removed-channels.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
-import { rtspSourceFactory } from './media/ingest/sources.js';
+import { pulledSourceFactory } from './media/ingest/sources.js';
 import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeStream } from './access/stream-probe.js';
@@ -139,7 +139,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     startedAt: new Date(),
   };
 
-  ctx.streams.registerSource(rtspSourceFactory);
+  // Pulled channels (RTSP natively; RTMP, HTTP-FLV, HLS, RTSPS through ffmpeg).
+  ctx.streams.registerSource(pulledSourceFactory);
   // GB28181 channels: PS over RTP, once the SIP side has plugged its INVITE in (ctx.gbMedia.setInviter).
   ctx.streams.registerSource(ctx.gbMedia.sourceFactory);
   ctx.gbMedia.setInviter(liveInviter(ctx.gbInvite));

@@ -10,7 +10,7 @@ const PULLED_DEVICE_TYPES = ['RTSP', 'ONVIF', 'RTMP'];
  * Pulled channels: rtsp:// by the native RTSP client; RTMP(S), HTTP(S) (HTTP-FLV, HLS) and RTSPS
  * through ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
  */
-export const rtspSourceFactory: SourceFactory = (device, channel) => {
+export const pulledSourceFactory: SourceFactory = (device, channel) => {
   if (!PULLED_DEVICE_TYPES.includes(device.device_type)) return undefined;
   const username = channel.username || device.device_username;
   const password = channel.password || device.device_password;
