@@ -4,6 +4,7 @@
  * itself (liveSync: a faster playback rate past 1.5 s behind); its stash buffer is off for latency.
  */
 import { playSafely, type Engine, type EngineEvents } from './engine';
+import { failureText } from './failureText';
 
 /** How often mpegts.js reports its download speed (ms); bytes are reported from it. */
 const STATS_MS = 1000;
@@ -61,12 +62,12 @@ export async function startFlv(video: HTMLVideoElement, url: string, ev: EngineE
   player.on(mpegts.Events.ERROR, (type: string, detail: string) => {
     if (stopped) return;
     stop();
-    ev.onFailure(type === mpegts.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', `FLV ${detail || type}`);
+    ev.onFailure(type === mpegts.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', failureText.library('FLV', detail || type));
   });
   player.on(mpegts.Events.LOADING_COMPLETE, () => {
     if (stopped) return;
     stop();
-    ev.onFailure('closed', 'FLV stream ended');
+    ev.onFailure('closed', failureText.flvEnded());
   });
   player.attachMediaElement(video);
   player.load();

@@ -1,5 +1,6 @@
 /** HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari). */
 import { playSafely, type Engine, type EngineEvents } from './engine';
+import { failureText } from './failureText';
 
 /** The video codec of a track's codecs ("mp4a.40.2,avc1.42C016" of a muxed track → "avc1.42C016"). */
 export function videoCodec(codecs: string | undefined): string | undefined {
@@ -37,7 +38,7 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
     hls.on(Hls.Events.ERROR, (_e, data) => {
       if (!data.fatal) return;
       hls.destroy();
-      ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', data.details);
+      ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', failureText.library('HLS', data.details));
     });
     hls.loadSource(url);
     hls.attachMedia(video);
@@ -52,7 +53,7 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
   }
   // No MSE: the element plays HLS itself.
   const onPlaying = () => ev.onPlaying();
-  const onError = () => ev.onFailure('closed', video.error?.message || 'HLS error');
+  const onError = () => ev.onFailure('closed', failureText.media(video.error?.message || String(video.error?.code ?? '')));
   video.addEventListener('playing', onPlaying, { once: true });
   video.addEventListener('error', onError, { once: true });
   video.src = url;

@@ -1,5 +1,6 @@
 /** WebRTC through WHEP: one recvonly offer POSTed as application/sdp, the answer set, the tracks played. */
 import { playSafely, type Engine, type EngineEvents } from './engine';
+import { failureText } from './failureText';
 
 function iceGathered(pc: RTCPeerConnection, ms: number): Promise<void> {
   if (pc.iceGatheringState === 'complete') return Promise.resolve();
@@ -52,7 +53,7 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
       if (!stopped) {
         stop();
-        ev.onFailure('closed', `WebRTC ${pc.connectionState}`);
+        ev.onFailure('closed', failureText.webrtc(pc.connectionState));
       }
     }
   };

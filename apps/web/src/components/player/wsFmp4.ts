@@ -19,6 +19,7 @@
 import type { IngestState } from './api';
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { AppendQueue } from './appendQueue';
+import { failureText } from './failureText';
 import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
 
 /** More queued media than this (bytes) means the page cannot keep up: start over at live. */
@@ -93,14 +94,14 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
 
   const onVideoError = () => {
     const e = video.error;
-    if (e) fail('fatal', e.message || `media error ${e.code}`);
+    if (e) fail('fatal', failureText.media(e.message || String(e.code)));
   };
   video.addEventListener('error', onVideoError);
 
   const watchdog = setInterval(() => {
     if (playback) return;
     if (ingest === 'retrying' || ingest === 'connecting') return;
-    if (Date.now() - lastData > STALL_MS) fail('closed', 'no media received');
+    if (Date.now() - lastData > STALL_MS) fail('closed', failureText.noMedia(STALL_MS / 1000));
   }, 2000);
 
   function releaseMedia() {
@@ -233,7 +234,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         queue.unshift(next);
         const keepFrom = Math.max(sb.buffered.start(0), video.currentTime - 2);
         if (keepFrom > sb.buffered.start(0)) sb.remove(sb.buffered.start(0), keepFrom);
-        else fail('closed', 'buffer full');
+        else fail('closed', failureText.bufferFull());
       } else {
         fail('fatal', (err as Error).message);
       }
@@ -262,7 +263,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         ingest = msg.state;
         lastData = Date.now();
         ev.onState(msg.state, msg.reason ?? '');
-        if (msg.state === 'stopped') fail('closed', msg.reason || 'stopped');
+        if (msg.state === 'stopped') fail('closed', msg.reason || failureText.stopped());
       }
       return;
     }
@@ -272,12 +273,12 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     if (!accepting) return; // fragments before the first 'init' cannot be decoded
     queue.push(data);
     if (!playback && queue.bytes > MAX_QUEUE_BYTES) {
-      fail('closed', 'player fell behind');
+      fail('closed', failureText.fellBehind());
       return;
     }
     pump();
   };
-  ws.onclose = (e: CloseEvent) => fail('closed', e.reason || `WebSocket closed (${e.code})`);
+  ws.onclose = (e: CloseEvent) => fail('closed', failureText.closed(e.code, e.reason));
 
   function stop() {
     if (stopped) return;

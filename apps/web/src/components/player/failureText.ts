@@ -1,0 +1,37 @@
+/**
+ * Why a player engine gave up, in the console's language (the live player and the playback page show
+ * it under the picture). These are the console's own words — no data for a while, the socket closed,
+ * the browser's decoder failed — plus the close reasons the server gives its media sockets, which
+ * are protocol words ("stream not open", "playback session gone"): the known ones are said in the
+ * console's language, any other by its close code. A browser's or a player library's error code
+ * (MEDIA_ERR_DECODE, manifestLoadError) stays as written inside the sentence.
+ */
+import i18n from '../../i18n';
+
+const t = (key: string, vars?: Record<string, string | number>) => i18n.t(`player.failure.${key}`, vars);
+
+/** The server's close reasons (routes/media: index.ts, flv.ts, playback.ts; the playback sessions). */
+const CLOSE_REASONS: Record<string, string> = {
+  'stream not open': 'streamNotOpen',
+  'stream stopped': 'streamStopped',
+  'playback session gone': 'playbackGone',
+  'playback closed': 'playbackClosed',
+};
+
+export const failureText = {
+  /** Nothing arrived for `seconds`. */
+  noMedia: (seconds: number) => t('noMedia', { seconds }),
+  bufferFull: () => t('bufferFull'),
+  fellBehind: () => t('fellBehind'),
+  /** The server said the stream stopped without saying why. */
+  stopped: () => t('stopped'),
+  /** The browser could not decode: its own message or code. */
+  media: (detail: string) => t('media', { detail }),
+  /** The media socket closed: a known server reason in the console's language, else the close code. */
+  closed: (code: number, reason: string) => (CLOSE_REASONS[reason] ? t(CLOSE_REASONS[reason]) : t('closed', { code })),
+  flvEnded: () => t('flvEnded'),
+  /** An error of the FLV or HLS player library, by its code. */
+  library: (player: 'FLV' | 'HLS', detail: string) => t('library', { player, detail }),
+  /** The WebRTC connection ended ('failed' or 'closed'). */
+  webrtc: (state: string) => t(state === 'failed' ? 'webrtcFailed' : 'webrtcClosed'),
+};

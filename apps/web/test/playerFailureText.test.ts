@@ -1,0 +1,42 @@
+/**
+ * Why the browser's player gave up is said in the console's language: it showed the console's own
+ * English ("no media received", "WebSocket closed (1006)", "player fell behind") under the picture of
+ * a Chinese console, and the server's close reasons ("stream not open") as they came.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { setLang } from '../src/i18n';
+import { failureText } from '../src/components/player/failureText';
+
+afterEach(() => setLang('zh-CN'));
+
+describe('failureText', () => {
+  it('says the console’s own failures in Chinese by default and in English when chosen', () => {
+    expect(failureText.noMedia(10)).toBe('10 秒内没有收到视频数据');
+    expect(failureText.fellBehind()).toBe('播放跟不上视频流');
+    expect(failureText.closed(1006, '')).toBe('与服务器的视频连接已断开（1006）');
+    setLang('en-US');
+    expect(failureText.noMedia(10)).toBe('No video data for 10 s');
+    expect(failureText.closed(1006, '')).toBe('The video connection to the server closed (1006)');
+  });
+
+  it('translates the server’s known close reasons; any other by its close code', () => {
+    expect(failureText.closed(1011, 'stream not open')).toBe('服务器上的视频流未打开');
+    expect(failureText.closed(1011, 'playback session gone')).toBe('回放会话已结束');
+    expect(failureText.closed(4000, 'something new')).toBe('与服务器的视频连接已断开（4000）');
+    setLang('en-US');
+    expect(failureText.closed(1000, 'stream stopped')).toBe('The stream stopped on the server');
+  });
+
+  it('keeps a browser’s or a library’s error code as written inside the sentence', () => {
+    expect(failureText.media('MEDIA_ERR_DECODE')).toBe('浏览器无法解码视频（MEDIA_ERR_DECODE）');
+    expect(failureText.library('HLS', 'manifestLoadError')).toBe('HLS 播放出错（manifestLoadError）');
+    expect(failureText.webrtc('failed')).toBe('WebRTC 连接失败');
+  });
+
+  it('has every text in both languages', async () => {
+    const zh = (await import('../src/i18n/live.zh-CN')).default as { player: { failure: Record<string, string> } };
+    const en = (await import('../src/i18n/live.en-US')).default as { player: { failure: Record<string, string> } };
+    expect(Object.keys(en.player.failure).sort()).toEqual(Object.keys(zh.player.failure).sort());
+    for (const [k, v] of Object.entries(zh.player.failure)) expect(v.replace(/\{\{\w+\}\}|FLV|WebRTC/g, ''), k).not.toMatch(/[A-Za-z]{2,}/);
+  });
+});
