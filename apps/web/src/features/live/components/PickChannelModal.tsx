@@ -1,11 +1,18 @@
-/** A light channel chooser for the wall: all/channels with a search, one click picks (errors stay quiet). */
+/**
+ * A light channel chooser for the wall: the site's cameras (all/channels cameras=1) with a search,
+ * PAGE at a time with "load more" (a site of 1,500 showed its first 200 and no way to the rest but
+ * searching); one click picks (errors stay quiet).
+ */
 import { useState } from 'react';
-import { Badge, Empty, Input, List, Modal, Spin } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Empty, Input, List, Modal, Spin, Typography } from 'antd';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDebounced } from '../../../lib/useDebounced';
 import { fetchAllChannels } from '../api';
 import type { WallChannel } from '../wall';
+
+/** Rows per request: a screenful and more, small enough for a quick answer. */
+const PAGE = 100;
 
 interface Props {
   open: boolean;
@@ -18,17 +25,21 @@ export function PickChannelModal({ open, title, onPick, onClose }: Props) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim());
-  const list = useQuery({
+  const list = useInfiniteQuery({
     queryKey: ['live', 'pick', query],
-    queryFn: () => fetchAllChannels(query, 0, 200, true),
+    queryFn: ({ pageParam }) => fetchAllChannels(query, pageParam, PAGE, true),
+    initialPageParam: 0,
+    // The next start is what the pages so far asked for, until the count is reached.
+    getNextPageParam: (last, pages) => (pages.length * PAGE < last.ChannelCount ? pages.length * PAGE : undefined),
     enabled: open,
   });
-  const rows = (list.data?.Channels ?? []).filter((c) => c.Parental !== 1);
+  const rows = (list.data?.pages ?? []).flatMap((p) => p.Channels).filter((c) => c.Parental !== 1);
+  const total = list.data?.pages.at(-1)?.ChannelCount ?? 0;
 
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden>
       <Input.Search allowClear autoFocus value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('live.browse.search')} style={{ marginBottom: 8 }} />
-      <Spin spinning={list.isFetching}>
+      <Spin spinning={list.isFetching && !list.isFetchingNextPage}>
         <div style={{ height: 380, overflow: 'auto' }} data-testid="wall-picker">
           {rows.length ? (
             <List
@@ -47,6 +58,16 @@ export function PickChannelModal({ open, title, onPick, onClose }: Props) {
             />
           ) : (
             !list.isFetching && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.browse.noChannels')} />
+          )}
+          {list.hasNextPage && (
+            <div style={{ textAlign: 'center', padding: 8 }}>
+              <Typography.Text type="secondary" style={{ marginRight: 8 }}>
+                {t('live.browse.shown', { shown: rows.length, total })}
+              </Typography.Text>
+              <Button size="small" loading={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} data-testid="wall-picker-more">
+                {t('live.browse.loadMore')}
+              </Button>
+            </div>
           )}
         </div>
       </Spin>
