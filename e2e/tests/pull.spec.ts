@@ -1,0 +1,66 @@
+/**
+ * A channel whose address is RTMP (issue 4: other sources through ffmpeg into the same hub) plays in
+ * the console like a camera: ffmpeg serves a clip as an RTMP server, the channel is added with that
+ * rtmp:// address through the API, and the LivePlayer decodes it over WebSocket fMP4 in Chromium.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { expectAdvancing, openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+test.describe.configure({ mode: 'serial', timeout: 150_000 });
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+test.describe('a pulled RTMP channel', () => {
+  let dir = '';
+  let admin: Session;
+  let dev = '';
+  let server: ChildProcess | undefined;
+  let stopped = false;
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-rtmp-'));
+    const clip = path.join(dir, 'clip.flv');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip]);
+    const port = await freePort();
+    // An ffmpeg RTMP server serves one client and ends: it listens again for the next one.
+    const run = () => {
+      server = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/e2e`], { stdio: 'ignore' });
+      server.once('exit', () => {
+        if (!stopped) setTimeout(run, 100);
+      });
+    };
+    run();
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E RTMP ${RUN}`, `rtmp://127.0.0.1:${port}/live/e2e`);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    stopped = true;
+    server?.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the player decodes it: time advances, H.264 320×240 in the toolbar', async ({ page }) => {
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    await expectAdvancing(player.locator('video'), 'RTMP player');
+    await expect(player).toHaveAttribute('data-phase', 'playing');
+    await expect(player.getByTestId('player-stats')).toContainText('avc1');
+    await expect(player.getByTestId('player-stats')).toContainText('320×240');
+  });
+});
