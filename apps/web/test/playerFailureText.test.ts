@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLang } from '../src/i18n';
 import { failureText } from '../src/components/player/failureText';
+import { whepRefusal } from '../src/components/player/webrtc';
 
 afterEach(() => setLang('zh-CN'));
 
@@ -38,5 +39,15 @@ describe('failureText', () => {
     const en = (await import('../src/i18n/live.en-US')).default as { player: { failure: Record<string, string> } };
     expect(Object.keys(en.player.failure).sort()).toEqual(Object.keys(zh.player.failure).sort());
     for (const [k, v] of Object.entries(zh.player.failure)) expect(v.replace(/\{\{\w+\}\}|FLV|WebRTC/g, ''), k).not.toMatch(/[A-Za-z]{2,}/);
+  });
+});
+
+describe('a refused WebRTC offer', () => {
+  it("shows the server's reason (asked in the console's language), else says so with the status", async () => {
+    const json = new Response(JSON.stringify({ code: 415, msg: 'offer 中没有 packetization-mode=1 的 H.264' }), { status: 415 });
+    expect(await whepRefusal(json)).toBe('offer 中没有 packetization-mode=1 的 H.264');
+    expect(await whepRefusal(new Response('bad gateway', { status: 502 }))).toBe('服务器拒绝了 WebRTC 播放请求（502）');
+    setLang('en-US');
+    expect(await whepRefusal(new Response('', { status: 502 }))).toBe('The server refused the WebRTC request (502)');
   });
 });

@@ -177,6 +177,13 @@ export const REASONS = {
     'zh-CN': '该流为 FLV/RTMP 承载的 H.265，服务器的 ffmpeg 版本过旧无法读取（需 6.1 及以上，支持 Enhanced RTMP）',
     'en-US': 'the stream is H.265 in FLV/RTMP, which this server’s ffmpeg is too old to read (needs 6.1 or newer, with enhanced RTMP)',
   },
+  // a WebRTC (WHEP) offer the server cannot answer (routes/media/webrtc.ts, media/outputs/webrtc.ts)
+  whepNotSdp: { 'zh-CN': '请求须为 application/sdp 类型的 SDP offer', 'en-US': 'the offer must be application/sdp' },
+  whepNotOffer: { 'zh-CN': '请求体不是 SDP offer', 'en-US': 'the body is not an SDP offer' },
+  whepNotH264: { 'zh-CN': '该流为 {codec}，WebRTC 只能播放 H.264（请请求转码后的流）', 'en-US': 'the stream is {codec}; WebRTC plays H.264 (ask for the transcoded stream)' },
+  whepNoVideo: { 'zh-CN': '该流没有视频', 'en-US': 'the stream has no video' },
+  whepNoH264Offer: { 'zh-CN': 'offer 中没有 packetization-mode=1 的 H.264', 'en-US': 'the offer has no H.264 with packetization-mode=1' },
+  whepCannotAnswer: { 'zh-CN': '无法应答该 offer（详情见服务器日志）', 'en-US': 'cannot answer the offer (details in the server log)' },
   hlsTooFarAhead: { 'zh-CN': '超出直播位置太远', 'en-US': 'too far ahead of the live edge' },
   labelUnderItself: { 'zh-CN': '标签不能移到它自己之下', 'en-US': 'a label cannot move under itself' },
   recordingImportant: { 'zh-CN': '该录像已标记为重要，请先取消标记', 'en-US': 'the recording is marked important; unmark it first' },

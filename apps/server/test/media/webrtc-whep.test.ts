@@ -112,12 +112,18 @@ describe('WebRTC over WHEP', () => {
     const body = await openStream();
     const bare = body.URL.split('?')[0];
     const offer = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\nc=IN IP4 0.0.0.0\r\na=rtpmap:96 VP8/90000\r\na=recvonly\r\na=mid:0\r\n';
-    const post = (url: string, type: string, sdp: string) => fetch(`${api.t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': type }, body: sdp });
+    const post = (url: string, type: string, sdp: string, lang = 'zh-CN') =>
+      fetch(`${api.t.baseUrl}${url}`, { method: 'POST', headers: { 'content-type': type, 'accept-language': lang }, body: sdp });
     expect((await post(bare, 'application/sdp', offer)).status).toBe(401);
-    expect((await post(`${bare}?token=${api.admin}`, 'text/plain', offer)).status).toBe(415);
+    const text = await post(`${bare}?token=${api.admin}`, 'text/plain', offer);
+    expect(text.status).toBe(415);
+    // Why, in the asker's language (the catalogue's; not the server's English)
+    expect(((await text.json()) as { msg: string }).msg).toBe('请求须为 application/sdp 类型的 SDP offer');
     const vp8 = await post(body.URL, 'application/sdp', offer);
     expect(vp8.status).toBe(415);
-    expect(((await vp8.json()) as { msg: string }).msg).toMatch(/H\.264/);
+    expect(((await vp8.json()) as { msg: string }).msg).toBe('offer 中没有 packetization-mode=1 的 H.264');
+    const vp8en = await post(body.URL, 'application/sdp', offer, 'en-US');
+    expect(((await vp8en.json()) as { msg: string }).msg).toBe('the offer has no H.264 with packetization-mode=1');
     expect((await post('/webrtc/whep/stream_999_0?token=' + api.admin, 'application/sdp', offer)).status).toBe(404);
     expect(whepSessionsOf(api.t.ctx)!.size).toBe(0);
   });

@@ -47,6 +47,7 @@ const liveEn = {
       playbackClosed: 'The playback was closed',
       flvEnded: 'The FLV stream ended',
       library: '{{player}} playback error ({{detail}})',
+      whep: 'The server refused the WebRTC request ({{status}})',
       webrtcFailed: 'The WebRTC connection failed',
       webrtcClosed: 'The WebRTC connection closed',
     },

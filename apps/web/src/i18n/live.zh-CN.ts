@@ -47,6 +47,7 @@ const liveZh = {
       playbackClosed: '回放已关闭',
       flvEnded: 'FLV 视频流已结束',
       library: '{{player}} 播放出错（{{detail}}）',
+      whep: '服务器拒绝了 WebRTC 播放请求（{{status}}）',
       webrtcFailed: 'WebRTC 连接失败',
       webrtcClosed: 'WebRTC 连接已关闭',
     },

@@ -15,6 +15,7 @@
  * answered, and their candidates are left out of the answer. No STUN/TURN server is contacted.
  */
 import crypto from 'node:crypto';
+import { reason, type Reason } from '@opencvr/shared';
 import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, RtpPacket, useOPUS, usePCMU, type RTCRtpSender } from 'werift';
 import { sameBytes, type AccessUnit, type AudioAccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
@@ -25,12 +26,17 @@ import { webrtcSendQueue, type SendQueue } from './webrtc-send-queue.js';
 import { inBandParameterSets, SrtpVideoStream, videoPayloads, type ParameterSets } from './webrtc-rtp.js';
 import { chooseH264, keepCandidates, keepVideoPayloadType, offeredAudio, offeredH264, passthroughAudio } from './webrtc-sdp.js';
 
+/**
+ * A refused offer: the status, and why from the catalogue (the answer renders it in the asker's
+ * language). `detail`: a library's own words, for the log only; the message is the English of both.
+ */
 export class WhepError extends Error {
   constructor(
     readonly status: number,
-    message: string,
+    readonly why: Reason,
+    readonly detail?: string,
   ) {
-    super(message);
+    super(detail ? `${reason(why.key, 'en-US', why.vars)}: ${detail}` : reason(why.key, 'en-US', why.vars));
   }
 }
 
@@ -191,10 +197,10 @@ export class WhepSessions {
   async create(hub: StreamHub, offer: string, addresses: string[]): Promise<{ id: string; answer: string }> {
     const tracks = await waitTracks(hub, this.opts.tracksTimeoutMs ?? 8000);
     const video = tracks.find((t): t is VideoTrack => t.kind === 'video');
-    if (video && video.codec !== 'h264') throw new WhepError(415, `the stream is ${video.codec.toUpperCase()}; WebRTC plays H.264 (ask for the transcoded stream)`);
-    if (tracks.length && !video) throw new WhepError(415, 'the stream has no video');
+    if (video && video.codec !== 'h264') throw new WhepError(415, { key: 'whepNotH264', vars: { codec: video.codec.toUpperCase() } });
+    if (tracks.length && !video) throw new WhepError(415, { key: 'whepNoVideo' });
     const chosen = chooseH264(offeredH264(offer), video?.sps);
-    if (!chosen) throw new WhepError(415, 'the offer has no H.264 with packetization-mode=1');
+    if (!chosen) throw new WhepError(415, { key: 'whepNoH264Offer' });
     const g711 = passthroughAudio(offer, tracks.find((t) => t.kind === 'audio')?.codec);
     const aac = !g711 && this.opts.ffmpeg !== null && tracks.some((t) => t.kind === 'audio' && t.codec === 'aac') && offeredAudio(offer).some((c) => c.name === 'OPUS' && c.clockRate === 48000);
 
@@ -262,7 +268,8 @@ export class WhepSessions {
     } catch (err) {
       await this.close(id);
       if (err instanceof WhepError) throw err;
-      throw new WhepError(400, `cannot answer the offer: ${err instanceof Error ? err.message : String(err)}`);
+      // The WebRTC stack's words are the log's; the answer says it in the asker's language.
+      throw new WhepError(400, { key: 'whepCannotAnswer' }, err instanceof Error ? err.message : String(err));
     }
   }
 

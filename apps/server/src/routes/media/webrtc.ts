@@ -6,7 +6,8 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { reason } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { WhepError, WhepSessions } from '../../media/outputs/webrtc.js';
@@ -41,15 +42,20 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   app.addHook('onClose', async () => sessions.closeAll());
   app.addContentTypeParser('application/sdp', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, body, done) => done(null, body));
 
-  const fail = (reply: FastifyReply, err: WhepError) => reply.status(err.status).type('application/json').send({ code: err.status, msg: err.message });
+  /** A refused offer, in the asker's language (a library's own words go to the log). */
+  const fail = (req: FastifyRequest, reply: FastifyReply, err: WhepError) => {
+    if (err.detail) req.log.warn({ detail: err.detail }, `whep: ${err.message}`);
+    const msg = reason(err.why.key, req.lang, err.why.vars);
+    return reply.status(err.status).type('application/json').send({ code: err.status, msg });
+  };
 
   app.post<{ Params: { key: string } }>('/webrtc/whep/:key', async (req, reply) => {
     const { key } = req.params;
     if (!KEY.test(key)) throw new ApiError(404, 'routeNotFound');
     await authorizeMedia(ctx, req, key);
-    if (!/^application\/sdp\b/i.test(req.headers['content-type'] ?? '')) return fail(reply, new WhepError(415, 'the offer must be application/sdp'));
+    if (!/^application\/sdp\b/i.test(req.headers['content-type'] ?? '')) return fail(req, reply, new WhepError(415, { key: 'whepNotSdp' }));
     const offer = typeof req.body === 'string' ? req.body : '';
-    if (!offer.startsWith('v=0')) return fail(reply, new WhepError(400, 'the body is not an SDP offer'));
+    if (!offer.startsWith('v=0')) return fail(req, reply, new WhepError(400, { key: 'whepNotOffer' }));
     const hub = await mediaHub(ctx, key);
     try {
       const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx));
@@ -60,7 +66,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         .type('application/sdp')
         .send(answer);
     } catch (err) {
-      if (err instanceof WhepError) return fail(reply, err);
+      if (err instanceof WhepError) return fail(req, reply, err);
       throw err;
     }
   });

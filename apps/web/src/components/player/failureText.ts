@@ -32,6 +32,8 @@ export const failureText = {
   flvEnded: () => t('flvEnded'),
   /** An error of the FLV or HLS player library, by its code. */
   library: (player: 'FLV' | 'HLS', detail: string) => t('library', { player, detail }),
+  /** The server refused the WebRTC offer without saying why. */
+  whep: (status: number) => t('whep', { status }),
   /** The WebRTC connection ended ('failed' or 'closed'). */
   webrtc: (state: string) => t(state === 'failed' ? 'webrtcFailed' : 'webrtcClosed'),
 };

@@ -1,6 +1,7 @@
 /** WebRTC through WHEP: one recvonly offer POSTed as application/sdp, the answer set, the tracks played. */
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { failureText } from './failureText';
+import { currentLang } from '../../i18n';
 
 function iceGathered(pc: RTCPeerConnection, ms: number): Promise<void> {
   if (pc.iceGatheringState === 'complete') return Promise.resolve();
@@ -60,8 +61,9 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
   try {
     await pc.setLocalDescription(await pc.createOffer());
     await iceGathered(pc, 2000);
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription?.sdp ?? '' });
-    if (!res.ok) throw new Error(`WHEP answered ${res.status}`);
+    // The server says why it refuses an offer in the console's language (not the browser's Accept-Language).
+    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/sdp', 'Accept-Language': currentLang() }, body: pc.localDescription?.sdp ?? '' });
+    if (!res.ok) throw new Error(await whepRefusal(res));
     const location = res.headers.get('location');
     if (location) resource = new URL(location, url).toString();
     await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
@@ -70,4 +72,10 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     throw err;
   }
   return { stop };
+}
+
+/** Why the server refused the offer: its msg (in the console's language), else the status. */
+export async function whepRefusal(res: Response): Promise<string> {
+  const body = (await res.json().catch(() => undefined)) as { msg?: unknown } | undefined;
+  return typeof body?.msg === 'string' && body.msg ? body.msg : failureText.whep(res.status);
 }
