@@ -2,7 +2,7 @@
  * Channel thumbnails without a camera: the hub's cached keyframe read without subscribing, the store's
  * confined file names and its restart read, and the refresher's order and bounds (one decode at a
  * time, the stalest stream first, the sub stream of a channel, no variant, a failing stream does
- * not hold up the others) with a counting runner; one real ffmpeg decode scaled to a card's width.
+ * not hold up the others, pictures nobody looks at refreshed seldom) with a counting runner; one real ffmpeg decode scaled to a card's width.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -91,7 +91,7 @@ describe('ChannelThumbnails', () => {
   function service(run: Runner, hubs: StreamHub[], opts: Partial<ChannelThumbnails['opts']> = {}) {
     return new ChannelThumbnails(
       { dataDir: dir, hubs: () => hubs, channelIds: async () => [1, 2, 3, 4, 5, 6] },
-      { run, gapMs: 5, refreshMs: 60_000, ...opts },
+      { run, gapMs: 5, refreshMs: 60_000, idleRefreshMs: 60_000, ...opts },
     );
   }
 
@@ -158,6 +158,31 @@ describe('ChannelThumbnails', () => {
     await svc.stop();
     expect(svc.stats).toEqual({ made: 1, failed: 1 });
     expect(calls).toBe(2);
+    for (const h of hubs) h.stop();
+  });
+
+  it('a thumbnail a card asked for lately is kept fresh; one nobody looks at waits idleRefreshMs', async () => {
+    const hubs = [liveHub('stream_1_0'), liveHub('stream_2_0')];
+    const made: string[] = [];
+    let current = '';
+    for (const h of hubs) {
+      const take = h.cachedKeyframe.bind(h);
+      h.cachedKeyframe = () => ((current = h.key), take());
+    }
+    const run: Runner = async () => (made.push(current), { stdout: JPEG, stderr: '' });
+    const svc = service(run, hubs, { refreshMs: 60_000, idleRefreshMs: 3600_000 });
+    // Both made ten minutes ago: past refreshMs, not past idleRefreshMs.
+    for (const pk of [1, 2]) {
+      await svc.store.write(pk, JPEG);
+      const tenMinutesAgo = new Date(Date.now() - 600_000);
+      fs.utimesSync(svc.store.fileOf(pk)!, tenMinutesAgo, tenMinutesAgo);
+    }
+    svc.asked(2);
+    await svc.start();
+    await until(() => svc.stats.made === 1);
+    await sleep(50); // channel 1 is not due
+    await svc.stop();
+    expect(made).toEqual(['stream_2_0']);
     for (const h of hubs) h.stop();
   });
 

@@ -37,6 +37,7 @@ export async function thumbnailRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     const c = await ctx.inventory.channels.requireVisible(await scopeOf(ctx.db, req.user!), q.device, q.channel);
     const d = await ctx.inventory.devices.require(q.device);
     if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
+    ctx.thumbnails.asked(c.id);
     const stored = await ctx.thumbnails.store.stat(c.id);
     if (!stored) throw notFound('snapshot');
     const etag = etagOf(stored);
