@@ -134,13 +134,16 @@ const median = (xs: number[]) => {
 // ---------------------------------------------------------------------------------------------
 // /proc
 // ---------------------------------------------------------------------------------------------
-/** utime + stime of a process (all its threads), in seconds; undefined once it is gone. */
+/**
+ * utime + stime of a process (all its threads) and of its children that ended (cutime + cstime: the
+ * server's ffmpeg runs, e.g. thumbnails, are its work too), in seconds; undefined once it is gone.
+ */
 function cpuSeconds(pid: number): number | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields after "pid (comm) ": state=0 ... utime=11 stime=12
-    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+    // fields after "pid (comm) ": state=0 ... utime=11 stime=12 cutime=13 cstime=14
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK;
   } catch {
     return undefined;
   }

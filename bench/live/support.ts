@@ -31,11 +31,11 @@ export function percentile(xs: number[], p: number): number {
 }
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
-/** utime + stime of a process (all its threads), in seconds. */
+/** utime + stime of a process (all its threads) and of its children that ended (its ffmpeg runs), in seconds. */
 export function cpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK;
 }
 
 export interface BenchServer {
