@@ -4,7 +4,7 @@
  * RTP (UDP, TCP passive, TCP active) → a WebSocket fMP4 viewer whose fragments ffprobe decodes. Then
  * the BYE when the last viewer of the on-demand channel leaves, and the device ending the session.
  */
-import { reason } from '@opencvr/shared';
+import { reason, type Reason } from '@opencvr/shared';
 import { header, userOf } from '@opencvr/sip';
 import { afterEach, describe, expect, it } from 'vitest';
 import { channelStream, CH, DEV, probe, startRig, streamstatOnce, view, type GbRig } from './invite-support.js';
@@ -225,6 +225,26 @@ describe('failures reach the stream status with their cause', () => {
 });
 
 describe('the INVITE client (ctx.gbInvite) for playback sessions', () => {
+  it("a device that unregisters ends its sessions; why is said wholly in the user's language (the log keeps the service's words)", async () => {
+    rig = await startRig({ graceMs: 30_000, media: { noMedia: true } });
+    const r = rig;
+    const ended: { reason: string; why?: Reason }[] = [];
+    await r.t.ctx.gbInvite.invite({
+      deviceId: DEV,
+      channelId: CH,
+      session: 'Playback',
+      offer: { ip: '127.0.0.1', port: 40004, transport: 'udp' },
+      startTime: 1_700_000_000,
+      endTime: 1_700_000_600,
+      onEnded: (reason, why) => ended.push({ reason, why }),
+    });
+    expect((await r.dev.unregister()).status).toBe(200);
+    await until(() => ended.length === 1, 10000, { what: 'the session to end' });
+    expect(ended[0].reason).toBe('the device went offline (unregistered)');
+    expect(reason(ended[0].why!.key, 'zh-CN', ended[0].why!.vars)).toBe('设备已离线（设备已注销）');
+    expect(reason(ended[0].why!.key, 'en-US', ended[0].why!.vars)).toBe('the device went offline (it unregistered)');
+  });
+
   it('s=Playback takes a history SSRC; MediaStatus 121 ends it with a BYE and leaves live sessions alone', async () => {
     rig = await startRig({ graceMs: 30_000, media: { noMedia: true } });
     const r = rig;

@@ -95,7 +95,7 @@ export class GbInviteClient {
       this.gb.onRequest('BYE', (req, tx) => this.onBye(req, tx)),
       this.gb.onMessage('MediaStatus', (m) => this.onMediaStatus(m)),
       this.gb.onDeviceStatus((e) => {
-        if (!e.online) for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`, { key: 'gbDeviceWentOffline', vars: { detail: e.reason } });
+        if (!e.online) for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`, wentOffline(e.reason));
       }),
     );
   }
@@ -306,3 +306,11 @@ export class GbInviteClient {
 }
 
 const what = (s: GbSessionName) => (s === 'Play' ? 'live stream' : s === 'Playback' ? 'playback' : 'download');
+
+/** Why the device went offline (the GB service's words: gb/service.ts) as a catalogue reason; any other word stays inside gbDeviceWentOffline. */
+function wentOffline(reason: string): Reason {
+  if (reason === 'keepalive timeout') return { key: 'gbOfflineKeepalive' };
+  if (reason === 'registration expired') return { key: 'gbOfflineExpired' };
+  if (reason === 'unregistered') return { key: 'gbOfflineUnregistered' };
+  return { key: 'gbDeviceWentOffline', vars: { detail: reason } };
+}
