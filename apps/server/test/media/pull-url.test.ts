@@ -54,7 +54,7 @@ describe('pullArgs', () => {
 
   it('RTSPS over TCP with audio encoded to AAC; no audio at all', () => {
     expect(pullArgs({ url: 'rtsps://h/s', protocols: PULL_PROTOCOLS.rtsps, rtspOverTcp: true, audio: 'aac' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -rw_timeout 10000000 -protocol_whitelist rtsp,rtsps,tcp,tls -rtsp_transport tcp -i rtsps://h/s ' +
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -timeout 10000000 -rtsp_transport tcp -protocol_whitelist rtsp,rtsps,tcp,tls -i rtsps://h/s ' +
         '-map 0:v:0? -map 0:a:0? -c:v copy -c:a aac -b:a 64k -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
     expect(pullArgs({ url: 'https://h/x.m3u8', protocols: PULL_PROTOCOLS.https, audio: 'none' }).join(' ')).toBe(

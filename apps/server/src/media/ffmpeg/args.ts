@@ -48,7 +48,7 @@ export interface PullOptions {
   url: string;
   /** The protocols ffmpeg may open for it (PULL_PROTOCOLS of its scheme). */
   protocols: string;
-  /** RTSPS: RTP interleaved on the TLS connection. */
+  /** RTSPS: RTP interleaved on the TLS connection (and the RTSP demuxer's own I/O timeout). */
   rtspOverTcp?: boolean;
   /** AAC copied as it is; other codecs turned into AAC; or no audio. */
   audio: 'copy' | 'aac' | 'none';
@@ -63,8 +63,11 @@ export interface PullOptions {
  * of the hub takes AAC).
  */
 export function pullArgs(o: PullOptions): string[] {
-  const args = ['-hide_banner', '-nostats', '-loglevel', 'warning', '-fflags', '+nobuffer', '-rw_timeout', '10000000', '-protocol_whitelist', o.protocols];
-  if (o.rtspOverTcp) args.push('-rtsp_transport', 'tcp');
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'warning', '-fflags', '+nobuffer'];
+  // RTSP is a demuxer, not a protocol: it takes no -rw_timeout (ffmpeg refuses to start) but -timeout.
+  if (o.rtspOverTcp) args.push('-timeout', '10000000', '-rtsp_transport', 'tcp');
+  else args.push('-rw_timeout', '10000000');
+  args.push('-protocol_whitelist', o.protocols);
   args.push('-i', o.url, '-map', '0:v:0?');
   if (o.audio !== 'none') args.push('-map', '0:a:0?');
   args.push('-c:v', 'copy');
