@@ -299,4 +299,28 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
     expect(thumb('Yard camera')).toBeNull();
     expect(playIcon('Yard camera')).not.toBeNull();
   });
+
+  it('an online channel without a picture yet asks again 2, 4 and 8 s later (its first ask put it in line), then gives up', async () => {
+    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    vi.useFakeTimers();
+    try {
+      const first = thumb('Gate camera')!.getAttribute('src')!;
+      for (const [n, wait] of [[1, 2000], [2, 4000], [3, 8000]]) {
+        fireEvent.error(thumb('Gate camera')!);
+        expect(thumb('Gate camera')).toBeNull();
+        act(() => void vi.advanceTimersByTime(wait - 1));
+        expect(thumb('Gate camera')).toBeNull();
+        act(() => void vi.advanceTimersByTime(1));
+        expect(thumb('Gate camera')!.getAttribute('src')).toBe(`${first}&try=${n}`);
+      }
+      fireEvent.error(thumb('Gate camera')!);
+      act(() => void vi.advanceTimersByTime(60_000));
+      expect(thumb('Gate camera')).toBeNull();
+      expect(playIcon('Gate camera')).not.toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -2,7 +2,7 @@
  * Channel thumbnails without a camera: the hub's cached keyframe read without subscribing, the store's
  * confined file names and its restart read, and the refresher's order and bounds (one decode at a
  * time, the stalest stream first, the sub stream of a channel, no variant, a failing stream does
- * not hold up the others, pictures nobody looks at refreshed seldom) with a counting runner; one real ffmpeg decode scaled to a card's width.
+ * not hold up the others, none made for a card nobody looks at) with a counting runner; one real ffmpeg decode scaled to a card's width.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -91,7 +91,7 @@ describe('ChannelThumbnails', () => {
   function service(run: Runner, hubs: StreamHub[], opts: Partial<ChannelThumbnails['opts']> = {}) {
     return new ChannelThumbnails(
       { dataDir: dir, hubs: () => hubs, channelIds: async () => [1, 2, 3, 4, 5, 6] },
-      { run, gapMs: 5, refreshMs: 60_000, idleRefreshMs: 60_000, ...opts },
+      { run, gapMs: 5, refreshMs: 60_000, ...opts },
     );
   }
 
@@ -130,6 +130,7 @@ describe('ChannelThumbnails', () => {
     const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
     fs.utimesSync(svc.store.fileOf(2)!, hoursAgo(2), hoursAgo(2));
     fs.utimesSync(svc.store.fileOf(3)!, hoursAgo(1), hoursAgo(1));
+    for (const pk of [1, 2, 3, 4]) svc.asked(pk);
     await svc.start();
     await until(() => svc.stats.made === 3);
     await sleep(50); // nothing more is due
@@ -152,6 +153,7 @@ describe('ChannelThumbnails', () => {
       return { stdout: JPEG, stderr: '' };
     };
     const svc = service(run, hubs);
+    for (const pk of [1, 2]) svc.asked(pk);
     await svc.start();
     await until(() => svc.stats.made === 1);
     await sleep(50);
@@ -161,8 +163,8 @@ describe('ChannelThumbnails', () => {
     for (const h of hubs) h.stop();
   });
 
-  it('a thumbnail a card asked for lately is kept fresh; one nobody looks at waits idleRefreshMs', async () => {
-    const hubs = [liveHub('stream_1_0'), liveHub('stream_2_0')];
+  it('only the pictures cards asked for lately are made: none for a stream nobody looks at, stale or missing', async () => {
+    const hubs = [liveHub('stream_1_0'), liveHub('stream_2_0'), liveHub('stream_3_0'), liveHub('stream_4_0')];
     const made: string[] = [];
     let current = '';
     for (const h of hubs) {
@@ -170,19 +172,20 @@ describe('ChannelThumbnails', () => {
       h.cachedKeyframe = () => ((current = h.key), take());
     }
     const run: Runner = async () => (made.push(current), { stdout: JPEG, stderr: '' });
-    const svc = service(run, hubs, { refreshMs: 60_000, idleRefreshMs: 3600_000 });
-    // Both made ten minutes ago: past refreshMs, not past idleRefreshMs.
+    const svc = service(run, hubs, { refreshMs: 60_000, interestMs: 60_000 });
+    // 1 and 2 made ten minutes ago (past refreshMs), 3 and 4 never.
     for (const pk of [1, 2]) {
       await svc.store.write(pk, JPEG);
       const tenMinutesAgo = new Date(Date.now() - 600_000);
       fs.utimesSync(svc.store.fileOf(pk)!, tenMinutesAgo, tenMinutesAgo);
     }
     svc.asked(2);
+    svc.asked(4);
     await svc.start();
-    await until(() => svc.stats.made === 1);
-    await sleep(50); // channel 1 is not due
+    await until(() => svc.stats.made === 2);
+    await sleep(50); // 1 and 3: nobody looks
     await svc.stop();
-    expect(made).toEqual(['stream_2_0']);
+    expect(made).toEqual(['stream_4_0', 'stream_2_0']);
     for (const h of hubs) h.stop();
   });
 
@@ -194,6 +197,7 @@ describe('ChannelThumbnails', () => {
       return { stdout: JPEG, stderr: '' };
     };
     const svc = service(run, hubs, { snapMinAgeMs: 0 });
+    svc.asked(1);
     await svc.start();
     await until(() => svc.stats.made === 1);
     // Not due by refreshMs; snapped() asks for it anyway.
@@ -213,6 +217,7 @@ describe('ChannelThumbnails', () => {
     );
     const hubs = [liveHub('stream_1_0')];
     const svc = new ChannelThumbnails({ dataDir: dir, hubs: () => hubs, channelIds: async () => [1] }, { gapMs: 5, width: 160 });
+    svc.asked(1);
     await svc.start();
     await until(() => svc.stats.made === 1 || svc.stats.failed);
     await svc.stop();

@@ -4,14 +4,13 @@
  *
  * Pictures come only from streams that run anyway (a viewer, the recorder, an always-on channel):
  * the keyframe the hub already caches is decoded, scaled to a card's size, one decode at a time at
- * low CPU priority with a pause between two, and a stream's thumbnail is made again only after
- * `refreshMs` while somebody looks at it (its card asked within `interestMs`), else after
- * `idleRefreshMs`, and looked-at cards go first. A decode costs ~0.11 CPU-s here (a 1080p keyframe
- * to 480 px, mostly ffmpeg's start): one per stream every 5 minutes was one every `gapMs` at 256
- * streams, ~5 % of a core for pictures nobody saw; now 256 recorded cameras with nobody on the
- * square cost one every ~28 s. 1,500 always-on cameras cost at most one small decode every `gapMs`,
- * not a burst, and a page of 20 cards costs 20 file reads. A channelsnap call (someone asked for a
- * picture) puts its stream first in line.
+ * low CPU priority with a pause between two, and only for channels somebody looks at: a card that
+ * asked for its picture within `interestMs` (a 404 too) gets one made from its running stream, again
+ * after `refreshMs`. A decode costs ~0.11 CPU-s here (a 1080p keyframe to 480 px, mostly ffmpeg's
+ * start): made for every running stream every 5 minutes, as first built, it was one every 2 s at 256
+ * recorded streams, ~5 % of a core for pictures nobody saw; with nobody on the square it is nothing.
+ * A page of 20 cards costs 20 file reads, and at most one small decode per `gapMs` for its stale or
+ * missing pictures. A channelsnap call (someone asked for a picture) puts its stream first in line.
  */
 import { decodeJpeg, runProcess, type Runner } from '../../media/snapshot.js';
 import type { StreamHub } from '../../media/hub.js';
@@ -24,10 +23,8 @@ export interface ThumbnailOptions {
    * the wait after a failed try).
    */
   refreshMs: number;
-  /** A card asked for its thumbnail within this long counts as looked at. */
+  /** A card that asked for its thumbnail within this long is looked at; no other is made. */
   interestMs: number;
-  /** A thumbnail nobody looked at lately is made again after this long (one never made: at once). */
-  idleRefreshMs: number;
   /** A channelsnap call refreshes the thumbnail unless it is younger than this. */
   snapMinAgeMs: number;
   /** Pause after each decode, and between two looks for work. */
@@ -44,9 +41,8 @@ export interface ThumbnailOptions {
 export const DEFAULT_THUMBNAIL_OPTIONS: ThumbnailOptions = {
   refreshMs: 5 * 60_000,
   interestMs: 10 * 60_000,
-  idleRefreshMs: 2 * 3600_000,
   snapMinAgeMs: 30_000,
-  gapMs: 2000,
+  gapMs: 500,
   width: 480,
   niceness: 10,
   ffmpeg: 'ffmpeg',
@@ -143,8 +139,8 @@ export class ChannelThumbnails {
   }
 
   /**
-   * The stream to make a thumbnail of: one asked for by channelsnap, else of the live ones due the
-   * one whose card was looked at lately, then the one whose thumbnail is oldest.
+   * The stream to make a thumbnail of: one asked for by channelsnap, else of the live ones whose card
+   * was looked at lately the one whose thumbnail is oldest (missing: first).
    */
   private next(): StreamHub | undefined {
     for (const hub of this.urgent) {
@@ -158,15 +154,13 @@ export class ChannelThumbnails {
       const key = parseStreamKey(hub.key);
       // A transcoded variant shows the same picture as its original.
       if (!key || key.variant || hub.state !== 'live') continue;
+      if (!this.lookedAt(key.channelPk, now)) continue;
       const age = now - this.store.writtenAt(key.channelPk);
-      const looked = this.lookedAt(key.channelPk, now);
-      if (age < (looked ? this.opts.refreshMs : this.opts.idleRefreshMs) || now < (this.retryAt.get(key.channelPk) ?? 0)) continue;
-      // A looked-at card's picture comes before any other (ages are below 1e13 ms).
-      const rank = age + (looked ? 1e15 : 0);
+      if (age < this.opts.refreshMs || now < (this.retryAt.get(key.channelPk) ?? 0)) continue;
       // Of the two flows of one channel the sub stream is the cheaper decode.
-      if (rank > bestAge || (rank === bestAge && key.flow === 1)) {
+      if (age > bestAge || (age === bestAge && key.flow === 1)) {
         best = hub;
-        bestAge = rank;
+        bestAge = age;
       }
     }
     return best;

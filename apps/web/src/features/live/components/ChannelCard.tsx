@@ -2,9 +2,11 @@
  * A channel's card in the video square: its last picture, name, state and device. The picture is the
  * thumbnail the server keeps (it never opens a stream for it), loaded only when the card scrolls into
  * view; an offline channel shows its last picture dimmed and marked offline, a channel that is not
- * enabled or has no picture yet keeps the grey placeholder with a play icon.
+ * enabled or has no picture yet keeps the grey placeholder with a play icon. The server makes pictures
+ * only for cards that ask (services/media/thumbnails.ts): an online channel's first ask is a 404 that
+ * puts it in line, so the card asks again a few times, 2, 4 and 8 s later.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge, Card, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -14,13 +16,25 @@ import { channelThumbUrl } from '../thumbnail';
 
 type CardState = 'online' | 'offline' | 'disabled';
 
+/** Asks again after a 404 of an online channel: its picture is being made from its running stream. */
+const RETRY_MS = [2000, 4000, 8000];
+
 function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
   const token = useSession((s) => s.token);
   const { t } = useTranslation();
   // 'none': no picture (404, not allowed, not an image): the placeholder stays, no broken-image icon.
-  const [picture, setPicture] = useState<'loading' | 'shown' | 'none'>('loading');
+  const [picture, setPicture] = useState<'loading' | 'shown' | 'none' | 'waiting'>('loading');
+  const [attempt, setAttempt] = useState(0);
   const playable = state === 'online';
-  const wanted = state !== 'disabled' && picture !== 'none';
+  const wanted = state !== 'disabled' && (picture === 'loading' || picture === 'shown');
+  useEffect(() => {
+    if (picture !== 'waiting') return;
+    const timer = setTimeout(() => {
+      setAttempt((a) => a + 1);
+      setPicture('loading');
+    }, RETRY_MS[attempt]);
+    return () => clearTimeout(timer);
+  }, [picture, attempt]);
   return (
     <div
       style={{
@@ -40,14 +54,14 @@ function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
         <img
           data-testid="square-thumb"
           data-picture={picture}
-          src={channelThumbUrl(c.ParentDeviceID, c.ChannelID, token)}
+          src={channelThumbUrl(c.ParentDeviceID, c.ChannelID, token) + (attempt ? `&try=${attempt}` : '')}
           alt=""
           // Only the cards in view ask for their picture; hidden (not removed) until it has loaded so
           // the browser still sees where it is.
           loading="lazy"
           decoding="async"
           onLoad={() => setPicture('shown')}
-          onError={() => setPicture('none')}
+          onError={() => setPicture(playable && attempt < RETRY_MS.length ? 'waiting' : 'none')}
           style={{
             position: 'absolute',
             inset: 0,
