@@ -8,28 +8,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { collectWs, startTestApp, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
+import { collectWs } from '../helpers/index.js';
 import { startCamera, type Camera } from '../fixtures/camera.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { openCameraStream } from './open-stream.js';
 
-let t: TestApp | undefined;
 let cam: Camera | undefined;
+// Registered before useAdminApp(): the camera stops after the app has closed.
 afterEach(async () => {
-  await t?.close();
   await cam?.stop();
-  t = undefined;
   cam = undefined;
 });
+const api = useAdminApp({ listen: true });
 
+/** A camera of that codec (each test its own), added and opened over WS fMP4. */
 async function setup(codec: 'h264' | 'h265') {
   cam = await startCamera({ codec });
-  t = await startTestApp({ listen: true });
-  const admin = await initialise(t);
-  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: admin } });
-  expect(res.statusCode, res.body).toBe(200);
-  return { ...(res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; Stream: string }), admin };
+  return { ...(await openCameraStream(api, cam.url, 'ws_m4s')), admin: api.admin };
 }
 
 const collect = (url: string, count: number, ms = 30000) => collectWs(url, (binary) => binary.length >= count, ms);
@@ -43,7 +38,7 @@ describe('H.265 → H.264 transcoded variant', () => {
     // existing fields unchanged
     expect(body.URLs.WS_FMP4).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}\\.mp4`));
     // the original's token does not open the variant
-    const base = t!.baseUrl!.replace('http', 'ws');
+    const base = api.t.baseUrl!.replace('http', 'ws');
     const originalToken = body.URL.split('play_token=')[1];
     await expect(collect(`${base}/ws_m4s/live/${body.Stream}_h264.mp4?play_token=${originalToken}`, 1, 3000)).rejects.toThrow('HTTP 401');
 
@@ -51,7 +46,7 @@ describe('H.265 → H.264 transcoded variant', () => {
     const init = got.text.find((m) => m.type === 'init');
     expect(init).toMatchObject({ mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./) });
     expect(got.binary.length).toBeGreaterThanOrEqual(10);
-    const file = path.join(t!.settings.dataDir, 'h264.mp4');
+    const file = path.join(api.t.settings.dataDir, 'h264.mp4');
     fs.writeFileSync(file, Buffer.concat(got.binary));
     const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' }));
     expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -76,19 +71,19 @@ describe('H.265 → H.264 transcoded variant', () => {
     expect(counted).toBeGreaterThanOrEqual(1); // (the viewer closed just before may still count)
 
     // the original is still H.265 for the viewers that can play it
-    const hub = t!.ctx.streams.get(body.Stream)!;
+    const hub = api.t.ctx.streams.get(body.Stream)!;
     expect(hub.tracks[0]).toMatchObject({ kind: 'video', codec: 'h265' });
-    const derived = t!.ctx.streams.get(`${body.Stream}_h264`)!;
+    const derived = api.t.ctx.streams.get(`${body.Stream}_h264`)!;
     expect(derived.tracks[0]).toMatchObject({ kind: 'video', codec: 'h264', width: 320, height: 240 });
     // the last viewer gone, the derived hub stops (grace period) and takes ffmpeg with it
     derived.stop('test');
     expect(hub.viewers).toBe(0);
 
     // the channel's "H.265 to H.264" switch: every URL is the H.264 variant's, under the plain names
-    const dev = (await t!.ctx.db.selectFrom('channels').select('parent_device_id').executeTakeFirstOrThrow()).parent_device_id;
-    const edit = await t!.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: body.admin }, payload: { DeviceID: dev, ChannelID: '1', EnableH265ToH264: 1 } });
+    const dev = (await api.t.ctx.db.selectFrom('channels').select('parent_device_id').executeTakeFirstOrThrow()).parent_device_id;
+    const edit = await api.t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: body.admin }, payload: { DeviceID: dev, ChannelID: '1', EnableH265ToH264: 1 } });
     expect(edit.statusCode, edit.body).toBe(200);
-    const forced = (await t!.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: body.admin } })).json().EasyDarwin.Body;
+    const forced = (await api.t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`, headers: { token: body.admin } })).json().EasyDarwin.Body;
     expect(forced.URL).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}_h264\\.mp4\\?play_token=`));
     expect(forced.URLs.HLS).toMatch(new RegExp(`^/hls/${body.Stream}_h264/`));
     expect(Object.keys(forced.URLs).some((k) => k.endsWith('_H264'))).toBe(false);
