@@ -7,38 +7,35 @@
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RTCRtpCodecParameters, useOPUS, usePCMU, type RTCPeerConnection } from 'werift';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
+import { until } from '../helpers/index.js';
 import { startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
 import { whepSessionsOf } from '../../src/routes/media/webrtc.js';
 import { H264_BASELINE, whepPeer } from './whep-client.js';
+import { useAdminApp } from '../api/admin-app.js';
+import { openCameraStream } from './open-stream.js';
 
-let t: TestApp | undefined;
 let cam: Camera | undefined;
 const peers: RTCPeerConnection[] = [];
+// Registered before useAdminApp(): the camera stops after the app has closed.
 afterEach(async () => {
-  await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
-  await t?.close();
   await cam?.stop();
-  t = undefined;
   cam = undefined;
 });
+const api = useAdminApp({ listen: true });
+afterEach(async () => {
+  await Promise.all(peers.splice(0).map((p) => p.close().catch(() => undefined)));
+});
 
+/** A camera with these options (each test its own), added and opened over WebRTC. */
 async function setup(opts: CameraOptions) {
   cam = await startCamera(opts);
-  t = await startTestApp({ listen: true });
-  const admin = await initialise(t);
-  const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await t.app.inject({ url: `/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=webrtc`, headers: { token: admin } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().EasyDarwin.Body as { URL: string };
+  return openCameraStream(api, cam.url, 'webrtc');
 }
 
 /** A WHEP client offering H.264 video and Opus/PCMU/PCMA audio; counts what arrives per kind. */
 async function whep(url: string) {
   const got = { video: 0, audio: [] as { pt: number; ts: number; bytes: number }[] };
-  const { pc, res, answer } = await whepPeer(t!.baseUrl!, url, {
+  const { pc, res, answer } = await whepPeer(api.t.baseUrl!, url, {
     codecs: {
       video: [H264_BASELINE()],
       audio: [useOPUS(), usePCMU(), new RTCRtpCodecParameters({ mimeType: 'audio/PCMA', clockRate: 8000, channels: 1, payloadType: 8 })],
@@ -95,7 +92,7 @@ describe('WebRTC audio', () => {
     const steps = got.audio.slice(1, 10).map((p, i) => (p.ts - got.audio[i].ts) >>> 0);
     expect(steps.every((s) => s === 960)).toBe(true);
     expect(opusChildren()).toHaveLength(1);
-    await whepSessionsOf(t!.ctx)!.closeAll();
+    await whepSessionsOf(api.t.ctx)!.closeAll();
     await pc.close();
     await until(() => opusChildren().length === 0, 20000);
   }, 60000);
