@@ -22,6 +22,10 @@ describe('reasonText', () => {
     expect(reasonText('OPTIONS timeout after 5000 ms', zh)).toBe('摄像机的 OPTIONS 应答超时（5000 毫秒）');
     expect(reasonText('connection closed by the camera', zh)).toBe('摄像机断开了连接');
     expect(reasonText('bad data from the camera: RTP version 0', en)).toBe('The camera sent data that cannot be read');
+    // another RTSP status: the camera's reason phrase as it wrote it, the words around it in the console's language
+    expect(reasonText('DESCRIBE: 404 Not Found', zh)).toBe('摄像机对 DESCRIBE 请求回应 404 Not Found');
+    expect(reasonText('SETUP: 461 Unsupported Transport', en)).toBe('The camera answered SETUP with 461 Unsupported Transport');
+    expect(reasonText('no playable track in the SDP (MP2T not supported)', zh)).toBe('摄像机的视频中没有可播放的轨道（支持 H.264、H.265、AAC、G.711）');
   });
   it('names what a GB28181 device did (offline, silent, refusing) in Chinese and English', () => {
     const off = 'device 34020000001180000001 is not registered (offline): cannot ask it for channel 34020000001310000003';

@@ -16,6 +16,8 @@ const liveEn = {
       connectTimeout: 'The camera did not answer within {{ms}} ms',
       noMedia: 'No video from the camera for {{seconds}} s',
       unauthorized: 'The camera refused the user name or password',
+      answered: 'The camera answered {{method}} with {{status}} {{phrase}}',
+      noPlayableTrack: 'The camera offers no playable track (H.264, H.265, AAC and G.711 can play)',
       requestTimeout: "The camera's {{method}} answer timed out ({{ms}} ms)",
       badData: 'The camera sent data that cannot be read',
       gbOffline: 'The device is offline (not registered); the video comes back when it registers again',

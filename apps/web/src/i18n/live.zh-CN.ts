@@ -16,6 +16,8 @@ const liveZh = {
       connectTimeout: '连接摄像机超时（{{ms}} 毫秒）',
       noMedia: '{{seconds}} 秒内没有收到摄像机的视频',
       unauthorized: '摄像机拒绝了用户名或密码',
+      answered: '摄像机对 {{method}} 请求回应 {{status}} {{phrase}}',
+      noPlayableTrack: '摄像机的视频中没有可播放的轨道（支持 H.264、H.265、AAC、G.711）',
       requestTimeout: '摄像机的 {{method}} 应答超时（{{ms}} 毫秒）',
       badData: '摄像机发送了无法解析的数据',
       gbOffline: '设备已离线（未注册），设备重新上线后自动恢复',

@@ -21,6 +21,9 @@ const KNOWN: [RegExp, string, (m: RegExpExecArray) => Record<string, string>][] 
   [/^connect timeout after (\d+) ms$/i, 'connectTimeout', (m) => ({ ms: m[1] })],
   [/^no media for (\d+) s$/i, 'noMedia', (m) => ({ seconds: m[1] })],
   [/^[A-Z_]+: 401\b/, 'unauthorized', () => ({})],
+  // Any other RTSP status (rtsp-source.ts): the camera's own reason phrase stays as it wrote it.
+  [/^([A-Z_]+): (\d{3}) ?(.*)$/, 'answered', (m) => ({ method: m[1], status: m[2], phrase: m[3] })],
+  [/^no playable track in the SDP\b/, 'noPlayableTrack', () => ({})],
   [/^([A-Z_]+) timeout after (\d+) ms$/, 'requestTimeout', (m) => ({ method: m[1], ms: m[2] })],
   [/^bad data from the camera\b/i, 'badData', () => ({})],
   // A GB28181 device (server gb/invite/client.ts, gb/media/rtp-receiver.ts, gb/media/ps-source.ts).
