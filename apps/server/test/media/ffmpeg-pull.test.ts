@@ -248,6 +248,23 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
   }, 60_000);
 });
 
+describe('why a pulled stream is not live', () => {
+  /** The reason the source fails with (at most one ffmpeg run). */
+  const failure = (url: string, opts: ConstructorParameters<typeof FfmpegPullSource>[1] = {}) =>
+    new Promise<string>((resolve) => new FfmpegPullSource(url, opts).start({ tracks: () => undefined, unit: () => undefined, failed: resolve } as SourceSink));
+
+  it('names what went wrong in ffmpeg’s words, without the address, its log prefixes or the password', async () => {
+    const creds = { username: 'admin', password: 'hunter22' };
+    expect(await failure(`${httpBase}/nothing.flv`, creds)).toBe('ffmpeg: Server returned 404 Not Found');
+    const port = await freePort();
+    expect(await failure(`rtmp://127.0.0.1:${port}/live/x`, creds)).toBe('connection refused');
+    // ffmpeg ends with a bare "Input/output error": the line before it says what it was.
+    const dns = await failure('http://no-such-host.invalid/x.flv', creds);
+    expect(dns).toMatch(/^ffmpeg: Failed to resolve hostname no-such-host\.invalid\b/);
+    expect(dns).not.toMatch(/hunter22|admin|@ 0x/);
+  }, 40_000);
+});
+
 describe('addresses the pull source refuses', () => {
   it('a channel address that is not an rtsp(s)/rtmp(s)/http(s) URL is refused with the reason, and nothing is added', async () => {
     const before = (await api.body('/api/v1/devices?start=0&limit=50')).TotalCount as number;

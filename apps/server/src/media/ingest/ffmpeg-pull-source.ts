@@ -152,21 +152,20 @@ export class FfmpegPullSource implements MediaSource {
     this.fail(this.explain(why, stderr));
   }
 
-  /** ffmpeg's last words as a reason: the informative line, without log prefixes or credentials. */
+  /** ffmpeg's last words as a reason: the informative line, without log prefixes, the address or credentials. */
   private explain(why: string, stderr: string): string {
     const url = this.url!;
+    // "[tcp @ 0x55…] …" and "rtmp://host/app: …": the address is the channel's, the rest is the reason.
     const lines = stderr
       .split('\n')
-      .map((l) => l.replace(/^\[[^\]]+ @ 0x[0-9a-f]+\]\s*/i, '').trim())
+      .map((l) => url.redact(l.replace(/^\[[^\]]+ @ 0x[0-9a-f]+\]\s*/i, '').trim()))
+      .map((l) => (l.startsWith(`${url.display}:`) ? l.slice(url.display.length + 1).trim() : l))
       .filter(Boolean);
     let last = lines.pop();
     if (!last) return /code 0$/.test(why) ? 'the stream ended' : `ffmpeg ${why}`;
+    if (/^Connection refused$/i.test(last)) return 'connection refused';
     if (GENERIC.test(last) && lines.length) last = `${lines.pop()}: ${last}`;
-    last = url.redact(last);
-    // "rtmp://host/app: Connection refused": the address is the channel's, the rest is the reason.
-    const refused = /:\s*Connection refused$/i.test(last);
-    if (refused) return 'connection refused';
-    return `ffmpeg: ${last.split(url.display).join('').replace(/^:\s*/, '')}`;
+    return `ffmpeg: ${last}`;
   }
 
   private watch() {
