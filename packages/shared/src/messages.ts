@@ -303,7 +303,7 @@ export const REASONS = {
   gbNoPictureIn: { 'zh-CN': '收到PS流，但{seconds}秒内未能读出H.264/H.265画面', 'en-US': 'PS arrives but no H.264/H.265 picture could be read within {seconds} s' },
   gbNoKeyframe: { 'zh-CN': '收到PS流，但{seconds}秒内没有带参数集的关键帧', 'en-US': 'PS arrives but no keyframe with its parameter sets came within {seconds} s' },
   gbDownloadWriteFailed: { 'zh-CN': '无法写入下载文件（{detail}）', 'en-US': 'cannot write the download ({detail})' },
-  gbMp4Failed: { 'zh-CN': '无法生成MP4文件（{detail}）', 'en-US': 'the MP4 could not be made ({detail})' },
+  gbMp4Failed: { 'zh-CN': '无法生成MP4文件（详情见服务器日志）', 'en-US': 'the MP4 could not be made (details in the server log)' },
   gbDownloadCancelled: { 'zh-CN': '下载已取消', 'en-US': 'the download was cancelled' },
   gbDownloadUnwatched: { 'zh-CN': '{seconds}秒内无人查看下载进度，下载已停止', 'en-US': 'nobody followed the download for {seconds} s: it was stopped' },
   gbInviteNoAnswer: {

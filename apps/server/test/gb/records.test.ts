@@ -322,4 +322,25 @@ describe('download of a device recording (INVITE s=Download)', () => {
     expect(Number(p.format.duration)).toBeGreaterThan(7.5);
     expect(Number(p.format.duration)).toBeLessThan(8.6);
   });
+
+  it("an MP4 that cannot be made: \"failed\", why in the asker's language; ffmpeg's English stays in the log", async () => {
+    history = serveHistory(dev);
+    // An ffmpeg that refuses, first on PATH for this test only.
+    const bin = fs.mkdtempSync(path.join(t.settings.dataDir, 'bin-'));
+    fs.writeFileSync(path.join(bin, 'ffmpeg'), '#!/bin/sh\necho "Invalid data found when processing input" >&2\nexit 1\n', { mode: 0o755 });
+    const savedPath = process.env.PATH;
+    process.env.PATH = `${bin}:${savedPath}`;
+    try {
+      const start = new Date(2026, 2, 14, 8, 0, 0);
+      const res = await api(`/api/v1/downloaddevicerecord/${DEV}:${CHN}/${localStamp(start)}/4`, { speed: '4' });
+      expect(res.statusCode, res.body).toBe(200);
+      const id = (body(res) as { request_id: string }).request_id;
+      const info = async (lang?: string) => body(await api('/api/v1/downloadrecord/streaminfo', { request_id: id, ...(lang ? { lang } : {}) }));
+      await until(async () => (await info()).State === 'failed', 20000, { what: 'the download to fail' });
+      expect((await info()).Reason).toBe('无法生成MP4文件（详情见服务器日志）');
+      expect((await info('en-US')).Reason).toBe('the MP4 could not be made (details in the server log)');
+    } finally {
+      process.env.PATH = savedPath;
+    }
+  });
 });

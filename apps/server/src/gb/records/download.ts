@@ -232,7 +232,8 @@ export class DeviceDownload {
     } catch (err) {
       if (this.isCancelled()) return;
       this.state = 'failed';
-      this.reason = { key: 'gbMp4Failed', vars: { detail: (err as Error).message } };
+      // ffmpeg's words are the log's (below); the user is told in their language.
+      this.reason = { key: 'gbMp4Failed' };
       this.deps.log?.warn({ err, download: this.id }, 'gb records: remux failed');
     } finally {
       await fs.promises.rm(this.partFile, { force: true }).catch(() => undefined);
