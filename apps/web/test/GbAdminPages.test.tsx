@@ -16,6 +16,7 @@ import { isHostOrEmpty, isIpOrCidr } from '../src/features/gb/rules';
 import { useSession } from '../src/lib/stores/session';
 import { connectEvents, disconnectEvents } from '../src/lib/ws';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { stubEventsSocket } from './helpers/events-socket';
 
 const CONFIG: GbBaseConfig = {
   Serial: '34020000002000000001',
@@ -211,17 +212,7 @@ describe('GB admin pages', { timeout: 60_000 }, () => {
   });
 
   it('/alarm/list: labels, snapshot with the token, type filter, delete, clear, reload on a pushed alarm', async () => {
-    class FakeWebSocket {
-      static last: FakeWebSocket | undefined;
-      onopen: (() => void) | null = null;
-      onmessage: ((ev: { data: string }) => void) | null = null;
-      onclose: (() => void) | null = null;
-      constructor(public url: string) {
-        FakeWebSocket.last = this;
-      }
-      close() {}
-    }
-    vi.stubGlobal('WebSocket', FakeWebSocket);
+    const events = stubEventsSocket();
     let rows = [alarm(2, { Snapshot: '/api/v1/alarm/snapshot/2', Longitude: 116.39, Latitude: 39.9 }), alarm(1, { AlarmType: 18, AlarmMethod: 6, AlarmPriority: 3, ChannelID: '', ChannelName: '' })];
     const api = stubApi({
       '/api/v1/alarmlist': (c) => {
@@ -268,7 +259,7 @@ describe('GB admin pages', { timeout: 60_000 }, () => {
     // A pushed alarm reloads the list (throttled to once a second).
     rows = [alarm(9, { AlarmType: 7, AlarmDescription: 'pushed' }), ...rows];
     const before = api.callsTo('/api/v1/alarmlist').length;
-    act(() => FakeWebSocket.last!.onmessage!({ data: JSON.stringify({ topic: 'alarm', payload: rows[0] }) }));
+    act(() => events.push('alarm', rows[0]));
     expect(await screen.findByText('pushed', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(api.callsTo('/api/v1/alarmlist').length).toBe(before + 1);
 
