@@ -10,6 +10,7 @@ import DeviceListPage from '../src/features/devices/pages/DeviceListPage';
 import { useSession } from '../src/lib/stores/session';
 import { connectEvents, disconnectEvents } from '../src/lib/ws';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { stubEventsSocket } from './helpers/events-socket';
 
 const row = (DeviceID: string, DeviceType: DeviceRow['DeviceType'], DeviceName: string): DeviceRow =>
   ({
@@ -123,17 +124,7 @@ describe('GB device actions on /device/list', () => {
   }, 30_000);
 
   it('reloads the list when a catalog answer has been stored (pushed as topic catalog)', async () => {
-    class FakeWebSocket {
-      static last: FakeWebSocket | undefined;
-      onopen: (() => void) | null = null;
-      onmessage: ((ev: { data: string }) => void) | null = null;
-      onclose: (() => void) | null = null;
-      constructor(public url: string) {
-        FakeWebSocket.last = this;
-      }
-      close() {}
-    }
-    vi.stubGlobal('WebSocket', FakeWebSocket);
+    const events = stubEventsSocket();
     let channels = 0;
     const api = stubApi({ '/api/v1/devicesconfig': () => v1({ Devices: [{ ...GB, ChannelNum: channels }], TotalCount: 1 }) });
     connectEvents('tok-admin');
@@ -141,8 +132,8 @@ describe('GB device actions on /device/list', () => {
     await screen.findByText('Gate NVR', {}, { timeout: 10_000 });
     const before = api.callsTo('/api/v1/devicesconfig').length;
     channels = 300;
-    act(() => FakeWebSocket.last!.onmessage!({ data: JSON.stringify({ topic: 'catalog', payload: { DeviceID: GB.DeviceID, SN: 1, Running: true, Received: 4, SumNum: 300, StartedAt: '' } }) }));
-    act(() => FakeWebSocket.last!.onmessage!({ data: JSON.stringify({ topic: 'catalog', payload: { DeviceID: GB.DeviceID, SN: 1, Running: false, Outcome: 'complete', Received: 300, SumNum: 300, StartedAt: '' } }) }));
+    act(() => events.push('catalog', { DeviceID: GB.DeviceID, SN: 1, Running: true, Received: 4, SumNum: 300, StartedAt: '' }));
+    act(() => events.push('catalog', { DeviceID: GB.DeviceID, SN: 1, Running: false, Outcome: 'complete', Received: 300, SumNum: 300, StartedAt: '' }));
     expect(await screen.findByText('0/300', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(api.callsTo('/api/v1/devicesconfig').length).toBe(before + 1);
   }, 30_000);
