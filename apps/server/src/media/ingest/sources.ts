@@ -1,17 +1,16 @@
+import { PULLED_TYPES, type DeviceType } from '@opencvr/shared';
 import type { SourceFactory } from '../../services/media/streams.js';
 import { FfmpegPullSource } from './ffmpeg-pull-source.js';
 import { pullSchemeOf } from './pull-url.js';
 import { RtspSource } from './rtsp-source.js';
-
-/** Device types whose channels are pulled from their stream address (RtspUrl). */
-const PULLED_DEVICE_TYPES = ['RTSP', 'ONVIF', 'RTMP'];
 
 /**
  * Pulled channels: rtsp:// by the native RTSP client; RTMP(S), HTTP(S) (HTTP-FLV, HLS) and RTSPS
  * through ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
  */
 export const pulledSourceFactory: SourceFactory = (device, channel) => {
-  if (!PULLED_DEVICE_TYPES.includes(device.device_type)) return undefined;
+  // Device types whose channels are pulled from their stream address (RtspUrl).
+  if (!PULLED_TYPES.includes(device.device_type as DeviceType)) return undefined;
   const username = channel.username || device.device_username;
   const password = channel.password || device.device_password;
   if (pullSchemeOf(channel.rtsp_url)) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
