@@ -58,7 +58,7 @@ const inventoryEn: typeof inventoryZh = {
       positionSubscribe: 'Position',
       rtspUrl: 'Stream URL',
       rtspUrlHint: 'On add, the first channel pulls this address',
-      rtspUrlFormat: 'Enter an rtsp://, rtmp:// or http(s):// address',
+      rtspUrlFormat: 'Enter an rtsp(s)://, rtmp(s):// or http(s):// address',
       back: 'Back',
     },
     channel: {
@@ -104,7 +104,7 @@ const inventoryEn: typeof inventoryZh = {
       parental: 'Directory (holds sub-channels)',
       parent: 'Parent directory',
       top: 'Top level',
-      urlFormat: 'Enter an rtsp://, rtmp:// or http(s):// address',
+      urlFormat: 'Enter an rtsp(s)://, rtmp(s):// or http(s):// address',
     },
     group: {
       tree: 'Groups',

@@ -56,7 +56,7 @@ const inventoryZh = {
       positionSubscribe: '位置订阅',
       rtspUrl: '流地址',
       rtspUrlHint: '添加时用此地址创建第一个通道',
-      rtspUrlFormat: '请输入 rtsp://、rtmp:// 或 http(s):// 地址',
+      rtspUrlFormat: '请输入 rtsp(s)://、rtmp(s):// 或 http(s):// 地址',
       back: '返回',
     },
     channel: {
@@ -102,7 +102,7 @@ const inventoryZh = {
       parental: '目录（含子通道）',
       parent: '上级目录',
       top: '顶层',
-      urlFormat: '请输入 rtsp://、rtmp:// 或 http(s):// 地址',
+      urlFormat: '请输入 rtsp(s)://、rtmp(s):// 或 http(s):// 地址',
     },
     group: {
       tree: '分组',

@@ -3,11 +3,16 @@ import { PULLED_TYPES, type DeviceType } from '@opencvr/shared';
 
 export const GB_ID = /^\d{20}$/;
 
-/** A stream address the platform can pull (the server accepts the same schemes). */
+/**
+ * A stream address the platform can pull: rtsp:// natively, rtsps/rtmp(s)/http(s) through ffmpeg (the
+ * server accepts the same: routes/api/inventory-schemas.ts streamUrl, media/ingest/pull-url.ts).
+ */
 export function isStreamUrl(s: string): boolean {
   try {
-    const u = new URL(s.trim());
-    return ['rtsp:', 'rtsps:', 'rtmp:', 'http:', 'https:'].includes(u.protocol) && !!u.hostname;
+    const t = s.trim();
+    if (/[\s\x00-\x1f\x7f]/.test(t)) return false;
+    const u = new URL(t);
+    return ['rtsp:', 'rtsps:', 'rtmp:', 'rtmps:', 'http:', 'https:'].includes(u.protocol) && !!u.hostname && !u.hostname.startsWith('-');
   } catch {
     return false;
   }
