@@ -6,48 +6,45 @@
  * what arrived stored), a complete catalog removing what the device no longer lists.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import { encodeCatalogResponse } from '@opencvr/manscdp';
 import { answerQueries, makeCatalog, type DeviceAnswers } from '../fixtures/gb-device-answers.js';
-import { initialise } from '../api/support.js';
+import { useAdminApp } from '../api/admin-app.js';
 
 const DEV = '34020000001320000001';
 const DEV2 = '34020000001320000002';
 const PW = 'pw123456';
 
-let t: TestApp;
-let admin: string;
 const devices: GbDevice[] = [];
 
+/** The platform under test (a fresh one per test) and its admin token. */
+const server = useAdminApp();
 beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-  await t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 3 });
+  await server.t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 3 });
 });
+// Registered after useAdminApp(), so it runs first: the devices leave before the app closes.
 afterEach(async () => {
   for (const d of devices.splice(0)) await d.close();
-  await t?.close();
 });
 
 async function device(id: string, answers: Omit<DeviceAnswers, 'deviceId'>, transport: 'UDP' | 'TCP' = 'UDP') {
-  const dev = await GbDevice.start({ deviceId: id, password: PW, serverPort: t.ctx.gb.port, transport });
+  const dev = await GbDevice.start({ deviceId: id, password: PW, serverPort: server.t.ctx.gb.port, transport });
   devices.push(dev);
   const answering = answerQueries(dev, { deviceId: id, ...answers });
   return { dev, answering };
 }
 
 const channelsOf = (id: string) =>
-  t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', id).orderBy('channel_id').execute();
+  server.t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', id).orderBy('channel_id').execute();
 
-const api = (url: string, query: Record<string, string>) => t.app.inject({ url, headers: { token: admin }, query });
+const api = (url: string, query: Record<string, string>) => server.t.app.inject({ url, headers: { token: server.admin }, query });
 
 describe.each(['UDP', 'TCP'] as const)('catalog over %s', (transport) => {
   it('is asked after the first registration; 300 items in pages are stored as the tree (directories on top, cameras under them)', async () => {
     const items = makeCatalog(DEV, 296, { dirs: 4 });
     const { dev, answering } = await device(DEV, { catalog: items, perPage: 4 }, transport);
     expect((await dev.register()).status).toBe(200);
-    const p = await t.ctx.gbDevices.catalog.wait(DEV);
+    const p = await server.t.ctx.gbDevices.catalog.wait(DEV);
     await answering.idle();
     expect(p).toMatchObject({ DeviceID: DEV, Running: false, Outcome: 'complete', Received: 300, SumNum: 300, Added: 300, Removed: 0 });
     expect(answering.queries.filter((q) => q.cmdType === 'Catalog')).toHaveLength(1);
@@ -67,7 +64,7 @@ describe.each(['UDP', 'TCP'] as const)('catalog over %s', (transport) => {
     expect(top.json().EasyDarwin.Body.Channels.map((c: { ChannelID: string }) => c.ChannelID)).toEqual(dirs.map((d) => d.channel_id));
     const under = await api('/api/v1/channelsconfig', { device: DEV, subset: dirs[1].channel_id, start: '0', limit: '100' });
     expect(under.json().EasyDarwin.Body.ChannelCount).toBe(74);
-    const d = await t.ctx.inventory.devices.get(DEV);
+    const d = await server.t.ctx.inventory.devices.get(DEV);
     expect(d!.catalog_at).not.toBe('');
   });
 });
@@ -78,7 +75,7 @@ describe('fetchcatalog', () => {
     const b = await device(DEV2, { catalog: makeCatalog(DEV2, 80), perPage: 5, catalogDelayMs: 100 });
     await a.dev.register();
     await b.dev.register();
-    await Promise.all([t.ctx.gbDevices.catalog.wait(DEV), t.ctx.gbDevices.catalog.wait(DEV2)]);
+    await Promise.all([server.t.ctx.gbDevices.catalog.wait(DEV), server.t.ctx.gbDevices.catalog.wait(DEV2)]);
     await Promise.all([a.answering.idle(), b.answering.idle()]);
 
     const [f1, f2, f3] = await Promise.all([
@@ -89,7 +86,7 @@ describe('fetchcatalog', () => {
     for (const f of [f1, f2, f3]) expect(f.statusCode).toBe(200);
     expect(f1.json().EasyDarwin.Body.SN).toBe(f2.json().EasyDarwin.Body.SN);
     expect(f1.json().EasyDarwin.Body.Running).toBe(true);
-    const [pa, pb] = await Promise.all([t.ctx.gbDevices.catalog.wait(DEV), t.ctx.gbDevices.catalog.wait(DEV2)]);
+    const [pa, pb] = await Promise.all([server.t.ctx.gbDevices.catalog.wait(DEV), server.t.ctx.gbDevices.catalog.wait(DEV2)]);
     await Promise.all([a.answering.idle(), b.answering.idle()]);
     expect(pa).toMatchObject({ Outcome: 'complete', Received: 122, Added: 0, Updated: 122 });
     expect(pb).toMatchObject({ Outcome: 'complete', Received: 80, Added: 0, Updated: 80 });
@@ -105,10 +102,10 @@ describe('fetchcatalog', () => {
   });
 
   it('a device that sends half the pages ends by time-out: reported with what arrived, which is stored', async () => {
-    t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 600 });
+    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 600 });
     const { dev, answering } = await device(DEV, { catalog: makeCatalog(DEV, 100), perPage: 10, pages: 5 });
     await dev.register();
-    const p = await t.ctx.gbDevices.catalog.wait(DEV);
+    const p = await server.t.ctx.gbDevices.catalog.wait(DEV);
     await answering.idle();
     expect(p).toMatchObject({ Running: false, Outcome: 'idle-timeout', Received: 50, SumNum: 100, Added: 50 });
     expect(p!.Error).toMatch(/stopped sending pages: 50 of 100 items in 5 pages/);
@@ -120,9 +117,9 @@ describe('fetchcatalog', () => {
     const answers: Omit<DeviceAnswers, 'deviceId'> = { catalog: full };
     const { dev, answering } = await device(DEV, answers);
     await dev.register();
-    await t.ctx.gbDevices.catalog.wait(DEV);
+    await server.t.ctx.gbDevices.catalog.wait(DEV);
     await answering.idle();
-    await t.ctx.inventory.channels.create(DEV, { ChannelID: '34020000001310009999', Name: 'by hand' });
+    await server.t.ctx.inventory.channels.create(DEV, { ChannelID: '34020000001310009999', Name: 'by hand' });
     answering.stop();
     const again = answerQueries(dev, { deviceId: DEV, catalog: full.slice(0, 7) });
     const res = await api('/api/v1/devices/fetchcatalog', { device: DEV, wait: '1' });
@@ -134,19 +131,19 @@ describe('fetchcatalog', () => {
   });
 
   it('refuses a device that is not registered (409), not GB (400) or unknown (404)', async () => {
-    await t.ctx.gb.store.create(DEV, 'UDP');
+    await server.t.ctx.gb.store.create(DEV, 'UDP');
     expect((await api('/api/v1/devices/fetchcatalog', { device: DEV })).statusCode).toBe(409);
     expect((await api('/api/v1/devices/fetchcatalog', { device: DEV2 })).statusCode).toBe(404);
-    await t.ctx.inventory.devices.create({ DeviceID: '34020000001180000001', DeviceName: 'rtsp', DeviceType: 'RTSP' });
+    await server.t.ctx.inventory.devices.create({ DeviceID: '34020000001180000001', DeviceName: 'rtsp', DeviceType: 'RTSP' });
     expect((await api('/api/v1/devices/fetchcatalog', { device: '34020000001180000001' })).statusCode).toBe(400);
     expect((await api('/api/v1/devices/fetchcatalog', { device: 'x;drop' })).statusCode).toBe(400);
   });
 
   it('a device cannot keep more than 4 catalog answers open: pages of a fifth SN are dropped', async () => {
-    t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 800 });
+    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 800 });
     const { dev, answering } = await device(DEV, { catalog: [] });
     await dev.register();
-    await t.ctx.gbDevices.catalog.wait(DEV);
+    await server.t.ctx.gbDevices.catalog.wait(DEV);
     await answering.idle();
     const items = makeCatalog(DEV, 6);
     // Six unasked answers, each one page of a SumNum 10 that never completes.
