@@ -8,37 +8,35 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeCatalogNotify, encodeMobilePosition } from '@opencvr/manscdp';
 import { header } from '@opencvr/sip';
-import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
+import { sleep, until } from '../helpers/index.js';
 import { GbDevice } from '../fixtures/gb-device.js';
 import { answerQueries, makeCatalog, type Answering, type DeviceAnswers } from '../fixtures/gb-device-answers.js';
-import { initialise } from '../api/support.js';
+import { useAdminApp } from '../api/admin-app.js';
 
 const DEV = '34020000001320000001';
 const PW = 'pw123456';
-let t: TestApp;
-let admin: string;
+/** The platform under test (a fresh one per test) and its admin token. */
+const server = useAdminApp();
 let dev: GbDevice;
 let answering: Answering;
 
 async function start(answers: Omit<DeviceAnswers, 'deviceId'>) {
-  dev = await GbDevice.start({ deviceId: DEV, password: PW, serverPort: t.ctx.gb.port });
+  dev = await GbDevice.start({ deviceId: DEV, password: PW, serverPort: server.t.ctx.gb.port });
   answering = answerQueries(dev, { deviceId: DEV, ...answers });
   expect((await dev.register()).status).toBe(200);
-  await t.ctx.gbDevices.catalog.wait(DEV);
+  await server.t.ctx.gbDevices.catalog.wait(DEV);
   await answering.idle();
 }
 
 beforeEach(async () => {
-  t = await startTestApp();
-  admin = await initialise(t);
-  await t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 2 });
+  await server.t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 2 });
 });
+// Registered after useAdminApp(), so it runs first: the device leaves before the app closes.
 afterEach(async () => {
   await dev?.close();
-  await t?.close();
 });
 
-const api = (url: string, query: Record<string, string>) => t.app.inject({ url, headers: { token: admin }, query });
+const api = (url: string, query: Record<string, string>) => server.t.app.inject({ url, headers: { token: server.admin }, query });
 const body = (res: { json(): { EasyDarwin: { Body: Record<string, unknown> } } }) => res.json().EasyDarwin.Body;
 
 describe('device information', () => {
@@ -48,10 +46,10 @@ describe('device information', () => {
       deviceInfo: { deviceName: '大门 NVR', manufacturer: 'Hikvision', model: 'DS-7608N', firmware: 'V4.30.085', channel: 8 },
       deviceStatus: { online: true, status: 'OK', encode: true, record: false, deviceTime: '2026-11-22T10:00:00' },
     });
-    await until(async () => (await t.ctx.inventory.devices.get(DEV))?.firmware === 'V4.30.085');
-    expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ device_name: '大门 NVR', manufacturer: 'Hikvision', model: 'DS-7608N', channel_count: 8 });
+    await until(async () => (await server.t.ctx.inventory.devices.get(DEV))?.firmware === 'V4.30.085');
+    expect(await server.t.ctx.inventory.devices.get(DEV)).toMatchObject({ device_name: '大门 NVR', manufacturer: 'Hikvision', model: 'DS-7608N', channel_count: 8 });
 
-    await t.ctx.db.updateTable('devices').set({ firmware: '' }).where('device_id', '=', DEV).execute();
+    await server.t.ctx.db.updateTable('devices').set({ firmware: '' }).where('device_id', '=', DEV).execute();
     const res = await api('/api/v1/deviceinfo', { device: DEV, refresh: '1' });
     expect(res.statusCode).toBe(200);
     const b = body(res);
@@ -124,7 +122,7 @@ describe('catalog NOTIFY', () => {
       ],
     });
     expect((await dev.send('NOTIFY', notify.bytes)).status).toBe(200);
-    const rows = async () => t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).execute();
+    const rows = async () => server.t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', DEV).execute();
     await until(async () => (await rows()).some((r) => r.channel_id === fresh) && !(await rows()).some((r) => r.channel_id === cam3));
     await until(async () => (await rows()).find((r) => r.channel_id === cam2)?.online === 0);
     const byId = new Map((await rows()).map((r) => [r.channel_id, r]));
@@ -132,7 +130,7 @@ describe('catalog NOTIFY', () => {
     expect(byId.get(cam1)).toMatchObject({ name: 'renamed', parent_id: dir2 });
     expect(byId.get(cam2)).toMatchObject({ online: 0, status: 'OFF', status_reason: 'catalog: OFF' });
     expect(byId.get(dir1)).toMatchObject({ parental: 1 });
-    const news = await t.ctx.db.selectFrom('news').selectAll().where('channel_id', '=', cam2).execute();
+    const news = await server.t.ctx.db.selectFrom('news').selectAll().where('channel_id', '=', cam2).execute();
     expect(news.map((n) => n.status)).toEqual(['OFF']);
     // The same as a MESSAGE (devices do both): ON brings it back.
     expect((await dev.send('MESSAGE', encodeCatalogNotify({ sn: 501, deviceId: DEV, items: [{ deviceId: cam2, event: 'ON' }] }).bytes)).status).toBe(200);
@@ -143,20 +141,20 @@ describe('catalog NOTIFY', () => {
 describe('subscriptions and MobilePosition', () => {
   it('SUBSCRIBEs for the flags that are on, refreshes in the same dialog, ends with Expires 0 when a flag goes off', async () => {
     await start({ catalog: makeCatalog(DEV, 1) });
-    t.ctx.gbDevices.subscriptions.configure({ expires: 2 });
-    await t.ctx.db.updateTable('devices').set({ alarm_subscribe: 1, catalog_subscribe: 1, position_subscribe: 1 }).where('device_id', '=', DEV).execute();
-    await t.ctx.gbDevices.subscriptions.reconcile(DEV);
+    server.t.ctx.gbDevices.subscriptions.configure({ expires: 2 });
+    await server.t.ctx.db.updateTable('devices').set({ alarm_subscribe: 1, catalog_subscribe: 1, position_subscribe: 1 }).where('device_id', '=', DEV).execute();
+    await server.t.ctx.gbDevices.subscriptions.reconcile(DEV);
     expect(answering.subscribes).toHaveLength(3);
     const events = answering.subscribes.map((r) => header(r, 'Event'));
     expect(events[0]).toMatch(/^Catalog;id=\d+$/);
     expect(events.slice(1)).toEqual(['presence', 'presence']);
     expect(answering.subscribes.map((r) => new TextDecoder().decode(r.body).match(/<CmdType>(\w+)<\/CmdType>/)![1])).toEqual(['Catalog', 'Alarm', 'MobilePosition']);
     expect(answering.subscribes.every((r) => header(r, 'Expires') === '2')).toBe(true);
-    expect(t.ctx.gbDevices.subscriptions.state(DEV).every((s) => !!s.toTag)).toBe(true);
+    expect(server.t.ctx.gbDevices.subscriptions.state(DEV).every((s) => !!s.toTag)).toBe(true);
 
     // Refresh when a fifth of the lifetime is left: same Call-ID and tags, next CSeq.
     await sleep(1700);
-    await t.ctx.gbDevices.subscriptions.reconcile(DEV);
+    await server.t.ctx.gbDevices.subscriptions.reconcile(DEV);
     expect(answering.subscribes).toHaveLength(6);
     const [first, refresh] = [answering.subscribes[0], answering.subscribes[3]];
     expect(header(refresh, 'Call-ID')).toBe(header(first, 'Call-ID'));
@@ -164,12 +162,12 @@ describe('subscriptions and MobilePosition', () => {
     expect(header(refresh, 'CSeq')).toBe('2 SUBSCRIBE');
     expect(header(refresh, 'Event')).toBe(header(first, 'Event'));
 
-    await t.ctx.db.updateTable('devices').set({ position_subscribe: 0 }).where('device_id', '=', DEV).execute();
-    await t.ctx.gbDevices.subscriptions.reconcile(DEV);
+    await server.t.ctx.db.updateTable('devices').set({ position_subscribe: 0 }).where('device_id', '=', DEV).execute();
+    await server.t.ctx.gbDevices.subscriptions.reconcile(DEV);
     const last = answering.subscribes.at(-1)!;
     expect(header(last, 'Expires')).toBe('0');
     expect(new TextDecoder().decode(last.body)).toMatch(/MobilePosition/);
-    expect(t.ctx.gbDevices.subscriptions.state(DEV).map((s) => s.kind).sort()).toEqual(['alarm', 'catalog']);
+    expect(server.t.ctx.gbDevices.subscriptions.state(DEV).map((s) => s.kind).sort()).toEqual(['alarm', 'catalog']);
   });
 
   it('MobilePosition NOTIFY moves the channel it names (the device itself: all its cameras)', async () => {
@@ -178,7 +176,7 @@ describe('subscriptions and MobilePosition', () => {
     const cam = items[0].deviceId;
     const pos = encodeMobilePosition({ sn: 9, deviceId: cam, time: '2026-11-22T08:30:00', longitude: 116.397, latitude: 39.909, speed: 42.5, direction: 90, altitude: 50 });
     expect((await dev.send('NOTIFY', pos.bytes)).status).toBe(200);
-    const get = (id: string) => t.ctx.db.selectFrom('channels').selectAll().where('channel_id', '=', id).executeTakeFirstOrThrow();
+    const get = (id: string) => server.t.ctx.db.selectFrom('channels').selectAll().where('channel_id', '=', id).executeTakeFirstOrThrow();
     await until(async () => (await get(cam)).gps_longitude === 116.397);
     expect(await get(cam)).toMatchObject({ gps_latitude: 39.909, gps_speed: 42.5, gps_direction: 90, gps_altitude: 50 });
     expect((await get(cam)).gps_time).toBe(new Date('2026-11-22T08:30:00').toISOString());
