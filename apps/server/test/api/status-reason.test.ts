@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { probeRtsp } from '../../src/access/rtsp/probe.js';
+import { probeStream } from '../../src/access/stream-probe.js';
 import { WITH_DEVICE } from '../../src/gb/device-store.js';
 import { statusReasonText } from '../../src/services/inventory/status-reason.js';
 import { freePort } from '../fixtures/camera.js';
@@ -42,6 +43,8 @@ describe('statusReasonText', () => {
       await probeRtsp('rtsps://127.0.0.1/cam'),
       await probeRtsp('http://127.0.0.1/cam'),
       await probeRtsp('not a url'),
+      await probeStream(`rtmp://127.0.0.1:${closed}/live/x`, { timeoutMs: 3000 }),
+      await probeStream('rtmp://127.0.0.1/a b'),
     ];
     for (const r of results) {
       expect(r.ok).toBe(false);

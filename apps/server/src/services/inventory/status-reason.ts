@@ -1,6 +1,6 @@
 /**
  * Why a channel or a device is offline, in the answer's language. status_reason keeps the words of
- * whoever set it (the RTSP probe of the stream checker, the GB service, a device's catalog event):
+ * whoever set it (the stream checker's probes, the GB service, a device's catalog event):
  * they are the log's too, and the GB store matches one of them (WITH_DEVICE) to bring channels back.
  * The answer renders the known ones from the REASONS catalogue; a camera's own status phrase ("404
  * Not Found") stays as it wrote it, and anything unknown is shown as stored.
@@ -22,6 +22,9 @@ const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^(401) (.*?)(?: \(no supported authentication scheme\))?$/, (m) => ({ key: 'statusUnauthorized', vars: { status: m[1], phrase: m[2] } })],
   [/^([1-5]\d\d) ?(.*)$/, (m) => ({ key: 'statusAnswered', vars: { status: m[1], phrase: m[2] } })],
   [/^invalid URL$/, () => ({ key: 'statusBadUrl' })],
+  // The pull probe's (access/stream-probe.ts) address checks (media/ingest/pull-url.ts).
+  [/^the stream address (has spaces or control characters|is not a URL|has no host)$/, () => ({ key: 'statusBadUrl' })],
+  [/^\S+\/\/ is not pulled through ffmpeg\b/, () => ({ key: 'statusBadUrl' })],
   [/^rtsps:\/\/ is not supported yet$/, () => ({ key: 'statusRtspsUnsupported' })],
   [/^not an rtsp:\/\/ URL \((.*)\)$/, (m) => ({ key: 'statusNotRtspUrl', vars: { protocol: m[1] } })],
   [/^not an RTSP answer\b/, () => ({ key: 'statusNotRtsp' })],
