@@ -9,28 +9,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GbInviteRequest, GbMediaService } from '../../src/gb/media/index.js';
-import { collectWs, startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
+import { collectWs, until } from '../helpers/index.js';
 import { freePort } from '../fixtures/camera.js';
 import { startGbMediaSender, type GbMediaSender } from '../fixtures/gb-media-sender.js';
+import { useAdminApp } from '../api/admin-app.js';
 
 const DEVICE = '34020000001320000001';
 const CHANNEL = '34020000001310000001';
 
-let t: TestApp;
-let admin: string;
 let media: GbMediaService;
 const senders: GbMediaSender[] = [];
 const invites: GbInviteRequest[] = [];
 let byes = 0;
 
+// Registered before useAdminApp(): the senders stop after the app has closed.
+afterEach(async () => {
+  for (const s of senders.splice(0)) await s.stop();
+  invites.length = 0;
+  byes = 0;
+});
+/** The platform under test (a fresh one per test) and its admin token. */
+const server = useAdminApp({ listen: true, overrides: { sipPort: 0 } });
 beforeEach(async () => {
-  t = await startTestApp({ listen: true, overrides: { sipPort: 0 } });
-  admin = await initialise(t);
   const base = await freePort();
-  await t.ctx.config.set('gb', { RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', AckTimeout: 5 });
+  await server.t.ctx.config.set('gb', { RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', AckTimeout: 5 });
   // The app's own GB media service, registered in the StreamService as the RTSP source is.
-  media = t.ctx.gbMedia;
+  media = server.t.ctx.gbMedia;
   // The device double's answer to INVITE: media to the offered address, SSRC as agreed.
   media.setInviter({
     async invite(req) {
@@ -47,15 +51,15 @@ beforeEach(async () => {
       return { answer: { ssrc: 0x0340000001, ip: '127.0.0.1', port: sender.port }, close: () => void byes++ };
     },
   });
-  const res = await t.app.inject({
+  const res = await server.t.app.inject({
     method: 'POST',
     url: '/api/v1/adddevice',
-    headers: { token: admin },
+    headers: { token: server.admin },
     payload: { DeviceName: 'GB camera', DeviceType: 'GB28181', DeviceID: DEVICE },
   });
   expect(res.statusCode, res.body).toBe(200);
   const now = new Date().toISOString();
-  await t.ctx.db
+  await server.t.ctx.db
     .insertInto('channels')
     .values({
       channel_id: CHANNEL,
@@ -70,28 +74,21 @@ beforeEach(async () => {
     .execute();
 });
 
-afterEach(async () => {
-  await t.close();
-  for (const s of senders.splice(0)) await s.stop();
-  invites.length = 0;
-  byes = 0;
-});
-
 async function playOver(transport: 'UDP' | 'TCP', mode: 'passive' | 'active') {
-  await t.ctx.config.set('gb', { MediaTransport: transport, MediaTransportMode: mode });
-  const res = await t.app.inject({
+  await server.t.ctx.config.set('gb', { MediaTransport: transport, MediaTransportMode: mode });
+  const res = await server.t.app.inject({
     url: `/api/v1/devices/channelstream?device=${DEVICE}&channel=${CHANNEL}&protocol=ws_m4s`,
-    headers: { token: admin },
+    headers: { token: server.admin },
   });
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json().EasyDarwin.Body;
   // One fragment per frame (the cached GOP as the first): 16 fragments hold at least 16 frames.
-  const got = await collectWs(`${t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 16);
+  const got = await collectWs(`${server.t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => b.length >= 16);
   expect(got.text.find((m) => m.type === 'init')).toMatchObject({
     mime: expect.stringMatching(/^video\/mp4; codecs="avc1\./),
   });
   expect(got.binary.length).toBeGreaterThanOrEqual(16);
-  const file = path.join(t.settings.dataDir, `gb-${transport}-${mode}.mp4`);
+  const file = path.join(server.t.settings.dataDir, `gb-${transport}-${mode}.mp4`);
   fs.writeFileSync(file, Buffer.concat(got.binary));
   const probe = JSON.parse(
     execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], {
@@ -115,12 +112,12 @@ describe('GB28181 live through the hub to a WebSocket fMP4 viewer', () => {
     const key = await playOver('UDP', 'passive');
     expect(invites[0].offer.transport).toBe('udp');
     expect(byes).toBe(0);
-    const stop = await t.app.inject({
+    const stop = await server.t.app.inject({
       url: `/api/v1/stopstream?device=${DEVICE}&channel=${CHANNEL}`,
-      headers: { token: admin },
+      headers: { token: server.admin },
     });
     expect(stop.statusCode, stop.body).toBe(200);
-    expect(t.ctx.streams.get(key)).toBeUndefined();
+    expect(server.t.ctx.streams.get(key)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
     expect(byes).toBe(1);
   });
@@ -136,13 +133,13 @@ describe('GB28181 live through the hub to a WebSocket fMP4 viewer', () => {
   });
 
   it('a device whose media never comes: the stream status gives the clear reason', async () => {
-    await t.ctx.config.set('gb', { AckTimeout: 1, MediaIP: '192.0.2.7' });
+    await server.t.ctx.config.set('gb', { AckTimeout: 1, MediaIP: '192.0.2.7' });
     media.setInviter({ invite: async () => ({ answer: { ssrc: 1 }, close: () => undefined }) });
-    const res = await t.app.inject({
+    const res = await server.t.app.inject({
       url: `/api/v1/devices/channelstream?device=${DEVICE}&channel=${CHANNEL}`,
-      headers: { token: admin },
+      headers: { token: server.admin },
     });
-    const hub = t.ctx.streams.get(res.json().EasyDarwin.Body.Stream)!;
+    const hub = server.t.ctx.streams.get(res.json().EasyDarwin.Body.Stream)!;
     await until(() => hub.state === 'retrying', 8000);
     expect(hub.reason).toMatch(
       /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(192\.0\.2\.7\) and that the port is reachable from the device$/,
