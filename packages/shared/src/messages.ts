@@ -251,6 +251,11 @@ export const REASONS = {
   gbTransactionTimeout: { 'zh-CN': '{method} 请求超时（SIP事务超时）', 'en-US': 'no answer to {method} (transaction timed out)' },
   gbNoResponseWithin: { 'zh-CN': '{ms}毫秒内未收到 {cmdType} 应答', 'en-US': 'no {cmdType} response within {ms} ms' },
   gbCannotSend: { 'zh-CN': '无法发送: {detail}', 'en-US': 'cannot send: {detail}' },
+  gbTcpConnectionGone: {
+    'zh-CN': '设备的TCP连接（{address}）已断开，请等待设备重新连接并注册',
+    'en-US': "the device's TCP connection ({address}) is gone: wait for it to reconnect and register",
+  },
+  gbSipNotRunning: { 'zh-CN': 'SIP服务未运行', 'en-US': 'the SIP service is not running' },
   gbServiceStopping: { 'zh-CN': 'GB28181服务正在停止', 'en-US': 'the GB service is stopping' },
   gbAnswered: { 'zh-CN': '设备回应 {status} {phrase}', 'en-US': 'the device answered {status} {phrase}' },
   deviceInfoUnreadable: { 'zh-CN': '无法读取设备信息', 'en-US': 'the device information could not be read' },

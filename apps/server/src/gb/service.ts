@@ -23,6 +23,7 @@ import { handleRegister } from './register.js';
 import { DeviceRegistry, type DeviceSession } from './registry.js';
 import { ack2xx, buildRequest, GbRequestError, type GbRequestOptions, type GbRequestResult } from './requests.js';
 import { DeviceSerial } from './serial.js';
+import { SipTransportError } from './transport-error.js';
 
 export interface GbServiceDeps {
   settings: Pick<Config, 'host' | 'sipPort'>;
@@ -216,7 +217,15 @@ export class GbService implements GbCore {
           finish(res);
         },
         onTimeout: () => finish(new GbRequestError('timeout', `no answer from ${deviceId} to ${o.method} (transaction timed out)`, { key: 'gbTransactionTimeout', vars: { method: o.method } })),
-        onTransportError: (err) => finish(new GbRequestError('transport', `cannot send to ${deviceId}: ${err.message}`, { key: 'gbCannotSend', vars: { detail: err.message } })),
+        // Why, for the user: the transport's own reason, else the OS code (its English message is the log's).
+        onTransportError: (err) =>
+          finish(
+            new GbRequestError(
+              'transport',
+              `cannot send to ${deviceId}: ${err.message}`,
+              err instanceof SipTransportError ? err.why : { key: 'gbCannotSend', vars: { detail: (err as NodeJS.ErrnoException).code ?? err.message } },
+            ),
+          ),
       });
     });
   }

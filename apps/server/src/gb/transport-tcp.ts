@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { SipError, StreamFramer } from '@opencvr/sip';
 import { plainAddress, type Peer } from './peer.js';
+import { SipTransportError } from './transport-error.js';
 
 export interface TcpTransportOptions {
   host: string;
@@ -80,7 +81,10 @@ export class TcpTransport {
    */
   send(bytes: Uint8Array, peer: Peer) {
     const socket = this.conns.get(`${peer.address}:${peer.port}`);
-    if (!socket || socket.destroyed) throw new Error(`no TCP connection from ${peer.address}:${peer.port}`);
+    if (!socket || socket.destroyed) {
+      const address = `${peer.address}:${peer.port}`;
+      throw new SipTransportError(`no TCP connection from ${address}`, { key: 'gbTcpConnectionGone', vars: { address } });
+    }
     socket.write(bytes);
   }
 

@@ -2,6 +2,7 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
 import { plainAddress, type Peer } from './peer.js';
+import { SipTransportError } from './transport-error.js';
 
 export interface UdpTransportOptions {
   host: string;
@@ -45,7 +46,7 @@ export class UdpTransport {
   }
 
   send(bytes: Uint8Array, peer: Peer) {
-    if (!this.socket) throw new Error('SIP UDP transport is not running');
+    if (!this.socket) throw new SipTransportError('SIP UDP transport is not running', { key: 'gbSipNotRunning' });
     this.socket.send(bytes, peer.port, peer.address, (err) => {
       if (err) this.opts.onError(err);
     });
