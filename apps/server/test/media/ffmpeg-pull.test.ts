@@ -138,6 +138,19 @@ const freePort = () =>
     });
   });
 
+/** Whether an ffmpeg of this machine has `text` in its command line (Linux /proc). */
+function ffmpegPulling(text: string): boolean {
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (cmd[0].endsWith('ffmpeg') && cmd.some((a) => a.includes(text))) return true;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return false;
+}
+
 let added = 0;
 /** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
 async function openChannel(url: string, extra: Record<string, string> = {}) {
@@ -180,6 +193,11 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     await until(() => hub.state === 'live', 20_000, { what: 'the RTMP stream live again' });
     expect(hub.stats.restarts).toBeGreaterThan(0);
     expect((await view(wsUrl, 10)).has(1)).toBe(true);
+
+    // The stream stopped (stopstream, last viewer gone, channel edited): its ffmpeg goes with it.
+    expect(ffmpegPulling(`127.0.0.1:${port}/live/x`)).toBe(true);
+    hub.stop();
+    await until(() => !ffmpegPulling(`127.0.0.1:${port}/live/x`), 15_000, { what: 'the pulling ffmpeg gone' });
   }, 90_000);
 
   it('HLS of H.265 + AAC over HTTP plays as H.265', async () => {
@@ -234,6 +252,23 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     await until(() => hub.state === 'live' && hub.tracks.length === 2, 30_000, { what: 'the RTMP stream live with audio' });
     expect(hub.tracks.map((t) => `${t.kind}:${t.codec}`)).toEqual(['video:h264', 'audio:aac']);
     expect(hub.tracks[1]).toMatchObject({ sampleRate: 8000, channels: 1 });
+
+    // The next source of that address (a retry, the next viewer) encodes at once: one run, AAC.
+    hub.stop();
+    const attempt = async () => {
+      const again = new FfmpegPullSource(`rtmp://127.0.0.1:${port}/live/x`);
+      const tracks = await new Promise<string[]>((resolve) =>
+        again.start({ tracks: (t) => resolve(t.map((x) => x.codec)), unit: () => undefined, failed: (r) => resolve([r]) } as SourceSink),
+      );
+      again.stop();
+      return { tracks, runs: again.stats.runs };
+    };
+    // The test's RTMP server listens again once the hub's connection is gone.
+    const next = await until(async () => {
+      const a = await attempt();
+      return a.tracks[0] === 'h264' ? a : undefined;
+    }, 20_000, { what: 'a second source' });
+    expect(next).toEqual({ tracks: ['h264', 'aac'], runs: 1 });
   }, 60_000);
 
   it('H.265 in FLV: plays where ffmpeg reads it (6.1+), else the reason says the server’s ffmpeg is too old', async () => {
@@ -263,6 +298,23 @@ describe('why a pulled stream is not live', () => {
     expect(dns).toMatch(/^ffmpeg: Failed to resolve hostname no-such-host\.invalid\b/);
     expect(dns).not.toMatch(/hunter22|admin|@ 0x/);
   }, 40_000);
+
+  it('a server that takes the connection and sends nothing ends the run after mediaTimeoutMs', async () => {
+    const silent = net.createServer(() => undefined);
+    const held = new Set<net.Socket>();
+    silent.on('connection', (c) => held.add(c));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      // ffmpeg's own -rw_timeout is 10 s: the source's watchdog speaks first.
+      expect(await failure(`rtmp://127.0.0.1:${port}/live/x`, { mediaTimeoutMs: 2000 })).toBe('no media for 2 s');
+      // The failed source's ffmpeg is gone (killed on stop, not left to its own timeout).
+      await until(() => !ffmpegPulling(`127.0.0.1:${port}/`), 10_000, { what: 'the ffmpeg gone' });
+    } finally {
+      for (const c of held) c.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 30_000);
 });
 
 describe('addresses the pull source refuses', () => {

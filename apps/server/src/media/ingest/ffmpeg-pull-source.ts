@@ -34,6 +34,13 @@ export interface FfmpegPullOptions {
   hevcInFlv?: () => Promise<boolean>;
 }
 
+/**
+ * Addresses whose audio had to be encoded to AAC, so the hub's next source (a retry, the next viewer)
+ * starts with `-c:a aac` instead of failing a run first. Kept for the process; bounded.
+ */
+const audioToAac = new Set<string>();
+const AUDIO_MEMORY = 1000;
+
 /** The last lines a failing ffmpeg writes that say nothing by themselves: the line before them is the reason. */
 const GENERIC = /^(Input\/output error|Invalid data found when processing input|Error initializing output stream|Could not write header|Conversion failed|Exiting normally)/i;
 
@@ -66,6 +73,7 @@ export class FfmpegPullSource implements MediaSource {
       queueMicrotask(() => this.fail(why));
       return;
     }
+    if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
     void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
     this.spawn();
     this.watchdog = setInterval(() => this.watch(), 1000);
@@ -130,9 +138,11 @@ export class FfmpegPullSource implements MediaSource {
     }
   }
 
-  /** Audio the stream cannot carry as it is: the next run encodes it to AAC (at once, not as a failure). */
+  /** Audio the stream cannot carry as it is: the next run encodes it to AAC (at once, not as a failure), and so do later sources of the address. */
   private convertAudio() {
     this.audioMode = 'aac';
+    if (audioToAac.size >= AUDIO_MEMORY) audioToAac.clear();
+    audioToAac.add(this.url!.display);
     this.stats.audioConverted = true;
     this.spawn();
   }
