@@ -43,6 +43,11 @@ describe('reasonText', () => {
       '设备在 10 秒内没有连接 TCP 端口 24100：请检查媒体流 IP（10.0.0.2）及端口是否可达',
     );
   });
+  it('names a GB device whose TCP connection is gone (the address as written)', () => {
+    const gone = 'cannot send to 34020000001320000001: no TCP connection from 127.0.0.1:5061';
+    expect(reasonText(gone, zh)).toBe('设备的 TCP 连接（127.0.0.1:5061）已断开，设备重新连接并注册后自动恢复');
+    expect(reasonText(gone, en)).toBe('The device’s TCP connection (127.0.0.1:5061) is gone; play resumes once it reconnects and registers');
+  });
   it('keeps a reason it does not know as the server wrote it', () => {
     expect(reasonText('INVITE refused: 488 Not Acceptable Here', zh)).toBe('INVITE refused: 488 Not Acceptable Here');
     expect(reasonText('', zh)).toBe('');

@@ -33,6 +33,7 @@ const liveEn = {
       gbEnded: 'The device ended the video session',
       gbTcpClosed: 'The device closed the TCP media connection',
       gbUnsupported: 'The device sends {{what}}, which cannot be played (H.264, H.265, AAC and G.711 can)',
+      gbTcpGone: 'The device’s TCP connection ({{address}}) is gone; play resumes once it reconnects and registers',
       gbNotPs: 'The RTP from the device holds no PS stream (is it sending GB28181 PS?)',
     },
     /** Why the browser's player gave up (components/player/failureText.ts). */

@@ -33,6 +33,7 @@ const liveZh = {
       gbEnded: '设备结束了视频会话',
       gbTcpClosed: '设备关闭了 TCP 媒体连接',
       gbUnsupported: '设备发送的 {{what}} 无法播放（支持 H.264、H.265、AAC 和 G.711）',
+      gbTcpGone: '设备的 TCP 连接（{{address}}）已断开，设备重新连接并注册后自动恢复',
       gbNotPs: '设备发送的 RTP 中没有 PS 流（请确认设备按 GB28181 发送 PS）',
     },
     /** Why the browser's player gave up (components/player/failureText.ts). */

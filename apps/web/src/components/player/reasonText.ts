@@ -41,6 +41,8 @@ const KNOWN: [RegExp, string, (m: RegExpExecArray) => Record<string, string>][] 
   [/^the device closed the TCP media connection\b/, 'gbTcpClosed', () => ({})],
   [/^the device sends (.+), which cannot be played/, 'gbUnsupported', (m) => ({ what: m[1] })],
   [/^RTP arrives but holds no MPEG-PS\b/, 'gbNotPs', () => ({})],
+  // gb/service.ts: the device registered over TCP and its connection is gone (it registers again when back)
+  [/^cannot send to \S+: no TCP connection from (\S+)$/, 'gbTcpGone', (m) => ({ address: m[1] })],
 ];
 
 export function reasonText(reason: string, t: TFunction): string {
