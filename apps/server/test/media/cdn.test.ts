@@ -9,20 +9,22 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
-import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
-import { initialise } from '../api/support.js';
+import { until } from '../helpers/index.js';
+import { freePort, startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
+import { useAdminApp } from '../api/admin-app.js';
 import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
 
-let t: TestApp | undefined;
 let cam: Camera | undefined;
 const children: { kill(): void }[] = [];
+// Registered before useAdminApp(): the camera stops after the app has closed.
 afterEach(async () => {
-  for (const c of children.splice(0)) c.kill();
-  await t?.close();
   await cam?.stop();
-  t = undefined;
   cam = undefined;
+});
+const api = useAdminApp();
+// Registered after it: the RTMP servers go first.
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill();
 });
 
 /** An "RTMP server" (ffmpeg listening for one publisher) that keeps 3 s of what it gets in `out`. */
@@ -33,46 +35,41 @@ function rtmpServer(port: number, out: string) {
   return Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
 }
 
+/** A camera with these options added as a device, and an RTMP server waiting for its push. */
+async function cameraAndRtmpServer(opts: CameraOptions = {}) {
+  cam = await startCamera(opts);
+  const port = await freePort();
+  const out = path.join(api.t.settings.dataDir, 'cdn.flv');
+  const received = rtmpServer(port, out);
+  const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+  return { port, out, received, dev: add.json().EasyDarwin.Body.DeviceID as string };
+}
+
 const probe = (file: string) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
 
 describe('CDN push', () => {
   it('pushes an H.265 camera as HEVC only through an ffmpeg that takes HEVC in FLV, else as the H.264 variant', async () => {
-    cam = await startCamera({ codec: 'h265' });
-    t = await startTestApp();
-    const admin = await initialise(t);
-    const port = await freePort();
-    const out = path.join(t.settings.dataDir, 'cdn.flv');
-    const received = rtmpServer(port, out);
-    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
-    const dev = add.json().EasyDarwin.Body.DeviceID as string;
-    const edit = await t.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` } });
+    const { port, out, received, dev } = await cameraAndRtmpServer({ codec: 'h265' });
+    const edit = await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` });
     expect(edit.statusCode).toBe(200);
 
     expect(await received).toBe(0);
     const copies = await ffmpegHasHevcInFlv();
     expect(probe(out).streams[0]).toMatchObject({ codec_name: copies ? 'hevc' : 'h264', width: 320, height: 240 });
-    expect(t.ctx.cdn.active()).toMatchObject([{ transcoded: !copies }]);
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: !copies }]);
   }, 60_000);
 
   it('pushes the channel to an RTMP server as it is, and stops when switched off', async () => {
-    cam = await startCamera();
-    t = await startTestApp();
-    const admin = await initialise(t);
-    const port = await freePort();
-    const out = path.join(t.settings.dataDir, 'cdn.flv');
-    const received = rtmpServer(port, out);
-
-    const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url } });
-    const dev = add.json().EasyDarwin.Body.DeviceID as string;
-    const edit = (payload: object) => t!.app.inject({ method: 'POST', url: '/api/v1/editchannel', headers: { token: admin }, payload: { DeviceID: dev, ChannelID: '1', ...payload } });
+    const { port, out, received, dev } = await cameraAndRtmpServer();
+    const edit = (payload: object) => api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', ...payload });
 
     // Not an RTMP address: nothing is pushed.
     expect((await edit({ EnableCdn: 1, CdnUrl: 'http://127.0.0.1/x' })).statusCode).toBe(200);
-    await t.ctx.cdn.reconcile();
-    expect(t.ctx.cdn.active()).toEqual([]);
+    await api.t.ctx.cdn.reconcile();
+    expect(api.t.ctx.cdn.active()).toEqual([]);
 
     expect((await edit({ CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` })).statusCode).toBe(200);
-    await until(() => t!.ctx.cdn.active().length === 1, 5000);
+    await until(() => api.t.ctx.cdn.active().length === 1, 5000);
     expect(await received).toBe(0);
     const file = probe(out);
     expect(file.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
@@ -81,6 +78,6 @@ describe('CDN push', () => {
 
     // Switched off: the push ends.
     expect((await edit({ EnableCdn: 0 })).statusCode).toBe(200);
-    await until(() => t!.ctx.cdn.active().length === 0, 5000);
+    await until(() => api.t.ctx.cdn.active().length === 0, 5000);
   }, 60_000);
 });
