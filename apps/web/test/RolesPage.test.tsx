@@ -53,6 +53,15 @@ describe('RolesPage', { timeout: 60_000 }, () => {
     expect(api.callsTo('/api/v1/rolelist')[0]!.query.get('pagesize')).toBe('20');
   });
 
+  it('the created time is local YYYY-MM-DD HH:mm:ss, not the server\'s ISO text', async () => {
+    const created = new Date(2026, 10, 27, 13, 24, 20, 820);
+    rows = [role(4, 'operators', { CreateAt: created.toISOString() })];
+    renderConsole(<RolesPage />);
+    const ops = (await screen.findByText('operators describe')).closest('tr')!;
+    expect(within(ops).getByText('2026-11-27 13:24:20')).toBeInTheDocument();
+    expect(within(ops).queryByText(created.toISOString())).toBeNull();
+  });
+
   it('adds a role with a form-encoded addrole', async () => {
     renderConsole(<RolesPage />);
     await screen.findByText('operators describe');

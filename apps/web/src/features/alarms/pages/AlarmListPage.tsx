@@ -16,6 +16,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { currentLang } from '../../../i18n';
 import { fetchDeviceConfigs } from '../../../lib/api/inventory';
 import { runAction } from '../../../lib/runAction';
+import { formatDateTime } from '../../../lib/time';
 import { useSession } from '../../../lib/stores/session';
 import { useWsStore, useWsTopic } from '../../../lib/ws';
 import { clearAlarms, deleteAlarms, EMPTY_FILTER, fetchAlarms, snapshotSrc, type AlarmFilter } from '../api';
@@ -164,7 +165,7 @@ export default function AlarmListPage() {
               render: (url: string) =>
                 url ? <Image src={snapshotSrc(url, token)} width={72} height={48} style={{ objectFit: 'cover' }} alt={t('protocolAlarm.snapshot')} /> : <Typography.Text type="secondary">{t('protocolAlarm.noSnapshot')}</Typography.Text>,
             },
-            { title: t('protocolAlarm.time'), dataIndex: 'AlarmTime', width: 180, render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+            { title: t('protocolAlarm.time'), dataIndex: 'AlarmTime', width: 180, render: (v: string) => formatDateTime(v) },
             { title: t('protocolAlarm.type'), dataIndex: 'AlarmType', render: (v: number) => <Tag color={v ? 'volcano' : 'default'}>{alarmTypeLabel(v, en ? 'en-US' : 'zh-CN')}</Tag> },
             { title: t('protocolAlarm.priority'), dataIndex: 'AlarmPriority', render: (v: number) => <Tag color={PRIORITY_COLOURS[v] ?? 'default'}>{labelOf(ALARM_PRIORITIES, v, en)}</Tag> },
             { title: t('protocolAlarm.method'), dataIndex: 'AlarmMethod', render: (v: number) => labelOf(ALARM_METHODS, v, en) },

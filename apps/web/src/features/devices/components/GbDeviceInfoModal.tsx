@@ -8,8 +8,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DeviceRow } from '@opencvr/shared';
 import { fetchGbDeviceInfo } from '../gbApi';
+import { formatDateTime } from '../../../lib/time';
 
-const time = (iso: string | undefined) => (iso ? new Date(iso).toLocaleString() : '-');
+const time = (iso: string | undefined) => formatDateTime(iso, '-');
 
 export function GbDeviceInfoModal({ device, onClose }: { device: DeviceRow; onClose: () => void }) {
   const { t } = useTranslation();

@@ -11,12 +11,12 @@ import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE, type GbListItem } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { runAction } from '../../../lib/runAction';
+import { formatDateTime } from '../../../lib/time';
 import { useAddAction } from '../../../lib/useAddAction';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteEntries, deleteEntry, fetchList, setWhiteSwitch, type ListKind } from '../api';
 import { ListEntryModal } from '../components/ListEntryModal';
 
-const localTime = (iso: string) => (iso ? new Date(iso).toLocaleString() : '');
 
 export function GbListPage({ kind }: { kind: ListKind }) {
   const { t } = useTranslation();
@@ -115,7 +115,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
             { title: t('gbAdmin.ip'), dataIndex: 'IP', render: (v: string) => v || <Typography.Text type="secondary">{t('gbAdmin.any')}</Typography.Text> },
             { title: t('gbAdmin.name'), dataIndex: 'Name' },
             { title: t('gbAdmin.description'), dataIndex: 'Description', ellipsis: true },
-            { title: t('gbAdmin.updatedAt'), dataIndex: 'UpdateTime', render: localTime },
+            { title: t('gbAdmin.updatedAt'), dataIndex: 'UpdateTime', render: (v: string) => formatDateTime(v) },
             {
               title: t('common.actions'),
               key: 'actions',

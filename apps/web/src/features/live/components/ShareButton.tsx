@@ -2,14 +2,12 @@
 import { useState } from 'react';
 import { Button, Form, Modal, Select, Space, Typography } from 'antd';
 import { ShareAltOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { createShareLink, type ShareLink } from '../api';
+import { formatDateTime } from '../../../lib/time';
 
 const HOUR = 3600;
 const EXPIRES = [HOUR, 6 * HOUR, 24 * HOUR, 7 * 24 * HOUR];
-/** Like the console's other times; toLocaleString() followed the browser, not the console language. */
-const EXPIRY_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 export function absoluteShareUrl(path: string, origin = window.location.origin): string {
   return /^https?:\/\//i.test(path) ? path : `${origin}${path.startsWith('/') ? '' : '/'}${path}`;
@@ -55,7 +53,7 @@ export function ShareButton({ device, channel, flow }: { device: string; channel
                 {absoluteShareUrl(link.URL)}
               </Typography.Paragraph>
               <Typography.Text type="secondary" data-testid="share-expires">
-                {t('live.share.expiresAt', { time: dayjs.unix(link.ExpiresAt).format(EXPIRY_FORMAT) })}
+                {t('live.share.expiresAt', { time: formatDateTime(link.ExpiresAt * 1000) })}
               </Typography.Text>
             </Form.Item>
           )}

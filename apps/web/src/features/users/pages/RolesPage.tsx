@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAddAction } from '../../../lib/useAddAction';
 import { runAction } from '../../../lib/runAction';
+import { formatDateTime } from '../../../lib/time';
 import { PAGE_SIZE, type RoleRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { RoleChannelsModal } from '../../../components/RoleChannelsModal';
@@ -80,7 +81,7 @@ export default function RolesPage() {
             },
             { title: t('roles.describe'), dataIndex: 'Describe' },
             { title: t('roles.userCount'), dataIndex: 'UserCount' },
-            { title: t('common.createdAt'), dataIndex: 'CreateAt' },
+            { title: t('common.createdAt'), dataIndex: 'CreateAt', render: (v: string) => formatDateTime(v) },
             {
               title: t('common.actions'),
               key: 'actions',

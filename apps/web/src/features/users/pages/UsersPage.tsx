@@ -6,6 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAddAction } from '../../../lib/useAddAction';
 import { runAction } from '../../../lib/runAction';
+import { formatDateTime } from '../../../lib/time';
 import { PAGE_SIZE, type UserRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { deleteUser, fetchUsers } from '../api';
@@ -86,7 +87,7 @@ export default function UsersPage() {
               dataIndex: 'MustChangePassword',
               render: (v: number) => (v === 1 ? t('common.yes') : t('common.no')),
             },
-            { title: t('common.createdAt'), dataIndex: 'CreateAt' },
+            { title: t('common.createdAt'), dataIndex: 'CreateAt', render: (v: string) => formatDateTime(v) },
             {
               title: t('common.actions'),
               key: 'actions',
