@@ -1,5 +1,7 @@
 /**
- * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF) true to life: every
+ * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF; rtsp:// addresses get an
+ * RTSP OPTIONS/DESCRIBE, rtmp(s)/http(s)/rtsps ones an HTTP answer or a TCP connect:
+ * access/stream-probe.ts) true to life: every
  * interval it probes each enabled channel that has a stream URL, spread evenly over the interval and
  * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
  * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
