@@ -6,3 +6,4 @@ export * from './inventory.js';
 export * from './schedule.js';
 export * from './gb.js';
 export * from './gb-devices.js';
+export * from './stream-reasons.js';

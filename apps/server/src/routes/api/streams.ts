@@ -2,6 +2,7 @@
  * Live stream calls (issue 4): open a channel's stream and get its play URLs, keep it alive, stop it,
  * and make a signed link that plays without login until it expires.
  */
+import { streamReasonText } from '@opencvr/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -59,7 +60,8 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       URLs: h264 ?? { ...urls, ...variants },
       Stream: key,
       State: hub.state,
-      Reason: hub.reason,
+      // In the asker's language; the hub and the log keep the source's own words.
+      Reason: streamReasonText(hub.reason, req.lang),
       ExpiresAt: expiresAt ?? 0,
     });
   }

@@ -13,7 +13,7 @@
  * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { message, reason } from '@opencvr/shared';
+import { message, reason, streamReasonText } from '@opencvr/shared';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
@@ -114,10 +114,13 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const gb = ctx.gbInvite.byStream(p.stream)?.summary();
       const pk = parseStreamKey(p.stream)!.channelPk;
       const engine = ctx.recording.engine;
+      const status = statusOf(p.stream);
       send({
         type: 'streamstat',
         playerid: p.playerid,
-        ...statusOf(p.stream),
+        ...status,
+        // Why it is not playing, in the connection's language (the hub keeps its source's words).
+        reason: streamReasonText(status.reason, req.lang),
         recording: engine.isRecording(pk),
         manualRecording: engine.isManual(pk),
         ...(gb ? { gb } : {}),
