@@ -143,7 +143,8 @@ function ffmpegPulling(text: string): boolean {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (cmd[0].endsWith('ffmpeg') && cmd.some((a) => a.includes(text))) return true;
+      // Not the test's own RTMP server (an ffmpeg with -listen and the same address).
+      if (cmd[0].endsWith('ffmpeg') && !cmd.includes('-listen') && cmd.some((a) => a.includes(text))) return true;
     } catch {
       /* gone meanwhile */
     }
