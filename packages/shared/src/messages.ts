@@ -316,6 +316,14 @@ export const REASONS = {
     'en-US': 'no answer to the INVITE for channel {channel} within {seconds} s (AckTimeout): check that it is online and reachable',
   },
   gbInviteRefused: { 'zh-CN': '通道 {channel} 的 INVITE 被拒绝（{status} {phrase}）', 'en-US': 'the INVITE for channel {channel} was refused ({status} {phrase})' },
+  gbDeviceBusy: {
+    'zh-CN': '设备繁忙，拒绝了通道 {channel} 的 INVITE（{status} {phrase}），{seconds}秒后再向该设备发送 INVITE',
+    'en-US': 'the device is busy and refused the INVITE for channel {channel} ({status} {phrase}): it is asked again in {seconds} s',
+  },
+  gbInviteCancelled: {
+    'zh-CN': '通道 {channel} 的 INVITE 在排队期间已取消，未发送给设备',
+    'en-US': 'the INVITE for channel {channel} was cancelled while it waited for its turn and was not sent to the device',
+  },
   gbUnusableSdp: {
     'zh-CN': '通道 {channel} 的 INVITE 回应中的SDP无法使用（详情见服务器日志）',
     'en-US': 'the SDP answering the INVITE for channel {channel} cannot be used (details in the server log)',

@@ -29,9 +29,12 @@ export interface GbRig {
   close(): Promise<void>;
 }
 
-/** App + registered device whose catalog (one camera) is stored. */
+/** The device's nth camera (0: CH). */
+export const cameraId = (n: number) => `3402000000131${String(n + 1).padStart(7, '0')}`;
+
+/** App + registered device whose catalog (one camera, or `cameras` of them: CH first) is stored. */
 export async function startRig(
-  o: { sip?: 'UDP' | 'TCP'; media?: InviteAnswerOptions; gb?: Record<string, unknown>; graceMs?: number } = {},
+  o: { sip?: 'UDP' | 'TCP'; media?: InviteAnswerOptions; gb?: Record<string, unknown>; graceMs?: number; cameras?: number } = {},
 ): Promise<GbRig> {
   const t = await startTestApp({ listen: true });
   const admin = await initialise(t);
@@ -39,7 +42,7 @@ export async function startRig(
   await t.ctx.config.set('gb', {
     DevicePassword: PW,
     RtpPortMin: base,
-    RtpPortMax: base + 20,
+    RtpPortMax: base + 20 + (o.cameras ?? 1),
     MediaIP: '127.0.0.1',
     AckTimeout: 5,
     ...o.gb,
@@ -53,12 +56,20 @@ export async function startRig(
   const dev = await GbDevice.start({ deviceId: DEV, password: PW, serverPort: t.ctx.gb.port, transport: o.sip ?? 'UDP' });
   const answers = answerQueries(dev, {
     deviceId: DEV,
-    catalog: [{ deviceId: CH, name: 'GB camera', parental: 0, parentId: DEV, status: 'ON', manufacturer: 'Test', model: 'PTZ dome' }],
+    catalog: Array.from({ length: o.cameras ?? 1 }, (_, n) => ({
+      deviceId: cameraId(n),
+      name: n ? `GB camera ${n + 1}` : 'GB camera',
+      parental: 0,
+      parentId: DEV,
+      status: 'ON',
+      manufacturer: 'Test',
+      model: 'PTZ dome',
+    })),
   });
   const media = answerInvites(dev, o.media);
   expect((await dev.register()).status).toBe(200);
   const p = await t.ctx.gbDevices.catalog.wait(DEV);
-  expect(p).toMatchObject({ Outcome: 'complete', Received: 1 });
+  expect(p).toMatchObject({ Outcome: 'complete', Received: o.cameras ?? 1 });
   await answers.idle();
   return {
     t,

@@ -7,6 +7,10 @@
  *
  * Failures carry what an operator can act on: no answer within AckTimeout, the status the device
  * refused with, an answer that cannot be used (the dialog is then closed with a BYE at once).
+ *
+ * Every INVITE (live, playback, download) waits for its turn in the device's queue (queue.ts: a few
+ * open at once per device, a cool-down after 486/503), so a burst of streams does not make the
+ * device refuse them; one whose owner stops while it waits is never sent.
  */
 import {
   buildGbOffer,
@@ -25,10 +29,11 @@ import type { GbService } from '../service.js';
 import type { GbMediaAnswer, GbMediaOffer } from '../media/ps-source.js';
 import { GbDialog } from './dialog.js';
 import { SsrcPool, type HeldSsrc } from './ssrc-pool.js';
+import { DEFAULT_INVITE_QUEUE, InviteCancelledError, InviteQueue, isBusyStatus, type InviteQueueOptions, type InviteSlot } from './queue.js';
 
 export type InviteGbApi = Pick<GbService, 'sendRequest' | 'onRequest' | 'onMessage' | 'onDeviceStatus' | 'gbConfig'>;
 
-export type GbInviteErrorCode = 'timeout' | 'refused' | 'bad-answer' | 'bad-offer' | 'not-registered' | 'transport';
+export type GbInviteErrorCode = 'timeout' | 'refused' | 'bad-answer' | 'bad-offer' | 'not-registered' | 'transport' | 'cancelled';
 
 export class GbInviteError extends Error {
   override readonly name = 'GbInviteError';
@@ -60,6 +65,8 @@ export interface InviteParams {
   streamNumber?: number;
   /** The hub stream fed by the session (live), for the stream status. */
   streamKey?: string;
+  /** Aborted when the session's owner stops: an INVITE still waiting for its turn is dropped (GbInviteError 'cancelled'). */
+  signal?: AbortSignal;
   /** Called once when the device ends the session (its BYE, MediaStatus 121, offline); `why` is the catalogue's reason (for answers in the user's language). */
   onEnded(reason: string, why?: Reason): void;
 }
@@ -80,13 +87,18 @@ const TRANSACTION_MS = 40_000;
 
 export class GbInviteClient {
   readonly ssrcs = new SsrcPool();
+  /** Each device's INVITEs in flight and waiting. */
+  readonly queue: InviteQueue;
   private readonly dialogs = new Map<string, GbDialog>();
   private readonly unhooks: (() => void)[] = [];
 
   constructor(
     private readonly gb: InviteGbApi,
     private readonly log: GbLog,
-  ) {}
+    queue: InviteQueueOptions = DEFAULT_INVITE_QUEUE,
+  ) {
+    this.queue = new InviteQueue(queue);
+  }
 
   /** Hooks the device's BYE, MediaStatus and offline events. */
   start() {
@@ -119,6 +131,8 @@ export class GbInviteClient {
 
   async invite(p: InviteParams): Promise<GbInviteSession> {
     const cfg = await this.gb.gbConfig();
+    // The turn first: a waiting INVITE holds no SSRC.
+    const slot = await this.turn(p);
     const ssrc = this.ssrcs.allocate(p.session === 'Play' ? 'live' : 'history', cfg.Realm);
     let sdp: string;
     let subject: string;
@@ -139,6 +153,7 @@ export class GbInviteClient {
       subject = gbSubject({ channelId: p.channelId, ssrc: ssrc.text, platformId: cfg.Serial });
     } catch (err) {
       ssrc.release();
+      slot.done({ kind: 'other' });
       if (err instanceof ManscdpError) {
         // The encoder's words are the log's; the reason tells the user in their language.
         this.log.warn({ device: p.deviceId, channel: p.channelId, err: err.message }, 'gb invite: cannot make the INVITE');
@@ -155,11 +170,14 @@ export class GbInviteClient {
       result = await this.send(p, sdp, subject, cfg.AckTimeout);
     } catch (err) {
       ssrc.release();
+      slot.done({ kind: 'other' });
       throw err;
     }
     const { request, response } = result;
     if (response.status >= 300) {
       ssrc.release();
+      if (isBusyStatus(response.status)) throw this.busy(p, slot, response);
+      slot.done({ kind: 'other' });
       throw new GbInviteError(
         'refused',
         `device ${p.deviceId} refused the ${what(p.session)} of channel ${p.channelId}: ${response.status} ${response.reason}`,
@@ -167,6 +185,7 @@ export class GbInviteClient {
         response.status,
       );
     }
+    slot.done({ kind: 'answered' });
     const dialog = this.track(request, response, p, ssrc);
     let answer: GbAnswer;
     try {
@@ -195,6 +214,37 @@ export class GbInviteClient {
       media: { ssrc: answer.ssrcNumber ?? Number(ssrc.text), ip: answer.connectionIp, port: answer.port },
       close: () => dialog.bye(),
     };
+  }
+
+  /** Waits for the device's queue; an owner that stops meanwhile gets 'cancelled' (nothing was sent). */
+  private async turn(p: InviteParams): Promise<InviteSlot> {
+    try {
+      return await this.queue.take(p.deviceId, p.signal);
+    } catch (err) {
+      if (!(err instanceof InviteCancelledError)) throw err;
+      throw new GbInviteError('cancelled', `the INVITE for channel ${p.channelId} was not sent: its stream stopped while it waited for its turn`, {
+        key: 'gbInviteCancelled',
+        vars: { channel: p.channelId },
+      });
+    }
+  }
+
+  /**
+   * 486/503: the device has too much to do. Its queue cools down (Retry-After, else a doubling
+   * pause) so the retries wait instead of asking again at once. The words stay those of any refusal
+   * (the stream's reason); the catalogue's reason tells the user that it is busy and when it is asked again.
+   */
+  private busy(p: InviteParams, slot: InviteSlot, response: GbRequestResult['response']): GbInviteError {
+    const retryAfter = /^\s*(\d+)/.exec(header(response, 'Retry-After') ?? '')?.[1];
+    slot.done({ kind: 'busy', retryAfterS: retryAfter === undefined ? undefined : Number(retryAfter) });
+    const seconds = Math.ceil(this.queue.cooldownMs(p.deviceId) / 1000);
+    this.log.warn({ device: p.deviceId, channel: p.channelId, status: response.status, cooldownS: seconds }, 'gb invite: the device is busy; its INVITEs wait');
+    return new GbInviteError(
+      'refused',
+      `device ${p.deviceId} refused the ${what(p.session)} of channel ${p.channelId}: ${response.status} ${response.reason}`,
+      { key: 'gbDeviceBusy', vars: { channel: p.channelId, status: response.status, phrase: response.reason, seconds } },
+      response.status,
+    );
   }
 
   /** The INVITE, given up after AckTimeout; a 2xx arriving after that is closed with a BYE at once. */

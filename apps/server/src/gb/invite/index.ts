@@ -3,3 +3,4 @@ export { GbInviteClient, GbInviteError, type GbInviteErrorCode, type GbInviteSes
 export { GbDialog, IN_DIALOG_TIMEOUT_MS, type DialogIds, type DialogMedia } from './dialog.js';
 export { SsrcPool, type HeldSsrc } from './ssrc-pool.js';
 export { liveInviter } from './live.js';
+export { DEFAULT_INVITE_QUEUE, InviteQueue, type InviteQueueOptions } from './queue.js';

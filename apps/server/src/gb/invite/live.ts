@@ -20,6 +20,7 @@ export function liveInviter(client: GbInviteClient): GbInviter {
         streamNumber: req.flow === 1 ? 1 : undefined,
         streamKey: streamKey(req.channel.id, req.flow),
         onEnded: req.onEnded,
+        signal: req.signal,
       });
       return { answer: s.media, close: () => s.close() };
     },

@@ -43,7 +43,8 @@ export interface GbSourceSink extends SourceSink {
   failed(reason: string, why?: Reason): void;
 }
 
-export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string) => void) => Promise<GbPlaySession>;
+/** `signal` aborts when the source stops: an INVITE still waiting for its turn (the device's queue) is dropped. */
+export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string) => void, signal: AbortSignal) => Promise<GbPlaySession>;
 
 export interface GbPsSourceOptions {
   /** Binds a receiver (from the port pool) and says which IP to announce. */
@@ -59,6 +60,8 @@ export class GbPsSource implements MediaSource {
   private receiver?: RtpReceiver;
   private session?: GbPlaySession;
   private stopped = false;
+  /** Aborted at stop: the INVITE, if it still waits for its turn, is never sent. */
+  private readonly stopping = new AbortController();
   private readonly demuxer = new PsDemuxer();
   private readonly tracks = new PsTrackAssembler();
   private noTracksTimer?: NodeJS.Timeout;
@@ -79,6 +82,7 @@ export class GbPsSource implements MediaSource {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    this.stopping.abort();
     clearTimeout(this.noTracksTimer);
     this.receiver?.close();
     const session = this.session;
@@ -108,6 +112,7 @@ export class GbPsSource implements MediaSource {
     const session = await this.opts.invite(
       { ip: announcedIp, port: receiver.port, transport: receiver.transport },
       (reason) => this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`),
+      this.stopping.signal,
     );
     if (this.stopped) {
       await session.close();

@@ -21,6 +21,8 @@ export interface GbInviteRequest {
   offer: GbMediaOffer;
   /** Call when the device ends the session (its BYE). */
   onEnded(reason: string): void;
+  /** Aborted when the hub's source stops (a waiting INVITE is dropped). */
+  signal?: AbortSignal;
 }
 
 /** The live INVITE (s=Play), implemented by the SIP side. */
@@ -62,7 +64,7 @@ export class GbMediaService {
   readonly sourceFactory: SourceFactory = (device, channel, flow) => {
     if (device.device_type !== GB_DEVICE_TYPE || !this.inviter) return undefined;
     const inviter = this.inviter;
-    return this.source((offer, ended) => inviter.invite({ device, channel, flow, offer, onEnded: ended }), {
+    return this.source((offer, ended, signal) => inviter.invite({ device, channel, flow, offer, onEnded: ended, signal }), {
       fallbackIp: device.sip_local_ip,
     });
   };

@@ -165,7 +165,7 @@ export class GbRecords {
     on: { ended(why: Reason): void; failed(err: unknown): void; invited(s: GbInviteSession): void },
     options: GbSourceOptions,
   ) {
-    return this.deps.media.source(async (offer, ended) => {
+    return this.deps.media.source(async (offer, ended, signal) => {
       let s: GbInviteSession;
       try {
         s = await this.deps.invite.invite({
@@ -174,6 +174,7 @@ export class GbRecords {
           offer,
           ...seconds(t),
           ...invite,
+          signal,
           onEnded: (reason, why) => {
             on.ended(why ?? { key: 'gbSessionEnded', vars: { detail: reason } });
             ended(reason);

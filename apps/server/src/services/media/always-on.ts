@@ -8,7 +8,9 @@
  * The set follows the database, as the recording engine and the CDN pushes do: a pass at start (in
  * the background, opening `burst` streams every `paceMs`, so 1,500 cameras are not dialled in the same
  * millisecond), after every inventory change, after a GB device's online state changes, and every
- * `tickMs` (a hub stopped by stopstream or by an edit of its source is opened again).
+ * `tickMs` (a hub stopped by stopstream or by an edit of its source is opened again). That pacing is
+ * the site's; how many INVITEs one GB device gets at once is bounded where every INVITE is sent (the
+ * INVITE client's per-device queue, gb/invite/queue.ts).
  *
  * A GB28181 channel is always-on only while its device is registered and online: an offline device
  * gets no INVITE (its hub with nobody watching stops, one still watched is on-demand again), and its
