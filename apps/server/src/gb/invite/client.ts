@@ -170,6 +170,8 @@ export class GbInviteClient {
       result = await this.send(p, sdp, subject, cfg.AckTimeout);
     } catch (err) {
       ssrc.release();
+      // Given up (AckTimeout, not registered, transport): the turn goes to the next INVITE, so a device
+      // silent for AckTimeout does not hold its queue for the whole 40 s transaction.
       slot.done({ kind: 'other' });
       throw err;
     }
