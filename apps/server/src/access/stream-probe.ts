@@ -9,27 +9,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { probeRtsp, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
+import { probeRtsp, socketReason, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
 import { pullUrl, PullUrlError, pullSchemeOf } from '../media/ingest/pull-url.js';
 
 const DEFAULT_PORTS = { rtmp: 1935, rtmps: 443, rtsps: 322, http: 80, https: 443 } as const;
-
-function socketReason(err: NodeJS.ErrnoException): string {
-  switch (err.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host not found';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'host unreachable';
-    default:
-      return err.code ? `socket error ${err.code}` : `socket error: ${err.message}`;
-  }
-}
 
 export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const scheme = pullSchemeOf(rawUrl);

@@ -53,7 +53,8 @@ class ProbeFailure extends Error {
   }
 }
 
-function socketReason(err: NodeJS.ErrnoException): string {
+/** A socket error in the probe's words (also the stream checker's for non-RTSP addresses, stream-probe.ts). */
+export function socketReason(err: NodeJS.ErrnoException): string {
   switch (err.code) {
     case 'ECONNREFUSED':
       return 'connection refused';
