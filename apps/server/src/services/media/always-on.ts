@@ -21,6 +21,7 @@ import type { Channel, Database, Device } from '../../db/schema.js';
 import type { StreamHub } from '../../media/hub.js';
 import { GB_DEVICE_TYPE } from '../../gb/media/index.js';
 import { parseStreamKey } from './streams.js';
+import { CoalescedPass } from '../coalesced-pass.js';
 
 export interface AlwaysOnDeps {
   db: Kysely<Database>;
@@ -49,8 +50,10 @@ export const DEFAULT_ALWAYS_ON_OPTIONS: AlwaysOnOptions = { burst: 10, paceMs: 1
 
 export class AlwaysOnChannels {
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly passes = new CoalescedPass(
+    () => this.pass(),
+    (err) => this.deps.log.warn({ err }, 'always-on: pass failed'),
+  );
   private stopped = true;
   /** Channels without a stream source (a device type nothing ingests): warned about once. */
   private noSource = new Set<number>();
@@ -71,20 +74,7 @@ export class AlwaysOnChannels {
   /** Opens and re-flags streams to match the database (one pass at a time; a call during a pass runs another after it). */
   reconcile(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .catch((err) => this.deps.log.warn({ err }, 'always-on: pass failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.reconcile();
-        }
-      });
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass() {
@@ -148,6 +138,6 @@ export class AlwaysOnChannels {
   async stop() {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await this.passes.idle();
   }
 }

@@ -24,6 +24,7 @@ import { cdnPushArgs } from '../../media/ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from '../../media/ffmpeg/supervisor.js';
 import { ffmpegHasHevcInFlv } from '../../media/ffmpeg/version.js';
 import { FlvOutput } from '../../media/outputs/flv.js';
+import { CoalescedPass } from '../coalesced-pass.js';
 
 export interface CdnDeps {
   db: Kysely<Database>;
@@ -137,8 +138,10 @@ class CdnPush {
 export class CdnPushes {
   private pushes = new Map<number, CdnPush>();
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly passes = new CoalescedPass(
+    () => this.pass(),
+    (err) => this.deps.log.warn({ err }, 'cdn push: pass failed'),
+  );
   private hevcInFlv?: boolean;
 
   constructor(
@@ -159,20 +162,7 @@ export class CdnPushes {
 
   /** Starts and stops pushes to match the database (one pass at a time; a call during a pass runs another after it). */
   reconcile(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .catch((err) => this.deps.log.warn({ err }, 'cdn push: pass failed'))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.reconcile();
-        }
-      });
-    return this.running;
+    return this.passes.run();
   }
 
   private async pass() {
@@ -205,7 +195,7 @@ export class CdnPushes {
 
   async stop() {
     clearInterval(this.timer);
-    await this.running;
+    await this.passes.idle();
     const all = [...this.pushes.values()];
     this.pushes.clear();
     await Promise.all(all.map((p) => p.stop()));
