@@ -9,18 +9,14 @@ import dgram from 'node:dgram';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise, makeOperator } from '../api/support.js';
-import { freePort } from '../fixtures/camera.js';
-import { GbDevice } from '../fixtures/gb-device.js';
-import { answerQueries, makeCatalog } from '../fixtures/gb-device-answers.js';
+import { until, type TestApp } from '../helpers/index.js';
+import { makeOperator } from '../api/support.js';
+import type { GbDevice } from '../fixtures/gb-device.js';
+import { CHN, DEV, startRecordsRig } from './records-support.js';
 import { serveHistory, type HistoryServing } from '../fixtures/gb-device-records.js';
 import { gbRecordsOf } from '../../src/gb/records/index.js';
 import { localStamp } from '../../src/services/recording/time.js';
 
-const DEV = '34020000001320000001';
-const CHN = '34020000001310000001';
-const PW = 'pw123456';
 /** A range long enough at 1× that it is still coming in when the test cancels it. */
 const START = new Date(2026, 2, 14, 8, 0, 0);
 const SECONDS = 120;
@@ -30,15 +26,7 @@ let dev: GbDevice;
 let history: HistoryServing;
 
 beforeEach(async () => {
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-  const base = await freePort();
-  await t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 3, RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', MediaTransport: 'UDP' });
-  dev = await GbDevice.start({ deviceId: DEV, password: PW, serverPort: t.ctx.gb.port });
-  const answering = answerQueries(dev, { deviceId: DEV, catalog: makeCatalog(DEV, 1) });
-  expect((await dev.register()).status).toBe(200);
-  await t.ctx.gbDevices.catalog.wait(DEV);
-  await answering.idle();
+  ({ t, admin, dev } = await startRecordsRig());
   history = serveHistory(dev);
 });
 afterEach(async () => {

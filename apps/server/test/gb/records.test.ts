@@ -13,19 +13,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { readMoof, readInit } from '@opencvr/fmp4';
 import type { RecordItem } from '@opencvr/manscdp';
-import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
-import { freePort } from '../fixtures/camera.js';
-import { GbDevice } from '../fixtures/gb-device.js';
-import { answerQueries, makeCatalog } from '../fixtures/gb-device-answers.js';
+import { sleep, until, type TestApp } from '../helpers/index.js';
+import type { GbDevice } from '../fixtures/gb-device.js';
+import { CHN, DEV, startRecordsRig } from './records-support.js';
 import { answerRecordInfo, serveHistory, type HistoryServing } from '../fixtures/gb-device-records.js';
 import { gbRecordsOf } from '../../src/gb/records/index.js';
 import { gbTimeOf } from '../../src/gb/records/time.js';
 import { localStamp } from '../../src/services/recording/time.js';
 
-const DEV = '34020000001320000001';
-const CHN = '34020000001310000001';
-const PW = 'pw123456';
 let t: TestApp;
 let admin: string;
 let dev: GbDevice;
@@ -47,15 +42,7 @@ function dayRecords(): RecordItem[] {
 }
 
 beforeEach(async () => {
-  t = await startTestApp({ listen: true });
-  admin = await initialise(t);
-  const base = await freePort();
-  await t.ctx.config.set('gb', { DevicePassword: PW, AckTimeout: 3, RtpPortMin: base, RtpPortMax: base + 20, MediaIP: '127.0.0.1', MediaTransport: 'UDP' });
-  dev = await GbDevice.start({ deviceId: DEV, password: PW, serverPort: t.ctx.gb.port });
-  const answering = answerQueries(dev, { deviceId: DEV, catalog: makeCatalog(DEV, 1) });
-  expect((await dev.register()).status).toBe(200);
-  await t.ctx.gbDevices.catalog.wait(DEV);
-  await answering.idle();
+  ({ t, admin, dev } = await startRecordsRig());
   expect(await t.ctx.db.selectFrom('channels').select('channel_id').where('channel_id', '=', CHN).executeTakeFirst()).toBeTruthy();
 });
 afterEach(async () => {
