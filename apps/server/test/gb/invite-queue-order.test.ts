@@ -1,7 +1,8 @@
 /**
  * The per-device INVITE queue on its own (gb/invite/queue.ts): slots handed out in the order asked,
  * devices independent, a busy answer holding the device's queue until its cool-down ends (Retry-After
- * when given, else doubling from busyMinMs up to busyMaxMs, none again after a 2xx).
+ * when given, else doubling from busyMinMs up to busyMaxMs, none again after a 2xx); a device that left
+ * an INVITE unanswered gets one at a time, each after silentMs, until any final answer.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InviteCancelledError, InviteQueue, type InviteSlot } from '../../src/gb/invite/queue.js';
@@ -27,7 +28,7 @@ const settle = () => new Promise<void>((r) => setImmediate(r));
 
 describe('InviteQueue', () => {
   it('gives a device perDevice slots at once, the next in order as each is given back; other devices do not wait', async () => {
-    const q = new InviteQueue({ perDevice: 2, busyMinMs: 1000, busyMaxMs: 8000 });
+    const q = new InviteQueue({ perDevice: 2, busyMinMs: 1000, busyMaxMs: 8000, silentMs: 500 });
     const { given, slots, take } = taker(q);
     for (const l of ['a1', 'a2', 'a3', 'a4']) void take('A', l);
     void take('B', 'b1');
@@ -42,7 +43,7 @@ describe('InviteQueue', () => {
   });
 
   it('a waiting take whose signal aborts is rejected and never given a slot', async () => {
-    const q = new InviteQueue({ perDevice: 1, busyMinMs: 1000, busyMaxMs: 8000 });
+    const q = new InviteQueue({ perDevice: 1, busyMinMs: 1000, busyMaxMs: 8000, silentMs: 500 });
     const { given, slots, take } = taker(q);
     void take('A', 'first');
     const stop = new AbortController();
@@ -59,7 +60,7 @@ describe('InviteQueue', () => {
 
   it('busy: nothing is given until the cool-down ends; it doubles, follows Retry-After, and is forgotten after a 2xx', async () => {
     vi.useFakeTimers({ now: 0 });
-    const q = new InviteQueue({ perDevice: 4, busyMinMs: 1000, busyMaxMs: 3000 });
+    const q = new InviteQueue({ perDevice: 4, busyMinMs: 1000, busyMaxMs: 3000, silentMs: 500 });
     const { given, slots, take } = taker(q);
     const busy = async (label: string, retryAfterS?: number) => {
       await take('A', label);
@@ -83,5 +84,43 @@ describe('InviteQueue', () => {
     slots.get('ok')!.done({ kind: 'answered' });
     expect(q.cooldownMs('A')).toBe(0);
     expect(await busy('5')).toBe(1000);
+  });
+
+  it('silent: the device gets one INVITE at a time, each after silentMs, until it answers anything; other outcomes change nothing', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const q = new InviteQueue({ perDevice: 3, busyMinMs: 1000, busyMaxMs: 3000, silentMs: 500 });
+    const { given, slots, take } = taker(q);
+    for (const l of ['1', '2', '3', '4', '5', '6', '7']) void take('A', l);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(given).toEqual(['1', '2', '3']);
+
+    // '1' got no answer: its turn is not handed on, nor are those of the two still open.
+    slots.get('1')!.done({ kind: 'silent' });
+    expect(q.state('A')).toMatchObject({ inFlight: 2, waiting: 4, suspect: true, busyUntil: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(given).toEqual(['1', '2', '3']);
+    slots.get('2')!.done({ kind: 'silent' });
+    slots.get('3')!.done({ kind: 'silent' });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(given).toEqual(['1', '2', '3']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(given).toEqual(['1', '2', '3', '4']);
+    expect(q.state('A')).toMatchObject({ inFlight: 1, waiting: 3, suspect: true });
+
+    // Not sent (not registered, no transport): nothing learnt, still one at a time.
+    slots.get('4')!.done({ kind: 'other' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(given).toEqual(['1', '2', '3', '4', '5']);
+    expect(q.state('A')).toMatchObject({ inFlight: 1, suspect: true });
+
+    // Any final answer (here a refusal) trusts the device with perDevice again, at once.
+    slots.get('5')!.done({ kind: 'refused' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(given).toEqual(['1', '2', '3', '4', '5', '6', '7']);
+    expect(q.state('A')).toMatchObject({ inFlight: 2, waiting: 0, suspect: false });
+    slots.get('6')!.done({ kind: 'answered' });
+    slots.get('7')!.done({ kind: 'answered' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(q.state('A')).toMatchObject({ inFlight: 0, waiting: 0, busyUntil: 0, suspect: false });
   });
 });

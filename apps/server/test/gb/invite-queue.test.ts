@@ -2,7 +2,8 @@
  * The INVITEs one GB28181 device gets at once (gb/invite/queue.ts): at most DEFAULT_INVITE_QUEUE.perDevice
  * open transactions when an NVR's always-on channels come online, the rest sent in turn; a 486 cools
  * the device down (its reason in both languages) and the retry waits for the cool-down; an INVITE
- * still waiting when its hub stops is never sent.
+ * still waiting when its hub stops is never sent; a device that stops answering INVITEs is sent one
+ * at a time until it answers again.
  * Source: the GB device double (registration, a catalog of many cameras, INVITEs answered with PS over
  * RTP, its open INVITE transactions counted).
  */
@@ -105,4 +106,32 @@ describe('INVITEs to one device', () => {
     expect(r.media.invites.map((i) => userOf(header(i, 'To')))).not.toContain(channels[waitingIndex].channel_id);
     expect(r.t.ctx.gbInvite.queue.state(DEV)).toMatchObject({ inFlight: 0, waiting: 0 });
   });
+
+  it('a device that stops answering INVITEs is sent one at a time, each after the last one’s AckTimeout, until it answers again', async () => {
+    const cameras = BOUND + 2;
+    rig = await startRig({ cameras, media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
+    const r = rig;
+    const queue = r.t.ctx.gbInvite.queue;
+    // Each INVITE as the device gets it: when, and how many the platform has open with it then.
+    const arrivals: { at: number; open: number }[] = [];
+    r.dev.listeners.add((req) => {
+      if (req.method === 'INVITE') arrivals.push({ at: Date.now(), open: queue.state(DEV).inFlight });
+    });
+    const { device, channels } = await channelsOf(r);
+    const hubs = channels.map((c) => r.t.ctx.streams.open(device, c, 0)!);
+    await until(() => arrivals.length >= BOUND + 3, 30_000, { what: `${BOUND + 3} INVITEs at the silent device` });
+    // The first BOUND went together; after them, never a second one before the last got its AckTimeout
+    // (before, the BOUND silent turns went to the next BOUND waiting INVITEs at once).
+    const later = arrivals.slice(BOUND);
+    for (const [i, a] of later.entries()) {
+      expect(a.open, `INVITE ${BOUND + i + 1}`).toBe(1);
+      expect(a.at - arrivals[BOUND + i - 1].at, `INVITE ${BOUND + i + 1}`).toBeGreaterThanOrEqual(1000);
+    }
+    expect(queue.state(DEV).suspect).toBe(true);
+
+    // It answers again: the next INVITE's 200 trusts it with BOUND at a time, and every channel plays.
+    r.media.set({});
+    await until(() => hubs.every((h) => h.state === 'live'), 60_000, { what: 'every channel live' });
+    expect(queue.state(DEV)).toMatchObject({ suspect: false, inFlight: 0, waiting: 0 });
+  }, 90_000);
 });

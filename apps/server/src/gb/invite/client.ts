@@ -9,7 +9,7 @@
  * refused with, an answer that cannot be used (the dialog is then closed with a BYE at once).
  *
  * Every INVITE (live, playback, download) waits for its turn in the device's queue (queue.ts: a few
- * open at once per device, a cool-down after 486/503), so a burst of streams does not make the
+ * open at once per device, a cool-down after 486/503, one at a time after an INVITE got no answer), so a burst of streams does not make the
  * device refuse them; one whose owner stops while it waits is never sent.
  */
 import {
@@ -170,16 +170,19 @@ export class GbInviteClient {
       result = await this.send(p, sdp, subject, cfg.AckTimeout);
     } catch (err) {
       ssrc.release();
-      // Given up (AckTimeout, not registered, transport): the turn goes to the next INVITE, so a device
-      // silent for AckTimeout does not hold its queue for the whole 40 s transaction.
-      slot.done({ kind: 'other' });
+      // Given up (AckTimeout, not registered, transport): the turn goes back, so a device silent for
+      // AckTimeout does not hold its queue for the whole 40 s transaction. Silence makes the device
+      // suspect (one INVITE at a time after a short pause: queue.ts), or its whole queue followed at once.
+      const silent = err instanceof GbInviteError && err.code === 'timeout';
+      slot.done({ kind: silent ? 'silent' : 'other' });
+      if (silent) this.log.warn({ device: p.deviceId, channel: p.channelId }, 'gb invite: no answer; the device gets one INVITE at a time until it answers');
       throw err;
     }
     const { request, response } = result;
     if (response.status >= 300) {
       ssrc.release();
       if (isBusyStatus(response.status)) throw this.busy(p, slot, response);
-      slot.done({ kind: 'other' });
+      slot.done({ kind: 'refused' });
       throw new GbInviteError(
         'refused',
         `device ${p.deviceId} refused the ${what(p.session)} of channel ${p.channelId}: ${response.status} ${response.reason}`,
