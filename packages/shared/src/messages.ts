@@ -258,6 +258,8 @@ export const REASONS = {
   gbSipNotRunning: { 'zh-CN': 'SIP服务未运行', 'en-US': 'the SIP service is not running' },
   gbServiceStopping: { 'zh-CN': 'GB28181服务正在停止', 'en-US': 'the GB service is stopping' },
   gbAnswered: { 'zh-CN': '设备回应 {status} {phrase}', 'en-US': 'the device answered {status} {phrase}' },
+  // a failure on our side while asking a device (a session closed meanwhile, an error of the server): its words are the log's
+  gbRequestFailed: { 'zh-CN': '服务器未能完成对设备的请求（详情见服务器日志）', 'en-US': 'the server could not complete the request to the device (details in the server log)' },
   deviceInfoUnreadable: { 'zh-CN': '无法读取设备信息', 'en-US': 'the device information could not be read' },
   gbResultError: { 'zh-CN': '设备回应 Result ERROR', 'en-US': 'the device answered Result ERROR' },
   gbTooManyPlaybacks: { 'zh-CN': '设备录像的回放会话已达上限', 'en-US': 'too many device playback sessions' },
@@ -272,7 +274,7 @@ export const REASONS = {
   gbOfflineExpired: { 'zh-CN': '设备已离线（注册已过期）', 'en-US': 'the device went offline (registration expired)' },
   gbOfflineUnregistered: { 'zh-CN': '设备已离线（设备已注销）', 'en-US': 'the device went offline (it unregistered)' },
   gbSessionEnded: { 'zh-CN': '设备的媒体会话已结束（{detail}）', 'en-US': 'the media session with the device ended ({detail})' },
-  gbMediaFailed: { 'zh-CN': '接收设备媒体失败（{detail}）', 'en-US': 'receiving the device media failed ({detail})' },
+  gbMediaFailed: { 'zh-CN': '接收设备媒体失败（详情见服务器日志）', 'en-US': 'receiving the device media failed (details in the server log)' },
   gbDeviceStoppedSending: { 'zh-CN': '设备已停止发送（{seconds}秒内未收到数据）', 'en-US': 'the device stopped sending (nothing for {seconds} s)' },
   gbNoPicture: { 'zh-CN': '设备未发送任何画面', 'en-US': 'the device sent no picture' },
   // why receiving a device's media failed (gb/media: the RTP receiver and the PS source), for a device playback's socket and a download
@@ -307,7 +309,7 @@ export const REASONS = {
   },
   gbNoPictureIn: { 'zh-CN': '收到PS流，但{seconds}秒内未能读出H.264/H.265画面', 'en-US': 'PS arrives but no H.264/H.265 picture could be read within {seconds} s' },
   gbNoKeyframe: { 'zh-CN': '收到PS流，但{seconds}秒内没有带参数集的关键帧', 'en-US': 'PS arrives but no keyframe with its parameter sets came within {seconds} s' },
-  gbDownloadWriteFailed: { 'zh-CN': '无法写入下载文件（{detail}）', 'en-US': 'cannot write the download ({detail})' },
+  gbDownloadWriteFailed: { 'zh-CN': '无法写入下载文件（{code}）', 'en-US': 'cannot write the download ({code})' },
   gbMp4Failed: { 'zh-CN': '无法生成MP4文件（详情见服务器日志）', 'en-US': 'the MP4 could not be made (details in the server log)' },
   gbDownloadCancelled: { 'zh-CN': '下载已取消', 'en-US': 'the download was cancelled' },
   gbDownloadUnwatched: { 'zh-CN': '{seconds}秒内无人查看下载进度，下载已停止', 'en-US': 'nobody followed the download for {seconds} s: it was stopped' },

@@ -20,7 +20,7 @@ import { Fragmenter } from '@opencvr/fmp4';
 import type { AccessUnit, Track } from '@opencvr/codec';
 import type { Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
-import { GbRecordsError } from './errors.js';
+import { GbRecordsError, mediaFailure } from './errors.js';
 
 export type DownloadState = 'downloading' | 'remuxing' | 'done' | 'failed' | 'cancelled';
 
@@ -109,8 +109,8 @@ export class DeviceDownload {
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      // The catalogue's reason when the GB source gives one; otherwise its words inside gbMediaFailed.
-      failed: (detail: string, why?: Reason) => void this.finish(why ?? { key: 'gbMediaFailed', vars: { detail } }),
+      // The catalogue's reason when the GB source gives one; otherwise gbMediaFailed (its words to the log).
+      failed: (detail: string, why?: Reason) => void this.finish(mediaFailure(detail, why, this.deps.log, { download: this.id })),
     });
     this.stallTimer = setInterval(() => this.check(), 1000);
     this.stallTimer.unref();
@@ -169,7 +169,11 @@ export class DeviceDownload {
     // Fragments of up to 2 s, as the recorder writes them.
     this.fragmenter = new Fragmenter(tracks, { maxFragmentDuration: 2 });
     this.out = fs.createWriteStream(this.partFile);
-    this.out.on('error', (err) => void this.finish({ key: 'gbDownloadWriteFailed', vars: { detail: err.message } }));
+    // The OS's English ("ENOSPC: no space left on device, write") is the log's; the user reads its code in a catalogue reason.
+    this.out.on('error', (err: NodeJS.ErrnoException) => {
+      this.deps.log?.warn({ err, download: this.id }, 'gb records: cannot write the download');
+      void this.finish({ key: 'gbDownloadWriteFailed', vars: { code: err.code ?? 'EIO' } });
+    });
     this.out.write(this.fragmenter.init);
   }
 

@@ -15,3 +15,13 @@ export class GbRecordsError extends Error {
     super(reason(why.key, 'en-US', why.vars));
   }
 }
+
+/**
+ * Why a device session's media failed, for its user: the GB source's catalogue reason, or, when it
+ * gave only words (a port it could not bind, an error of ours), gbMediaFailed; those words are logged.
+ */
+export function mediaFailure(detail: string, why: Reason | undefined, log: { warn(obj: object, msg: string): void } | undefined, session: object): Reason {
+  if (why) return why;
+  log?.warn({ ...session, detail }, 'gb records: receiving the device media failed');
+  return { key: 'gbMediaFailed' };
+}

@@ -19,7 +19,7 @@ import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
 import { WsFmp4Output, type WsLike } from '../../media/outputs/ws-fmp4.js';
 import type { GbDialog } from '../invite/dialog.js';
-import { GbRecordsError } from './errors.js';
+import { GbRecordsError, mediaFailure } from './errors.js';
 import { Rescaler } from './rescale.js';
 
 export type DevicePlaybackState = 'waiting' | 'playing' | 'paused' | 'ended' | 'closed';
@@ -114,8 +114,8 @@ export class DevicePlaybackSession {
     this.source.start({
       tracks: (t) => this.onTracks(t),
       unit: (track, unit) => this.onUnit(track, unit),
-      // The catalogue's reason when the GB source gives one; otherwise its words inside gbMediaFailed.
-      failed: (detail: string, why?: Reason) => this.onFailed(why ?? { key: 'gbMediaFailed', vars: { detail } }),
+      // The catalogue's reason when the GB source gives one; otherwise gbMediaFailed (its words to the log).
+      failed: (detail: string, why?: Reason) => this.onFailed(mediaFailure(detail, why, this.deps.log, { session: this.id })),
     });
     this.stallTimer = setInterval(() => {
       const stall = this.deps.stallMs ?? 20_000;

@@ -13,7 +13,7 @@
  * language.
  */
 import fs from 'node:fs';
-import { reason, type Lang } from '@opencvr/shared';
+import { reason, type Lang, type Reason } from '@opencvr/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -22,7 +22,7 @@ import type { AppContext } from '../../context.js';
 import type { Channel, Device } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
-import { ApiError, invalidParam, notFound } from '../../http/errors.js';
+import { ApiError, because, invalidParam, notFound } from '../../http/errors.js';
 import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 import { GbInviteError } from '../../gb/invite/client.js';
 import { GbRecordsError } from '../../gb/records/errors.js';
@@ -45,11 +45,20 @@ export async function gbDeviceOf(ctx: AppContext, c: Channel): Promise<Device> {
   return d;
 }
 
-/** A failure to ask a device (query, INVITE, INFO) as an answer that names the cause. */
-export function deviceFailure(err: unknown, device: string): unknown {
+/** Where deviceFailure puts the words it does not show. */
+export interface FailureLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * A failure to ask a device (query, INVITE, INFO) as an answer that names the cause. The user reads
+ * catalogue reasons only: a failure without one (ours, not the device's: a session closed meanwhile,
+ * an error of the server) is logged with its words and answered with gbRequestFailed.
+ */
+export function deviceFailure(err: unknown, device: string, log: FailureLog): unknown {
   if (err instanceof GbInviteError) {
     if (err.code === 'not-registered') return new ApiError(409, 'gbNotRegistered', { device });
-    const reason = err.why ?? err.message;
+    const reason = err.why ?? unexplained(err, device, log);
     if (err.code === 'timeout') return new ApiError(504, 'gbNoAnswer', { device, reason });
     if (err.code === 'refused') return new ApiError(502, 'gbRefused', { device, reason });
     return new ApiError(502, 'gbNoAnswer', { device, reason });
@@ -57,15 +66,20 @@ export function deviceFailure(err: unknown, device: string): unknown {
   const mapped = gbFailure(err, device);
   if (mapped !== err) return mapped;
   if (err instanceof GbRecordsError) return new ApiError(502, err.refused ? 'gbRefused' : 'gbNoAnswer', { device, reason: err.why });
-  if (err instanceof Error && !(err instanceof ApiError)) return new ApiError(502, 'gbNoAnswer', { device, reason: err.message });
+  if (err instanceof Error && !(err instanceof ApiError)) return new ApiError(502, 'gbNoAnswer', { device, reason: unexplained(err, device, log) });
   return err;
+}
+
+function unexplained(err: Error, device: string, log: FailureLog): Reason {
+  log.warn({ err, device }, 'gb: asking the device failed');
+  return because('gbRequestFailed');
 }
 
 async function search(ctx: AppContext, d: Device, c: Channel, from: Date, to: Date): Promise<RecordSearchResult> {
   try {
     return await gbRecordsOf(ctx).query.search({ deviceId: d.device_id, channelId: c.channel_id, from, to });
   } catch (err) {
-    throw deviceFailure(err, d.device_id);
+    throw deviceFailure(err, d.device_id, ctx.gb.log);
   }
 }
 
@@ -243,7 +257,7 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       try {
         task = await gbRecordsOf(ctx).download({ device: d, channel: c, userId: req.user!.id, from, to, speed: req.query.speed, name });
       } catch (err) {
-        throw deviceFailure(err, d.device_id);
+        throw deviceFailure(err, d.device_id, ctx.gb.log);
       }
       return v1('MSG_SC_DOWNLOAD_DEVICE_RECORD_ACK', downloadInfo(task, req.lang));
     });

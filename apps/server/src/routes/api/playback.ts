@@ -140,7 +140,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     try {
       session = await gbRecordsOf(ctx).playback({ device: d, channel: c, userId: req.user!.id, from, to, lang: req.lang });
     } catch (err) {
-      throw deviceFailure(err, d.device_id);
+      throw deviceFailure(err, d.device_id, ctx.gb.log);
     }
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
@@ -181,7 +181,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         await steer(s, q);
       } catch (err) {
         if (err instanceof ApiError || !(s instanceof DevicePlaybackSession)) throw err;
-        throw deviceFailure(err, s.deviceId);
+        throw deviceFailure(err, s.deviceId, ctx.gb.log);
       }
       return v1('MSG_SC_RECORD_PLAYBACK_CONTROL_ACK', { request_id: s.id, State: s.state, Speed: s.speed, ...endReason(s, req.lang, 'Reason') });
     },
@@ -235,7 +235,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         await setSpeedOf(s, v);
       } catch (err) {
         if (err instanceof ApiError || !(s instanceof DevicePlaybackSession)) throw err;
-        throw deviceFailure(err, s.deviceId);
+        throw deviceFailure(err, s.deviceId, ctx.gb.log);
       }
       return v1('MSG_SC_PLAYBACK_SPEED_ACK', { request_id: s.id, Speed: s.speed });
     },
