@@ -145,6 +145,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   ctx.streams.registerSource(ctx.gbMedia.sourceFactory);
   ctx.gbMedia.setInviter(liveInviter(ctx.gbInvite));
   ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original)));
+  // An always-on channel an administrator stopped opens on-demand for its viewers until released.
+  ctx.streams.alwaysOnHeld = (pk) => ctx.alwaysOn.isHeld(pk);
 
   const app = Fastify({
     logger: settings.logLevel === 'silent' ? false : { level: settings.logLevel },

@@ -334,6 +334,11 @@ export const REASONS = {
     'zh-CN': '无法组成通道 {channel} 的 INVITE（详情见服务器日志）',
     'en-US': 'cannot make the INVITE for channel {channel} (details in the server log)',
   },
+  // stopstream's answer on an always-on channel's main stream (AlwaysOnChannels.hold)
+  alwaysOnStopped: {
+    'zh-CN': '已停止常开直播：在编辑通道、禁用后再启用、设备重新上线或服务重启之前按需播放（有人观看时打开，无人观看时关闭）',
+    'en-US': 'The always-on stream is stopped: it plays on demand (opened for viewers, closed without them) until the channel is edited, disabled and enabled again, its device comes back online, or the server restarts',
+  },
   // Why a live stream is not playing, said by its source in its own words (a hub's reason) and read by
   // streamReasonText (stream-reasons.ts); a camera's own phrase comes in through {phrase}.
   streamRefused: { 'zh-CN': '摄像机拒绝连接', 'en-US': 'The camera refused the connection' },

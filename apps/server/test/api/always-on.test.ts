@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AccessUnit } from '@opencvr/codec';
+import { reason } from '@opencvr/shared';
 import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
 import { streamKey } from '../../src/services/media/streams.js';
 import { restartTestApp, startTestApp, until, type TestApp } from '../helpers/index.js';
@@ -105,6 +106,42 @@ describe('always-on channels', () => {
     await t.ctx.alwaysOn.reconcile();
     expect(t.ctx.streams.get(streamKey(pk, 1))).toBeUndefined();
     expect(main.state).toBe('live');
+  });
+
+  it("an administrator's stopstream holds: no pass opens it again, a viewer gets it on-demand, an edit makes it always-on again", async () => {
+    const { DeviceID: device } = await post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+    const pk = await channelPk(device, '1');
+    await post('/api/v1/editchannel', { DeviceID: device, ChannelID: '1', OnDemand: 0 });
+    const first = await until(() => mainHub(pk)?.state === 'live' && mainHub(pk), 20_000, { what: 'the always-on channel live' });
+
+    const res = await t.app.inject({ url: '/api/v1/stopstream', headers: { token: admin, 'accept-language': 'en-US' }, query: { device, channel: '1' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().EasyDarwin.Body).toEqual({ AlwaysOn: 1, Note: reason('alwaysOnStopped', 'en-US') });
+    expect(first.state).toBe('stopped');
+    // The regular pass (every 10 s) used to open it again at once.
+    await t.ctx.alwaysOn.reconcile();
+    expect(mainHub(pk)?.state ?? 'stopped').toBe('stopped');
+
+    // A viewer still gets it, on-demand: it stops after them.
+    const open = await t.app.inject({ url: '/api/v1/getchannelstream', headers: { token: admin }, query: { device, channel: '1' } });
+    expect(open.statusCode, open.body).toBe(200);
+    const viewed = mainHub(pk)!;
+    expect(viewed.onDemand).toBe(true);
+    await t.ctx.alwaysOn.reconcile();
+    expect(viewed.onDemand).toBe(true);
+    await until(() => viewed.state === 'stopped', GRACE_MS + 15_000, { what: 'the held stream stopped after its viewer' });
+    await t.ctx.alwaysOn.reconcile();
+    expect(mainHub(pk)?.state ?? 'stopped').toBe('stopped');
+
+    // An edit of the channel ends the hold.
+    await post('/api/v1/editchannel', { DeviceID: device, ChannelID: '1', Name: 'Renamed' });
+    await until(() => mainHub(pk)?.state === 'live', 20_000, { what: 'always-on again after the edit' });
+    expect(mainHub(pk)).toMatchObject({ onDemand: false });
+
+    // The sub stream or an on-demand channel: a plain stop, nothing held.
+    const sub = await t.app.inject({ url: '/api/v1/stopstream', headers: { token: admin }, query: { device, channel: '1', stream: '1' } });
+    expect(sub.json().EasyDarwin.Body).toEqual({});
+    expect(t.ctx.alwaysOn.isHeld(pk)).toBe(false);
   });
 
   it('a disabled device or channel is not kept open; enabled again it starts at once', async () => {

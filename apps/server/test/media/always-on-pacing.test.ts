@@ -119,4 +119,43 @@ describe('AlwaysOnChannels', () => {
     expect(hubs.gbWatched.stop).not.toHaveBeenCalled();
     expect(hubs.gbWatched.setOnDemand).toHaveBeenCalledWith(true);
   });
+
+  it('a held channel (stopstream) is not opened and its running hub is on-demand; the hold ends when it is no candidate or its GB device is offline', async () => {
+    await device('rtsp1', 'RTSP');
+    const held = await channel('rtsp1', 'held');
+    const watched = await channel('rtsp1', 'held-watched');
+    const disabledLater = await channel('rtsp1', 'disabled-later');
+    const gbId = '34020000001320000003';
+    await device(gbId, 'GB28181');
+    const gb = await channel(gbId, '34020000001310000003');
+    const online = [gbId];
+    const viewerHub = stubHub(streamKey(watched, 0), 1);
+    const { svc, opened } = service({ online, hubs: [viewerHub] });
+    for (const pk of [held, watched, disabledLater, gb]) svc.hold(pk);
+
+    await svc.start();
+    expect(opened).toEqual([]);
+    expect(viewerHub.setOnDemand).toHaveBeenCalledWith(true);
+    expect(viewerHub.stop).not.toHaveBeenCalled();
+
+    // Disabled: no candidate, the hold ends; enabled again it opens as always-on does.
+    await db.kysely.updateTable('channels').set({ enable: 0 }).where('id', '=', disabledLater).execute();
+    await svc.reconcile();
+    expect(svc.isHeld(disabledLater)).toBe(false);
+    await db.kysely.updateTable('channels').set({ enable: 1 }).where('id', '=', disabledLater).execute();
+    // The GB device goes offline and comes back: its channel starts afresh.
+    online.length = 0;
+    await svc.reconcile();
+    expect(svc.isHeld(gb)).toBe(false);
+    online.push(gbId);
+    await svc.reconcile();
+    expect(opened.sort((a, b) => a - b)).toEqual([disabledLater, gb]);
+
+    // An edit releases a hold (release); the others still hold.
+    svc.release([held]);
+    await svc.reconcile();
+    await svc.stop();
+    expect(opened.sort((a, b) => a - b)).toEqual([held, disabledLater, gb]);
+    expect(svc.isHeld(watched)).toBe(true);
+  });
 });

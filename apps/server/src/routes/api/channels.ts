@@ -177,6 +177,8 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       if (!device) throw invalidParam('ParentDeviceID', 'required');
       const before = await channels.require(device, ChannelID);
       const after = await channels.update(device, ChannelID, input);
+      // An edit ends an administrator's stop of the always-on stream (the pass below opens it again).
+      ctx.alwaysOn.release([after.id]);
       ctx.inventory.onChannelsChanged();
       // What the ingest was opened with changed: running streams start again from the new settings.
       if (SOURCE_FIELDS.some((f) => before[f] !== after[f]) && ctx.streams.restartChannel(after.id)) void ctx.recording.engine.kick();

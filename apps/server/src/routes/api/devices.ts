@@ -158,7 +158,9 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       if (DEVICE_SOURCE_FIELDS.some((f) => before[f] !== d[f])) {
         const pks = await ctx.db.selectFrom('channels').select('id').where('parent_device_id', '=', DeviceID).execute();
         if (pks.reduce((n, c) => n + ctx.streams.restartChannel(c.id), 0)) void ctx.recording.engine.kick();
-        // Its always-on channels start again at once (or, the device disabled, are not opened).
+        // Its always-on channels start again at once (or, the device disabled, are not opened), those
+        // an administrator had stopped too.
+        ctx.alwaysOn.release(pks.map((c) => c.id));
         void ctx.alwaysOn.reconcile();
       }
       return v1('MSG_SC_SERVER_EDIT_DEVICE_ACK', deviceRow(d, (await devices.channelCounts({ all: true }, [DeviceID])).get(DeviceID) ?? { total: 0, online: 0 }, true));

@@ -2,7 +2,7 @@
  * Live stream calls (issue 4): open a channel's stream and get its play URLs, keep it alive, stop it,
  * and make a signed link that plays without login until it expires.
  */
-import { streamReasonText } from '@opencvr/shared';
+import { reason, streamReasonText } from '@opencvr/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -99,10 +99,18 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     return v1('MSG_SC_SERVER_TOUCH_STREAM_ACK', { State: hub?.state ?? 'stopped' });
   });
 
+  /**
+   * Stops a channel's stream. On an always-on channel's main stream the stop holds: the always-on
+   * pass would open it again within 10 s, so the channel is on-demand until it is edited, disabled
+   * and enabled, its device comes back online, or the server restarts (AlwaysOnChannels.hold); the
+   * answer says so (AlwaysOn 1 and Note, in the asker's language).
+   */
   const stop = async (req: FastifyRequest, q: z.infer<typeof target>) => {
     const { c } = await visible(req, q.device, q.channel);
+    const held = q.stream === 0 && c.on_demand === 0 && !c.parental;
+    if (held) ctx.alwaysOn.hold(c.id);
     ctx.streams.get(streamKey(c.id, q.stream))?.stop('stopped by request');
-    return v1('MSG_SC_SERVER_STOP_STREAM_ACK', {});
+    return v1('MSG_SC_SERVER_STOP_STREAM_ACK', held ? { AlwaysOn: 1, Note: reason('alwaysOnStopped', req.lang) } : {});
   };
   r.get('/api/v1/stopstream', { config: { access: 'admin' }, schema: { tags, querystring: target } }, (req) => stop(req, req.query));
   r.get(

@@ -8,13 +8,22 @@
  * The set follows the database, as the recording engine and the CDN pushes do: a pass at start (in
  * the background, opening `burst` streams every `paceMs`, so 1,500 cameras are not dialled in the same
  * millisecond), after every inventory change, after a GB device's online state changes, and every
- * `tickMs` (a hub stopped by stopstream or by an edit of its source is opened again). That pacing is
+ * `tickMs` (a hub stopped by an edit of its source is opened again). That pacing is
  * the site's; how many INVITEs one GB device gets at once is bounded where every INVITE is sent (the
  * INVITE client's per-device queue, gb/invite/queue.ts).
  *
  * A GB28181 channel is always-on only while its device is registered and online: an offline device
  * gets no INVITE (its hub with nobody watching stops, one still watched is on-demand again), and its
  * channels are opened again when it comes back.
+ *
+ * An administrator's stopstream on an always-on main stream holds (`hold`): the channel is on-demand
+ * until the hold is released, so the stop is seen (the 10 s pass used to open it again at once) and a
+ * viewer can still watch it. The hold ends when the channel is edited or its device's source settings
+ * (credentials, enable) change (`release`), when the channel stops being an always-on candidate
+ * (disabled, its device disabled, OnDemand 1, deleted), when its GB device is offline (it starts
+ * afresh when the device comes back), and at a restart of the server (holds are not stored): WVP's
+ * "stop" of a pulled stream likewise stays until the stream is started or edited, and a restart
+ * bringing up every always-on stream is what OnDemand 0 promises.
  */
 import type { Kysely } from 'kysely';
 import type { Channel, Database, Device } from '../../db/schema.js';
@@ -57,6 +66,8 @@ export class AlwaysOnChannels {
   private stopped = true;
   /** Channels without a stream source (a device type nothing ingests): warned about once. */
   private noSource = new Set<number>();
+  /** Always-on channels (row ids) an administrator stopped: on-demand until released. */
+  private readonly held = new Set<number>();
 
   constructor(
     private readonly deps: AlwaysOnDeps,
@@ -75,6 +86,23 @@ export class AlwaysOnChannels {
   reconcile(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return this.passes.run();
+  }
+
+  /**
+   * stopstream on a channel's main stream: not opened again by this service, and on-demand while
+   * viewers watch it, until released. Call before stopping the hub, so no pass opens it in between.
+   */
+  hold(channelPk: number) {
+    this.held.add(channelPk);
+  }
+
+  /** The channels' holds end (an edit): an always-on one is opened again at the next pass. */
+  release(channelPks: Iterable<number>) {
+    for (const pk of channelPks) this.held.delete(pk);
+  }
+
+  isHeld(channelPk: number): boolean {
+    return this.held.has(channelPk);
   }
 
   private async pass() {
@@ -96,12 +124,17 @@ export class AlwaysOnChannels {
     const want = new Map<number, { device: Device; channel: Channel }>();
     /** Always-on channels of a GB device that is offline now. */
     const waiting = new Set<number>();
+    const candidates = new Set<number>();
     for (const channel of channels) {
       const device = devices.get(channel.parent_device_id);
       if (!device) continue;
+      candidates.add(channel.id);
       if (device.device_type === GB_DEVICE_TYPE && !this.deps.gbOnline(device.device_id)) waiting.add(channel.id);
-      else want.set(channel.id, { device, channel });
+      else if (!this.held.has(channel.id)) want.set(channel.id, { device, channel });
     }
+    // A hold ends once the channel is no always-on candidate (disabled, OnDemand 1, deleted) or its
+    // device is offline: enabled again or back online, it starts as always-on does.
+    for (const pk of this.held) if (!candidates.has(pk) || waiting.has(pk)) this.held.delete(pk);
 
     // Main-stream hubs running now follow their channel's OnDemand (sub streams and variants are
     // on-demand whatever the channel says).
@@ -119,7 +152,8 @@ export class AlwaysOnChannels {
 
     let opened = 0;
     for (const [pk, { device, channel }] of want) {
-      if (open.has(pk)) continue;
+      // Held since this pass read the hubs: a stop that came in meanwhile stays a stop.
+      if (open.has(pk) || this.held.has(pk)) continue;
       if (this.stopped) return;
       const hub = this.deps.open(device, channel);
       if (!hub) {

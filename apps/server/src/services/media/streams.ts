@@ -45,6 +45,11 @@ export class StreamService {
   private factories: SourceFactory[] = [];
   private variants = new Map<string, VariantFactory>();
   private secretCache?: Buffer;
+  /**
+   * Whether an always-on channel's main stream is held on-demand by an administrator's stopstream
+   * (AlwaysOnChannels.isHeld, wired in app.ts): a viewer's hub then stops after them like any other.
+   */
+  alwaysOnHeld: (channelPk: number) => boolean = () => false;
 
   constructor(
     private readonly config: ConfigStore,
@@ -82,7 +87,8 @@ export class StreamService {
     if (!make()) return undefined;
     // Always-on (OnDemand 0) is the main stream's: a sub stream a viewer opened stops after them, as
     // on an on-demand channel, instead of holding a second camera session for good.
-    const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand: flow === 1 || !!channel.on_demand });
+    const onDemand = flow === 1 || !!channel.on_demand || this.alwaysOnHeld(channel.id);
+    const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand });
     // An on-demand hub with nobody yet stays up for one grace period, so the player can arrive.
     hub.touch();
     return hub;
