@@ -275,6 +275,21 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
     expect(api.calls.map((c) => c.path)).toEqual(['/api/v1/devices/1001/channels']);
   });
 
+  it('a channel of a disabled device (its own Enable 1, still reported online) is not enabled: no picture asked, a click says 通道未开启!', async () => {
+    const ofDisabled = [channel('1', 'Gate camera', { DeviceEnable: 0, Online: 1 }), channel('2', 'Yard camera', { DeviceEnable: 1 })];
+    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => ofDisabled) });
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(2));
+    expect(card('Gate camera')).toHaveAttribute('data-state', 'disabled');
+    expect(within(card('Gate camera')).getByText('设备未开启 · North gate NVR')).toBeInTheDocument();
+    expect(thumb('Gate camera')).toBeNull();
+    expect(playIcon('Gate camera')).not.toBeNull();
+    expect(card('Yard camera')).toHaveAttribute('data-state', 'online');
+    fireEvent.click(card('Gate camera'));
+    expect(notices).toEqual(['warning:通道未开启!']);
+    expect(screen.queryByTestId('player')).toBeNull();
+  });
+
   it('a loaded picture replaces the placeholder; offline: dimmed and marked; none (404): the placeholder stays', async () => {
     stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
     renderSquare('1001');

@@ -15,6 +15,9 @@ describe('channel click rule', () => {
   it('not enabled: the not-enabled notice, also when offline', () => {
     expect(channelClick({ ...ch, Online: 1, Enable: 0 })).toEqual({ kind: 'disabled' });
     expect(channelClick({ ...ch, Online: 0, Enable: 0 })).toEqual({ kind: 'disabled' });
+    // Its device disabled (the row's DeviceEnable): not enabled either; rows without the field play as before.
+    expect(channelClick({ ...ch, Online: 1, Enable: 1, DeviceEnable: 0 })).toEqual({ kind: 'disabled' });
+    expect(channelClick({ ...ch, Online: 1, Enable: 1, DeviceEnable: 1 })).toEqual({ kind: 'play', to: '/video/player/3402/7/0' });
     // on the playback pages: the channel's recordings for today, online or not
     for (const pathname of ['/video/backlist/0', '/video/backchannel/1/2/20260101']) {
       expect(channelClick({ ...ch, Online: 0, Enable: 1 }, { pathname, today: '20261121' })).toEqual({ kind: 'play', to: '/video/backchannel/3402/7/20261121' });

@@ -64,6 +64,11 @@ export interface ChannelRow {
   /** The key to list this channel's sub-channels with (`subset`). */
   GBID: string;
   Enable: number;
+  /**
+   * The parent device's Enable (1/0): a disabled device plays none of its channels, whatever their
+   * own Enable says (ours, not EasyCVR's; the video square shows such a card as not enabled).
+   */
+  DeviceEnable: number;
   OnDemand: number;
   IP: string;
   Port: number;

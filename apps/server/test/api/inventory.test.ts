@@ -84,6 +84,16 @@ describe('devices', () => {
     expect((await post('/api/v1/editchannel', { ParentDeviceID: id, ChannelID: '77', Name: 'x' })).statusCode).toBe(404);
   });
 
+  it("a channel row carries its device's Enable (DeviceEnable) in the lists the square reads: a disabled device plays none of its channels", async () => {
+    const id = await addRtsp('Cam');
+    expect((await get(`/api/v1/addfavoriteschannel?device=${id}&channel=1`)).statusCode).toBe(200);
+    const lists = [`/api/v1/channelsconfig?device=${id}`, `/api/v1/devices/${id}/channels`, '/api/v1/all/channels?cameras=1', '/api/v1/favorites?cameras=1'];
+    for (const url of lists) expect((await body(url)).Channels[0], url).toMatchObject({ Enable: 1, DeviceEnable: 1 });
+    expect((await post('/api/v1/editdevice', { DeviceID: id, Enable: 0 })).statusCode).toBe(200);
+    // The channel's own flag is unchanged (the channel form edits it); the device's says why it will not play.
+    for (const url of lists) expect((await body(url)).Channels[0], url).toMatchObject({ Enable: 1, DeviceEnable: 0 });
+  });
+
   it('keeps GAT1400 devices out of every tree but in the device list', async () => {
     await addRtsp('Cam');
     const gat = await post('/api/v1/adddevice', { DeviceName: 'Plate server', DeviceType: 'GAT1400' });

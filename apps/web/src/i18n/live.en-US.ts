@@ -81,6 +81,7 @@ const liveEn = {
       search: 'Search channel names',
       open: 'Play',
       disabled: 'Not enabled',
+      deviceDisabled: 'Device not enabled',
       total: '{{n}} channels',
     },
     online: 'Online',

@@ -81,6 +81,7 @@ const liveZh = {
       search: '搜索通道名称',
       open: '播放',
       disabled: '未开启',
+      deviceDisabled: '设备未开启',
       total: '共 {{n}} 个通道',
     },
     online: '在线',

@@ -12,23 +12,30 @@ export interface ClickableChannel {
   ChannelID: string;
   Online: number;
   Enable: number;
+  /** The device's Enable where the row carries it (ChannelRow.DeviceEnable): a disabled device plays nothing. */
+  DeviceEnable?: number;
 }
 
 export type ChannelClick = { kind: 'play'; to: string } | { kind: 'offline' } | { kind: 'disabled' };
 
 /**
  * Online and enabled: the player (/video/player/{devid}/{chnid}/0, flow 0 = main stream).
- * Otherwise a notice; a disabled channel is named as such first, because a disabled channel is also
- * never online and "offline" would hide the reason.
+ * Otherwise a notice; a disabled channel (or one of a disabled device) is named as such first, because
+ * it is never played and "offline" would hide the reason.
  */
 export function channelClick(c: ClickableChannel, where: { pathname?: string; today?: string } = {}): ChannelClick {
   // On the playback pages a channel opens its recordings for today, online or not (spec 2).
   if (where.pathname?.startsWith('/video/back')) {
     return { kind: 'play', to: `/video/backchannel/${encodeURIComponent(c.DeviceID)}/${encodeURIComponent(c.ChannelID)}/${where.today ?? todayYmd()}` };
   }
-  if (c.Enable !== 1) return { kind: 'disabled' };
+  if (!isEnabled(c)) return { kind: 'disabled' };
   if (c.Online !== 1) return { kind: 'offline' };
   return { kind: 'play', to: `/video/player/${encodeURIComponent(c.DeviceID)}/${encodeURIComponent(c.ChannelID)}/0` };
+}
+
+/** Whether a channel may play: it and its device are enabled (a row without DeviceEnable: the device is taken as enabled). */
+export function isEnabled(c: Pick<ClickableChannel, 'Enable' | 'DeviceEnable'>): boolean {
+  return c.Enable === 1 && c.DeviceEnable !== 0;
 }
 
 /** Today in local time as YYYYMMDD. */

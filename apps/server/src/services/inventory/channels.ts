@@ -143,7 +143,7 @@ export class ChannelService {
 
     const rows = await base
       .selectAll('channels')
-      .select(['devices.device_name as __device_name', 'devices.device_type as __device_type', 'devices.id as __device_pk'])
+      .select(['devices.device_name as __device_name', 'devices.device_type as __device_type', 'devices.enable as __device_enable', 'devices.id as __device_pk'])
       .orderBy('devices.id')
       .orderBy('channels.channel_num')
       .orderBy('channels.id')
@@ -156,7 +156,7 @@ export class ChannelService {
 
   /** Adds the favourite flag and sub-channel counts to a page of rows. */
   private async decorate(
-    rows: (Channel & { __device_name: string; __device_type: string })[],
+    rows: (Channel & { __device_name: string; __device_type: string; __device_enable: number })[],
     scope: Scope,
     userId: number,
     admin: boolean,
@@ -186,6 +186,7 @@ export class ChannelService {
         {
           deviceName: r.__device_name,
           deviceType: r.__device_type,
+          deviceEnable: r.__device_enable,
           favorite: favs.has(r.id),
           subChannels: sub.get(`${r.parent_device_id}/${r.channel_id}`) ?? 0,
         },

@@ -33,7 +33,7 @@ export function deviceRow(d: Device, counts: { total: number; online: number }, 
 
 export function channelRow(
   c: Channel,
-  extra: { deviceName: string; deviceType: string; favorite: boolean; subChannels: number },
+  extra: { deviceName: string; deviceType: string; deviceEnable: number; favorite: boolean; subChannels: number },
   admin: boolean,
 ): ChannelRow {
   return {
@@ -46,6 +46,7 @@ export function channelRow(
     ParentID: c.parent_id,
     GBID: c.channel_id,
     Enable: c.enable,
+    DeviceEnable: extra.deviceEnable,
     OnDemand: c.on_demand,
     IP: c.ip,
     Port: c.port,

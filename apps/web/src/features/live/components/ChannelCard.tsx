@@ -2,7 +2,8 @@
  * A channel's card in the video square: its last picture, name, state and device. The picture is the
  * thumbnail the server keeps (it never opens a stream for it), loaded only when the card scrolls into
  * view; an offline channel shows its last picture dimmed and marked offline, a channel that is not
- * enabled or has no picture yet keeps the grey placeholder with a play icon. The server makes pictures
+ * enabled (itself or its device: the server would refuse both play and picture, so neither is
+ * asked) or has no picture yet keeps the grey placeholder with a play icon. The server makes pictures
  * only for cards that ask (services/media/thumbnails.ts): an online channel's first ask is a 404 that
  * puts it in line, so the card asks again a few times, 2, 4 and 8 s later.
  */
@@ -11,6 +12,7 @@ import { Badge, Card, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ChannelRow } from '@opencvr/shared';
+import { isEnabled } from '../../../lib/channelClick';
 import { useSession } from '../../../lib/stores/session';
 import { channelThumbUrl } from '../thumbnail';
 
@@ -82,10 +84,10 @@ function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
 
 export function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
   const { t } = useTranslation();
-  const state: CardState = c.Enable !== 1 ? 'disabled' : c.Online === 1 ? 'online' : 'offline';
+  const state: CardState = !isEnabled(c) ? 'disabled' : c.Online === 1 ? 'online' : 'offline';
   const [status, label] =
     state === 'disabled'
-      ? (['warning', t('live.square.disabled')] as const)
+      ? (['warning', t(c.Enable === 1 ? 'live.square.deviceDisabled' : 'live.square.disabled')] as const)
       : state === 'online'
         ? (['success', t('live.online')] as const)
         : (['default', t('live.offline')] as const);

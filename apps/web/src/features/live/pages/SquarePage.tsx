@@ -111,7 +111,7 @@ export default function SquarePage() {
                   <ChannelCard
                     c={c}
                     onOpen={() =>
-                      openChannel({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable })
+                      openChannel({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable, DeviceEnable: c.DeviceEnable })
                     }
                   />
                 </Col>

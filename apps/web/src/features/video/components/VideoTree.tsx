@@ -171,7 +171,7 @@ export function VideoTree() {
       if (node.moreOf !== undefined) void loadMore(node.moreOf);
       else if (node.data?.kind === 'channel' && node.data.channel.Parental !== 1) {
         const c = node.data.channel;
-        open({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable });
+        open({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable, DeviceEnable: c.DeviceEnable });
       }
     },
     [loadMore, open],
