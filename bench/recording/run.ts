@@ -256,10 +256,10 @@ async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ f
 
   // The recorder alone (recorder-only.ts), in its own process, for the same N and window, minus the
   // same harness with no recorder (its frame clock and Node itself cost ~1 % of a core on their own).
-  const soloRun = (count: number) => {
-    const alone = path.join(s.dataDir, `recorder-only-${count}`);
+  const soloRun = (count: number, mode = 'kept') => {
+    const alone = path.join(s.dataDir, `recorder-only-${count}-${mode}`);
     fs.mkdirSync(alone, { recursive: true });
-    const only = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recording/recorder-only.ts'), String(count), String(WINDOW_S), alone], { cwd: ROOT, encoding: 'utf8' });
+    const only = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recording/recorder-only.ts'), String(count), String(WINDOW_S), alone, mode], { cwd: ROOT, encoding: 'utf8' });
     if (only.status !== 0) throw new Error(`recorder-only: ${only.stderr}`);
     const solo = JSON.parse(only.stdout.trim().split('\n').pop()!) as { cpuSeconds: number; seconds: number };
     fs.rmSync(alone, { recursive: true, force: true });
@@ -268,6 +268,10 @@ async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ f
   const harnessCpu = soloRun(0);
   const soloCpu = Math.max(0, soloRun(n) - harnessCpu);
   log(`recorder alone: ${round(soloCpu, 2)} % CPU for ${n} streams (harness without recorders ${round(harnessCpu, 2)} %, subtracted)`);
+  // The floor under it: the same bytes through the same segment writer in as many direct writes, no
+  // muxing (recorder-only.ts `writer`): what writing these bytes with the crash bound costs at all.
+  const writerCpu = Math.max(0, soloRun(n, 'writer') - harnessCpu);
+  log(`segment writer alone: ${round(writerCpu, 2)} % CPU for ${n} streams`);
 
   const ingested = cam.bytesPerSecond * n * rec.seconds;
   const extraWritten = rec.written - (live.written / live.seconds) * rec.seconds;
@@ -278,6 +282,7 @@ async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ f
     { name: `server CPU recording ${n} streams, median of ${PAIRS} alternated windows of ${WINDOW_S} s (baseline: same streams live-only; ratio: median of the adjacent pairs' ratios)`, value: round(recCpu, 1), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(ratio), goal: 'ratio < 1.10 (recorder under 10 % extra)' },
     { name: `recorder extra CPU, ${n} streams (median over ${PAIRS} pairs of (recording − live-only) / live-only; pairs ${ratios.map((r) => `${round((r - 1) * 100, 1)}`).join(', ')} %)`, value: round((ratio - 1) * 100, 1), unit: '%', baseline: null, goal: '< 10' },
     { name: `recorder alone, ${n} streams in real time (own process, minus the same process with no recorder; baseline: server live-only)`, value: round(soloCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(soloCpu / liveCpu), goal: 'ratio < 0.10' },
+    { name: `segment writer alone, ${n} streams: the recorder's bytes copied and written as it writes them, no muxing (own process, minus the harness; baseline: server live-only)`, value: round(writerCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(writerCpu / liveCpu), goal: null },
     { name: `bytes written per byte ingested, ${n} streams (baseline: ffmpeg -c copy fMP4)`, value: round(extraWritten / ingested), unit: 'B/B', baseline: round(remuxRatio()), goal: '<= 1.05' },
   ];
   if (!keep) {
