@@ -52,6 +52,14 @@ const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
   flv: async () => (await import('./flv')).startFlv,
 };
 
+/**
+ * The phase while the server opens or reopens the camera: "connecting" before the first picture is
+ * still loading (a camera not yet connected, an H.265 transcoding starting: seconds), not a
+ * reconnect; "retrying", or "connecting" after a picture, is one.
+ */
+export const waitingPhase = (state: 'connecting' | 'retrying', phase: PlayerPhase): PlayerPhase =>
+  state === 'connecting' && phase === 'loading' ? 'loading' : 'reconnecting';
+
 /** Request failures worth retrying: the network or the server, not a refusal. */
 function retryable(err: unknown): boolean {
   return !(err instanceof RequestError) || err.code === 0 || err.code >= 500;
@@ -181,7 +189,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         },
         onState: (state, reason) => {
           if (!mine()) return;
-          if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: 'reconnecting', reason });
+          if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: waitingPhase(state, current.phase), reason });
           else update({ ingest: state });
         },
         onBytes: (n) => {
