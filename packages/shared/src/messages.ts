@@ -246,6 +246,23 @@ export const REASONS = {
   statusCatalogOff: { 'zh-CN': '设备报告通道离线（OFF）', 'en-US': 'the device reported it offline (OFF)' },
   statusCatalogVideoLost: { 'zh-CN': '设备报告视频丢失（VLOST）', 'en-US': 'the device reported video lost (VLOST)' },
   statusCatalogDefect: { 'zh-CN': '设备报告通道故障（DEFECT）', 'en-US': 'the device reported a defect (DEFECT)' },
+  // the pull probe's (access/rtmp/probe.ts, access/http-stream-probe.ts): the server answers, the stream may not be there
+  statusClosedByServer: { 'zh-CN': '服务器关闭了连接', 'en-US': 'connection closed by the server' },
+  statusNoSuchStream: { 'zh-CN': '服务器上没有这路流（{code}）', 'en-US': 'the server has no such stream ({code})' },
+  statusRtmpConnectRefused: { 'zh-CN': '服务器拒绝了RTMP连接（{code}）', 'en-US': 'the server refused the RTMP connection ({code})' },
+  statusRtmpPlayRefused: { 'zh-CN': '服务器拒绝播放这路流（{code}）', 'en-US': 'the server refused to play the stream ({code})' },
+  statusRtmpNoAnswerTo: { 'zh-CN': 'RTMP {command} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to RTMP {command} within {ms} ms' },
+  statusNotRtmp: { 'zh-CN': '对端不是RTMP服务器', 'en-US': 'the server does not speak RTMP' },
+  statusNoMediaWithin: {
+    'zh-CN': '服务器接受了播放，但{ms}毫秒内没有音视频（这路流可能无人推送）',
+    'en-US': 'the server accepted play but sent no audio or video within {ms} ms (is anyone publishing the stream?)',
+  },
+  statusNotFlv: { 'zh-CN': '应答不是FLV流', 'en-US': 'the answer is not an FLV stream' },
+  statusNotHls: { 'zh-CN': '应答不是HLS播放列表', 'en-US': 'the answer is not an HLS playlist' },
+  statusHlsNoVariant: { 'zh-CN': 'HLS主播放列表中没有可用的子流', 'en-US': 'the HLS master playlist lists no variant' },
+  statusHlsNoSegment: { 'zh-CN': 'HLS播放列表中没有分片', 'en-US': 'the HLS playlist lists no segment' },
+  statusWebPage: { 'zh-CN': '应答是网页，不是视频流', 'en-US': 'the answer is a web page, not a stream' },
+  statusEmptyAnswer: { 'zh-CN': '服务器的应答为空', 'en-US': 'the server sent an empty answer' },
   // asking a GB28181 device (the {reason} of gbNoAnswer and gbRefused)
   gbNoAnswerWithin: { 'zh-CN': '{method} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to {method} within {ms} ms' },
   gbTransactionTimeout: { 'zh-CN': '{method} 请求超时（SIP事务超时）', 'en-US': 'no answer to {method} (transaction timed out)' },

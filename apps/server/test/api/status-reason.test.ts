@@ -26,6 +26,20 @@ describe('statusReasonText', () => {
     ['registration expired', '注册已过期', 'registration expired'],
     [WITH_DEVICE, '设备离线', 'the device is offline'],
     ['catalog: video lost', '设备报告视频丢失（VLOST）', 'the device reported video lost (VLOST)'],
+    // the pull probe's: the server answers, the stream is not there
+    ['no such stream: NetStream.Play.StreamNotFound', '服务器上没有这路流（NetStream.Play.StreamNotFound）', 'the server has no such stream (NetStream.Play.StreamNotFound)'],
+    ['RTMP connect refused: NetConnection.Connect.Rejected', '服务器拒绝了RTMP连接（NetConnection.Connect.Rejected）', 'the server refused the RTMP connection (NetConnection.Connect.Rejected)'],
+    ['RTMP play refused: NetStream.Play.Failed', '服务器拒绝播放这路流（NetStream.Play.Failed）', 'the server refused to play the stream (NetStream.Play.Failed)'],
+    ['no answer to play within 3000 ms', 'RTMP play 请求在3000毫秒内未得到应答', 'no answer to RTMP play within 3000 ms'],
+    ['not an RTMP server (handshake)', '对端不是RTMP服务器', 'the server does not speak RTMP'],
+    ['no media within 3000 ms', '服务器接受了播放，但3000毫秒内没有音视频（这路流可能无人推送）', 'the server accepted play but sent no audio or video within 3000 ms (is anyone publishing the stream?)'],
+    ['connection closed by the server', '服务器关闭了连接', 'connection closed by the server'],
+    ['not an FLV stream', '应答不是FLV流', 'the answer is not an FLV stream'],
+    ['not an HLS playlist', '应答不是HLS播放列表', 'the answer is not an HLS playlist'],
+    ['the HLS playlist lists no variant', 'HLS主播放列表中没有可用的子流', 'the HLS master playlist lists no variant'],
+    ['the HLS playlist lists no segment', 'HLS播放列表中没有分片', 'the HLS playlist lists no segment'],
+    ['a web page, not a stream', '应答是网页，不是视频流', 'the answer is a web page, not a stream'],
+    ['the server sent an empty answer', '服务器的应答为空', 'the server sent an empty answer'],
   ])('%s', (stored, zh, en) => {
     expect(statusReasonText(stored, 'zh-CN')).toBe(zh);
     expect(statusReasonText(stored, 'en-US')).toBe(en);

@@ -5,7 +5,10 @@
  * fragments. The RTMP server going away puts the stream in `retrying` with a reason, and it comes back
  * when the server does. Channel credentials reach an HTTP server that asks for them; G.711 audio
  * becomes AAC; H.265 in FLV with an ffmpeg older than 6.1 says why it cannot play; addresses that are
- * not a pull URL are refused before anything runs.
+ * not a pull URL are refused before anything runs. The stream checker's probe finds those same
+ * sources online (an RTMP play of ffmpeg's server, the HLS playlist, the FLV file) and a wrong HLS
+ * address offline with its status; a wrong RTMP key needs a server that checks keys, which ffmpeg's
+ * does not (stream-probe.test.ts, with the RTMP server double).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +25,7 @@ import { readFragments } from '../../../../packages/fmp4/test/helpers/boxes.js';
 import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
 import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink } from '../../src/media/hub.js';
 import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
+import { probeStream } from '../../src/access/stream-probe.js';
 import { useAdminApp } from '../api/admin-app.js';
 import { useCamera } from '../fixtures/use-camera.js';
 import { collectWs, until } from '../helpers/index.js';
@@ -282,6 +286,22 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
       expect(hub.reason).toBe(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'));
     }
   }, 60_000);
+});
+
+describe('the stream checker’s probe of the same sources', () => {
+  it('an RTMP play of ffmpeg’s server, the HLS playlist and the FLV file are online; a missing HLS playlist is offline with its status', async () => {
+    const port = await freePort();
+    rtmpServer('clip.flv', port);
+    const played = await until(async () => {
+      const r = await probeStream(`rtmp://127.0.0.1:${port}/live/x`, { timeoutMs: 3000 });
+      return r.ok ? r : undefined;
+    }, 20_000, { what: 'the RTMP probe online' });
+    expect(played).toMatchObject({ ok: true, answered: true });
+    expect(await probeStream(`${httpBase}/hls/index.m3u8`)).toMatchObject({ ok: true, status: 200 });
+    expect(await probeStream(`${httpBase}/clip.flv`)).toMatchObject({ ok: true, status: 200 });
+    expect(await probeStream(`${httpBase}/private/clip.flv`, { username: 'cam', password: 's3cret!' })).toMatchObject({ ok: true, status: 200 });
+    expect(await probeStream(`${httpBase}/hls/other.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });
+  }, 40_000);
 });
 
 describe('why a pulled stream is not live', () => {

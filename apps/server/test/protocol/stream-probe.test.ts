@@ -1,13 +1,17 @@
 /**
- * The stream checker's probe of addresses that are not rtsp:// (stream-probe.ts): an HTTP(S) source
- * must answer 2xx (with the channel's credentials when it asks), RTMP must take a TCP connection;
- * rtsp:// still gets the RTSP probe, and a refused or malformed address says why.
+ * The stream checker's probe of addresses that are not rtsp:// (stream-probe.ts): it asks for the
+ * stream, not only its server. HTTP(S) must answer 2xx (with the channel's credentials when it asks)
+ * with the stream itself: FLV's signature, an HLS playlist with a variant and segments (a web page or
+ * an empty playlist under 200 is offline); RTMP must play (the RTMP server double: the right key
+ * online, a wrong one offline with StreamNotFound, an unpublished one without media); rtsp:// still
+ * gets the RTSP probe, and a refused or malformed address says why.
  */
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeStream } from '../../src/access/stream-probe.js';
+import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
 import { startTestApp, until } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 
@@ -16,6 +20,21 @@ let tcp: net.Server;
 let base: string;
 let tcpPort: number;
 let closedPort: number;
+let rtmp: RtmpServerDouble;
+
+/** What the HTTP side serves besides /live.flv and /private.flv: path → [status, content type, body]. */
+const FILES: Record<string, [number, string, string]> = {
+  '/hls/master.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nlow/index.m3u8\n'],
+  '/hls/low/index.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\ns0.ts\n'],
+  '/hls/broken.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nmissing/index.m3u8\n'],
+  '/hls/novariant.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\n'],
+  '/hls/empty.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n'],
+  // What some servers answer for a stream name they do not have: 200 and a page.
+  '/live/wrong.flv': [200, 'text/html', '<html><body>stream not found</body></html>'],
+  '/live/page': [200, 'text/html; charset=utf-8', '<!doctype html><title>Login</title>'],
+  '/live/nothing.flv': [200, 'video/x-flv', ''],
+  '/live/ts': [200, 'video/mp2t', '\x47\x40\x00\x10'],
+};
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -26,8 +45,17 @@ beforeAll(async () => {
       return;
     }
     if (req.url === '/private.flv') {
-      if (req.headers.authorization === `Basic ${Buffer.from('cam:pa:ss').toString('base64')}`) res.writeHead(200).end();
+      if (req.headers.authorization === `Basic ${Buffer.from('cam:pa:ss').toString('base64')}`) res.writeHead(200).end('FLV\x01\x05');
       else res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="x"' }).end();
+      return;
+    }
+    if (req.url === '/moved.flv') {
+      res.writeHead(302, { Location: '/live.flv' }).end();
+      return;
+    }
+    const file = FILES[req.url ?? ''];
+    if (file) {
+      res.writeHead(file[0], { 'Content-Type': file[1] }).end(Buffer.from(file[2], 'latin1'));
       return;
     }
     res.writeHead(404).end();
@@ -41,18 +69,37 @@ beforeAll(async () => {
   await new Promise<void>((r) => gone.listen(0, '127.0.0.1', r));
   closedPort = (gone.address() as AddressInfo).port;
   await new Promise((r) => gone.close(r));
+  rtmp = await startRtmpServer({ app: 'live', published: ['cam1', 'cam2?token=abc'], idle: ['unpublished'] });
 });
 
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
   await new Promise((r) => tcp.close(r));
+  await rtmp.close();
 });
 
 describe('probeStream', () => {
-  it('HTTP: 2xx is online (an endless HTTP-FLV answer included), other statuses say which', async () => {
+  it('HTTP-FLV: an answer starting with the FLV signature is online (it never ends: not waited for); other statuses say which', async () => {
     expect(await probeStream(`${base}/live.flv`)).toMatchObject({ ok: true, status: 200 });
     expect(await probeStream(`${base}/x.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });
+    expect(await probeStream(`${base}/moved.flv`)).toMatchObject({ ok: true, status: 200 });
+  });
+
+  it('HTTP: a 200 that is not the stream is offline with what it was', async () => {
+    expect(await probeStream(`${base}/live/wrong.flv`)).toMatchObject({ ok: false, status: 200, reason: 'not an FLV stream' });
+    expect(await probeStream(`${base}/live/page`)).toMatchObject({ ok: false, status: 200, reason: 'a web page, not a stream' });
+    expect(await probeStream(`${base}/live/nothing.flv`)).toMatchObject({ ok: false, status: 200, reason: 'the server sent an empty answer' });
+    // Left to ffmpeg: MPEG-TS over HTTP.
+    expect(await probeStream(`${base}/live/ts`)).toMatchObject({ ok: true, status: 200 });
+  });
+
+  it('HLS: a master playlist’s variant must list a segment', async () => {
+    expect(await probeStream(`${base}/hls/master.m3u8`)).toMatchObject({ ok: true, status: 200 });
+    expect(await probeStream(`${base}/hls/low/index.m3u8`)).toMatchObject({ ok: true, status: 200 });
+    expect(await probeStream(`${base}/hls/broken.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });
+    expect(await probeStream(`${base}/hls/novariant.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no variant' });
+    expect(await probeStream(`${base}/hls/empty.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no segment' });
   });
 
   it('HTTP: the channel’s credentials are sent when given', async () => {
@@ -60,9 +107,18 @@ describe('probeStream', () => {
     expect(await probeStream(`${base}/private.flv`, { username: 'cam', password: 'pa:ss' })).toMatchObject({ ok: true, status: 200 });
   });
 
-  it('RTMP: a TCP connection is online, a refused one is not', async () => {
-    expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: true });
-    expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, reason: 'connection refused' });
+  it('RTMP: the right stream key plays; a wrong one, an unpublished one and a wrong app are offline with why', async () => {
+    expect(await probeStream(rtmp.url('live/cam1'))).toMatchObject({ ok: true, answered: true });
+    expect(await probeStream(rtmp.url('live/cam2?token=abc'))).toMatchObject({ ok: true });
+    expect(rtmp.plays.slice(0, 2)).toEqual(['cam1', 'cam2?token=abc']);
+    expect(await probeStream(rtmp.url('live/wrong'))).toMatchObject({ ok: false, answered: true, reason: 'no such stream: NetStream.Play.StreamNotFound' });
+    expect(await probeStream(rtmp.url('live/unpublished'), { timeoutMs: 500 })).toMatchObject({ ok: false, answered: true, reason: 'no media within 500 ms' });
+    expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected' });
+  });
+
+  it('RTMP: a TCP connection alone is not online; a refused one is not either, and no server answered', async () => {
+    expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection closed by the camera' });
+    expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection refused' });
   });
 
   it('rtsp:// still goes to the RTSP probe; a malformed pull address is refused without a connection', async () => {
@@ -72,7 +128,7 @@ describe('probeStream', () => {
 });
 
 describe('the stream checker with pulled addresses', () => {
-  it('marks an HTTP-FLV channel online, and one whose server refuses offline with the reason', async () => {
+  it('marks HTTP-FLV and RTMP channels online, and one whose server refuses, a wrong RTMP key and a missing HLS variant offline with the reason', async () => {
     const t = await startTestApp({ overrides: { channelCheckInterval: 1 } });
     try {
       const token = await initialise(t);
@@ -85,9 +141,16 @@ describe('the stream checker with pulled addresses', () => {
         (await t.app.inject({ url: '/api/v1/channelsconfig', query: { device }, headers: { token } })).json().EasyDarwin.Body.Channels[0] as { Online: number; StatusReason: string };
       const up = await add('FLV', `${base}/live.flv`);
       const down = await add('RTMP gone', `rtmp://127.0.0.1:${closedPort}/live/x`);
+      const rtmpUp = await add('RTMP', rtmp.url('live/cam1'));
+      const wrongKey = await add('RTMP wrong key', rtmp.url('live/cam9'));
+      const wrongHls = await add('HLS wrong variant', `${base}/hls/broken.m3u8`);
       await until(async () => (await channel(up)).Online === 1, 15_000, { what: 'the HTTP-FLV channel online' });
-      await until(async () => (await channel(down)).StatusReason, 15_000, { what: 'the RTMP channel checked' });
-      expect(await channel(down)).toMatchObject({ Online: 0, StatusReason: '连接被拒绝' }) // the probe's reason, in the answer's language;
+      await until(async () => (await channel(rtmpUp)).Online === 1, 15_000, { what: 'the RTMP channel online' });
+      for (const d of [down, wrongKey, wrongHls]) await until(async () => (await channel(d)).StatusReason, 15_000, { what: `channel ${d} checked` });
+      // The probe's reason, in the answer's language.
+      expect(await channel(down)).toMatchObject({ Online: 0, StatusReason: '连接被拒绝' });
+      expect(await channel(wrongKey)).toMatchObject({ Online: 0, StatusReason: '服务器上没有这路流（NetStream.Play.StreamNotFound）' });
+      expect(await channel(wrongHls)).toMatchObject({ Online: 0, StatusReason: '摄像机回应 404 Not Found' });
     } finally {
       await t.close();
     }

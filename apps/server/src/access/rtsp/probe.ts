@@ -34,6 +34,11 @@ export interface ProbeResult {
   ok: boolean;
   /** RTSP status of the last answer; 0 when none came. */
   status: number;
+  /**
+   * Whether the server answered at all, for a protocol without a status (RTMP: it sent its handshake);
+   * when absent, a status other than 0 says so.
+   */
+  answered?: boolean;
   /** "OK", or why not: "connection refused", "timeout after 3000 ms", "401 Unauthorized", ... */
   reason: string;
   /** Encodings from the SDP ("H264", "PCMA", ...). */

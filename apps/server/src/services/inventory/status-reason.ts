@@ -9,7 +9,7 @@ import { reason, type Lang, type Reason } from '@opencvr/shared';
 
 type Vars = Record<string, string | number>;
 
-/** The probe's words (access/rtsp/probe.ts) and the GB service's (gb/service.ts, device-store.ts, catalog/notify.ts). */
+/** The probes' words (access/rtsp/probe.ts, access/stream-probe.ts and its rtmp/ and http-stream-probe.ts) and the GB service's (gb/service.ts, device-store.ts, catalog/notify.ts). */
 const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^connection refused$/, () => ({ key: 'connectionRefused' })],
   [/^connection reset$/, () => ({ key: 'connectionReset' })],
@@ -29,6 +29,20 @@ const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^not an rtsp:\/\/ URL \((.*)\)$/, (m) => ({ key: 'statusNotRtspUrl', vars: { protocol: m[1] } })],
   [/^not an RTSP answer\b/, () => ({ key: 'statusNotRtsp' })],
   [/^no media in the SDP$/, () => ({ key: 'statusNoMedia' })],
+  // The pull probe's words about the stream itself (access/rtmp/probe.ts, access/http-stream-probe.ts).
+  [/^connection closed by the server$/, () => ({ key: 'statusClosedByServer' })],
+  [/^no such stream: (.*)$/, (m) => ({ key: 'statusNoSuchStream', vars: { code: m[1] } })],
+  [/^RTMP connect refused: (.*)$/, (m) => ({ key: 'statusRtmpConnectRefused', vars: { code: m[1] } })],
+  [/^RTMP play refused: (.*)$/, (m) => ({ key: 'statusRtmpPlayRefused', vars: { code: m[1] } })],
+  [/^no answer to (connect|play) within (\d+) ms$/, (m) => ({ key: 'statusRtmpNoAnswerTo', vars: { command: m[1], ms: m[2] } })],
+  [/^not an RTMP server\b/, () => ({ key: 'statusNotRtmp' })],
+  [/^no media within (\d+) ms$/, (m) => ({ key: 'statusNoMediaWithin', vars: { ms: m[1] } })],
+  [/^not an FLV stream$/, () => ({ key: 'statusNotFlv' })],
+  [/^not an HLS playlist$/, () => ({ key: 'statusNotHls' })],
+  [/^the HLS playlist lists no variant$/, () => ({ key: 'statusHlsNoVariant' })],
+  [/^the HLS playlist lists no segment$/, () => ({ key: 'statusHlsNoSegment' })],
+  [/^a web page, not a stream$/, () => ({ key: 'statusWebPage' })],
+  [/^the server sent an empty answer$/, () => ({ key: 'statusEmptyAnswer' })],
   [/^unexpected Content-Type (.*)$/, (m) => ({ key: 'statusNotSdp', vars: { type: m[1] } })],
   // The error's own words are in the log (the stream checker logs every change with its reason).
   [/^(unexpected error: |socket error: )/, () => ({ key: 'statusCheckFailed' })],

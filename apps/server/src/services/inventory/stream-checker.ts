@@ -1,7 +1,7 @@
 /**
  * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF; rtsp:// addresses get an
- * RTSP OPTIONS/DESCRIBE, rtmp(s)/http(s)/rtsps ones an HTTP answer or a TCP connect:
- * access/stream-probe.ts) true to life: every
+ * RTSP OPTIONS/DESCRIBE, rtmp(s) ones an RTMP play, http(s) ones a look at the answer (FLV, HLS
+ * playlist), rtsps ones a TCP connect: access/stream-probe.ts) true to life: every
  * interval it probes each enabled channel that has a stream URL, spread evenly over the interval and
  * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
  * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
@@ -292,7 +292,7 @@ export class StreamChecker {
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
       if (!now || signature(now) !== sig) return;
-      outcome = { ok: r.ok, answered: r.status !== 0 };
+      outcome = { ok: r.ok, answered: r.answered ?? r.status !== 0 };
       const changed = await this.deps.setOnline(pk, r.ok, r.ok ? '' : r.reason);
       if (changed) {
         this.deps.log.info(

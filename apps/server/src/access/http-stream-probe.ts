@@ -1,0 +1,146 @@
+/**
+ * Is this HTTP(S) stream there? A 2xx said only that the web server is (a wrong stream name on
+ * many streaming servers still answers 200 with a web page or an empty playlist), so the probe reads
+ * the start of the answer, as ffmpeg would:
+ * - HTTP-FLV: the body starts with the FLV signature ("FLV"); read no further (it never ends);
+ * - HLS: a playlist that parses (#EXTM3U); a master playlist's first variant is fetched too, and a
+ *   media playlist must list a segment;
+ * - MPEG-TS over HTTP (sync byte 0x47), or anything else not named .flv/.m3u8 and not a web page:
+ *   left to ffmpeg, which demuxes more than this knows.
+ * Redirects are followed (5 at most, http and https only, as ffmpeg's protocol whitelist allows);
+ * the channel's credentials go as Basic, and only to the address's own origin. Every failure is a
+ * result with the stream checker's words (status-reason.ts renders them), never an exception.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { socketReason } from './rtsp/probe.js';
+import { looksLikePlaylist, readHlsPlaylist } from './hls-playlist.js';
+
+export interface HttpProbeResult {
+  ok: boolean;
+  /** The last HTTP status; 0 when none came. */
+  status: number;
+  reason: string;
+}
+
+/** What the probe reads of a playlist at most (a live one is a few KB; a VOD one of hours, a few hundred). */
+const MAX_PLAYLIST = 1 << 20;
+/** Enough of a body to tell FLV, MPEG-TS and a playlist apart. */
+const HEAD_BYTES = 16;
+const MAX_REDIRECTS = 5;
+
+/** The FLV file header's signature: an HTTP-FLV server sends it first, and then tags for as long as it runs. */
+const isFlv = (b: Uint8Array) => b.length >= 3 && b[0] === 0x46 && b[1] === 0x4c && b[2] === 0x56;
+
+class Failure extends Error {
+  constructor(
+    readonly reason: string,
+    readonly status = 0,
+  ) {
+    super(reason);
+  }
+}
+
+interface Answer {
+  res: http.IncomingMessage;
+  url: URL;
+}
+
+/** GET with redirects followed; a non-2xx final status is a Failure with its status line. */
+async function get(url: URL, auth: { origin: string; header: string } | undefined, signal: AbortSignal): Promise<Answer> {
+  for (let hops = 0; ; hops++) {
+    const headers: Record<string, string> = { 'User-Agent': 'OpenCVR' };
+    if (auth && url.origin === auth.origin) headers.Authorization = auth.header;
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      // As ffmpeg, which plays it, does not check the certificate (cameras and boxes sign their own).
+      const req = (url.protocol === 'https:' ? https : http).get(url, { headers, rejectUnauthorized: false, signal }, resolve);
+      req.on('error', reject);
+    });
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (status >= 300 && status < 400 && location && hops < MAX_REDIRECTS) {
+      res.destroy();
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new Failure(`${status} redirect to an invalid address`, status);
+      }
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Failure(`${status} redirect to ${next.protocol}// (not followed)`, status);
+      url = next;
+      continue;
+    }
+    if (status < 200 || status >= 300) {
+      res.destroy();
+      throw new Failure(`${status} ${res.statusMessage ?? ''}`.trim(), status);
+    }
+    return { res, url };
+  }
+}
+
+/** Reads the body until `enough` says so, it ends, or `max` bytes; the response is destroyed after. */
+async function readBody(res: http.IncomingMessage, enough: (got: Uint8Array) => boolean, max: number): Promise<Uint8Array> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  try {
+    for await (const chunk of res as AsyncIterable<Buffer>) {
+      parts.push(chunk);
+      length += chunk.length;
+      if (length >= max) break;
+      if (enough(Buffer.concat(parts))) break;
+    }
+  } finally {
+    res.destroy();
+  }
+  return Buffer.concat(parts).subarray(0, max);
+}
+
+/** A playlist read whole: a media playlist must list a segment, a master one's first variant is fetched and must. */
+async function checkPlaylist(body: Uint8Array, at: URL, status: number, auth: Parameters<typeof get>[1], signal: AbortSignal, depth = 0): Promise<HttpProbeResult> {
+  const list = readHlsPlaylist(new TextDecoder().decode(body));
+  if (list.kind === 'not-hls') return { ok: false, status, reason: 'not an HLS playlist' };
+  if (list.kind === 'media') return list.segments > 0 ? { ok: true, status, reason: 'OK' } : { ok: false, status, reason: 'the HLS playlist lists no segment' };
+  let variant: URL | undefined;
+  try {
+    if (list.variant && depth === 0) variant = new URL(list.variant, at);
+  } catch {
+    variant = undefined;
+  }
+  if (!variant || (variant.protocol !== 'http:' && variant.protocol !== 'https:')) return { ok: false, status, reason: 'the HLS playlist lists no variant' };
+  const next = await get(variant, auth, signal);
+  const nextBody = await readBody(next.res, () => false, MAX_PLAYLIST);
+  return checkPlaylist(nextBody, next.url, next.res.statusCode ?? 200, auth, signal, depth + 1);
+}
+
+export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpProbeResult> {
+  const url = new URL(rawUrl);
+  const auth = url.username
+    ? { origin: url.origin, header: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` }
+    : undefined;
+  url.username = '';
+  url.password = '';
+  const timeout = AbortSignal.timeout(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  let status = 0;
+  try {
+    const answer = await get(url, auth, signal);
+    status = answer.res.statusCode ?? 200;
+    const type = String(answer.res.headers['content-type'] ?? '').toLowerCase();
+    const path = answer.url.pathname.toLowerCase();
+    // A playlist is read whole; anything else only as far as its first bytes.
+    const head = await readBody(answer.res, (got) => isFlv(got) || (got.length >= HEAD_BYTES && !looksLikePlaylist(got)), MAX_PLAYLIST);
+    if (head.length === 0) return { ok: false, status, reason: 'the server sent an empty answer' };
+    if (isFlv(head)) return { ok: true, status, reason: 'OK' };
+    if (looksLikePlaylist(head) || type.includes('mpegurl')) return await checkPlaylist(head, answer.url, status, auth, signal);
+    if (path.endsWith('.flv')) return { ok: false, status, reason: 'not an FLV stream' };
+    if (path.endsWith('.m3u8') || path.endsWith('.m3u')) return { ok: false, status, reason: 'not an HLS playlist' };
+    if (head[0] === 0x47) return { ok: true, status, reason: 'OK' };
+    if (type.startsWith('text/html')) return { ok: false, status, reason: 'a web page, not a stream' };
+    return { ok: true, status, reason: 'OK' };
+  } catch (err) {
+    if (err instanceof Failure) return { ok: false, status: err.status, reason: err.reason };
+    if (o.signal?.aborted) return { ok: false, status, reason: 'aborted' };
+    if (timeout.aborted) return { ok: false, status, reason: `timeout after ${o.timeoutMs} ms` };
+    return { ok: false, status, reason: socketReason(err as NodeJS.ErrnoException) };
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * Is this RTMP stream there? Does what a player does, up to the first picture or sound: handshake,
+ * connect (app and tcUrl from the address), createStream, play (the stream key: the path after the
+ * app, with the query), then waits for the server's onStatus and the first audio or video message.
+ * A TCP connection alone said nothing: every RTMP server takes one whatever the key, and one with no
+ * such stream says so only after play (NetStream.Play.StreamNotFound, or a Play.Start and no media,
+ * as nginx-rtmp does for a key nobody publishes).
+ *
+ * The reasons are the stream checker's words (services/inventory/status-reason.ts renders them in the
+ * user's language). `answered` tells the checker the server itself is there (it sent its handshake).
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import { Amf0EcmaArray, Amf0Error, decodeAmf0, encodeAmf0, type Amf0Object, type Amf0Value } from '@opencvr/flv';
+import {
+  encodeChunks,
+  handshakeC0C1,
+  handshakeC2,
+  HANDSHAKE_SIZE,
+  RTMP_VERSION,
+  RtmpChunkReader,
+  RtmpError,
+  RtmpType,
+  setBufferLength,
+  u32Payload,
+  type RtmpMessage,
+} from './chunks.js';
+import { socketReason } from '../rtsp/probe.js';
+
+export interface RtmpProbeResult {
+  ok: boolean;
+  /** The server sent its handshake: it is there, whatever came after. */
+  answered: boolean;
+  /** "OK", or why not. */
+  reason: string;
+}
+
+/** Where the stream is: the app (first path segment, as ffmpeg and OBS split it) and the stream key. */
+export function rtmpTarget(url: URL): { app: string; stream: string; tcUrl: string } {
+  const parts = url.pathname.replace(/^\/+/, '').split('/');
+  const app = decodeURIComponent(parts[0] ?? '');
+  const stream = decodeURIComponent(parts.slice(1).join('/')) + url.search;
+  const port = url.port ? `:${url.port}` : '';
+  return { app, stream, tcUrl: `${url.protocol}//${url.hostname}${port}/${parts[0] ?? ''}` };
+}
+
+/** The commands sent, in order; their transaction ids. */
+const TX = { connect: 1, createStream: 2 } as const;
+const CSID = { command: 3, stream: 8, control: 2 } as const;
+
+export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal }): Promise<RtmpProbeResult> {
+  const { app, stream, tcUrl } = rtmpTarget(url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const secure = url.protocol === 'rtmps:';
+  const port = url.port ? Number(url.port) : secure ? 443 : 1935;
+
+  return new Promise<RtmpProbeResult>((resolve) => {
+    let answered = false;
+    let done = false;
+    const socket: net.Socket = secure
+      ? // As ffmpeg, which plays it, does not check the certificate (servers in a site sign their own).
+        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
+      : net.connect({ host, port });
+    const finish = (ok: boolean, reason: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+      socket.destroy();
+      resolve({ ok, answered, reason });
+    };
+    let waiting = `timeout after ${o.timeoutMs} ms`;
+    const timer = setTimeout(() => finish(false, waiting), o.timeoutMs);
+    const onAbort = () => finish(false, 'aborted');
+    if (o.signal?.aborted) return onAbort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const send = (m: Omit<RtmpMessage, 'timestamp'>) => socket.write(encodeChunks({ ...m, timestamp: 0 }));
+    const command = (name: string, tx: number, ...args: Amf0Value[]) =>
+      send({ csid: CSID.command, type: RtmpType.commandAmf0, streamId: 0, payload: encodeAmf0(name, tx, ...args) });
+
+    let handshake: Uint8Array | undefined = new Uint8Array(0);
+    const reader = new RtmpChunkReader();
+    let streamId: number | undefined;
+    let playing = false;
+
+    const onMessage = (m: RtmpMessage): void => {
+      if (m.type === RtmpType.audio || m.type === RtmpType.video) {
+        // Media after play: the stream is there (a server may skip the onStatus).
+        if (streamId !== undefined && m.payload.length > 0) finish(true, 'OK');
+        return;
+      }
+      if (m.type !== RtmpType.commandAmf0) return;
+      let values: Amf0Value[];
+      try {
+        values = decodeAmf0(m.payload);
+      } catch (err) {
+        if (err instanceof Amf0Error) return finish(false, 'not an RTMP server (unreadable command)');
+        throw err;
+      }
+      const [name, tx] = values;
+      const info = values.slice(2).map(asObject).find((v) => v !== undefined);
+      const code = typeof info?.code === 'string' ? info.code : '';
+      if (name === '_error' && tx === TX.connect) return finish(false, `RTMP connect refused: ${code || 'NetConnection.Connect.Rejected'}`);
+      if (name === '_error' && tx === TX.createStream) return finish(false, `RTMP play refused: ${code || 'createStream failed'}`);
+      if (name === '_result' && tx === TX.connect) {
+        command('createStream', TX.createStream, null);
+        return;
+      }
+      if (name === '_result' && tx === TX.createStream) {
+        const id = values[3];
+        streamId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : 1;
+        send({ csid: CSID.stream, type: RtmpType.commandAmf0, streamId, payload: encodeAmf0('play', 0, null, stream, -2) });
+        send({ csid: CSID.control, type: RtmpType.userControl, streamId: 0, payload: setBufferLength(streamId, 1000) });
+        waiting = `no answer to play within ${o.timeoutMs} ms`;
+        return;
+      }
+      if (name !== 'onStatus') return;
+      if (code === 'NetStream.Play.StreamNotFound') return finish(false, `no such stream: ${code}`);
+      if (code === 'NetStream.Play.Start' || code === 'NetStream.Play.Reset' || code === 'NetStream.Data.Start') {
+        if (!playing) waiting = `no media within ${o.timeoutMs} ms`;
+        playing = true;
+        return;
+      }
+      if (info?.level === 'error' || /Failed|Rejected|BadName|Forbidden/.test(code)) return finish(false, `RTMP play refused: ${code || 'error'}`);
+    };
+
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      socket.write(handshakeC0C1());
+    });
+    socket.on('data', (data: Buffer) => {
+      if (done) return;
+      let rest: Uint8Array = data;
+      if (handshake) {
+        handshake = concat(handshake, rest);
+        if (handshake[0] !== RTMP_VERSION) return finish(false, 'not an RTMP server (handshake)');
+        answered = handshake.length > 0;
+        if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
+        // S0 S1 S2 came: C2, then the connect and what a player says with it.
+        socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
+        send({ csid: CSID.control, type: RtmpType.windowAckSize, streamId: 0, payload: u32Payload(2_500_000) });
+        command('connect', TX.connect, {
+          app,
+          flashVer: 'LNX 9,0,124,2',
+          tcUrl,
+          fpad: false,
+          capabilities: 15,
+          audioCodecs: 4071,
+          videoCodecs: 252,
+          videoFunction: 1,
+        });
+        waiting = `no answer to connect within ${o.timeoutMs} ms`;
+        rest = handshake.subarray(1 + 2 * HANDSHAKE_SIZE);
+        handshake = undefined;
+      }
+      try {
+        for (const m of reader.push(rest)) {
+          onMessage(m);
+          if (done) return;
+        }
+      } catch (err) {
+        if (err instanceof RtmpError) return finish(false, `not an RTMP server (${err.message.replace(/^rtmp: /, '')})`);
+        throw err;
+      }
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(false, socketReason(err)));
+    socket.on('close', () => finish(false, answered ? 'connection closed by the server' : 'connection closed by the camera'));
+  });
+}
+
+/** An info object (some servers send it as an ECMA array). */
+function asObject(v: Amf0Value): Amf0Object | undefined {
+  if (v instanceof Amf0EcmaArray) return v.entries;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
