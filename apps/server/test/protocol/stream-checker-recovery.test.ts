@@ -143,5 +143,11 @@ describe('stream checker recovery', () => {
     expect(endpointOf('rtsp://user:pw@Cam.local/x')).toBe('cam.local:554');
     expect(endpointOf('rtsps://10.0.0.1/x')).toBe('10.0.0.1:322');
     expect(endpointOf('rtsp://10.0.0.1:8554/a?n=1')).toBe('10.0.0.1:8554');
+    // Pulled addresses: each scheme its own default, not RTSP's 554.
+    expect(endpointOf('rtmp://10.0.0.1/live/a')).toBe('10.0.0.1:1935');
+    expect(endpointOf('rtmps://10.0.0.1/live/a')).toBe('10.0.0.1:443');
+    expect(endpointOf('http://10.0.0.1:80/live/a.flv')).toBe('10.0.0.1:80');
+    expect(endpointOf('https://10.0.0.1/hls/a.m3u8')).toBe('10.0.0.1:443');
+    expect(endpointOf('http://10.0.0.1:8080/live/a.flv')).toBe('10.0.0.1:8080');
   });
 });

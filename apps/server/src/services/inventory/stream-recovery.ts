@@ -15,11 +15,17 @@
  * Pure bookkeeping with the time passed in: no timers, no I/O.
  */
 
-/** host:port of a stream URL (the scheme's default port when it names none); the URL itself when unparsable. */
+/** Each scheme's port when the address names none (the WHATWG URL parser leaves out http's 80 and https' 443 even when written). */
+const DEFAULT_PORTS: Record<string, string> = { 'rtsp:': '554', 'rtsps:': '322', 'rtmp:': '1935', 'rtmps:': '443', 'http:': '80', 'https:': '443' };
+
+/**
+ * host:port of a stream URL (the scheme's default port when it names none); the URL itself when
+ * unparsable. By port, so a camera's RTSP and its HTTP-FLV, or an NVR's RTMP, are endpoints of their own.
+ */
 export function endpointOf(url: string): string {
   try {
     const u = new URL(url);
-    return `${u.hostname.toLowerCase()}:${u.port || (u.protocol === 'rtsps:' ? '322' : '554')}`;
+    return `${u.hostname.toLowerCase()}:${u.port || DEFAULT_PORTS[u.protocol] || '554'}`;
   } catch {
     return url;
   }
