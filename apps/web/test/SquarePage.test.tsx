@@ -315,8 +315,81 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
     expect(playIcon('Yard camera')).not.toBeNull();
   });
 
-  it('an online channel without a picture yet asks again 2, 4 and 8 s later (its first ask put it in line), then gives up', async () => {
-    stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
+  it('an open square asks again every 2 min, spread 3 s apart by card, with the ETag (no-cache): a new tag shows the new picture; nothing while the tab is hidden', async () => {
+    const listed = [channel('1', 'Gate camera'), channel('2', 'Yard camera'), channel('3', 'Spare camera', { Online: 0 })];
+    const api = stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => listed) });
+    // The thumbnail answers: the browser's cache makes a 304 a 200 with the cached body, the same tag.
+    let tag = '"a"';
+    const asks: { name: string; at: number; cache?: RequestCache }[] = [];
+    const names: Record<string, string> = { '1': 'Gate camera', '2': 'Yard camera', '3': 'Spare camera' };
+    const apiFetch = api.fetchMock.getMockImplementation()!;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        const url = new URL(String(input), 'http://console.test');
+        if (url.pathname !== '/api/v1/devices/channelthumb') return apiFetch(input, init);
+        asks.push({ name: names[url.searchParams.get('channel')!], at: Date.now(), cache: init.cache });
+        return new Response(new TextEncoder().encode(tag), { status: 200, headers: { ETag: tag, 'Content-Type': 'image/jpeg' } });
+      }),
+    );
+    let objects = 0;
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => `blob:picture-${++objects}`);
+    vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    let hidden = false;
+    vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => (hidden ? 'hidden' : 'visible'));
+    renderSquare('1001');
+    await waitFor(() => expect(cards()).toHaveLength(3));
+    vi.useFakeTimers();
+    try {
+      const start = Date.now();
+      for (const name of ['Gate camera', 'Yard camera', 'Spare camera']) fireEvent.load(thumb(name)!);
+      const wait = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+      await wait(120_000 - 1);
+      expect(asks).toEqual([]);
+      await wait(1);
+      // The card's own URL again (the browser's copy is revalidated, not a new URL), no-cache.
+      expect(asks).toEqual([{ name: 'Gate camera', at: start + 120_000, cache: 'no-cache' }]);
+      await wait(3000);
+      expect(asks.map((a) => [a.name, a.at - start])).toEqual([['Gate camera', 120_000], ['Yard camera', 123_000]]);
+      // The first answer's tag was unknown: shown (from the cache, no bytes moved on a 304).
+      expect(thumb('Gate camera')!.getAttribute('src')).toBe('blob:picture-1');
+
+      // Unchanged (the same tag): nothing new made or shown.
+      await wait(120_000);
+      expect(asks).toHaveLength(4);
+      expect(objects).toBe(2);
+      expect(thumb('Gate camera')!.getAttribute('src')).toBe('blob:picture-1');
+
+      // The server made a new picture: the next ask shows it. The offline card never asks.
+      tag = '"b"';
+      await wait(120_000);
+      expect(asks).toHaveLength(6);
+      expect(thumb('Gate camera')!.getAttribute('src')).toBe('blob:picture-3');
+      expect(thumb('Yard camera')!.getAttribute('src')).toBe('blob:picture-4');
+      expect(thumb('Gate camera')!.style.opacity).toBe('1');
+      expect(asks.some((a) => a.name === 'Spare camera')).toBe(false);
+
+      // A hidden tab asks for nothing; back in view the overdue cards ask, spread again.
+      hidden = true;
+      act(() => void document.dispatchEvent(new Event('visibilitychange')));
+      await wait(600_000);
+      expect(asks).toHaveLength(6);
+      hidden = false;
+      const back = Date.now();
+      act(() => void document.dispatchEvent(new Event('visibilitychange')));
+      await wait(0);
+      expect(asks.slice(6).map((a) => [a.name, a.at - back])).toEqual([['Gate camera', 0]]);
+      await wait(3000);
+      expect(asks.slice(6).map((a) => [a.name, a.at - back])).toEqual([['Gate camera', 0], ['Yard camera', 3000]]);
+    } finally {
+      vi.useRealTimers();
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('an online channel without a picture yet asks again 2, 4 and 8 s later (its first ask put it in line), then every 2 min', async () => {
+    const api = stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
     renderSquare('1001');
     await waitFor(() => expect(cards()).toHaveLength(3));
     vi.useFakeTimers();
@@ -334,6 +407,11 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
       act(() => void vi.advanceTimersByTime(60_000));
       expect(thumb('Gate camera')).toBeNull();
       expect(playIcon('Gate camera')).not.toBeNull();
+      // Its stream may start later (a viewer): the card keeps asking, slowly; still none (404) here.
+      expect(api.callsTo('/api/v1/devices/channelthumb')).toHaveLength(0);
+      await act(() => vi.advanceTimersByTimeAsync(60_000));
+      expect(api.callsTo('/api/v1/devices/channelthumb')).toHaveLength(1);
+      expect(thumb('Gate camera')).toBeNull();
     } finally {
       vi.useRealTimers();
     }

@@ -5,9 +5,11 @@
  * enabled (itself or its device: the server would refuse both play and picture, so neither is
  * asked) or has no picture yet keeps the grey placeholder with a play icon. The server makes pictures
  * only for cards that ask (services/media/thumbnails.ts): an online channel's first ask is a 404 that
- * puts it in line, so the card asks again a few times, 2, 4 and 8 s later.
+ * puts it in line, so the card asks again a few times, 2, 4 and 8 s later. After that an online card
+ * keeps asking every 2 min while the page is visible (useThumbRefresh), so a square left open shows
+ * new pictures, and a channel whose stream started later gets one.
  */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Badge, Card, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -15,13 +17,14 @@ import type { ChannelRow } from '@opencvr/shared';
 import { isEnabled } from '../../../lib/channelClick';
 import { useSession } from '../../../lib/stores/session';
 import { channelThumbUrl } from '../thumbnail';
+import { useThumbRefresh } from '../useThumbRefresh';
 
 type CardState = 'online' | 'offline' | 'disabled';
 
 /** Asks again after a 404 of an online channel: its picture is being made from its running stream. */
 const RETRY_MS = [2000, 4000, 8000];
 
-function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
+function Thumbnail({ c, state, slot }: { c: ChannelRow; state: CardState; slot: number }) {
   const token = useSession((s) => s.token);
   const { t } = useTranslation();
   // 'none': no picture (404, not allowed, not an image): the placeholder stays, no broken-image icon.
@@ -29,6 +32,15 @@ function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
   const [attempt, setAttempt] = useState(0);
   const playable = state === 'online';
   const wanted = state !== 'disabled' && (picture === 'loading' || picture === 'shown');
+  const url = channelThumbUrl(c.ParentDeviceID, c.ChannelID, token) + (attempt ? `&try=${attempt}` : '');
+  // A newer picture than the one the <img> first loaded (an object URL, let go when replaced).
+  const [fresh, setFresh] = useState<string>();
+  useEffect(() => (fresh ? () => URL.revokeObjectURL(fresh) : undefined), [fresh]);
+  const newer = useCallback((objectUrl: string) => {
+    setFresh(objectUrl);
+    setPicture((p) => (p === 'shown' ? p : 'loading'));
+  }, []);
+  useThumbRefresh(playable && (picture === 'shown' || picture === 'none') ? url : undefined, slot, newer);
   useEffect(() => {
     if (picture !== 'waiting') return;
     const timer = setTimeout(() => {
@@ -56,7 +68,7 @@ function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
         <img
           data-testid="square-thumb"
           data-picture={picture}
-          src={channelThumbUrl(c.ParentDeviceID, c.ChannelID, token) + (attempt ? `&try=${attempt}` : '')}
+          src={fresh ?? url}
           alt=""
           // Only the cards in view ask for their picture; hidden (not removed) until it has loaded so
           // the browser still sees where it is.
@@ -82,7 +94,8 @@ function Thumbnail({ c, state }: { c: ChannelRow; state: CardState }) {
   );
 }
 
-export function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }) {
+/** `slot`: the card's place on the page, which spreads the cards' picture refreshes over time. */
+export function ChannelCard({ c, slot = 0, onOpen }: { c: ChannelRow; slot?: number; onOpen: () => void }) {
   const { t } = useTranslation();
   const state: CardState = !isEnabled(c) ? 'disabled' : c.Online === 1 ? 'online' : 'offline';
   const [status, label] =
@@ -109,7 +122,7 @@ export function ChannelCard({ c, onOpen }: { c: ChannelRow; onOpen: () => void }
       data-state={state}
       style={{ cursor: 'pointer' }}
       // A new state starts the picture again: a channel back on line may have one by now.
-      cover={<Thumbnail key={state} c={c} state={state} />}
+      cover={<Thumbnail key={state} c={c} state={state} slot={slot} />}
     >
       <Card.Meta
         title={<Typography.Text ellipsis={{ tooltip: c.Name }}>{c.Name}</Typography.Text>}

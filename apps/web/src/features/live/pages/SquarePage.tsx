@@ -106,10 +106,11 @@ export default function SquarePage() {
         {shown.length ? (
           <>
             <Row gutter={[12, 12]}>
-              {shown.map((c) => (
+              {shown.map((c, i) => (
                 <Col key={`${c.ParentDeviceID}/${c.ChannelID}`} xs={12} sm={8} md={6} xl={4}>
                   <ChannelCard
                     c={c}
+                    slot={i}
                     onOpen={() =>
                       openChannel({ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID, Online: c.Online, Enable: c.Enable, DeviceEnable: c.DeviceEnable })
                     }
