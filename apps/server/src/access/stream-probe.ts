@@ -6,17 +6,17 @@
  * - rtmp(s)://: handshake, connect, createStream, play, and the first audio/video (rtmp/probe.ts);
  * - http(s)://: the answer's first bytes: FLV, a playlist with a variant and segments, ...
  *   (http-stream-probe.ts);
- * - rtsps://: a TCP connection (the RTSP probe does not speak TLS yet).
+ * - rtsps://: the RTSP probe over TLS (OPTIONS/DESCRIBE: a wrong path gets its 404).
  */
-import net from 'node:net';
-import { probeRtsp, socketReason, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
+import { probeRtsp, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
 import { probeHttpStream } from './http-stream-probe.js';
 import { probeRtmp } from './rtmp/probe.js';
 import { pullUrl, PullUrlError, pullSchemeOf } from '../media/ingest/pull-url.js';
 
 export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const scheme = pullSchemeOf(rawUrl);
-  if (!scheme) return probeRtsp(rawUrl, opts);
+  // RTSPS is RTSP in TLS: the same OPTIONS/DESCRIBE (a wrong path gets its 404), though ffmpeg plays it.
+  if (!scheme || scheme === 'rtsps') return probeRtsp(rawUrl, opts);
   const started = performance.now();
   const result = (ok: boolean, reason: string, status = 0, answered?: boolean): ProbeResult => ({
     ok,
@@ -37,24 +37,6 @@ export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Prom
     const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal });
     return result(r.ok, r.reason, r.status);
   }
-  if (scheme === 'rtmp' || scheme === 'rtmps') {
-    const r = await probeRtmp(new URL(target.url), { timeoutMs, signal: opts.signal });
-    return result(r.ok, r.reason, 0, r.answered);
-  }
-  return new Promise<ProbeResult>((resolve) => {
-    const url = new URL(target.url);
-    const socket = net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : 322 });
-    const finish = (r: ProbeResult) => {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      socket.destroy();
-      resolve(r);
-    };
-    const timer = setTimeout(() => finish(result(false, `timeout after ${timeoutMs} ms`)), timeoutMs);
-    const onAbort = () => finish(result(false, 'aborted'));
-    if (opts.signal?.aborted) return onAbort();
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-    socket.once('connect', () => finish(result(true, 'OK', 0, true)));
-    socket.once('error', (err: NodeJS.ErrnoException) => finish(result(false, socketReason(err))));
-  });
+  const r = await probeRtmp(new URL(target.url), { timeoutMs, signal: opts.signal });
+  return result(r.ok, r.reason, 0, r.answered);
 }

@@ -1,5 +1,10 @@
-/** probeRtsp against a real camera (GStreamer's RTSP server), a closed port and a silent server. */
+/** probeRtsp against a real camera (GStreamer's RTSP server), also as RTSPS through a TLS proxy, a closed port and a silent server. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import tls from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeRtsp } from '../../src/access/rtsp/probe.js';
 import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
@@ -89,8 +94,31 @@ describe('probeRtsp', () => {
     server.close();
   });
 
+  it('RTSPS: the same OPTIONS/DESCRIBE inside TLS (a self-signed certificate, as cameras have): H264, and 404 for a wrong path', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtsps-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    const piped = new Set<net.Socket>();
+    const proxy = tls.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) }, (s) => {
+      const c = net.connect(open.port, '127.0.0.1');
+      piped.add(s).add(c);
+      s.pipe(c).pipe(s);
+      s.on('error', () => c.destroy());
+      c.on('error', () => s.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      const port = (proxy.address() as net.AddressInfo).port;
+      const camera = new URL(open.url);
+      expect(await probeRtsp(`rtsps://127.0.0.1:${port}${camera.pathname}`, { timeoutMs: 5000 })).toMatchObject({ ok: true, status: 200, codecs: ['H264'] });
+      expect(await probeRtsp(`rtsps://127.0.0.1:${port}/nothing`, { timeoutMs: 5000 })).toMatchObject({ ok: false, status: 404 });
+    } finally {
+      for (const x of piped) x.destroy();
+      await new Promise((r) => proxy.close(r));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses what it cannot probe', async () => {
-    expect(await probeRtsp('rtsps://127.0.0.1/cam')).toMatchObject({ ok: false, reason: 'rtsps:// is not supported yet' });
     expect(await probeRtsp('http://127.0.0.1/cam')).toMatchObject({ ok: false, reason: 'not an rtsp:// URL (http:)' });
     expect(await probeRtsp('not a url')).toMatchObject({ ok: false, reason: 'invalid URL' });
     expect(await probeRtsp('rtsp://no-such-host.invalid/cam', { timeoutMs: 3000 })).toMatchObject({ ok: false });

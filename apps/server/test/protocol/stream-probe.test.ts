@@ -116,9 +116,24 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected' });
   });
 
-  it('RTMP: a TCP connection alone is not online; a refused one is not either, and no server answered', async () => {
+  it('RTMP: a TCP connection alone is not online, nor a refused one (no server answered), nor a server of another protocol', async () => {
     expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection closed by the camera' });
     expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection refused' });
+    // A server of another protocol answers, but not RTMP.
+    const held = new Set<net.Socket>();
+    const banner = net.createServer((c) => {
+      held.add(c);
+      c.on('error', () => undefined);
+      c.write('SSH-2.0-OpenSSH_9.2\r\n');
+    });
+    await new Promise<void>((r) => banner.listen(0, '127.0.0.1', r));
+    try {
+      const port = (banner.address() as AddressInfo).port;
+      expect(await probeStream(`rtmp://127.0.0.1:${port}/live/x`)).toMatchObject({ ok: false, answered: true, reason: 'not an RTMP server (handshake)' });
+    } finally {
+      for (const c of held) c.destroy();
+      await new Promise((r) => banner.close(r));
+    }
   });
 
   it('rtsp:// still goes to the RTSP probe; a malformed pull address is refused without a connection', async () => {

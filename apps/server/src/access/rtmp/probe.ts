@@ -132,9 +132,10 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
       if (done) return;
       let rest: Uint8Array = data;
       if (handshake) {
+        // Any byte back: a server is there, RTMP or not (the checker's endpoint is up).
+        answered = true;
         handshake = concat(handshake, rest);
         if (handshake[0] !== RTMP_VERSION) return finish(false, 'not an RTMP server (handshake)');
-        answered = handshake.length > 0;
         if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
         // S0 S1 S2 came: C2, then the connect and what a player says with it.
         socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));

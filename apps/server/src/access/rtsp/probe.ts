@@ -1,9 +1,10 @@
 /**
- * Is this RTSP stream there? Connects, sends OPTIONS then DESCRIBE (answering one 401 challenge per
+ * Is this RTSP (or RTSPS: the same inside TLS) stream there? Connects, sends OPTIONS then DESCRIBE (answering one 401 challenge per
  * request with Digest or Basic) and reads the codecs from the SDP. Every failure comes back as a
  * result with a reason; the function does not throw, and it closes its socket before returning.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import {
   authorization,
   bodyText,
@@ -107,16 +108,16 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
     return fail('invalid URL');
   }
   const { url } = target;
-  if (url.protocol === 'rtsps:') return fail('rtsps:// is not supported yet');
-  if (url.protocol !== 'rtsp:') return fail(`not an rtsp:// URL (${url.protocol})`);
+  const secure = url.protocol === 'rtsps:';
+  if (!secure && url.protocol !== 'rtsp:') return fail(`not an rtsp:// URL (${url.protocol})`);
   if (!url.hostname) return fail('invalid URL');
   const username = target.username ?? opts.username ?? '';
   const password = target.password ?? opts.password ?? '';
   const uri = url.toString();
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = url.port ? Number(url.port) : 554;
+  const port = url.port ? Number(url.port) : secure ? 322 : 554;
 
-  const session = new Session(host, port, timeoutMs, opts.signal);
+  const session = new Session(host, port, secure, timeoutMs, opts.signal);
   try {
     await session.connected;
     let cseq = 0;
@@ -162,7 +163,7 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
   }
 }
 
-/** One TCP connection with a deadline; answers are matched to requests by CSeq. */
+/** One TCP (or TLS) connection with a deadline; answers are matched to requests by CSeq. */
 class Session {
   readonly connected: Promise<void>;
   private socket: net.Socket;
@@ -175,14 +176,16 @@ class Session {
   constructor(
     host: string,
     port: number,
+    /** RTSPS: RTSP inside TLS, the certificate not checked (as ffmpeg, which plays it; cameras sign their own). */
+    secure: boolean,
     timeoutMs: number,
     private readonly signal?: AbortSignal,
   ) {
-    this.socket = net.connect({ host, port });
+    this.socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false }) : net.connect({ host, port });
     this.socket.setNoDelay(true);
     this.timer = setTimeout(() => this.fail(new ProbeFailure(`timeout after ${timeoutMs} ms`)), timeoutMs);
     this.connected = new Promise<void>((resolve, reject) => {
-      this.socket.once('connect', resolve);
+      this.socket.once(secure ? 'secureConnect' : 'connect', resolve);
       this.socket.once('error', (err) => reject(new ProbeFailure(socketReason(err))));
       this.connectReject = reject;
     });

@@ -1,7 +1,7 @@
 /**
  * Keeps the Online flag of pulled channels (devices of type RTSP and ONVIF; rtsp:// addresses get an
  * RTSP OPTIONS/DESCRIBE, rtmp(s) ones an RTMP play, http(s) ones a look at the answer (FLV, HLS
- * playlist), rtsps ones a TCP connect: access/stream-probe.ts) true to life: every
+ * playlist), rtsps ones the RTSP probe inside TLS: access/stream-probe.ts) true to life: every
  * interval it probes each enabled channel that has a stream URL, spread evenly over the interval and
  * at most `concurrency` at once, and records the result with setOnline (which logs a change once and
  * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
