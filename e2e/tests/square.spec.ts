@@ -3,7 +3,8 @@
  * GStreamer RTSP camera, a channel whose address answers nothing and a channel not enabled. The
  * online state on the cards is the server's own (its stream checker probes every pulled channel);
  * a click on the offline or disabled card says so, a click on the online one opens its player. The
- * online card shows the camera's picture the server keeps; the others keep the placeholder.
+ * online card shows the camera's picture the server keeps; the others keep the placeholder. A camera
+ * of a disabled device is shown as such and asks for nothing.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
@@ -112,6 +113,28 @@ test.describe('video square of a device', () => {
     await expect(card(page, deaf).locator('.anticon-play-circle')).toBeVisible();
     await expect(card(page, off).getByTestId('square-thumb')).toHaveCount(0);
     await expect(card(page, off).locator('.anticon-play-circle')).toBeVisible();
+  });
+
+  test('a disabled device’s camera says so (not offline, not online), asks for no picture, and a click says 通道未开启!', async ({ page, playwright, baseURL }) => {
+    const api = await playwright.request.newContext({ baseURL });
+    const parked = `E2E parked ${RUN}`;
+    const parkedDev = await addRtspDevice(api, admin.Token, parked, camera.url);
+    await v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: parkedDev, Enable: 0 } }));
+    await api.dispose();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/channelthumb')) asked.push(new URL(r.url()).searchParams.get('device') ?? '');
+    });
+
+    await openAs(page, admin, `/video/square/${parkedDev}`);
+    await expect(page.getByTestId('square-channel')).toHaveCount(1, FIRST_LOAD);
+    await expect(card(page, parked)).toHaveAttribute('data-state', 'disabled');
+    await expect(card(page, parked)).toContainText(`设备未开启 · ${parked}`);
+    await expect(card(page, parked).getByTestId('square-thumb')).toHaveCount(0);
+    await card(page, parked).click();
+    await expect(page.getByText(zh('channelDisabled'))).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/video/square/${parkedDev}$`));
+    expect(asked).not.toContain(parkedDev);
   });
 
   test('in English the sidebar tabs keep their labels on one line', async ({ page }) => {
