@@ -2,7 +2,8 @@
  * The RTMP chunk codec of the stream checker's RTMP probe (access/rtmp/chunks.ts), on bytes written
  * out by hand from the RTMP 1.0 specification (5.2 handshake, 5.3 chunk headers, 5.4.1 Set Chunk Size):
  * the four header formats, 2-byte chunk stream ids, extended timestamps, a message cut into chunks,
- * any cut of the input, and what it refuses.
+ * any cut of the input, and what it refuses; on garbage and mutated streams (a server's bytes are not
+ * trusted) it returns messages or throws RtmpError, nothing else.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -126,7 +127,56 @@ describe('RtmpChunkReader', () => {
     expect(() => new RtmpChunkReader().push(hex('02 000000 000004 01 00000000 00000000'))).toThrow(/Set Chunk Size 0/);
   });
 
+  it('a message announced larger than what came holds only what came (a server cannot make the reader allocate what it only claims)', () => {
+    const reader = new RtmpChunkReader();
+    // 300 chunk streams each announcing a 16 MB message, with one chunk (128 bytes) of it.
+    for (let id = 0; id < 300; id++) {
+      expect(reader.push(Uint8Array.of(0x01, id & 0xff, id >> 8, 0, 0, 0, 0xff, 0xff, 0xff, 9, 1, 0, 0, 0, ...bytes(128)))).toEqual([]);
+    }
+    const held = (reader as unknown as { streams: Map<number, { body?: Uint8Array[] }> }).streams;
+    expect(held.size).toBe(300);
+    expect([...held.values()].reduce((n, st) => n + (st.body ?? []).reduce((m, b) => m + b.buffer.byteLength, 0), 0)).toBe(300 * 128);
+  });
+
   it('Set Buffer Length: event 3, the stream id, the milliseconds', () => {
     expect(setBufferLength(1, 1000)).toEqual(hex('0003 00000001 000003e8'));
+  });
+});
+
+describe('RtmpChunkReader on bytes it cannot trust', () => {
+  /** A small deterministic generator (xorshift32), so a failure can be replayed. */
+  const rng = (seed: number) => () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0x100000000;
+  };
+
+  it('random bytes and mutated valid streams: messages or RtmpError, never another exception', () => {
+    const next = rng(0x5eed);
+    const valid = Buffer.concat([
+      encodeChunks({ csid: 2, type: RtmpType.setChunkSize, streamId: 0, timestamp: 0, payload: u32Payload(64) }),
+      encodeChunks({ csid: 3, type: RtmpType.commandAmf0, streamId: 0, timestamp: 0, payload: bytes(150) }, 64),
+      encodeChunks({ csid: 6, type: RtmpType.video, streamId: 1, timestamp: 0x1000000, payload: bytes(300) }, 64),
+    ]);
+    for (let round = 0; round < 2000; round++) {
+      let data: Uint8Array;
+      if (round % 2) {
+        data = Uint8Array.from({ length: 1 + Math.floor(next() * 400) }, () => Math.floor(next() * 256));
+      } else {
+        data = Uint8Array.from(valid);
+        for (let k = 0; k < 1 + Math.floor(next() * 6); k++) data[Math.floor(next() * data.length)] = Math.floor(next() * 256);
+      }
+      const reader = new RtmpChunkReader();
+      try {
+        for (let at = 0; at < data.length; ) {
+          const n = 1 + Math.floor(next() * 50);
+          reader.push(data.subarray(at, at + n));
+          at += n;
+        }
+      } catch (err) {
+        expect(err, `round ${round}`).toBeInstanceOf(RtmpError);
+      }
+    }
   });
 });

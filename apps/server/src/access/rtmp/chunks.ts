@@ -105,8 +105,12 @@ interface StreamState {
   type: number;
   streamId: number;
   extended: boolean;
-  /** The message being put together; undefined between messages. */
-  body?: Uint8Array;
+  /**
+   * The message being put together (its chunks so far; undefined between messages). Kept as the
+   * chunks that came, not a buffer of the announced length: a server announcing 16 MB messages on
+   * many chunk streams costs what it sends, not what it claims.
+   */
+  body?: Uint8Array[];
   got: number;
 }
 
@@ -186,14 +190,18 @@ export class RtmpChunkReader {
         // Format 3 starting a message: the same delta again (section 5.3.1.2.4).
         st.timestamp += st.delta;
       }
-      st.body = new Uint8Array(st.length);
+      st.body = [];
       st.got = 0;
     }
-    st.body!.set(b.subarray(p, p + take), st.got);
+    // A copy: `b` may be the caller's buffer.
+    st.body!.push(new Uint8Array(b.subarray(p, p + take)));
     st.got += take;
     this.streams.set(csid, st);
     if (st.got === st.length) {
-      const m: RtmpMessage = { csid, type: st.type, streamId: st.streamId, timestamp: st.timestamp, payload: st.body! };
+      const parts = st.body!;
+      const payload = parts.length === 1 ? parts[0] : new Uint8Array(st.length);
+      if (parts.length > 1) parts.reduce((at, part) => (payload.set(part, at), at + part.length), 0);
+      const m: RtmpMessage = { csid, type: st.type, streamId: st.streamId, timestamp: st.timestamp, payload };
       st.body = undefined;
       st.got = 0;
       if (m.type === RtmpType.setChunkSize) this.setChunkSize(m.payload);
