@@ -158,6 +158,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   logRef.log = app.log;
   logRefEarly.log = app.log;
   for (const err of poolErrors.splice(0)) app.log.warn({ err }, 'database connection lost');
+  // A source's own words (the user reads the catalogue's reason instead: stream-reasons.ts).
+  streams.hubs.onFailure = (hub, reason, why) => app.log.info({ stream: hub.key, reason, why: why?.key }, 'stream: the source failed; retrying');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -356,8 +356,9 @@ export const REASONS = {
     'zh-CN': '已停止常开直播：在编辑通道、禁用后再启用、设备重新上线或服务重启之前按需播放（有人观看时打开，无人观看时关闭）',
     'en-US': 'The always-on stream is stopped: it plays on demand (opened for viewers, closed without them) until the channel is edited, disabled and enabled again, its device comes back online, or the server restarts',
   },
-  // Why a live stream is not playing, said by its source in its own words (a hub's reason) and read by
-  // streamReasonText (stream-reasons.ts); a camera's own phrase comes in through {phrase}.
+  // Why a live stream is not playing: the catalogue reason its source gives beside its own words where
+  // it fails (the hub's why), rendered by streamReasonText (stream-reasons.ts); a camera's own phrase
+  // comes in through {phrase}.
   streamRefused: { 'zh-CN': '摄像机拒绝连接', 'en-US': 'The camera refused the connection' },
   streamReset: { 'zh-CN': '连接被摄像机重置', 'en-US': 'The camera reset the connection' },
   streamClosed: { 'zh-CN': '摄像机断开了连接', 'en-US': 'The camera closed the connection' },
@@ -369,20 +370,19 @@ export const REASONS = {
   streamRequestTimeout: { 'zh-CN': '摄像机的 {method} 应答超时（{ms} 毫秒）', 'en-US': 'The camera\'s {method} answer timed out ({ms} ms)' },
   streamBadData: { 'zh-CN': '摄像机发送了无法解析的数据', 'en-US': 'The camera sent data that cannot be read' },
   streamGbOffline: { 'zh-CN': '设备已离线（未注册），设备重新上线后自动恢复', 'en-US': 'The device is offline (not registered); the video comes back when it registers again' },
-  streamGbNoAnswer: { 'zh-CN': '设备在 {seconds} 秒内没有应答点播请求', 'en-US': 'The device did not answer the video request within {seconds} s' },
-  streamGbNoAnswerNow: { 'zh-CN': '设备没有应答点播请求', 'en-US': 'The device did not answer the video request' },
-  streamGbRefused: { 'zh-CN': '设备拒绝了点播（{status}）', 'en-US': 'The device refused the video request ({status})' },
-  streamGbBadAnswer: { 'zh-CN': '设备的点播应答无法使用（SDP 有误）', 'en-US': 'The device\'s answer to the video request cannot be used (bad SDP)' },
-  streamGbRtpStopped: { 'zh-CN': '设备已停止发送视频（{seconds} 秒没有收到 RTP）', 'en-US': 'The device stopped sending video (no RTP for {seconds} s)' },
-  streamGbNoRtp: { 'zh-CN': '{seconds} 秒内没有收到设备的视频流（UDP 端口 {port}）：请检查媒体流 IP（{ip}）及端口是否可达', 'en-US': 'No video from the device within {seconds} s (UDP port {port}): check that the media IP ({ip}) and port are reachable' },
-  streamGbNoTcp: { 'zh-CN': '设备在 {seconds} 秒内没有连接 TCP 端口 {port}：请检查媒体流 IP（{ip}）及端口是否可达', 'en-US': 'The device did not connect to TCP port {port} within {seconds} s: check that the media IP ({ip}) and port are reachable' },
-  streamGbNoRtpTcp: { 'zh-CN': '{seconds} 秒内没有通过 TCP 收到设备的视频流', 'en-US': 'No video from the device over TCP within {seconds} s' },
-  streamGbWrongSsrc: { 'zh-CN': '收到的视频流 SSRC 与点播不一致', 'en-US': 'The video stream that arrives has another SSRC than the one asked for' },
   streamGbEnded: { 'zh-CN': '设备结束了视频会话', 'en-US': 'The device ended the video session' },
-  streamGbTcpClosed: { 'zh-CN': '设备关闭了 TCP 媒体连接', 'en-US': 'The device closed the TCP media connection' },
-  streamGbUnsupported: { 'zh-CN': '设备发送的 {what} 无法播放（支持 H.264、H.265、AAC 和 G.711）', 'en-US': 'The device sends {what}, which cannot be played (H.264, H.265, AAC and G.711 can)' },
-  streamGbTcpGone: { 'zh-CN': '设备的 TCP 连接（{address}）已断开，设备重新连接并注册后自动恢复', 'en-US': 'The device’s TCP connection ({address}) is gone; play resumes once it reconnects and registers' },
-  streamGbNotPs: { 'zh-CN': '设备发送的 RTP 中没有 PS 流（请确认设备按 GB28181 发送 PS）', 'en-US': 'The RTP from the device holds no PS stream (is it sending GB28181 PS?)' },
+  streamNoBrowserTrack: { 'zh-CN': '该流没有浏览器能播放的轨道（浏览器可播放 H.264、H.265 和 AAC）', 'en-US': 'The stream has no track a browser can play (H.264, H.265 and AAC can)' },
+  streamSocketError: { 'zh-CN': '与摄像机的连接出错（{code}）', 'en-US': 'The connection to the camera failed ({code})' },
+  streamEnded: { 'zh-CN': '视频源结束了该流', 'en-US': 'The source ended the stream' },
+  streamPullFailed: { 'zh-CN': 'ffmpeg 无法读取该流（详情见服务器日志）', 'en-US': 'ffmpeg could not read the stream (details in the server log)' },
+  streamTranscodeFailed: { 'zh-CN': '转码失败（详情见服务器日志）', 'en-US': 'The transcoding failed (details in the server log)' },
+  streamOriginalClosed: { 'zh-CN': '原始流未打开或已停止', 'en-US': 'The original stream is not open or has stopped' },
+  streamOriginalNoVideo: { 'zh-CN': '原始流没有视频', 'en-US': 'The original stream has no video' },
+  streamStopped: { 'zh-CN': '直播已停止', 'en-US': 'The live stream stopped' },
+  streamStoppedByRequest: { 'zh-CN': '直播已按请求停止', 'en-US': 'The live stream was stopped on request' },
+  streamChannelChanged: { 'zh-CN': '通道设置已修改，直播将按新设置重新打开', 'en-US': 'The channel settings changed: the stream opens again with them' },
+  streamChannelDeleted: { 'zh-CN': '通道已删除', 'en-US': 'The channel was deleted' },
+  streamServerShutdown: { 'zh-CN': '服务器正在关闭', 'en-US': 'The server is shutting down' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

@@ -9,6 +9,7 @@
  */
 import { copyUnit, unitByteLength, type AccessUnit, type Track, type VideoAccessUnit, type VideoTrack } from '@opencvr/codec';
 import type { AssemblyMemory } from '@opencvr/rtp';
+import type { Reason } from '@opencvr/shared';
 import { GopLog } from './gop-log.js';
 import { GopStore, gopAudioChunks, gopChunks } from './gop-store.js';
 import { latencyProbe } from './latency-probe.js';
@@ -28,8 +29,11 @@ export interface SourceSink {
    * assembled there is kept without a copy). Valid while this source runs; undefined when none.
    */
   memory?(track: number): AssemblyMemory | undefined;
-  /** The source failed or ended; the hub retries with back-off. */
-  failed(reason: string): void;
+  /**
+   * The source failed or ended; the hub retries with back-off. `reason`: its own words (the log's);
+   * `why`: the same as a catalogue reason, which is what a user reads (in their language).
+   */
+  failed(reason: string, why?: Reason): void;
 }
 
 export interface MediaSource {
@@ -47,7 +51,8 @@ export interface Subscriber {
    * subscribe() in a microtask. `kept`: this unit is one of the cached GOP, whole until gopEnd().
    */
   unit(track: number, unit: AccessUnit, kept?: boolean): void;
-  state?(state: HubState, reason: string): void;
+  /** `reason`: the source's words; `why`: the catalogue's reason when the source (or stop()) gave one. */
+  state?(state: HubState, reason: string, why?: Reason): void;
   /**
    * The kept units are about to be written over: a new GOP starts with `next`, a keyframe of track
    * `track` (lent: valid during this call), or, without them, the cache is dropped (new tracks, a
@@ -79,6 +84,7 @@ export const DEFAULT_HUB_OPTIONS: HubOptions = {
 export class StreamHub {
   private _state: HubState = 'idle';
   private _reason = '';
+  private _why?: Reason;
   private _tracks: Track[] = [];
   /** The units since the last video keyframe (columns: see gop-log.ts). */
   private readonly gop = new GopLog();
@@ -110,8 +116,13 @@ export class StreamHub {
   get state() {
     return this._state;
   }
+  /** Why it is not live, in the source's words (the log's). */
   get reason() {
     return this._reason;
+  }
+  /** The same as a catalogue reason, for the user; undefined when the words came without one. */
+  get why() {
+    return this._why;
   }
   get tracks() {
     return this._tracks;
@@ -158,7 +169,7 @@ export class StreamHub {
     this.subs.add(sub);
     clearTimeout(this.graceTimer);
     this.graceTimer = undefined;
-    this.deliver(sub, (x) => x.state?.(this._state, this._reason));
+    this.deliver(sub, (x) => x.state?.(this._state, this._reason, this._why));
     if (this._tracks.length && this.subs.has(sub)) {
       this.deliver(sub, (x) => x.tracks(this._tracks));
       for (let i = 0; i < this.gop.length; i++) {
@@ -227,7 +238,7 @@ export class StreamHub {
         this.fanOut(track, unit, kept !== undefined);
       },
       memory: (track) => (alive() && track < this.stores.length ? this.stores[track].lease() : undefined),
-      failed: (reason) => {
+      failed: (reason, why) => {
         if (!alive()) return;
         this.source = undefined;
         try {
@@ -235,7 +246,8 @@ export class StreamHub {
         } catch {
           /* already gone */
         }
-        this.scheduleRetry(reason);
+        this.onFailure?.(this, reason, why);
+        this.scheduleRetry(reason, why);
       },
     });
   }
@@ -303,9 +315,9 @@ export class StreamHub {
     return false;
   }
 
-  private scheduleRetry(reason: string) {
+  private scheduleRetry(reason: string, why?: Reason) {
     this.stats.restarts++;
-    this.setState('retrying', reason);
+    this.setState('retrying', reason, why);
     clearTimeout(this.retryTimer);
     const delay = this.retryDelay;
     this.retryDelay = Math.min(this.retryDelay * 2, this.options.retryMaxMs);
@@ -315,10 +327,11 @@ export class StreamHub {
     this.retryTimer.unref?.();
   }
 
-  private setState(state: HubState, reason: string) {
+  private setState(state: HubState, reason: string, why?: Reason) {
     this._state = state;
     this._reason = reason;
-    for (const s of this.subs) this.deliver(s, (x) => x.state?.(state, reason));
+    this._why = why;
+    for (const s of this.subs) this.deliver(s, (x) => x.state?.(state, reason, why));
   }
 
   /** Every unit to every subscriber: the per-unit path, without a closure per subscriber (see deliver). */
@@ -353,8 +366,11 @@ export class StreamHub {
   /** Told when a viewer threw and was dropped (the app logs it). */
   onSubscriberError?: (sub: Subscriber, err: unknown) => void;
 
-  /** Ends the ingest (last viewer gone, stopstream, channel deleted, shutdown). */
-  stop(reason = 'stopped') {
+  /** Told when its source failed, with its words (which the user does not read when `why` is given: the app logs them). */
+  onFailure?: (hub: StreamHub, reason: string, why?: Reason) => void;
+
+  /** Ends the ingest (last viewer gone, stopstream, channel deleted, shutdown); `why`: the same for the user. */
+  stop(reason = 'stopped', why: Reason | undefined = reason === 'stopped' ? { key: 'streamStopped' } : undefined) {
     clearTimeout(this.graceTimer);
     clearTimeout(this.retryTimer);
     this.graceTimer = undefined;
@@ -372,7 +388,7 @@ export class StreamHub {
     for (const s of this.stores) s.release();
     this.stores = [];
     this._tracks = [];
-    this.setState('stopped', reason);
+    this.setState('stopped', reason, why);
     this.onIdle?.(this);
   }
 }
@@ -380,6 +396,8 @@ export class StreamHub {
 /** The hubs of one node, by stream key (device/channel/flow). */
 export class HubRegistry {
   private hubs = new Map<string, StreamHub>();
+  /** Given to every hub it makes (StreamHub.onFailure): the app logs a source's words there. */
+  onFailure?: (hub: StreamHub, reason: string, why?: Reason) => void;
 
   get(key: string) {
     return this.hubs.get(key);
@@ -392,6 +410,7 @@ export class HubRegistry {
     const hub = new StreamHub(key, makeSource, options, (h) => {
       if (this.hubs.get(h.key) === h) this.hubs.delete(h.key);
     });
+    hub.onFailure = (h, reason, why) => this.onFailure?.(h, reason, why);
     this.hubs.set(key, hub);
     return hub;
   }
@@ -400,7 +419,7 @@ export class HubRegistry {
     return [...this.hubs.values()];
   }
 
-  stopAll(reason = 'shutdown') {
-    for (const h of [...this.hubs.values()]) h.stop(reason);
+  stopAll(reason = 'shutdown', why?: Reason) {
+    for (const h of [...this.hubs.values()]) h.stop(reason, why);
   }
 }

@@ -53,7 +53,7 @@ export class TranscodeSource implements MediaSource, Subscriber {
     this.sink = sink;
     const hub = this.parent();
     if (!hub) {
-      queueMicrotask(() => sink.failed('the original stream is not open'));
+      queueMicrotask(() => sink.failed('the original stream is not open', { key: 'streamOriginalClosed' }));
       return;
     }
     this.unsubscribe = hub.subscribe(this);
@@ -74,7 +74,7 @@ export class TranscodeSource implements MediaSource, Subscriber {
     this.videoIndex = tracks.findIndex((t) => t.kind === 'video');
     const video = tracks[this.videoIndex] as VideoTrack | undefined;
     if (!video) {
-      this.sink?.failed('the original stream has no video');
+      this.sink?.failed('the original stream has no video', { key: 'streamOriginalNoVideo' });
       return;
     }
     const same = this.input && this.input.codec === video.codec && this.supervisor;
@@ -110,7 +110,7 @@ export class TranscodeSource implements MediaSource, Subscriber {
     if (state === 'stopped' && !this.stopped) {
       const sink = this.sink;
       this.stop();
-      sink?.failed(`the original stream stopped${reason ? ` (${reason})` : ''}`);
+      sink?.failed(`the original stream stopped${reason ? ` (${reason})` : ''}`, { key: 'streamOriginalClosed' });
     }
   }
 
@@ -138,7 +138,8 @@ export class TranscodeSource implements MediaSource, Subscriber {
         if (restartIn !== undefined && this.emptyRuns >= (this.opts.maxEmptyRuns ?? 3)) {
           const sink = this.sink;
           this.stop();
-          sink?.failed(`transcoder: ${reason}`);
+          // ffmpeg's words are the log's (the hub's reason); the user reads the catalogue's.
+          sink?.failed(`transcoder: ${reason}`, { key: 'streamTranscodeFailed' });
         }
       },
     });

@@ -94,6 +94,7 @@ describe('the session ends', () => {
     expect(res.status).toBe(200);
     await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
     expect(hub.reason).toBe('the device ended the media session: the device sent BYE');
+    expect(hub.why).toEqual({ key: 'gbDeviceSentBye' });
     expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
     // No BYE back for a session the device ended.
     expect(r.media.byes).toHaveLength(0);
@@ -136,6 +137,8 @@ describe('the session ends', () => {
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(0);
     await until(() => hub.reason.includes('not registered'), 8000, { what: 'the retry' });
     expect(hub.reason).toBe(`device ${DEV} is not registered (offline): cannot ask it for channel ${CH}`);
+    // What the user reads (getchannelstream, the live socket's code): the catalogue's, not the words.
+    expect(hub.why).toEqual({ key: 'streamGbOffline' });
   });
 });
 
@@ -149,6 +152,7 @@ describe('failures reach the stream status with their cause', () => {
     expect(hub.reason).toMatch(
       /^no RTP received on UDP port \d+ within 1 s: check the media IP announced \(127\.0\.0\.1\) and that the port is reachable from the device$/,
     );
+    expect(hub.why).toMatchObject({ key: 'gbNoRtpUdp', vars: { seconds: 1, ip: '127.0.0.1' } });
     await until(() => r.media.byes.length >= 1, 10000, { what: 'the BYE' });
     expect(header(r.media.byes[0], 'Call-ID')).toBe(header(r.media.invites[0], 'Call-ID'));
   });

@@ -192,6 +192,7 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     await until(() => hub.state === 'retrying' && hub.reason, 20_000, { what: 'the hub retrying' });
     expect(hub.reason).toMatch(/connection refused|the stream ended|ffmpeg|no media/);
     await until(() => hub.reason === 'connection refused', 20_000, { what: 'a refused reconnect' });
+    expect(hub.why).toEqual({ key: 'streamRefused' });
 
     // It comes back: so does the stream, and a viewer gets pictures again.
     rtmpServer('clip.flv', port);
@@ -223,6 +224,8 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     await until(() => bad.hub.state === 'retrying' && bad.hub.reason, 20_000, { what: 'a refused login' });
     expect(bad.hub.reason).toMatch(/401|Unauthorized/);
     expect(bad.hub.reason).not.toContain('wrong-pass');
+    // ffmpeg's words are the log's; the user reads the catalogue's.
+    expect(bad.hub.why).toEqual({ key: 'streamPullFailed' });
   }, 60_000);
 
   it('RTSPS (RTSP over TLS, RTP interleaved) plays through ffmpeg', async () => {
@@ -284,6 +287,7 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     } else {
       await until(() => hub.state === 'retrying' && hub.reason, 20_000, { what: 'the HEVC-in-FLV reason' });
       expect(hub.reason).toBe(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'));
+      expect(hub.why).toEqual({ key: 'pullHevcFlvNeedsFfmpeg61' });
     }
   }, 60_000);
 });

@@ -286,7 +286,11 @@ export class GbInviteClient {
           if (gaveUp) return;
           if (err instanceof GbRequestError) {
             if (err.code === 'not-registered')
-              return reject(new GbInviteError('not-registered', `device ${p.deviceId} is not registered (offline): cannot ask it for channel ${p.channelId}`));
+              return reject(
+                new GbInviteError('not-registered', `device ${p.deviceId} is not registered (offline): cannot ask it for channel ${p.channelId}`, {
+                  key: 'streamGbOffline',
+                }),
+              );
             if (err.code === 'transport') return reject(new GbInviteError('transport', err.message, err.why));
             return reject(
               new GbInviteError('timeout', `device ${p.deviceId} did not answer the INVITE for channel ${p.channelId} (${err.message})`, err.why),

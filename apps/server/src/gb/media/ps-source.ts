@@ -43,8 +43,11 @@ export interface GbSourceSink extends SourceSink {
   failed(reason: string, why?: Reason): void;
 }
 
-/** `signal` aborts when the source stops: an INVITE still waiting for its turn (the device's queue) is dropped. */
-export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string) => void, signal: AbortSignal) => Promise<GbPlaySession>;
+/**
+ * `signal` aborts when the source stops: an INVITE still waiting for its turn (the device's queue) is
+ * dropped. `ended` takes the device's end in words and, when known, as a catalogue reason.
+ */
+export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string, why?: Reason) => void, signal: AbortSignal) => Promise<GbPlaySession>;
 
 export interface GbPsSourceOptions {
   /** Binds a receiver (from the port pool) and says which IP to announce. */
@@ -76,7 +79,13 @@ export class GbPsSource implements MediaSource {
   start(sink: SourceSink): void {
     this.sink = sink;
     // An INVITE refused or unusable carries its catalogue reason (GbInviteError.why).
-    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err), (err as { why?: Reason } | undefined)?.why));
+    // Any other (no free RTP port, an error of ours): gbMediaFailed, its words in the log.
+    this.run().catch((err) => {
+      const words = err instanceof Error ? err.message : String(err);
+      const why = (err as { why?: Reason } | undefined)?.why;
+      if (!why) this.opts.log?.warn({ err: words }, 'gb media: the session could not start');
+      this.fail(words, why ?? { key: 'gbMediaFailed' });
+    });
   }
 
   stop(): void {
@@ -111,7 +120,7 @@ export class GbPsSource implements MediaSource {
     }
     const session = await this.opts.invite(
       { ip: announcedIp, port: receiver.port, transport: receiver.transport },
-      (reason) => this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`),
+      (reason, why) => this.fail(`the device ended the media session${reason ? `: ${reason}` : ''}`, why ?? { key: 'streamGbEnded' }),
       this.stopping.signal,
     );
     if (this.stopped) {

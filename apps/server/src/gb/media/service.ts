@@ -5,6 +5,7 @@
  * no source (as before). Playback and download sessions use `source()` with their own INVITE.
  */
 import type { Channel, Device } from '../../db/schema.js';
+import type { Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
 import type { ConfigStore } from '../../services/config/store.js';
 import type { Flow, SourceFactory } from '../../services/media/streams.js';
@@ -19,8 +20,8 @@ export interface GbInviteRequest {
   channel: Channel;
   flow: Flow;
   offer: GbMediaOffer;
-  /** Call when the device ends the session (its BYE). */
-  onEnded(reason: string): void;
+  /** Call when the device ends the session (its BYE, or it went offline), with why in the catalogue when known. */
+  onEnded(reason: string, why?: Reason): void;
   /** Aborted when the hub's source stops (a waiting INVITE is dropped). */
   signal?: AbortSignal;
 }

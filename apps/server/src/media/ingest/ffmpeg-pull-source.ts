@@ -5,8 +5,8 @@
  * tracks and access units with their own times. Every output of the hub then works as for a camera.
  *
  * ffmpeg runs under the Supervisor (argument array, no shell; killed on stop). An exit, or no output
- * for mediaTimeoutMs, fails the source with ffmpeg's own words (credentials removed) and the hub
- * retries with its back-off, so the channel's state tells why it is not live. Two cases are handled
+ * for mediaTimeoutMs, fails the source with ffmpeg's own words (credentials removed; the log's) and a
+ * catalogue reason (the user's), and the hub retries with its back-off. Two cases are handled
  * here instead:
  * - audio the mp4 muxer cannot hold or the hub does not carry (G.711, MP3, Speex, Nellymoser...): the
  *   next run encodes it to AAC (cheap for audio, and every output takes AAC); AAC is always copied;
@@ -14,7 +14,7 @@
  *   says so (REASONS.pullHevcFlvNeedsFfmpeg61) instead of ffmpeg's "not implemented".
  */
 import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
-import { reason } from '@opencvr/shared';
+import { reason, type Reason } from '@opencvr/shared';
 import type { MediaSource, SourceSink } from '../hub.js';
 import { pullArgs } from '../ffmpeg/args.js';
 import { Supervisor } from '../ffmpeg/supervisor.js';
@@ -69,8 +69,8 @@ export class FfmpegPullSource implements MediaSource {
     try {
       this.url = pullUrl(this.raw, this.opts);
     } catch (err) {
-      const why = err instanceof PullUrlError ? err.message : String(err);
-      queueMicrotask(() => this.fail(why));
+      const words = err instanceof PullUrlError ? err.message : String(err);
+      queueMicrotask(() => this.fail(words, { key: 'statusBadUrl' }));
       return;
     }
     if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
@@ -115,7 +115,7 @@ export class FfmpegPullSource implements MediaSource {
     try {
       events = this.reader.push(chunk);
     } catch (err) {
-      this.fail(`ffmpeg wrote something that is not fragmented MP4 (${err instanceof BoxError ? err.message : String(err)})`);
+      this.fail(`ffmpeg wrote something that is not fragmented MP4 (${err instanceof BoxError ? err.message : String(err)})`, { key: 'streamPullFailed' });
       return;
     }
     for (const e of events) {
@@ -127,7 +127,9 @@ export class FfmpegPullSource implements MediaSource {
           return;
         }
         if (!e.tracks.length) {
-          this.fail(`the stream has no video or audio this server carries (${e.skipped.map((t) => t.entry).join(', ') || 'no tracks'})`);
+          this.fail(`the stream has no video or audio this server carries (${e.skipped.map((t) => t.entry).join(', ') || 'no tracks'})`, {
+            key: 'streamNoPlayableTrack',
+          });
           return;
         }
         this.sink?.tracks(e.tracks.map((t) => t.track));
@@ -156,13 +158,14 @@ export class FfmpegPullSource implements MediaSource {
       return;
     }
     if (!this.hevcInFlv && /\[flv @ [^\]]+\] Video codec \(\w+\) is not implemented/.test(stderr)) {
-      this.fail(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'));
+      this.fail(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'), { key: 'pullHevcFlvNeedsFfmpeg61' });
       return;
     }
-    this.fail(this.explain(why, stderr));
+    const words = this.explain(why, stderr);
+    this.fail(words, words === 'connection refused' ? { key: 'streamRefused' } : words === 'the stream ended' ? { key: 'streamEnded' } : { key: 'streamPullFailed' });
   }
 
-  /** ffmpeg's last words as a reason: the informative line, without log prefixes, the address or credentials. */
+  /** ffmpeg's last words (the log's): the informative line, without log prefixes, the address or credentials. */
   private explain(why: string, stderr: string): string {
     const url = this.url!;
     // "[tcp @ 0x55…] …" and "rtmp://host/app: …": the address is the channel's, the rest is the reason.
@@ -180,13 +183,14 @@ export class FfmpegPullSource implements MediaSource {
 
   private watch() {
     const limit = this.opts.mediaTimeoutMs ?? 15_000;
-    if (!this.stopped && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${Math.round(limit / 1000)} s`);
+    const seconds = Math.round(limit / 1000);
+    if (!this.stopped && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
   }
 
-  private fail(why: string) {
+  private fail(words: string, why: Reason) {
     if (this.stopped) return;
     const sink = this.sink;
     this.stop();
-    sink?.failed(why);
+    sink?.failed(words, why);
   }
 }

@@ -4,7 +4,8 @@
  * ReorderBuffer; a camera that answers 461 Unsupported Transport is asked again for TCP) into a hub: DESCRIBE (answering a Digest or
  * Basic challenge), SETUP of each audio/video track, PLAY, then RTP → access units through the rtp
  * package's depacketisers. Keeps the session alive with GET_PARAMETER/OPTIONS, reports a camera that
- * stops sending, and never throws out of a socket callback: every failure goes to sink.failed().
+ * stops sending, and never throws out of a socket callback: every failure goes to sink.failed(), in
+ * its words and as a catalogue reason (source-failure.ts).
  */
 import net from 'node:net';
 import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
@@ -26,7 +27,9 @@ import {
 } from '@opencvr/rtsp';
 import { newRtpView, parseRtp, readRtp, ReorderBuffer, sdpTracks, type MediaTrack, type RtpPacket } from '@opencvr/rtp';
 import type { Depacketiser } from '@opencvr/rtp';
+import type { Reason } from '@opencvr/shared';
 import type { MediaSource, SourceSink } from '../hub.js';
+import { socketFailure, SourceFailure, whyOf } from './source-failure.js';
 import { allocateUdpPair, DEFAULT_UDP_PORTS, type UdpPair, type UdpPortRange } from './udp-ports.js';
 
 export interface RtspSourceOptions {
@@ -123,7 +126,7 @@ export class RtspSource implements MediaSource {
 
   start(sink: SourceSink) {
     this.sink = sink;
-    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err)));
+    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err), whyOf(err)));
   }
 
   stop() {
@@ -146,15 +149,15 @@ export class RtspSource implements MediaSource {
     this.pending.clear();
   }
 
-  private fail(reason: string) {
+  private fail(reason: string, why?: Reason) {
     if (this.stopped) return;
     this.stop();
-    this.sink?.failed(reason);
+    this.sink?.failed(reason, why);
   }
 
   private async run() {
     const u = new URL(this.url);
-    if (u.protocol !== 'rtsp:') throw new Error(`${u.protocol} is not supported (rtsp:// only)`);
+    if (u.protocol !== 'rtsp:') throw new SourceFailure(`${u.protocol} is not supported (rtsp:// only)`, { key: 'statusNotRtspUrl', vars: { protocol: u.protocol } });
     await this.connect(u.hostname, Number(u.port || 554));
     const described = await this.call('DESCRIBE', this.url, [['Accept', 'application/sdp']]);
     const base = getHeader(described, 'Content-Base') ?? getHeader(described, 'Content-Location') ?? this.url;
@@ -163,7 +166,8 @@ export class RtspSource implements MediaSource {
     const skipped = all.skipped;
     // Audio switched off for the channel: its tracks are not even set up (no bandwidth, no output).
     const tracks = this.audio ? all.tracks : all.tracks.filter((t) => t.codec === 'h264' || t.codec === 'h265');
-    if (!tracks.length) throw new Error(`no playable track in the SDP${skipped.length ? ` (${skipped.map((s) => s.reason).join('; ')})` : ''}`);
+    if (!tracks.length)
+      throw new SourceFailure(`no playable track in the SDP${skipped.length ? ` (${skipped.map((s) => s.reason).join('; ')})` : ''}`, { key: 'streamNoPlayableTrack' });
     const sessionBase = resolveControl(base, sdp.control);
     for (const media of tracks) {
       const channel = this.setups.length * 2;
@@ -230,7 +234,8 @@ export class RtspSource implements MediaSource {
         this.mediaSeen = false;
         this.lastMediaAt = Date.now();
       }
-      if (Date.now() - this.lastMediaAt > this.mediaTimeoutMs) this.fail(`no media for ${Math.round(this.mediaTimeoutMs / 1000)} s`);
+      const seconds = Math.round(this.mediaTimeoutMs / 1000);
+      if (Date.now() - this.lastMediaAt > this.mediaTimeoutMs) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
     }, 1000);
     this.watchdog.unref();
     this.announce();
@@ -253,7 +258,7 @@ export class RtspSource implements MediaSource {
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new Error(`connect timeout after ${this.timeoutMs} ms`));
+        reject(new SourceFailure(`connect timeout after ${this.timeoutMs} ms`, { key: 'streamConnectTimeout', vars: { ms: this.timeoutMs } }));
       }, this.timeoutMs);
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -261,11 +266,11 @@ export class RtspSource implements MediaSource {
       });
       socket.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        const reason = err.code === 'ECONNREFUSED' ? 'connection refused' : err.code === 'ECONNRESET' ? 'connection reset' : err.message;
-        reject(new Error(reason));
-        this.fail(reason);
+        const { words, why } = socketFailure(err);
+        reject(new SourceFailure(words, why));
+        this.fail(words, why);
       });
-      socket.on('close', () => this.fail('connection closed by the camera'));
+      socket.on('close', () => this.fail('connection closed by the camera', { key: 'streamClosed' }));
     });
   }
 
@@ -286,7 +291,7 @@ export class RtspSource implements MediaSource {
     try {
       this.parser.feed(buf, this.handler, length);
     } catch (err) {
-      this.fail(`bad data from the camera: ${err instanceof Error ? err.message : String(err)}`);
+      this.fail(`bad data from the camera: ${err instanceof Error ? err.message : String(err)}`, { key: 'streamBadData' });
     }
   }
 
@@ -317,7 +322,8 @@ export class RtspSource implements MediaSource {
     });
     // Sender reports are not used yet; reading them keeps the socket's buffer empty.
     udp.pair.rtcp.on('message', () => undefined);
-    for (const s of [udp.pair.rtp, udp.pair.rtcp]) s.on('error', (err) => this.fail(`UDP: ${err.message}`));
+    for (const s of [udp.pair.rtp, udp.pair.rtcp])
+      s.on('error', (err: NodeJS.ErrnoException) => this.fail(`UDP: ${err.message}`, { key: 'streamSocketError', vars: { code: err.code ?? 'UDP' } }));
   }
 
   /** One packet read in place, for every interleaved frame (no allocation per packet). */
@@ -433,7 +439,7 @@ export class RtspSource implements MediaSource {
       const res = await new Promise<RtspResponse>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.pending.delete(cseq);
-          reject(new Error(`${method} timeout after ${this.timeoutMs} ms`));
+          reject(new SourceFailure(`${method} timeout after ${this.timeoutMs} ms`, { key: 'streamRequestTimeout', vars: { method, ms: this.timeoutMs } }));
         }, this.timeoutMs);
         this.pending.set(cseq, (r) => {
           clearTimeout(timer);
@@ -449,9 +455,13 @@ export class RtspSource implements MediaSource {
           continue;
         }
       }
-      if (res.status >= 300 && !allow.includes(res.status)) throw new Error(`${method}: ${res.status} ${res.reason}`);
+      if (res.status >= 300 && !allow.includes(res.status)) {
+        // The camera's reason phrase is its own words, shown as it wrote them.
+        const why: Reason = res.status === 401 ? { key: 'streamUnauthorized' } : { key: 'streamAnswered', vars: { method, status: res.status, phrase: res.reason } };
+        throw new SourceFailure(`${method}: ${res.status} ${res.reason}`, why);
+      }
       return res;
     }
-    throw new Error(`${method}: 401 Unauthorized`);
+    throw new SourceFailure(`${method}: 401 Unauthorized`, { key: 'streamUnauthorized' });
   }
 }

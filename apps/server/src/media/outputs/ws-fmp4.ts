@@ -1,8 +1,9 @@
 /**
  * Live output: fragmented MP4 over a WebSocket, for the browser's Media Source Extensions.
  * Text frames carry JSON control messages ({type:'init', mime} before each init segment,
- * {type:'state', state, reason} on ingest changes); binary frames carry the init segment and then
- * media fragments (moof+mdat).
+ * {type:'state', state, reason, code, vars} on ingest changes: `reason` the source's words, `code`
+ * and `vars` the catalogue reason the console shows in its language, LiveStateMessage); binary
+ * frames carry the init segment and then media fragments (moof+mdat).
  *
  * Live (the default): one fragment per access unit, sent in the same tick the unit reaches the hub
  * (LiveFragmenter), so a frame leaves the server within a millisecond or so instead of waiting for a
@@ -21,6 +22,7 @@
  */
 import { copyUnit, type AccessUnit, type Track } from '@opencvr/codec';
 import { Fragmenter, LiveFragmenter, type BatchItem, type Fragment } from '@opencvr/fmp4';
+import type { LiveStateMessage, Reason } from '@opencvr/shared';
 import type { HubState, Subscriber } from '../hub.js';
 import { fragmentPool } from './buffer-pool.js';
 import { latencyProbe } from '../latency-probe.js';
@@ -87,7 +89,7 @@ export class WsFmp4Output implements Subscriber {
     });
     if (!tracks.length) {
       this.fragmenter = undefined;
-      if (this.ws.readyState === OPEN) this.ws.send(JSON.stringify({ type: 'state', state: 'unsupported', reason: 'no track a browser can play' }));
+      this.sendState('unsupported', 'no track a browser can play', { key: 'streamNoBrowserTrack' });
       return;
     }
     this.fragmenter =
@@ -175,7 +177,13 @@ export class WsFmp4Output implements Subscriber {
     return true;
   }
 
-  state(state: HubState, reason: string) {
-    if (this.ws.readyState === OPEN) this.ws.send(JSON.stringify({ type: 'state', state, reason }));
+  state(state: HubState, reason: string, why?: Reason) {
+    this.sendState(state, reason, why);
+  }
+
+  private sendState(state: LiveStateMessage['state'], reason: string, why?: Reason) {
+    if (this.ws.readyState !== OPEN) return;
+    const msg: LiveStateMessage = { type: 'state', state, reason, ...(why ? { code: why.key, ...(why.vars ? { vars: why.vars } : {}) } : {}) };
+    this.ws.send(JSON.stringify(msg));
   }
 }

@@ -61,7 +61,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       Stream: key,
       State: hub.state,
       // In the asker's language; the hub and the log keep the source's own words.
-      Reason: streamReasonText(hub.reason, req.lang),
+      Reason: streamReasonText(hub.reason, req.lang, hub.why),
       ExpiresAt: expiresAt ?? 0,
     });
   }
@@ -109,7 +109,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const { c } = await visible(req, q.device, q.channel);
     const held = q.stream === 0 && c.on_demand === 0 && !c.parental;
     if (held) ctx.alwaysOn.hold(c.id);
-    ctx.streams.get(streamKey(c.id, q.stream))?.stop('stopped by request');
+    ctx.streams.get(streamKey(c.id, q.stream))?.stop('stopped by request', { key: 'streamStoppedByRequest' });
     return v1('MSG_SC_SERVER_STOP_STREAM_ACK', held ? { AlwaysOn: 1, Note: reason('alwaysOnStopped', req.lang) } : {});
   };
   r.get('/api/v1/stopstream', { config: { access: 'admin' }, schema: { tags, querystring: target } }, (req) => stop(req, req.query));

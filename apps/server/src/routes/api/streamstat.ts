@@ -120,7 +120,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
         playerid: p.playerid,
         ...status,
         // Why it is not playing, in the connection's language (the hub keeps its source's words).
-        reason: streamReasonText(status.reason, req.lang),
+        reason: streamReasonText(status.reason, req.lang, ctx.streams.get(p.stream)?.why),
         recording: engine.isRecording(pk),
         manualRecording: engine.isManual(pk),
         ...(gb ? { gb } : {}),

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { Channel, Device } from '../../db/schema.js';
 import type { ConfigStore } from '../config/store.js';
+import type { Reason } from '@opencvr/shared';
 import { HubRegistry, type HubOptions, type MediaSource, type StreamHub } from '../../media/hub.js';
 import { signPlayToken, verifyPlayToken } from './play-token.js';
 
@@ -149,7 +150,7 @@ export class StreamService {
   }
 
   stopAll() {
-    this.hubs.stopAll();
+    this.hubs.stopAll('shutdown', { key: 'streamServerShutdown' });
   }
 
   /**
@@ -159,7 +160,7 @@ export class StreamService {
    * long as somebody watches. Returns how many stopped.
    */
   restartChannel(channelPk: number, reason = 'channel settings changed'): number {
-    return this.stopWhere((pk) => pk === channelPk, reason);
+    return this.stopWhere((pk) => pk === channelPk, reason, { key: 'streamChannelChanged' });
   }
 
   /** The channel row ids with a running stream (any flow or variant). */
@@ -179,15 +180,16 @@ export class StreamService {
    * are told the state and their reopen is refused (not found). Returns how many stopped.
    */
   stopRemovedChannels(exists: ReadonlySet<number>, reason = 'channel deleted'): number {
-    return this.stopWhere((pk) => !exists.has(pk), reason);
+    return this.stopWhere((pk) => !exists.has(pk), reason, { key: 'streamChannelDeleted' });
   }
 
-  private stopWhere(match: (channelPk: number) => boolean, reason: string): number {
+  /** `why`: the same as `reason` for the viewers, in their language. */
+  private stopWhere(match: (channelPk: number) => boolean, reason: string, why: Reason): number {
     let n = 0;
     for (const hub of this.hubs.list()) {
       const pk = hub.state === 'stopped' ? undefined : parseStreamKey(hub.key)?.channelPk;
       if (pk === undefined || !match(pk)) continue;
-      hub.stop(reason);
+      hub.stop(reason, why);
       n++;
     }
     return n;

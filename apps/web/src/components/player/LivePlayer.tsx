@@ -139,7 +139,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       <>
         <Spin />
         <div>{t('player.reconnecting')}</div>
-        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t)}</div>}
+        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t, stats.why)}</div>}
       </>
     );
   } else if (stats.phase === 'playing' && (stats.silentSeconds ?? 0) >= FROZEN_AFTER_S) {

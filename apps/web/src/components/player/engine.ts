@@ -1,4 +1,5 @@
 /** What every transport's player reports back to LivePlayer. */
+import type { Reason } from '@opencvr/shared';
 import type { IngestState } from './api';
 
 export interface MediaInfo {
@@ -11,8 +12,11 @@ export interface MediaInfo {
 export interface EngineEvents {
   /** A stream description arrived (codec, size). */
   onInfo(info: MediaInfo): void;
-  /** The server's ingest changed state (camera connecting, live, retrying, stopped). */
-  onState(state: IngestState, reason: string): void;
+  /**
+   * The server's ingest changed state (camera connecting, live, retrying, stopped): `reason` the
+   * source's words, `why` the catalogue's reason for them (shown in the console's language) when sent.
+   */
+  onState(state: IngestState, reason: string, why?: Reason): void;
   /** Bytes of media received. */
   onBytes(n: number): void;
   /** Media is playing: reconnect back-off starts over. */

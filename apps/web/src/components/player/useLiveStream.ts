@@ -4,6 +4,7 @@
  * the stream alive on the server every 25 s while playing and measures bytes per second.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { Reason } from '@opencvr/shared';
 import { RequestError } from '../../lib/request';
 import { absoluteUrl, probeOutput, type IngestState, type StreamAnswer } from './api';
 import { backoffDelay } from './backoff';
@@ -21,6 +22,8 @@ export interface PlayerStats {
   phase: PlayerPhase;
   /** Why it is reconnecting, or the error / unsupported codec. */
   reason: string;
+  /** The catalogue's reason for `reason` when the server sent one: shown in the console's language. */
+  why?: Reason;
   transport?: Transport;
   ingest?: IngestState;
   codec?: string;
@@ -104,7 +107,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
 
     const update = (patch: Partial<PlayerStats>) => {
       if (cancelled) return;
-      current = { ...current, ...patch };
+      // A new reason without its catalogue reason does not keep the last one's.
+      current = { ...current, ...('reason' in patch && !('why' in patch) ? { why: undefined } : {}), ...patch };
       setStats(current);
       optsRef.current.onStats?.(current);
     };
@@ -187,9 +191,9 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
           if (info.height) patch.height = info.height;
           update(patch);
         },
-        onState: (state, reason) => {
+        onState: (state, reason, why) => {
           if (!mine()) return;
-          if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: waitingPhase(state, current.phase), reason });
+          if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: waitingPhase(state, current.phase), reason, why });
           else update({ ingest: state });
         },
         onBytes: (n) => {

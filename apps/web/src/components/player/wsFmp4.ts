@@ -1,6 +1,7 @@
 /**
  * WebSocket fMP4 → MSE (the server's ws-fmp4 output): text frames {type:'init', mime, tracks} and
- * {type:'state', state, reason}; binary frames: the init segment after each 'init', then moof+mdat
+ * {type:'state', state, reason, code, vars} (LiveStateMessage: code and vars the catalogue reason,
+ * rendered in the console's language); binary frames: the init segment after each 'init', then moof+mdat
  * fragments. Every 'init' (a camera that came back, a new codec) gets a fresh MediaSource and
  * SourceBuffer. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
  * what arrives while the SourceBuffer is busy is queued and appended in one appendBuffer once it is
@@ -16,7 +17,9 @@
  * watchdog (a paused recording receives nothing), only the media behind the playhead is trimmed,
  * and {type:'gap'} / {type:'state', state:'ended'} are passed on.
  */
+import { reasonOfState, streamReasonText } from '@opencvr/shared';
 import type { IngestState } from './api';
+import { currentLang } from '../../i18n';
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { AppendQueue } from './appendQueue';
 import { failureText } from './failureText';
@@ -40,6 +43,8 @@ interface StateMessage {
   type: 'state';
   state: IngestState;
   reason?: string;
+  code?: string;
+  vars?: Record<string, string | number>;
 }
 interface EndedMessage {
   type: 'state';
@@ -262,8 +267,9 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         msg = msg as StateMessage;
         ingest = msg.state;
         lastData = Date.now();
-        ev.onState(msg.state, msg.reason ?? '');
-        if (msg.state === 'stopped') fail('closed', msg.reason || failureText.stopped());
+        const why = reasonOfState(msg);
+        ev.onState(msg.state, msg.reason ?? '', why);
+        if (msg.state === 'stopped') fail('closed', why || msg.reason ? streamReasonText(msg.reason ?? '', currentLang(), why) : failureText.stopped());
       }
       return;
     }
