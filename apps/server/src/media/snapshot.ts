@@ -133,6 +133,41 @@ export async function decodeJpeg(
   return stdout;
 }
 
+/** ffmpeg's arguments to scale a JPEG on stdin (a camera's own snapshot) down to at most `width`, one JPEG on stdout. */
+export function scaleJpegArgs(opts: { width: number; quality?: number }): string[] {
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-f',
+    'jpeg_pipe',
+    '-i',
+    'pipe:0',
+    '-frames:v',
+    '1',
+    '-vf',
+    `scale='min(${Math.floor(opts.width)},iw)':-2`,
+    '-f',
+    'image2',
+    '-c:v',
+    'mjpeg',
+    '-q:v',
+    String(opts.quality ?? 4),
+    'pipe:1',
+  ];
+}
+
+/** A camera's JPEG scaled down to a card's size; SnapshotError when ffmpeg cannot read it. */
+export async function scaleJpeg(
+  jpeg: Uint8Array,
+  opts: { run: Runner; ffmpeg: string; timeoutMs: number; width: number; quality?: number; niceness?: number },
+): Promise<Buffer> {
+  const { stdout } = await opts.run(opts.ffmpeg, scaleJpegArgs(opts), jpeg, opts.timeoutMs, opts.niceness);
+  if (stdout.length < 4 || stdout[0] !== 0xff || stdout[1] !== 0xd8) throw new SnapshotError('decode-failed', 'ffmpeg gave no JPEG');
+  return stdout;
+}
+
 /** The tracks and the first keyframe a hub gives a new subscriber (its cached GOP), or the next one. */
 export function waitForKeyframe(
   hub: StreamHub,

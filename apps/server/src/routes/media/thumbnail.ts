@@ -37,7 +37,10 @@ export async function thumbnailRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     const c = await ctx.inventory.channels.requireVisible(await scopeOf(ctx.db, req.user!), q.device, q.channel);
     const d = await ctx.inventory.devices.require(q.device);
     if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
-    ctx.thumbnails.asked(c.id);
+    // Without a running stream, the channel's own snapshot address (if any) gives the picture; the
+    // credentials as the stream's (sources.ts): the channel's, else the device's.
+    const snapshot = c.snap_url ? { url: c.snap_url, username: c.username || d.device_username, password: c.password || d.device_password } : undefined;
+    ctx.thumbnails.asked(c.id, snapshot);
     const stored = await ctx.thumbnails.store.stat(c.id);
     if (!stored) throw notFound('snapshot');
     const etag = etagOf(stored);

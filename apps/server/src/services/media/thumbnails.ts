@@ -11,8 +11,14 @@
  * recorded streams, ~5 % of a core for pictures nobody saw; with nobody on the square it is nothing.
  * A page of 20 cards costs 20 file reads, and at most one small decode per `gapMs` for its stale or
  * missing pictures. A channelsnap call (someone asked for a picture) puts its stream first in line.
+ *
+ * A channel with no stream running (an on-demand camera nobody watches) has no keyframe to decode;
+ * if it has a SnapUrl (the camera's own snapshot address), its card's picture is the camera's JPEG
+ * instead, fetched and scaled when nothing running is due, with the same refresh and interest rules:
+ * one HTTP request and one small decode, no camera stream opened.
  */
-import { decodeJpeg, runProcess, type Runner } from '../../media/snapshot.js';
+import { DEFAULT_HTTP_SNAPSHOT_OPTIONS, fetchSnapshot, snapshotTarget, type SnapshotSource } from '../../access/http-snapshot.js';
+import { decodeJpeg, runProcess, scaleJpeg, type Runner } from '../../media/snapshot.js';
 import type { StreamHub } from '../../media/hub.js';
 import { parseStreamKey } from './streams.js';
 import { ThumbnailStore } from './thumbnail-store.js';
@@ -74,6 +80,8 @@ export class ChannelThumbnails {
   private retryAt = new Map<number, number>();
   /** When each channel's card last asked for its thumbnail (channelthumb). */
   private askedAt = new Map<number, number>();
+  /** The snapshot addresses of the channels asked for that have one (SnapUrl). */
+  private snapshotOf = new Map<number, SnapshotSource>();
   private timer?: NodeJS.Timeout;
   private running = false;
   private current?: Promise<void>;
@@ -106,9 +114,14 @@ export class ChannelThumbnails {
     await this.current;
   }
 
-  /** A card asked for the channel's thumbnail (channelthumb): it is kept fresh for a while. */
-  asked(channelPk: number) {
+  /**
+   * A card asked for the channel's thumbnail (channelthumb): it is kept fresh for a while, from its
+   * running stream, else from `snapshot` (the channel's SnapUrl, when it is an http(s) address).
+   */
+  asked(channelPk: number, snapshot?: SnapshotSource) {
     this.askedAt.set(channelPk, Date.now());
+    if (snapshot && snapshotTarget(snapshot)) this.snapshotOf.set(channelPk, snapshot);
+    else this.snapshotOf.delete(channelPk);
   }
 
   private lookedAt(channelPk: number, now: number): boolean {
@@ -131,11 +144,49 @@ export class ChannelThumbnails {
     this.timer.unref?.();
   }
 
-  /** One decode when a stream is due, then a pause. */
+  /** One decode when a stream is due (else a camera snapshot that is), then a pause. */
   private async step() {
     const hub = this.next();
     if (hub) await this.make(hub);
+    else {
+      const pk = this.nextSnapshot();
+      if (pk !== undefined) await this.makeFromCamera(pk, this.snapshotOf.get(pk)!);
+    }
     this.schedule(this.opts.gapMs);
+  }
+
+  /** A looked-at channel with a snapshot address, no live stream and a stale (or no) thumbnail. */
+  private nextSnapshot(): number | undefined {
+    if (!this.snapshotOf.size) return undefined;
+    const now = Date.now();
+    const live = new Set<number>();
+    for (const hub of this.deps.hubs()) {
+      const key = parseStreamKey(hub.key);
+      if (key && hub.state === 'live') live.add(key.channelPk);
+    }
+    for (const pk of this.snapshotOf.keys()) {
+      if (!this.lookedAt(pk, now)) {
+        this.snapshotOf.delete(pk);
+        continue;
+      }
+      if (live.has(pk) || now - this.store.writtenAt(pk) < this.opts.refreshMs || now < (this.retryAt.get(pk) ?? 0)) continue;
+      return pk;
+    }
+    return undefined;
+  }
+
+  private async makeFromCamera(pk: number, source: SnapshotSource) {
+    try {
+      const { run, ffmpeg, ffmpegTimeoutMs: timeoutMs, width, niceness } = this.opts;
+      const camera = await fetchSnapshot(source, { ...DEFAULT_HTTP_SNAPSHOT_OPTIONS, timeoutMs });
+      await this.store.write(pk, await scaleJpeg(camera, { run, ffmpeg, timeoutMs, width, niceness, quality: 5 }));
+      this.retryAt.delete(pk);
+      this.stats.made++;
+    } catch (err) {
+      this.retryAt.set(pk, Date.now() + this.opts.refreshMs);
+      this.stats.failed++;
+      this.deps.log?.warn({ err, channel: pk }, 'thumbnail from the camera snapshot failed');
+    }
   }
 
   /**
