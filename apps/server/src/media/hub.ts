@@ -85,6 +85,8 @@ export class StreamHub {
   private _state: HubState = 'idle';
   private _reason = '';
   private _why?: Reason;
+  /** The words of the last failure since it was last live: the same again is not told (onFailure). */
+  private lastFailure?: string;
   private _tracks: Track[] = [];
   /** The units since the last video keyframe (columns: see gop-log.ts). */
   private readonly gop = new GopLog();
@@ -227,6 +229,7 @@ export class StreamHub {
         const arrival = latencyProbe ? performance.now() : 0;
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;
+          this.lastFailure = undefined;
           this.setState('live', '');
         }
         const kept = this.cache(track, lent);
@@ -246,7 +249,8 @@ export class StreamHub {
         } catch {
           /* already gone */
         }
-        this.onFailure?.(this, reason, why);
+        if (reason !== this.lastFailure) this.onFailure?.(this, reason, why);
+        this.lastFailure = reason;
         this.scheduleRetry(reason, why);
       },
     });
@@ -366,7 +370,10 @@ export class StreamHub {
   /** Told when a viewer threw and was dropped (the app logs it). */
   onSubscriberError?: (sub: Subscriber, err: unknown) => void;
 
-  /** Told when its source failed, with its words (which the user does not read when `why` is given: the app logs them). */
+  /**
+   * Told when its source failed, with its words (which the user does not read when `why` is given: the
+   * app logs them); not again for the same words until it was live, so a camera retried for hours is logged once.
+   */
   onFailure?: (hub: StreamHub, reason: string, why?: Reason) => void;
 
   /** Ends the ingest (last viewer gone, stopstream, channel deleted, shutdown); `why`: the same for the user. */

@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../helpers/index.js';
 import type { Reason } from '@opencvr/shared';
 import { RtspSource } from '../../src/media/ingest/rtsp-source.js';
 import { StreamHub, type MediaSource } from '../../src/media/hub.js';
@@ -89,23 +90,29 @@ describe('the RTSP source says why in words and as a catalogue reason', () => {
 });
 
 describe('the hub keeps the reason beside the words', () => {
-  it('hands it to its viewers with the state, and a stop gives one too', () => {
-    let sink: Parameters<MediaSource['start']>[0] | undefined;
-    const hub = new StreamHub('k', () => ({ start: (s) => void (sink = s), stop: () => undefined }), {
+  it('hands it to its viewers with the state, tells the same words once, and a stop gives one too', async () => {
+    const sinks: Parameters<MediaSource['start']>[0][] = [];
+    const hub = new StreamHub('k', () => ({ start: (s) => void sinks.push(s), stop: () => undefined }), {
       onDemand: true,
       graceMs: 60_000,
-      retryMinMs: 60_000,
-      retryMaxMs: 60_000,
+      retryMinMs: 0,
+      retryMaxMs: 0,
       maxGopUnits: 10,
     });
     const states: [string, string, Reason | undefined][] = [];
     const failures: string[] = [];
     hub.onFailure = (_h, words) => failures.push(words);
     hub.subscribe({ tracks: () => undefined, unit: () => undefined, state: (s, r, why) => states.push([s, r, why]) });
-    sink!.failed('connection refused', { key: 'streamRefused' });
+    sinks[0].failed('connection refused', { key: 'streamRefused' });
     expect(hub.why).toEqual({ key: 'streamRefused' });
     expect(states.at(-1)).toEqual(['retrying', 'connection refused', { key: 'streamRefused' }]);
     expect(failures).toEqual(['connection refused']);
+    // The retries: the same words are not told again (the log has them once); other words are.
+    await until(() => sinks.length === 2);
+    sinks[1].failed('connection refused', { key: 'streamRefused' });
+    await until(() => sinks.length === 3);
+    sinks[2].failed('connection reset', { key: 'streamReset' });
+    expect(failures).toEqual(['connection refused', 'connection reset']);
     hub.stop();
     expect(states.at(-1)).toEqual(['stopped', 'stopped', { key: 'streamStopped' }]);
   });
