@@ -262,6 +262,11 @@ export const REASONS = {
   statusHlsNoVariant: { 'zh-CN': 'HLS主播放列表中没有可用的子流', 'en-US': 'the HLS master playlist lists no variant' },
   statusHlsNoSegment: { 'zh-CN': 'HLS播放列表中没有分片', 'en-US': 'the HLS playlist lists no segment' },
   statusWebPage: { 'zh-CN': '应答是网页，不是视频流', 'en-US': 'the answer is a web page, not a stream' },
+  statusBadRedirect: { 'zh-CN': '服务器重定向（{status}）到无效的地址', 'en-US': 'the server redirected ({status}) to an invalid address' },
+  statusRedirectNotFollowed: {
+    'zh-CN': '服务器重定向（{status}）到 {protocol}// 地址，不予跟随',
+    'en-US': 'the server redirected ({status}) to a {protocol}// address, which is not followed',
+  },
   statusEmptyAnswer: { 'zh-CN': '服务器的应答为空', 'en-US': 'the server sent an empty answer' },
   // asking a GB28181 device (the {reason} of gbNoAnswer and gbRefused)
   gbNoAnswerWithin: { 'zh-CN': '{method} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to {method} within {ms} ms' },

@@ -40,6 +40,9 @@ describe('statusReasonText', () => {
     ['the HLS playlist lists no segment', 'HLS播放列表中没有分片', 'the HLS playlist lists no segment'],
     ['a web page, not a stream', '应答是网页，不是视频流', 'the answer is a web page, not a stream'],
     ['the server sent an empty answer', '服务器的应答为空', 'the server sent an empty answer'],
+    // a redirect the HTTP probe does not follow: no English inside the Chinese
+    ['302 redirect to an invalid address', '服务器重定向（302）到无效的地址', 'the server redirected (302) to an invalid address'],
+    ['301 redirect to rtmp:// (not followed)', '服务器重定向（301）到 rtmp:// 地址，不予跟随', 'the server redirected (301) to a rtmp:// address, which is not followed'],
   ])('%s', (stored, zh, en) => {
     expect(statusReasonText(stored, 'zh-CN')).toBe(zh);
     expect(statusReasonText(stored, 'en-US')).toBe(en);

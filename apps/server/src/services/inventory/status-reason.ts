@@ -19,6 +19,9 @@ const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^timeout after (\d+) ms$/, (m) => ({ key: 'statusNoAnswerWithin', vars: { ms: m[1] } })],
   [/^connection closed by the camera$/, () => ({ key: 'statusClosedByCamera' })],
   [/^socket error (E[A-Z0-9_]+)$/, (m) => ({ key: 'statusSocketError', vars: { code: m[1] } })],
+  // The HTTP pull probe's redirects it does not follow (before the plain status: no English inside a phrase).
+  [/^(\d{3}) redirect to an invalid address$/, (m) => ({ key: 'statusBadRedirect', vars: { status: m[1] } })],
+  [/^(\d{3}) redirect to (\S+)\/\/ \(not followed\)$/, (m) => ({ key: 'statusRedirectNotFollowed', vars: { status: m[1], protocol: m[2] } })],
   [/^(401) (.*?)(?: \(no supported authentication scheme\))?$/, (m) => ({ key: 'statusUnauthorized', vars: { status: m[1], phrase: m[2] } })],
   [/^([1-5]\d\d) ?(.*)$/, (m) => ({ key: 'statusAnswered', vars: { status: m[1], phrase: m[2] } })],
   [/^invalid URL$/, () => ({ key: 'statusBadUrl' })],
