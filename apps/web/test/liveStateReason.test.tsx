@@ -37,15 +37,19 @@ class SocketDouble {
 function engineEvents() {
   const states: unknown[][] = [];
   const failures: string[] = [];
+  const kinds: string[] = [];
   const ev: EngineEvents = {
     onInfo: () => undefined,
     onState: (...args) => void states.push(args),
     onBytes: () => undefined,
     onPlaying: () => undefined,
     onUnsupported: () => undefined,
-    onFailure: (_kind, reason) => void failures.push(reason),
+    onFailure: (kind, reason) => {
+      kinds.push(kind);
+      failures.push(reason);
+    },
   };
-  return { ev, states, failures };
+  return { ev, states, failures, kinds };
 }
 
 const timeout = { type: 'state', state: 'retrying', reason: 'connect timeout after 5000 ms', code: 'streamConnectTimeout', vars: { ms: 5000 } };
@@ -70,6 +74,13 @@ describe('a live state message with its catalogue reason', () => {
     ws.say({ type: 'state', state: 'stopped', reason: 'stopped by request', code: 'streamStoppedByRequest' });
     expect(failures).toEqual(['直播已按请求停止']);
     engine.stop();
+
+    // No track this transport plays (G.711 audio only): fatal here, with why, so another transport is tried.
+    const g711 = engineEvents();
+    startWsFmp4(document.createElement('video'), 'ws://server/ws_m4s/live/1_0.mp4', g711.ev);
+    SocketDouble.last!.say({ type: 'state', state: 'unsupported', reason: 'no track a browser can play', code: 'streamNoBrowserTrack' });
+    expect(g711.kinds).toEqual(['fatal']);
+    expect(g711.failures).toEqual(['该流没有浏览器能播放的轨道（浏览器可播放 H.264、H.265 和 AAC）']);
 
     setLang('en-US');
     const en = engineEvents();

@@ -41,7 +41,8 @@ interface InitMessage {
 }
 interface StateMessage {
   type: 'state';
-  state: IngestState;
+  /** 'unsupported': the stream has no track MSE plays (G.711 audio only): another transport may. */
+  state: IngestState | 'unsupported';
   reason?: string;
   code?: string;
   vars?: Record<string, string | number>;
@@ -264,12 +265,17 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         lastData = Date.now();
         options.onEnded?.();
       } else if (msg.type === 'state') {
-        msg = msg as StateMessage;
-        ingest = msg.state;
+        const state = msg as StateMessage;
         lastData = Date.now();
-        const why = reasonOfState(msg);
-        ev.onState(msg.state, msg.reason ?? '', why);
-        if (msg.state === 'stopped') fail('closed', why || msg.reason ? streamReasonText(msg.reason ?? '', currentLang(), why) : failureText.stopped());
+        const why = reasonOfState(state);
+        const said = streamReasonText(state.reason ?? '', currentLang(), why);
+        if (state.state === 'unsupported') {
+          fail('fatal', said);
+          return;
+        }
+        ingest = state.state;
+        ev.onState(state.state, state.reason ?? '', why);
+        if (state.state === 'stopped') fail('closed', said || failureText.stopped());
       }
       return;
     }

@@ -1,0 +1,64 @@
+/**
+ * Why the server retries a live stream, as the player says it: the catalogue reason the live socket
+ * sent beside the source's words, in the console's language (and again when the language is
+ * switched); words that came without one are shown as they came, never under an older reason.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import type { EngineEvents } from '../src/components/player/engine';
+import { LivePlayer } from '../src/components/player/LivePlayer';
+import { setLang } from '../src/i18n';
+import { clearSession } from '../src/lib/session';
+import { captureNotices, renderConsole } from './helpers/console';
+
+const engine = vi.hoisted(() => ({ events: null as EngineEvents | null }));
+vi.mock('../src/components/player/wsFmp4', () => ({
+  startWsFmp4: (_video: HTMLVideoElement, _url: string, events: EngineEvents) => {
+    engine.events = events;
+    return { stop: () => undefined };
+  },
+}));
+
+beforeEach(() => {
+  engine.events = null;
+  // jsdom has no MediaSource: the WS-fMP4 transport needs one to be chosen.
+  vi.stubGlobal('MediaSource', class {
+    static isTypeSupported = () => true;
+  });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setLang('zh-CN');
+});
+
+const open = async () => ({ URL: '/ws_m4s/live/stream_1_0.mp4', URLs: { WS_FMP4: '/ws_m4s/live/stream_1_0.mp4' }, Stream: 'stream_1_0', State: 'idle' }) as never;
+
+async function started() {
+  clearSession();
+  captureNotices();
+  renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" open={open} />);
+  await waitFor(() => expect(engine.events).not.toBeNull());
+  return engine.events!;
+}
+
+const status = () => screen.getByTestId('player-status');
+
+describe('the live player’s reconnect reason', () => {
+  it('is the catalogue reason in the console’s language, not the source’s words', async () => {
+    const ev = await started();
+    act(() => ev.onState('retrying', 'connect timeout after 5000 ms', { key: 'streamConnectTimeout', vars: { ms: 5000 } }));
+    expect(status()).toHaveTextContent('连接摄像机超时（5000 毫秒）');
+    expect(status()).not.toHaveTextContent('connect timeout');
+    act(() => setLang('en-US'));
+    expect(status()).toHaveTextContent('The camera did not answer within 5000 ms');
+  });
+
+  it('words without a reason are shown as they came, not under the last reason', async () => {
+    const ev = await started();
+    act(() => ev.onState('retrying', 'connection refused', { key: 'streamRefused' }));
+    expect(status()).toHaveTextContent('摄像机拒绝连接');
+    act(() => ev.onState('retrying', 'a reason from a newer server'));
+    expect(status()).toHaveTextContent('a reason from a newer server');
+    expect(status()).not.toHaveTextContent('摄像机拒绝连接');
+  });
+});
