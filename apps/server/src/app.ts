@@ -28,7 +28,7 @@ import { SystemSampler } from './services/system/sampler.js';
 import { Inventory } from './services/inventory/index.js';
 import { AlwaysOnChannels } from './services/media/always-on.js';
 import { CdnPushes } from './services/media/cdn.js';
-import { StreamService } from './services/media/streams.js';
+import { StreamService, streamKey, type Flow } from './services/media/streams.js';
 import { ChannelThumbnails } from './services/media/thumbnails.js';
 import { stopStreamsOfRemovedChannels } from './services/media/removed-channels.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
@@ -130,6 +130,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
         setOnline: (pk, online, reason) => inventory.channels.setOnline(pk, online, reason),
         subscribe: (fn) => inventory.subscribe(fn),
         probe: probeStream,
+        // Either flow of a pulled channel reads its one stream address (media/ingest/sources.ts).
+        isLive: (pk) => ([0, 1] as Flow[]).some((flow) => ctx.streams.get(streamKey(pk, flow))?.state === 'live'),
         // The app's logger, once the app exists (below).
         log: { info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
       },

@@ -1,7 +1,8 @@
-/** The checker's schedule with plain-object dependencies: spread over the interval, bounded, changes first. */
+/** The checker's schedule with plain-object dependencies: spread over the interval, bounded, changes first; a live stream is not probed. */
 import { describe, expect, it } from 'vitest';
 import { StreamChecker, type CheckTarget, type StreamCheckerDeps } from '../../src/services/inventory/stream-checker.js';
 import type { ProbeResult } from '../../src/access/rtsp/probe.js';
+import { until } from '../helpers/index.js';
 
 function fakes(n: number, probeMs: number) {
   let targets: CheckTarget[] = Array.from({ length: n }, (_, i) => ({
@@ -109,5 +110,19 @@ describe('stream checker schedule', () => {
     c.start();
     expect(c.enabled).toBe(false);
     expect(f.starts).toEqual([]);
+  });
+
+  it('a channel whose stream is live is online without a probe; the others are probed', async () => {
+    const f = fakes(3, 5);
+    const live = new Set([2]);
+    const c = new StreamChecker({ ...f.deps, isLive: (pk) => live.has(pk) }, { intervalSeconds: 1, concurrency: 3 });
+    c.start();
+    await until(() => [1, 2, 3].every((pk) => f.results.some(([p]) => p === pk)), 5000, { what: 'a round' });
+    expect(new Set(f.starts.map((x) => x.pk))).toEqual(new Set([1, 3]));
+    expect(f.results.find(([pk]) => pk === 2)).toEqual([2, true, '']);
+    // Its stream stopped: the next round probes it.
+    live.clear();
+    await until(() => f.starts.some((x) => x.pk === 2), 5000, { what: 'channel 2 probed' });
+    await c.stop();
   });
 });

@@ -6,11 +6,17 @@
  * online, a wrong one offline with StreamNotFound, an unpublished one without media); rtsp:// still
  * gets the RTSP probe, and a refused or malformed address says why.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeStream } from '../../src/access/stream-probe.js';
+import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
+import { freePort } from '../fixtures/camera.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
 import { startTestApp, until } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
@@ -170,4 +176,50 @@ describe('the stream checker with pulled addresses', () => {
       await t.close();
     }
   }, 40_000);
+
+  it('a channel whose stream is live is not probed: a source serving one client at a time stays online while it plays', async () => {
+    // ffmpeg as an RTMP server takes one client: a probe beside the playing stream was refused, and the
+    // channel read offline ("connection refused") while it played.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'one-client-'));
+    const clip = path.join(dir, 'clip.flv');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-t', '2', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '25', '-pix_fmt', 'yuv420p', clip]);
+    const port = await freePort();
+    let ffmpeg: ChildProcess | undefined;
+    let stopped = false;
+    const serve = () => {
+      ffmpeg = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/x`], { stdio: 'ignore' });
+      ffmpeg.once('exit', () => {
+        if (!stopped) serve();
+      });
+    };
+    serve();
+    const t = await startTestApp({ overrides: { channelCheckInterval: 1 } });
+    try {
+      (t.ctx.streams as unknown as { hubDefaults: Omit<HubOptions, 'onDemand'> }).hubDefaults = { ...DEFAULT_HUB_OPTIONS, graceMs: 60_000, retryMinMs: 300, retryMaxMs: 1000 };
+      const token = await initialise(t);
+      const add = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token }, payload: { DeviceName: 'One client', DeviceType: 'RTSP', RtspUrl: `rtmp://127.0.0.1:${port}/live/x` } });
+      expect(add.statusCode, add.body).toBe(200);
+      const deviceId = add.json().EasyDarwin.Body.DeviceID as string;
+      const device = await t.ctx.db.selectFrom('devices').selectAll().where('device_id', '=', deviceId).executeTakeFirstOrThrow();
+      const row = await t.ctx.db.selectFrom('channels').selectAll().where('parent_device_id', '=', deviceId).executeTakeFirstOrThrow();
+      const hub = t.ctx.streams.open(device, row, 0)!;
+      await until(() => hub.state === 'live', 30_000, { what: 'the stream live' });
+      const online = async () =>
+        ((await t.app.inject({ url: '/api/v1/channelsconfig', query: { device: deviceId }, headers: { token } })).json().EasyDarwin.Body.Channels[0] as { Online: number }).Online;
+      await until(async () => (await online()) === 1, 10_000, { what: 'the channel online' });
+      // Several checker rounds while it plays: online throughout.
+      const seen = new Set<number>();
+      for (let i = 0; i < 20; i++) {
+        seen.add(await online());
+        await new Promise((r) => setTimeout(r, 150));
+      }
+      expect(hub.state).toBe('live');
+      expect([...seen]).toEqual([1]);
+    } finally {
+      await t.close();
+      stopped = true;
+      ffmpeg?.kill('SIGKILL');
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -7,7 +7,8 @@
  * pushes it). A channel added or edited is probed at once. An endpoint (host:port) that stops
  * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
  * in a lane of their own (stream-recovery.ts says why); the round skips a channel probed less than
- * half an interval ago. stop() leaves no timer and no socket.
+ * half an interval ago. A channel whose stream is live (a viewer, the recorder) is online without a
+ * probe: its source is delivering. stop() leaves no timer and no socket.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -29,8 +30,18 @@ export interface StreamCheckerDeps {
   setOnline(pk: number, online: boolean, reason: string): Promise<boolean>;
   subscribe(fn: () => void): () => void;
   probe(url: string, opts: ProbeOptions): Promise<ProbeResult>;
+  /**
+   * Whether the channel's stream is being received right now (a hub of it is live): then it is there
+   * and is not probed. A probe beside a running stream costs the source one more session, and a
+   * source that serves one client at a time (an RTMP box, a camera at its session limit) refuses it:
+   * the channel read offline while it played.
+   */
+  isLive?(pk: number): boolean;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
+
+/** What a live stream says of its source, instead of a probe. */
+const LIVE: ProbeResult = { ok: true, status: 0, answered: true, reason: 'OK', codecs: [], latencyMs: 0 };
 
 export interface StreamCheckerOptions {
   /** Seconds between two checks of a channel; 0 turns the checker off. */
@@ -287,7 +298,9 @@ export class StreamChecker {
     this.probedAt.set(pk, Date.now());
     let outcome: { ok: boolean; answered: boolean } | undefined;
     const done = (async () => {
-      const r = await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
+      const r = this.deps.isLive?.(pk)
+        ? LIVE
+        : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
