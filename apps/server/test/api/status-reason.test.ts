@@ -76,7 +76,7 @@ describe('statusReasonText', () => {
 describe('the channel list', () => {
   const api = useAdminApp();
 
-  it("gives StatusReason in the answer's language (Chinese by default); the database keeps the checker's words", async () => {
+  it("gives StatusReason in the answer's language (Chinese by default) in every list of channels; the database keeps the checker's words", async () => {
     // Port 9 refuses: the stream checker probes the new channel and stores its own words.
     const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' });
     const dev = add.json().EasyDarwin.Body.DeviceID as string;
@@ -88,5 +88,11 @@ describe('the channel list', () => {
     // the favourites tab lists the same rows
     expect((await api.get(`/api/v1/addfavoriteschannel?device=${dev}&channel=1`)).statusCode).toBe(200);
     expect((await row('/api/v1/favorites')).StatusReason).toBe('连接被拒绝');
+    // and a label's channel lists
+    const label = (await api.post('/api/v1/addlabel', { name: 'Site', parentid: 0 })).json().EasyDarwin.Body.ID as number;
+    expect((await api.post('/api/v1/label/updatechannels', { id: label, channels: `${dev}:1` })).statusCode).toBe(200);
+    expect((await row(`/api/v1/label/channelsconfig?id=${label}`)).StatusReason).toBe('连接被拒绝');
+    expect((await row(`/api/v1/label/channelsconfig?id=${label}&lang=en-US`)).StatusReason).toBe('connection refused');
+    expect((await row(`/api/v1/labels/${label}/channels`)).StatusReason).toBe('连接被拒绝');
   });
 });

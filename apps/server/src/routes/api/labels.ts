@@ -11,6 +11,7 @@ import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
 import { channelNode, labelNode } from '../../services/inventory/group-nodes.js';
+import { withStatusReasonIn } from '../../services/inventory/status-reason.js';
 import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
 const tags = ['labels'];
@@ -85,7 +86,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const scope = await scopeOf(ctx.db, req.user!);
       await visibleLabel(scope, req.query.id);
       const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, isAdmin(req.user!));
-      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: page.rows, ChannelCount: page.total });
+      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: withStatusReasonIn(page.rows, req.lang), ChannelCount: page.total });
     },
   );
 
@@ -147,7 +148,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       rows = rows.filter((c) => keys.has(`${c.ParentDeviceID}/${c.ChannelID}`));
     }
     return v1('MSG_SC_SERVER_LABEL_ALL_CHANNELS_ACK', {
-      Channels: rows.slice(req.query.start, req.query.start + req.query.limit),
+      Channels: withStatusReasonIn(rows.slice(req.query.start, req.query.start + req.query.limit), req.lang),
       ChannelCount: rows.length,
     });
   });
