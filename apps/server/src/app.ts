@@ -131,7 +131,10 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
         subscribe: (fn) => inventory.subscribe(fn),
         probe: probeStream,
         // Either flow of a pulled channel reads its one stream address (media/ingest/sources.ts).
-        isLive: (pk) => ([0, 1] as Flow[]).some((flow) => ctx.streams.get(streamKey(pk, flow))?.state === 'live'),
+        streamState: (pk) => {
+          const states = ([0, 1] as Flow[]).map((flow) => ctx.streams.get(streamKey(pk, flow))?.state);
+          return states.includes('live') ? 'live' : states.includes('connecting') ? 'connecting' : undefined;
+        },
         // The app's logger, once the app exists (below).
         log: { info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
       },

@@ -112,17 +112,21 @@ describe('stream checker schedule', () => {
     expect(f.starts).toEqual([]);
   });
 
-  it('a channel whose stream is live is online without a probe; the others are probed', async () => {
-    const f = fakes(3, 5);
-    const live = new Set([2]);
-    const c = new StreamChecker({ ...f.deps, isLive: (pk) => live.has(pk) }, { intervalSeconds: 1, concurrency: 3 });
+  it('a channel whose stream is live is online without a probe, one being opened is left alone; the others are probed', async () => {
+    const f = fakes(4, 5);
+    const streams = new Map<number, 'live' | 'connecting'>([
+      [2, 'live'],
+      [4, 'connecting'],
+    ]);
+    const c = new StreamChecker({ ...f.deps, streamState: (pk) => streams.get(pk) }, { intervalSeconds: 1, concurrency: 3 });
     c.start();
     await until(() => [1, 2, 3].every((pk) => f.results.some(([p]) => p === pk)), 5000, { what: 'a round' });
     expect(new Set(f.starts.map((x) => x.pk))).toEqual(new Set([1, 3]));
     expect(f.results.find(([pk]) => pk === 2)).toEqual([2, true, '']);
-    // Its stream stopped: the next round probes it.
-    live.clear();
-    await until(() => f.starts.some((x) => x.pk === 2), 5000, { what: 'channel 2 probed' });
+    expect(f.results.some(([pk]) => pk === 4)).toBe(false);
+    // Their streams stopped: the next round probes them.
+    streams.clear();
+    await until(() => f.starts.some((x) => x.pk === 2) && f.starts.some((x) => x.pk === 4), 5000, { what: 'channels 2 and 4 probed' });
     await c.stop();
   });
 });

@@ -8,7 +8,8 @@
  * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
  * in a lane of their own (stream-recovery.ts says why); the round skips a channel probed less than
  * half an interval ago. A channel whose stream is live (a viewer, the recorder) is online without a
- * probe: its source is delivering. stop() leaves no timer and no socket.
+ * probe: its source is delivering; one whose stream is being opened waits for its next turn.
+ * stop() leaves no timer and no socket.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -31,12 +32,14 @@ export interface StreamCheckerDeps {
   subscribe(fn: () => void): () => void;
   probe(url: string, opts: ProbeOptions): Promise<ProbeResult>;
   /**
-   * Whether the channel's stream is being received right now (a hub of it is live): then it is there
-   * and is not probed. A probe beside a running stream costs the source one more session, and a
-   * source that serves one client at a time (an RTMP box, a camera at its session limit) refuses it:
-   * the channel read offline while it played.
+   * The channel's stream in the platform now: 'live' (a hub of it is receiving: it is there, online
+   * without a probe), 'connecting' (a hub is opening it: this turn is skipped, the hub's answer comes
+   * first), or undefined (none running: probed). A probe beside a running or opening stream costs the
+   * source one more session, and a source that serves one client at a time (an RTMP box, a camera at
+   * its session limit) refused it, or took its one slot from the hub: the channel read offline while
+   * it played.
    */
-  isLive?(pk: number): boolean;
+  streamState?(pk: number): 'live' | 'connecting' | undefined;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -298,9 +301,12 @@ export class StreamChecker {
     this.probedAt.set(pk, Date.now());
     let outcome: { ok: boolean; answered: boolean } | undefined;
     const done = (async () => {
-      const r = this.deps.isLive?.(pk)
-        ? LIVE
-        : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
+      const stream = this.deps.streamState?.(pk);
+      if (stream === 'connecting') return;
+      const r =
+        stream === 'live'
+          ? LIVE
+          : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
