@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import SharedPlayerPage from '../src/features/live/pages/SharedPlayerPage';
-import { renderConsole } from './helpers/console';
+import { renderConsole, v1 } from './helpers/console';
 
 function answer(status: number, body: unknown) {
   return vi.fn(async (_input: RequestInfo | URL, _init?: RequestInit) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
@@ -49,6 +49,16 @@ describe('public share page', () => {
     vi.stubGlobal('fetch', answer(401, { EasyDarwin: { Header: { ErrorNum: '401', ErrorString: '登录已失效，请重新登录' }, Body: {} } }));
     renderAt('/players/d/1/1?play_token=tampered');
     expect(await screen.findByTestId('share-error')).toHaveTextContent('登录已失效，请重新登录');
+  });
+
+  it('a page left open stops playing when its link expires, and says so', async () => {
+    // The stream answer carries the link's expiry (seconds); a few seconds from now here.
+    const ExpiresAt = Math.floor(Date.now() / 1000) + 3;
+    vi.stubGlobal('fetch', answer(200, v1({ URL: '/ws_m4s/live/stream_5_0.mp4', URLs: {}, Stream: 'stream_5_0', Name: 'Gate', ExpiresAt })));
+    renderAt('/share/5/1/0?play_token=short');
+    expect(await screen.findByTestId('live-player')).toBeInTheDocument();
+    expect(await screen.findByTestId('share-error', {}, { timeout: 8000 })).toHaveTextContent('分享链接已过期');
+    expect(screen.queryByTestId('live-player')).toBeNull();
   });
 
   it('a link without play_token says so without calling the server', async () => {

@@ -1,15 +1,38 @@
 /**
  * /players/:devid/:chnid/:flow and /share/:devid/:chnid/:flow — public live pages (no login, no
  * console frame). The play_token of the query opens the stream through share/channelstream; an
- * expired or bad token shows the server's message instead of a player.
+ * expired or bad token shows the server's message instead of a player, and a page left open stops
+ * playing when its link expires (the stream answer's ExpiresAt).
  */
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Result, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { LivePlayer } from '../../../components/player/LivePlayer';
+import { msg } from '../../../i18n';
 import { openSharedStream } from '../api';
+
+/** setTimeout's longest delay (about 24.8 days); a later expiry is waited for in such steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** True from `expiresAt` (epoch seconds) on; false while it is unknown. */
+function useExpired(expiresAt: number | undefined): boolean {
+  const [expired, setExpired] = useState(false);
+  const [recheck, setRecheck] = useState(0);
+  useEffect(() => {
+    setExpired(false);
+    if (!expiresAt) return;
+    const left = expiresAt * 1000 - Date.now();
+    if (left <= 0) {
+      setExpired(true);
+      return;
+    }
+    const timer = setTimeout(() => setRecheck((n) => n + 1), Math.min(left, MAX_TIMER_MS));
+    return () => clearTimeout(timer);
+  }, [expiresAt, recheck]);
+  return expired;
+}
 
 export function SharedPlayerView({ device, channel, flow, token }: { device: string; channel: string; flow: number; token: string }) {
   const { t } = useTranslation();
@@ -21,12 +44,17 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
   });
   const open = useCallback(() => openSharedStream(device, channel, flow, token), [device, channel, flow, token]);
   const name = first.data?.Name ?? '';
+  // The link's validity covers watching too: without this a page opened in time played on for ever.
+  const expired = useExpired(first.data?.ExpiresAt);
   useEffect(() => {
     if (name) document.title = name;
   }, [name]);
 
   if (!token) return <Result status="warning" title={t('live.publicPage.noToken')} data-testid="share-error" />;
   if (first.isLoading) return <Spin style={{ display: 'block', margin: '20vh auto' }} />;
+  if (expired) {
+    return <Result status="error" title={<span data-testid="share-error">{msg('shareExpired')}</span>} subTitle={t('live.publicPage.failed')} />;
+  }
   if (first.isError) {
     return (
       <Result
