@@ -97,6 +97,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     timelineView: 'Timeline',
     clickToPlay: 'Click a recording on the timeline to play it',
     ended: 'Playback ended',
+    hevcUnsupported: 'This browser cannot decode H.265, so this recording cannot play in the page; download it to watch it in a desktop player ({{mime}})',
     nothingAfter: 'No recordings after that time',
     nothingInRange: 'No recordings in that range',
     play: 'Play',

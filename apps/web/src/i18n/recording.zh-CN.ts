@@ -89,6 +89,8 @@ const recordingZh = {
     timelineView: '时间轴',
     clickToPlay: '点击时间轴上的录像开始回放',
     ended: '回放结束',
+    /** Recordings go out as stored (no transcoding as for live): an H.265 one cannot play where MSE has no H.265. */
+    hevcUnsupported: '当前浏览器不支持 H.265 解码，无法在页面中回放该录像，可下载后用本地播放器观看（{{mime}}）',
     nothingAfter: '该时间之后没有录像',
     nothingInRange: '该时间段内没有录像',
     play: '播放',

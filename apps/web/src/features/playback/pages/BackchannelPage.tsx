@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { downloadSnapshot } from '../../../components/player/snapshot';
+import { isHevc } from '../../../components/player/transport';
 import { isAdminRole } from '../../../lib/session';
 import { useSession } from '../../../lib/stores/session';
 import { useUi } from '../../../lib/stores/ui';
@@ -285,7 +286,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               />
               {state.phase !== 'playing' && state.phase !== 'paused' && (
                 <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
-                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t('playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t('player.unsupported', { mime: state.reason }) : state.reason}
+                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t('playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
                 </div>
               )}
             </div>
