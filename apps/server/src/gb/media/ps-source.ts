@@ -34,18 +34,10 @@ export interface GbPlaySession {
   close(): void | Promise<void>;
 }
 
-/** Sends the INVITE for this offer; `ended` is to be called if the device ends the session (its BYE, MediaStatus 121). */
 /**
- * The sink of a device playback or download: beside the log's words it takes the catalogue reason,
- * to tell its user in their language (the hub's sink takes the words only, and ignores the rest).
- */
-export interface GbSourceSink extends SourceSink {
-  failed(reason: string, why?: Reason): void;
-}
-
-/**
- * `signal` aborts when the source stops: an INVITE still waiting for its turn (the device's queue) is
- * dropped. `ended` takes the device's end in words and, when known, as a catalogue reason.
+ * Sends the INVITE for this offer; `ended` is to be called if the device ends the session (its BYE,
+ * MediaStatus 121, offline), in words and, when known, as a catalogue reason. `signal` aborts when
+ * the source stops: an INVITE still waiting for its turn (the device's queue) is dropped.
  */
 export type GbSessionStarter = (offer: GbMediaOffer, ended: (reason: string, why?: Reason) => void, signal: AbortSignal) => Promise<GbPlaySession>;
 
@@ -104,11 +96,11 @@ export class GbPsSource implements MediaSource {
     }
   }
 
-  /** `why`: the catalogue's reason beside the log's words, for a sink that reads it (GbSourceSink). */
+  /** `why`: the catalogue's reason beside the log's words, which the sink (a hub, a device playback or download) tells its user. */
   private fail(reason: string, why?: Reason) {
     if (this.stopped) return;
     this.stop();
-    (this.sink as GbSourceSink | undefined)?.failed(reason, why);
+    this.sink?.failed(reason, why);
   }
 
   private async run() {
