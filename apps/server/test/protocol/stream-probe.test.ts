@@ -122,6 +122,20 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected' });
   });
 
+  it('RTMPS: the same play inside TLS (a self-signed certificate, not checked, as ffmpeg does)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtmps-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    const secure = await startRtmpServer({ app: 'live', published: ['cam1'], tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
+    try {
+      expect(await probeStream(secure.url('live/cam1'))).toMatchObject({ ok: true, answered: true });
+      expect(await probeStream(secure.url('live/cam9'))).toMatchObject({ ok: false, reason: 'no such stream: NetStream.Play.StreamNotFound' });
+      expect(secure.plays).toEqual(['cam1', 'cam9']);
+    } finally {
+      await secure.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('RTMP: a TCP connection alone is not online, nor a refused one (no server answered), nor a server of another protocol', async () => {
     expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection closed by the camera' });
     expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection refused' });
