@@ -17,8 +17,8 @@ export class GbRecordsError extends Error {
 }
 
 /**
- * Why a device session's media failed, for its user: the GB source's catalogue reason, or, when it
- * gave only words (a port it could not bind, an error of ours), gbMediaFailed; those words are logged.
+ * Why a device session's media failed, for its user: the source's catalogue reason (the GB source
+ * gives one for every failure), or gbMediaFailed for a source that gave only words, which are logged.
  */
 export function mediaFailure(detail: string, why: Reason | undefined, log: { warn(obj: object, msg: string): void } | undefined, session: object): Reason {
   if (why) return why;
