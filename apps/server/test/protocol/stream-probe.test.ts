@@ -122,6 +122,15 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected' });
   });
 
+  it('RTMP: a server that holds S2 until it has C2 is played too (C2 goes as soon as S1 is in)', async () => {
+    const strict = await startRtmpServer({ app: 'live', published: ['cam1'], s2AfterC2: true });
+    try {
+      expect(await probeStream(strict.url('live/cam1'), { timeoutMs: 2000 })).toMatchObject({ ok: true, answered: true });
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('RTMPS: the same play inside TLS (a self-signed certificate, not checked, as ffmpeg does)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtmps-'));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });

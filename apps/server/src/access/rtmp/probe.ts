@@ -134,11 +134,13 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
       if (handshake) {
         // Any byte back: a server is there, RTMP or not (the checker's endpoint is up).
         answered = true;
+        const had = handshake.length;
         handshake = concat(handshake, rest);
         if (handshake[0] !== RTMP_VERSION) return finish(false, 'not an RTMP server (handshake)');
+        // C2 as soon as S1 is in: a server may hold S2 until it has C2.
+        if (had < 1 + HANDSHAKE_SIZE && handshake.length >= 1 + HANDSHAKE_SIZE) socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
         if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
-        // S0 S1 S2 came: C2, then the connect and what a player says with it.
-        socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
+        // S2 came too: the connect, and what a player says with it.
         send({ csid: CSID.control, type: RtmpType.windowAckSize, streamId: 0, payload: u32Payload(2_500_000) });
         command('connect', TX.connect, {
           app,
