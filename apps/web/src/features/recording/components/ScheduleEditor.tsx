@@ -90,59 +90,74 @@ export function ScheduleEditor({ value, onChange }: Props) {
     // Nothing in a row shrinks: on a narrow window the table keeps its cells and scrolls sideways
     // (shrunk, the hour ruler no longer matched the cells and the day names broke into columns).
     <div data-testid="schedule-editor" onPointerUp={finish} onPointerLeave={finish} style={{ userSelect: 'none', overflowX: 'auto' }}>
-      <div style={{ display: 'flex', marginLeft: 72 }}>
-        {Array.from({ length: 24 }, (_, h) => (
-          <div key={h} style={{ width: CELL_W * 2, flexShrink: 0, fontSize: 10, color: '#888' }}>
-            {h}
+      {/*
+        One grid for the hour ruler and the seven rows (a row's box is its four cells): the day
+        names' column is as wide as the longest name in the console's language (a fixed 72 px, made
+        for 星期三, cut "Wednesday" under the cells), and the ruler stays over the cells.
+      */}
+      <div style={{ display: 'grid', gridTemplateColumns: 'max-content max-content max-content minmax(100px, 324px)', alignItems: 'center', rowGap: 4, width: 'max-content' }}>
+        <div />
+        <div style={{ display: 'flex' }}>
+          {Array.from({ length: 24 }, (_, h) => (
+            <div key={h} style={{ width: CELL_W * 2, flexShrink: 0, fontSize: 10, color: '#888' }}>
+              {h}
+            </div>
+          ))}
+        </div>
+        <div />
+        <div />
+        {WEEKDAYS.map((day, d) => (
+          <div key={day} style={{ display: 'contents' }} data-testid={`schedule-row-${day}`}>
+            <div data-testid={`schedule-day-${day}`} style={{ minWidth: 72, paddingRight: 8, fontSize: 13, whiteSpace: 'nowrap' }}>
+              {t(`recording.days.${day}`)}
+            </div>
+            <div style={{ display: 'flex', flexShrink: 0, border: '1px solid #d9d9d9', borderRadius: 2 }}>
+              {Array.from({ length: CELLS_PER_DAY }, (_, c) => {
+                const on = cellOn(shown, day, c);
+                return (
+                  <div
+                    key={c}
+                    data-testid={`cell-${d}-${c}`}
+                    data-on={on ? '1' : '0'}
+                    title={`${t(`recording.days.${day}`)} ${hhmm(c * 1800)}–${hhmm((c + 1) * 1800)}`}
+                    onPointerDown={(e) => {
+                      e.preventDefault();
+                      setDrag({ d0: d, c0: c, d1: d, c1: c, on: !cellOn(value, day, c) });
+                    }}
+                    onPointerEnter={() => drag && setDrag({ ...drag, d1: d, c1: c })}
+                    style={{
+                      width: CELL_W,
+                      height: 22,
+                      background: on ? '#1677ff' : c % 2 ? '#fafafa' : '#f0f0f0',
+                      borderLeft: c % 2 === 0 && c ? '1px solid #d9d9d9' : undefined,
+                      cursor: 'crosshair',
+                    }}
+                  />
+                );
+              })}
+            </div>
+            <Space size={0} style={{ marginLeft: 4, flexShrink: 0 }}>
+              <AddSlot day={day} value={value} onChange={onChange} />
+              <Tooltip title={t('recording.copyToAll')}>
+                <Button size="small" type="text" aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} icon={<CopyOutlined />} onClick={() => onChange(copyToAll(value, day))} />
+              </Tooltip>
+              <Tooltip title={t('recording.clearDay')}>
+                <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(setRange(value, day, 0, 86400, false))} />
+              </Tooltip>
+            </Space>
+            {/* A grid cell of its own: an empty antd Flex is display: none and the next row would move up into its place. */}
+            <div>
+              <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320, minWidth: 100 }} data-testid={`slots-${day}`}>
+                {shown[day].map(([s, e], i) => (
+                  <Tag key={`${s}-${e}`} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
+                    {hhmm(s)}–{hhmm(e)}
+                  </Tag>
+                ))}
+              </Flex>
+            </div>
           </div>
         ))}
       </div>
-      {WEEKDAYS.map((day, d) => (
-        <div key={day} style={{ display: 'flex', alignItems: 'center', marginBottom: 4 }} data-testid={`schedule-row-${day}`}>
-          <div style={{ width: 72, flexShrink: 0, fontSize: 13, whiteSpace: 'nowrap' }}>{t(`recording.days.${day}`)}</div>
-          <div style={{ display: 'flex', flexShrink: 0, border: '1px solid #d9d9d9', borderRadius: 2 }}>
-            {Array.from({ length: CELLS_PER_DAY }, (_, c) => {
-              const on = cellOn(shown, day, c);
-              return (
-                <div
-                  key={c}
-                  data-testid={`cell-${d}-${c}`}
-                  data-on={on ? '1' : '0'}
-                  title={`${t(`recording.days.${day}`)} ${hhmm(c * 1800)}–${hhmm((c + 1) * 1800)}`}
-                  onPointerDown={(e) => {
-                    e.preventDefault();
-                    setDrag({ d0: d, c0: c, d1: d, c1: c, on: !cellOn(value, day, c) });
-                  }}
-                  onPointerEnter={() => drag && setDrag({ ...drag, d1: d, c1: c })}
-                  style={{
-                    width: CELL_W,
-                    height: 22,
-                    background: on ? '#1677ff' : c % 2 ? '#fafafa' : '#f0f0f0',
-                    borderLeft: c % 2 === 0 && c ? '1px solid #d9d9d9' : undefined,
-                    cursor: 'crosshair',
-                  }}
-                />
-              );
-            })}
-          </div>
-          <Space size={0} style={{ marginLeft: 4, flexShrink: 0 }}>
-            <AddSlot day={day} value={value} onChange={onChange} />
-            <Tooltip title={t('recording.copyToAll')}>
-              <Button size="small" type="text" aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} icon={<CopyOutlined />} onClick={() => onChange(copyToAll(value, day))} />
-            </Tooltip>
-            <Tooltip title={t('recording.clearDay')}>
-              <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(setRange(value, day, 0, 86400, false))} />
-            </Tooltip>
-          </Space>
-          <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320, minWidth: 100 }} data-testid={`slots-${day}`}>
-            {shown[day].map(([s, e], i) => (
-              <Tag key={`${s}-${e}`} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
-                {hhmm(s)}–{hhmm(e)}
-              </Tag>
-            ))}
-          </Flex>
-        </div>
-      ))}
     </div>
   );
 }
