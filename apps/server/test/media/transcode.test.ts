@@ -89,6 +89,20 @@ describe('H.265 → H.264 transcoded variant', () => {
     expect(Object.keys(forced.URLs).some((k) => k.endsWith('_H264'))).toBe(false);
   }, 60000);
 
+  it('a shared link of an H.265 camera offers the H.264 variant too', async () => {
+    // The public /share and /players pages play through share/channelstream: without the variant a
+    // browser without H.265 showed "cannot decode" where the console's own player page plays.
+    const body = await setup('h265');
+    const dev = (await api.t.ctx.db.selectFrom('channels').select('parent_device_id').executeTakeFirstOrThrow()).parent_device_id;
+    const link = (await api.t.app.inject({ url: `/api/v1/devices/sharelink?device=${dev}&channel=1`, headers: { token: body.admin } })).json().EasyDarwin.Body;
+    const playToken = new URL(link.URL, 'http://x').searchParams.get('play_token');
+    const shared = await api.t.app.inject({ url: `/api/v1/share/channelstream?device=${dev}&channel=1&protocol=ws_m4s&play_token=${playToken}` });
+    expect(shared.statusCode, shared.body).toBe(200);
+    const urls = shared.json().EasyDarwin.Body.URLs;
+    expect(urls.WS_FMP4_H264).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}_h264\\.mp4\\?play_token=`));
+    expect(urls.WS_FMP4).toMatch(new RegExp(`^/ws_m4s/live/${body.Stream}\\.mp4`));
+  }, 60000);
+
   it('offers no H.264 variant for an H.264 camera', async () => {
     const body = await setup('h264');
     expect(Object.keys(body.URLs).sort()).toEqual(['FLV', 'HLS', 'WEBRTC', 'WS_FLV', 'WS_FMP4']);

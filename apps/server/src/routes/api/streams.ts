@@ -42,22 +42,30 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     return { d, c };
   }
 
+  /**
+   * The play URLs of a channel's stream as both the console (channelstream) and the public share
+   * pages (share/channelstream) get them: an H.265 stream also offers its transcoded H.264 variant
+   * (URLs.WS_FMP4_H264, ...), and the channel's "H.265 to H.264" switch (EnableH265ToH264) gives every
+   * player the variant under the plain names, for players and integrations that cannot decode H.265.
+   */
+  async function playUrls(c: { enable_h265_to_h264: number }, key: string, protocol: PlayProtocol) {
+    const { urls, expiresAt } = await ctx.streams.urls(key);
+    const variants = await ctx.streams.variantUrls(key);
+    const forced = !!c.enable_h265_to_h264 && Object.keys(variants).length > 0;
+    const h264 = forced ? (Object.fromEntries(Object.entries(variants).map(([k, u]) => [k.replace(/_H264$/, ''), u])) as typeof urls) : undefined;
+    return { URL: (h264 ?? urls)[protocol], URLs: h264 ?? { ...urls, ...variants }, expiresAt };
+  }
+
   async function answer(req: FastifyRequest, q: z.infer<typeof target> & { protocol: PlayProtocol }) {
     const { d, c } = await visible(req, q.device, q.channel);
     if (!c.enable || !d.enable) throw new ApiError(400, 'channelDisabled');
     const hub = ctx.streams.open(d, c, q.stream);
     if (!hub) throw invalidParam('channel', 'noStreamSource');
     const key = streamKey(c.id, q.stream);
-    const { urls, expiresAt } = await ctx.streams.urls(key);
-    // H.265 streams also offer their transcoded H.264 variant (URLs.WS_FMP4_H264, ...).
-    const variants = await ctx.streams.variantUrls(key);
-    // The channel's "H.265 to H.264" switch (EnableH265ToH264): every player gets the H.264 variant
-    // under the plain names, for players and integrations that cannot decode H.265 at all.
-    const forced = c.enable_h265_to_h264 && Object.keys(variants).length > 0;
-    const h264 = forced ? (Object.fromEntries(Object.entries(variants).map(([k, u]) => [k.replace(/_H264$/, ''), u])) as typeof urls) : undefined;
+    const { URL, URLs, expiresAt } = await playUrls(c, key, q.protocol);
     return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', {
-      URL: (h264 ?? urls)[q.protocol],
-      URLs: h264 ?? { ...urls, ...variants },
+      URL,
+      URLs,
       Stream: key,
       State: hub.state,
       // In the asker's language; the hub and the log keep the source's own words.
@@ -150,8 +158,8 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const hub = ctx.streams.open(d, c, q.stream);
       if (!hub) throw invalidParam('channel', 'noStreamSource');
       const key = streamKey(c.id, q.stream);
-      const { urls } = await ctx.streams.urls(key);
-      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL: urls[q.protocol], URLs: urls, Stream: key, Name: c.name, ExpiresAt: check.claims.e });
+      const { URL, URLs } = await playUrls(c, key, q.protocol);
+      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL, URLs, Stream: key, Name: c.name, ExpiresAt: check.claims.e });
     },
   );
 }
