@@ -93,6 +93,15 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     for (const c of calls) expect(c.query.get('limit')).toBe('20');
   });
 
+  it('shows no empty column when none of the channels has recordings on its device', async () => {
+    // The column of the "on the device" button (GB28181 cameras) stood as a blank header and blank
+    // cells beside every RTSP camera.
+    open('/video/backlist/1400');
+    expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['通道编号', '通道名称', '今日录像', '开启录像']);
+  });
+
   it("searches an NVR's channels on the server, from page 1", async () => {
     open('/video/backlist/1400');
     expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();

@@ -136,8 +136,10 @@ export default function BacklistPage() {
               },
               {
                 // "Today" is the platform's own recordings: an NVR's channel often has none there and
-                // its recordings on the device, one click away.
+                // its recordings on the device, one click away. Only where a channel of the page can
+                // have them: else the column stood blank beside every RTSP camera.
                 key: 'device',
+                hidden: !channels.data?.Channels?.some((c) => deviceSourceAvailable(c.DeviceType)),
                 render: (_, c) =>
                   deviceSourceAvailable(c.DeviceType) && (
                     <Button
