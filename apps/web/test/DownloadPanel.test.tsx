@@ -25,6 +25,22 @@ describe('range download', () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it('says why a range that ends before it starts cannot download', async () => {
+    // The button was only greyed out, with nothing on the inputs: no way to tell what was wrong.
+    const api = stubApi({});
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '16:00:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '15:00:00' } });
+    expect(screen.getByTestId('download-start')).toBeDisabled();
+    expect(screen.getByTestId('download-range-error')).toHaveTextContent('结束时间须晚于开始时间');
+    expect(screen.getByTestId('download-to')).toHaveClass('ant-input-status-error');
+    // Put right, the message goes and the range downloads.
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '17:00:00' } });
+    expect(screen.queryByTestId('download-range-error')).toBeNull();
+    expect(screen.getByTestId('download-start')).toBeEnabled();
+    expect(api.calls).toHaveLength(0);
+  });
+
   it('fetches a range that holds recordings', async () => {
     const api = stubApi({});
     renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);

@@ -100,6 +100,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     hevcUnsupported: 'This browser cannot decode H.265, so this recording cannot play in the page; download it to watch it in a desktop player ({{mime}})',
     nothingAfter: 'No recordings after that time',
     nothingInRange: 'No recordings in that range',
+    endBeforeStart: 'The end must be after the start',
     play: 'Play',
     pause: 'Pause',
     back10: 'Back 10 s',

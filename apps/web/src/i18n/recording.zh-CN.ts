@@ -93,6 +93,7 @@ const recordingZh = {
     hevcUnsupported: '当前浏览器不支持 H.265 解码，无法在页面中回放该录像，可下载后用本地播放器观看（{{mime}}）',
     nothingAfter: '该时间之后没有录像',
     nothingInRange: '该时间段内没有录像',
+    endBeforeStart: '结束时间须晚于开始时间',
     play: '播放',
     pause: '暂停',
     back10: '后退 10 秒',

@@ -58,6 +58,8 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
   const s = parseClock(from);
   const e = parseClock(to);
   const valid = s !== undefined && e !== undefined && e > s;
+  /** Two good times in the wrong order: said, not only a greyed-out button. */
+  const reversed = s !== undefined && e !== undefined && e <= s;
 
   const start = async () => {
     if (!valid) return;
@@ -126,7 +128,7 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
           style={{ width: 110 }}
           placeholder="HH:mm:ss"
           value={to}
-          status={to && e === undefined ? 'error' : undefined}
+          status={(to && e === undefined) || reversed ? 'error' : undefined}
           onChange={(ev) => {
             setTo(ev.target.value);
             const v = parseClock(ev.target.value);
@@ -149,6 +151,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
           </Button>
         )}
         {valid && <Typography.Text type="secondary">{t('playback.seconds', { n: e! - s! })}</Typography.Text>}
+        {reversed && (
+          <Typography.Text type="danger" data-testid="download-range-error">
+            {t('playback.endBeforeStart')}
+          </Typography.Text>
+        )}
       </Flex>
       {progress && (
         <div style={{ marginTop: 6 }}>
