@@ -291,11 +291,12 @@ export const REASONS = {
   // how a device playback or download ended (the Reason of streaminfo, playState, the playback socket's state)
   gbRecordingEnd: { 'zh-CN': '录像已到结尾（设备发送 MediaStatus 121）', 'en-US': 'the recording reached its end (MediaStatus 121)' },
   gbDeviceSentBye: { 'zh-CN': '设备结束了会话（BYE）', 'en-US': 'the device ended the session (BYE)' },
-  gbDeviceWentOffline: { 'zh-CN': '设备已离线（{detail}）', 'en-US': 'the device went offline ({detail})' },
+  // an offline reason or a session end without a text of its own: the words are the log's (gb/invite/client.ts, gb/records/service.ts)
+  gbDeviceWentOffline: { 'zh-CN': '设备已离线', 'en-US': 'the device went offline' },
   gbOfflineKeepalive: { 'zh-CN': '设备已离线（心跳超时）', 'en-US': 'the device went offline (keepalive timeout)' },
   gbOfflineExpired: { 'zh-CN': '设备已离线（注册已过期）', 'en-US': 'the device went offline (registration expired)' },
   gbOfflineUnregistered: { 'zh-CN': '设备已离线（设备已注销）', 'en-US': 'the device went offline (it unregistered)' },
-  gbSessionEnded: { 'zh-CN': '设备的媒体会话已结束（{detail}）', 'en-US': 'the media session with the device ended ({detail})' },
+  gbSessionEnded: { 'zh-CN': '设备的媒体会话已结束', 'en-US': 'the media session with the device ended' },
   gbMediaFailed: { 'zh-CN': '接收设备媒体失败（详情见服务器日志）', 'en-US': 'receiving the device media failed (details in the server log)' },
   gbDeviceStoppedSending: { 'zh-CN': '设备已停止发送（{seconds}秒内未收到数据）', 'en-US': 'the device stopped sending (nothing for {seconds} s)' },
   gbNoPicture: { 'zh-CN': '设备未发送任何画面', 'en-US': 'the device sent no picture' },
@@ -322,7 +323,13 @@ export const REASONS = {
   },
   gbTcpActiveTimeout: { 'zh-CN': 'TCP主动模式：{seconds}秒内无法连接设备的媒体地址 {address}', 'en-US': "TCP active: could not connect to the device's media address {address} within {seconds} s" },
   gbTcpActiveFailed: { 'zh-CN': 'TCP主动模式：连接设备的媒体地址 {address} 失败（{code}）', 'en-US': "TCP active: connection to the device's media address {address} failed ({code})" },
+  gbTcpActiveFailedSeeLog: {
+    'zh-CN': 'TCP主动模式：连接设备的媒体地址 {address} 失败（详情见服务器日志）',
+    'en-US': "TCP active: connection to the device's media address {address} failed (details in the server log)",
+  },
   gbMediaSocketError: { 'zh-CN': '媒体连接出错（{where}，{code}）', 'en-US': 'the media connection failed ({where}, {code})' },
+  // the same without an OS code: the error's own (English) message is the server log's
+  gbMediaSocketFailedSeeLog: { 'zh-CN': '媒体连接出错（{where}，详情见服务器日志）', 'en-US': 'the media connection failed ({where}; details in the server log)' },
   gbTcpClosedByDevice: { 'zh-CN': '设备关闭了TCP媒体连接（{address}）', 'en-US': 'the device closed the TCP media connection ({address})' },
   gbUnplayableStream: { 'zh-CN': '设备发送的 {what} 无法播放（支持 H.264、H.265、AAC 和 G.711）', 'en-US': 'the device sends {what}, which cannot be played (H.264, H.265, AAC and G.711 can)' },
   gbNotPs: {

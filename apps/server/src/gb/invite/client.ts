@@ -107,7 +107,13 @@ export class GbInviteClient {
       this.gb.onRequest('BYE', (req, tx) => this.onBye(req, tx)),
       this.gb.onMessage('MediaStatus', (m) => this.onMediaStatus(m)),
       this.gb.onDeviceStatus((e) => {
-        if (!e.online) for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`, wentOffline(e.reason));
+        if (!e.online) {
+          const why = offlineReason(e.reason);
+          // Words without a catalogue text of their own: the user reads gbDeviceWentOffline, the log has them.
+          if (why.key === 'gbDeviceWentOffline' && this.of(e.deviceId).length)
+            this.log.info({ device: e.deviceId, reason: e.reason }, 'gb invite: device offline, its sessions end');
+          for (const d of this.of(e.deviceId)) d.endedByDevice(`the device went offline (${e.reason})`, why);
+        }
       }),
     );
   }
@@ -366,10 +372,10 @@ export class GbInviteClient {
 
 const what = (s: GbSessionName) => (s === 'Play' ? 'live stream' : s === 'Playback' ? 'playback' : 'download');
 
-/** Why the device went offline (the GB service's words: gb/service.ts) as a catalogue reason; any other word stays inside gbDeviceWentOffline. */
-function wentOffline(reason: string): Reason {
+/** Why the device went offline (the GB service's words: gb/service.ts) as a catalogue reason; any other words: gbDeviceWentOffline, without them (they are the log's). */
+export function offlineReason(reason: string): Reason {
   if (reason === 'keepalive timeout') return { key: 'gbOfflineKeepalive' };
   if (reason === 'registration expired') return { key: 'gbOfflineExpired' };
   if (reason === 'unregistered') return { key: 'gbOfflineUnregistered' };
-  return { key: 'gbDeviceWentOffline', vars: { detail: reason } };
+  return { key: 'gbDeviceWentOffline' };
 }

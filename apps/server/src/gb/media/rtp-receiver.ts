@@ -11,6 +11,7 @@ import net from 'node:net';
 import { parseRtp, ReorderBuffer, Rfc4571Reader, type RtpPacket } from '@opencvr/rtp';
 import type { Reason } from '@opencvr/shared';
 import { closeQuietly, type RtpPortPool } from './ports.js';
+import { activeConnectReason, mediaSocketReason } from './socket-reasons.js';
 
 /** UDP, or TCP with the platform passive (listening) or active (connecting). */
 export type GbMediaTransport = 'udp' | 'tcp-passive' | 'tcp-active';
@@ -107,9 +108,7 @@ export class RtpReceiver {
       r.release = release;
       r.reorder = new ReorderBuffer(opts.reorder ?? { size: 128, maxDelayMs: 80 });
       socket.on('message', (msg, rinfo) => r.onDatagram(msg, `${rinfo.address}:${rinfo.port}`));
-      socket.on('error', (err: NodeJS.ErrnoException) =>
-        r.fail(`UDP port ${port}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: `UDP ${port}`, code: err.code ?? err.message } }),
-      );
+      socket.on('error', (err: NodeJS.ErrnoException) => r.socketFailed(`UDP port ${port}: ${err.message}`, err, mediaSocketReason(err, `UDP ${port}`)));
       return r;
     }
     if (opts.transport === 'tcp-passive') {
@@ -118,9 +117,7 @@ export class RtpReceiver {
       r.server = socket;
       r.release = release;
       socket.on('connection', (conn) => r.onTcpConnection(conn));
-      socket.on('error', (err: NodeJS.ErrnoException) =>
-        r.fail(`TCP port ${port}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: `TCP ${port}`, code: err.code ?? err.message } }),
-      );
+      socket.on('error', (err: NodeJS.ErrnoException) => r.socketFailed(`TCP port ${port}: ${err.message}`, err, mediaSocketReason(err, `TCP ${port}`)));
       return r;
     }
     return new RtpReceiver(opts, 9);
@@ -183,6 +180,13 @@ export class RtpReceiver {
     const h = this.handlers;
     this.close();
     h?.failed(reason, why);
+  }
+
+  /** A socket error: without an OS code the user is told to read the log, so its words go there (the sink may not log them). */
+  private socketFailed(words: string, err: NodeJS.ErrnoException, why: Reason) {
+    if (this.closed) return;
+    if (!err.code) this.opts.log?.warn({ err: err.message }, `gb media: ${words}`);
+    this.fail(words, why);
   }
 
   private where(): string {
@@ -250,10 +254,7 @@ export class RtpReceiver {
     socket.once('connect', () => clearTimeout(timer));
     socket.on('error', (err: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      this.fail(`TCP active: connection to the device's media address ${target} failed (${err.code ?? err.message})`, {
-        key: 'gbTcpActiveFailed',
-        vars: { address: target, code: err.code ?? err.message },
-      });
+      this.socketFailed(`TCP active: connection to the device's media address ${target} failed (${err.code ?? err.message})`, err, activeConnectReason(err, target));
     });
     this.attachTcp(socket, target);
   }
@@ -267,9 +268,7 @@ export class RtpReceiver {
     this.tcpConnected = true;
     const from = `${conn.remoteAddress?.replace(/^::ffff:/, '')}:${conn.remotePort}`;
     this.stats.remote = from;
-    conn.on('error', (err: NodeJS.ErrnoException) =>
-      this.fail(`TCP media connection from ${from}: ${err.message}`, { key: 'gbMediaSocketError', vars: { where: from, code: err.code ?? err.message } }),
-    );
+    conn.on('error', (err: NodeJS.ErrnoException) => this.socketFailed(`TCP media connection from ${from}: ${err.message}`, err, mediaSocketReason(err, from)));
     this.attachTcp(conn, from);
   }
 

@@ -176,7 +176,9 @@ export class GbRecords {
           ...invite,
           signal,
           onEnded: (reason, why) => {
-            on.ended(why ?? { key: 'gbSessionEnded', vars: { detail: reason } });
+            // An end without a catalogue reason: the user reads gbSessionEnded, the log has the words.
+            if (!why) this.deps.log.info({ device: t.device.device_id, channel: t.channel.channel_id, reason }, 'gb records: the device session ended');
+            on.ended(why ?? { key: 'gbSessionEnded' });
             ended(reason);
           },
         });
