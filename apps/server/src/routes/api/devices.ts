@@ -14,6 +14,8 @@ import { deviceRow } from '../../services/inventory/rows.js';
 import { hostOf, portOf } from '../../services/inventory/channels.js';
 import { deviceId, deviceRefs, listWindow, streamUrl } from './inventory-schemas.js';
 import { gbDeviceDetails } from './gb-devices.js';
+import { applyDeviceEnable, DEVICE_DISABLED } from '../../services/inventory/device-enable.js';
+import { GB_DEVICE_TYPE } from '../../gb/device-store.js';
 
 const tags = ['devices'];
 const admin = { access: 'admin' as const };
@@ -142,6 +144,8 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         await channels.create(d.device_id, { RtspUrl, Name: d.device_name, Username: input.DeviceUserName, Password: input.DeviceUserPW });
         ctx.inventory.onChannelsChanged();
       }
+      // Added disabled: offline, saying why, from the start.
+      if (!d.enable) await applyDeviceEnable(ctx.db, ctx.news, d.device_id, false);
       return v1('MSG_SC_SERVER_ADD_DEVICE_ACK', { DeviceID: d.device_id });
     },
   );
@@ -153,6 +157,13 @@ export async function deviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const { DeviceID, ...change } = req.body;
       const before = await devices.require(DeviceID);
       const d = await devices.update(DeviceID, change);
+      if (before.enable !== d.enable) {
+        // Disabled: a registered GB device is dropped (its REGISTERs are refused from now on).
+        if (!d.enable && d.device_type === GB_DEVICE_TYPE) await ctx.gb.unregister(DeviceID, DEVICE_DISABLED);
+        await applyDeviceEnable(ctx.db, ctx.news, DeviceID, !!d.enable);
+        // Enabled: the stream checker probes its channels at once (disabled: stops probing them).
+        ctx.inventory.onChannelsChanged();
+      }
       // The credentials its channels are pulled with, or its enable, changed: their running streams
       // start again from the new settings (sources.ts falls back to the device's credentials).
       if (DEVICE_SOURCE_FIELDS.some((f) => before[f] !== d[f])) {

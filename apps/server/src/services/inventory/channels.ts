@@ -368,6 +368,9 @@ export class ChannelService {
   async setOnline(channelPk: number, online: boolean, reason = ''): Promise<boolean> {
     const c = await this.db.selectFrom('channels').selectAll().where('id', '=', channelPk).executeTakeFirst();
     if (!c) return false;
+    // A probe that started before its device was disabled answers after: the device stays offline (device-enable.ts).
+    const device = await this.db.selectFrom('devices').select('enable').where('device_id', '=', c.parent_device_id).executeTakeFirst();
+    if (device && !device.enable) return false;
     const now = new Date().toISOString();
     const changed = c.online !== (online ? 1 : 0);
     await this.db

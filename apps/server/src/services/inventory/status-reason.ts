@@ -9,7 +9,7 @@ import { reason, type Lang, type Reason } from '@opencvr/shared';
 
 type Vars = Record<string, string | number>;
 
-/** The probes' words (access/rtsp/probe.ts, access/stream-probe.ts and its rtmp/ and http-stream-probe.ts) and the GB service's (gb/service.ts, device-store.ts, catalog/notify.ts). */
+/** The probes' words (access/rtsp/probe.ts, access/stream-probe.ts and its rtmp/ and http-stream-probe.ts) and the GB service's (gb/service.ts, device-store.ts, catalog/notify.ts) and a disabled device's (device-enable.ts). */
 const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^connection refused$/, () => ({ key: 'connectionRefused' })],
   [/^connection reset$/, () => ({ key: 'connectionReset' })],
@@ -53,6 +53,7 @@ const KNOWN: [RegExp, (m: RegExpExecArray) => Reason][] = [
   [/^registration expired$/, () => ({ key: 'statusRegistrationExpired' })],
   [/^unregistered$/, () => ({ key: 'statusUnregistered' })],
   [/^device offline$/, () => ({ key: 'statusWithDevice' })],
+  [/^device not enabled$/, () => ({ key: 'statusDeviceDisabled' })],
   [/^catalog: OFF$/, () => ({ key: 'statusCatalogOff' })],
   [/^catalog: video lost$/, () => ({ key: 'statusCatalogVideoLost' })],
   [/^catalog: defect$/, () => ({ key: 'statusCatalogDefect' })],
