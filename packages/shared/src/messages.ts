@@ -384,6 +384,8 @@ export const REASONS = {
   streamBadData: { 'zh-CN': '摄像机发送了无法解析的数据', 'en-US': 'The camera sent data that cannot be read' },
   streamGbOffline: { 'zh-CN': '设备已离线（未注册），设备重新上线后自动恢复', 'en-US': 'The device is offline (not registered); the video comes back when it registers again' },
   streamGbEnded: { 'zh-CN': '设备结束了视频会话', 'en-US': 'The device ended the video session' },
+  // always-on.ts lets an unwatched always-on stream go while its device is offline (registered or not)
+  streamGbDeviceOffline: { 'zh-CN': '设备已离线，设备重新上线后常开直播自动恢复', 'en-US': 'The device is offline; the always-on stream starts again when it is back online' },
   streamNoBrowserTrack: { 'zh-CN': '该流没有浏览器能播放的轨道（浏览器可播放 H.264、H.265 和 AAC）', 'en-US': 'The stream has no track a browser can play (H.264, H.265 and AAC can)' },
   streamSocketError: { 'zh-CN': '与摄像机的连接出错（{code}）', 'en-US': 'The connection to the camera failed ({code})' },
   streamEnded: { 'zh-CN': '视频源结束了该流', 'en-US': 'The source ended the stream' },

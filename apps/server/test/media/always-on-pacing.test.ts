@@ -115,7 +115,8 @@ describe('AlwaysOnChannels', () => {
     expect(hubs.sub.setOnDemand).not.toHaveBeenCalled();
     expect(hubs.variant.setOnDemand).not.toHaveBeenCalled();
     // The GB device is offline: its unwatched stream stops, the watched one is on-demand again.
-    expect(hubs.gbUnwatched.stop).toHaveBeenCalled();
+    // With a reason the user reads in their language (getchannelstream, streamstat), not only the log's words.
+    expect(hubs.gbUnwatched.stop).toHaveBeenCalledWith('the device is offline', { key: 'streamGbDeviceOffline' });
     expect(hubs.gbWatched.stop).not.toHaveBeenCalled();
     expect(hubs.gbWatched.setOnDemand).toHaveBeenCalledWith(true);
   });

@@ -143,7 +143,7 @@ export class AlwaysOnChannels {
       const key = parseStreamKey(hub.key);
       if (!key || key.variant || key.flow !== 0 || hub.state === 'stopped') continue;
       if (waiting.has(key.channelPk) && hub.viewers === 0) {
-        hub.stop('the device is offline');
+        hub.stop('the device is offline', { key: 'streamGbDeviceOffline' });
         continue;
       }
       hub.setOnDemand(!want.has(key.channelPk));
