@@ -48,6 +48,12 @@ export interface GbPsSourceOptions {
   /** RTP flowing but no playable track after this long fails with the reason (default 10 s). */
   noTracksTimeoutMs?: number;
   log?: ReceiverLog;
+  /**
+   * The sink logs the words of a failed start itself (a hub: StreamHub.onFailure, once per distinct
+   * failure until it is live), so the source does not: a hub retries a new source every few seconds,
+   * and each would warn again.
+   */
+  sinkLogsFailures?: boolean;
 }
 
 export class GbPsSource implements MediaSource {
@@ -75,7 +81,7 @@ export class GbPsSource implements MediaSource {
     this.run().catch((err) => {
       const words = err instanceof Error ? err.message : String(err);
       const why = (err as { why?: Reason } | undefined)?.why;
-      if (!why) this.opts.log?.warn({ err: words }, 'gb media: the session could not start');
+      if (!why && !this.opts.sinkLogsFailures) this.opts.log?.warn({ err: words }, 'gb media: the session could not start');
       this.fail(words, why ?? { key: 'gbMediaFailed' });
     });
   }

@@ -47,6 +47,8 @@ export interface GbSourceOptions {
   acceptOtherSsrc?: boolean;
   /** No RTP this long once media flowed fails the source (default max(AckTimeout, 10) s); a paused playback sets it long and watches itself. */
   idleTimeoutMs?: number;
+  /** The sink logs a failed start's words (GbPsSourceOptions.sinkLogsFailures). */
+  sinkLogsFailures?: boolean;
 }
 
 export class GbMediaService {
@@ -67,6 +69,8 @@ export class GbMediaService {
     const inviter = this.inviter;
     return this.source((offer, ended, signal) => inviter.invite({ device, channel, flow, offer, onEnded: ended, signal }), {
       fallbackIp: device.sip_local_ip,
+      // A live source feeds a hub, which logs its failures once per distinct failure until it is live.
+      sinkLogsFailures: true,
     });
   };
 
@@ -77,6 +81,7 @@ export class GbMediaService {
       log: this.deps.log,
       openReceiver: () => this.openReceiver(options),
       noTracksTimeoutMs: 10_000,
+      sinkLogsFailures: options.sinkLogsFailures,
     });
   }
 
