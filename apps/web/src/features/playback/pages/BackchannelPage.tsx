@@ -286,7 +286,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               />
               {state.phase !== 'playing' && state.phase !== 'paused' && (
                 <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
-                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t('playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
+                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? t(!daily.isLoading && !daily.isError && !ranges.length ? 'playback.noRecords' : 'playback.clickToPlay') : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
                 </div>
               )}
             </div>
