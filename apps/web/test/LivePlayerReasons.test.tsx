@@ -1,7 +1,9 @@
 /**
  * Why the server retries a live stream, as the player says it: the catalogue reason the live socket
  * sent beside the source's words, in the console's language (and again when the language is
- * switched); words that came without one are shown as they came, never under an older reason.
+ * switched); words that came without one are shown as they came, never under an older reason. The
+ * same for getchannelstream's Reason, rendered by the server in the language of the moment it was
+ * asked: its code (ReasonCode, ReasonVars) lets a switch render it again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
@@ -33,10 +35,10 @@ afterEach(() => {
 
 const open = async () => ({ URL: '/ws_m4s/live/stream_1_0.mp4', URLs: { WS_FMP4: '/ws_m4s/live/stream_1_0.mp4' }, Stream: 'stream_1_0', State: 'idle' }) as never;
 
-async function started() {
+async function started(opener: () => Promise<never> = open) {
   clearSession();
   captureNotices();
-  renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" open={open} />);
+  renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" open={opener} />);
   await waitFor(() => expect(engine.events).not.toBeNull());
   return engine.events!;
 }
@@ -59,6 +61,24 @@ describe('the live player’s reconnect reason', () => {
     expect(status()).toHaveTextContent('摄像机拒绝连接');
     act(() => ev.onState('retrying', 'a reason from a newer server'));
     expect(status()).toHaveTextContent('a reason from a newer server');
+    expect(status()).not.toHaveTextContent('摄像机拒绝连接');
+  });
+
+  it('getchannelstream’s Reason follows a language switch (its code beside it)', async () => {
+    const retrying = async () =>
+      ({
+        URL: '/ws_m4s/live/stream_1_0.mp4',
+        URLs: { WS_FMP4: '/ws_m4s/live/stream_1_0.mp4' },
+        Stream: 'stream_1_0',
+        State: 'retrying',
+        Reason: '摄像机拒绝连接',
+        ReasonCode: 'streamRefused',
+        ReasonVars: {},
+      }) as never;
+    await started(retrying);
+    expect(status()).toHaveTextContent('摄像机拒绝连接');
+    act(() => setLang('en-US'));
+    expect(status()).toHaveTextContent('The camera refused the connection');
     expect(status()).not.toHaveTextContent('摄像机拒绝连接');
   });
 });

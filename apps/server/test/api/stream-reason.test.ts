@@ -26,6 +26,8 @@ describe('a stream reason in the asker language', () => {
 
     expect((await open()).Reason).toBe('摄像机拒绝连接');
     expect((await open('&lang=en-US')).Reason).toBe('The camera refused the connection');
+    // Its code too, so the console renders it again in its language when it switches.
+    expect(await open()).toMatchObject({ ReasonCode: 'streamRefused', ReasonVars: {} });
     expect(hub.reason).toBe('connection refused');
     expect(hub.why).toEqual({ key: 'streamRefused' });
 

@@ -68,8 +68,11 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       URLs,
       Stream: key,
       State: hub.state,
-      // In the asker's language; the hub and the log keep the source's own words.
+      // In the asker's language; the hub and the log keep the source's own words. The reason's code and
+      // vars too, as the live socket's state message sends them, so the console renders it in its
+      // language again when it switches (shared reasonOfState reads them).
       Reason: streamReasonText(hub.reason, req.lang, hub.why),
+      ...(hub.why ? { ReasonCode: hub.why.key, ReasonVars: hub.why.vars ?? {} } : {}),
       ExpiresAt: expiresAt ?? 0,
     });
   }

@@ -11,6 +11,9 @@ export interface StreamAnswer {
   Stream: string;
   State?: IngestState;
   Reason?: string;
+  /** Reason's catalogue code and vars (when the server has one): rendered in the console's language, again after a switch. */
+  ReasonCode?: string;
+  ReasonVars?: Record<string, string | number>;
   /** Shared streams: the channel's name. */
   Name?: string;
   /** Unix seconds the play token stops working (0: no token). */

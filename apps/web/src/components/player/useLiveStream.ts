@@ -4,7 +4,7 @@
  * the stream alive on the server every 25 s while playing and measures bytes per second.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import type { Reason } from '@opencvr/shared';
+import { reasonOfState, type Reason } from '@opencvr/shared';
 import { RequestError } from '../../lib/request';
 import { absoluteUrl, probeOutput, type IngestState, type StreamAnswer } from './api';
 import { backoffDelay } from './backoff';
@@ -178,6 +178,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         ingest: answer.State,
         phase: reconnecting || answer.State === 'retrying' ? 'reconnecting' : 'loading',
         reason: ingestWaiting ? (answer.Reason ?? '') : current.reason,
+        // The code beside the answer's rendered Reason: the player says it in the console's language, after a switch too.
+        why: ingestWaiting ? reasonOfState({ code: answer.ReasonCode, vars: answer.ReasonVars }) : current.why,
         retryInMs: undefined,
       });
 
