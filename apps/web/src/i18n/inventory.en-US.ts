@@ -153,6 +153,7 @@ const inventoryEn: typeof inventoryZh = {
     empty: 'Nothing here',
     favourite: 'Add to favourites',
     unfavourite: 'Remove from favourites',
+    deviceDisabled: 'not enabled',
   },
 };
 

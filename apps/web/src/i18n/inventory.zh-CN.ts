@@ -151,6 +151,7 @@ const inventoryZh = {
     empty: '暂无数据',
     favourite: '收藏',
     unfavourite: '取消收藏',
+    deviceDisabled: '未开启',
   },
 };
 

@@ -31,21 +31,29 @@ const channelItem = (c: ChannelRow, flat = false): LazyItem<Node> => ({
 /** No row is ever shown selected; one array for every render (a new one re-renders every row). */
 const NO_KEYS: string[] = [];
 
-/** A device's line: online icon, name, online/total channels. Plain spans: 50 of them on the first level. */
-const DeviceTitle = memo(function DeviceTitle({ name, online, onlineChannels, channels, countColor }: {
+/**
+ * A device's line: online icon, name, online/total channels, and 未开启 when its Enable is off (it
+ * is offline then, and why is worth saying: nothing of it will play until it is enabled). Plain
+ * spans: 50 of them on the first level.
+ */
+const DeviceTitle = memo(function DeviceTitle({ name, online, onlineChannels, channels, disabled, disabledLabel, countColor }: {
   name: string;
   online: number;
   onlineChannels: number;
   channels: number;
+  disabled: boolean;
+  disabledLabel: string;
   countColor: string;
 }) {
   return (
-    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+    <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', maxWidth: '100%' }} data-enabled={disabled ? '0' : '1'}>
       <HddOutlined style={{ color: online === 1 ? '#52c41a' : '#bfbfbf' }} />
-      {name}
-      <span style={{ color: countColor }}>
+      {/* A long name gives way (ellipsis) to the counts and the label, which stay on one line. */}
+      <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+      <span style={{ color: countColor, flexShrink: 0, whiteSpace: 'nowrap' }}>
         ({onlineChannels}/{channels})
       </span>
+      {disabled && <span style={{ color: countColor, flexShrink: 0, whiteSpace: 'nowrap' }}>{disabledLabel}</span>}
     </span>
   );
 });
@@ -135,6 +143,8 @@ export function VideoTree() {
             online={d.Online}
             onlineChannels={d.onlineChannelNums}
             channels={d.ChannelNum}
+            disabled={d.Enable === 0}
+            disabledLabel={t('video.deviceDisabled')}
             countColor={colorTextSecondary}
           />
         ),
