@@ -389,6 +389,7 @@ export const REASONS = {
   streamNoBrowserTrack: { 'zh-CN': '该流没有浏览器能播放的轨道（浏览器可播放 H.264、H.265 和 AAC）', 'en-US': 'The stream has no track a browser can play (H.264, H.265 and AAC can)' },
   streamSocketError: { 'zh-CN': '与摄像机的连接出错（{code}）', 'en-US': 'The connection to the camera failed ({code})' },
   streamEnded: { 'zh-CN': '视频源结束了该流', 'en-US': 'The source ended the stream' },
+  streamSourceFailed: { 'zh-CN': '视频源出错（详情见服务器日志）', 'en-US': 'The stream source failed (details in the server log)' },
   streamPullFailed: { 'zh-CN': 'ffmpeg 无法读取该流（详情见服务器日志）', 'en-US': 'ffmpeg could not read the stream (details in the server log)' },
   streamTranscodeFailed: { 'zh-CN': '转码失败（详情见服务器日志）', 'en-US': 'The transcoding failed (details in the server log)' },
   streamOriginalClosed: { 'zh-CN': '原始流未打开或已停止', 'en-US': 'The original stream is not open or has stopped' },

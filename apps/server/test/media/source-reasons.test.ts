@@ -44,8 +44,8 @@ async function rtspServer(answer: (method: string) => string | undefined, onConn
 }
 
 /** The first failure of an RTSP source on `url`: its words and its reason. */
-function firstFailure(url: string): Promise<{ words: string; why?: Reason }> {
-  const source = new RtspSource(url, { timeoutMs: 5000 });
+function firstFailure(url: string, opts: ConstructorParameters<typeof RtspSource>[1] = {}): Promise<{ words: string; why?: Reason }> {
+  const source = new RtspSource(url, { timeoutMs: 5000, ...opts });
   return new Promise((resolve) => {
     source.start({
       tracks: () => undefined,
@@ -86,6 +86,20 @@ describe('the RTSP source says why in words and as a catalogue reason', () => {
     const got = await firstFailure(url);
     expect(got.words).toMatch(/^bad data from the camera: /);
     expect(got.why).toEqual({ key: 'streamBadData' });
+  });
+
+  it('an error without a reason of its own (no UDP port pair for RTP): streamSourceFailed, the words for the log', async () => {
+    const sdp = 'v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=video 0 RTP/AVP 96\r\na=rtpmap:96 H264/90000\r\na=control:trackID=1\r\n';
+    const url = await rtspServer(
+      () => undefined,
+      (sock) =>
+        sock.on('data', (d) => {
+          const cseq = /CSeq: *(\d+)/i.exec(d.toString('latin1'))?.[1] ?? '0';
+          sock.write(`RTSP/1.0 200 OK\r\nCSeq: ${cseq}\r\nContent-Type: application/sdp\r\nContent-Length: ${sdp.length}\r\n\r\n${sdp}`);
+        }),
+    );
+    const got = await firstFailure(url, { transport: 'udp', udpPorts: { min: 40000, max: 40001 } });
+    expect(got).toEqual({ words: 'no RTP port pair fits 40000-40001', why: { key: 'streamSourceFailed' } });
   });
 });
 

@@ -126,7 +126,9 @@ export class RtspSource implements MediaSource {
 
   start(sink: SourceSink) {
     this.sink = sink;
-    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err), whyOf(err)));
+    // An error without a catalogue reason (no free UDP port pair for RTP, an error of ours):
+    // streamSourceFailed for the user, its words in the log (the hub's onFailure).
+    this.run().catch((err) => this.fail(err instanceof Error ? err.message : String(err), whyOf(err) ?? { key: 'streamSourceFailed' }));
   }
 
   stop() {
