@@ -1,0 +1,67 @@
+/**
+ * A device switched off, end to end with a real camera: the server puts it and its channel offline
+ * (it is not pulled), so the device list counts 0/1 and the video tree says (0/1) 未开启 where it
+ * said (1/1); switched on again, its channel is probed at once and both read 1/1 again.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
+import { startCamera, type Camera } from '../support/camera';
+import { openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+const FIRST_LOAD = { timeout: 30_000 };
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+test.describe('a disabled device', () => {
+  let camera: Camera;
+  let admin: Session;
+  let dev = '';
+  const name = `E2E disabled ${RUN}`;
+
+  const online = async (api: APIRequestContext) => {
+    const body = await v1<{ Channels: { Online: number }[] }>(
+      await api.get('/api/v1/getchannels', { headers: { token: admin.Token }, params: { device: dev, start: 0, limit: 50 } }),
+    );
+    return body.Channels[0]?.Online;
+  };
+  const setEnable = async (api: APIRequestContext, Enable: number) =>
+    v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: dev, Enable } }));
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    camera = await startCamera();
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+    // The server probes a channel when it is added.
+    await expect.poll(() => online(api), FIRST_LOAD).toBe(1);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    await camera?.stop();
+  });
+
+  test('counts none of its channels online in the device list and the video tree, and says so in the tree', async ({ page, playwright, baseURL }) => {
+    const api = await playwright.request.newContext({ baseURL });
+    await setEnable(api, 0);
+    expect(await online(api)).toBe(0);
+
+    await openAs(page, admin, '/device/list');
+    await page.getByPlaceholder('搜索名称 / ID / IP').fill(name);
+    const row = page.locator('.ant-table-row', { hasText: name });
+    await expect(row.getByTestId('channel-count')).toHaveText('0/1', FIRST_LOAD);
+    await expect(row).toContainText('离线');
+
+    await page.goto('/video/square/0');
+    const node = page.getByTestId('sider-spgc').locator('.ant-tree-treenode', { hasText: name });
+    await expect(node).toContainText('(0/1)未开启', FIRST_LOAD);
+
+    // Switched on: probed at once, not at its next round.
+    await setEnable(api, 1);
+    await expect.poll(() => online(api), { timeout: 15_000 }).toBe(1);
+    await page.reload();
+    await expect(node).toContainText('(1/1)', FIRST_LOAD);
+    await expect(node).not.toContainText('未开启');
+    await api.dispose();
+  });
+});
