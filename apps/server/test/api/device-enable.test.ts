@@ -76,13 +76,17 @@ describe('a disabled device', () => {
   it('left online by an older database is put offline at start', async () => {
     const { id } = await addOnlineCamera('Gate');
     const db = api.t.ctx.db;
-    // Disabled the way an older server did: the flag only.
-    await db.updateTable('devices').set({ enable: 0 }).where('device_id', '=', id).execute();
+    // Disabled the way an older server did: the flag only (and a GB registration it would have kept).
+    await db.updateTable('devices').set({ enable: 0, register_expires_at: '2099-01-01T00:00:00.000Z', register_expires: 3600 }).where('device_id', '=', id).execute();
     expect((await body(`/api/v1/devicesconfig?device=${id}`)).Devices[0]).toMatchObject({ Online: 1, onlineChannelNums: 1 });
     expect(await settleDisabledDevices(db)).toBe(1);
     expect((await body(`/api/v1/devicesconfig?device=${id}`)).Devices[0]).toMatchObject({ Online: 0, onlineChannelNums: 0 });
     const ch = await db.selectFrom('channels').select(['online', 'status_reason']).where('parent_device_id', '=', id).executeTakeFirstOrThrow();
     expect(ch).toEqual({ online: 0, status_reason: DEVICE_DISABLED });
+    expect(await db.selectFrom('devices').select(['register_expires_at', 'register_expires']).where('device_id', '=', id).executeTakeFirstOrThrow()).toEqual({
+      register_expires_at: '',
+      register_expires: 0,
+    });
     expect(await settleDisabledDevices(db)).toBe(0);
   });
 });

@@ -55,7 +55,8 @@ export async function applyDeviceEnable(db: Kysely<Database>, news: NewsService,
 
 /**
  * Channels of disabled devices that still read online (a database from before this rule, or a writer
- * that slipped past it) are put offline at start, without log entries: nothing changed just now.
+ * that slipped past it) are put offline at start, without log entries: nothing changed just now; a
+ * disabled GB device's stored registration is dropped.
  */
 export async function settleDisabledDevices(db: Kysely<Database>): Promise<number> {
   const disabled = db.selectFrom('devices').select('device_id').where('enable', '=', 0);
@@ -65,6 +66,11 @@ export async function settleDisabledDevices(db: Kysely<Database>): Promise<numbe
     .where('parent_device_id', 'in', disabled)
     .where((eb) => eb.or([eb('online', '=', 1), eb('status_reason', '!=', DEVICE_DISABLED)]))
     .executeTakeFirst();
-  await db.updateTable('devices').set({ online: 0, status_reason: DEVICE_DISABLED }).where('enable', '=', 0).execute();
+  // A GB registration kept from before is not taken back into memory (the GB service starts after this).
+  await db
+    .updateTable('devices')
+    .set({ online: 0, status_reason: DEVICE_DISABLED, register_expires_at: '', register_expires: 0 })
+    .where('enable', '=', 0)
+    .execute();
   return Number(r.numUpdatedRows);
 }
