@@ -23,9 +23,12 @@ describe('failureText', () => {
   it('translates the server’s known close reasons; any other by its close code', () => {
     expect(failureText.closed(1011, 'stream not open')).toBe('服务器上的视频流未打开');
     expect(failureText.closed(1011, 'playback session gone')).toBe('回放会话已结束');
+    // a connection outliving its play token (routes/media/token-expiry.ts)
+    expect(failureText.closed(1008, 'play token expired')).toBe('播放地址已过期');
     expect(failureText.closed(4000, 'something new')).toBe('与服务器的视频连接已断开（4000）');
     setLang('en-US');
     expect(failureText.closed(1000, 'stream stopped')).toBe('The stream stopped on the server');
+    expect(failureText.closed(1008, 'play token expired')).toBe('The play address expired');
   });
 
   it('keeps a browser’s or a library’s error code as written inside the sentence', () => {

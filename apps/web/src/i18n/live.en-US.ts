@@ -21,6 +21,7 @@ const liveEn = {
       streamStopped: 'The stream stopped on the server',
       playbackGone: 'The playback session has ended',
       playbackClosed: 'The playback was closed',
+      tokenExpired: 'The play address expired',
       flvEnded: 'The FLV stream ended',
       library: '{{player}} playback error ({{detail}})',
       whep: 'The server refused the WebRTC request ({{status}})',

@@ -20,6 +20,7 @@ const liveZh = {
       streamStopped: '服务器上的视频流已停止',
       playbackGone: '回放会话已结束',
       playbackClosed: '回放已关闭',
+      tokenExpired: '播放地址已过期',
       flvEnded: 'FLV 视频流已结束',
       library: '{{player}} 播放出错（{{detail}}）',
       whep: '服务器拒绝了 WebRTC 播放请求（{{status}}）',

@@ -167,6 +167,8 @@ interface Session {
   leaveOpus?: () => void;
   createdAt: number;
   timer?: NodeJS.Timeout;
+  /** Called once when the session ends, whatever ended it. */
+  onClose?: () => void;
 }
 
 export interface WhepOptions {
@@ -193,8 +195,11 @@ export class WhepSessions {
     return [...this.sessions.values()].map((s) => ({ id: s.id, key: s.key, createdAt: s.createdAt, state: s.pc.connectionState, stats: s.output.stats, video: s.video?.stats }));
   }
 
-  /** Answers an offer for a hub; the session starts sending once the peer connects. */
-  async create(hub: StreamHub, offer: string, addresses: string[]): Promise<{ id: string; answer: string }> {
+  /**
+   * Answers an offer for a hub; the session starts sending once the peer connects. `onClose` is
+   * called once when the session ends (the route cancels its token-expiry timer with it).
+   */
+  async create(hub: StreamHub, offer: string, addresses: string[], { onClose }: { onClose?: () => void } = {}): Promise<{ id: string; answer: string }> {
     const tracks = await waitTracks(hub, this.opts.tracksTimeoutMs ?? 8000);
     const video = tracks.find((t): t is VideoTrack => t.kind === 'video');
     if (video && video.codec !== 'h264') throw new WhepError(415, { key: 'whepNotH264', vars: { codec: video.codec.toUpperCase() } });
@@ -239,7 +244,7 @@ export class WhepSessions {
       undefined,
       g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
-    const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now() };
+    const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now(), onClose };
     const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
     const audioSender = g711 || aac ? pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' }).sender : undefined;
     this.sessions.set(id, session);
@@ -294,6 +299,7 @@ export class WhepSessions {
     if (!s) return false;
     this.sessions.delete(id);
     clearTimeout(s.timer);
+    s.onClose?.();
     s.unsubscribe?.();
     s.video?.close();
     s.leaveOpus?.();

@@ -47,10 +47,11 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
    * pages (share/channelstream) get them: an H.265 stream also offers its transcoded H.264 variant
    * (URLs.WS_FMP4_H264, ...), and the channel's "H.265 to H.264" switch (EnableH265ToH264) gives every
    * player the variant under the plain names, for players and integrations that cannot decode H.265.
+   * `notAfter` (unix seconds): the URLs' tokens expire no later (a shared link's end).
    */
-  async function playUrls(c: { enable_h265_to_h264: number }, key: string, protocol: PlayProtocol) {
-    const { urls, expiresAt } = await ctx.streams.urls(key);
-    const variants = await ctx.streams.variantUrls(key);
+  async function playUrls(c: { enable_h265_to_h264: number }, key: string, protocol: PlayProtocol, notAfter?: number) {
+    const { urls, expiresAt } = await ctx.streams.urls(key, notAfter);
+    const variants = await ctx.streams.variantUrls(key, { notAfter });
     const forced = !!c.enable_h265_to_h264 && Object.keys(variants).length > 0;
     const h264 = forced ? (Object.fromEntries(Object.entries(variants).map(([k, u]) => [k.replace(/_H264$/, ''), u])) as typeof urls) : undefined;
     return { URL: (h264 ?? urls)[protocol], URLs: h264 ?? { ...urls, ...variants }, expiresAt };
@@ -161,7 +162,8 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       const hub = ctx.streams.open(d, c, q.stream);
       if (!hub) throw invalidParam('channel', 'noStreamSource');
       const key = streamKey(c.id, q.stream);
-      const { URL, URLs } = await playUrls(c, key, q.protocol);
+      // The URLs end with the link: their connections are closed when their token expires.
+      const { URL, URLs } = await playUrls(c, key, q.protocol, check.claims.e);
       return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL, URLs, Stream: key, Name: c.name, ExpiresAt: check.claims.e });
     },
   );

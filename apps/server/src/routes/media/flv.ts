@@ -2,7 +2,7 @@
  * FLV routes: /flv/live/KEY.flv (HTTP-FLV: one long chunked response) and /ws_flv/live/KEY.flv (the
  * same bytes as WebSocket binary messages). Both authorise with authorizeMedia() and start at the
  * hub's cached GOP keyframe. `?hevc=12` writes H.265 with the legacy codec id 12 instead of enhanced
- * FLV's 'hvc1' (see packages/flv/README.md).
+ * FLV's 'hvc1' (see packages/flv/README.md). A connection let in by a play token ends at its expiry.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -10,6 +10,7 @@ import type { AppContext } from '../../context.js';
 import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
 import { outputViewers } from '../../media/stats.js';
 import { authorizeMedia, mediaHub } from './index.js';
+import { endAtExpiry, grantExpiry, TOKEN_EXPIRED_CLOSE } from './token-expiry.js';
 
 type Req = FastifyRequest<{ Params: { name: string }; Querystring: Record<string, string | undefined> }>;
 
@@ -57,7 +58,10 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       (err) => req.log.warn({ err }, 'flv output dropped a unit'),
     );
     const unsubscribe = hub.subscribe(output);
+    // HTTP has no close reason: the response just ends, as when the stream stops.
+    const expire = endAtExpiry(grantExpiry(req), () => res.end());
     const done = () => {
+      expire();
       unsubscribe();
       release();
       live.delete(res);
@@ -92,7 +96,9 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         (err) => req.log.warn({ err }, 'ws-flv output dropped a unit'),
       );
       const unsubscribe = hub.subscribe(output);
+      const expire = endAtExpiry(grantExpiry(req), () => socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason));
       const done = () => {
+        expire();
         unsubscribe();
         release();
       };

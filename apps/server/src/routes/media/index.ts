@@ -2,7 +2,8 @@
  * Media outputs served to players (issue 4). Outside /api, so the API's auth hook does not apply:
  * each output authorises its own requests. With play authentication on, a request needs either the
  * play_token handed out with the URL (signed, for this stream, not expired) or a logged-in user's
- * token whose role may see the channel.
+ * token whose role may see the channel. A connection let in by a play token ends when the token
+ * expires (token-expiry.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -20,6 +21,7 @@ import { playbackMediaRoutes } from './playback.js';
 import { snapshotRoutes } from './snapshot.js';
 import { thumbnailRoutes } from './thumbnail.js';
 import { webrtcRoutes } from './webrtc.js';
+import { endAtExpiry, grantExpiry, grantUntil, TOKEN_EXPIRED_CLOSE } from './token-expiry.js';
 
 export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: string) {
   const parsed = parseStreamKey(key);
@@ -29,7 +31,10 @@ export async function authorizeMedia(ctx: AppContext, req: FastifyRequest, key: 
   const playToken = (req.query as Record<string, unknown>)?.play_token;
   if (typeof playToken === 'string' && playToken) {
     const check = await ctx.streams.checkToken(playToken, key);
-    if (check.ok) return parsed;
+    if (check.ok) {
+      grantUntil(req, check.claims.e);
+      return parsed;
+    }
     throw new ApiError(401, 'playTokenInvalid');
   }
   const token = tokenOf(req);
@@ -94,7 +99,9 @@ export async function mediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       });
       const release = outputViewers(ctx.streams).add(key, 'WS_FMP4');
       const unsubscribe = hub.subscribe(output);
+      const expire = endAtExpiry(grantExpiry(req), () => socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason));
       const done = () => {
+        expire();
         unsubscribe();
         release();
       };

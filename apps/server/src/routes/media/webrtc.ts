@@ -2,7 +2,8 @@
  * WHEP (draft-ietf-wish-whep) for the WebRTC output: POST /webrtc/whep/KEY with an SDP offer
  * (application/sdp) answers 201 with the SDP answer and the session's URL in Location; DELETE on that
  * URL ends the session. No trickle: the answer carries every candidate, so PATCH answers 405. The
- * POST is authorised like every media URL (authorizeMedia); the session URL holds 128 random bits.
+ * POST is authorised like every media URL (authorizeMedia); the session URL holds 128 random bits. A
+ * session let in by a play token ends when the token expires.
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
@@ -12,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { WhepError, WhepSessions } from '../../media/outputs/webrtc.js';
 import { authorizeMedia, mediaHub } from './index.js';
+import { endAtExpiry, grantExpiry } from './token-expiry.js';
 
 /** Loopback and the network config's rtc_host (an address, or a name resolved now; several may be listed). */
 export async function rtcAddresses(ctx: AppContext): Promise<string[]> {
@@ -58,7 +60,9 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     if (!offer.startsWith('v=0')) return fail(req, reply, new WhepError(400, { key: 'whepNotOffer' }));
     const hub = await mediaHub(ctx, key);
     try {
-      const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx));
+      let expire: () => void = () => undefined;
+      const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx), { onClose: () => expire() });
+      expire = endAtExpiry(grantExpiry(req), () => void sessions.close(id));
       return reply
         .status(201)
         .header('location', `/webrtc/whep/${key}/${id}`)

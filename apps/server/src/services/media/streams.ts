@@ -116,25 +116,29 @@ export class StreamService {
   /**
    * Play URLs of the variants that suit a stream, named PROTOCOL + suffix (WS_FMP4_H264, ...): the
    * transcoded H.264 one only when the original's video is H.265. Waits a little for the tracks of a
-   * stream that is still connecting.
+   * stream that is still connecting. `notAfter` as for urls().
    */
-  async variantUrls(key: string, waitMs = 4000): Promise<Record<string, string>> {
+  async variantUrls(key: string, { waitMs = 4000, notAfter }: { waitMs?: number; notAfter?: number } = {}): Promise<Record<string, string>> {
     const hub = this.hubs.get(key);
     if (!hub || !this.variants.has('_h264')) return {};
     const end = Date.now() + waitMs;
     while (!hub.tracks.length && hub.state === 'connecting' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     const video = hub.tracks.find((t) => t.kind === 'video');
     if (video?.codec !== 'h265') return {};
-    const { urls } = await this.urls(`${key}_h264`);
+    const { urls } = await this.urls(`${key}_h264`, notAfter);
     return Object.fromEntries(Object.entries(urls).map(([p, u]) => [`${p}_H264`, u]));
   }
 
-  /** URLs of every output, with a play token when play authentication is on. */
-  async urls(key: string): Promise<{ urls: Record<PlayProtocol, string>; token?: string; expiresAt?: number }> {
+  /**
+   * URLs of every output, with a play token when play authentication is on. The token lives
+   * TokenTimeout, and no longer than `notAfter` (unix seconds): a shared link's URLs end with the
+   * link, as their connections do (a media connection ends when its token expires).
+   */
+  async urls(key: string, notAfter?: number): Promise<{ urls: Record<PlayProtocol, string>; token?: string; expiresAt?: number }> {
     const { PlayAuth, TokenTimeout } = await this.config.get('play');
     const paths = playPaths(key);
     if (!PlayAuth) return { urls: paths };
-    const exp = Math.floor(Date.now() / 1000) + TokenTimeout;
+    const exp = Math.min(Math.floor(Date.now() / 1000) + TokenTimeout, notAfter ?? Infinity);
     const token = signPlayToken(await this.secret(), { s: key, e: exp });
     const urls = Object.fromEntries(Object.entries(paths).map(([k, v]) => [k, `${v}?play_token=${token}`])) as Record<PlayProtocol, string>;
     return { urls, token, expiresAt: exp };

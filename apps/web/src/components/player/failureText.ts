@@ -10,9 +10,10 @@ import i18n from '../../i18n';
 
 const t = (key: string, vars?: Record<string, string | number>) => i18n.t(`player.failure.${key}`, vars);
 
-/** The server's close reasons (routes/media: index.ts, flv.ts, playback.ts; the playback sessions). */
+/** The server's close reasons (routes/media: index.ts, flv.ts, playback.ts, token-expiry.ts; the playback sessions). */
 const CLOSE_REASONS: Record<string, string> = {
   'stream not open': 'streamNotOpen',
+  'play token expired': 'tokenExpired',
   'stream stopped': 'streamStopped',
   'playback session gone': 'playbackGone',
   'playback closed': 'playbackClosed',
