@@ -366,11 +366,16 @@ export class ChannelService {
    * the device follows: online while any of its channels is.
    */
   async setOnline(channelPk: number, online: boolean, reason = ''): Promise<boolean> {
-    const c = await this.db.selectFrom('channels').selectAll().where('id', '=', channelPk).executeTakeFirst();
+    const c = await this.db
+      .selectFrom('channels')
+      .leftJoin('devices', 'devices.device_id', 'channels.parent_device_id')
+      .selectAll('channels')
+      .select('devices.enable as deviceEnable')
+      .where('channels.id', '=', channelPk)
+      .executeTakeFirst();
     if (!c) return false;
     // A probe that started before its device was disabled answers after: the device stays offline (device-enable.ts).
-    const device = await this.db.selectFrom('devices').select('enable').where('device_id', '=', c.parent_device_id).executeTakeFirst();
-    if (device && !device.enable) return false;
+    if (c.deviceEnable === 0) return false;
     const now = new Date().toISOString();
     const changed = c.online !== (online ? 1 : 0);
     await this.db
