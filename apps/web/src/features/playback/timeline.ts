@@ -33,6 +33,22 @@ export function zoomAt(v: View, factor: number, anchor: number): View {
   return clampView({ span, start: anchor - ratio * span });
 }
 
+/** Pixels of a wheel event's delta by its deltaMode (0 pixels, 1 lines, 2 pages), as browsers scroll them. */
+const WHEEL_UNIT_PX = [1, 40, 800];
+/** A wheel delta this large (pixels) or more is one notch of a mouse wheel (Chromium: 100-120, Firefox: 3 lines). */
+const WHEEL_NOTCH_PX = 50;
+
+/**
+ * The zoom factor of one wheel event: a mouse wheel's notch halves the span (down) or doubles it
+ * (up), so 24 h reach minutes in eight notches; a trackpad's small deltas zoom in proportion. The
+ * factor was 0.8 per event whatever its size: six notches left a 6-hour view in which a 3-minute
+ * recording was a sliver of a few pixels.
+ */
+export function wheelZoomFactor(e: { deltaY: number; deltaMode: number }): number {
+  const px = e.deltaY * (WHEEL_UNIT_PX[e.deltaMode] ?? 1);
+  return 2 ** clamp(px / WHEEL_NOTCH_PX, -1, 1);
+}
+
 /** The next button zoom level in (dir 1) or out (dir -1), centred on `centre`. */
 export function zoomStep(v: View, dir: 1 | -1, centre: number): View {
   let span: number;

@@ -1,6 +1,6 @@
 /**
  * The 24-hour timeline: recorded ranges as bars, hour ticks, the playhead, and a download
- * selection. Wheel zooms around the pointer (24 h down to 5 minutes); click or drag moves the
+ * selection. Wheel zooms around the pointer (×2 a notch, 24 h down to 5 minutes); click or drag moves the
  * playhead and seeks on release; Shift + drag selects a range to download.
  */
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
@@ -8,7 +8,7 @@ import { Button, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../day';
-import { clampView, rangeBoxes, ticks, timeToX, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
+import { clampView, rangeBoxes, ticks, timeToX, wheelZoomFactor, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
 
 interface Props {
   ranges: Range[];
@@ -46,7 +46,7 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
       const rect = el.getBoundingClientRect();
       const v = viewRef.current;
       const anchor = xToTime(e.clientX - rect.left, v, rect.width || 1);
-      onView(zoomAt(v, e.deltaY > 0 ? 1.25 : 0.8, anchor));
+      onView(zoomAt(v, wheelZoomFactor(e), anchor));
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => {
