@@ -73,7 +73,9 @@ test.describe('public players page', () => {
     const server = page.getByTestId('player-server-stats');
     await expect(server).toHaveAttribute('data-state', 'live', SLOW);
     await expect(server).toContainText(/[1-9]\d* 人观看/);
-    await expect(server).toContainText(/[1-9]\d* kbps/);
+    // one bit rate: the player's own measure; the server part says state and viewers only
+    await expect(page.getByTestId('player-stats')).toContainText(/[1-9][\d.]* [kM]bps/);
+    await expect(server).not.toContainText(/bps/);
     expect(sockets.some((u) => /\/api\/v1\/ws\/streamstat\?request_id=[^&]+&token=/.test(u))).toBe(true);
 
     // A phone-wide window: the channel's name and figures keep room beside the server's (the

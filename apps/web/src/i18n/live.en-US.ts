@@ -1,7 +1,7 @@
 /** English strings of the live player and the live pages (issue 4), merged into en-US. */
 const liveEn = {
   player: {
-    server: 'server {{state}} · {{viewers}} · {{kbps}} kbps',
+    server: 'server {{state}} · {{viewers}}',
     // i18next plural: _one for 1, the plain key (the shape zh-CN has) for every other count.
     viewers: '{{count}} viewers',
     viewers_one: '{{count}} viewer',

@@ -1,7 +1,7 @@
 /** Chinese strings of the live player and the live pages (issue 4), merged into zh-CN. */
 const liveZh = {
   player: {
-    server: '服务端 {{state}} · {{viewers}} · {{kbps}} kbps',
+    server: '服务端 {{state}} · {{viewers}}',
     viewers: '{{count}} 人观看',
     /** The server's ingest state of the stream (streamstat `state`). */
     serverState: { idle: '空闲', connecting: '连接中', live: '正常', retrying: '重连中', stopped: '已停止' },

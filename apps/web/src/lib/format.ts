@@ -10,6 +10,15 @@ export function formatBytes(n: number, digits = 2): string {
   return `${i === 0 ? v : v.toFixed(digits)} ${UNITS[i]}`;
 }
 
+/**
+ * A measured data rate (bytes a second) as a bit rate, the unit cameras and the server's figures use:
+ * "143 kbps", "2.4 Mbps" (decimal: 1 kbps = 1000 bit/s).
+ */
+export function formatBitrate(bytesPerSecond: number): string {
+  const kbps = Number.isFinite(bytesPerSecond) && bytesPerSecond > 0 ? (bytesPerSecond * 8) / 1000 : 0;
+  return kbps >= 1000 ? `${(kbps / 1000).toFixed(1)} Mbps` : `${Math.round(kbps)} kbps`;
+}
+
 /** Seconds as d h m s, coarse enough to read at a glance. */
 export function formatDuration(totalSeconds: number, labels: { d: string; h: string; m: string; s: string }): string {
   const s = Math.max(0, Math.floor(totalSeconds));

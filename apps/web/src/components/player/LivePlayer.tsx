@@ -20,9 +20,10 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { NOTIFY_DURATION_MS } from '@opencvr/shared';
-import { formatBytes } from '../../lib/format';
+import { formatBitrate } from '../../lib/format';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
+import { useFreshStat } from './freshStat';
 import { PtzPanel } from './PtzPanel';
 import { reasonText } from './reasonText';
 import { downloadSnapshot } from './snapshot';
@@ -102,6 +103,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     keepalive,
     onStats,
   });
+  // The figures beside the picture: the server's only while playing, from a message newer than the picture.
+  const figures = useFreshStat(server, stats.phase === 'playing');
 
   // Manual recording: the server's word (streamstat), or the answer of the last click until the
   // server's next status says the same.
@@ -165,7 +168,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     stats.codec,
     stats.transcoded ? t('player.transcoded') : '',
     stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
-    stats.phase === 'playing' ? `${formatBytes(stats.bytesPerSecond, 1)}/s` : '',
+    // One bit rate, the one measured here (the server's figure beside it was in other units and of another moment).
+    stats.phase === 'playing' ? formatBitrate(stats.bytesPerSecond) : '',
     stats.transport ? t(`player.transport.${stats.transport}`) : '',
   ].filter(Boolean);
   const showBar = !compact || hover || fullscreen;
@@ -246,17 +250,16 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             {info.join(' · ')}
             {notice ? `  ${notice}` : ''}
           </Typography.Text>
-          {server && (
+          {figures && (
             <span
               data-testid="player-server-stats"
-              data-state={server.state}
+              data-state={figures.state}
               style={{ flex: '0 1 auto', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', opacity: 0.85 }}
             >
               {t('player.server', {
                 // A state this console does not know yet shows as the server said it.
-                state: t(`player.serverState.${server.state}`, { defaultValue: server.state }),
-                viewers: t('player.viewers', { count: server.totalViewers }),
-                kbps: Math.round(server.bitrateKbps),
+                state: t(`player.serverState.${figures.state}`, { defaultValue: figures.state }),
+                viewers: t('player.viewers', { count: figures.totalViewers }),
               })}
             </span>
           )}
