@@ -11,10 +11,12 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     recordPathHint: 'Default: {{def}}; free space: {{free}}',
     segmentLength: 'Segment length',
     minutes: 'min',
+    segmentRange: 'The segment length must be from {{min}} to {{max}} minutes',
     keepFree: 'Keep free space',
     keepFreeHint: 'Below this free space the oldest non-important recordings are deleted first',
     defaultSaveDays: 'Default save days',
     dayUnit: 'days',
+    defaultSaveDaysRange: 'The default save days must be from {{min}} to {{max}}',
     // i18next plural: _one for 1, the plain key (the shape zh-CN has) for every other count.
     daysValue: '{{count}} days',
     daysValue_one: '{{count}} day',

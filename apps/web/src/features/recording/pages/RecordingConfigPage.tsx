@@ -19,6 +19,13 @@ import { RECORDING_HELP } from '../helpTopics';
 import { usePlans } from '../usePlans';
 
 const GB = 1024 ** 3;
+/**
+ * What the inputs take (the server's record config: SegmentSeconds 1-3600, DefaultSaveDays 1-3650;
+ * the spec names no limits). Out of range is said beside the input: the inputs' own min/max changed
+ * a typed 0 to the minimum without a word.
+ */
+const SEGMENT_MINUTES = { min: 0.1, max: 60 };
+const SAVE_DAYS = { min: 1, max: 3650 };
 
 interface PathForm {
   RecordPath: string;
@@ -66,14 +73,22 @@ export default function RecordingConfigPage() {
               <Form.Item name="RecordPath" label={t('recording.recordPath')} rules={[{ required: true, whitespace: true, message: t('recording.recordPathRequired') }, { pattern: /^\//, message: t('recording.recordPathAbsolute') }]} extra={path.data ? t('recording.recordPathHint', { def: path.data.Default, free: formatBytes(path.data.FreeBytes) }) : undefined}>
                 <Input style={{ maxWidth: 480 }} data-testid="record-path" />
               </Form.Item>
-              <Form.Item name="SegmentMinutes" label={t('recording.segmentLength')} rules={[{ required: true }]}>
-                <InputNumber min={0.1} max={60} step={1} addonAfter={t('recording.minutes')} />
+              <Form.Item
+                name="SegmentMinutes"
+                label={t('recording.segmentLength')}
+                rules={[{ required: true, type: 'number', ...SEGMENT_MINUTES, message: t('recording.segmentRange', SEGMENT_MINUTES) }]}
+              >
+                <InputNumber step={1} addonAfter={t('recording.minutes')} data-testid="segment-minutes" />
               </Form.Item>
               <Form.Item name="MinFreeGB" label={t('recording.keepFree')} rules={[{ required: true }]} extra={t('recording.keepFreeHint')}>
                 <InputNumber min={0} step={1} addonAfter="GB" />
               </Form.Item>
-              <Form.Item name="DefaultSaveDays" label={t('recording.defaultSaveDays')} rules={[{ required: true }]}>
-                <InputNumber min={1} max={3650} precision={0} addonAfter={t('recording.dayUnit')} />
+              <Form.Item
+                name="DefaultSaveDays"
+                label={t('recording.defaultSaveDays')}
+                rules={[{ required: true, type: 'number', ...SAVE_DAYS, message: t('recording.defaultSaveDaysRange', SAVE_DAYS) }]}
+              >
+                <InputNumber precision={0} addonAfter={t('recording.dayUnit')} data-testid="default-save-days" />
               </Form.Item>
               <Form.Item label=" " colon={false}>
                 <Button type="primary" htmlType="submit" loading={saving}>
