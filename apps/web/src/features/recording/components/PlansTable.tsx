@@ -1,8 +1,9 @@
 /** The plans table (name, save days, enabled, channel count) with edit and delete (confirmed). */
 import { Button, Popconfirm, Space, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { planEnabled, type RecordPlan } from '../api';
+import { openPlanForm } from '../planFormLink';
 
 interface Props {
   plans: RecordPlan[];
@@ -17,6 +18,8 @@ interface Props {
 export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, compact }: Props) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // The form returns to the page this table is on (the recording settings or the plans list).
+  const { pathname, search } = useLocation();
   return (
     <Table<RecordPlan>
       data-testid="plans-table"
@@ -34,7 +37,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
           title: t('common.actions'),
           render: (_, p) => (
             <Space>
-              <Button size="small" type="link" onClick={() => navigate(`/config/program/form?id=${p.ID}`)}>
+              <Button size="small" type="link" onClick={() => openPlanForm(navigate, pathname + search, p.ID)}>
                 {t('common.edit')}
               </Button>
               <Popconfirm title={t('recording.deleteConfirm', { name: p.Name })} onConfirm={() => onDelete(p)} okButtonProps={{ danger: true }}>

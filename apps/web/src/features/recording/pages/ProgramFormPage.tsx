@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Empty, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
 import { ChannelPicker } from '../../../components/ChannelPicker';
 import { PageTitle } from '../../../components/PageTitle';
@@ -17,6 +17,7 @@ import { RequestError } from '../../../lib/request';
 import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
 import { PlanChannelsTable, recordOff } from '../components/PlanChannelsTable';
 import { ScheduleEditor } from '../components/ScheduleEditor';
+import { planFormReturn } from '../planFormLink';
 import { emptyModel, isEmpty, modelOf } from '../scheduleModel';
 
 interface FormValues {
@@ -28,6 +29,8 @@ interface FormValues {
 export default function ProgramFormPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Saving or cancelling goes back where the form was opened (the recording settings or the plans list).
+  const back = planFormReturn(useLocation().state);
   const qc = useQueryClient();
   const [params] = useSearchParams();
   const id = Number(params.get('id')) || undefined;
@@ -66,7 +69,7 @@ export default function ProgramFormPage() {
       await savePlan({ id, name: v.name.trim(), save_days: v.save_days, enable: v.enable, schedule: api, channels, enable_record: turnOn && offCount > 0 ? 1 : undefined });
       notify.success(msg('success'));
       void qc.invalidateQueries({ queryKey: ['recordplans'] });
-      navigate('/config/program');
+      navigate(back);
     } catch (err) {
       if (!(err instanceof RequestError)) notify.error(errorMessage(err));
     } finally {
@@ -132,7 +135,7 @@ export default function ProgramFormPage() {
               >
                 {t('recording.check')}
               </Button>
-              <Button onClick={() => navigate('/config/program')}>{t('common.cancel')}</Button>
+              <Button onClick={() => navigate(back)}>{t('common.cancel')}</Button>
             </Space>
           </Form.Item>
         </Form>

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { PlansTable } from '../components/PlansTable';
+import { openPlanForm } from '../planFormLink';
 import { usePlans } from '../usePlans';
 
 export default function ProgramListPage() {
@@ -23,7 +24,7 @@ export default function ProgramListPage() {
         extra={
           <Space wrap>
             <Input.Search allowClear placeholder={t('recording.search')} value={q} onChange={(e) => { setQ(e.target.value); setPage(1); }} style={{ width: 220 }} />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/config/program/form')}>
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => openPlanForm(navigate, '/config/program')}>
               {t('recording.addPlan')}
             </Button>
           </Space>

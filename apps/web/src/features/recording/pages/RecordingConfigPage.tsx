@@ -8,7 +8,7 @@ import { Button, Card, Col, Form, Input, InputNumber, List, Row, Space, Typograp
 import { PlusOutlined, QuestionCircleOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { msg } from '../../../i18n';
@@ -16,6 +16,7 @@ import { notify } from '../../../lib/notify';
 import { fetchRecordPath, saveRecordPath } from '../api';
 import { PlansTable } from '../components/PlansTable';
 import { RECORDING_HELP } from '../helpTopics';
+import { openPlanForm } from '../planFormLink';
 import { usePlans } from '../usePlans';
 
 const GB = 1024 ** 3;
@@ -37,6 +38,7 @@ interface PathForm {
 export default function RecordingConfigPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   const [form] = Form.useForm<PathForm>();
   const [saving, setSaving] = useState(false);
   const path = useQuery({ queryKey: ['recordpath'], queryFn: fetchRecordPath });
@@ -103,7 +105,7 @@ export default function RecordingConfigPage() {
             extra={
               <Space>
                 <Link to="/config/program">{t('recording.allPlans')}</Link>
-                <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => navigate('/config/program/form')}>
+                <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => openPlanForm(navigate, pathname + search)} data-testid="recording-add-plan">
                   {t('recording.addPlan')}
                 </Button>
               </Space>

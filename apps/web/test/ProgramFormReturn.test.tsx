@@ -1,0 +1,81 @@
+/**
+ * Where the recording plan form returns: a new plan added on /config/recording landed, once saved,
+ * on /config/program instead of the page the user started from. The spec names the form
+ * (/config/program/form) but not where it returns, so it returns where it was opened from; opened
+ * directly (no opener), it returns to the plans list.
+ */
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { WEEKDAYS } from '@opencvr/shared';
+import ProgramFormPage from '../src/features/recording/pages/ProgramFormPage';
+import ProgramListPage from '../src/features/recording/pages/ProgramListPage';
+import RecordingConfigPage from '../src/features/recording/pages/RecordingConfigPage';
+import { planFormReturn } from '../src/features/recording/planFormLink';
+import { renderConsole, stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
+
+adminSessionPerTest();
+
+const plan = { ID: 7, Name: 'Nights', Schedule: { Monday: [{ StartTime: '00:00:00', EndTime: '01:00:00' }] }, Days: {}, SaveDays: 30, Enable: 1, Channels: [] };
+const stubs = () =>
+  stubApi({
+    'GET /api/v1/recordpath': () => v1({ RecordPath: '/data/rec', Default: '/data/rec', SegmentSeconds: 300, MinFreeBytes: 0, DefaultSaveDays: 30, FreeBytes: 1 }),
+    '/api/v1/recordplanlist': () => v1({ Plans: [plan], Total: 1 }),
+    '/api/v1/recordplaninfo': () => v1(plan),
+    '/api/v1/checkpush': () => v1({ Days: Object.fromEntries(WEEKDAYS.map((d) => [d, []])) }),
+    '/api/v1/setrecordplan': () => v1({ ID: 8 }),
+  });
+
+function Where() {
+  const { pathname } = useLocation();
+  return <div data-testid="where">{pathname}</div>;
+}
+
+const app = () => (
+  <>
+    <Where />
+    <Routes>
+      <Route path="/config/recording" element={<RecordingConfigPage />} />
+      <Route path="/config/program" element={<ProgramListPage />} />
+      <Route path="/config/program/form" element={<ProgramFormPage />} />
+    </Routes>
+  </>
+);
+const where = () => screen.getByTestId('where');
+
+describe('the recording plan form returns where it was opened', { timeout: 30_000 }, () => {
+  it('a new plan added on /config/recording returns there once saved', async () => {
+    const api = stubs();
+    renderConsole(app(), { path: '/config/recording' });
+    fireEvent.click(await screen.findByTestId('recording-add-plan'));
+    await waitFor(() => expect(where()).toHaveTextContent('/config/program/form'));
+    fireEvent.change(screen.getByLabelText('计划名称'), { target: { value: 'Days' } });
+    fireEvent.pointerDown(screen.getByTestId('cell-1-18'));
+    fireEvent.pointerUp(screen.getByTestId('cell-1-18'));
+    fireEvent.click(screen.getByTestId('plan-save'));
+    await waitFor(() => expect(api.callsTo('/api/v1/setrecordplan')).toHaveLength(1));
+    await waitFor(() => expect(where()).toHaveTextContent(/^\/config\/recording$/));
+  });
+
+  it('an edit opened from the plans table on /config/recording returns there when cancelled', async () => {
+    stubs();
+    renderConsole(app(), { path: '/config/recording' });
+    fireEvent.click(await screen.findByRole('button', { name: /编\s*辑/ }));
+    await waitFor(() => expect(where()).toHaveTextContent('/config/program/form'));
+    fireEvent.click(await screen.findByRole('button', { name: /取\s*消/ }));
+    await waitFor(() => expect(where()).toHaveTextContent(/^\/config\/recording$/));
+  });
+
+  it('opened from the plans list it returns to the list; opened directly, too', async () => {
+    stubs();
+    renderConsole(app(), { path: '/config/program' });
+    fireEvent.click(await screen.findByRole('button', { name: /新增录像计划/ }));
+    await waitFor(() => expect(where()).toHaveTextContent('/config/program/form'));
+    fireEvent.click(await screen.findByRole('button', { name: /取\s*消/ }));
+    await waitFor(() => expect(where()).toHaveTextContent(/^\/config\/program$/));
+    expect(planFormReturn(null)).toBe('/config/program');
+    expect(planFormReturn({ from: '//evil.example/x' })).toBe('/config/program');
+    expect(planFormReturn({ from: '/config/recording?x=1' })).toBe('/config/recording?x=1');
+  });
+});
