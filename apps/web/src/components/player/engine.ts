@@ -25,9 +25,10 @@ export interface EngineEvents {
   onUnsupported(mime: string): void;
   /**
    * The transport stopped. 'closed': the connection ended (reconnect the same way);
-   * 'fatal': this transport cannot play here (try the next one).
+   * 'fatal': this transport cannot play here (try the next one); 'expired': the server ended the
+   * connection at its play token's expiry (nothing failed: open again at once, with fresh URLs).
    */
-  onFailure(kind: 'closed' | 'fatal', reason: string): void;
+  onFailure(kind: 'closed' | 'fatal' | 'expired', reason: string): void;
 }
 
 export interface Engine {

@@ -223,6 +223,11 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         onFailure: (kind, reason) => {
           if (!mine()) return;
           stopEngine();
+          if (kind === 'expired') {
+            // The play token ran out (an hour by default), nothing failed: fresh URLs now, no back-off.
+            void connect();
+            return;
+          }
           failsHere++;
           if (kind === 'fatal' || failsHere >= ATTEMPTS_PER_TRANSPORT) {
             failed.add(transport!);

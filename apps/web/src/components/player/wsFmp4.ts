@@ -92,7 +92,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   const ws = new WebSocket(url);
   ws.binaryType = 'arraybuffer';
 
-  const fail = (kind: 'closed' | 'fatal', reason: string) => {
+  const fail = (kind: 'closed' | 'fatal' | 'expired', reason: string) => {
     if (stopped) return;
     stop();
     ev.onFailure(kind, reason);
@@ -290,7 +290,8 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     }
     pump();
   };
-  ws.onclose = (e: CloseEvent) => fail('closed', failureText.closed(e.code, e.reason));
+  // The server closes a socket at its play token's expiry (routes/media/token-expiry.ts) with these words.
+  ws.onclose = (e: CloseEvent) => fail(e.reason === 'play token expired' ? 'expired' : 'closed', failureText.closed(e.code, e.reason));
 
   function stop() {
     if (stopped) return;
