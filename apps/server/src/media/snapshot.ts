@@ -15,6 +15,11 @@ import type { StreamHub } from './hub.js';
  * `width`: scaled down to at most this width, height to match (thumbnails); never scaled up.
  */
 export function snapshotArgs(codec: VideoCodec, opts: { quality?: number; width?: number } = {}): string[] {
+  return oneJpegArgs(codec === 'h264' ? 'h264' : 'hevc', opts);
+}
+
+/** One JPEG on stdout from the first picture of stdin in `inputFormat`, scaled down to at most `width`. */
+function oneJpegArgs(inputFormat: string, opts: { quality?: number; width?: number }): string[] {
   // The quotes keep the comma inside min() from splitting the filter graph.
   const scale = opts.width ? ['-vf', `scale='min(${Math.floor(opts.width)},iw)':-2`] : [];
   return [
@@ -23,7 +28,7 @@ export function snapshotArgs(codec: VideoCodec, opts: { quality?: number; width?
     'error',
     '-nostdin',
     '-f',
-    codec === 'h264' ? 'h264' : 'hevc',
+    inputFormat,
     '-i',
     'pipe:0',
     '-frames:v',
@@ -135,27 +140,7 @@ export async function decodeJpeg(
 
 /** ffmpeg's arguments to scale a JPEG on stdin (a camera's own snapshot) down to at most `width`, one JPEG on stdout. */
 export function scaleJpegArgs(opts: { width: number; quality?: number }): string[] {
-  return [
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-f',
-    'jpeg_pipe',
-    '-i',
-    'pipe:0',
-    '-frames:v',
-    '1',
-    '-vf',
-    `scale='min(${Math.floor(opts.width)},iw)':-2`,
-    '-f',
-    'image2',
-    '-c:v',
-    'mjpeg',
-    '-q:v',
-    String(opts.quality ?? 4),
-    'pipe:1',
-  ];
+  return oneJpegArgs('jpeg_pipe', opts);
 }
 
 /** A camera's JPEG scaled down to a card's size; SnapshotError when ffmpeg cannot read it. */
