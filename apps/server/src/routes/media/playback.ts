@@ -1,7 +1,8 @@
 /**
  * The playback socket: /ws_m4s/playback/<request id>.mp4?play_token=... (the URL devices/record/playback
  * answers). The token is signed for "playback:<id>"; without one, the session's own user (by its
- * login token) may connect. One socket per session; closing it ends the session.
+ * login token) may connect. One socket per session; closing it ends the session. A socket let in by
+ * a play token is closed at the token's expiry (token-expiry.ts), which ends the session too.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -9,6 +10,7 @@ import { isAdmin, tokenOf } from '../../http/auth.js';
 import { ApiError, duplicate, notFound } from '../../http/errors.js';
 import { playbackOf } from '../../services/playback/index.js';
 import { gbRecordsOf } from '../../gb/records/index.js';
+import { endAtExpiry, grantExpiry, grantUntil, TOKEN_EXPIRED_CLOSE } from './token-expiry.js';
 
 const idOf = (name: string) => /^([0-9a-f]{32})\.mp4$/.exec(name)?.[1];
 
@@ -25,7 +27,10 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const playToken = (req.query as Record<string, unknown>)?.play_token;
     if (typeof playToken === 'string' && playToken) {
       const check = await ctx.streams.checkToken(playToken, `playback:${id}`);
-      if (check.ok) return session;
+      if (check.ok) {
+        grantUntil(req, check.claims.e);
+        return session;
+      }
       throw new ApiError(401, 'playTokenInvalid');
     }
     const token = tokenOf(req);
@@ -45,7 +50,11 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
         socket.close(1011, 'playback session gone');
         return;
       }
-      const done = () => session.close();
+      const expire = endAtExpiry(grantExpiry(req), () => socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason));
+      const done = () => {
+        expire();
+        session.close();
+      };
       socket.on('close', done);
       socket.on('error', done);
       socket.on('message', () => undefined);
