@@ -129,14 +129,42 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
     return positionOf(anchorRef.current, video.currentTime);
   }, [videoRef]);
 
+  /**
+   * The playhead's day second at the <video>'s last timeupdate while a session plays or is paused.
+   * A renewal resumes from here: the engine empties the <video> (currentTime 0) before it reports
+   * the close, so position() no longer knows.
+   */
+  const lastAtRef = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const onTime = () => {
+      const phase = stateRef.current.phase;
+      if (phase !== 'playing' && phase !== 'paused') return;
+      const at = positionOf(anchorRef.current, video.currentTime);
+      if (at !== undefined) lastAtRef.current = at;
+    };
+    video.addEventListener('timeupdate', onTime);
+    return () => video.removeEventListener('timeupdate', onTime);
+  }, [videoRef]);
+
+  const pause = useCallback(() => {
+    videoRef.current?.pause();
+    const id = stateRef.current.requestId;
+    if (id) void controlPlayback(id, 'pause').catch(() => undefined);
+    update({ phase: 'paused' });
+  }, [update, videoRef]);
+
+  /** `paused`: stop again at the first picture (a renewal of a paused playback). */
   const playAt = useCallback(
-    async (second: number, end = DAY) => {
+    async (second: number, end = DAY, { paused = false }: { paused?: boolean } = {}) => {
       const video = videoRef.current;
       if (!video) return;
       stop();
       const gen = genRef.current;
       const from = Math.max(0, Math.min(DAY - 1, Math.floor(second)));
       anchorRef.current = [{ day: from, media: null }];
+      lastAtRef.current = undefined;
       update({ phase: 'loading', reason: '', position: from });
       let answer;
       try {
@@ -168,11 +196,23 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
               v.playbackRate = videoRateFor(stateRef.current.speed, inStreamRef.current);
             }
             update({ phase: 'playing' });
+            if (paused) {
+              paused = false;
+              pause();
+            }
           },
           onUnsupported: (mime) => mine() && update({ phase: 'unsupported', reason: mime }),
-          onFailure: (_kind, reason) => {
+          onFailure: (kind, reason) => {
             if (!mine()) return;
-            if (stateRef.current.phase !== 'ended') update({ phase: 'error', reason });
+            const phase = stateRef.current.phase;
+            if (phase === 'ended') return;
+            if (kind === 'expired') {
+              // The server closed the socket at its play token's expiry (24 h; routes/media/token-expiry.ts),
+              // nothing failed: a new session (a fresh URL) from where the playhead was, paused if it was.
+              void playAt(lastAtRef.current ?? from, end, { paused: phase === 'paused' });
+              return;
+            }
+            update({ phase: 'error', reason });
           },
         },
         {
@@ -187,15 +227,8 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
         },
       );
     },
-    [device, channel, day, source, stop, update, videoRef],
+    [device, channel, day, source, stop, update, pause, videoRef],
   );
-
-  const pause = useCallback(() => {
-    videoRef.current?.pause();
-    const id = stateRef.current.requestId;
-    if (id) void controlPlayback(id, 'pause').catch(() => undefined);
-    update({ phase: 'paused' });
-  }, [update, videoRef]);
 
   const resume = useCallback(() => {
     const id = stateRef.current.requestId;
