@@ -1,12 +1,12 @@
 /**
  * The channel picker (plans, groups, roles): a search's channels can be taken all at once, with what
  * each row says of the channel (its device's name, its own recording switch), so 1,500 cameras are
- * not ticked one by one.
+ * not ticked one by one; a device's box takes all its cameras (an NVR's 64), half-ticked when some are.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { ChannelPicker } from '../src/components/ChannelPicker';
-import { renderConsole, stubApi, v1 } from './helpers/console';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
 
 adminSessionPerTest();
@@ -31,5 +31,85 @@ describe('ChannelPicker', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(onOk).toHaveBeenCalledTimes(1));
     expect(onOk.mock.calls[0]![0].channels).toEqual([1, 2, 3].map((i) => ({ DeviceID: String(i), ChannelID: '1', Name: `Gate ${i}`, DeviceName: `NVR ${i}`, EnableRecord: i % 2 })));
+  });
+});
+
+describe('ChannelPicker device boxes', { timeout: 30_000 }, () => {
+  // An NVR of 64 cameras, 50 shown on expand (the tree's page); its camera list answers at most 40 a
+  // call, so taking the device needs more than one page and more than the tree ever loaded.
+  const cam = (i: number) => ({ ParentDeviceID: 'NVR', ChannelID: String(i), Name: `Cam ${i}`, DeviceName: 'NVR 64', GBID: String(i), Parental: 0, EnableRecord: 1 });
+  const cams = Array.from({ length: 64 }, (_, i) => cam(i + 1));
+  const serve = () =>
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: 'NVR', DeviceName: 'NVR 64' }], TotalCount: 1 }),
+      '/api/v1/channelsconfig': (c) => v1({ Channels: cams.slice(Number(c.query.get('start')), Number(c.query.get('start')) + 50), ChannelCount: 64 }),
+      '/api/v1/devices/NVR/channels': (c) => {
+        const start = Number(c.query.get('start'));
+        return v1({ Channels: cams.slice(start, start + Math.min(40, Number(c.query.get('limit')))), ChannelCount: 64 });
+      },
+    });
+  const row = (name: string) => screen.getByText(name).closest('.ant-tree-treenode') as HTMLElement;
+  const box = (name: string) => row(name).querySelector('.ant-tree-checkbox') as HTMLElement;
+
+  it('ticks all of a device’s cameras, not loaded ones too, half-ticks it when some are unticked, and sends the same channel list', async () => {
+    const api = serve();
+    const onOk = vi.fn();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={onOk} />);
+    await screen.findByText('NVR 64');
+    fireEvent.click(box('NVR 64'));
+    expect(await screen.findByText('已选 64 项')).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/devices/NVR/channels').map((c) => c.query.get('start'))).toEqual(['0', '40']);
+    expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-checked');
+
+    // Expanded, one camera unticked: the device is half-ticked; ticked again, it takes all back.
+    fireEvent.click(row('NVR 64').querySelector('.ant-tree-switcher')!);
+    await screen.findByText('Cam 1');
+    fireEvent.click(box('Cam 1'));
+    expect(screen.getByText('已选 63 项')).toBeInTheDocument();
+    expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-indeterminate');
+    fireEvent.click(box('NVR 64'));
+    expect(await screen.findByText('已选 64 项')).toBeInTheDocument();
+    expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-checked');
+
+    // Unticked, the device gives all back.
+    fireEvent.click(box('NVR 64'));
+    expect(screen.getByText('已选 0 项')).toBeInTheDocument();
+    expect(box('NVR 64')).not.toHaveClass('ant-tree-checkbox-checked');
+    expect(box('NVR 64')).not.toHaveClass('ant-tree-checkbox-indeterminate');
+
+    fireEvent.click(box('NVR 64'));
+    expect(await screen.findByText('已选 64 项')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /确\s*定/ })).toBeEnabled());
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(onOk).toHaveBeenCalledTimes(1));
+    expect(onOk.mock.calls[0]![0]).toEqual({
+      channels: cams.map((c) => ({ DeviceID: 'NVR', ChannelID: c.ChannelID, Name: c.Name, DeviceName: 'NVR 64', EnableRecord: 1 })),
+      devices: [],
+    });
+  });
+
+  it('half-ticks a device whose cameras were picked one by one', async () => {
+    serve();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('NVR 64');
+    expect(box('NVR 64')).not.toHaveClass('ant-tree-checkbox-indeterminate');
+    fireEvent.click(row('NVR 64').querySelector('.ant-tree-switcher')!);
+    await screen.findByText('Cam 2');
+    fireEvent.click(box('Cam 2'));
+    expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-indeterminate');
+  });
+
+  it('says so when a ticked device has no cameras, and picks nothing', async () => {
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: 'EMPTY', DeviceName: 'Empty NVR' }], TotalCount: 1 }),
+      '/api/v1/devices/EMPTY/channels': () => v1({ Channels: [], ChannelCount: 0 }),
+    });
+    const notices = captureNotices();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('Empty NVR');
+    fireEvent.click(box('Empty NVR'));
+    await waitFor(() => expect(notices).toEqual(['warning:设备 Empty NVR 没有可选的通道']));
+    expect(screen.getByText('已选 0 项')).toBeInTheDocument();
+    expect(box('Empty NVR')).not.toHaveClass('ant-tree-checkbox-checked');
   });
 });

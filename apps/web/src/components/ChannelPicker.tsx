@@ -1,15 +1,18 @@
 /**
  * A dialog to pick channels (or devices) for a group or a role: devices → their channels level by
  * level, loaded on expand; with a search text, the matching channels of every device (all/channels)
- * or the matching devices.
+ * or the matching devices. Picking channels, a device's box takes all its cameras (loaded page by page,
+ * also those not shown yet) and is half-ticked while only some are picked.
  */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, Empty, Input, Modal, Space, Spin, Tree, Typography } from 'antd';
 import { FolderOutlined, HddOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { CHANNEL_SEARCH_LIMIT, TREE_PAGE_SIZE, type ChannelRow, type DeviceRow } from '@opencvr/shared';
-import { fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
+import { fetchAllDeviceCameras, fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
+import { notify } from '../lib/notify';
 import { useDebounced } from '../lib/useDebounced';
+import { deviceTick } from './deviceTicks';
 import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
 
 export interface PickedChannel extends ChannelRef {
@@ -43,6 +46,12 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
   const query = useDebounced(q.trim());
   const [picked, setPicked] = useState<Map<string, Node>>(new Map());
   const [loading, setLoading] = useState(false);
+  // Channels mode: each ticked device's camera keys (to tell ticked from half-ticked), and the devices
+  // whose cameras are being loaded (their box waits, the OK button too, or it would send too few).
+  const [cameras, setCameras] = useState<Map<string, string[]>>(new Map());
+  const [resolving, setResolving] = useState<Set<string>>(new Set());
+  // Bumped at each opening: a device's cameras answering after the dialog closed pick nothing in the next.
+  const opening = useRef(0);
 
   const load = useCallback<LazyLoader<Node>>(
     async (parent, start) => {
@@ -73,8 +82,49 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
       .finally(() => setLoading(false));
   }, [open, query, reset, loadChildren]);
   useEffect(() => {
-    if (open) setPicked(new Map());
+    if (!open) return;
+    opening.current += 1;
+    setPicked(new Map());
+    setCameras(new Map());
+    setResolving(new Set());
   }, [open]);
+
+  const pickedPerDevice = useMemo(() => {
+    const counts = new Map<string, number>();
+    for (const n of picked.values()) if (n.kind === 'channel') counts.set(n.channel.ParentDeviceID, (counts.get(n.channel.ParentDeviceID) ?? 0) + 1);
+    return counts;
+  }, [picked]);
+  const tickOf = (device: string) => deviceTick(device, cameras, pickedPerDevice, (key) => picked.has(key));
+
+  /** A device's box in channels mode: ticked, it gives back all its channels; otherwise it takes all its cameras. */
+  const toggleDevice = async (device: DeviceRow) => {
+    const id = device.DeviceID;
+    if (tickOf(id) === 'all') {
+      setPicked((prev) => new Map([...prev].filter(([, n]) => n.kind !== 'channel' || n.channel.ParentDeviceID !== id)));
+      return;
+    }
+    const at = opening.current;
+    setResolving((prev) => new Set(prev).add(id));
+    try {
+      const rows = await fetchAllDeviceCameras(id);
+      if (at !== opening.current) return;
+      if (!rows.length) notify.warning(t('devices.picker.noCameras', { name: device.DeviceName || id }));
+      setCameras((prev) => new Map(prev).set(id, rows.map((c) => channelKey(c.ParentDeviceID, c.ChannelID))));
+      setPicked((prev) => {
+        const next = new Map(prev);
+        for (const c of rows) next.set(channelKey(c.ParentDeviceID, c.ChannelID), { kind: 'channel', channel: c });
+        return next;
+      });
+    } catch {
+      /* the request layer said why; nothing was picked */
+    } finally {
+      setResolving((prev) => {
+        const next = new Set(prev);
+        next.delete(id);
+        return next;
+      });
+    }
+  };
 
   const checkableKind = mode === 'devices' ? 'device' : 'channel';
   const treeData = tree.build(
@@ -91,13 +141,18 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
             {extra && <Typography.Text type="secondary">{extra}</Typography.Text>}
           </Space>
         ),
-        checkable: n.kind === checkableKind,
+        checkable: n.kind === checkableKind || (mode === 'channels' && n.kind === 'device'),
+        disableCheckbox: n.kind === 'device' && resolving.has(n.device.DeviceID),
         selectable: false,
       };
     },
     <Typography.Link>{t('devices.picker.loadMore')}</Typography.Link>,
   );
-  const checkedKeys = useMemo(() => [...picked.keys()], [picked]);
+  const deviceKeys = mode === 'channels' ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'device') : [];
+  const checkedKeys = {
+    checked: [...picked.keys(), ...deviceKeys.filter((i) => i.data.kind === 'device' && tickOf(i.data.device.DeviceID) === 'all').map((i) => i.key)],
+    halfChecked: deviceKeys.filter((i) => i.data.kind === 'device' && tickOf(i.data.device.DeviceID) === 'some').map((i) => i.key),
+  };
   // A search's channels can be taken all at once: a site of 1,500 cameras is not picked one by one.
   const results = useMemo(
     () => (query && mode === 'channels' ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'channel') : []),
@@ -134,7 +189,7 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
         <Space>
           <Typography.Text type="secondary">{t('devices.picker.selected', { count: picked.size })}</Typography.Text>
           <Button onClick={onCancel}>{t('common.cancel')}</Button>
-          <Button type="primary" disabled={!picked.size} loading={saving} onClick={submit}>
+          <Button type="primary" disabled={!picked.size || resolving.size > 0} loading={saving || resolving.size > 0} onClick={submit}>
             {t('devices.picker.ok')}
           </Button>
         </Space>
@@ -178,6 +233,10 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
               onCheck={(_, info) => {
                 const node = info.node as unknown as LazyTreeNode<Node>;
                 if (!node.data) return;
+                if (mode === 'channels' && node.data.kind === 'device') {
+                  void toggleDevice(node.data.device);
+                  return;
+                }
                 setPicked((prev) => {
                   const next = new Map(prev);
                   if (next.has(node.key)) next.delete(node.key);

@@ -28,6 +28,7 @@ export interface LazyTreeNode<T> {
   moreOf?: string;
   children?: LazyTreeNode<T>[];
   checkable?: boolean;
+  disableCheckbox?: boolean;
   selectable?: boolean;
 }
 

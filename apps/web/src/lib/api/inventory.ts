@@ -38,6 +38,27 @@ export const fetchOneChannel = (device: string, channel: string) =>
     (p) => p.Channels.find((c) => c.ChannelID === channel) ?? null,
   );
 
+/** A page of one device's cameras at every level of its folders (the server pages cameras only). */
+const fetchDeviceCameras = (device: string, start: number, limit: number) =>
+  getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { start, limit });
+
+/** Pages one device's cameras at a time when a picker takes the whole device (an NVR's 64 or 500). */
+const DEVICE_CAMERAS_PAGE = 500;
+
+/**
+ * Every camera of one device, page by page: a picker's device tick takes them all, also those the
+ * lazily loaded tree has not shown (folded, behind "load more" or under GB folders).
+ */
+export async function fetchAllDeviceCameras(device: string): Promise<ChannelRow[]> {
+  const all: ChannelRow[] = [];
+  for (;;) {
+    const page = await fetchDeviceCameras(device, all.length, DEVICE_CAMERAS_PAGE);
+    all.push(...page.Channels);
+    // An empty page ends it too: a count that grew while paging must not loop.
+    if (!page.Channels.length || all.length >= page.ChannelCount) return all;
+  }
+}
+
 /** Channel search across every device (needs a non-empty query, spec 5). */
 export const searchAllChannels = (q: string, limit: number, start = 0) =>
   getV1<ChannelPage>('/api/v1/all/channels', { q, start, limit });
