@@ -2,6 +2,10 @@
  * End-to-end tests in Debian's Chromium (never `playwright install`: it downloads a browser).
  * The global setup starts the server on a free port with a fresh data folder; tests use relative
  * URLs (baseURL). Run: `npm test -- --only e2e`, or `npx playwright test -c e2e/playwright.config.ts`.
+ *
+ * One worker runs the files in the order of their names, on one server: foundation.spec.ts walks the
+ * first-run wizard, so it needs the server before anything initialises it, and no file may sort
+ * before it (the others accept a fresh or an initialised server).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
