@@ -6,11 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
 import type { PlaybackState } from '../src/features/playback/usePlayback';
 import { clearSession } from '../src/lib/session';
 import { setLang } from '../src/i18n';
-import { renderConsole, stubApi, v1 } from './helpers/console';
+import { openBackchannel } from './helpers/backchannel';
 import { loginAdmin } from './helpers/dialogs';
 
 const pb = vi.hoisted(() => ({ state: { phase: 'idle', reason: '', requestId: '', speed: 1 } as PlaybackState }));
@@ -27,7 +26,6 @@ vi.mock('../src/features/playback/usePlayback', async (importOriginal) => ({
     stop: () => undefined,
   }),
 }));
-const { default: BackchannelPage } = await import('../src/features/playback/pages/BackchannelPage');
 
 beforeEach(() => loginAdmin());
 afterEach(() => {
@@ -36,26 +34,13 @@ afterEach(() => {
   setLang('zh-CN');
 });
 
-function open() {
-  stubApi({
-    '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Yard' }], ChannelCount: 1 }),
-    '/api/v1/record/querymonthly': () => '0'.repeat(30),
-    '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
-  });
-  renderConsole(
-    <Routes>
-      <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
-    </Routes>,
-    { path: '/video/backchannel/5/1/20261127' },
-  );
-}
 
 const HEVC = 'video/mp4; codecs="hvc1.4.10.L60.98.8"';
 
 describe('/video/backchannel with a recording this browser cannot decode', { timeout: 30_000 }, () => {
   it('says an H.265 recording cannot play here and that a download can, in Chinese and English', async () => {
     pb.state = { phase: 'unsupported', reason: HEVC, requestId: 'r1', speed: 1 };
-    open();
+    openBackchannel({ name: 'Yard' });
     const status = await screen.findByTestId('playback-status');
     expect(status).toHaveTextContent('当前浏览器不支持 H.265 解码，无法在页面中回放该录像，可下载后用本地播放器观看');
     setLang('en-US');
@@ -64,7 +49,7 @@ describe('/video/backchannel with a recording this browser cannot decode', { tim
 
   it('keeps the plain message for another codec', async () => {
     pb.state = { phase: 'unsupported', reason: 'video/mp4; codecs="av01.0.04M.08"', requestId: 'r1', speed: 1 };
-    open();
+    openBackchannel({ name: 'Yard' });
     expect(await screen.findByTestId('playback-status')).toHaveTextContent('当前浏览器无法解码该视频（video/mp4; codecs="av01.0.04M.08"）');
   });
 });
