@@ -70,6 +70,8 @@ describe('ChannelPicker device boxes', { timeout: 30_000 }, () => {
     fireEvent.click(box('NVR 64'));
     expect(await screen.findByText('已选 64 项')).toBeInTheDocument();
     expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-checked');
+    // The tree's virtual list takes its own render to enable the box the read had disabled.
+    await waitFor(() => expect(box('NVR 64')).not.toHaveClass('ant-tree-checkbox-disabled'));
 
     // Unticked, the device gives all back.
     fireEvent.click(box('NVR 64'));
@@ -97,6 +99,23 @@ describe('ChannelPicker device boxes', { timeout: 30_000 }, () => {
     await screen.findByText('Cam 2');
     fireEvent.click(box('Cam 2'));
     expect(box('NVR 64')).toHaveClass('ant-tree-checkbox-indeterminate');
+  });
+
+  it('while a ticked device is read, OK is disabled and keeps its name (no lingering loading icon), then takes the cameras', async () => {
+    let answer: (body: unknown) => void = () => undefined;
+    const cam1 = { ParentDeviceID: 'D6', ChannelID: '1', Name: 'Gate', DeviceName: 'Gate', GBID: '1', Parental: 0, EnableRecord: 0 };
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: 'D6', DeviceName: 'Gate' }], TotalCount: 1 }),
+      '/api/v1/devices/D6/channels': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('Gate');
+    fireEvent.click(box('Gate'));
+    expect(await screen.findByText('正在读取设备的通道…')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /^\s*确\s*定\s*$/ })).toBeDisabled();
+    answer(v1({ Channels: [cam1], ChannelCount: 1 }));
+    expect(await screen.findByText('已选 1 项')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('button', { name: /^\s*确\s*定\s*$/ })).toBeEnabled());
   });
 
   it('says so when a ticked device has no cameras, and picks nothing', async () => {

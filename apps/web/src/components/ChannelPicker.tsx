@@ -187,9 +187,14 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
       destroyOnHidden
       footer={
         <Space>
-          <Typography.Text type="secondary">{t('devices.picker.selected', { count: picked.size })}</Typography.Text>
+          <Typography.Text type="secondary" aria-live="polite">
+            {resolving.size > 0 ? t('devices.picker.reading') : t('devices.picker.selected', { count: picked.size })}
+          </Typography.Text>
           <Button onClick={onCancel}>{t('common.cancel')}</Button>
-          <Button type="primary" disabled={!picked.size || resolving.size > 0} loading={saving || resolving.size > 0} onClick={submit}>
+          {/* Waiting for a device's cameras, OK is only disabled: a button's loading icon leaves through a
+              motion, and when that motion's end is missed (a busy machine) the hidden icon stays in the
+              button and its name reads "loading OK" for good. */}
+          <Button type="primary" disabled={!picked.size || resolving.size > 0} loading={saving} onClick={submit}>
             {t('devices.picker.ok')}
           </Button>
         </Space>

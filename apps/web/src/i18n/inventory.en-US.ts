@@ -134,6 +134,7 @@ const inventoryEn: typeof inventoryZh = {
       narrow: '{{count}} more: type a name, ID or IP',
       selected: '{{count}} selected',
       allResults: 'All {{count}} results',
+      reading: 'Reading the device’s channels…',
       noCameras: 'The device {{name}} has no channels to pick',
       loadMore: 'Load more',
       ok: 'OK',

@@ -132,6 +132,7 @@ const inventoryZh = {
       narrow: '还有 {{count}} 个设备：输入名称 / ID / IP 查找',
       selected: '已选 {{count}} 项',
       allResults: '全选搜索结果（{{count}} 个）',
+      reading: '正在读取设备的通道…',
       noCameras: '设备 {{name}} 没有可选的通道',
       loadMore: '加载更多',
       ok: '确定',

@@ -31,6 +31,7 @@ export interface Call {
   headers: Record<string, string>;
 }
 
+/** The answer's body, or a promise of it (a test holds an answer back to see the page while it waits). */
 type Handler = (call: Call) => unknown;
 
 /** The /api/v1 envelope the server wraps bodies in. */
@@ -57,7 +58,7 @@ export function stubApi(routes: Record<string, Handler>) {
     const handler = routes[`${method} ${url.pathname}`] ?? routes[url.pathname];
     if (!handler)
       return new Response(JSON.stringify({ code: 404, msg: `no stub for ${method} ${url.pathname}` }), { status: 404 });
-    return new Response(JSON.stringify(handler(call)), {
+    return new Response(JSON.stringify(await handler(call)), {
       status: 200,
       headers: { 'Content-Type': 'application/json' },
     });
