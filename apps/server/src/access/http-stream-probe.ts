@@ -9,19 +9,27 @@
  *   left to ffmpeg, which demuxes more than this knows.
  * Redirects are followed (5 at most, http and https only, as ffmpeg's protocol whitelist allows);
  * the channel's credentials go as Basic, and only to the address's own origin. Every failure is a
- * result with the stream checker's words (status-reason.ts renders them), never an exception.
+ * result with the log's words and the catalogue's reason (what the channel stores), never an exception.
  */
 import http from 'node:http';
 import https from 'node:https';
-import { socketReason } from './rtsp/probe.js';
+import type { Reason } from '@opencvr/shared';
+import { ABORTED, answeredMiss, socketMiss, timeoutMiss, type ProbeMiss } from './rtsp/probe.js';
 import { looksLikePlaylist, readHlsPlaylist } from './hls-playlist.js';
 
 export interface HttpProbeResult {
   ok: boolean;
   /** The last HTTP status; 0 when none came. */
   status: number;
+  /** "OK", or why not in the log's words. */
   reason: string;
+  /** Why not, from the REASONS catalogue; absent when ok. */
+  why?: Reason;
 }
+
+const OK = (status: number): HttpProbeResult => ({ ok: true, status, reason: 'OK' });
+const miss = (status: number, m: ProbeMiss): HttpProbeResult => ({ ok: false, status, reason: m.reason, why: m.why });
+const NOT_HLS: ProbeMiss = { reason: 'not an HLS playlist', why: { key: 'statusNotHls' } };
 
 /** What the probe reads of a playlist at most (a live one is a few KB; a VOD one of hours, a few hundred). */
 const MAX_PLAYLIST = 1 << 20;
@@ -34,10 +42,10 @@ const isFlv = (b: Uint8Array) => b.length >= 3 && b[0] === 0x46 && b[1] === 0x4c
 
 class Failure extends Error {
   constructor(
-    readonly reason: string,
+    readonly miss: ProbeMiss,
     readonly status = 0,
   ) {
-    super(reason);
+    super(miss.reason);
   }
 }
 
@@ -64,15 +72,18 @@ async function get(url: URL, auth: { origin: string; header: string } | undefine
       try {
         next = new URL(location, url);
       } catch {
-        throw new Failure(`${status} redirect to an invalid address`, status);
+        throw new Failure({ reason: `${status} redirect to an invalid address`, why: { key: 'statusBadRedirect', vars: { status } } }, status);
       }
-      if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new Failure(`${status} redirect to ${next.protocol}// (not followed)`, status);
+      if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+        const why: Reason = { key: 'statusRedirectNotFollowed', vars: { status, protocol: next.protocol } };
+        throw new Failure({ reason: `${status} redirect to ${next.protocol}// (not followed)`, why }, status);
+      }
       url = next;
       continue;
     }
     if (status < 200 || status >= 300) {
       res.destroy();
-      throw new Failure(`${status} ${res.statusMessage ?? ''}`.trim(), status);
+      throw new Failure(answeredMiss(status, res.statusMessage ?? ''), status);
     }
     return { res, url };
   }
@@ -98,15 +109,15 @@ async function readBody(res: http.IncomingMessage, enough: (got: Uint8Array) => 
 /** A playlist read whole: a media playlist must list a segment, a master one's first variant is fetched and must. */
 async function checkPlaylist(body: Uint8Array, at: URL, status: number, auth: Parameters<typeof get>[1], signal: AbortSignal, depth = 0): Promise<HttpProbeResult> {
   const list = readHlsPlaylist(new TextDecoder().decode(body));
-  if (list.kind === 'not-hls') return { ok: false, status, reason: 'not an HLS playlist' };
-  if (list.kind === 'media') return list.segments > 0 ? { ok: true, status, reason: 'OK' } : { ok: false, status, reason: 'the HLS playlist lists no segment' };
+  if (list.kind === 'not-hls') return miss(status, NOT_HLS);
+  if (list.kind === 'media') return list.segments > 0 ? OK(status) : miss(status, { reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
   let variant: URL | undefined;
   try {
     if (list.variant && depth === 0) variant = new URL(list.variant, at);
   } catch {
     variant = undefined;
   }
-  if (!variant || (variant.protocol !== 'http:' && variant.protocol !== 'https:')) return { ok: false, status, reason: 'the HLS playlist lists no variant' };
+  if (!variant || (variant.protocol !== 'http:' && variant.protocol !== 'https:')) return miss(status, { reason: 'the HLS playlist lists no variant', why: { key: 'statusHlsNoVariant' } });
   const next = await get(variant, auth, signal);
   const nextBody = await readBody(next.res, () => false, MAX_PLAYLIST);
   return checkPlaylist(nextBody, next.url, next.res.statusCode ?? 200, auth, signal, depth + 1);
@@ -129,18 +140,18 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
     const path = answer.url.pathname.toLowerCase();
     // A playlist is read whole; anything else only as far as its first bytes.
     const head = await readBody(answer.res, (got) => isFlv(got) || (got.length >= HEAD_BYTES && !looksLikePlaylist(got)), MAX_PLAYLIST);
-    if (head.length === 0) return { ok: false, status, reason: 'the server sent an empty answer' };
-    if (isFlv(head)) return { ok: true, status, reason: 'OK' };
+    if (head.length === 0) return miss(status, { reason: 'the server sent an empty answer', why: { key: 'statusEmptyAnswer' } });
+    if (isFlv(head)) return OK(status);
     if (looksLikePlaylist(head) || type.includes('mpegurl')) return await checkPlaylist(head, answer.url, status, auth, signal);
-    if (path.endsWith('.flv')) return { ok: false, status, reason: 'not an FLV stream' };
-    if (path.endsWith('.m3u8') || path.endsWith('.m3u')) return { ok: false, status, reason: 'not an HLS playlist' };
-    if (head[0] === 0x47) return { ok: true, status, reason: 'OK' };
-    if (type.startsWith('text/html')) return { ok: false, status, reason: 'a web page, not a stream' };
-    return { ok: true, status, reason: 'OK' };
+    if (path.endsWith('.flv')) return miss(status, { reason: 'not an FLV stream', why: { key: 'statusNotFlv' } });
+    if (path.endsWith('.m3u8') || path.endsWith('.m3u')) return miss(status, NOT_HLS);
+    if (head[0] === 0x47) return OK(status);
+    if (type.startsWith('text/html')) return miss(status, { reason: 'a web page, not a stream', why: { key: 'statusWebPage' } });
+    return OK(status);
   } catch (err) {
-    if (err instanceof Failure) return { ok: false, status: err.status, reason: err.reason };
-    if (o.signal?.aborted) return { ok: false, status, reason: 'aborted' };
-    if (timeout.aborted) return { ok: false, status, reason: `timeout after ${o.timeoutMs} ms` };
-    return { ok: false, status, reason: socketReason(err as NodeJS.ErrnoException) };
+    if (err instanceof Failure) return miss(err.status, err.miss);
+    if (o.signal?.aborted) return miss(status, ABORTED);
+    if (timeout.aborted) return miss(status, timeoutMiss(o.timeoutMs));
+    return miss(status, socketMiss(err as NodeJS.ErrnoException));
   }
 }

@@ -8,7 +8,7 @@
  *   (http-stream-probe.ts);
  * - rtsps://: the RTSP probe over TLS (OPTIONS/DESCRIBE: a wrong path gets its 404).
  */
-import { probeRtsp, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
+import { BAD_URL, probeRtsp, type ProbeMiss, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
 import { probeHttpStream } from './http-stream-probe.js';
 import { probeRtmp } from './rtmp/probe.js';
 import { pullUrl, PullUrlError, pullSchemeOf } from '../media/ingest/pull-url.js';
@@ -18,10 +18,11 @@ export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Prom
   // RTSPS is RTSP in TLS: the same OPTIONS/DESCRIBE (a wrong path gets its 404), though ffmpeg plays it.
   if (!scheme || scheme === 'rtsps') return probeRtsp(rawUrl, opts);
   const started = performance.now();
-  const result = (ok: boolean, reason: string, status = 0, answered?: boolean): ProbeResult => ({
+  const result = (ok: boolean, { reason, why }: { reason: string; why?: ProbeMiss['why'] }, status = 0, answered?: boolean): ProbeResult => ({
     ok,
     status,
     reason,
+    ...(ok ? {} : { why }),
     codecs: [],
     latencyMs: Math.round(performance.now() - started),
     ...(answered === undefined ? {} : { answered }),
@@ -30,13 +31,14 @@ export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Prom
   try {
     target = pullUrl(rawUrl, opts);
   } catch (err) {
-    return result(false, err instanceof PullUrlError ? err.message : 'invalid URL');
+    // The address checks' words (pull-url.ts) are the log's; the user reads that the address is wrong.
+    return result(false, err instanceof PullUrlError ? { reason: err.message, why: BAD_URL.why } : BAD_URL);
   }
   const timeoutMs = opts.timeoutMs ?? 3000;
   if (scheme === 'http' || scheme === 'https') {
     const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal });
-    return result(r.ok, r.reason, r.status);
+    return result(r.ok, r, r.status);
   }
   const r = await probeRtmp(new URL(target.url), { timeoutMs, signal: opts.signal });
-  return result(r.ok, r.reason, 0, r.answered);
+  return result(r.ok, r, 0, r.answered);
 }

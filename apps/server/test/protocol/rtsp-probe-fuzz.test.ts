@@ -2,6 +2,7 @@
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isReasonKey } from '@opencvr/shared';
 import { probeRtsp } from '../../src/access/rtsp/probe.js';
 
 describe('probeRtsp with hostile servers', () => {
@@ -50,7 +51,7 @@ describe('probeRtsp with hostile servers', () => {
       .map((lines) => new TextEncoder().encode(lines.join('\r\n'))),
   );
 
-  it('never throws and always gives a reason', async () => {
+  it('never throws and always gives a reason, and a failure its catalogue reason', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(rtspish, { minLength: 1, maxLength: 3 }), fc.boolean(), async (chunks, hangUp) => {
         script = { chunks, hangUp };
@@ -58,6 +59,7 @@ describe('probeRtsp with hostile servers', () => {
         expect(typeof r.reason).toBe('string');
         expect(r.reason.length).toBeGreaterThan(0);
         if (!r.ok) expect(r.codecs).toEqual([]);
+        if (!r.ok) expect(isReasonKey(r.why?.key ?? ''), r.reason).toBe(true);
       }),
       { numRuns: 60 },
     );

@@ -33,7 +33,7 @@ describe('probeRtsp', () => {
 
   it('gives 404 Not Found for an unknown path', async () => {
     const r = await probeRtsp(`rtsp://127.0.0.1:${open.port}/nothing`, { timeoutMs: 5000 });
-    expect(r).toMatchObject({ ok: false, status: 404, reason: '404 Not Found', codecs: [] });
+    expect(r).toMatchObject({ ok: false, status: 404, reason: '404 Not Found', why: { key: 'statusAnswered', vars: { status: 404, phrase: 'Not Found' } }, codecs: [] });
   });
 
   it('answers a Digest challenge with the right credentials (options)', async () => {
@@ -49,9 +49,9 @@ describe('probeRtsp', () => {
 
   it('gives 401 Unauthorized with wrong credentials, and without any', async () => {
     const wrong = await probeRtsp(digest.url, { username: 'admin', password: 'nope', timeoutMs: 5000 });
-    expect(wrong).toMatchObject({ ok: false, status: 401, reason: '401 Unauthorized' });
+    expect(wrong).toMatchObject({ ok: false, status: 401, reason: '401 Unauthorized', why: { key: 'statusUnauthorized', vars: { status: 401, phrase: 'Unauthorized' } } });
     const none = await probeRtsp(digest.url, { timeoutMs: 5000 });
-    expect(none).toMatchObject({ ok: false, status: 401, reason: '401 Unauthorized' });
+    expect(none).toMatchObject({ ok: false, status: 401, reason: '401 Unauthorized', why: { key: 'statusUnauthorized', vars: { status: 401, phrase: 'Unauthorized' } } });
   });
 
   it('answers a Basic challenge', async () => {
@@ -62,7 +62,7 @@ describe('probeRtsp', () => {
   it('says "connection refused" for a closed port', async () => {
     const port = await freePort();
     const r = await probeRtsp(`rtsp://127.0.0.1:${port}/cam`, { timeoutMs: 3000 });
-    expect(r).toMatchObject({ ok: false, status: 0, reason: 'connection refused' });
+    expect(r).toMatchObject({ ok: false, status: 0, reason: 'connection refused', why: { key: 'connectionRefused' } });
   });
 
   it('times out against a server that accepts and never answers', async () => {
@@ -76,7 +76,7 @@ describe('probeRtsp', () => {
     const t0 = Date.now();
     const r = await probeRtsp(`rtsp://127.0.0.1:${port}/cam`, { timeoutMs: 500 });
     const took = Date.now() - t0;
-    expect(r).toMatchObject({ ok: false, status: 0, reason: 'timeout after 500 ms' });
+    expect(r).toMatchObject({ ok: false, status: 0, reason: 'timeout after 500 ms', why: { key: 'statusNoAnswerWithin', vars: { ms: 500 } } });
     expect(took).toBeGreaterThanOrEqual(450);
     expect(took).toBeLessThan(2000);
     for (const s of sockets) s.destroy();
@@ -119,8 +119,8 @@ describe('probeRtsp', () => {
   });
 
   it('refuses what it cannot probe', async () => {
-    expect(await probeRtsp('http://127.0.0.1/cam')).toMatchObject({ ok: false, reason: 'not an rtsp:// URL (http:)' });
-    expect(await probeRtsp('not a url')).toMatchObject({ ok: false, reason: 'invalid URL' });
+    expect(await probeRtsp('http://127.0.0.1/cam')).toMatchObject({ ok: false, reason: 'not an rtsp:// URL (http:)', why: { key: 'statusNotRtspUrl', vars: { protocol: 'http:' } } });
+    expect(await probeRtsp('not a url')).toMatchObject({ ok: false, reason: 'invalid URL', why: { key: 'statusBadUrl' } });
     expect(await probeRtsp('rtsp://no-such-host.invalid/cam', { timeoutMs: 3000 })).toMatchObject({ ok: false });
   });
 });

@@ -88,14 +88,14 @@ afterAll(async () => {
 describe('probeStream', () => {
   it('HTTP-FLV: an answer starting with the FLV signature is online (it never ends: not waited for); other statuses say which', async () => {
     expect(await probeStream(`${base}/live.flv`)).toMatchObject({ ok: true, status: 200 });
-    expect(await probeStream(`${base}/x.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });
+    expect(await probeStream(`${base}/x.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found', why: { key: 'statusAnswered', vars: { status: 404, phrase: 'Not Found' } } });
     expect(await probeStream(`${base}/moved.flv`)).toMatchObject({ ok: true, status: 200 });
   });
 
   it('HTTP: a 200 that is not the stream is offline with what it was', async () => {
-    expect(await probeStream(`${base}/live/wrong.flv`)).toMatchObject({ ok: false, status: 200, reason: 'not an FLV stream' });
-    expect(await probeStream(`${base}/live/page`)).toMatchObject({ ok: false, status: 200, reason: 'a web page, not a stream' });
-    expect(await probeStream(`${base}/live/nothing.flv`)).toMatchObject({ ok: false, status: 200, reason: 'the server sent an empty answer' });
+    expect(await probeStream(`${base}/live/wrong.flv`)).toMatchObject({ ok: false, status: 200, reason: 'not an FLV stream', why: { key: 'statusNotFlv' } });
+    expect(await probeStream(`${base}/live/page`)).toMatchObject({ ok: false, status: 200, reason: 'a web page, not a stream', why: { key: 'statusWebPage' } });
+    expect(await probeStream(`${base}/live/nothing.flv`)).toMatchObject({ ok: false, status: 200, reason: 'the server sent an empty answer', why: { key: 'statusEmptyAnswer' } });
     // Left to ffmpeg: MPEG-TS over HTTP.
     expect(await probeStream(`${base}/live/ts`)).toMatchObject({ ok: true, status: 200 });
   });
@@ -103,13 +103,13 @@ describe('probeStream', () => {
   it('HLS: a master playlist’s variant must list a segment', async () => {
     expect(await probeStream(`${base}/hls/master.m3u8`)).toMatchObject({ ok: true, status: 200 });
     expect(await probeStream(`${base}/hls/low/index.m3u8`)).toMatchObject({ ok: true, status: 200 });
-    expect(await probeStream(`${base}/hls/broken.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });
-    expect(await probeStream(`${base}/hls/novariant.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no variant' });
-    expect(await probeStream(`${base}/hls/empty.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no segment' });
+    expect(await probeStream(`${base}/hls/broken.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found', why: { key: 'statusAnswered', vars: { status: 404, phrase: 'Not Found' } } });
+    expect(await probeStream(`${base}/hls/novariant.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no variant', why: { key: 'statusHlsNoVariant' } });
+    expect(await probeStream(`${base}/hls/empty.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
   });
 
   it('HTTP: the channel’s credentials are sent when given', async () => {
-    expect(await probeStream(`${base}/private.flv`)).toMatchObject({ ok: false, status: 401 });
+    expect(await probeStream(`${base}/private.flv`)).toMatchObject({ ok: false, status: 401, why: { key: 'statusUnauthorized', vars: { status: 401 } } });
     expect(await probeStream(`${base}/private.flv`, { username: 'cam', password: 'pa:ss' })).toMatchObject({ ok: true, status: 200 });
   });
 
@@ -117,9 +117,9 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('live/cam1'))).toMatchObject({ ok: true, answered: true });
     expect(await probeStream(rtmp.url('live/cam2?token=abc'))).toMatchObject({ ok: true });
     expect(rtmp.plays.slice(0, 2)).toEqual(['cam1', 'cam2?token=abc']);
-    expect(await probeStream(rtmp.url('live/wrong'))).toMatchObject({ ok: false, answered: true, reason: 'no such stream: NetStream.Play.StreamNotFound' });
-    expect(await probeStream(rtmp.url('live/unpublished'), { timeoutMs: 500 })).toMatchObject({ ok: false, answered: true, reason: 'no media within 500 ms' });
-    expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected' });
+    expect(await probeStream(rtmp.url('live/wrong'))).toMatchObject({ ok: false, answered: true, reason: 'no such stream: NetStream.Play.StreamNotFound', why: { key: 'statusNoSuchStream', vars: { code: 'NetStream.Play.StreamNotFound' } } });
+    expect(await probeStream(rtmp.url('live/unpublished'), { timeoutMs: 500 })).toMatchObject({ ok: false, answered: true, reason: 'no media within 500 ms', why: { key: 'statusNoMediaWithin', vars: { ms: 500 } } });
+    expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected', why: { key: 'statusRtmpConnectRefused', vars: { code: 'NetConnection.Connect.Rejected' } } });
   });
 
   it('RTMP: a server that holds S2 until it has C2 is played too (C2 goes as soon as S1 is in)', async () => {
@@ -137,7 +137,7 @@ describe('probeStream', () => {
     const secure = await startRtmpServer({ app: 'live', published: ['cam1'], tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
     try {
       expect(await probeStream(secure.url('live/cam1'))).toMatchObject({ ok: true, answered: true });
-      expect(await probeStream(secure.url('live/cam9'))).toMatchObject({ ok: false, reason: 'no such stream: NetStream.Play.StreamNotFound' });
+      expect(await probeStream(secure.url('live/cam9'))).toMatchObject({ ok: false, reason: 'no such stream: NetStream.Play.StreamNotFound', why: { key: 'statusNoSuchStream', vars: { code: 'NetStream.Play.StreamNotFound' } } });
       expect(secure.plays).toEqual(['cam1', 'cam9']);
     } finally {
       await secure.close();
@@ -146,8 +146,8 @@ describe('probeStream', () => {
   });
 
   it('RTMP: a TCP connection alone is not online, nor a refused one (no server answered), nor a server of another protocol', async () => {
-    expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection closed by the camera' });
-    expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection refused' });
+    expect(await probeStream(`rtmp://127.0.0.1:${tcpPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection closed by the camera', why: { key: 'statusClosedByCamera' } });
+    expect(await probeStream(`rtmp://127.0.0.1:${closedPort}/live/x`)).toMatchObject({ ok: false, answered: false, reason: 'connection refused', why: { key: 'connectionRefused' } });
     // A server of another protocol answers, but not RTMP.
     const held = new Set<net.Socket>();
     const banner = net.createServer((c) => {
@@ -158,7 +158,7 @@ describe('probeStream', () => {
     await new Promise<void>((r) => banner.listen(0, '127.0.0.1', r));
     try {
       const port = (banner.address() as AddressInfo).port;
-      expect(await probeStream(`rtmp://127.0.0.1:${port}/live/x`)).toMatchObject({ ok: false, answered: true, reason: 'not an RTMP server (handshake)' });
+      expect(await probeStream(`rtmp://127.0.0.1:${port}/live/x`)).toMatchObject({ ok: false, answered: true, reason: 'not an RTMP server (handshake)', why: { key: 'statusNotRtmp' } });
     } finally {
       for (const c of held) c.destroy();
       await new Promise((r) => banner.close(r));
@@ -166,8 +166,8 @@ describe('probeStream', () => {
   });
 
   it('rtsp:// still goes to the RTSP probe; a malformed pull address is refused without a connection', async () => {
-    expect(await probeStream(`rtsp://127.0.0.1:${closedPort}/s`)).toMatchObject({ ok: false, reason: 'connection refused' });
-    expect(await probeStream('rtmp://127.0.0.1/a b')).toMatchObject({ ok: false, reason: expect.stringMatching(/spaces or control characters/) });
+    expect(await probeStream(`rtsp://127.0.0.1:${closedPort}/s`)).toMatchObject({ ok: false, reason: 'connection refused', why: { key: 'connectionRefused' } });
+    expect(await probeStream('rtmp://127.0.0.1/a b')).toMatchObject({ ok: false, reason: expect.stringMatching(/spaces or control characters/), why: { key: 'statusBadUrl' } });
   });
 });
 

@@ -6,8 +6,8 @@
  * such stream says so only after play (NetStream.Play.StreamNotFound, or a Play.Start and no media,
  * as nginx-rtmp does for a key nobody publishes).
  *
- * The reasons are the stream checker's words (services/inventory/status-reason.ts renders them in the
- * user's language). `answered` tells the checker the server itself is there (it sent its handshake).
+ * A failure has the log's words (`reason`) and the catalogue's (`why`: what the channel stores and the
+ * user reads). `answered` tells the checker the server itself is there (it sent its handshake).
  */
 import net from 'node:net';
 import tls from 'node:tls';
@@ -25,15 +25,27 @@ import {
   u32Payload,
   type RtmpMessage,
 } from './chunks.js';
-import { socketReason } from '../rtsp/probe.js';
+import type { Reason } from '@opencvr/shared';
+import { ABORTED, CLOSED_BY_CAMERA, socketMiss, type ProbeMiss } from '../rtsp/probe.js';
 
 export interface RtmpProbeResult {
   ok: boolean;
   /** The server sent its handshake: it is there, whatever came after. */
   answered: boolean;
-  /** "OK", or why not. */
+  /** "OK", or why not in the log's words. */
   reason: string;
+  /** Why not, from the REASONS catalogue; absent when ok. */
+  why?: Reason;
 }
+
+/** The server took the play but sent nothing, or never answered a command. */
+const noMedia = (ms: number): ProbeMiss => ({ reason: `no media within ${ms} ms`, why: { key: 'statusNoMediaWithin', vars: { ms } } });
+const noAnswerTo = (command: 'connect' | 'play', ms: number): ProbeMiss => ({
+  reason: `no answer to ${command} within ${ms} ms`,
+  why: { key: 'statusRtmpNoAnswerTo', vars: { command, ms } },
+});
+const notRtmp = (detail: string): ProbeMiss => ({ reason: `not an RTMP server (${detail})`, why: { key: 'statusNotRtmp' } });
+const playRefused = (code: string): ProbeMiss => ({ reason: `RTMP play refused: ${code}`, why: { key: 'statusRtmpPlayRefused', vars: { code } } });
 
 /** Where the stream is: the app (first path segment, as ffmpeg and OBS split it) and the stream key. */
 export function rtmpTarget(url: URL): { app: string; stream: string; tcUrl: string } {
@@ -61,17 +73,18 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
       ? // As ffmpeg, which plays it, does not check the certificate (servers in a site sign their own).
         tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
       : net.connect({ host, port });
-    const finish = (ok: boolean, reason: string) => {
+    const finish = (m: ProbeMiss | 'OK') => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
-      resolve({ ok, answered, reason });
+      resolve(m === 'OK' ? { ok: true, answered, reason: 'OK' } : { ok: false, answered, reason: m.reason, why: m.why });
     };
-    let waiting = `timeout after ${o.timeoutMs} ms`;
-    const timer = setTimeout(() => finish(false, waiting), o.timeoutMs);
-    const onAbort = () => finish(false, 'aborted');
+    /** What the deadline means at each step. */
+    let waiting: ProbeMiss = { reason: `timeout after ${o.timeoutMs} ms`, why: { key: 'statusNoAnswerWithin', vars: { ms: o.timeoutMs } } };
+    const timer = setTimeout(() => finish(waiting), o.timeoutMs);
+    const onAbort = () => finish(ABORTED);
     if (o.signal?.aborted) return onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -87,7 +100,7 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
     const onMessage = (m: RtmpMessage): void => {
       if (m.type === RtmpType.audio || m.type === RtmpType.video) {
         // Media after play: the stream is there (a server may skip the onStatus).
-        if (streamId !== undefined && m.payload.length > 0) finish(true, 'OK');
+        if (streamId !== undefined && m.payload.length > 0) finish('OK');
         return;
       }
       if (m.type !== RtmpType.commandAmf0) return;
@@ -95,14 +108,17 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
       try {
         values = decodeAmf0(m.payload);
       } catch (err) {
-        if (err instanceof Amf0Error) return finish(false, 'not an RTMP server (unreadable command)');
+        if (err instanceof Amf0Error) return finish(notRtmp('unreadable command'));
         throw err;
       }
       const [name, tx] = values;
       const info = values.slice(2).map(asObject).find((v) => v !== undefined);
       const code = typeof info?.code === 'string' ? info.code : '';
-      if (name === '_error' && tx === TX.connect) return finish(false, `RTMP connect refused: ${code || 'NetConnection.Connect.Rejected'}`);
-      if (name === '_error' && tx === TX.createStream) return finish(false, `RTMP play refused: ${code || 'createStream failed'}`);
+      if (name === '_error' && tx === TX.connect) {
+        const refused = code || 'NetConnection.Connect.Rejected';
+        return finish({ reason: `RTMP connect refused: ${refused}`, why: { key: 'statusRtmpConnectRefused', vars: { code: refused } } });
+      }
+      if (name === '_error' && tx === TX.createStream) return finish(playRefused(code || 'createStream failed'));
       if (name === '_result' && tx === TX.connect) {
         command('createStream', TX.createStream, null);
         return;
@@ -112,17 +128,17 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
         streamId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : 1;
         send({ csid: CSID.stream, type: RtmpType.commandAmf0, streamId, payload: encodeAmf0('play', 0, null, stream, -2) });
         send({ csid: CSID.control, type: RtmpType.userControl, streamId: 0, payload: setBufferLength(streamId, 1000) });
-        waiting = `no answer to play within ${o.timeoutMs} ms`;
+        waiting = noAnswerTo('play', o.timeoutMs);
         return;
       }
       if (name !== 'onStatus') return;
-      if (code === 'NetStream.Play.StreamNotFound') return finish(false, `no such stream: ${code}`);
+      if (code === 'NetStream.Play.StreamNotFound') return finish({ reason: `no such stream: ${code}`, why: { key: 'statusNoSuchStream', vars: { code } } });
       if (code === 'NetStream.Play.Start' || code === 'NetStream.Play.Reset' || code === 'NetStream.Data.Start') {
-        if (!playing) waiting = `no media within ${o.timeoutMs} ms`;
+        if (!playing) waiting = noMedia(o.timeoutMs);
         playing = true;
         return;
       }
-      if (info?.level === 'error' || /Failed|Rejected|BadName|Forbidden/.test(code)) return finish(false, `RTMP play refused: ${code || 'error'}`);
+      if (info?.level === 'error' || /Failed|Rejected|BadName|Forbidden/.test(code)) return finish(playRefused(code || 'error'));
     };
 
     socket.once(secure ? 'secureConnect' : 'connect', () => {
@@ -136,7 +152,7 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
         answered = true;
         const had = handshake.length;
         handshake = concat(handshake, rest);
-        if (handshake[0] !== RTMP_VERSION) return finish(false, 'not an RTMP server (handshake)');
+        if (handshake[0] !== RTMP_VERSION) return finish(notRtmp('handshake'));
         // C2 as soon as S1 is in: a server may hold S2 until it has C2.
         if (had < 1 + HANDSHAKE_SIZE && handshake.length >= 1 + HANDSHAKE_SIZE) socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
         if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
@@ -152,7 +168,7 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
           videoCodecs: 252,
           videoFunction: 1,
         });
-        waiting = `no answer to connect within ${o.timeoutMs} ms`;
+        waiting = noAnswerTo('connect', o.timeoutMs);
         rest = handshake.subarray(1 + 2 * HANDSHAKE_SIZE);
         handshake = undefined;
       }
@@ -162,12 +178,12 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
           if (done) return;
         }
       } catch (err) {
-        if (err instanceof RtmpError) return finish(false, `not an RTMP server (${err.message.replace(/^rtmp: /, '')})`);
+        if (err instanceof RtmpError) return finish(notRtmp(err.message.replace(/^rtmp: /, '')));
         throw err;
       }
     });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(false, socketReason(err)));
-    socket.on('close', () => finish(false, answered ? 'connection closed by the server' : 'connection closed by the camera'));
+    socket.on('error', (err: NodeJS.ErrnoException) => finish(socketMiss(err)));
+    socket.on('close', () => finish(answered ? { reason: 'connection closed by the server', why: { key: 'statusClosedByServer' } } : CLOSED_BY_CAMERA));
   });
 }
 

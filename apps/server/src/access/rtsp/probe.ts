@@ -21,6 +21,7 @@ import {
   type Challenge,
   type RtspResponse,
 } from '@opencvr/rtsp';
+import type { Reason } from '@opencvr/shared';
 
 export interface ProbeOptions {
   username?: string;
@@ -40,8 +41,10 @@ export interface ProbeResult {
    * when absent, a status other than 0 says so.
    */
   answered?: boolean;
-  /** "OK", or why not: "connection refused", "timeout after 3000 ms", "401 Unauthorized", ... */
+  /** "OK", or why not in the log's words: "connection refused", "timeout after 3000 ms", "401 Unauthorized", ... */
   reason: string;
+  /** Why not, from the REASONS catalogue: what the channel stores and the user reads (in their language). Absent when ok. */
+  why?: Reason;
   /** Encodings from the SDP ("H264", "PCMA", ...). */
   codecs: string[];
   /** Time from connecting to the DESCRIBE answer. */
@@ -50,35 +53,61 @@ export interface ProbeResult {
 
 const USER_AGENT = 'OpenCVR';
 
+/** A failed probe's two words: the log's (`reason`) and the catalogue's (`why`, stored with the channel). */
+export interface ProbeMiss {
+  reason: string;
+  why: Reason;
+}
+
 class ProbeFailure extends Error {
   constructor(
-    readonly reason: string,
+    readonly miss: ProbeMiss,
     readonly status = 0,
   ) {
-    super(reason);
+    super(miss.reason);
   }
 }
 
-/** A socket error in the probe's words (also the stream checker's for non-RTSP addresses, stream-probe.ts). */
-export function socketReason(err: NodeJS.ErrnoException): string {
+/** A socket error (also the pull probes', stream-probe.ts). */
+export function socketMiss(err: NodeJS.ErrnoException): ProbeMiss {
   switch (err.code) {
     case 'ECONNREFUSED':
-      return 'connection refused';
+      return { reason: 'connection refused', why: { key: 'connectionRefused' } };
     case 'ECONNRESET':
     case 'EPIPE':
-      return 'connection reset';
+      return { reason: 'connection reset', why: { key: 'connectionReset' } };
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'host not found';
+      return { reason: 'host not found', why: { key: 'hostNotFound' } };
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return 'host unreachable';
+      return { reason: 'host unreachable', why: { key: 'hostUnreachable' } };
     case 'ETIMEDOUT':
-      return 'connection timed out';
+      return { reason: 'connection timed out', why: { key: 'statusTimedOut' } };
     default:
-      return err.code ? `socket error ${err.code}` : `socket error: ${err.message}`;
+      // An error without a code: its own words are the log's.
+      return err.code
+        ? { reason: `socket error ${err.code}`, why: { key: 'statusSocketError', vars: { code: err.code } } }
+        : { reason: `socket error: ${err.message}`, why: { key: 'statusCheckFailed' } };
   }
 }
+
+/** A status other than success, with the server's phrase (RTSP and HTTP alike): 401 is a refused login. */
+export function answeredMiss(status: number, phrase: string, words = `${status} ${phrase}`.trim()): ProbeMiss {
+  return { reason: words, why: { key: status === 401 ? 'statusUnauthorized' : 'statusAnswered', vars: { status, phrase } } };
+}
+
+/** No answer within the probe's time. */
+export const timeoutMiss = (ms: number): ProbeMiss => ({ reason: `timeout after ${ms} ms`, why: { key: 'statusNoAnswerWithin', vars: { ms } } });
+
+/** Stopped by its caller (the checker stopping: never stored). */
+export const ABORTED: ProbeMiss = { reason: 'aborted', why: { key: 'statusCheckFailed' } };
+
+/** The other end closed the connection before it was there (the RTMP probe's too, before a handshake). */
+export const CLOSED_BY_CAMERA: ProbeMiss = { reason: 'connection closed by the camera', why: { key: 'statusClosedByCamera' } };
+
+/** Not a URL the probe can read. */
+export const BAD_URL: ProbeMiss = { reason: 'invalid URL', why: { key: 'statusBadUrl' } };
 
 /** A URL without its user info, and the credentials that were in it. */
 export function splitCredentials(raw: string): { url: URL; username?: string; password?: string } {
@@ -93,10 +122,11 @@ export function splitCredentials(raw: string): { url: URL; username?: string; pa
 export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? 3000;
   const started = performance.now();
-  const fail = (reason: string, status = 0): ProbeResult => ({
+  const fail = ({ reason, why }: ProbeMiss, status = 0): ProbeResult => ({
     ok: false,
     status,
     reason,
+    why,
     codecs: [],
     latencyMs: Math.round(performance.now() - started),
   });
@@ -105,12 +135,12 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
   try {
     target = splitCredentials(rawUrl);
   } catch {
-    return fail('invalid URL');
+    return fail(BAD_URL);
   }
   const { url } = target;
   const secure = url.protocol === 'rtsps:';
-  if (!secure && url.protocol !== 'rtsp:') return fail(`not an rtsp:// URL (${url.protocol})`);
-  if (!url.hostname) return fail('invalid URL');
+  if (!secure && url.protocol !== 'rtsp:') return fail({ reason: `not an rtsp:// URL (${url.protocol})`, why: { key: 'statusNotRtspUrl', vars: { protocol: url.protocol } } });
+  if (!url.hostname) return fail(BAD_URL);
   const username = target.username ?? opts.username ?? '';
   const password = target.password ?? opts.password ?? '';
   const uri = url.toString();
@@ -137,7 +167,7 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
         if (answered || !username) return res;
         const offered = getHeaders(res, 'WWW-Authenticate').flatMap(parseWwwAuthenticate);
         const chosen = chooseChallenge(offered);
-        if (!chosen) throw new ProbeFailure('401 Unauthorized (no supported authentication scheme)', 401);
+        if (!chosen) throw new ProbeFailure(answeredMiss(401, res.reason || 'Unauthorized', '401 Unauthorized (no supported authentication scheme)'), 401);
         challenge = chosen;
         nc = 0;
         answered = true;
@@ -146,18 +176,19 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
 
     // OPTIONS tells little, but some cameras only answer DESCRIBE after it; its failure is not final.
     const options = await exchange('OPTIONS', {});
-    if (options.status === 401) return fail(`401 ${options.reason || 'Unauthorized'}`, 401);
+    if (options.status === 401) return fail(answeredMiss(401, options.reason || 'Unauthorized'), 401);
     const describe = await exchange('DESCRIBE', { Accept: 'application/sdp' });
     const latencyMs = Math.round(performance.now() - started);
-    if (describe.status !== 200) return fail(`${describe.status} ${describe.reason}`.trim(), describe.status);
+    if (describe.status !== 200) return fail(answeredMiss(describe.status, describe.reason), describe.status);
     const type = getHeader(describe, 'Content-Type') ?? '';
-    if (type && !/application\/sdp/i.test(type)) return { ...fail(`unexpected Content-Type ${type}`, 200) };
+    if (type && !/application\/sdp/i.test(type)) return fail({ reason: `unexpected Content-Type ${type}`, why: { key: 'statusNotSdp', vars: { type } } }, 200);
     const codecs = sdpCodecs(parseSdp(bodyText(describe)));
-    if (!codecs.length) return fail('no media in the SDP', 200);
+    if (!codecs.length) return fail({ reason: 'no media in the SDP', why: { key: 'statusNoMedia' } }, 200);
     return { ok: true, status: 200, reason: 'OK', codecs, latencyMs };
   } catch (err) {
-    if (err instanceof ProbeFailure) return fail(err.reason, err.status);
-    return fail(`unexpected error: ${(err as Error).message}`);
+    if (err instanceof ProbeFailure) return fail(err.miss, err.status);
+    // The error's own words are the log's (the checker logs every change with them).
+    return fail({ reason: `unexpected error: ${(err as Error).message}`, why: { key: 'statusCheckFailed' } });
   } finally {
     session.close();
   }
@@ -171,7 +202,7 @@ class Session {
   private waiting: { cseq: number; resolve: (r: RtspResponse) => void; reject: (e: ProbeFailure) => void } | undefined;
   private failure: ProbeFailure | undefined;
   private timer: NodeJS.Timeout;
-  private onAbort = () => this.fail(new ProbeFailure('aborted'));
+  private onAbort = () => this.fail(new ProbeFailure(ABORTED));
 
   constructor(
     host: string,
@@ -183,16 +214,16 @@ class Session {
   ) {
     this.socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false }) : net.connect({ host, port });
     this.socket.setNoDelay(true);
-    this.timer = setTimeout(() => this.fail(new ProbeFailure(`timeout after ${timeoutMs} ms`)), timeoutMs);
+    this.timer = setTimeout(() => this.fail(new ProbeFailure(timeoutMiss(timeoutMs))), timeoutMs);
     this.connected = new Promise<void>((resolve, reject) => {
       this.socket.once(secure ? 'secureConnect' : 'connect', resolve);
-      this.socket.once('error', (err) => reject(new ProbeFailure(socketReason(err))));
+      this.socket.once('error', (err) => reject(new ProbeFailure(socketMiss(err))));
       this.connectReject = reject;
     });
     // A rejection nobody awaits yet (the timeout before connect) must not become unhandled.
     this.connected.catch(() => {});
-    this.socket.on('error', (err: NodeJS.ErrnoException) => this.fail(new ProbeFailure(socketReason(err))));
-    this.socket.on('close', () => this.fail(new ProbeFailure('connection closed by the camera')));
+    this.socket.on('error', (err: NodeJS.ErrnoException) => this.fail(new ProbeFailure(socketMiss(err))));
+    this.socket.on('close', () => this.fail(new ProbeFailure(CLOSED_BY_CAMERA)));
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     if (signal?.aborted) this.onAbort();
     else signal?.addEventListener('abort', this.onAbort, { once: true });
@@ -207,7 +238,7 @@ class Session {
       events = this.parser.push(chunk);
     } catch (err) {
       const msg = err instanceof RtspError ? err.message : String(err);
-      this.fail(new ProbeFailure(`not an RTSP answer (${msg})`));
+      this.fail(new ProbeFailure({ reason: `not an RTSP answer (${msg})`, why: { key: 'statusNotRtsp' } }));
       return;
     }
     for (const ev of events) {
@@ -243,7 +274,7 @@ class Session {
   close() {
     clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onAbort);
-    if (!this.failure) this.failure = new ProbeFailure('closed');
+    if (!this.failure) this.failure = new ProbeFailure({ reason: 'closed', why: { key: 'statusClosedByCamera' } });
     this.socket.destroy();
   }
 }
