@@ -104,6 +104,28 @@ it("a shared link's play URLs expire with the link, not after the play tokens' T
   }
 });
 
+/** A token's expiry (unix seconds) read from a play URL (its claims are base64url JSON before the signature). */
+const claimsExpiry = (url: string) => JSON.parse(Buffer.from(url.split('play_token=')[1]!.split('.')[0]!, 'base64url').toString()).e as number;
+
+it('the stream answers say how many seconds their URLs have left (UrlsExpireIn, the server’s count), for the player to renew before the end', async () => {
+  const s = await openCameraStream(api, cam.url, 'WS_FMP4');
+  const answer = (await api.body(`/api/v1/devices/channelstream?device=${s.dev}&channel=1`)) as { URLs: Record<string, string>; ExpiresAt: number; UrlsExpireIn: number };
+  const { TokenTimeout } = await api.t.ctx.config.get('play');
+  const now = Math.floor(Date.now() / 1000);
+  expect(answer.UrlsExpireIn).toBeGreaterThan(TokenTimeout - 5);
+  expect(answer.UrlsExpireIn).toBeLessThanOrEqual(TokenTimeout);
+  expect(Math.abs(now + answer.UrlsExpireIn - claimsExpiry(answer.URLs.WS_FMP4!))).toBeLessThanOrEqual(5);
+
+  // A shared link that outlives TokenTimeout: ExpiresAt is the link's end, UrlsExpireIn the URLs' (shorter).
+  const link = await api.body(`/api/v1/devices/sharelink?device=${s.dev}&channel=1&expire=${TokenTimeout * 3}`);
+  const token = new URL(link.URL, 'http://x').searchParams.get('play_token')!;
+  const res = await api.t.app.inject({ url: `/api/v1/share/channelstream?device=${s.dev}&channel=1&play_token=${token}` });
+  const shared = res.json().EasyDarwin.Body as { URLs: Record<string, string>; ExpiresAt: number; UrlsExpireIn: number };
+  expect(shared.ExpiresAt).toBe(link.ExpiresAt);
+  expect(shared.UrlsExpireIn).toBeLessThanOrEqual(TokenTimeout);
+  expect(Math.abs(Math.floor(Date.now() / 1000) + shared.UrlsExpireIn - claimsExpiry(shared.URLs.WS_FMP4!))).toBeLessThanOrEqual(5);
+});
+
 describe('endAtExpiry', () => {
   it('ends at once when the expiry has passed, never without one, and not once cancelled', () => {
     let ended = 0;

@@ -75,6 +75,7 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       Reason: streamReasonText(hub.reason, req.lang, hub.why),
       ...(hub.why ? { ReasonCode: hub.why.key, ReasonVars: hub.why.vars ?? {} } : {}),
       ExpiresAt: expiresAt ?? 0,
+      ...urlsExpireIn(expiresAt),
     });
   }
 
@@ -163,10 +164,20 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       if (!hub) throw invalidParam('channel', 'noStreamSource');
       const key = streamKey(c.id, q.stream);
       // The URLs end with the link: their connections are closed when their token expires.
-      const { URL, URLs } = await playUrls(c, key, q.protocol, check.claims.e);
-      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL, URLs, Stream: key, Name: c.name, ExpiresAt: check.claims.e });
+      const { URL, URLs, expiresAt } = await playUrls(c, key, q.protocol, check.claims.e);
+      return v1('MSG_SC_SERVER_CHANNEL_STREAM_ACK', { URL, URLs, Stream: key, Name: c.name, ExpiresAt: check.claims.e, ...urlsExpireIn(expiresAt) });
     },
   );
 }
+
+/**
+ * UrlsExpireIn: the seconds the answer's play URLs have left, counted by the server's clock. A player
+ * renews its URLs shortly before (every transport alike, also those whose connection end carries no
+ * reason: HTTP-FLV, WebRTC, HLS), and a count, unlike ExpiresAt, means the same on a console whose
+ * clock differs from the server's. On a shared link it can be shorter than the link (ExpiresAt): the
+ * URLs live TokenTimeout at most. Absent without play authentication (the URLs do not expire).
+ */
+const urlsExpireIn = (expiresAt: number | undefined) =>
+  expiresAt === undefined ? {} : { UrlsExpireIn: Math.max(0, expiresAt - Math.floor(Date.now() / 1000)) };
 
 export const shareSubject = (device: string, channel: string, flow: Flow) => `share:${device}/${channel}/${flow}`;

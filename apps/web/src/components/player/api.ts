@@ -16,8 +16,10 @@ export interface StreamAnswer {
   ReasonVars?: Record<string, string | number>;
   /** Shared streams: the channel's name. */
   Name?: string;
-  /** Unix seconds the play token stops working (0: no token). */
+  /** Unix seconds the play token stops working (0: no token); on a shared link, the link's end. */
   ExpiresAt?: number;
+  /** Seconds the play URLs have left by the server's clock (absent: they do not expire): the player renews before. */
+  UrlsExpireIn?: number;
 }
 
 export interface StreamTarget {

@@ -1,6 +1,7 @@
 /**
  * The life of one live view: ask for the stream (fresh URL and token every time), pick a transport,
- * play, and on trouble reconnect with bounded back-off or fall back to the next transport. Keeps
+ * play, and on trouble reconnect with bounded back-off or fall back to the next transport; renew the
+ * URLs shortly before their play token expires (the server then ends the connection). Keeps
  * the stream alive on the server every 25 s while playing and measures bytes per second.
  */
 import { useEffect, useRef, useState, type RefObject } from 'react';
@@ -63,6 +64,18 @@ const STARTERS: Record<Transport, () => Promise<StartEngine>> = {
 export const waitingPhase = (state: 'connecting' | 'retrying', phase: PlayerPhase): PlayerPhase =>
   state === 'connecting' && phase === 'loading' ? 'loading' : 'reconnecting';
 
+/**
+ * How long after an answer the player renews its URLs, from the seconds they have left: two minutes
+ * before their end (a hidden tab's timers may run up to a minute late), never before half their life
+ * (a short TokenTimeout). Renewing before the server ends the connection works alike for every
+ * transport: HTTP-FLV, WebRTC and HLS cannot be told why their connection ended.
+ */
+export function renewDelayMs(secondsLeft: number): number {
+  const left = secondsLeft * 1000;
+  return Math.max(left - RENEW_BEFORE_MS, left / 2);
+}
+const RENEW_BEFORE_MS = 120_000;
+
 /** Request failures worth retrying: the network or the server, not a refusal. */
 function retryable(err: unknown): boolean {
   return !(err instanceof RequestError) || err.code === 0 || err.code >= 500;
@@ -96,6 +109,9 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
     let failsHere = 0;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let keepTimer: ReturnType<typeof setInterval> | undefined;
+    let renewTimer: ReturnType<typeof setTimeout> | undefined;
+    /** The next connect() renews the play URLs of a playing view: it goes on showing as playing. */
+    let renewing = false;
     let bytes = 0;
     let current: PlayerStats = { phase: 'loading', reason: '', bytesPerSecond: 0 };
     const failed = new Set<Transport>();
@@ -126,10 +142,18 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       engine = null;
       if (keepTimer) clearInterval(keepTimer);
       keepTimer = undefined;
+      clearTimeout(renewTimer);
+    };
+
+    /** Fresh URLs now, not a failure: no back-off, no 正在重新连接…, nothing counted against the transport. */
+    const renew = () => {
+      renewing = true;
+      void connect();
     };
 
     const scheduleRetry = (reason: string) => {
       if (cancelled) return;
+      clearTimeout(renewTimer);
       const delay = backoffDelay(attempt++);
       update({ phase: 'reconnecting', reason, retryInMs: delay, bytesPerSecond: 0 });
       clearTimeout(retryTimer);
@@ -138,6 +162,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
 
     const connect = async () => {
       if (cancelled) return;
+      const renewal = renewing;
+      renewing = false;
       stopEngine();
       const gen = generation;
       let answer: StreamAnswer;
@@ -151,6 +177,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         return;
       }
       if (cancelled || gen !== generation) return;
+      // The server ends the connection when the URLs' token expires: new ones before that.
+      if (answer.UrlsExpireIn) renewTimer = setTimeout(renew, renewDelayMs(answer.UrlsExpireIn));
 
       // An H.265 stream comes with its H.264 variant: played where MSE cannot decode H.265 (known
       // beforehand, or learnt from a first try), so the server transcodes only for such browsers.
@@ -172,11 +200,12 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       const url = absoluteUrl(path, transport === 'ws-fmp4' || transport === 'flv');
       const reconnecting = current.phase === 'reconnecting';
       const ingestWaiting = answer.State === 'retrying' || answer.State === 'connecting';
+      const keepsPlaying = renewal && current.phase === 'playing';
       update({
         transport,
         transcoded,
         ingest: answer.State,
-        phase: reconnecting || answer.State === 'retrying' ? 'reconnecting' : 'loading',
+        phase: reconnecting || answer.State === 'retrying' ? 'reconnecting' : keepsPlaying ? 'playing' : 'loading',
         reason: ingestWaiting ? (answer.Reason ?? '') : current.reason,
         // The code beside the answer's rendered Reason: the player says it in the console's language, after a switch too.
         why: ingestWaiting ? reasonOfState({ code: answer.ReasonCode, vars: answer.ReasonVars }) : current.why,
@@ -224,8 +253,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
           if (!mine()) return;
           stopEngine();
           if (kind === 'expired') {
-            // The play token ran out (an hour by default), nothing failed: fresh URLs now, no back-off.
-            void connect();
+            // The play token ran out (a console whose timers ran late, e.g. after a sleep): fresh URLs now.
+            renew();
             return;
           }
           failsHere++;
