@@ -3,7 +3,8 @@
  * business group, a virtual organisation), the device double's catalog stored over SIP: the playback
  * list (/api/v1/channels) and the video square (/api/v1/all/channels) with cameras=1 list every camera
  * whatever folder it is under, 20 a page with the cameras' count; without it the calls answer as
- * before (one level; every channel). One channel by its exact ID (devices/{id}/channels?channel=).
+ * before (one level; every channel). One channel by its exact ID (devices/{id}/channels?channel=);
+ * the cameras below one folder at every depth (devices/{id}/channels?under=, the picker's folder box).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/index.js';
@@ -80,6 +81,34 @@ describe('cameras under GB folders', () => {
     expect(ids(one)).toEqual([deep]);
     expect(one.ChannelCount).toBe(1);
     expect((await list(`/api/v1/devices/${DEV}/channels`, { channel: catalog.folders[2], start: '0', limit: '1' })).ChannelCount).toBe(0);
+  });
+
+  it('devices/{id}/channels?under= is every camera below that folder at every depth, paged, counting them', async () => {
+    const [civil, group, org] = catalog.folders as [string, string, string];
+    const page = (under: string, start: number) => list(`/api/v1/devices/${DEV}/channels`, { under, start: String(start), limit: '20' });
+    // The business group holds no camera itself: its 25 sit in the virtual organisation under it.
+    const p1 = await page(group, 0);
+    const p2 = await page(group, 20);
+    expect(p1.Channels).toHaveLength(20);
+    expect(p1.ChannelCount).toBe(25);
+    expect(p2.Channels).toHaveLength(5);
+    expect([...ids(p1), ...ids(p2)].sort()).toEqual(catalog.cameras.slice(3, 28).sort());
+    expect([...p1.Channels, ...p2.Channels].every((c) => c.Parental === 0)).toBe(true);
+    expect(ids(await page(org, 0)).sort()).toEqual(catalog.cameras.slice(3, 23).sort());
+    expect(ids(await page(civil, 0)).sort()).toEqual(catalog.cameras.slice(0, 3).sort());
+    // A camera has nothing under it.
+    expect((await page(catalog.cameras[29]!, 0)).ChannelCount).toBe(0);
+  });
+
+  it('devices/{id}/channels?under= a folder the device does not have is a 404, a malformed one a 400', async () => {
+    const missing = await t.app.inject({ url: `/api/v1/devices/${DEV}/channels`, headers: { token: admin }, query: { under: '34020000002150000999' } });
+    expect(missing.statusCode).toBe(404);
+    // Another device's folder is not this device's.
+    const other = await t.app.inject({ url: '/api/v1/devices/34020000001110000099/channels', headers: { token: admin }, query: { under: catalog.folders[1] } });
+    expect(other.statusCode).toBe(404);
+    const bad = await t.app.inject({ url: `/api/v1/devices/${DEV}/channels`, headers: { token: admin }, query: { under: 'a/b' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toMatch(/under/);
   });
 
   it('bad input is a 400 naming the field', async () => {

@@ -86,7 +86,9 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
    * One device's cameras at every level for pickers: `online` filters by state; `not_repeat` leaves
    * out channels already in the label `labelid` (or, without it, in any label), so a group editor
    * offers only what is not there yet; `channel` (optional) the one camera of that exact ID, for a
-   * page showing one channel (a search by its ID matched hundreds: "5" is in 15, 25, 150…).
+   * page showing one channel (a search by its ID matched hundreds: "5" is in 15, 25, 150…); `under`
+   * (optional) only the cameras below that folder, at every depth (a picker's folder box takes them
+   * all); a folder the user cannot see is a 404, not an empty list that looks like an empty folder.
    */
   r.get(
     '/api/v1/devices/:id/channels',
@@ -100,13 +102,16 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           labelid: z.coerce.number().int().positive().optional(),
           q: text(128).optional(),
           channel: channelId.optional(),
+          under: channelId.optional(),
         }),
       },
     },
     async (req) => {
-      const { online, not_repeat, labelid, channel, ...w } = req.query;
+      const { online, not_repeat, labelid, channel, under, ...w } = req.query;
+      if (under) await channels.requireVisible(await scopeOf(ctx.db, req.user!), req.params.id, under);
       const p = await page(req, {
         ...w,
+        under,
         channelId: channel,
         device: req.params.id,
         flat: true,

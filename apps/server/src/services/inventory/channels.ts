@@ -9,6 +9,7 @@ import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
 import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
+import { belowFolder } from './folder-below.js';
 
 export interface ChannelQuery {
   start: number;
@@ -18,6 +19,8 @@ export interface ChannelQuery {
   subset?: string;
   /** With a device and no subset: every channel of the device, not only the top level. */
   flat?: boolean;
+  /** With a device: only channels below this folder (its GBID), at every depth. */
+  under?: string;
   /**
    * Only the channel of this exact ID, at whatever level it sits (a page's one channel, not a search).
    * Not `channel`: routes spread their query in, and channelchild's `channel` is a parent.
@@ -112,6 +115,10 @@ export class ChannelService {
         // channels cannot be mistaken for the top.
         base = base.where('channels.parent_id', '=', '');
       }
+    }
+    if (query.device && query.under) {
+      const { device, under } = query;
+      base = base.where(() => belowFolder(device, under));
     }
     if (query.channelId) base = base.where('channels.channel_id', '=', query.channelId);
     if (query.q) {
