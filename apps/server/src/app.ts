@@ -128,7 +128,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
     streamChecker: new StreamChecker(
       {
         listTargets: () => listCheckTargets(db.kysely),
-        setOnline: (pk, online, reason) => inventory.channels.setOnline(pk, online, reason),
+        setOnline: (pk, online, why) => inventory.channels.setOnline(pk, online, why),
         subscribe: (fn) => inventory.subscribe(fn),
         probe: probeStream,
         // Either flow of a pulled channel reads its one stream address (media/ingest/sources.ts).

@@ -100,7 +100,7 @@ export interface DevicesTable {
   charset: Generated<string>;
   channel_count: Generated<number>;
   catalog_at: Generated<string>;
-  /** Why the device is offline; '' when online. */
+  /** Why the device is offline: a REASONS key (no vars), '' when online (services/inventory/status-reason.ts). */
   status_reason: Generated<string>;
 }
 export interface ChannelsTable {
@@ -134,7 +134,10 @@ export interface ChannelsTable {
   manufacturer: Generated<string>;
   model: Generated<string>;
   play_time: Generated<string>;
+  /** Why the channel is offline: a REASONS key, '' when none (services/inventory/status-reason.ts). */
   status_reason: Generated<string>;
+  /** The key's {vars} as JSON, '' when none. */
+  status_reason_vars: Generated<string>;
   checked_at: Generated<string>;
   updated_at: Generated<string>;
   longitude: number | null;

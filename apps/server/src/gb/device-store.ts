@@ -5,13 +5,27 @@
  * 2,000 devices keeping alive every 30 s would otherwise be 67 writes a second for a console column.
  */
 import { sql, type Kysely } from 'kysely';
+import { isReasonKey, type ReasonKey } from '@opencvr/shared';
 import type { Database, Device } from '../db/schema.js';
 import type { NewsService } from '../services/news/news.js';
 import type { Peer } from './peer.js';
 
 export const GB_DEVICE_TYPE = 'GB28181';
-/** status_reason of channels put offline with their device: they come back with it. */
-export const WITH_DEVICE = 'device offline';
+/** status_reason of channels put offline with their device (设备离线 / the device is offline): they come back with it. */
+export const WITH_DEVICE = 'statusWithDevice' satisfies ReasonKey;
+
+/** The GB service's offline words (service.ts, register.ts) as the catalogue reason the device stores. */
+const OFFLINE_REASONS: Record<string, ReasonKey> = {
+  'keepalive timeout': 'statusKeepaliveTimeout',
+  'registration expired': 'statusRegistrationExpired',
+  unregistered: 'statusUnregistered',
+};
+
+/** What the device row stores for the service's `reason` ('' online): a catalogue key passes as it is (a disabled device's). */
+function storedDeviceReason(reason: string): string {
+  if (!reason || isReasonKey(reason)) return reason;
+  return OFFLINE_REASONS[reason] ?? 'gbDeviceWentOffline';
+}
 
 export interface Registration {
   deviceId: string;
@@ -148,7 +162,7 @@ export class GbDeviceStore {
    */
   async setOnline(deviceId: string, online: boolean, reason: string): Promise<boolean> {
     const now = new Date();
-    const set = { online: online ? 1 : 0, status_reason: online ? '' : reason, ...(online ? { last_seen_at: now.toISOString() } : {}) };
+    const set = { online: online ? 1 : 0, status_reason: online ? '' : storedDeviceReason(reason), ...(online ? { last_seen_at: now.toISOString() } : {}) };
     // The flag flips only where it was the other way: a row back says it changed (and names the device).
     const flipped = await this.db
       .updateTable('devices')
@@ -172,7 +186,7 @@ export class GbDeviceStore {
     if (channels.length) {
       await this.db
         .updateTable('channels')
-        .set({ online: online ? 1 : 0, status_reason: online ? '' : WITH_DEVICE, checked_at: now.toISOString() })
+        .set({ online: online ? 1 : 0, status_reason: online ? '' : WITH_DEVICE, status_reason_vars: '', checked_at: now.toISOString() })
         .where('id', 'in', channels.map((c) => c.id))
         .execute();
     }

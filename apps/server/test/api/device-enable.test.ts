@@ -49,7 +49,7 @@ describe('a disabled device', () => {
     const { id, pk } = await addOnlineCamera('Gate');
     expect((await post('/api/v1/editdevice', { DeviceID: id, Enable: 0 })).statusCode).toBe(200);
     expect(await api.t.ctx.inventory.channels.setOnline(pk, true)).toBe(false);
-    expect(await api.t.ctx.inventory.channels.setOnline(pk, false, 'connection refused')).toBe(false);
+    expect(await api.t.ctx.inventory.channels.setOnline(pk, false, { key: 'connectionRefused' })).toBe(false);
     expect((await body(`/api/v1/channelsconfig?device=${id}`)).Channels[0]).toMatchObject({ Online: 0, StatusReason: '设备未开启' });
   });
 

@@ -39,8 +39,8 @@ describe('a GB device switched off', () => {
 
     expect((await edit(0)).statusCode).toBe(200);
     expect(t.ctx.gb.session(DEV)).toBeUndefined();
-    expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 0, status_reason: 'device not enabled' });
-    expect(await channel()).toEqual({ online: 0, status_reason: 'device not enabled' });
+    expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 0, status_reason: 'statusDeviceDisabled' });
+    expect(await channel()).toEqual({ online: 0, status_reason: 'statusDeviceDisabled' });
     // Its keepalives are those of a device not registered: nothing changes.
     await dev.keepalive();
     expect((await t.ctx.inventory.devices.get(DEV))?.online).toBe(0);
@@ -48,7 +48,7 @@ describe('a GB device switched off', () => {
 
     expect((await edit(1)).statusCode).toBe(200);
     // Offline until it registers; then its channels come back with it.
-    expect(await channel()).toEqual({ online: 0, status_reason: 'device offline' });
+    expect(await channel()).toEqual({ online: 0, status_reason: 'statusWithDevice' });
     expect((await dev.register()).status).toBe(200);
     expect((await t.ctx.inventory.devices.get(DEV))?.online).toBe(1);
     expect(await channel()).toEqual({ online: 1, status_reason: '' });

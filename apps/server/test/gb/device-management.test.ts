@@ -128,7 +128,7 @@ describe('catalog NOTIFY', () => {
     const byId = new Map((await rows()).map((r) => [r.channel_id, r]));
     expect(byId.get(fresh)).toMatchObject({ name: '新摄像机', parent_id: dir2, parental: 0, online: 1, from_catalog: 1 });
     expect(byId.get(cam1)).toMatchObject({ name: 'renamed', parent_id: dir2 });
-    expect(byId.get(cam2)).toMatchObject({ online: 0, status: 'OFF', status_reason: 'catalog: OFF' });
+    expect(byId.get(cam2)).toMatchObject({ online: 0, status: 'OFF', status_reason: 'statusCatalogOff' });
     expect(byId.get(dir1)).toMatchObject({ parental: 1 });
     const news = await server.t.ctx.db.selectFrom('news').selectAll().where('channel_id', '=', cam2).execute();
     expect(news.map((n) => n.status)).toEqual(['OFF']);

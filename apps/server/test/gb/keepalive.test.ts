@@ -42,7 +42,7 @@ describe.each(['UDP', 'TCP'] as const)('GB keepalive over %s', (transport) => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
     const row = await t.ctx.inventory.devices.get(DEV);
     expect(row?.online).toBe(0);
-    expect(row!.status_reason).toBe('keepalive timeout');
+    expect(row!.status_reason).toBe('statusKeepaliveTimeout');
     // The device information says why in the answer's language (the row keeps the service's words).
     expect((await gbDeviceDetails(t.ctx, DEV, false, 'zh-CN'))?.StatusReason).toBe('心跳超时');
     expect((await gbDeviceDetails(t.ctx, DEV, false, 'en-US'))?.StatusReason).toBe('keepalive timeout');
@@ -83,7 +83,7 @@ describe('GB registration expiry', () => {
         const d = await t.ctx.inventory.devices.get(DEV);
         return d?.online === 0 && d;
       });
-      expect(row.status_reason).toBe('registration expired');
+      expect(row.status_reason).toBe('statusRegistrationExpired');
       expect(t.ctx.gb.session(DEV)).toBeUndefined();
       expect((await dev.keepalive()).status).toBe(403);
       // A new REGISTER brings it back.

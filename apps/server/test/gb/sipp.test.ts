@@ -40,7 +40,7 @@ describe.skipIf(!hasSipp).each(['UDP', 'TCP'] as const)('sipp GB device over %s'
     const r = await run('unregister.xml');
     expect(r.errors, `sipp errors:\n${r.errors}`).toBe('');
     expect(r.code).toBe(0);
-    expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 0, status_reason: 'unregistered' });
+    expect(await t.ctx.inventory.devices.get(DEV)).toMatchObject({ online: 0, status_reason: 'statusUnregistered' });
   });
 
   it('keepalive MESSAGE with a MANSCDP body is answered 200 and recorded', async () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { StreamChecker, type CheckTarget, type StreamCheckerDeps } from '../../src/services/inventory/stream-checker.js';
 import type { ProbeResult } from '../../src/access/rtsp/probe.js';
+import type { Reason } from '@opencvr/shared';
 import { until } from '../helpers/index.js';
 
 function fakes(n: number, probeMs: number) {
@@ -14,14 +15,14 @@ function fakes(n: number, probeMs: number) {
     password: '',
   }));
   const starts: { pk: number; at: number; url: string }[] = [];
-  const results: [number, boolean, string][] = [];
+  const results: [number, boolean, Reason | undefined][] = [];
   let active = 0;
   let maxActive = 0;
   let listener: (() => void) | undefined;
   const deps: StreamCheckerDeps = {
     listTargets: async () => targets,
-    setOnline: async (pk, ok, reason) => {
-      results.push([pk, ok, reason]);
+    setOnline: async (pk, ok, why) => {
+      results.push([pk, ok, why]);
       return false;
     },
     subscribe: (fn) => {
@@ -37,7 +38,7 @@ function fakes(n: number, probeMs: number) {
         opts.signal?.addEventListener('abort', () => (clearTimeout(timer), r()));
       });
       active--;
-      return { ok: false, status: 0, reason: 'connection refused', codecs: [], latencyMs: probeMs };
+      return { ok: false, status: 0, reason: 'connection refused', why: { key: 'connectionRefused' }, codecs: [], latencyMs: probeMs };
     },
     log: { info: () => {}, warn: () => {} },
   };
@@ -68,7 +69,7 @@ describe('stream checker schedule', () => {
     expect(f.maxActive()).toBeLessThanOrEqual(3);
     // The second round began after the interval.
     expect(f.starts.filter((s) => s.at - t0 >= 1000).length).toBeGreaterThan(0);
-    expect(f.results.every(([, ok, reason]) => !ok && reason === 'connection refused')).toBe(true);
+    expect(f.results.every(([, ok, why]) => !ok && why?.key === 'connectionRefused')).toBe(true);
   });
 
   it('probes an added or edited channel at once, ahead of the round', async () => {
@@ -122,7 +123,7 @@ describe('stream checker schedule', () => {
     c.start();
     await until(() => [1, 2, 3].every((pk) => f.results.some(([p]) => p === pk)), 5000, { what: 'a round' });
     expect(new Set(f.starts.map((x) => x.pk))).toEqual(new Set([1, 3]));
-    expect(f.results.find(([pk]) => pk === 2)).toEqual([2, true, '']);
+    expect(f.results.find(([pk]) => pk === 2)).toEqual([2, true, undefined]);
     expect(f.results.some(([pk]) => pk === 4)).toBe(false);
     // Their streams stopped: the next round probes them.
     streams.clear();

@@ -6,6 +6,7 @@
  * Every online change goes to the message log (pushed to consoles).
  */
 import type { CatalogItem } from '@opencvr/manscdp';
+import type { ReasonKey } from '@opencvr/shared';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { NewsService } from '../../services/news/news.js';
@@ -17,11 +18,12 @@ export interface NotifyDeps {
   removeChannels: (deviceId: string, channelIds: string[]) => Promise<string[]>;
 }
 
-const STATUS_EVENTS: Record<string, { online: boolean; reason: string }> = {
+/** Each event's online flag and catalogue reason (stored in status_reason). */
+const STATUS_EVENTS: Record<string, { online: boolean; reason: ReasonKey | '' }> = {
   ON: { online: true, reason: '' },
-  OFF: { online: false, reason: 'catalog: OFF' },
-  VLOST: { online: false, reason: 'catalog: video lost' },
-  DEFECT: { online: false, reason: 'catalog: defect' },
+  OFF: { online: false, reason: 'statusCatalogOff' },
+  VLOST: { online: false, reason: 'statusCatalogVideoLost' },
+  DEFECT: { online: false, reason: 'statusCatalogDefect' },
 };
 
 export async function applyCatalogNotify(
@@ -56,7 +58,7 @@ export async function applyCatalogNotify(
     if (!c) continue;
     await deps.db
       .updateTable('channels')
-      .set({ online: s.online ? 1 : 0, status: item.event!, status_reason: s.reason, checked_at: now, updated_at: now })
+      .set({ online: s.online ? 1 : 0, status: item.event!, status_reason: s.reason, status_reason_vars: '', checked_at: now, updated_at: now })
       .where('id', '=', c.id)
       .execute();
     if (c.online !== (s.online ? 1 : 0)) {

@@ -122,7 +122,9 @@ async function upsert(
       longitude: coord(i.longitude, 180),
       latitude: coord(i.latitude, 90),
       from_catalog: 1,
-      status_reason: online ? '' : 'catalog: OFF',
+      // A catalogue reason (status-reason.ts): 设备报告通道离线（OFF）.
+      status_reason: online ? '' : 'statusCatalogOff',
+      status_reason_vars: '',
     };
   });
   for (let i = 0; i < rows.length; i += BATCH) {
@@ -161,6 +163,7 @@ async function upsert(
           latitude: sql<number | null>`coalesce(excluded.latitude, channels.latitude)`,
           from_catalog: eb.ref('excluded.from_catalog'),
           status_reason: eb.ref('excluded.status_reason'),
+          status_reason_vars: eb.ref('excluded.status_reason_vars'),
         })),
       )
       .execute();

@@ -12,7 +12,6 @@ import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
 import { channelId, channelInput, deviceId, listWindow } from './inventory-schemas.js';
-import { withStatusReasonIn } from '../../services/inventory/status-reason.js';
 
 const tags = ['channels'];
 const admin = { access: 'admin' as const };
@@ -42,8 +41,7 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   async function page(req: FastifyRequest, { cameras, ...query }: ChannelQuery & { cameras?: boolean }) {
     const scope = await scopeOf(ctx.db, req.user!);
     const q: ChannelQuery = cameras ? { ...query, flat: true, camerasOnly: true } : query;
-    const p = await channels.list(scope, q, req.user!.id, isAdmin(req.user!));
-    return { ...p, rows: withStatusReasonIn(p.rows, req.lang) };
+    return channels.list(scope, q, req.user!.id, isAdmin(req.user!), req.lang);
   }
 
   const listQuery = listWindow.extend({

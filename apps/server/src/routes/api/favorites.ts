@@ -8,7 +8,6 @@ import { v1 } from '../../http/envelope.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import { channelId, deviceId, listWindow } from './inventory-schemas.js';
-import { withStatusReasonIn } from '../../services/inventory/status-reason.js';
 
 const tags = ['favorites'];
 const ref = z.object({ device: deviceId, channel: channelId });
@@ -51,9 +50,10 @@ export async function favoriteRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
         { ...w, favoritesOf: req.user!.id, camerasOnly: cameras },
         req.user!.id,
         isAdmin(req.user!),
+        req.lang,
       );
       return v1('MSG_SC_SERVER_FAVORITES_ACK', {
-        Channels: withStatusReasonIn(p.rows, req.lang),
+        Channels: p.rows,
         ChannelCount: p.total,
       });
     },

@@ -62,7 +62,8 @@ export async function gbDeviceDetails(ctx: AppContext, id: string, refresh: bool
   const d = await ctx.inventory.devices.get(id);
   if (!d || d.device_type !== GB_DEVICE_TYPE) return undefined;
   const details = gbDetails(d, !!ctx.gb.session(id));
-  details.StatusReason = statusReasonText(details.StatusReason, lang);
+  // A device's reason has no vars (schema.ts).
+  details.StatusReason = statusReasonText(details.StatusReason, '', lang);
   const status = ctx.gbDevices.info.lastStatus(id);
   if (status) details.Status = status;
   const catalog = ctx.gbDevices.catalog.status(id);

@@ -11,7 +11,6 @@ import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
 import { channelNode, labelNode } from '../../services/inventory/group-nodes.js';
-import { withStatusReasonIn } from '../../services/inventory/status-reason.js';
 import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
 const tags = ['labels'];
@@ -85,8 +84,8 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (req) => {
       const scope = await scopeOf(ctx.db, req.user!);
       await visibleLabel(scope, req.query.id);
-      const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, isAdmin(req.user!));
-      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: withStatusReasonIn(page.rows, req.lang), ChannelCount: page.total });
+      const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, isAdmin(req.user!), req.lang);
+      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: page.rows, ChannelCount: page.total });
     },
   );
 
@@ -140,15 +139,15 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const ids = [req.params.id, ...(await labels.descendants(req.params.id))];
     const labelScope: Scope = { all: false, roleId: -1, labelIds: ids };
     // Intersect the label's content with what the user may see.
-    const mine = await channels.list(labelScope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, isAdmin(req.user!));
+    const mine = await channels.list(labelScope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, isAdmin(req.user!), req.lang);
     let rows = mine.rows;
     if (!scope.all) {
-      const visible = await channels.list(scope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, false);
+      const visible = await channels.list(scope, { start: 0, limit: 99999, camerasOnly: true }, req.user!.id, false, req.lang);
       const keys = new Set(visible.rows.map((c) => `${c.ParentDeviceID}/${c.ChannelID}`));
       rows = rows.filter((c) => keys.has(`${c.ParentDeviceID}/${c.ChannelID}`));
     }
     return v1('MSG_SC_SERVER_LABEL_ALL_CHANNELS_ACK', {
-      Channels: withStatusReasonIn(rows.slice(req.query.start, req.query.start + req.query.limit), req.lang),
+      Channels: rows.slice(req.query.start, req.query.start + req.query.limit),
       ChannelCount: rows.length,
     });
   });
@@ -236,6 +235,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         { start: req.query.start, limit: req.query.limit, device: req.query.deviceid, subset: req.query.subset },
         req.user!.id,
         isAdmin(req.user!),
+        req.lang,
       );
       const nodes: GroupNode[] = p.rows.map((c) =>
         channelNode(

@@ -1,12 +1,13 @@
 /** Channels: listing (by device, by sub-channel level, by search), edits, and online transitions. */
 import type { Kysely } from 'kysely';
-import type { ChannelRow } from '@opencvr/shared';
+import type { ChannelRow, Lang, Reason } from '@opencvr/shared';
 import type { Channel, Database } from '../../db/schema.js';
 import type { Engine } from '../../db/index.js';
 import { contains } from '../../db/text-match.js';
 import { duplicate, notFound } from '../../http/errors.js';
 import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
+import { storedReason } from './status-reason.js';
 import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
 import { belowFolder } from './folder-below.js';
@@ -104,7 +105,8 @@ export class ChannelService {
     return c;
   }
 
-  async list(scope: Scope, query: ChannelQuery, userId: number, admin: boolean): Promise<{ rows: ChannelRow[]; total: number }> {
+  /** A page of channels as the API gives them, StatusReason in `lang`. */
+  async list(scope: Scope, query: ChannelQuery, userId: number, admin: boolean, lang: Lang): Promise<{ rows: ChannelRow[]; total: number }> {
     let base = this.db.selectFrom('channels').innerJoin('devices', 'devices.device_id', 'channels.parent_device_id');
     if (query.device) {
       base = base.where('channels.parent_device_id', '=', query.device);
@@ -158,7 +160,7 @@ export class ChannelService {
       .offset(query.start)
       .execute();
     const total = await totalOf(rows.length, query, () => base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow());
-    return { total, rows: await this.decorate(rows, scope, userId, admin) };
+    return { total, rows: await this.decorate(rows, scope, userId, admin, lang) };
   }
 
   /** Adds the favourite flag and sub-channel counts to a page of rows. */
@@ -167,6 +169,7 @@ export class ChannelService {
     scope: Scope,
     userId: number,
     admin: boolean,
+    lang: Lang,
   ): Promise<ChannelRow[]> {
     if (!rows.length) return [];
     const pks = rows.map((r) => r.id);
@@ -198,6 +201,7 @@ export class ChannelService {
           subChannels: sub.get(`${r.parent_device_id}/${r.channel_id}`) ?? 0,
         },
         admin,
+        lang,
       ),
     );
   }
@@ -369,10 +373,11 @@ export class ChannelService {
   }
 
   /**
-   * Records a channel's reachability. A change of state writes the message log and pushes it, and
-   * the device follows: online while any of its channels is.
+   * Records a channel's reachability and, offline, why (a catalogue reason: status-reason.ts). A
+   * change of state writes the message log and pushes it, and the device follows: online while any
+   * of its channels is.
    */
-  async setOnline(channelPk: number, online: boolean, reason = ''): Promise<boolean> {
+  async setOnline(channelPk: number, online: boolean, why?: Reason): Promise<boolean> {
     const c = await this.db
       .selectFrom('channels')
       .leftJoin('devices', 'devices.device_id', 'channels.parent_device_id')
@@ -387,7 +392,7 @@ export class ChannelService {
     const changed = c.online !== (online ? 1 : 0);
     await this.db
       .updateTable('channels')
-      .set({ online: online ? 1 : 0, status_reason: online ? '' : reason, checked_at: now })
+      .set({ online: online ? 1 : 0, ...storedReason(online ? undefined : why), checked_at: now })
       .where('id', '=', channelPk)
       .execute();
     if (changed) {

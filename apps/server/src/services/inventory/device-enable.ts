@@ -9,12 +9,13 @@
  * registration brings back).
  */
 import type { Kysely } from 'kysely';
+import type { ReasonKey } from '@opencvr/shared';
 import type { Database } from '../../db/schema.js';
 import type { NewsService } from '../news/news.js';
 import { GB_DEVICE_TYPE, WITH_DEVICE } from '../../gb/device-store.js';
 
-/** status_reason of a disabled device's channels (and of the device). */
-export const DEVICE_DISABLED = 'device not enabled';
+/** status_reason of a disabled device's channels (and of the device): 设备未开启 / the device is not enabled. */
+export const DEVICE_DISABLED = 'statusDeviceDisabled' satisfies ReasonKey;
 
 /**
  * Puts the device and its channels offline (disabled) or hands them back (enabled). Changes of the
@@ -31,7 +32,7 @@ export async function applyDeviceEnable(db: Kysely<Database>, news: NewsService,
       .where('parent_device_id', '=', deviceId)
       .where('online', '=', 1)
       .execute();
-    await db.updateTable('channels').set({ online: 0, status_reason: DEVICE_DISABLED, checked_at: now }).where('parent_device_id', '=', deviceId).execute();
+    await db.updateTable('channels').set({ online: 0, status_reason: DEVICE_DISABLED, status_reason_vars: '', checked_at: now }).where('parent_device_id', '=', deviceId).execute();
     await db.updateTable('devices').set({ online: 0, status_reason: DEVICE_DISABLED }).where('device_id', '=', deviceId).execute();
     if (device.online) await news.add({ deviceId, channelId: deviceId, channelName: device.device_name, online: false });
     for (const c of wasOnline) await news.add({ deviceId, channelId: c.channel_id, channelName: c.name, online: false });
@@ -62,7 +63,7 @@ export async function settleDisabledDevices(db: Kysely<Database>): Promise<numbe
   const disabled = db.selectFrom('devices').select('device_id').where('enable', '=', 0);
   const r = await db
     .updateTable('channels')
-    .set({ online: 0, status_reason: DEVICE_DISABLED })
+    .set({ online: 0, status_reason: DEVICE_DISABLED, status_reason_vars: '' })
     .where('parent_device_id', 'in', disabled)
     .where((eb) => eb.or([eb('online', '=', 1), eb('status_reason', '!=', DEVICE_DISABLED)]))
     .executeTakeFirst();

@@ -1,6 +1,7 @@
 /** Database rows to the API shapes of spec 3. Secrets are blanked for non-administrators. */
-import type { ChannelRow, DeviceRow, DeviceType } from '@opencvr/shared';
+import type { ChannelRow, DeviceRow, DeviceType, Lang } from '@opencvr/shared';
 import type { Channel, Device } from '../../db/schema.js';
+import { statusReasonText } from './status-reason.js';
 
 export function deviceRow(d: Device, counts: { total: number; online: number }, admin: boolean): DeviceRow {
   return {
@@ -35,6 +36,8 @@ export function channelRow(
   c: Channel,
   extra: { deviceName: string; deviceType: string; deviceEnable: number; favorite: boolean; subChannels: number },
   admin: boolean,
+  /** The asker's: StatusReason is rendered in it. */
+  lang: Lang,
 ): ChannelRow {
   return {
     ChannelID: c.channel_id,
@@ -75,7 +78,7 @@ export function channelRow(
     Latitude: c.latitude,
     GpsLongitude: c.gps_longitude,
     GpsLatitude: c.gps_latitude,
-    StatusReason: c.status_reason,
+    StatusReason: statusReasonText(c.status_reason, c.status_reason_vars, lang),
     CheckedAt: c.checked_at,
     SubChannelNum: extra.subChannels,
   };

@@ -13,6 +13,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { Reason } from '@opencvr/shared';
 import type { ProbeOptions, ProbeResult } from '../../access/rtsp/probe.js';
 import { StreamRecovery } from './stream-recovery.js';
 
@@ -28,7 +29,8 @@ export interface CheckTarget {
 /** What the checker needs from the rest of the app (tests may pass plain objects). */
 export interface StreamCheckerDeps {
   listTargets(): Promise<CheckTarget[]>;
-  setOnline(pk: number, online: boolean, reason: string): Promise<boolean>;
+  /** `why` is the probe's catalogue reason (stored; the log gets its words). */
+  setOnline(pk: number, online: boolean, why: Reason | undefined): Promise<boolean>;
   subscribe(fn: () => void): () => void;
   probe(url: string, opts: ProbeOptions): Promise<ProbeResult>;
   /**
@@ -312,7 +314,7 @@ export class StreamChecker {
       const now = this.targets.get(pk);
       if (!now || signature(now) !== sig) return;
       outcome = { ok: r.ok, answered: r.answered ?? r.status !== 0 };
-      const changed = await this.deps.setOnline(pk, r.ok, r.ok ? '' : r.reason);
+      const changed = await this.deps.setOnline(pk, r.ok, r.ok ? undefined : (r.why ?? { key: 'statusCheckFailed' }));
       if (changed) {
         this.deps.log.info(
           { device: t.deviceId, channel: t.channelId, online: r.ok, reason: r.reason, codecs: r.codecs },
