@@ -12,7 +12,7 @@ import { CHANNEL_SEARCH_LIMIT, TREE_PAGE_SIZE, type ChannelRow, type DeviceRow }
 import { fetchAllDeviceCameras, fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
 import { notify } from '../lib/notify';
 import { useDebounced } from '../lib/useDebounced';
-import { deviceTick } from './deviceTicks';
+import { deviceTick } from './pickerBoxes';
 import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
 
 export interface PickedChannel extends ChannelRef {
