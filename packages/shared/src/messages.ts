@@ -262,6 +262,11 @@ export const REASONS = {
   statusNotHls: { 'zh-CN': '应答不是HLS播放列表', 'en-US': 'the answer is not an HLS playlist' },
   statusHlsNoVariant: { 'zh-CN': 'HLS主播放列表中没有可用的子流', 'en-US': 'the HLS master playlist lists no variant' },
   statusHlsNoSegment: { 'zh-CN': 'HLS播放列表中没有分片', 'en-US': 'the HLS playlist lists no segment' },
+  statusHlsEnded: { 'zh-CN': 'HLS播放列表已结束（EXT-X-ENDLIST），是录像而不是直播', 'en-US': 'the HLS playlist has ended (EXT-X-ENDLIST): a recording, not a live stream' },
+  statusHlsStale: {
+    'zh-CN': 'HLS播放列表{seconds}秒内没有更新（直播源可能已停止）',
+    'en-US': 'the HLS playlist did not change within {seconds} s (has the live source stopped?)',
+  },
   statusWebPage: { 'zh-CN': '应答是网页，不是视频流', 'en-US': 'the answer is a web page, not a stream' },
   statusBadRedirect: { 'zh-CN': '服务器重定向（{status}）到无效的地址', 'en-US': 'the server redirected ({status}) to an invalid address' },
   statusRedirectNotFollowed: {

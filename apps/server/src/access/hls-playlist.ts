@@ -1,13 +1,25 @@
 /**
  * What the stream checker needs to know of an HLS playlist (RFC 8216): whether it is one at all
  * (#EXTM3U first), and then either a master playlist's first variant (the URI after an
- * #EXT-X-STREAM-INF) or whether a media playlist lists any segment (#EXTINF). Pure text in, answer out.
+ * #EXT-X-STREAM-INF) or, for a media playlist, what tells a live one that runs from one that
+ * stopped or never was live: its segments, its target duration, the number of its newest segment
+ * (EXT-X-MEDIA-SEQUENCE + count - 1) and URI, and whether it has ended (EXT-X-ENDLIST or
+ * EXT-X-PLAYLIST-TYPE:VOD: a recording, which never changes again). Pure text in, answer out.
  */
 
 export type HlsPlaylist =
   | { kind: 'not-hls' }
   | { kind: 'master'; variant?: string }
-  | { kind: 'media'; segments: number };
+  | {
+      kind: 'media';
+      segments: number;
+      /** EXT-X-TARGETDURATION in seconds; undefined when absent or unreadable. */
+      targetDuration?: number;
+      /** What changes when a live playlist gets a new segment: the newest segment's number and URI. */
+      newest: string;
+      /** EXT-X-ENDLIST, or a VOD playlist: no segment will be added. */
+      ended: boolean;
+    };
 
 export function readHlsPlaylist(text: string): HlsPlaylist {
   const lines = text
@@ -19,6 +31,11 @@ export function readHlsPlaylist(text: string): HlsPlaylist {
   if (lines[first] !== '#EXTM3U') return { kind: 'not-hls' };
   let master = false;
   let segments = 0;
+  let sequence = 0;
+  let targetDuration: number | undefined;
+  let ended = false;
+  let inSegment = false;
+  let lastUri = '';
   for (let i = first + 1; i < lines.length; i++) {
     const l = lines[i];
     if (l.startsWith('#EXT-X-STREAM-INF')) {
@@ -28,9 +45,24 @@ export function readHlsPlaylist(text: string): HlsPlaylist {
         if (lines[j] === '' || lines[j].startsWith('#')) continue;
         return { kind: 'master', variant: lines[j] };
       }
-    } else if (l.startsWith('#EXTINF')) segments++;
+    } else if (l.startsWith('#EXTINF')) {
+      segments++;
+      inSegment = true;
+    } else if (l.startsWith('#EXT-X-TARGETDURATION:')) {
+      const n = Number(l.slice('#EXT-X-TARGETDURATION:'.length));
+      targetDuration = Number.isFinite(n) && n > 0 ? n : undefined;
+    } else if (l.startsWith('#EXT-X-MEDIA-SEQUENCE:')) {
+      const n = Number(l.slice('#EXT-X-MEDIA-SEQUENCE:'.length));
+      sequence = Number.isSafeInteger(n) && n >= 0 ? n : 0;
+    } else if (l === '#EXT-X-ENDLIST' || l === '#EXT-X-PLAYLIST-TYPE:VOD') {
+      ended = true;
+    } else if (inSegment && l !== '' && !l.startsWith('#')) {
+      lastUri = l;
+      inSegment = false;
+    }
   }
-  return master ? { kind: 'master' } : { kind: 'media', segments };
+  if (master) return { kind: 'master' };
+  return { kind: 'media', segments, targetDuration, newest: segments ? `${sequence + segments - 1} ${lastUri}` : '', ended };
 }
 
 /** Whether the bytes so far (at least the first few) begin as a playlist would: "#EXTM3U", maybe after a BOM or blank lines. */

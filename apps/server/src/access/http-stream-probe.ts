@@ -4,7 +4,11 @@
  * the start of the answer, as ffmpeg would:
  * - HTTP-FLV: the body starts with the FLV signature ("FLV"); read no further (it never ends);
  * - HLS: a playlist that parses (#EXTM3U); a master playlist's first variant is fetched too, and a
- *   media playlist must list a segment;
+ *   media playlist must list a segment and be live: one that has ended (EXT-X-ENDLIST, VOD) is a
+ *   recording, not a camera; a live one must get a new segment within 1.5 target durations, as
+ *   RFC 8216 6.2.1 has a server publish one (a source that stopped leaves its last playlist served
+ *   unchanged: only a second look tells), so the probe reads it again every half target duration
+ *   until it changes (its deadline pushed back for that long);
  * - MPEG-TS over HTTP (sync byte 0x47), or anything else not named .flv/.m3u8 and not a web page:
  *   left to ffmpeg, which demuxes more than this knows.
  * Redirects are followed (5 at most, http and https only, as ffmpeg's protocol whitelist allows);
@@ -13,6 +17,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Reason } from '@opencvr/shared';
 import { ABORTED, answeredMiss, socketMiss, timeoutMiss, type ProbeMiss } from './rtsp/probe.js';
 import { looksLikePlaylist, readHlsPlaylist } from './hls-playlist.js';
@@ -36,6 +41,13 @@ const MAX_PLAYLIST = 1 << 20;
 /** Enough of a body to tell FLV, MPEG-TS and a playlist apart. */
 const HEAD_BYTES = 16;
 const MAX_REDIRECTS = 5;
+/**
+ * A live playlist is watched this long at most for its next segment; one whose 1.5 target durations
+ * are longer is taken as live (a probe cannot wait that long, and cameras cut segments of seconds).
+ */
+const MAX_WATCH_MS = 30_000;
+/** RFC 8216 requires EXT-X-TARGETDURATION; a playlist without it is watched as if it said this. */
+const DEFAULT_TARGET_DURATION_S = 10;
 
 /** The FLV file header's signature: an HTTP-FLV server sends it first, and then tags for as long as it runs. */
 const isFlv = (b: Uint8Array) => b.length >= 3 && b[0] === 0x46 && b[1] === 0x4c && b[2] === 0x56;
@@ -52,6 +64,32 @@ class Failure extends Error {
 interface Answer {
   res: http.IncomingMessage;
   url: URL;
+}
+
+/** The probe's deadline: its timeout, pushed back while a live playlist is watched. */
+class Deadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout;
+  readonly signal = this.controller.signal;
+  constructor(ms: number) {
+    this.timer = setTimeout(() => this.controller.abort(), ms);
+  }
+  /** The probe ends `ms` from now instead. */
+  moveTo(ms: number) {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.controller.abort(), ms);
+  }
+  clear() {
+    clearTimeout(this.timer);
+  }
+}
+
+/** What each step of one probe shares. */
+interface Probe {
+  auth: { origin: string; header: string } | undefined;
+  signal: AbortSignal;
+  deadline: Deadline;
+  timeoutMs: number;
 }
 
 /** GET with redirects followed; a non-2xx final status is a Failure with its status line. */
@@ -106,11 +144,18 @@ async function readBody(res: http.IncomingMessage, enough: (got: Uint8Array) => 
   return Buffer.concat(parts).subarray(0, max);
 }
 
-/** A playlist read whole: a media playlist must list a segment, a master one's first variant is fetched and must. */
-async function checkPlaylist(body: Uint8Array, at: URL, status: number, auth: Parameters<typeof get>[1], signal: AbortSignal, depth = 0): Promise<HttpProbeResult> {
+const HLS_ENDED: ProbeMiss = { reason: 'the HLS playlist has ended (EXT-X-ENDLIST): a recording, not a live stream', why: { key: 'statusHlsEnded' } };
+
+/** A playlist read whole: a media playlist must list a segment and be live, a master one's first variant is fetched and must. */
+async function checkPlaylist(body: Uint8Array, at: URL, status: number, p: Probe, depth = 0): Promise<HttpProbeResult> {
   const list = readHlsPlaylist(new TextDecoder().decode(body));
   if (list.kind === 'not-hls') return miss(status, NOT_HLS);
-  if (list.kind === 'media') return list.segments > 0 ? OK(status) : miss(status, { reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
+  if (list.kind === 'media') {
+    if (list.segments === 0) return miss(status, { reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
+    if (list.ended) return miss(status, HLS_ENDED);
+    const stale = await watchLive(list.newest, list.targetDuration ?? DEFAULT_TARGET_DURATION_S, at, p);
+    return stale ? miss(status, stale) : OK(status);
+  }
   let variant: URL | undefined;
   try {
     if (list.variant && depth === 0) variant = new URL(list.variant, at);
@@ -118,9 +163,33 @@ async function checkPlaylist(body: Uint8Array, at: URL, status: number, auth: Pa
     variant = undefined;
   }
   if (!variant || (variant.protocol !== 'http:' && variant.protocol !== 'https:')) return miss(status, { reason: 'the HLS playlist lists no variant', why: { key: 'statusHlsNoVariant' } });
-  const next = await get(variant, auth, signal);
+  const next = await get(variant, p.auth, p.signal);
   const nextBody = await readBody(next.res, () => false, MAX_PLAYLIST);
-  return checkPlaylist(nextBody, next.url, next.res.statusCode ?? 200, auth, signal, depth + 1);
+  return checkPlaylist(nextBody, next.url, next.res.statusCode ?? 200, p, depth + 1);
+}
+
+/**
+ * Reads a live playlist again every half target duration (RFC 8216 6.3.4's reload interval for an
+ * unchanged one) until its newest segment is another (live: undefined) or 1.5 target durations have
+ * passed since the first read (stale: why). One that ended meanwhile is a recording after all.
+ */
+async function watchLive(newest: string, targetDurationS: number, at: URL, p: Probe): Promise<ProbeMiss | undefined> {
+  const watchMs = Math.round(targetDurationS * 1500);
+  if (watchMs > MAX_WATCH_MS) return undefined;
+  p.deadline.moveTo(watchMs + p.timeoutMs);
+  const until = performance.now() + watchMs;
+  for (;;) {
+    await sleep(Math.max(0, Math.min((targetDurationS * 1000) / 2, until - performance.now())), undefined, { signal: p.signal });
+    const again = await get(at, p.auth, p.signal);
+    const list = readHlsPlaylist(new TextDecoder().decode(await readBody(again.res, () => false, MAX_PLAYLIST)));
+    if (list.kind !== 'media') return NOT_HLS;
+    if (list.ended) return HLS_ENDED;
+    if (list.newest !== newest) return undefined;
+    if (performance.now() >= until) {
+      const seconds = Math.round(watchMs / 100) / 10;
+      return { reason: `the HLS playlist did not change within ${seconds} s`, why: { key: 'statusHlsStale', vars: { seconds } } };
+    }
+  }
 }
 
 export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpProbeResult> {
@@ -130,8 +199,9 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
     : undefined;
   url.username = '';
   url.password = '';
-  const timeout = AbortSignal.timeout(o.timeoutMs);
-  const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
+  const deadline = new Deadline(o.timeoutMs);
+  const signal = o.signal ? AbortSignal.any([o.signal, deadline.signal]) : deadline.signal;
+  const p: Probe = { auth, signal, deadline, timeoutMs: o.timeoutMs };
   let status = 0;
   try {
     const answer = await get(url, auth, signal);
@@ -142,7 +212,7 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
     const head = await readBody(answer.res, (got) => isFlv(got) || (got.length >= HEAD_BYTES && !looksLikePlaylist(got)), MAX_PLAYLIST);
     if (head.length === 0) return miss(status, { reason: 'the server sent an empty answer', why: { key: 'statusEmptyAnswer' } });
     if (isFlv(head)) return OK(status);
-    if (looksLikePlaylist(head) || type.includes('mpegurl')) return await checkPlaylist(head, answer.url, status, auth, signal);
+    if (looksLikePlaylist(head) || type.includes('mpegurl')) return await checkPlaylist(head, answer.url, status, p);
     if (path.endsWith('.flv')) return miss(status, { reason: 'not an FLV stream', why: { key: 'statusNotFlv' } });
     if (path.endsWith('.m3u8') || path.endsWith('.m3u')) return miss(status, NOT_HLS);
     if (head[0] === 0x47) return OK(status);
@@ -151,7 +221,9 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
   } catch (err) {
     if (err instanceof Failure) return miss(err.status, err.miss);
     if (o.signal?.aborted) return miss(status, ABORTED);
-    if (timeout.aborted) return miss(status, timeoutMiss(o.timeoutMs));
+    if (deadline.signal.aborted) return miss(status, timeoutMiss(o.timeoutMs));
     return miss(status, socketMiss(err as NodeJS.ErrnoException));
+  } finally {
+    deadline.clear();
   }
 }

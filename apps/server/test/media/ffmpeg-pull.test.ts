@@ -293,7 +293,7 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
 });
 
 describe('the stream checker’s probe of the same sources', () => {
-  it('an RTMP play of ffmpeg’s server, the HLS playlist and the FLV file are online; a missing HLS playlist is offline with its status', async () => {
+  it('an RTMP play of ffmpeg’s server and the FLV file are online; the ended HLS playlist and a missing one are offline with why', async () => {
     const port = await freePort();
     rtmpServer('clip.flv', port);
     const played = await until(async () => {
@@ -301,7 +301,8 @@ describe('the stream checker’s probe of the same sources', () => {
       return r.ok ? r : undefined;
     }, 20_000, { what: 'the RTMP probe online' });
     expect(played).toMatchObject({ ok: true, answered: true });
-    expect(await probeStream(`${httpBase}/hls/index.m3u8`)).toMatchObject({ ok: true, status: 200 });
+    // ffmpeg wrote the whole HLS and ended it (EXT-X-ENDLIST): played above, but a recording, not a live camera.
+    expect(await probeStream(`${httpBase}/hls/index.m3u8`)).toMatchObject({ ok: false, status: 200, why: { key: 'statusHlsEnded' } });
     expect(await probeStream(`${httpBase}/clip.flv`)).toMatchObject({ ok: true, status: 200 });
     expect(await probeStream(`${httpBase}/private/clip.flv`, { username: 'cam', password: 's3cret!' })).toMatchObject({ ok: true, status: 200 });
     expect(await probeStream(`${httpBase}/hls/other.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found' });

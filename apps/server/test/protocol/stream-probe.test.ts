@@ -27,11 +27,15 @@ let base: string;
 let tcpPort: number;
 let closedPort: number;
 let rtmp: RtmpServerDouble;
+/** How often each live playlist was read. */
+const liveReads: Record<string, number> = {};
 
 /** What the HTTP side serves besides /live.flv and /private.flv: path → [status, content type, body]. */
 const FILES: Record<string, [number, string, string]> = {
   '/hls/master.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nlow/index.m3u8\n'],
-  '/hls/low/index.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\ns0.ts\n'],
+  // A live source that stopped: its last playlist still served, never a new segment.
+  '/hls/stale.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:7\n#EXTINF:1.0,\ns7.ts\n'],
+  '/hls/vod.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\ns0.ts\n#EXT-X-ENDLIST\n'],
   '/hls/broken.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nmissing/index.m3u8\n'],
   '/hls/novariant.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\n'],
   '/hls/empty.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-TARGETDURATION:1\n'],
@@ -53,6 +57,12 @@ beforeAll(async () => {
     if (req.url === '/private.flv') {
       if (req.headers.authorization === `Basic ${Buffer.from('cam:pa:ss').toString('base64')}`) res.writeHead(200).end('FLV\x01\x05');
       else res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="x"' }).end();
+      return;
+    }
+    if (req.url === '/hls/low/index.m3u8' || req.url === '/hls/live.m3u8') {
+      // A live playlist: each read finds the window slid by a segment (a source cutting them as fast as it is asked).
+      const n = (liveReads[req.url] = (liveReads[req.url] ?? 0) + 1);
+      res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:${n}\n#EXTINF:1.0,\ns${n}.ts\n#EXTINF:1.0,\ns${n + 1}.ts\n`);
       return;
     }
     if (req.url === '/moved.flv') {
@@ -106,6 +116,21 @@ describe('probeStream', () => {
     expect(await probeStream(`${base}/hls/broken.m3u8`)).toMatchObject({ ok: false, status: 404, reason: '404 Not Found', why: { key: 'statusAnswered', vars: { status: 404, phrase: 'Not Found' } } });
     expect(await probeStream(`${base}/hls/novariant.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no variant', why: { key: 'statusHlsNoVariant' } });
     expect(await probeStream(`${base}/hls/empty.m3u8`)).toMatchObject({ ok: false, reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
+  });
+
+  it('HLS: a live playlist must get a new segment within 1.5 target durations; a stale one (the source stopped) and a recording are offline', async () => {
+    const before = liveReads['/hls/live.m3u8'] ?? 0;
+    expect(await probeStream(`${base}/hls/live.m3u8`)).toMatchObject({ ok: true, status: 200 });
+    // Read twice: the second read found the newer segment.
+    expect(liveReads['/hls/live.m3u8']).toBe(before + 2);
+    // Watched for 1.5 s (its target duration is 1 s), past the probe's 1 s timeout: the watch has its own time.
+    expect(await probeStream(`${base}/hls/stale.m3u8`, { timeoutMs: 1000 })).toMatchObject({
+      ok: false,
+      status: 200,
+      reason: 'the HLS playlist did not change within 1.5 s',
+      why: { key: 'statusHlsStale', vars: { seconds: 1.5 } },
+    });
+    expect(await probeStream(`${base}/hls/vod.m3u8`)).toMatchObject({ ok: false, status: 200, why: { key: 'statusHlsEnded' } });
   });
 
   it('HTTP: the channel’s credentials are sent when given', async () => {
