@@ -110,6 +110,7 @@ const liveEn = {
       loopStart: 'Start tour',
       loopStop: 'Stop tour',
       loopRunning: 'Touring: page {{page}}/{{pages}}, every {{s}} s',
+      loopWaiting: 'Touring: page {{page}}/{{pages}}, the interval starts once its pictures show',
       interval: 'Interval (seconds)',
       loopChannels: 'Tour channels',
       loopEmpty: 'No tour channels yet',

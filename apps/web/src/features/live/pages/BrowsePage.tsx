@@ -2,9 +2,10 @@
  * /video/browse — the multi-screen wall (spec 3, 9): 1/4/9/16 cells kept in localStorage, a channel
  * dragged from the sidebar (or picked after clicking a cell) plays in its cell over its own
  * WebSocket, the sub-stream when more than 4 cells show, and a loop mode pages through a saved
- * channel list. Stream and token failures here stay quiet.
+ * channel list, each page for its interval once its pictures show (useTour). Stream and token
+ * failures here stay quiet.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Segmented, Space, Tooltip, Typography } from 'antd';
 import { ClearOutlined, CloseOutlined, PauseCircleOutlined, PlayCircleOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +20,6 @@ import {
   gridSide,
   loadLoop,
   loadWall,
-  loopCells,
   loopPages,
   nextEmptyCell,
   parseChannel,
@@ -30,6 +30,7 @@ import {
   type LoopState,
   type WallChannel,
 } from '../wall';
+import { useTour } from '../useTour';
 
 function readDrop(e: React.DragEvent): WallChannel | null {
   const raw = e.dataTransfer.getData(CHANNEL_DRAG_TYPE);
@@ -46,7 +47,6 @@ export default function BrowsePage() {
   const [wall, setWall] = useState(loadWall);
   const [loop, setLoop] = useState<LoopState>(loadLoop);
   const [looping, setLooping] = useState(false);
-  const [tick, setTick] = useState(0);
   const [selected, setSelected] = useState(0);
   const [picking, setPicking] = useState(false);
   const [loopOpen, setLoopOpen] = useState(false);
@@ -56,16 +56,12 @@ export default function BrowsePage() {
     setWall(next);
     saveWall(next);
   };
-  useEffect(() => {
-    if (!looping) return;
-    const timer = window.setInterval(() => setTick((n) => n + 1), loop.interval * 1000);
-    return () => window.clearInterval(timer);
-  }, [looping, loop.interval]);
-
   const { layout } = wall;
   const side = gridSide(layout);
   const flow = cellFlow(layout);
-  const cells = looping ? loopCells(loop.channels, layout, tick) : wall.cells.slice(0, layout);
+  // A page's interval counts from its pictures (useTour): an H.265 cell's transcoding takes seconds.
+  const tour = useTour(loop.channels, layout, flow, looping, loop.interval);
+  const cells = looping ? tour.cells : wall.cells.slice(0, layout);
   const pages = loopPages(loop.channels, layout);
 
   const place = (index: number, c: WallChannel) => {
@@ -94,17 +90,14 @@ export default function BrowsePage() {
           type={looping ? 'primary' : 'default'}
           icon={looping ? <PauseCircleOutlined /> : <PlayCircleOutlined />}
           disabled={!looping && !loop.channels.length}
-          onClick={() => {
-            setTick(0);
-            setLooping(!looping);
-          }}
+          onClick={() => setLooping(!looping)}
           data-testid="wall-loop"
         >
           {looping ? t('live.browse.loopStop') : t('live.browse.loopStart')}
         </Button>
         {looping && (
           <Typography.Text type="secondary">
-            {t('live.browse.loopRunning', { page: (tick % pages) + 1, pages, s: loop.interval })}
+            {t(tour.waiting ? 'live.browse.loopWaiting' : 'live.browse.loopRunning', { page: (tour.tick % pages) + 1, pages, s: loop.interval })}
           </Typography.Text>
         )}
       </Space>
@@ -160,6 +153,7 @@ export default function BrowsePage() {
                 name={c.name}
                 quiet
                 compact
+                onStats={looping ? (st) => tour.report(tour.keys[i]!, st.phase) : undefined}
                 extra={
                   !looping && (
                     <Tooltip title={t('live.browse.remove')}>
