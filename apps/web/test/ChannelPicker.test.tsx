@@ -132,3 +132,181 @@ describe('ChannelPicker device boxes', { timeout: 30_000 }, () => {
     expect(box('Empty NVR')).not.toHaveClass('ant-tree-checkbox-checked');
   });
 });
+
+describe('ChannelPicker folder boxes', { timeout: 30_000 }, () => {
+  // A GB NVR in folders: at the top a business group G and a camera; in G a camera and a virtual
+  // organisation O of 30 cameras. Its camera list answers at most 20 a call, so taking G (31) needs
+  // two pages, and takes O's cameras without O ever being expanded.
+  const DEV = 'GBNVR';
+  const row = (ChannelID: string, ParentID: string, Parental = 0) => ({
+    ParentDeviceID: DEV,
+    ChannelID,
+    GBID: ChannelID,
+    ParentID,
+    Parental,
+    Name: ChannelID === 'G' ? '业务分组' : ChannelID === 'O' ? '虚拟组织' : `Cam ${ChannelID}`,
+    DeviceName: 'GB NVR',
+    EnableRecord: 1,
+  });
+  const orgCams = Array.from({ length: 30 }, (_, i) => row(`O${i + 1}`, 'O'));
+  const levels: Record<string, ReturnType<typeof row>[]> = {
+    '': [row('G', '', 1), row('T1', '')],
+    G: [row('O', 'G', 1), row('G1', 'G')],
+    O: orgCams,
+  };
+  const below: Record<string, ReturnType<typeof row>[]> = { G: [row('G1', 'G'), ...orgCams], O: orgCams };
+  const serve = () =>
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: DEV, DeviceName: 'GB NVR' }], TotalCount: 1 }),
+      '/api/v1/channelsconfig': (c) => {
+        const level = levels[c.query.get('subset') ?? ''] ?? [];
+        return v1({ Channels: level.slice(Number(c.query.get('start')), Number(c.query.get('start')) + 50), ChannelCount: level.length });
+      },
+      [`/api/v1/devices/${DEV}/channels`]: (c) => {
+        const all = below[c.query.get('under') ?? ''] ?? [];
+        const start = Number(c.query.get('start'));
+        return v1({ Channels: all.slice(start, start + Math.min(20, Number(c.query.get('limit')))), ChannelCount: all.length });
+      },
+    });
+  const node = (name: string) => screen.getByText(name).closest('.ant-tree-treenode') as HTMLElement;
+  const box = (name: string) => node(name).querySelector('.ant-tree-checkbox') as HTMLElement;
+  const expand = async (name: string, child: string) => {
+    fireEvent.click(node(name).querySelector('.ant-tree-switcher')!);
+    await screen.findByText(child);
+  };
+  const ok = () => screen.getByRole('button', { name: /^\s*确\s*定\s*$/ });
+
+  it('a folder’s box takes every camera below it at every depth, read page by page; half-ticked when some are unticked; unticked it gives them back', async () => {
+    const api = serve();
+    const onOk = vi.fn();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={onOk} />);
+    await screen.findByText('GB NVR');
+    await expand('GB NVR', '业务分组');
+    fireEvent.click(box('业务分组'));
+    expect(await screen.findByText('已选 31 项')).toBeInTheDocument();
+    expect(api.callsTo(`/api/v1/devices/${DEV}/channels`).map((c) => [c.query.get('under'), c.query.get('start')])).toEqual([
+      ['G', '0'],
+      ['G', '20'],
+    ]);
+    expect(box('业务分组')).toHaveClass('ant-tree-checkbox-checked');
+    // The device has a camera outside the folder: it is half-ticked.
+    expect(box('GB NVR')).toHaveClass('ant-tree-checkbox-indeterminate');
+    await waitFor(() => expect(box('业务分组')).not.toHaveClass('ant-tree-checkbox-disabled'));
+
+    // One camera two folders down unticked: both folders are half-ticked.
+    await expand('业务分组', '虚拟组织');
+    await expand('虚拟组织', 'Cam O7');
+    expect(box('虚拟组织')).toHaveClass('ant-tree-checkbox-checked');
+    fireEvent.click(box('Cam O7'));
+    expect(screen.getByText('已选 30 项')).toBeInTheDocument();
+    expect(box('虚拟组织')).toHaveClass('ant-tree-checkbox-indeterminate');
+    expect(box('业务分组')).toHaveClass('ant-tree-checkbox-indeterminate');
+
+    // The inner folder ticked again takes its cameras: both folders are whole again.
+    fireEvent.click(box('虚拟组织'));
+    expect(await screen.findByText('已选 31 项')).toBeInTheDocument();
+    expect(box('虚拟组织')).toHaveClass('ant-tree-checkbox-checked');
+    expect(box('业务分组')).toHaveClass('ant-tree-checkbox-checked');
+    await waitFor(() => expect(box('虚拟组织')).not.toHaveClass('ant-tree-checkbox-disabled'));
+
+    // Unticked, the outer folder gives back all 31, the inner one's too.
+    fireEvent.click(box('业务分组'));
+    expect(screen.getByText('已选 0 项')).toBeInTheDocument();
+    for (const name of ['业务分组', '虚拟组织', 'GB NVR']) {
+      expect(box(name)).not.toHaveClass('ant-tree-checkbox-checked');
+      expect(box(name)).not.toHaveClass('ant-tree-checkbox-indeterminate');
+    }
+
+    // Ticked again, OK sends the cameras (never the folder itself).
+    fireEvent.click(box('虚拟组织'));
+    expect(await screen.findByText('已选 30 项')).toBeInTheDocument();
+    await waitFor(() => expect(ok()).toBeEnabled());
+    fireEvent.click(ok());
+    await waitFor(() => expect(onOk).toHaveBeenCalledTimes(1));
+    expect(onOk.mock.calls[0]![0]).toEqual({
+      channels: orgCams.map((c) => ({ DeviceID: DEV, ChannelID: c.ChannelID, Name: c.Name, DeviceName: 'GB NVR', EnableRecord: 1 })),
+      devices: [],
+    });
+  });
+
+  it('a folder whole through the box above it, unticked, is read first and gives back its cameras only', async () => {
+    const api = serve();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('GB NVR');
+    await expand('GB NVR', '业务分组');
+    fireEvent.click(box('业务分组'));
+    expect(await screen.findByText('已选 31 项')).toBeInTheDocument();
+    await expand('业务分组', '虚拟组织');
+    expect(box('虚拟组织')).toHaveClass('ant-tree-checkbox-checked');
+    await waitFor(() => expect(box('业务分组')).not.toHaveClass('ant-tree-checkbox-disabled'));
+    fireEvent.click(box('虚拟组织'));
+    expect(await screen.findByText('已选 1 项')).toBeInTheDocument();
+    expect(api.callsTo(`/api/v1/devices/${DEV}/channels`).map((c) => c.query.get('under'))).toEqual(['G', 'G', 'O', 'O']);
+    expect(box('虚拟组织')).not.toHaveClass('ant-tree-checkbox-checked');
+    expect(box('业务分组')).toHaveClass('ant-tree-checkbox-indeterminate');
+    expect(box('Cam G1')).toHaveClass('ant-tree-checkbox-checked');
+  });
+
+  it('cameras ticked one by one half-tick every folder above them', async () => {
+    serve();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('GB NVR');
+    await expand('GB NVR', '业务分组');
+    await expand('业务分组', '虚拟组织');
+    await expand('虚拟组织', 'Cam O2');
+    expect(box('业务分组')).not.toHaveClass('ant-tree-checkbox-indeterminate');
+    fireEvent.click(box('Cam O2'));
+    for (const name of ['虚拟组织', '业务分组', 'GB NVR']) expect(box(name)).toHaveClass('ant-tree-checkbox-indeterminate');
+    fireEvent.click(box('Cam O2'));
+    for (const name of ['虚拟组织', '业务分组', 'GB NVR']) expect(box(name)).not.toHaveClass('ant-tree-checkbox-indeterminate');
+  });
+
+  it('while a ticked folder is read, OK is disabled under its own name and the footer says so', async () => {
+    let answer: (body: unknown) => void = () => undefined;
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: DEV, DeviceName: 'GB NVR' }], TotalCount: 1 }),
+      '/api/v1/channelsconfig': () => v1({ Channels: [row('G', '', 1)], ChannelCount: 1 }),
+      [`/api/v1/devices/${DEV}/channels`]: () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('GB NVR');
+    await expand('GB NVR', '业务分组');
+    fireEvent.click(box('业务分组'));
+    expect(await screen.findByText('正在读取目录下的通道…')).toBeInTheDocument();
+    expect(ok()).toBeDisabled();
+    answer(v1({ Channels: [row('G1', 'G')], ChannelCount: 1 }));
+    expect(await screen.findByText('已选 1 项')).toBeInTheDocument();
+    await waitFor(() => expect(ok()).toBeEnabled());
+  });
+
+  it('says so when a ticked folder has no cameras, and picks nothing', async () => {
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [{ DeviceID: DEV, DeviceName: 'GB NVR' }], TotalCount: 1 }),
+      '/api/v1/channelsconfig': () => v1({ Channels: [row('G', '', 1)], ChannelCount: 1 }),
+      [`/api/v1/devices/${DEV}/channels`]: () => v1({ Channels: [], ChannelCount: 0 }),
+    });
+    const notices = captureNotices();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={() => undefined} />);
+    await screen.findByText('GB NVR');
+    await expand('GB NVR', '业务分组');
+    fireEvent.click(box('业务分组'));
+    await waitFor(() => expect(notices).toEqual(['warning:目录 业务分组 下没有可选的通道']));
+    expect(screen.getByText('已选 0 项')).toBeInTheDocument();
+    expect(box('业务分组')).not.toHaveClass('ant-tree-checkbox-checked');
+  });
+
+  it('a search’s “all results” takes the cameras it found, not a folder it found', async () => {
+    stubApi({
+      '/api/v1/devicesconfig': () => v1({ Devices: [], TotalCount: 0 }),
+      '/api/v1/all/channels': () => v1({ Channels: [row('G', '', 1), row('T1', ''), row('G1', 'G')], ChannelCount: 3 }),
+    });
+    const onOk = vi.fn();
+    renderConsole(<ChannelPicker open mode="channels" title="选择通道" onCancel={() => undefined} onOk={onOk} />);
+    fireEvent.change(await screen.findByPlaceholderText('搜索通道名称 / ID'), { target: { value: 'x' } });
+    fireEvent.click(await screen.findByRole('checkbox', { name: '全选搜索结果（2 个）' }));
+    expect(screen.getByText('已选 2 项')).toBeInTheDocument();
+    fireEvent.click(ok());
+    await waitFor(() => expect(onOk).toHaveBeenCalledTimes(1));
+    expect(onOk.mock.calls[0]![0].channels.map((c: { ChannelID: string }) => c.ChannelID)).toEqual(['T1', 'G1']);
+  });
+});

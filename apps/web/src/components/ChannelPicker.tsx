@@ -1,8 +1,10 @@
 /**
  * A dialog to pick channels (or devices) for a group or a role: devices → their channels level by
  * level, loaded on expand; with a search text, the matching channels of every device (all/channels)
- * or the matching devices. Picking channels, a device's box takes all its cameras (loaded page by page,
- * also those not shown yet) and is half-ticked while only some are picked.
+ * or the matching devices. Picking channels, a device's box takes all its cameras, and a GB folder's
+ * box (business group, virtual organisation, civil code) all the cameras below it at every depth; both
+ * are read from the server page by page (also those not shown yet), and the box is half-ticked while
+ * only some are picked (pickerBoxes.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Checkbox, Empty, Input, Modal, Space, Spin, Tree, Typography } from 'antd';
@@ -12,7 +14,7 @@ import { CHANNEL_SEARCH_LIMIT, TREE_PAGE_SIZE, type ChannelRow, type DeviceRow }
 import { fetchAllDeviceCameras, fetchChannelConfigs, fetchDeviceConfigs, searchAllChannels, type ChannelRef } from '../lib/api/inventory';
 import { notify } from '../lib/notify';
 import { useDebounced } from '../lib/useDebounced';
-import { deviceTick } from './pickerBoxes';
+import { boxesAbove, boxTick, camerasOfBoxes, channelKey, countUnder, deviceKey, type FolderParents } from './pickerBoxes';
 import { ROOT_KEY, useLazyTree, type LazyItem, type LazyLoader, type LazyTreeNode } from './lazyTree';
 
 export interface PickedChannel extends ChannelRef {
@@ -22,8 +24,7 @@ export interface PickedChannel extends ChannelRef {
 }
 type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
 
-const channelKey = (DeviceID: string, ChannelID: string) => `c:${DeviceID}:${ChannelID}`;
-const deviceItem = (d: DeviceRow, leaf: boolean): LazyItem<Node> => ({ key: `d:${d.DeviceID}`, data: { kind: 'device', device: d }, leaf });
+const deviceItem = (d: DeviceRow, leaf: boolean): LazyItem<Node> => ({ key: deviceKey(d.DeviceID), data: { kind: 'device', device: d }, leaf });
 const channelItem = (c: ChannelRow, leaf = c.Parental !== 1): LazyItem<Node> => ({
   key: channelKey(c.ParentDeviceID, c.ChannelID),
   data: { kind: 'channel', channel: c },
@@ -46,11 +47,12 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
   const query = useDebounced(q.trim());
   const [picked, setPicked] = useState<Map<string, Node>>(new Map());
   const [loading, setLoading] = useState(false);
-  // Channels mode: each ticked device's camera keys (to tell ticked from half-ticked), and the devices
-  // whose cameras are being loaded (their box waits, the OK button too, or it would send too few).
-  const [cameras, setCameras] = useState<Map<string, string[]>>(new Map());
+  // Channels mode: the cameras under each ticked box (a device or a folder, by its node key: to tell
+  // ticked from half-ticked), and the boxes whose cameras are being read (their box waits, the OK
+  // button too, or it would send too few).
+  const [cameras, setCameras] = useState<Map<string, ChannelRow[]>>(new Map());
   const [resolving, setResolving] = useState<Set<string>>(new Set());
-  // Bumped at each opening: a device's cameras answering after the dialog closed pick nothing in the next.
+  // Bumped at each opening: a box's cameras answering after the dialog closed pick nothing in the next.
   const opening = useRef(0);
 
   const load = useCallback<LazyLoader<Node>>(
@@ -89,41 +91,66 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
     setResolving(new Set());
   }, [open]);
 
-  const pickedPerDevice = useMemo(() => {
-    const counts = new Map<string, number>();
-    for (const n of picked.values()) if (n.kind === 'channel') counts.set(n.channel.ParentDeviceID, (counts.get(n.channel.ParentDeviceID) ?? 0) + 1);
-    return counts;
-  }, [picked]);
-  const tickOf = (device: string) => deviceTick(device, cameras, pickedPerDevice, (key) => picked.has(key));
-
-  /** A device's box in channels mode: ticked, it gives back all its channels; otherwise it takes all its cameras. */
-  const toggleDevice = async (device: DeviceRow) => {
-    const id = device.DeviceID;
-    if (tickOf(id) === 'all') {
-      setPicked((prev) => new Map([...prev].filter(([, n]) => n.kind !== 'channel' || n.channel.ParentDeviceID !== id)));
-      return;
+  // Where each folder the tree has loaded hangs, to tell which folders a picked camera sits under.
+  const folderParents = useMemo<FolderParents>(() => {
+    const parents = new Map<string, ChannelRow>();
+    for (const level of tree.levels.values()) {
+      for (const i of level.items) if (i.data.kind === 'channel' && i.data.channel.Parental === 1) parents.set(i.key, i.data.channel);
     }
+    return parents;
+  }, [tree.levels]);
+  const pickedUnder = useMemo(
+    () => countUnder([...picked.values()].flatMap((n) => (n.kind === 'channel' ? [n.channel] : [])), folderParents),
+    [picked, folderParents],
+  );
+  const boxCameras = useMemo(() => camerasOfBoxes(cameras, folderParents), [cameras, folderParents]);
+  const tickOf = (key: string) => boxTick(boxCameras.get(key), pickedUnder.get(key) ?? 0, (k) => picked.has(k));
+  const isBox = (n: Node) => mode === 'channels' && (n.kind === 'device' || n.channel.Parental === 1);
+
+  /** The cameras under a box, read from the server page by page (a device's, or a folder's at every depth). */
+  const readBox = async (key: string, n: Node): Promise<ChannelRow[] | undefined> => {
     const at = opening.current;
-    setResolving((prev) => new Set(prev).add(id));
+    setResolving((prev) => new Set(prev).add(key));
     try {
-      const rows = await fetchAllDeviceCameras(id);
-      if (at !== opening.current) return;
-      if (!rows.length) notify.warning(t('devices.picker.noCameras', { name: device.DeviceName || id }));
-      setCameras((prev) => new Map(prev).set(id, rows.map((c) => channelKey(c.ParentDeviceID, c.ChannelID))));
-      setPicked((prev) => {
-        const next = new Map(prev);
-        for (const c of rows) next.set(channelKey(c.ParentDeviceID, c.ChannelID), { kind: 'channel', channel: c });
-        return next;
-      });
+      const rows = n.kind === 'device' ? await fetchAllDeviceCameras(n.device.DeviceID) : await fetchAllDeviceCameras(n.channel.ParentDeviceID, n.channel.GBID);
+      if (at !== opening.current) return undefined;
+      setCameras((prev) => new Map(prev).set(key, rows));
+      return rows;
     } catch {
-      /* the request layer said why; nothing was picked */
+      return undefined; /* the request layer said why; nothing changes */
     } finally {
       setResolving((prev) => {
         const next = new Set(prev);
-        next.delete(id);
+        next.delete(key);
         return next;
       });
     }
+  };
+
+  /**
+   * A device's or a folder's box in channels mode: ticked, it gives back every camera under it (a
+   * folder known to be whole only through a box above it is read first: the tree may not have shown
+   * where all of its cameras sit); otherwise it takes all of them.
+   */
+  const toggleBox = async (key: string, n: Node) => {
+    if (tickOf(key) === 'all') {
+      const rows = cameras.get(key) ?? (await readBox(key, n));
+      if (!rows) return;
+      const known = new Set(rows.map((c) => channelKey(c.ParentDeviceID, c.ChannelID)));
+      setPicked((prev) => new Map([...prev].filter(([k, p]) => p.kind !== 'channel' || !(known.has(k) || boxesAbove(p.channel, folderParents).includes(key)))));
+      return;
+    }
+    const rows = await readBox(key, n);
+    if (!rows) return;
+    if (!rows.length) {
+      const name = n.kind === 'device' ? n.device.DeviceName || n.device.DeviceID : n.channel.Name || n.channel.ChannelID;
+      notify.warning(t(n.kind === 'device' ? 'devices.picker.noCameras' : 'devices.picker.noFolderCameras', { name }));
+    }
+    setPicked((prev) => {
+      const next = new Map(prev);
+      for (const c of rows) next.set(channelKey(c.ParentDeviceID, c.ChannelID), { kind: 'channel', channel: c });
+      return next;
+    });
   };
 
   const checkableKind = mode === 'devices' ? 'device' : 'channel';
@@ -141,21 +168,25 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
             {extra && <Typography.Text type="secondary">{extra}</Typography.Text>}
           </Space>
         ),
-        checkable: n.kind === checkableKind || (mode === 'channels' && n.kind === 'device'),
-        disableCheckbox: n.kind === 'device' && resolving.has(n.device.DeviceID),
+        checkable: n.kind === checkableKind || isBox(n),
+        disableCheckbox: resolving.has(item.key),
         selectable: false,
       };
     },
     <Typography.Link>{t('devices.picker.loadMore')}</Typography.Link>,
   );
-  const deviceKeys = mode === 'channels' ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'device') : [];
+  const boxKeys = [...tree.levels.values()].flatMap((level) => level.items.filter((i) => isBox(i.data)).map((i) => i.key));
   const checkedKeys = {
-    checked: [...picked.keys(), ...deviceKeys.filter((i) => i.data.kind === 'device' && tickOf(i.data.device.DeviceID) === 'all').map((i) => i.key)],
-    halfChecked: deviceKeys.filter((i) => i.data.kind === 'device' && tickOf(i.data.device.DeviceID) === 'some').map((i) => i.key),
+    checked: [...picked.keys(), ...boxKeys.filter((k) => tickOf(k) === 'all')],
+    halfChecked: boxKeys.filter((k) => tickOf(k) === 'some'),
   };
-  // A search's channels can be taken all at once: a site of 1,500 cameras is not picked one by one.
+  // A search's cameras can be taken all at once: a site of 1,500 cameras is not picked one by one. A
+  // folder it found is no camera to record or grant: its own box takes what is under it.
   const results = useMemo(
-    () => (query && mode === 'channels' ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'channel') : []),
+    () =>
+      query && mode === 'channels'
+        ? (tree.levels.get(ROOT_KEY)?.items ?? []).filter((i) => i.data.kind === 'channel' && i.data.channel.Parental !== 1)
+        : [],
     [query, mode, tree.levels],
   );
   const resultsPicked = results.filter((i) => picked.has(i.key)).length;
@@ -188,10 +219,12 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
       footer={
         <Space>
           <Typography.Text type="secondary" aria-live="polite">
-            {resolving.size > 0 ? t('devices.picker.reading') : t('devices.picker.selected', { count: picked.size })}
+            {resolving.size > 0
+              ? t([...resolving].some((k) => k.startsWith('d:')) ? 'devices.picker.reading' : 'devices.picker.readingFolder')
+              : t('devices.picker.selected', { count: picked.size })}
           </Typography.Text>
           <Button onClick={onCancel}>{t('common.cancel')}</Button>
-          {/* Waiting for a device's cameras, OK is only disabled: a button's loading icon leaves through a
+          {/* Waiting for a box's cameras, OK is only disabled: a button's loading icon leaves through a
               motion, and when that motion's end is missed (a busy machine) the hidden icon stays in the
               button and its name reads "loading OK" for good. */}
           <Button type="primary" disabled={!picked.size || resolving.size > 0} loading={saving} onClick={submit}>
@@ -238,8 +271,8 @@ export function ChannelPicker({ open, mode, title, saving, onCancel, onOk }: Pro
               onCheck={(_, info) => {
                 const node = info.node as unknown as LazyTreeNode<Node>;
                 if (!node.data) return;
-                if (mode === 'channels' && node.data.kind === 'device') {
-                  void toggleDevice(node.data.device);
+                if (isBox(node.data)) {
+                  void toggleBox(node.key, node.data);
                   return;
                 }
                 setPicked((prev) => {

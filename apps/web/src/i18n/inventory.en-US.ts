@@ -136,6 +136,8 @@ const inventoryEn: typeof inventoryZh = {
       allResults: 'All {{count}} results',
       reading: 'Reading the device’s channels…',
       noCameras: 'The device {{name}} has no channels to pick',
+      readingFolder: 'Reading the folder’s channels…',
+      noFolderCameras: 'The folder {{name}} has no channels to pick',
       loadMore: 'Load more',
       ok: 'OK',
     },

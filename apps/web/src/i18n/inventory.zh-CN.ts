@@ -134,6 +134,8 @@ const inventoryZh = {
       allResults: '全选搜索结果（{{count}} 个）',
       reading: '正在读取设备的通道…',
       noCameras: '设备 {{name}} 没有可选的通道',
+      readingFolder: '正在读取目录下的通道…',
+      noFolderCameras: '目录 {{name}} 下没有可选的通道',
       loadMore: '加载更多',
       ok: '确定',
     },

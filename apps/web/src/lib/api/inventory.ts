@@ -38,21 +38,22 @@ export const fetchOneChannel = (device: string, channel: string) =>
     (p) => p.Channels.find((c) => c.ChannelID === channel) ?? null,
   );
 
-/** A page of one device's cameras at every level of its folders (the server pages cameras only). */
-const fetchDeviceCameras = (device: string, start: number, limit: number) =>
-  getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { start, limit });
+/** A page of one device's cameras at every level of its folders, or below one folder (the server pages cameras only). */
+const fetchDeviceCameras = (device: string, under: string | undefined, start: number, limit: number) =>
+  getV1<ChannelPage>(`/api/v1/devices/${encodeURIComponent(device)}/channels`, { under: opt(under), start, limit });
 
 /** Pages one device's cameras at a time when a picker takes the whole device (an NVR's 64 or 500). */
 const DEVICE_CAMERAS_PAGE = 500;
 
 /**
- * Every camera of one device, page by page: a picker's device tick takes them all, also those the
- * lazily loaded tree has not shown (folded, behind "load more" or under GB folders).
+ * Every camera of one device, or of one of its folders (`under`: the folder's GBID) at every depth,
+ * page by page: a picker's device or folder tick takes them all, also those the lazily loaded tree has
+ * not shown (folded, behind "load more" or under sub-folders).
  */
-export async function fetchAllDeviceCameras(device: string): Promise<ChannelRow[]> {
+export async function fetchAllDeviceCameras(device: string, under?: string): Promise<ChannelRow[]> {
   const all: ChannelRow[] = [];
   for (;;) {
-    const page = await fetchDeviceCameras(device, all.length, DEVICE_CAMERAS_PAGE);
+    const page = await fetchDeviceCameras(device, under, all.length, DEVICE_CAMERAS_PAGE);
     all.push(...page.Channels);
     // An empty page ends it too: a count that grew while paging must not loop.
     if (!page.Channels.length || all.length >= page.ChannelCount) return all;
