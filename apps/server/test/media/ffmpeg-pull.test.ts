@@ -23,7 +23,7 @@ import { Fmp4StreamReader } from '@opencvr/fmp4';
 import { reason } from '@opencvr/shared';
 import { readFragments } from '../../../../packages/fmp4/test/helpers/boxes.js';
 import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
-import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink } from '../../src/media/hub.js';
+import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink, type StreamHub } from '../../src/media/hub.js';
 import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
 import { probeStream } from '../../src/access/stream-probe.js';
 import { useAdminApp } from '../api/admin-app.js';
@@ -142,19 +142,18 @@ const freePort = () =>
     });
   });
 
-/** Whether an ffmpeg of this machine has `text` in its command line (Linux /proc). */
-function ffmpegPulling(text: string): boolean {
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      // Not the test's own RTMP server (an ffmpeg with -listen and the same address).
-      if (cmd[0].endsWith('ffmpeg') && !cmd.includes('-listen') && cmd.some((a) => a.includes(text))) return true;
-    } catch {
-      /* gone meanwhile */
-    }
+/** A process's command line as every local user can read it (Linux /proc), or undefined once it is gone. */
+function commandLine(pid: number): string | undefined {
+  try {
+    // A zombie (exited, not yet reaped) has an empty one.
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() || undefined;
+  } catch {
+    return undefined;
   }
-  return false;
 }
+
+/** The process id of the ffmpeg a hub's pull source runs (the hub keeps its source to itself). */
+const pullPid = (hub: StreamHub) => (hub as unknown as { source?: FfmpegPullSource }).source?.pid;
 
 let added = 0;
 /** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
@@ -181,8 +180,13 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
   it('RTMP (H.264 + AAC) plays; the stream retries with a reason when the server stops and resumes when it returns', async () => {
     const port = await freePort();
     rtmpServer('clip.flv', port);
-    const { hub, wsUrl } = await openChannel(`rtmp://127.0.0.1:${port}/live/x`);
+    // With credentials (ffmpeg's server asks for none): they must not show on the command line.
+    const { hub, wsUrl } = await openChannel(`rtmp://127.0.0.1:${port}/live/x`, { DeviceUserName: 'pub', DeviceUserPW: 'k3y-s3cret' });
     await until(() => hub.state === 'live', 20_000, { what: 'the RTMP stream live' });
+    // Its ffmpeg's command line, which any local user may read (ps, /proc): neither the password nor the stream key.
+    const cmd = commandLine(pullPid(hub)!);
+    expect(cmd).toMatch(/^ffmpeg .* -i pipe:0 /);
+    expect(cmd).not.toMatch(/k3y-s3cret|pub:|live\/x/);
     expect(hub.tracks.map((t) => `${t.kind}:${t.codec}`)).toEqual(['video:h264', 'audio:aac']);
     expect(hub.tracks[0]).toMatchObject({ width: 320, height: 240 });
     expect([...(await view(wsUrl))].sort()).toEqual([1, 2]);
@@ -201,9 +205,10 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     expect((await view(wsUrl, 10)).has(1)).toBe(true);
 
     // The stream stopped (stopstream, last viewer gone, channel edited): its ffmpeg goes with it.
-    expect(ffmpegPulling(`127.0.0.1:${port}/live/x`)).toBe(true);
+    const pid = pullPid(hub)!;
+    expect(commandLine(pid)).toMatch(/^ffmpeg /);
     hub.stop();
-    await until(() => !ffmpegPulling(`127.0.0.1:${port}/live/x`), 15_000, { what: 'the pulling ffmpeg gone' });
+    await until(() => commandLine(pid) === undefined, 15_000, { what: 'the pulling ffmpeg gone' });
   }, 90_000);
 
   it('HLS of H.265 + AAC over HTTP plays as H.265', async () => {
@@ -213,7 +218,14 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     expect((await view(wsUrl, 10)).has(1)).toBe(true);
   }, 60_000);
 
-  it('HTTP-FLV behind Basic authentication plays with the channel’s Username/Password, which no reason shows', async () => {
+  it('HTTP-FLV behind Basic authentication plays with the channel’s Username/Password, which no reason or log shows', async () => {
+    // What the app logs of a failing source (app.ts: the hub's onFailure).
+    const logged: string[] = [];
+    const log = api.t.ctx.streams.hubs.onFailure;
+    api.t.ctx.streams.hubs.onFailure = (h, words, why) => {
+      logged.push(words);
+      log?.(h, words, why);
+    };
     const { hub, wsUrl } = await openChannel(`${httpBase}/private/clip.flv`, { DeviceUserName: 'cam', DeviceUserPW: 's3cret!' });
     await until(() => hub.tracks.length > 0, 20_000, { what: 'the HTTP-FLV tracks' });
     expect(hub.tracks.map((t) => t.codec)).toEqual(['h264', 'aac']);
@@ -224,6 +236,8 @@ describe('pulling RTMP, HTTP-FLV and HLS through ffmpeg', () => {
     await until(() => bad.hub.state === 'retrying' && bad.hub.reason, 20_000, { what: 'a refused login' });
     expect(bad.hub.reason).toMatch(/401|Unauthorized/);
     expect(bad.hub.reason).not.toContain('wrong-pass');
+    expect(logged.join('\n')).toMatch(/401|Unauthorized/);
+    expect(logged.join('\n')).not.toMatch(/wrong-pass|s3cret/);
     // ffmpeg's words are the log's; the user reads the catalogue's.
     expect(bad.hub.why).toEqual({ key: 'streamPullFailed' });
   }, 60_000);
@@ -333,9 +347,12 @@ describe('why a pulled stream is not live', () => {
     try {
       const port = (silent.address() as AddressInfo).port;
       // ffmpeg's own -rw_timeout is 10 s: the source's watchdog speaks first.
-      expect(await failure(`rtmp://127.0.0.1:${port}/live/x`, { mediaTimeoutMs: 2000 })).toBe('no media for 2 s');
+      const source = new FfmpegPullSource(`rtmp://127.0.0.1:${port}/live/x`, { mediaTimeoutMs: 2000 });
+      const words = new Promise<string>((resolve) => source.start({ tracks: () => undefined, unit: () => undefined, failed: resolve } as SourceSink));
+      const pid = source.pid!;
+      expect(await words).toBe('no media for 2 s');
       // The failed source's ffmpeg is gone (killed on stop, not left to its own timeout).
-      await until(() => !ffmpegPulling(`127.0.0.1:${port}/`), 10_000, { what: 'the ffmpeg gone' });
+      await until(() => commandLine(pid) === undefined, 10_000, { what: 'the ffmpeg gone' });
     } finally {
       for (const c of held) c.destroy();
       await new Promise((r) => silent.close(r));

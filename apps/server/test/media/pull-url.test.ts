@@ -1,9 +1,10 @@
 /**
  * The addresses the ffmpeg pull source takes (pull-url.ts): which schemes, the channel credentials
- * put in, what is refused, and reasons cleaned of credentials; and its ffmpeg command line, pinned.
+ * put in, what is refused, and reasons cleaned of credentials; and its ffmpeg command line and input
+ * script (the address on stdin), pinned.
  */
 import { describe, expect, it } from 'vitest';
-import { pullArgs } from '../../src/media/ffmpeg/args.js';
+import { pullArgs, pullInputScript } from '../../src/media/ffmpeg/args.js';
 import { PULL_PROTOCOLS, pullSchemeOf, pullUrl, PullUrlError } from '../../src/media/ingest/pull-url.js';
 
 describe('pullUrl', () => {
@@ -45,21 +46,35 @@ describe('pullUrl', () => {
 });
 
 describe('pullArgs', () => {
-  it('copies video and AAC into one fMP4 fragment per picture on stdout', () => {
-    expect(pullArgs({ url: 'rtmp://h/live/x', protocols: PULL_PROTOCOLS.rtmp, audio: 'copy' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -rw_timeout 10000000 -protocol_whitelist rtmp,tcp -i rtmp://h/live/x ' +
+  it('copies video and AAC into one fMP4 fragment per picture on stdout; the address is read on stdin, never on the command line', () => {
+    expect(pullArgs({ protocols: PULL_PROTOCOLS.rtmp, audio: 'copy' }).join(' ')).toBe(
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,rtmp,tcp -i pipe:0 ' +
         '-map 0:v:0? -map 0:a:0? -c:v copy -c:a copy -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
   });
 
-  it('RTSPS over TCP with audio encoded to AAC; no audio at all', () => {
-    expect(pullArgs({ url: 'rtsps://h/s', protocols: PULL_PROTOCOLS.rtsps, rtspOverTcp: true, audio: 'aac' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -timeout 10000000 -rtsp_transport tcp -protocol_whitelist rtsp,rtsps,tcp,tls -i rtsps://h/s ' +
+  it('audio encoded to AAC; no audio at all', () => {
+    expect(pullArgs({ protocols: PULL_PROTOCOLS.rtsps, audio: 'aac' }).join(' ')).toBe(
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,rtsp,rtsps,tcp,tls -i pipe:0 ' +
         '-map 0:v:0? -map 0:a:0? -c:v copy -c:a aac -b:a 64k -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
-    expect(pullArgs({ url: 'https://h/x.m3u8', protocols: PULL_PROTOCOLS.https, audio: 'none' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -rw_timeout 10000000 -protocol_whitelist http,https,tcp,tls,crypto -i https://h/x.m3u8 ' +
+    expect(pullArgs({ protocols: PULL_PROTOCOLS.https, audio: 'none' }).join(' ')).toBe(
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,http,https,tcp,tls,crypto -i pipe:0 ' +
         '-map 0:v:0? -c:v copy -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
+  });
+});
+
+describe('pullInputScript', () => {
+  it('one file, its address quoted, with the options of its opening: rw_timeout, or RTSPS over TCP with the RTSP timeout', () => {
+    const u = pullUrl('rtmp://10.0.0.5/live/cam1', { username: 'admin', password: 'p@ss' });
+    expect(pullInputScript({ url: u.url })).toBe("ffconcat version 1.0\nfile 'rtmp://admin:p%40ss@10.0.0.5/live/cam1'\noption fflags +nobuffer\noption rw_timeout 10000000\n");
+    expect(pullInputScript({ url: 'rtsps://h/s', rtspOverTcp: true })).toBe("ffconcat version 1.0\nfile 'rtsps://h/s'\noption fflags +nobuffer\noption timeout 10000000\noption rtsp_transport tcp\n");
+  });
+
+  it('a quote in the address cannot end the file name early (closed, escaped, reopened)', () => {
+    const u = pullUrl("rtmp://h/live/it's?x='1'");
+    expect(u.url).toContain("'");
+    expect(pullInputScript({ url: u.url }).split('\n')[1]).toBe(`file 'rtmp://h/live/it'\\''s?x='\\''1'\\'''`);
   });
 });

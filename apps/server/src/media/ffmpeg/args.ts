@@ -44,12 +44,8 @@ export function cdnPushArgs(url: string): string[] {
 }
 
 export interface PullOptions {
-  /** The source address, checked by pullUrl() (media/ingest/pull-url.ts). */
-  url: string;
-  /** The protocols ffmpeg may open for it (PULL_PROTOCOLS of its scheme). */
+  /** The protocols ffmpeg may open for the source (PULL_PROTOCOLS of its scheme); the input script's pipe is added. */
   protocols: string;
-  /** RTSPS: RTP interleaved on the TLS connection (and the RTSP demuxer's own I/O timeout). */
-  rtspOverTcp?: boolean;
   /** AAC copied as it is; other codecs turned into AAC; or no audio. */
   audio: 'copy' | 'aac' | 'none';
 }
@@ -58,21 +54,42 @@ export interface PullOptions {
  * A pulled stream (RTMP, HTTP-FLV, HLS, RTSPS) copied, not transcoded, into fragmented MP4 on stdout,
  * one fragment per video frame (`-frag_duration 1`: a fragment is cut at each new picture, its
  * duration known from the next one, so decode times run on without gaps, unlike frag_every_frame)
- * and flushed at once. `-rw_timeout` ends a run whose server went silent. Audio other than AAC is
- * encoded to AAC at 64 kbit/s when asked (the mp4 muxer holds no G.711 or Speex, and every output
- * of the hub takes AAC).
+ * and flushed at once. Audio other than AAC is encoded to AAC at 64 kbit/s when asked (the mp4 muxer
+ * holds no G.711 or Speex, and every output of the hub takes AAC).
+ *
+ * The source's address is not on the command line, which every local user may read (ps,
+ * /proc/PID/cmdline) and which would show the channel's password or stream key: ffmpeg reads it from
+ * stdin, as a one-file ffconcat script (pullInputScript). The concat demuxer opens that file with the
+ * script's options and this protocol whitelist, and passes its packets on (`-auto_convert 0`: as they
+ * are, no H.264 conversion to Annex B).
  */
 export function pullArgs(o: PullOptions): string[] {
   const args = ['-hide_banner', '-nostats', '-loglevel', 'warning', '-fflags', '+nobuffer'];
-  // RTSP is a demuxer, not a protocol: it takes no -rw_timeout (ffmpeg refuses to start) but -timeout.
-  if (o.rtspOverTcp) args.push('-timeout', '10000000', '-rtsp_transport', 'tcp');
-  else args.push('-rw_timeout', '10000000');
-  args.push('-protocol_whitelist', o.protocols);
-  args.push('-i', o.url, '-map', '0:v:0?');
+  args.push('-f', 'concat', '-safe', '0', '-auto_convert', '0', '-protocol_whitelist', `pipe,${o.protocols}`, '-i', 'pipe:0', '-map', '0:v:0?');
   if (o.audio !== 'none') args.push('-map', '0:a:0?');
   args.push('-c:v', 'copy');
   if (o.audio === 'copy') args.push('-c:a', 'copy');
   else if (o.audio === 'aac') args.push('-c:a', 'aac', '-b:a', '64k');
   args.push('-sn', '-dn', '-f', 'mp4', '-movflags', '+empty_moov+default_base_moof', '-frag_duration', '1', '-flush_packets', '1', 'pipe:1');
   return args;
+}
+
+export interface PullInput {
+  /** The source address, checked by pullUrl() (media/ingest/pull-url.ts): credentials in, no control characters. */
+  url: string;
+  /** RTSPS: RTP interleaved on the TLS connection (and the RTSP demuxer's own I/O timeout). */
+  rtspOverTcp?: boolean;
+}
+
+/**
+ * What a pull's ffmpeg reads on stdin (pullArgs): an ffconcat script of one file, the address quoted
+ * (a quote inside it closed, escaped and reopened, as av_get_token reads it), with the options its
+ * opening takes. `rw_timeout` ends a run whose server went silent; RTSP is a demuxer, not a protocol:
+ * it takes no rw_timeout (ffmpeg refuses to start) but its own timeout.
+ */
+export function pullInputScript(o: PullInput): string {
+  const lines = ['ffconcat version 1.0', `file '${o.url.replaceAll("'", "'\\''")}'`, 'option fflags +nobuffer'];
+  if (o.rtspOverTcp) lines.push('option timeout 10000000', 'option rtsp_transport tcp');
+  else lines.push('option rw_timeout 10000000');
+  return lines.join('\n') + '\n';
 }

@@ -19,6 +19,11 @@ export interface SupervisorOptions {
   stderrTail?: number;
   /** How long SIGTERM has before SIGKILL. */
   killTimeoutMs?: number;
+  /**
+   * Written to each run's stdin, which is then closed: what the process must be told but not on its
+   * command line, which every local user can read (a pull's address with its credentials).
+   */
+  stdin?: string;
   /** Each run's process, once spawned. */
   onStart?(run: SupervisedRun): void;
   onStdout?(chunk: Buffer): void;
@@ -90,6 +95,7 @@ export class Supervisor {
     child.on('close', (code, signal) => exit(signal ? `killed by ${signal}` : `exited with code ${code}`));
     // EPIPE when the process dies while we write: the close event reports it.
     child.stdin.on('error', () => undefined);
+    if (this.o.stdin !== undefined) child.stdin.end(this.o.stdin);
     child.stdout.on('data', (chunk: Buffer) => this.o.onStdout?.(chunk));
     child.stderr.on('data', (chunk: Buffer) => {
       const max = this.o.stderrTail ?? 2000;

@@ -4,7 +4,8 @@
  * picture (ffmpeg/args.ts pullArgs), and the fmp4 package's stream reader turns that back into
  * tracks and access units with their own times. Every output of the hub then works as for a camera.
  *
- * ffmpeg runs under the Supervisor (argument array, no shell; killed on stop). An exit, or no output
+ * ffmpeg runs under the Supervisor (argument array, no shell, the address on stdin rather than the
+ * command line: args.ts pullArgs; killed on stop). An exit, or no output
  * for mediaTimeoutMs, fails the source with ffmpeg's own words (credentials removed; the log's) and a
  * catalogue reason (the user's), and the hub retries with its back-off. Two cases are handled
  * here instead:
@@ -16,7 +17,7 @@
 import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
 import { reason, type Reason } from '@opencvr/shared';
 import type { MediaSource, SourceSink } from '../hub.js';
-import { pullArgs } from '../ffmpeg/args.js';
+import { pullArgs, pullInputScript } from '../ffmpeg/args.js';
 import { Supervisor } from '../ffmpeg/supervisor.js';
 import { ffmpegHasHevcInFlv } from '../ffmpeg/version.js';
 import { PULL_PROTOCOLS, pullUrl, PullUrlError, type PullUrl } from './pull-url.js';
@@ -80,6 +81,11 @@ export class FfmpegPullSource implements MediaSource {
     this.watchdog.unref();
   }
 
+  /** The running ffmpeg's process id, if one runs. */
+  get pid(): number | undefined {
+    return this.supervisor?.pid;
+  }
+
   stop() {
     if (this.stopped) return;
     this.stopped = true;
@@ -95,7 +101,9 @@ export class FfmpegPullSource implements MediaSource {
     this.lastOutputAt = Date.now();
     const supervisor = new Supervisor({
       bin: this.opts.ffmpeg,
-      args: pullArgs({ url: url.url, protocols: PULL_PROTOCOLS[url.scheme], rtspOverTcp: url.scheme === 'rtsps', audio: this.audioMode }),
+      // The address (with the credentials) goes on stdin, not the command line (pullArgs says why).
+      args: pullArgs({ protocols: PULL_PROTOCOLS[url.scheme], audio: this.audioMode }),
+      stdin: pullInputScript({ url: url.url, rtspOverTcp: url.scheme === 'rtsps' }),
       stderrTail: 4000,
       onStart: () => this.stats.runs++,
       onStdout: (chunk) => {
@@ -168,12 +176,15 @@ export class FfmpegPullSource implements MediaSource {
   /** ffmpeg's last words (the log's): the informative line, without log prefixes, the address or credentials. */
   private explain(why: string, stderr: string): string {
     const url = this.url!;
-    // "[tcp @ 0x55…] …" and "rtmp://host/app: …": the address is the channel's, the rest is the reason.
+    // "[tcp @ 0x55…] …", "rtmp://host/app: …" and "pipe:0: …" (the input script, args.ts): the address
+    // is the channel's, the rest is the reason; the concat demuxer's "Impossible to open '<address>'"
+    // says nothing more.
     const lines = stderr
       .split('\n')
       .map((l) => url.redact(l.replace(/^\[[^\]]+ @ 0x[0-9a-f]+\]\s*/i, '').trim()))
       .map((l) => (l.startsWith(`${url.display}:`) ? l.slice(url.display.length + 1).trim() : l))
-      .filter(Boolean);
+      .map((l) => (l.startsWith('pipe:0:') ? l.slice('pipe:0:'.length).trim() : l))
+      .filter((l) => l && !l.startsWith('Impossible to open '));
     let last = lines.pop();
     if (!last) return /code 0$/.test(why) ? 'the stream ended' : `ffmpeg ${why}`;
     if (/^Connection refused$/i.test(last)) return 'connection refused';
