@@ -35,6 +35,7 @@ import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { pulledSourceFactory } from './media/ingest/sources.js';
 import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
 import { settleDisabledDevices } from './services/inventory/device-enable.js';
+import { settleDisabledChannels } from './services/inventory/channel-enable.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeStream } from './access/stream-probe.js';
 import { routes } from './routes/index.js';
@@ -250,6 +251,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   app.addHook('onReady', async () => {
     // Channels of disabled devices read offline in every list and count (a database from before that rule).
     await settleDisabledDevices(ctx.db);
+    // And disabled channels (channel-enable.ts).
+    await settleDisabledChannels(ctx.db);
     await ctx.streamChecker.start();
     // GB28181 SIP (UDP + TCP). A taken port is logged, not fatal: the console stays reachable to change it.
     await ctx.gb.start().catch((err) => app.log.error({ err }, 'gb: SIP server could not start'));

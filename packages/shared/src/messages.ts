@@ -244,6 +244,7 @@ export const REASONS = {
   statusUnregistered: { 'zh-CN': '设备已注销', 'en-US': 'the device unregistered' },
   statusWithDevice: { 'zh-CN': '设备离线', 'en-US': 'the device is offline' },
   statusDeviceDisabled: { 'zh-CN': '设备未开启', 'en-US': 'the device is not enabled' },
+  statusChannelDisabled: { 'zh-CN': '通道未开启', 'en-US': 'the channel is not enabled' },
   statusCatalogOff: { 'zh-CN': '设备报告通道离线（OFF）', 'en-US': 'the device reported it offline (OFF)' },
   statusCatalogVideoLost: { 'zh-CN': '设备报告视频丢失（VLOST）', 'en-US': 'the device reported video lost (VLOST)' },
   statusCatalogDefect: { 'zh-CN': '设备报告通道故障（DEFECT）', 'en-US': 'the device reported a defect (DEFECT)' },

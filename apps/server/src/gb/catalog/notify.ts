@@ -51,11 +51,12 @@ export async function applyCatalogNotify(
     const s = STATUS_EVENTS[item.event!];
     const c = await deps.db
       .selectFrom('channels')
-      .select(['id', 'name', 'online'])
+      .select(['id', 'name', 'online', 'enable'])
       .where('parent_device_id', '=', deviceId)
       .where('channel_id', '=', item.deviceId)
       .executeTakeFirst();
-    if (!c) continue;
+    // Switched off here: offline whatever the device reports (services/inventory/channel-enable.ts).
+    if (!c || !c.enable) continue;
     await deps.db
       .updateTable('channels')
       .set({ online: s.online ? 1 : 0, status: item.event!, status_reason: s.reason, status_reason_vars: '', checked_at: now, updated_at: now })

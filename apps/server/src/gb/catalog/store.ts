@@ -9,6 +9,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { CatalogItem } from '@opencvr/manscdp';
 import type { Database } from '../../db/schema.js';
 import { placeItems, type PlacedItem } from './tree.js';
+import { CHANNEL_DISABLED } from '../../services/inventory/channel-enable.js';
 
 /** Rows per INSERT: ~30 parameters a row stays well under SQLite's 32,766 and PostgreSQL's 65,535. */
 const BATCH = 400;
@@ -44,7 +45,7 @@ export async function storeCatalog(db: Kysely<Database>, deviceId: string, items
   return db.transaction().execute(async (trx) => {
     const existing = await trx
       .selectFrom('channels')
-      .select(['id', 'channel_id', 'online', 'from_catalog'])
+      .select(['id', 'channel_id', 'online', 'from_catalog', 'enable'])
       .where('parent_device_id', '=', deviceId)
       .execute();
     const byId = new Map(existing.map((e) => [e.channel_id, e]));
@@ -65,7 +66,7 @@ export async function storeCatalog(db: Kysely<Database>, deviceId: string, items
   });
 }
 
-type Existing = { id: number; channel_id: string; online: number; from_catalog: number };
+type Existing = { id: number; channel_id: string; online: number; from_catalog: number; enable: number };
 
 async function upsert(
   trx: Transaction<Database>,
@@ -84,8 +85,10 @@ async function upsert(
   const changes: OnlineChange[] = [];
   let added = 0;
   const rows = placed.map(({ item: i, parentId, parental, subCount }) => {
-    const online = i.online === undefined ? (defaultOnline ? 1 : 0) : i.online ? 1 : 0;
     const before = existing.get(i.deviceId);
+    // A channel switched off here stays offline, saying so, whatever the catalog says (channel-enable.ts).
+    const disabled = before?.enable === 0;
+    const online = disabled ? 0 : i.online === undefined ? (defaultOnline ? 1 : 0) : i.online ? 1 : 0;
     if (!before) added++;
     else if (before.online !== online) changes.push({ channelId: i.deviceId, name: i.name || i.deviceId, online: online === 1 });
     return {
@@ -123,7 +126,7 @@ async function upsert(
       latitude: coord(i.latitude, 90),
       from_catalog: 1,
       // A catalogue reason (status-reason.ts): 设备报告通道离线（OFF）.
-      status_reason: online ? '' : 'statusCatalogOff',
+      status_reason: disabled ? CHANNEL_DISABLED : online ? '' : 'statusCatalogOff',
       status_reason_vars: '',
     };
   });

@@ -12,6 +12,7 @@ import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
 import { channelId, channelInput, deviceId, listWindow } from './inventory-schemas.js';
+import { applyChannelEnable } from '../../services/inventory/channel-enable.js';
 
 const tags = ['channels'];
 const admin = { access: 'admin' as const };
@@ -163,6 +164,8 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       if (!device) throw invalidParam('ParentDeviceID', 'required');
       if (input.ParentID && input.ParentID !== device) await channels.require(device, input.ParentID);
       const c = await channels.create(device, input);
+      // Added switched off: offline, saying why, from the start.
+      if (!c.enable) await applyChannelEnable(ctx.db, ctx.news, c.id, false);
       ctx.inventory.onChannelsChanged();
       return v1('MSG_SC_SERVER_ADD_CHANNEL_ACK', { ChannelID: c.channel_id, DeviceID: device });
     },
@@ -180,6 +183,9 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       if (!device) throw invalidParam('ParentDeviceID', 'required');
       const before = await channels.require(device, ChannelID);
       const after = await channels.update(device, ChannelID, input);
+      // Switched off: offline saying why (not probed, played or recorded); on again: probed at once
+      // (the inventory change below), or, a GB channel, on line with its device.
+      if (before.enable !== after.enable) await applyChannelEnable(ctx.db, ctx.news, after.id, !!after.enable);
       // An edit ends an administrator's stop of the always-on stream (the pass below opens it again).
       ctx.alwaysOn.release([after.id]);
       ctx.inventory.onChannelsChanged();

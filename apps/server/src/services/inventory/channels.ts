@@ -388,6 +388,8 @@ export class ChannelService {
     if (!c) return false;
     // A probe that started before its device was disabled answers after: the device stays offline (device-enable.ts).
     if (c.deviceEnable === 0) return false;
+    // Or before the channel itself was (channel-enable.ts).
+    if (c.enable === 0) return false;
     const now = new Date().toISOString();
     const changed = c.online !== (online ? 1 : 0);
     await this.db

@@ -13,6 +13,7 @@ import type { ReasonKey } from '@opencvr/shared';
 import type { Database } from '../../db/schema.js';
 import type { NewsService } from '../news/news.js';
 import { GB_DEVICE_TYPE, WITH_DEVICE } from '../../gb/device-store.js';
+import { CHANNEL_DISABLED } from './channel-enable.js';
 
 /** status_reason of a disabled device's channels (and of the device): 设备未开启 / the device is not enabled. */
 export const DEVICE_DISABLED = 'statusDeviceDisabled' satisfies ReasonKey;
@@ -38,11 +39,12 @@ export async function applyDeviceEnable(db: Kysely<Database>, news: NewsService,
     for (const c of wasOnline) await news.add({ deviceId, channelId: c.channel_id, channelName: c.name, online: false });
     return;
   }
-  // Still offline until checked; a GB device's channels come back with its next registration.
+  // Still offline until checked; a GB device's channels come back with its next registration; a
+  // channel switched off itself stays so, saying that instead (channel-enable.ts).
   const handBack = device.device_type === GB_DEVICE_TYPE ? WITH_DEVICE : '';
   await db
     .updateTable('channels')
-    .set({ status_reason: handBack })
+    .set((eb) => ({ status_reason: eb.case().when('enable', '=', 0).then(CHANNEL_DISABLED).else(handBack).end() }))
     .where('parent_device_id', '=', deviceId)
     .where('status_reason', '=', DEVICE_DISABLED)
     .execute();
