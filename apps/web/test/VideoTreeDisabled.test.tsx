@@ -1,7 +1,7 @@
 /**
  * A disabled device in the video tree: its line says 未开启 / not enabled beside its counts (the
  * server counts none of its channels online), and a click on one of its channels says it is not
- * enabled rather than opening the player.
+ * enabled rather than opening the player. A channel switched off itself says 未开启 on its own line.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
@@ -24,6 +24,11 @@ const device = (id: string, name: string, enable: number) => ({
   onlineChannelNums: enable,
 });
 const channel = { ChannelID: '1', ParentDeviceID: '1', DeviceName: 'Gate', Name: 'Gate cam', Parental: 0, GBID: '1', Online: 0, Enable: 1, DeviceEnable: 0, FavoritesChannel: 0 };
+// Hall's cameras: one switched off (offline, as the server says: services/inventory/channel-enable.ts), one on line.
+const hallChannels = [
+  { ...channel, ParentDeviceID: '2', DeviceName: 'Hall', Name: 'Hall door', DeviceEnable: 1, Enable: 0, Online: 0 },
+  { ...channel, ChannelID: '2', GBID: '2', ParentDeviceID: '2', DeviceName: 'Hall', Name: 'Hall desk', DeviceEnable: 1, Enable: 1, Online: 1 },
+];
 
 let notices: string[];
 beforeEach(() => {
@@ -32,7 +37,9 @@ beforeEach(() => {
     url.pathname === '/api/v1/devices'
       ? { Devices: [device('1', 'Gate', 0), device('2', 'Hall', 1)], TotalCount: 2 }
       : url.pathname === '/api/v1/channels'
-        ? { Channels: [channel], ChannelCount: 1 }
+        ? url.searchParams.get('device') === '2'
+          ? { Channels: hallChannels, ChannelCount: 2 }
+          : { Channels: [channel], ChannelCount: 1 }
         : {},
   );
 });
@@ -61,6 +68,18 @@ describe('a disabled device in the video tree', () => {
     expect(await line('Hall')).not.toHaveTextContent('未开启');
     fireEvent.click((await line('Gate')).querySelector('.ant-tree-switcher')!);
     fireEvent.click(await screen.findByText('Gate cam'));
+    await waitFor(() => expect(notices).toContain('warning:通道未开启!'));
+  });
+
+  it('a channel switched off says 未开启 on its own line, offline, and does not open', async () => {
+    setLang('zh-CN');
+    tree();
+    fireEvent.click((await line('Hall')).querySelector('.ant-tree-switcher')!);
+    const off = await line('Hall door');
+    expect(off).toHaveTextContent('Hall door未开启');
+    expect(off.querySelector('[data-online]')).toHaveAttribute('data-online', '0');
+    expect(await line('Hall desk')).not.toHaveTextContent('未开启');
+    fireEvent.click(await screen.findByText('Hall door'));
     await waitFor(() => expect(notices).toContain('warning:通道未开启!'));
   });
 

@@ -158,6 +158,7 @@ const inventoryEn: typeof inventoryZh = {
     favourite: 'Add to favourites',
     unfavourite: 'Remove from favourites',
     deviceDisabled: 'not enabled',
+    channelDisabled: 'not enabled',
   },
 };
 

@@ -156,6 +156,7 @@ const inventoryZh = {
     favourite: '收藏',
     unfavourite: '取消收藏',
     deviceDisabled: '未开启',
+    channelDisabled: '未开启',
   },
 };
 

@@ -1,4 +1,8 @@
-/** A channel's line in the sidebar: online/offline icon, name, and the favourite star. */
+/**
+ * A channel's line in the sidebar: online/offline icon, name, 未开启 when the channel itself is switched
+ * off (offline then, and nothing of it plays until it is switched on: worth saying, as a device's
+ * line does), and the favourite star.
+ */
 import { memo, useState } from 'react';
 import { Tooltip } from 'antd';
 import { FolderOutlined, StarFilled, StarOutlined, VideoCameraOutlined } from '@ant-design/icons';
@@ -18,9 +22,11 @@ interface Props {
   onStar?: () => void;
   /** A camera that can be dragged onto a wall cell. */
   drag?: DraggedChannel;
+  /** Shown after the name when the channel is switched off (its Enable); omitted otherwise. */
+  disabledLabel?: string;
 }
 
-function ChannelTitleLine({ name, online, directory, favourite, onStar, drag }: Props) {
+function ChannelTitleLine({ name, online, directory, favourite, onStar, drag, disabledLabel }: Props) {
   const { t } = useTranslation();
   // The star's tooltip is made only while the pointer is on the star: a level holds up to 50 rows.
   const [hover, setHover] = useState(false);
@@ -52,6 +58,7 @@ function ChannelTitleLine({ name, online, directory, favourite, onStar, drag }: 
     >
       {directory ? <FolderOutlined style={{ color: '#faad14' }} /> : <VideoCameraOutlined style={{ color }} aria-label={online === 1 ? 'online' : 'offline'} />}
       <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+      {disabledLabel && <span style={{ color: '#8c8c8c', flexShrink: 0, whiteSpace: 'nowrap' }}>{disabledLabel}</span>}
       {star &&
         (hover ? (
           <Tooltip open title={starLabel}>
@@ -74,6 +81,7 @@ export const ChannelTitle = memo(
     a.name === b.name &&
     a.online === b.online &&
     a.directory === b.directory &&
+    a.disabledLabel === b.disabledLabel &&
     a.favourite === b.favourite &&
     !!a.onStar === !!b.onStar &&
     sameDrag(a.drag, b.drag),

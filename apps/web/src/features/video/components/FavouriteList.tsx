@@ -39,6 +39,7 @@ export function FavouriteList() {
         <ChannelTitle
           name={c.Name}
           online={c.Online}
+          disabledLabel={c.Enable === 0 ? t('video.channelDisabled') : undefined}
           drag={{ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name }}
           favourite={1}
           onStar={async () => {

@@ -86,6 +86,7 @@ export function GroupTree() {
             name={n.Name}
             online={n.Online}
             directory={n.NodeType === 'deviceDirectory'}
+            disabledLabel={n.NodeType !== 'deviceDirectory' && n.Enable === 0 ? t('video.channelDisabled') : undefined}
             drag={n.DeviceID && n.ChannelID ? { device: n.DeviceID, channel: n.ChannelID, name: n.Name } : undefined}
           />
         ),

@@ -159,6 +159,7 @@ export function VideoTree() {
           name={query ? `${c.Name} (${c.DeviceName})` : c.Name}
           online={c.Online}
           directory={directory}
+          disabledLabel={!directory && c.Enable === 0 ? t('video.channelDisabled') : undefined}
           drag={{ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name }}
           favourite={directory ? undefined : fav}
           onStar={async () => {
