@@ -78,6 +78,18 @@ describe('the wall tour', () => {
     expect(pageShown()).toBe('1');
   });
 
+  it('a tour started again waits for its pictures again (not for those of the last run)', async () => {
+    await touring(['h264', 'h265']);
+    await plays('h264');
+    act(() => screen.getByTestId('wall-loop').click());
+    engines.clear();
+    act(() => screen.getByTestId('wall-loop').click());
+    await waitFor(() => expect(engines.has('h264')).toBe(true));
+    await seconds(6);
+    expect(pageShown()).toBe('1');
+    expect(screen.getByText(/等画面出来后开始计时/)).toBeInTheDocument();
+  });
+
   it('a channel without a picture holds its page only so long', async () => {
     await touring(['h264', 'offline']);
     await plays('h264');

@@ -54,6 +54,8 @@ export function useTour(channels: WallChannel[], layout: Layout, flow: number, r
   });
 
   useEffect(() => {
+    // A tour started again starts from its first page, and from no picture: its players start over.
+    phases.current.clear();
     if (!running) return;
     setTick(0);
     setCountingTick(null);
