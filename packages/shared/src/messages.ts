@@ -255,6 +255,12 @@ export const REASONS = {
   statusRtmpPlayRefused: { 'zh-CN': '服务器拒绝播放这路流（{code}）', 'en-US': 'the server refused to play the stream ({code})' },
   statusRtmpNoAnswerTo: { 'zh-CN': 'RTMP {command} 请求在{ms}毫秒内未得到应答', 'en-US': 'no answer to RTMP {command} within {ms} ms' },
   statusNotRtmp: { 'zh-CN': '对端不是RTMP服务器', 'en-US': 'the server does not speak RTMP' },
+  statusRtmpAuthRequired: { 'zh-CN': 'RTMP服务器要求用户名和密码（{method}）', 'en-US': 'the RTMP server requires a username and password ({method})' },
+  statusRtmpAuthFailed: { 'zh-CN': 'RTMP服务器拒绝了用户名或密码（{method}）', 'en-US': 'the RTMP server refused the username or password ({method})' },
+  statusRtmpAuthUnsupported: {
+    'zh-CN': 'RTMP服务器要求的认证方式（{method}）不受支持',
+    'en-US': 'the RTMP server asks for an authentication method that is not supported ({method})',
+  },
   statusNoMediaWithin: {
     'zh-CN': '服务器接受了播放，但{ms}毫秒内没有音视频（这路流可能无人推送）',
     'en-US': 'the server accepted play but sent no audio or video within {ms} ms (is anyone publishing the stream?)',

@@ -147,6 +147,65 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected', why: { key: 'statusRtmpConnectRefused', vars: { code: 'NetConnection.Connect.Rejected' } } });
   });
 
+  it('RTMP with Adobe authentication: the login is done with the channel’s credentials; none, a wrong one, or a method not done is offline as a login’s failure', async () => {
+    const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret+pw' } });
+    const llnw = await startRtmpServer({ app: 'live', published: ['cam1'], authmod: 'llnw' });
+    try {
+      expect(await probeStream(guarded.url('live/cam1'))).toMatchObject({
+        ok: false,
+        answered: true,
+        reason: 'RTMP authentication required (authmod=adobe)',
+        why: { key: 'statusRtmpAuthRequired', vars: { method: 'adobe' } },
+      });
+      guarded.connects.length = 0;
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'S3cret+pw' })).toMatchObject({ ok: true, answered: true });
+      // Three connections: the app, the user (the challenge comes back), the response.
+      expect(guarded.connects).toEqual([
+        'live',
+        'live?authmod=adobe&user=pub',
+        expect.stringMatching(/^live\?authmod=adobe&user=pub&challenge=[0-9a-f]{8}&response=[A-Za-z0-9+/]{22}==&opaque=b3BhcXVl\/x==$/),
+      ]);
+      expect(guarded.plays).toEqual(['cam1']);
+      // Credentials in the address itself do the same.
+      expect(await probeStream(guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret%2Bpw@'))).toMatchObject({ ok: true });
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'wrong' })).toMatchObject({ ok: false, answered: true, why: { key: 'statusRtmpAuthFailed', vars: { method: 'adobe' } } });
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'nobody', password: 'S3cret+pw' })).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthFailed' } });
+      expect(await probeStream(llnw.url('live/cam1'))).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthRequired', vars: { method: 'llnw' } } });
+      expect(await probeStream(llnw.url('live/cam1'), { username: 'pub', password: 'pw' })).toMatchObject({
+        ok: false,
+        reason: 'RTMP authentication not supported (authmod=llnw)',
+        why: { key: 'statusRtmpAuthUnsupported', vars: { method: 'llnw' } },
+      });
+    } finally {
+      await guarded.close();
+      await llnw.close();
+    }
+  });
+
+  it('RTMP with Adobe authentication: ffmpeg, which plays the channel, logs in to the same double (the response is computed alike)', async () => {
+    const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret-pw' } });
+    try {
+      // The double sends one video message and then nothing: ffmpeg ends on its own read timeout (or the test's kill).
+      await new Promise<void>((resolve) => {
+        const p = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '2000000', '-i', guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'), '-f', 'null', '-'], { stdio: 'ignore' });
+        const kill = setTimeout(() => p.kill('SIGKILL'), 15_000);
+        p.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+      });
+      expect(guarded.connects.map((c) => c.replace(/challenge=[^&]+&response=[^&]+/, 'challenge=C&response=R'))).toEqual([
+        'live',
+        'live?authmod=adobe&user=pub',
+        'live?authmod=adobe&user=pub&challenge=C&response=R&opaque=b3BhcXVl/x==',
+      ]);
+      // Played: the double took ffmpeg's response.
+      expect(guarded.plays).toEqual(['cam1']);
+    } finally {
+      await guarded.close();
+    }
+  }, 30_000);
+
   it('RTMP: a server that holds S2 until it has C2 is played too (C2 goes as soon as S1 is in)', async () => {
     const strict = await startRtmpServer({ app: 'live', published: ['cam1'], s2AfterC2: true });
     try {

@@ -6,6 +6,9 @@
  * such stream says so only after play (NetStream.Play.StreamNotFound, or a Play.Start and no media,
  * as nginx-rtmp does for a key nobody publishes).
  *
+ * A server that asks for a login (Adobe's authmod, auth.ts) gets it when the address has credentials,
+ * as ffmpeg would give it when it plays; without them, or refused, the reason says it was the login.
+ *
  * A failure has the log's words (`reason`) and the catalogue's (`why`: what the channel stores and the
  * user reads). `answered` tells the checker the server itself is there (it sent its handshake).
  */
@@ -27,6 +30,7 @@ import {
 } from './chunks.js';
 import type { Reason } from '@opencvr/shared';
 import { ABORTED, CLOSED_BY_CAMERA, socketMiss, type ProbeMiss } from '../rtsp/probe.js';
+import { rtmpAuthStep, type RtmpAuthFailure } from './auth.js';
 
 export interface RtmpProbeResult {
   ok: boolean;
@@ -60,30 +64,61 @@ export function rtmpTarget(url: URL): { app: string; stream: string; tcUrl: stri
 const TX = { connect: 1, createStream: 2 } as const;
 const CSID = { command: 3, stream: 8, control: 2 } as const;
 
-export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal }): Promise<RtmpProbeResult> {
+/** A login the server asked for and did not get: what the user is told. */
+const AUTH_REASON = { required: 'statusRtmpAuthRequired', failed: 'statusRtmpAuthFailed', unsupported: 'statusRtmpAuthUnsupported' } as const;
+const authMiss = (failure: RtmpAuthFailure, method: string): ProbeMiss => ({
+  reason: `RTMP authentication ${failure === 'required' ? 'required' : failure === 'failed' ? 'failed' : 'not supported'} (authmod=${method})`,
+  why: { key: AUTH_REASON[failure], vars: { method } },
+});
+
+/** A server that asks for a login takes three connections (auth.ts); a fourth would be a loop. */
+const MAX_CONNECTS = 3;
+
+/**
+ * The probe: one play, or, when the server asks for a login (Adobe's, auth.ts) and the address has
+ * the credentials (the channel's are put there by pullUrl), the connections that login takes, within
+ * the one timeout.
+ */
+export async function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal }): Promise<RtmpProbeResult> {
+  const creds = url.username ? { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : undefined;
+  const deadline = performance.now() + o.timeoutMs;
+  let auth = '';
+  for (let connects = 1; ; connects++) {
+    const r = await playOnce(url, { ...o, budgetMs: Math.max(1, deadline - performance.now()), auth, creds });
+    if (!('reconnect' in r)) return r;
+    if (connects >= MAX_CONNECTS) return { ok: false, answered: true, ...authMiss('failed', 'adobe') };
+    auth = r.reconnect;
+  }
+}
+
+function playOnce(
+  url: URL,
+  o: { timeoutMs: number; budgetMs: number; signal?: AbortSignal; auth: string; creds?: { user: string; password: string } },
+): Promise<RtmpProbeResult | { reconnect: string }> {
   const { app, stream, tcUrl } = rtmpTarget(url);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const secure = url.protocol === 'rtmps:';
   const port = url.port ? Number(url.port) : secure ? 443 : 1935;
 
-  return new Promise<RtmpProbeResult>((resolve) => {
+  return new Promise((resolve) => {
     let answered = false;
     let done = false;
     const socket: net.Socket = secure
       ? // As ffmpeg, which plays it, does not check the certificate (servers in a site sign their own).
         tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
       : net.connect({ host, port });
-    const finish = (m: ProbeMiss | 'OK') => {
+    const finish = (m: ProbeMiss | 'OK' | { reconnect: string }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
       socket.destroy();
+      if (m !== 'OK' && 'reconnect' in m) return resolve(m);
       resolve(m === 'OK' ? { ok: true, answered, reason: 'OK' } : { ok: false, answered, reason: m.reason, why: m.why });
     };
     /** What the deadline means at each step. */
     let waiting: ProbeMiss = { reason: `timeout after ${o.timeoutMs} ms`, why: { key: 'statusNoAnswerWithin', vars: { ms: o.timeoutMs } } };
-    const timer = setTimeout(() => finish(waiting), o.timeoutMs);
+    const timer = setTimeout(() => finish(waiting), o.budgetMs);
     const onAbort = () => finish(ABORTED);
     if (o.signal?.aborted) return onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
@@ -115,6 +150,9 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
       const info = values.slice(2).map(asObject).find((v) => v !== undefined);
       const code = typeof info?.code === 'string' ? info.code : '';
       if (name === '_error' && tx === TX.connect) {
+        // A login asked for: the next connect carries it, or the login is over (auth.ts).
+        const step = rtmpAuthStep(typeof info?.description === 'string' ? info.description : '', o.creds, o.auth.includes('&response='));
+        if (step) return finish('params' in step ? { reconnect: step.params } : authMiss(step.failure, step.method));
         const refused = code || 'NetConnection.Connect.Rejected';
         return finish({ reason: `RTMP connect refused: ${refused}`, why: { key: 'statusRtmpConnectRefused', vars: { code: refused } } });
       }
@@ -159,9 +197,10 @@ export function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal
         // S2 came too: the connect, and what a player says with it.
         send({ csid: CSID.control, type: RtmpType.windowAckSize, streamId: 0, payload: u32Payload(2_500_000) });
         command('connect', TX.connect, {
-          app,
+          // A login's parameters ride on both, as ffmpeg sends them.
+          app: app + o.auth,
           flashVer: 'LNX 9,0,124,2',
-          tcUrl,
+          tcUrl: tcUrl + o.auth,
           fpad: false,
           capabilities: 15,
           audioCodecs: 4071,
