@@ -141,16 +141,16 @@ async function engineReport(engine: Engine) {
   const calls: { name: string; run: (scope: Scope) => Promise<unknown> }[] = [
     { name: 'devicesconfig page 1', run: (s) => devices.list(s, { start: 0, limit: 20 }, s.all) },
     { name: 'devicesconfig page 50', run: (s) => devices.list(s, { start: 980, limit: 20 }, s.all) },
-    { name: 'channelsconfig', run: (s) => channels.list(s, { start: 0, limit: 20, device: MID_DEVICE }, 1, s.all) },
+    { name: 'channelsconfig', run: (s) => channels.list(s, { start: 0, limit: 20, device: MID_DEVICE }, 1, s.all, 'zh-CN') },
     {
       name: 'tree expand',
       run: (s) =>
-        channels.list(s, { start: 0, limit: 50, device: MID_DEVICE, excludeDeviceTypes: TREE_HIDDEN_TYPES }, 1, s.all),
+        channels.list(s, { start: 0, limit: 50, device: MID_DEVICE, excludeDeviceTypes: TREE_HIDDEN_TYPES }, 1, s.all, 'zh-CN'),
     },
     {
       name: 'search',
       run: (s) =>
-        channels.list(s, { start: 0, limit: 9999, q: SEARCH, excludeDeviceTypes: TREE_HIDDEN_TYPES }, 1, s.all),
+        channels.list(s, { start: 0, limit: 9999, q: SEARCH, excludeDeviceTypes: TREE_HIDDEN_TYPES }, 1, s.all, 'zh-CN'),
     },
     {
       name: 'group tree',
