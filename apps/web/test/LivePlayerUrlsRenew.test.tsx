@@ -60,6 +60,20 @@ describe('live URLs renewed before their play token expires', () => {
     expect(renewDelayMs(240)).toBe(120_000);
   });
 
+  it('a player that found no transport stays on its error: nothing renews it later', async () => {
+    clearSession();
+    captureNotices();
+    // HLS chosen, and the server does not serve it (the probe finds nothing).
+    stubApi({});
+    const open = vi.fn(async () => ({ URL: urlsOf(1).WS_FMP4, URLs: urlsOf(1), Stream: 'stream_1_0', State: 'live', UrlsExpireIn: 60 }) as never);
+    const phases: string[] = [];
+    renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" open={open} transport="hls" onStats={(s) => void phases.push(s.phase)} />);
+    await waitFor(() => expect(phases.at(-1)).toBe('error'));
+    await act(async () => void vi.advanceTimersByTime(61_000));
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(started).toHaveLength(0);
+  });
+
   for (const transport of ['ws-fmp4', 'flv', 'hls', 'webrtc'] as Transport[]) {
     it(`${transport}: asks for fresh URLs before the end and plays on them, never showing a reconnect`, async () => {
       clearSession();

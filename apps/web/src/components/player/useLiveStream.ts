@@ -177,8 +177,6 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         return;
       }
       if (cancelled || gen !== generation) return;
-      // The server ends the connection when the URLs' token expires: new ones before that.
-      if (answer.UrlsExpireIn) renewTimer = setTimeout(renew, renewDelayMs(answer.UrlsExpireIn));
 
       // An H.265 stream comes with its H.264 variant: played where MSE cannot decode H.265 (known
       // beforehand, or learnt from a first try), so the server transcodes only for such browsers.
@@ -196,6 +194,8 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         update({ phase: 'error', reason: caps.mse || only ? 'no transport' : 'no MediaSource' });
         return;
       }
+      // The server ends the connection when the URLs' token expires: new ones before that.
+      if (answer.UrlsExpireIn) renewTimer = setTimeout(renew, renewDelayMs(answer.UrlsExpireIn));
       const path = transport === 'ws-fmp4' ? (urls.WS_FMP4 ?? answer.URL) : urls[TRANSPORT_URL_KEY[transport]]!;
       const url = absoluteUrl(path, transport === 'ws-fmp4' || transport === 'flv');
       const reconnecting = current.phase === 'reconnecting';
