@@ -80,4 +80,22 @@ describe('CDN push', () => {
     expect((await edit({ EnableCdn: 0 })).statusCode).toBe(200);
     await until(() => api.t.ctx.cdn.active().length === 0, 5000);
   }, 60_000);
+
+  it('logs neither the stream key nor a password of the CDN address, also when ffmpeg fails on it', async () => {
+    cam = await startCamera();
+    const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+    const dev = add.json().EasyDarwin.Body.DeviceID as string;
+    // What the push logs (the service's own logger, read here).
+    const logged: string[] = [];
+    const deps = (api.t.ctx.cdn as unknown as { deps: { log: { info(o: object, m: string): void; warn(o: object, m: string): void } } }).deps;
+    const keep = (o: object, m: string) => logged.push(`${m} ${JSON.stringify(o)}`);
+    deps.log = { info: keep, warn: keep };
+    // Nobody listens there: ffmpeg fails with "rtmp://…/live/KEY: Connection refused".
+    const closed = await freePort();
+    const url = `rtmp://pub:pa55word@127.0.0.1:${closed}/live/S3CRETKEY`;
+    expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
+    await until(() => logged.some((l) => l.startsWith('cdn push: ffmpeg ended')), 30_000, { what: 'a failed push logged' });
+    expect(logged.join('\n')).toContain(`rtmp://127.0.0.1:${closed}/live/***`);
+    expect(logged.join('\n')).not.toMatch(/S3CRETKEY|pa55word/);
+  }, 60_000);
 });

@@ -21,6 +21,7 @@ import type { Channel, Database, Device } from '../../db/schema.js';
 import type { Track } from '@opencvr/codec';
 import type { StreamHub, Subscriber } from '../../media/hub.js';
 import { cdnPushArgs } from '../../media/ffmpeg/args.js';
+import { maskedPushUrl, maskPushUrl } from '../../media/ffmpeg/push-url-mask.js';
 import { Supervisor, type SupervisedRun } from '../../media/ffmpeg/supervisor.js';
 import { ffmpegHasHevcInFlv } from '../../media/ffmpeg/version.js';
 import { FlvOutput } from '../../media/outputs/flv.js';
@@ -65,8 +66,10 @@ class CdnPush {
       restartMinMs: 1000,
       restartMaxMs: 30_000,
       onStart: (run) => this.attach(run),
-      onExit: (reason, restartInMs) => {
+      onExit: (words, restartInMs) => {
         this.detach();
+        // ffmpeg echoes its output address, stream key and all: not in the log (push-url-mask.ts).
+        const reason = maskPushUrl(words, url);
         this.stats.lastReason = reason;
         if (restartInMs !== undefined) this.deps.log.warn({ channel: channelPk, reason, restartInMs }, 'cdn push: ffmpeg ended, restarting');
       },
@@ -189,7 +192,7 @@ export class CdnPushes {
       const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps, this.hevcInFlv);
       this.pushes.set(pk, push);
       push.start();
-      this.deps.log.info({ channel: pk, url: row.cdn_url.replace(/\/\/[^@/]*@/, '//') }, 'cdn push: started');
+      this.deps.log.info({ channel: pk, url: maskedPushUrl(row.cdn_url) }, 'cdn push: started');
     }
   }
 
