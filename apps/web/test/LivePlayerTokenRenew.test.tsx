@@ -48,6 +48,9 @@ describe('a live connection ended at its play token expiry', () => {
     act(() => ev.onFailure('expired', 'play token expired'));
     expect(open).toHaveBeenCalledTimes(2);
     expect(phase()).not.toBe('reconnecting');
+    // Nothing to say over the picture while the new connection starts: it goes on as playing.
+    await waitFor(() => expect(engine.events).not.toBe(ev));
+    expect(phase()).toBe('playing');
   });
 
   it('a connection that closed otherwise waits its back-off (as before)', async () => {
