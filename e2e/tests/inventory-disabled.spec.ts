@@ -1,7 +1,8 @@
 /**
  * A device switched off, end to end with a real camera: the server puts it and its channel offline
  * (it is not pulled), so the device list counts 0/1 and the video tree says (0/1) 未开启 where it
- * said (1/1); switched on again, its channel is probed at once and both read 1/1 again.
+ * said (1/1); switched on again, its channel is probed at once and both read 1/1 again. The same
+ * for the channel's own switch: its line in the tree says 未开启, its device counts 0/1.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
@@ -27,6 +28,8 @@ test.describe('a disabled device', () => {
   };
   const setEnable = async (api: APIRequestContext, Enable: number) =>
     v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: dev, Enable } }));
+  const setChannelEnable = async (api: APIRequestContext, Enable: number) =>
+    v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: dev, ChannelID: '1', Enable } }));
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     camera = await startCamera();
@@ -62,6 +65,25 @@ test.describe('a disabled device', () => {
     await page.reload();
     await expect(node).toContainText('(1/1)', FIRST_LOAD);
     await expect(node).not.toContainText('未开启');
+    await api.dispose();
+  });
+
+  test('its channel switched off reads offline, and its line in the tree says 未开启; on again, it is probed at once', async ({ page, playwright, baseURL }) => {
+    const api = await playwright.request.newContext({ baseURL });
+    await expect.poll(() => online(api), FIRST_LOAD).toBe(1);
+    await setChannelEnable(api, 0);
+    expect(await online(api)).toBe(0);
+
+    await openAs(page, admin, '/video/square/0');
+    const node = page.getByTestId('sider-spgc').locator('.ant-tree-treenode', { hasText: name });
+    await expect(node).toContainText('(0/1)', FIRST_LOAD);
+    await expect(node).not.toContainText('未开启');
+    await node.locator('.ant-tree-switcher').click();
+    const channelLine = node.locator('xpath=following-sibling::div[1]');
+    await expect(channelLine).toContainText('未开启', FIRST_LOAD);
+
+    await setChannelEnable(api, 1);
+    await expect.poll(() => online(api), { timeout: 15_000 }).toBe(1);
     await api.dispose();
   });
 });
