@@ -156,8 +156,14 @@ test.describe('video square of a device', () => {
     await expect(page.getByPlaceholder('搜索通道名称').last()).toBeVisible(FIRST_LOAD);
     const sider = page.getByTestId('video-sider');
     await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
-    // A real click: it fails when the page's search box is on top of the trigger.
-    await page.locator('.ant-layout-sider-zero-width-trigger').click({ timeout: 5000 });
+    // The top bar's button (a real click: it fails when anything lies on top of it).
+    const toggle = page.getByRole('button', { name: '视频侧栏' });
+    await toggle.click({ timeout: 5000 });
+    await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
+    // Open, it fills the screen under the top bar, whose button closes it again.
+    await toggle.click({ timeout: 5000 });
+    await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
+    await toggle.click({ timeout: 5000 });
     await expect(sider).not.toHaveClass(/ant-layout-sider-collapsed/);
 
     // Open, it covers the page: a channel chosen in it closes it and its player shows. This spec's
@@ -169,5 +175,37 @@ test.describe('video square of a device', () => {
     await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
     await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
     await expect(page.getByTestId('live-player')).toBeInViewport();
+  });
+
+  test('on a phone-wide window nothing that opens the sidebar covers a page’s title or controls', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // antd's trigger hung over the page's left edge: it covered the playback page's title (通道录像 ·
+    // …), the player's state tag and the square's search box.
+    const pages: [string, RegExp | string][] = [
+      ['/video/square/0', '视频广场'],
+      [`/video/square/${dev}`, name],
+      [`/video/player/${dev}/1/0`, name],
+      [`/video/backchannel/${dev}/1`, new RegExp(`通道录像 · ${name}`)],
+      // The wall has no title: its toolbar starts at the left edge.
+      ['/video/browse', '清空画面'],
+    ];
+    for (const [path, title] of pages) {
+      await openAs(page, admin, path);
+      await expect(page.locator('.ant-layout-content').getByText(title).first()).toBeVisible(FIRST_LOAD);
+      const covered = await page.evaluate(() => {
+        const openers = Array.from(document.querySelectorAll('.ant-layout-sider-zero-width-trigger, [aria-label="视频侧栏"]'))
+          .map((e) => e.getBoundingClientRect())
+          .filter((r) => r.width && r.height);
+        const content = document.querySelector('.ant-layout-content');
+        const parts = content ? Array.from(content.querySelectorAll('h1, h2, h3, h4, h5, button, input, a, .ant-tag, .ant-segmented, .ant-breadcrumb')) : [];
+        return parts.flatMap((el) => {
+          const b = el.getBoundingClientRect();
+          const hit = b.width && b.height && openers.some((r) => b.left < r.right && b.right > r.left && b.top < r.bottom && b.bottom > r.top);
+          return hit ? [`${el.tagName} "${(el.textContent ?? '').trim().slice(0, 30) || (el as HTMLInputElement).placeholder}"`] : [];
+        });
+      });
+      expect(covered, path).toEqual([]);
+      await expect(page.getByRole('button', { name: '视频侧栏' })).toBeVisible();
+    }
   });
 });

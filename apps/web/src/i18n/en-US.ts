@@ -58,7 +58,7 @@ const enUS: typeof zhCN = {
     logout: 'Log out',
   },
   search: { title: 'Search all functions', placeholder: 'Function name' },
-  sider: { spgc: 'Video square', fzlb: 'Groups', sc: 'Favourites' },
+  sider: { spgc: 'Video square', fzlb: 'Groups', sc: 'Favourites', toggle: 'Video sidebar' },
   news: {
     title: 'Messages',
     empty: 'No messages',

@@ -57,7 +57,7 @@ const zhCN = {
     logout: '退出登录',
   },
   search: { title: '搜索全部功能', placeholder: '输入功能名称' },
-  sider: { spgc: '视频广场', fzlb: '分组列表', sc: '收藏夹' },
+  sider: { spgc: '视频广场', fzlb: '分组列表', sc: '收藏夹', toggle: '视频侧栏' },
   news: {
     title: '消息通知',
     empty: '暂无消息',

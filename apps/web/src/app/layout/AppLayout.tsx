@@ -1,10 +1,11 @@
 /** The console frame: top bar, the video sidebar on video pages, and the page. */
 import { Suspense, useEffect } from 'react';
-import { Layout, theme } from 'antd';
+import { Flex, Layout, theme } from 'antd';
 import { Outlet, useLocation } from 'react-router-dom';
 import { useUi } from '../../lib/stores/ui';
 import { PageLoading } from '../PageLoading';
 import { findRoute } from '../routes';
+import { SiderToggle } from './SiderToggle';
 import { TopBar } from './TopBar';
 import { VideoSider } from './VideoSider';
 
@@ -17,6 +18,8 @@ export default function AppLayout() {
   const triggerWidth = theme.useToken().token.controlHeightLG;
   // Alarm, config, device, user and diagnostics pages have no sidebar; video pages do.
   const sider = findRoute(pathname)?.sider === true;
+  // On a phone the sidebar opens from the top bar (SiderToggle), not from a trigger over the page.
+  const phoneSider = sider && isMobile;
   // On a phone the open sidebar covers the whole page: a channel chosen in it (a new route) closes
   // it, else the player it opened played unseen underneath.
   useEffect(() => {
@@ -26,7 +29,12 @@ export default function AppLayout() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Header style={{ padding: '0 16px', background: '#001529', position: 'sticky', top: 0, zIndex: 10 }}>
-        <TopBar />
+        <Flex align="center" gap={4} style={{ height: '100%' }}>
+          {phoneSider && <SiderToggle />}
+          <div style={{ flex: 1, minWidth: 0, height: '100%' }}>
+            <TopBar />
+          </div>
+        </Flex>
       </Layout.Header>
       <Layout>
         {sider && (
@@ -38,10 +46,11 @@ export default function AppLayout() {
             collapsedWidth={0}
             onCollapse={setCollapsed}
             breakpoint="md"
-            // The trigger hangs over the page's left edge: above the page's own controls (on a narrow
-            // window the square's search box covered it, and a tap on it landed in the search box).
-            // Open full-width on a phone, its trigger goes inside the right edge, not off the screen.
-            zeroWidthTriggerStyle={isMobile && !collapsed ? { zIndex: 5, insetInlineEnd: 0 } : { zIndex: 5 }}
+            // Beside a wider page the trigger hangs over the page's left edge, above the page's own
+            // controls (on a narrow window the square's search box covered it, and a tap on it landed
+            // in the search box); on a phone there is none: the top bar has the button.
+            trigger={phoneSider ? null : undefined}
+            zeroWidthTriggerStyle={{ zIndex: 5 }}
             style={{ borderRight: '1px solid #f0f0f0' }}
             data-testid="video-sider"
           >
@@ -52,7 +61,7 @@ export default function AppLayout() {
           Beside a sidebar the page starts right of the sidebar's trigger (40 px, hanging over the
           page's edge), which otherwise covered the first letters of every video page's title and the
           top-left corner of a player or a wall's first cell. On a phone the width matters more: there
-          the trigger stays over the page.
+          the top bar has the sidebar's button instead.
         */}
         <Layout.Content style={{ minWidth: 0, paddingInlineStart: sider && !isMobile ? triggerWidth : 0 }}>
           <Suspense fallback={<PageLoading />}>
