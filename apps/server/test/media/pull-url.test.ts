@@ -19,6 +19,11 @@ describe('pullUrl', () => {
     expect(u.display).toBe('rtmp://10.0.0.5/live/cam1');
     expect(u.redact(`${u.url}: Connection refused`)).toBe('rtmp://10.0.0.5/live/cam1: Connection refused');
     expect(u.redact('auth failed for admin with p@ss:w/rd')).toBe('auth failed for *** with ***');
+    // ffmpeg's RTMP client takes them as written (its Adobe login hashes them so): as they are where it can split them out.
+    expect(pullUrl('rtmp://h/live/x', { username: 'pub@site', password: 'S3cret+p@ss:w' }).url).toBe('rtmp://pub@site:S3cret+p@ss:w@h/live/x');
+    expect(pullUrl('rtmps://u:S3cret%2Bpw@h/live/x').url).toBe('rtmps://u:S3cret+pw@h/live/x');
+    expect(pullUrl('http://h/x.flv', { username: 'cam', password: 'S3cret+pw' }).url).toBe('http://cam:S3cret%2Bpw@h/x.flv');
+    expect(pullUrl('rtmp://h/live/x', { username: 'pub', password: '50%/off' }).url).toBe('rtmp://pub:50%25%2Foff@h/live/x');
     const own = pullUrl('http://me:mine123@h/x.flv', { username: 'admin', password: 'other' });
     expect(own.url).toBe('http://me:mine123@h/x.flv');
     expect(own.redact('http://me:mine123@h/x.flv: 401 Unauthorized')).toBe('http://h/x.flv: 401 Unauthorized');
@@ -68,7 +73,7 @@ describe('pullArgs', () => {
 describe('pullInputScript', () => {
   it('one file, its address quoted, with the options of its opening: rw_timeout, or RTSPS over TCP with the RTSP timeout', () => {
     const u = pullUrl('rtmp://10.0.0.5/live/cam1', { username: 'admin', password: 'p@ss' });
-    expect(pullInputScript({ url: u.url })).toBe("ffconcat version 1.0\nfile 'rtmp://admin:p%40ss@10.0.0.5/live/cam1'\noption fflags +nobuffer\noption rw_timeout 10000000\n");
+    expect(pullInputScript({ url: u.url })).toBe("ffconcat version 1.0\nfile 'rtmp://admin:p@ss@10.0.0.5/live/cam1'\noption fflags +nobuffer\noption rw_timeout 10000000\n");
     expect(pullInputScript({ url: 'rtsps://h/s', rtspOverTcp: true })).toBe("ffconcat version 1.0\nfile 'rtsps://h/s'\noption fflags +nobuffer\noption timeout 10000000\noption rtsp_transport tcp\n");
   });
 

@@ -15,7 +15,8 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeStream } from '../../src/access/stream-probe.js';
-import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
+import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink } from '../../src/media/hub.js';
+import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
 import { freePort } from '../fixtures/camera.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
 import { startTestApp, until } from '../helpers/index.js';
@@ -202,6 +203,22 @@ describe('probeStream', () => {
       // Played: the double took ffmpeg's response.
       expect(guarded.plays).toEqual(['cam1']);
     } finally {
+      await guarded.close();
+    }
+  }, 30_000);
+
+  it('RTMP with Adobe authentication: the pull source’s ffmpeg logs in with the channel’s password, one a URL escapes ("+", "@") too', async () => {
+    const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret+p@ss' } });
+    const source = new FfmpegPullSource(guarded.url('live/cam1'), { username: 'pub', password: 'S3cret+p@ss', hevcInFlv: async () => true });
+    try {
+      source.start({ tracks: () => undefined, unit: () => undefined, failed: () => undefined } as SourceSink);
+      // Played: the double took ffmpeg's login (ffmpeg 5.1 hashes the password as written in the URL).
+      await until(() => guarded.plays.includes('cam1'), 15_000, { what: 'ffmpeg logged in and played' });
+      expect(guarded.connects.slice(0, 2)).toEqual(['live', 'live?authmod=adobe&user=pub']);
+      // And so does the probe, with the same address.
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'S3cret+p@ss' })).toMatchObject({ ok: true });
+    } finally {
+      source.stop();
       await guarded.close();
     }
   }, 30_000);

@@ -80,7 +80,7 @@ const MAX_CONNECTS = 3;
  * the one timeout.
  */
 export async function probeRtmp(url: URL, o: { timeoutMs: number; signal?: AbortSignal }): Promise<RtmpProbeResult> {
-  const creds = url.username ? { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) } : undefined;
+  const creds = url.username ? { user: decoded(url.username), password: decoded(url.password) } : undefined;
   const deadline = performance.now() + o.timeoutMs;
   let auth = '';
   for (let connects = 1; ; connects++) {
@@ -224,6 +224,15 @@ function playOnce(
     socket.on('error', (err: NodeJS.ErrnoException) => finish(socketMiss(err)));
     socket.on('close', () => finish(answered ? { reason: 'connection closed by the server', why: { key: 'statusClosedByServer' } } : CLOSED_BY_CAMERA));
   });
+}
+
+/** A URL's user or password, decoded where it can be (a stray "%" is taken as written). */
+function decoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** An info object (some servers send it as an ECMA array). */

@@ -7,7 +7,8 @@
  * PULL_PROTOCOLS (`-protocol_whitelist`).
  *
  * The channel's Username/Password go into the URL's user part (ffmpeg's RTMP, HTTP and RTSP clients
- * all read them there) unless the URL has its own; reasons shown to users go through redact().
+ * all read them there; RTMP's without decoding them: rtmpUserPart) unless the URL has its own;
+ * reasons shown to users go through redact().
  */
 
 export type PullScheme = 'rtmp' | 'rtmps' | 'http' | 'https' | 'rtsps';
@@ -49,6 +50,32 @@ export function pullSchemeOf(raw: string): PullScheme | undefined {
 }
 
 /**
+ * The address as ffmpeg's RTMP client needs it: it takes the user and password from the URL as they
+ * are written, without decoding them (ffmpeg 5.1's rtmpproto.c; its HTTP and RTSP clients decode),
+ * and hashes them so for Adobe's login: "p%2Bw" there is not the password "p+w". So they go in as
+ * they are where ffmpeg can still split them out (av_url_split: the user part ends at the last "@"
+ * before the first "/", "?" or "#"; user and password part at the first ":"), and percent-encoded
+ * otherwise (a login with such a password fails in ffmpeg as it would anyway).
+ */
+function rtmpUserPart(u: URL): string {
+  const encoded = u.toString();
+  if (!u.username) return encoded;
+  const user = safeDecode(u.username);
+  const password = safeDecode(u.password);
+  if (/[/?#%:]/.test(user) || /[/?#%]/.test(password)) return encoded;
+  return encoded.replace(/^(rtmps?:\/\/)[^@]*@/, (_, scheme: string) => `${scheme}${user}${u.password ? `:${password}` : ''}@`);
+}
+
+/** A URL's user or password as written, decoded where it can be. */
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
  * Checks a channel's address for the pull source and puts the credentials in; throws PullUrlError
  * with a reason a user can act on.
  */
@@ -65,14 +92,14 @@ export function pullUrl(raw: string, creds: { username?: string; password?: stri
   const scheme = PULL_SCHEMES.find((s) => `${s}:` === u.protocol);
   if (!scheme) throw new PullUrlError(`${u.protocol}// is not pulled through ffmpeg (rtmp, rtmps, http, https, rtsps are)`);
   if (!u.hostname || u.hostname.startsWith('-')) throw new PullUrlError('the stream address has no host');
-  const secrets = [u.username, u.password].filter(Boolean).map((s) => decodeURIComponent(s));
+  const secrets = [u.username, u.password].filter(Boolean).map(safeDecode);
   if (!u.username && creds.username) {
     u.username = encodeURIComponent(creds.username);
     u.password = encodeURIComponent(creds.password ?? '');
     secrets.push(creds.username, creds.password ?? '');
   }
-  const url = u.toString();
-  const bare = new URL(url);
+  const url = scheme === 'rtmp' || scheme === 'rtmps' ? rtmpUserPart(u) : u.toString();
+  const bare = new URL(u.toString());
   bare.username = '';
   bare.password = '';
   const display = bare.toString();
