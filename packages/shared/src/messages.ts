@@ -410,6 +410,7 @@ export const REASONS = {
   streamStoppedByRequest: { 'zh-CN': '直播已按请求停止', 'en-US': 'The live stream was stopped on request' },
   streamChannelChanged: { 'zh-CN': '通道设置已修改，直播将按新设置重新打开', 'en-US': 'The channel settings changed: the stream opens again with them' },
   streamChannelDeleted: { 'zh-CN': '通道已删除', 'en-US': 'The channel was deleted' },
+  streamChannelDisabled: { 'zh-CN': '通道未开启，直播已停止', 'en-US': 'The channel is not enabled: the live stream stopped' },
   streamServerShutdown: { 'zh-CN': '服务器正在关闭', 'en-US': 'The server is shutting down' },
 } as const satisfies Record<string, Record<Lang, string>>;
 

@@ -10,6 +10,7 @@ import { CHANNEL_DISABLED, settleDisabledChannels } from '../../src/services/inv
 import { listCheckTargets } from '../../src/services/inventory/stream-checker.js';
 import { applyCatalogNotify } from '../../src/gb/catalog/notify.js';
 import { storeCatalog } from '../../src/gb/catalog/store.js';
+import { streamKey } from '../../src/services/media/streams.js';
 
 // No stream checker: the tests set the channels' state as its probes would.
 const api = useAdminApp({ overrides: { channelCheckInterval: 0 } });
@@ -51,8 +52,12 @@ describe('a channel switched off', () => {
     const { id, pk } = await addOnlineCamera('Gate');
     expect((await api.get(`/api/v1/getchannelstream?device=${id}&channel=1&protocol=WS_FMP4`)).statusCode).toBe(200);
     expect(api.t.ctx.streams.runningChannels()).toContain(pk);
+    const hub = api.t.ctx.streams.get(streamKey(pk, 0))!;
     await switchChannel(id, 0);
     expect(api.t.ctx.streams.runningChannels()).not.toContain(pk);
+    // Its viewers are told why (not that it opens again with new settings).
+    expect(hub.state).toBe('stopped');
+    expect(hub.why).toEqual({ key: 'streamChannelDisabled' });
     expect((await listCheckTargets(api.t.ctx.db)).map((t) => t.pk)).not.toContain(pk);
     expect((await api.get(`/api/v1/getchannelstream?device=${id}&channel=1&protocol=WS_FMP4`)).statusCode).toBe(400);
     // A probe begun before the switch answers after it.

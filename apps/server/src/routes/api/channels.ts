@@ -190,7 +190,10 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       ctx.alwaysOn.release([after.id]);
       ctx.inventory.onChannelsChanged();
       // What the ingest was opened with changed: running streams start again from the new settings.
-      if (SOURCE_FIELDS.some((f) => before[f] !== after[f]) && ctx.streams.restartChannel(after.id)) void ctx.recording.engine.kick();
+      // Switched off, its viewers are told so (it does not open again).
+      const stop = () =>
+        before.enable && !after.enable ? ctx.streams.restartChannel(after.id, 'channel disabled', { key: 'streamChannelDisabled' }) : ctx.streams.restartChannel(after.id);
+      if (SOURCE_FIELDS.some((f) => before[f] !== after[f]) && stop()) void ctx.recording.engine.kick();
       return v1('MSG_SC_SERVER_EDIT_CHANNEL_ACK', { ChannelID, DeviceID: device });
     },
   );

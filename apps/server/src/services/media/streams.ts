@@ -163,8 +163,8 @@ export class StreamService {
    * next pass opens it again from the new settings, instead of a hub retrying the old ones for as
    * long as somebody watches. Returns how many stopped.
    */
-  restartChannel(channelPk: number, reason = 'channel settings changed'): number {
-    return this.stopWhere((pk) => pk === channelPk, reason, { key: 'streamChannelChanged' });
+  restartChannel(channelPk: number, reason = 'channel settings changed', why: Reason = { key: 'streamChannelChanged' }): number {
+    return this.stopWhere((pk) => pk === channelPk, reason, why);
   }
 
   /** The channel row ids with a running stream (any flow or variant). */
