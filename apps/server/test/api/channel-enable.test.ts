@@ -90,7 +90,7 @@ describe('a channel switched off', () => {
     expect((await body(`/api/v1/channelsconfig?device=${id}`)).Channels[0]).toMatchObject({ Online: 0, StatusReason: '通道未开启' });
   });
 
-  it('a GB channel stays offline through its device’s catalog and status events, and comes back with its online device', async () => {
+  it('a GB channel stays offline through its device’s catalog and status events, and comes back with its online device as it last reported it', async () => {
     const DEV = '34020000001320000077';
     const CAM = '34020000001310000001';
     expect((await post('/api/v1/adddevice', { DeviceName: 'NVR', DeviceType: 'GB28181', DeviceID: DEV })).statusCode).toBe(200);
@@ -109,6 +109,12 @@ describe('a channel switched off', () => {
     // On again: on line with its device.
     expect((await post('/api/v1/editchannel', { DeviceID: DEV, ChannelID: CAM, Enable: 1 })).statusCode).toBe(200);
     expect(await row()).toEqual({ online: 1, status_reason: '' });
+    // Off, the device reports it lost its video meanwhile: on again, it is offline with that reason.
+    expect((await post('/api/v1/editchannel', { DeviceID: DEV, ChannelID: CAM, Enable: 0 })).statusCode).toBe(200);
+    await applyCatalogNotify(deps, DEV, [{ deviceId: CAM, event: 'VLOST', info: {} }], true);
+    expect(await row()).toEqual({ online: 0, status_reason: CHANNEL_DISABLED });
+    expect((await post('/api/v1/editchannel', { DeviceID: DEV, ChannelID: CAM, Enable: 1 })).statusCode).toBe(200);
+    expect(await row()).toEqual({ online: 0, status_reason: 'statusCatalogVideoLost' });
   });
 
   it('added switched off, is offline saying why from the start; left online by an older database, is put offline at start', async () => {

@@ -55,8 +55,13 @@ export async function applyCatalogNotify(
       .where('parent_device_id', '=', deviceId)
       .where('channel_id', '=', item.deviceId)
       .executeTakeFirst();
-    // Switched off here: offline whatever the device reports (services/inventory/channel-enable.ts).
-    if (!c || !c.enable) continue;
+    if (!c) continue;
+    if (!c.enable) {
+      // Switched off here: offline whatever the device reports; its word is kept for when it is
+      // switched on again (services/inventory/channel-enable.ts).
+      await deps.db.updateTable('channels').set({ status: item.event!, updated_at: now }).where('id', '=', c.id).execute();
+      continue;
+    }
     await deps.db
       .updateTable('channels')
       .set({ online: s.online ? 1 : 0, status: item.event!, status_reason: s.reason, status_reason_vars: '', checked_at: now, updated_at: now })

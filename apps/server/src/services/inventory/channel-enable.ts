@@ -5,7 +5,8 @@
  * wall's picker) reads the stored flag and agrees. Nothing brings it back while it stays disabled:
  * ChannelService.setOnline refuses a probe's late answer, a GB catalog keeps it offline. Enabled
  * again, it waits for whoever decides its state: the stream checker (probed at once, as a new
- * target) or, for a GB channel, its device (online with it, or WITH_DEVICE to come back with it).
+ * target) or, for a GB channel, its device (online with it unless it last reported the channel
+ * off line, or WITH_DEVICE to come back with it).
  * The same for a whole device is device-enable.ts.
  */
 import type { Kysely } from 'kysely';
@@ -17,6 +18,9 @@ import { GB_DEVICE_TYPE, WITH_DEVICE } from '../../gb/device-store.js';
 /** status_reason of a channel switched off. */
 export const CHANNEL_DISABLED = 'statusChannelDisabled' satisfies ReasonKey;
 
+/** A GB channel's last reported status (the catalog's Status, a NOTIFY's event) that says it is off line. */
+const REPORTED_OFFLINE: Record<string, ReasonKey> = { OFF: 'statusCatalogOff', VLOST: 'statusCatalogVideoLost', DEFECT: 'statusCatalogDefect' };
+
 /**
  * Puts the channel offline (disabled) or hands it back (enabled). A change of its online flag goes
  * to the message log, and a pulled device follows its channels (online while any of them is).
@@ -25,7 +29,7 @@ export async function applyChannelEnable(db: Kysely<Database>, news: NewsService
   const c = await db
     .selectFrom('channels')
     .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
-    .select(['channels.parent_device_id as deviceId', 'channels.channel_id as channelId', 'channels.name', 'channels.online', 'channels.status_reason as reason'])
+    .select(['channels.parent_device_id as deviceId', 'channels.channel_id as channelId', 'channels.name', 'channels.online', 'channels.status_reason as reason', 'channels.status'])
     .select(['devices.device_type as deviceType', 'devices.online as deviceOnline', 'devices.enable as deviceEnable'])
     .where('channels.id', '=', channelPk)
     .executeTakeFirst();
@@ -46,11 +50,13 @@ export async function applyChannelEnable(db: Kysely<Database>, news: NewsService
     await db.updateTable('channels').set({ status_reason: '' }).where('id', '=', channelPk).execute();
     return;
   }
-  // A GB channel's state comes from its device: on line with it, or back with its next registration.
-  const online = c.deviceOnline === 1;
+  // A GB channel's state comes from its device: back with its next registration, or as the device
+  // last reported it (kept while it was off), on line unless that said otherwise.
+  const reported = REPORTED_OFFLINE[c.status.toUpperCase()];
+  const online = c.deviceOnline === 1 && !reported;
   await db
     .updateTable('channels')
-    .set({ online: online ? 1 : 0, status_reason: online ? '' : WITH_DEVICE, checked_at: now })
+    .set({ online: online ? 1 : 0, status_reason: c.deviceOnline !== 1 ? WITH_DEVICE : (reported ?? ''), checked_at: now })
     .where('id', '=', channelPk)
     .execute();
   if (online) await news.add({ deviceId: c.deviceId, channelId: c.channelId, channelName: c.name, online: true });
