@@ -148,9 +148,9 @@ describe('probeStream', () => {
     expect(await probeStream(rtmp.url('vod/cam1'))).toMatchObject({ ok: false, answered: true, reason: 'RTMP connect refused: NetConnection.Connect.Rejected', why: { key: 'statusRtmpConnectRefused', vars: { code: 'NetConnection.Connect.Rejected' } } });
   });
 
-  it('RTMP with Adobe authentication: the login is done with the channel’s credentials; none, a wrong one, or a method not done is offline as a login’s failure', async () => {
+  it('RTMP with Adobe authentication: the login is done with the channel’s credentials; none, a wrong one, or a method nobody does is offline as a login’s failure', async () => {
     const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret+pw' } });
-    const llnw = await startRtmpServer({ app: 'live', published: ['cam1'], authmod: 'llnw' });
+    const other = await startRtmpServer({ app: 'live', published: ['cam1'], authmod: 'pwd' });
     try {
       expect(await probeStream(guarded.url('live/cam1'))).toMatchObject({
         ok: false,
@@ -171,17 +171,41 @@ describe('probeStream', () => {
       expect(await probeStream(guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret%2Bpw@'))).toMatchObject({ ok: true });
       expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'wrong' })).toMatchObject({ ok: false, answered: true, why: { key: 'statusRtmpAuthFailed', vars: { method: 'adobe' } } });
       expect(await probeStream(guarded.url('live/cam1'), { username: 'nobody', password: 'S3cret+pw' })).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthFailed' } });
-      expect(await probeStream(llnw.url('live/cam1'))).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthRequired', vars: { method: 'llnw' } } });
-      expect(await probeStream(llnw.url('live/cam1'), { username: 'pub', password: 'pw' })).toMatchObject({
+      expect(await probeStream(other.url('live/cam1'))).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthRequired', vars: { method: 'pwd' } } });
+      expect(await probeStream(other.url('live/cam1'), { username: 'pub', password: 'pw' })).toMatchObject({
         ok: false,
-        reason: 'RTMP authentication not supported (authmod=llnw)',
-        why: { key: 'statusRtmpAuthUnsupported', vars: { method: 'llnw' } },
+        reason: 'RTMP authentication not supported (authmod=pwd)',
+        why: { key: 'statusRtmpAuthUnsupported', vars: { method: 'pwd' } },
       });
     } finally {
       await guarded.close();
-      await llnw.close();
+      await other.close();
     }
   });
+
+  it('RTMP with Limelight authentication (llnw): the probe and ffmpeg log in alike; none or a wrong password is offline', async () => {
+    const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], llnwAuth: { user: 'pub', password: 'S3cret-pw' } });
+    try {
+      expect(await probeStream(guarded.url('live/cam1'))).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthRequired', vars: { method: 'llnw' } } });
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'wrong' })).toMatchObject({ ok: false, why: { key: 'statusRtmpAuthFailed', vars: { method: 'llnw' } } });
+      guarded.connects.length = 0;
+      expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'S3cret-pw' })).toMatchObject({ ok: true });
+      expect(guarded.connects[2]).toMatch(/^live\?authmod=llnw&user=pub&nonce=MTIzNDU2Nzg5&cnonce=[0-9a-f]{8}&nc=00000001&response=[0-9a-f]{32}$/);
+      guarded.plays.length = 0;
+      await new Promise<void>((resolve) => {
+        const p = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '2000000', '-i', guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'), '-f', 'null', '-'], { stdio: 'ignore' });
+        const kill = setTimeout(() => p.kill('SIGKILL'), 15_000);
+        p.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+      });
+      // Played: the double took ffmpeg's response, computed as the probe's.
+      expect(guarded.plays).toEqual(['cam1']);
+    } finally {
+      await guarded.close();
+    }
+  }, 30_000);
 
   it('RTMP with Adobe authentication: ffmpeg, which plays the channel, logs in to the same double (the response is computed alike)', async () => {
     const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret-pw' } });

@@ -6,7 +6,7 @@
  * such stream says so only after play (NetStream.Play.StreamNotFound, or a Play.Start and no media,
  * as nginx-rtmp does for a key nobody publishes).
  *
- * A server that asks for a login (Adobe's authmod, auth.ts) gets it when the address has credentials,
+ * A server that asks for a login (authmod=adobe or llnw, auth.ts) gets it when the address has credentials,
  * as ffmpeg would give it when it plays; without them, or refused, the reason says it was the login.
  *
  * A failure has the log's words (`reason`) and the catalogue's (`why`: what the channel stores and the
@@ -75,7 +75,7 @@ const authMiss = (failure: RtmpAuthFailure, method: string): ProbeMiss => ({
 const MAX_CONNECTS = 3;
 
 /**
- * The probe: one play, or, when the server asks for a login (Adobe's, auth.ts) and the address has
+ * The probe: one play, or, when the server asks for a login (Adobe's or Limelight's, auth.ts) and the address has
  * the credentials (the channel's are put there by pullUrl), the connections that login takes, within
  * the one timeout.
  */
@@ -86,7 +86,7 @@ export async function probeRtmp(url: URL, o: { timeoutMs: number; signal?: Abort
   for (let connects = 1; ; connects++) {
     const r = await playOnce(url, { ...o, budgetMs: Math.max(1, deadline - performance.now()), auth, creds });
     if (!('reconnect' in r)) return r;
-    if (connects >= MAX_CONNECTS) return { ok: false, answered: true, ...authMiss('failed', 'adobe') };
+    if (connects >= MAX_CONNECTS) return { ok: false, answered: true, ...authMiss('failed', /authmod=(\w+)/.exec(r.reconnect)?.[1] ?? '') };
     auth = r.reconnect;
   }
 }
@@ -151,7 +151,7 @@ function playOnce(
       const code = typeof info?.code === 'string' ? info.code : '';
       if (name === '_error' && tx === TX.connect) {
         // A login asked for: the next connect carries it, or the login is over (auth.ts).
-        const step = rtmpAuthStep(typeof info?.description === 'string' ? info.description : '', o.creds, o.auth.includes('&response='));
+        const step = rtmpAuthStep(typeof info?.description === 'string' ? info.description : '', o.creds, o.auth.includes('&response='), app);
         if (step) return finish('params' in step ? { reconnect: step.params } : authMiss(step.failure, step.method));
         const refused = code || 'NetConnection.Connect.Rejected';
         return finish({ reason: `RTMP connect refused: ${refused}`, why: { key: 'statusRtmpConnectRefused', vars: { code: refused } } });
