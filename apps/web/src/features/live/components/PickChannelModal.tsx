@@ -8,6 +8,7 @@ import { Badge, Button, Empty, Input, List, Modal, Spin, Typography } from 'antd
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDebounced } from '../../../lib/useDebounced';
+import { isEnabled } from '../../../lib/channelClick';
 import { fetchAllChannels } from '../api';
 import type { WallChannel } from '../wall';
 
@@ -51,8 +52,12 @@ export function PickChannelModal({ open, title, onPick, onClose }: Props) {
                   data-testid="wall-picker-item"
                   onClick={() => onPick({ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name })}
                 >
-                  <Badge status={c.Online === 1 ? 'success' : 'default'} text={c.Name} />
-                  <span style={{ color: '#999', fontSize: 12 }}>{c.DeviceName}</span>
+                  <Badge status={!isEnabled(c) ? 'warning' : c.Online === 1 ? 'success' : 'default'} text={c.Name} />
+                  <span style={{ color: '#999', fontSize: 12 }}>
+                    {/* A switched-off channel (or device) is offline by the server's rule; say why, as the square's card does. */}
+                    {!isEnabled(c) && <span data-testid="wall-picker-disabled">{t(c.Enable === 1 ? 'live.square.deviceDisabled' : 'live.square.disabled')} · </span>}
+                    {c.DeviceName}
+                  </span>
                 </List.Item>
               )}
             />
