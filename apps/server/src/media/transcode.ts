@@ -42,10 +42,13 @@ export class TranscodeSource implements MediaSource, Subscriber {
   private producedThisRun = false;
   private emptyRuns = 0;
   private stopped = false;
+  /** finish() waits for the run to exit. */
+  private finished?: () => void;
   readonly stats = { in: 0, out: 0, dropped: 0 };
 
   constructor(
-    private readonly parent: () => StreamHub | undefined,
+    /** The original's hub, or (playback) anything a subscriber can be fed by. */
+    private readonly parent: () => Pick<StreamHub, 'subscribe'> | undefined,
     private readonly opts: TranscodeOptions = {},
   ) {}
 
@@ -66,6 +69,21 @@ export class TranscodeSource implements MediaSource, Subscriber {
     void this.supervisor?.stop();
     this.supervisor = undefined;
     this.run = undefined;
+    this.finished?.();
+    this.finished = undefined;
+  }
+
+  /**
+   * The input is over (a recording played to its end): ffmpeg gets end of input, writes out the
+   * pictures it still holds and exits; resolves then (at once when nothing runs).
+   */
+  finish(): Promise<void> {
+    const supervisor = this.supervisor;
+    if (this.stopped || !supervisor?.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.finished = resolve;
+      supervisor.finish();
+    });
   }
 
   // Subscriber of the original hub.
@@ -134,6 +152,13 @@ export class TranscodeSource implements MediaSource, Subscriber {
       onExit: (reason, restartIn) => {
         if (this.supervisor !== supervisor) return;
         this.run = undefined;
+        // The last picture ends with the output: nothing after it says so.
+        this.emit(this.reader.flush());
+        if (this.finished) {
+          this.finished();
+          this.finished = undefined;
+          return;
+        }
         this.emptyRuns = this.producedThisRun ? 0 : this.emptyRuns + 1;
         if (restartIn !== undefined && this.emptyRuns >= (this.opts.maxEmptyRuns ?? 3)) {
           const sink = this.sink;
@@ -148,7 +173,11 @@ export class TranscodeSource implements MediaSource, Subscriber {
   }
 
   private output(chunk: Buffer) {
-    for (const nalus of this.reader.push(chunk)) {
+    this.emit(this.reader.push(chunk));
+  }
+
+  private emit(pictures: Uint8Array[][]) {
+    for (const nalus of pictures) {
       const types = nalus.map(h264NalType);
       const sps = nalus[types.indexOf(7)];
       const pps = nalus[types.indexOf(8)];

@@ -6,7 +6,7 @@ import path from 'node:path';
 import WebSocket from 'ws';
 import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
-import { startCamera } from '../fixtures/camera.js';
+import { startCamera, type CameraOptions } from '../fixtures/camera.js';
 import { addCamera, channelPk } from '../recording/support.js';
 import { localStamp } from '../../src/services/recording/time.js';
 
@@ -21,9 +21,9 @@ export interface Recorded {
   tmp: string;
 }
 
-/** Records `seconds` of the test camera (segments of 3 s) on an app listening on a port. */
-export async function recordCamera(seconds = 10): Promise<Recorded> {
-  const cam = await startCamera();
+/** Records `seconds` of the test camera (segments of 3 s; `camera`: its codec, audio...) on an app listening on a port. */
+export async function recordCamera(seconds = 10, camera: CameraOptions = {}): Promise<Recorded> {
+  const cam = await startCamera(camera);
   const t = await startTestApp({ listen: true });
   try {
     const admin = await initialise(t);

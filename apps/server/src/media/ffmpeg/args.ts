@@ -15,6 +15,12 @@ export interface TranscodeH264Options {
   /** Scale down to this height (keeping the aspect ratio, even width); the source's size when absent. */
   maxHeight?: number;
   threads?: number;
+  /**
+   * Start on the first picture instead of probing seconds of input first (-probesize 32
+   * -analyzeduration 0): the raw stream's parameter sets say all ffmpeg needs, and a recording played
+   * back at a low bit rate would otherwise wait for ffmpeg's 5 s of analysis.
+   */
+  noProbe?: boolean;
 }
 
 /**
@@ -23,7 +29,9 @@ export interface TranscodeH264Options {
  * output picture the time of its input picture.
  */
 export function transcodeH264Args(o: TranscodeH264Options): string[] {
-  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-fflags', '+nobuffer', '-flags', 'low_delay', '-f', o.input, '-i', 'pipe:0', '-map', '0:v:0', '-an', '-sn', '-dn'];
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-fflags', '+nobuffer', '-flags', 'low_delay'];
+  if (o.noProbe) args.push('-probesize', '32', '-analyzeduration', '0');
+  args.push('-f', o.input, '-i', 'pipe:0', '-map', '0:v:0', '-an', '-sn', '-dn');
   if (o.maxHeight) args.push('-vf', `scale=-2:'min(${o.maxHeight},ih)'`);
   args.push('-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-profile:v', 'high');
   if (o.bitrateKbps) args.push('-b:v', `${o.bitrateKbps}k`, '-maxrate', `${o.bitrateKbps}k`, '-bufsize', `${o.bitrateKbps * 2}k`);

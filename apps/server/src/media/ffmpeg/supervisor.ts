@@ -130,6 +130,16 @@ export class Supervisor {
     this.timer.unref();
   }
 
+  /**
+   * Ends the process's input and lets it write out what it holds, then exit (no restart): the end of
+   * a finite input (a recording played back through the transcoder). stop() still kills it.
+   */
+  finish() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.child?.stdin.end();
+  }
+
   /** Stops the process (SIGTERM, SIGKILL after a while) and any pending restart. */
   stop(): Promise<void> {
     this.stopped = true;

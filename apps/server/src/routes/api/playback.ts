@@ -122,7 +122,10 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const session = playback.create(c.id, req.user!.id, from, to, req.lang);
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
-    const URLs = { WS_FMP4: ws, MP4: mp4Path(c, from, to, 'play'), HLS: mp4Path(c, from, to, 'play', 'm3u8') };
+    // An H.265 recording also offers its H.264 leg, named as live's variants (WS_FMP4_H264): the same
+    // session and token, transcoded by the server for browsers that cannot decode H.265.
+    const h264 = found.hevc ? { WS_FMP4_H264: ws.replace('.mp4?', '_h264.mp4?') } : {};
+    const URLs = { WS_FMP4: ws, ...h264, MP4: mp4Path(c, from, to, 'play'), HLS: mp4Path(c, from, to, 'play', 'm3u8') };
     return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
       URL: protocol === 'MP4' ? URLs.MP4 : protocol === 'HLS' ? URLs.HLS : ws,
       URLs,

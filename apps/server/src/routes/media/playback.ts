@@ -3,6 +3,8 @@
  * answers). The token is signed for "playback:<id>"; without one, the session's own user (by its
  * login token) may connect. One socket per session; closing it ends the session. A socket let in by
  * a play token is closed at the token's expiry (token-expiry.ts), which ends the session too.
+ * /ws_m4s/playback/<request id>_h264.mp4 (URLs.WS_FMP4_H264 of an H.265 recording, same token) plays
+ * the same session with its video transcoded to H.264, for browsers without H.265.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -12,7 +14,9 @@ import { playbackOf } from '../../services/playback/index.js';
 import { gbRecordsOf } from '../../gb/records/index.js';
 import { endAtExpiry, grantExpiry, grantUntil, TOKEN_EXPIRED_CLOSE } from './token-expiry.js';
 
-const idOf = (name: string) => /^([0-9a-f]{32})\.mp4$/.exec(name)?.[1];
+const idOf = (name: string) => /^([0-9a-f]{32})(?:_h264)?\.mp4$/.exec(name)?.[1];
+/** The H.264 leg's name (the live variant's suffix: H264_VARIANT). */
+const wantsH264 = (name: string) => name.endsWith('_h264.mp4');
 
 export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const playback = playbackOf(ctx, app.log);
@@ -23,6 +27,8 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
     const id = idOf(req.params.name);
     const session = id ? sessionOf(id) : undefined;
     if (!id || !session) throw notFound('playbackSession');
+    // A GB device's recording comes as the device sends it: only the platform's own can be transcoded.
+    if (wantsH264(req.params.name) && !playback.get(id)) throw notFound('playbackSession');
     if (session.attached) throw duplicate('playbackSocket');
     const playToken = (req.query as Record<string, unknown>)?.play_token;
     if (typeof playToken === 'string' && playToken) {
@@ -58,7 +64,9 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
       socket.on('close', done);
       socket.on('error', done);
       socket.on('message', () => undefined);
-      session.attach(socket);
+      const own = playback.get(id);
+      if (own && wantsH264(req.params.name)) own.attach(socket, { h264: true });
+      else session.attach(socket);
     },
   );
 }

@@ -45,16 +45,19 @@ export class PlaybackService {
   }
 
   /** Wall clock (ms) of the sync fragment playback of `from` starts at, and the end of what exists up to `to`. */
-  async startOf(channelPk: number, from: number, to: number): Promise<{ startAt: number; endAt: number } | undefined> {
+  async startOf(channelPk: number, from: number, to: number): Promise<{ startAt: number; endAt: number; hevc: boolean } | undefined> {
     const segs = await this.segments(channelPk, new Date(from), new Date(to));
     let startAt: number | undefined;
+    let hevc = false;
     for await (const p of fragmentsBetween(this.reader, segs, from, to)) {
       startAt = p.wallStart;
+      // The video the playback starts with: H.265 gets the H.264 leg's URL too (WS_FMP4_H264).
+      hevc = p.layout.info.tracks.some((t) => t.kind === 'video' && /^(hvc1|hev1)/.test(t.codecString || t.entry));
       break;
     }
     if (startAt === undefined) return undefined;
     const last = segs[segs.length - 1];
-    return { startAt, endAt: Math.min(to, last.endAt.getTime()) };
+    return { startAt, endAt: Math.min(to, last.endAt.getTime()), hevc };
   }
 
   /** `lang`: the language of the socket's words (the opener's). */

@@ -5,6 +5,10 @@
  * ended. Fragments are paced by the wall clock × speed with one second of media sent ahead; a socket
  * with too much unsent data is waited for, never skipped. Seek restarts at the sync fragment at or
  * before the time (a new 'init', so the player starts a fresh timeline).
+ *
+ * Attached with `h264` (the WS_FMP4_H264 URL, for a browser without H.265), the same paced init and
+ * fragments go through a PlaybackTranscoder instead of straight to the socket: one ffmpeg per run,
+ * ended by a seek's new run and by close().
  */
 import fs from 'node:fs/promises';
 import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
@@ -12,11 +16,13 @@ import { mimeOfInit, rewriteMoof, truncateFragment, withTracks, type InitInfo, t
 import type { SegmentFile } from '../recording/service.js';
 import type { SegmentReader } from './segment-reader.js';
 import { fragmentsBetween, Retimer, sameInit } from './timeline.js';
+import { PlaybackTranscoder, type PlaybackTranscoderOptions } from './transcoder.js';
 
 export interface PlaybackSocket {
   readonly bufferedAmount: number;
   readonly readyState: number;
-  send(data: string | Uint8Array): void;
+  /** `done`: the bytes are written (the H.264 leg's pooled fragments are reused then). */
+  send(data: string | Uint8Array, done?: (err?: Error) => void): void;
   close(code?: number, reason?: string): void;
 }
 
@@ -39,6 +45,8 @@ export interface PlaybackSessionDeps {
   onClose?(): void;
   /** The language of the socket's words (the opener's; default zh-CN). */
   lang?: Lang;
+  /** ffmpeg and encoder settings of the H.264 leg (attach with h264). */
+  transcode?: Omit<PlaybackTranscoderOptions, 'onFailed'>;
 }
 
 const OPEN = 1;
@@ -80,6 +88,8 @@ export class PlaybackSession {
   /** Recently sent fragments: output start → wall-clock start, for the position. */
   private sent: { out: number; wall: number }[] = [];
   private firstWall?: number;
+  /** The H.264 leg, when the socket asked for it. */
+  private transcoder?: PlaybackTranscoder;
   readonly stats = { fragments: 0, bytes: 0, inits: 0 };
 
   constructor(
@@ -110,9 +120,26 @@ export class PlaybackSession {
     return Math.min(this.to, best.wall + Math.max(0, head - best.out) * 1000);
   }
 
-  attach(ws: PlaybackSocket) {
+  /** The H.264 leg's work, for tests and the log (undefined on the plain path). */
+  get transcoding() {
+    return this.transcoder?.stats;
+  }
+
+  /** `h264`: send the video transcoded to H.264 (a browser without H.265). */
+  attach(ws: PlaybackSocket, { h264 = false }: { h264?: boolean } = {}) {
     if (this.socket || this.state === 'closed') throw new Error('session already has a socket');
     this.socket = ws;
+    if (h264) {
+      this.transcoder = new PlaybackTranscoder(ws, {
+        ...this.deps.transcode,
+        onFailed: (reason, detail) => {
+          this.deps.log?.warn({ session: this.id, detail }, 'playback: the H.264 transcoder failed');
+          this.reason = reason;
+          this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
+          this.close();
+        },
+      });
+    }
     this.state = 'playing';
     this.running = this.loop();
   }
@@ -162,6 +189,7 @@ export class PlaybackSession {
     this.state = 'closed';
     this.epoch++;
     this.wake();
+    this.transcoder?.close();
     const ws = this.socket;
     this.socket = undefined;
     if (ws && ws.readyState === OPEN) ws.close(1000, 'playback closed');
@@ -221,6 +249,10 @@ export class PlaybackSession {
         if (this.state === 'closed') return;
         if (epoch !== this.epoch) continue; // seeked: run again from the new time
         if (done) {
+          // The transcoder's last pictures go out before the player hears of the end.
+          await this.transcoder?.finish();
+          if (this.closed) return;
+          if (epoch !== this.epoch) continue;
           this.state = 'ended';
           this.reason = { key: 'playbackEnded' };
           this.send(JSON.stringify({ type: 'state', state: 'ended', reason: this.text(this.reason) }));
@@ -280,15 +312,20 @@ export class PlaybackSession {
             this.anchorWall = Date.now();
             if (this.pausedAt !== undefined) this.pausedAt = 0;
             const info = p.layout.info;
-            this.send(
-              JSON.stringify({
-                type: 'init',
-                mime: mimeOfInit(info, tracks.kept),
-                tracks: tracks.kept.map((t) => ({ kind: t.kind, codecString: t.codecString })),
-                ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: this.text({ key: 'playbackTrackLeftOut' }) })) } : {}),
-              }),
-            );
-            this.send(tracks.dropped.length ? withTracks(init, (id) => tracks!.keep.has(id)) : init);
+            if (this.transcoder) {
+              // The transcoder's output announces its own init (H.264 and the audio) once ffmpeg answers.
+              this.transcoder.init(init);
+            } else {
+              this.send(
+                JSON.stringify({
+                  type: 'init',
+                  mime: mimeOfInit(info, tracks.kept),
+                  tracks: tracks.kept.map((t) => ({ kind: t.kind, codecString: t.codecString })),
+                  ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: this.text({ key: 'playbackTrackLeftOut' }) })) } : {}),
+                }),
+              );
+              this.send(tracks.dropped.length ? withTracks(init, (id) => tracks!.keep.has(id)) : init);
+            }
             this.stats.inits++;
             newBlock = true;
           } else if (lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
@@ -328,6 +365,17 @@ export class PlaybackSession {
           buf.set(moof, 0);
           after = { segId: p.seg.id, offset: p.frag.offset, wallEnd: p.wallEnd };
           lastWallEnd = p.wallEnd;
+          if (this.transcoder) {
+            // The whole fragment (the transcoder's output leaves out what MSE cannot play).
+            if (epoch !== this.epoch || this.socket?.readyState !== OPEN) return false;
+            this.transcoder.fragment(buf, this.speed);
+            this.stats.fragments++;
+            this.stats.bytes += buf.length;
+            this.sent.push({ out: placed.outStart, wall: p.wallStart });
+            if (this.sent.length > 256) this.sent.splice(0, this.sent.length - 256);
+            this.sentEnd = placed.outEnd;
+            continue;
+          }
           const out = tracks?.dropped.length ? truncateFragment(buf, (id) => (tracks!.keep.has(id) ? Infinity : -Infinity), p.layout.info) : buf;
           if (epoch !== this.epoch) return false;
           if (!out) continue; // only samples of left-out tracks
