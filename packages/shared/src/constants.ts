@@ -62,3 +62,9 @@ export const STORAGE_KEYS = {
   single: 'single',
   language: 'language',
 } as const;
+
+/**
+ * The fastest playback speed whose every picture the server transcodes (H.265 recordings played as
+ * H.264, for browsers without H.265); faster sends keyframes only, and the player says so.
+ */
+export const TRANSCODE_FULL_SPEED_MAX = 4;

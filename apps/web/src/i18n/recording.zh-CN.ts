@@ -91,7 +91,11 @@ const recordingZh = {
     timelineView: '时间轴',
     clickToPlay: '点击时间轴上的录像开始回放',
     ended: '回放结束',
-    /** Recordings go out as stored (no transcoding as for live): an H.265 one cannot play where MSE has no H.265. */
+    /** An H.265 recording played through the server's H.264 leg (as live's player.transcoded). */
+    transcoded: '浏览器不支持 H.265，服务器转码为 H.264 回放',
+    /** Above that speed the transcoder gets keyframes only. */
+    transcodedKeyframes: '（{{speed}} 倍速以上仅显示关键帧）',
+    /** A recording without an H.264 leg (one kept on a GB device goes out as the device sends it): H.265 cannot play where MSE has no H.265. */
     hevcUnsupported: '当前浏览器不支持 H.265 解码，无法在页面中回放该录像，可下载后用本地播放器观看（{{mime}}）',
     nothingAfter: '该时间之后没有录像',
     nothingInRange: '该时间段内没有录像',

@@ -11,13 +11,13 @@
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { Fmp4StreamReader } from '@opencvr/fmp4';
-import type { Reason } from '@opencvr/shared';
+import { TRANSCODE_FULL_SPEED_MAX, type Reason } from '@opencvr/shared';
 import type { Subscriber } from '../../media/hub.js';
 import { TranscodeSource, type TranscodeOptions } from '../../media/transcode.js';
 import { WsFmp4Output, type WsLike } from '../../media/outputs/ws-fmp4.js';
 
-/** The fastest speed whose every picture is transcoded; faster sends keyframes only. */
-export const MAX_FULL_SPEED = 4;
+/** The fastest speed whose every picture is transcoded; faster sends keyframes only (the player says so). */
+export const MAX_FULL_SPEED = TRANSCODE_FULL_SPEED_MAX;
 
 /**
  * Unsent bytes above which the output drops to the next keyframe: far above what the session lets

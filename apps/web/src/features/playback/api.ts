@@ -64,6 +64,8 @@ export const removeSegment = (id: number) => postV1<Record<string, never>>('/api
 
 export interface PlaybackAnswer {
   URL: string;
+  /** WS_FMP4, MP4, HLS; and WS_FMP4_H264 for an H.265 recording (the server's H.264 transcoding). */
+  URLs?: Record<string, string>;
   request_id: string;
   /** 1 for a device recording: the speed is in the stream's timestamps. */
   SpeedInStream?: number;

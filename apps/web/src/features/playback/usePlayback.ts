@@ -9,11 +9,13 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from 'react'
 import { absoluteUrl } from '../../components/player/api';
 import type { Engine } from '../../components/player/engine';
 import { rangesOf } from '../../components/player/liveEdge';
+import { browserCapabilities, isHevc } from '../../components/player/transport';
 import { startWsFmp4, type GapMessage } from '../../components/player/wsFmp4';
 import { controlPlayback, openPlayback, setPlaybackSpeed } from './api';
 import { parseDay, parseStamp, stampAt } from './day';
 import { DAY } from './timeline';
 import { videoRateFor, type RecordSource } from './source';
+import { choosePlaybackUrl } from './variant';
 
 export type PlaybackPhase = 'idle' | 'loading' | 'playing' | 'paused' | 'ended' | 'unsupported' | 'error';
 
@@ -24,6 +26,8 @@ export interface PlaybackState {
   speed: number;
   /** Seconds since the day's midnight at the playhead, undefined before anything plays. */
   position?: number;
+  /** The server transcodes this H.265 recording to H.264 (this browser cannot decode H.265). */
+  transcoded?: boolean;
 }
 
 /** A gap message's time of the next media, as seconds of `day` (field names vary; undefined when none). */
@@ -106,6 +110,8 @@ export function holeSkip(ranges: [number, number][], t: number): number | undefi
 export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device: string, channel: string, day: string, source: RecordSource = 'Cloud') {
   /** The session's stream already carries the speed (a device recording): the <video> stays at rate 1. */
   const inStreamRef = useRef(false);
+  /** H.265 failed to decode here once: play H.265 recordings' H.264 leg from now on. */
+  const forceH264Ref = useRef(false);
   const [state, setState] = useState<PlaybackState>({ phase: 'idle', reason: '', requestId: '', speed: 1 });
   const engineRef = useRef<Engine | null>(null);
   const genRef = useRef(0);
@@ -165,7 +171,7 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
       const from = Math.max(0, Math.min(DAY - 1, Math.floor(second)));
       anchorRef.current = [{ day: from, media: null }];
       lastAtRef.current = undefined;
-      update({ phase: 'loading', reason: '', position: from });
+      update({ phase: 'loading', reason: '', position: from, transcoded: false });
       let answer;
       try {
         answer = await openPlayback(device, channel, stampAt(day, from), stampAt(day, Math.min(DAY, Math.max(from + 1, end))), source);
@@ -178,12 +184,13 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
       inStreamRef.current = answer.SpeedInStream === 1;
       // Asked at once below: the stream then runs at the speed from its start.
       if (inStreamRef.current) anchorRef.current = [{ day: from, media: null, rate: speed }];
-      update({ requestId: answer.request_id });
+      const choice = choosePlaybackUrl(answer, browserCapabilities(), forceH264Ref.current);
+      update({ requestId: answer.request_id, transcoded: choice.transcoded });
       if (speed !== 1) void setPlaybackSpeed(answer.request_id, speed).catch(() => undefined);
       const mine = () => gen === genRef.current;
       engineRef.current = startWsFmp4(
         video,
-        absoluteUrl(answer.URL, true),
+        absoluteUrl(choice.url, true),
         {
           onInfo: () => undefined,
           onState: () => undefined,
@@ -201,7 +208,16 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
               pause();
             }
           },
-          onUnsupported: (mime) => mine() && update({ phase: 'unsupported', reason: mime }),
+          onUnsupported: (mime) => {
+            if (!mine()) return;
+            if (isHevc(mime) && choice.hasVariant && !choice.transcoded) {
+              // The capability test said yes (or did not know) but H.265 does not decode: a new session on the H.264 leg.
+              forceH264Ref.current = true;
+              void playAt(from, end, { paused });
+              return;
+            }
+            update({ phase: 'unsupported', reason: mime });
+          },
           onFailure: (kind, reason) => {
             if (!mine()) return;
             const phase = stateRef.current.phase;

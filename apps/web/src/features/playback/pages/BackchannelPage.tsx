@@ -20,6 +20,7 @@ import {
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { TRANSCODE_FULL_SPEED_MAX } from '@opencvr/shared';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
 import { downloadSnapshot } from '../../../components/player/snapshot';
@@ -290,6 +291,13 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 </div>
               )}
             </div>
+            {state.transcoded && (
+              // Why the picture may look softer (and, above TRANSCODE_FULL_SPEED_MAX, jumps from keyframe to keyframe).
+              <Typography.Text type="secondary" data-testid="playback-transcoded" style={{ display: 'block', marginTop: 4 }}>
+                {t('playback.transcoded')}
+                {state.speed > TRANSCODE_FULL_SPEED_MAX ? ` ${t('playback.transcodedKeyframes', { speed: TRANSCODE_FULL_SPEED_MAX })}` : ''}
+              </Typography.Text>
+            )}
             <Flex gap={8} align="center" wrap style={{ margin: '8px 0' }}>
               <Tooltip title={playing ? t('playback.pause') : t('playback.play')}>
                 <Button
