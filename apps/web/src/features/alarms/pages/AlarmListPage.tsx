@@ -5,7 +5,8 @@
  * 'alarm') and reload the list, at most once a second during a burst.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Badge, Button, Card, DatePicker, Image, Popconfirm, Select, Space, Table, Tag, Typography } from 'antd';
+import { Badge, Button, Card, DatePicker, Image, Popconfirm, Select, Space, Tag, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { ClearOutlined, DeleteOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -149,7 +150,7 @@ export default function AlarmListPage() {
         </Space>
       </Card>
       <Card>
-        <Table<AlarmItem>
+        <ListTable<AlarmItem>
           rowKey="ID"
           size="middle"
           loading={list.isFetching}

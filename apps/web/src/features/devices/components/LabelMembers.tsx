@@ -1,11 +1,12 @@
 /** The selected group's channels and devices (label/channelsconfig, label/devicesconfig), with add and remove. */
 import { useEffect, useState } from 'react';
-import { Badge, Button, Input, Popconfirm, Space, Table, Tabs } from 'antd';
+import { Badge, Button, Grid, Input, Popconfirm, Space, Tabs } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE, type ChannelRow, type DeviceRow, type LabelRow } from '@opencvr/shared';
 import { ChannelPicker } from '../../../components/ChannelPicker';
+import { ListTable } from '../../../components/ListTable';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { useDebounced } from '../../../lib/useDebounced';
@@ -52,6 +53,19 @@ export function LabelMembers({ label }: { label: LabelRow }) {
     }
   };
 
+  // Search and add sit in the tab bar; on a phone there they pushed both tabs into antd's "…"
+  // overflow menu (the devices tab out of sight) and the add button past the card's edge, so
+  // there they go above the list instead.
+  const phone = Grid.useBreakpoint().md === false;
+  const toolbar = (
+    <Space wrap style={phone ? { marginBottom: 12 } : undefined}>
+      {tab === 'channels' && <Input.Search allowClear size="small" placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 200 }} />}
+      <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
+        {tab === 'channels' ? t('devices.group.addChannels') : t('devices.group.addDevices')}
+      </Button>
+    </Space>
+  );
+
   const online = (v: number) => <Badge status={v === 1 ? 'success' : 'default'} text={v === 1 ? t('devices.onlineYes') : t('devices.onlineNo')} />;
 
   return (
@@ -59,76 +73,75 @@ export function LabelMembers({ label }: { label: LabelRow }) {
       <Tabs
         activeKey={tab}
         onChange={(k) => setTab(k as 'channels' | 'devices')}
-        tabBarExtraContent={
-          <Space>
-            {tab === 'channels' && <Input.Search allowClear size="small" placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 200 }} />}
-            <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
-              {tab === 'channels' ? t('devices.group.addChannels') : t('devices.group.addDevices')}
-            </Button>
-          </Space>
-        }
+        tabBarExtraContent={phone ? undefined : toolbar}
         items={[
           {
             key: 'channels',
             label: `${t('devices.group.channels')} (${channels.data?.ChannelCount ?? 0})`,
             children: (
-              <Table<ChannelRow>
-                rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
-                size="small"
-                loading={channels.isFetching}
-                dataSource={channels.data?.Channels ?? []}
-                pagination={{ current: chPage, pageSize: PAGE_SIZE, total: channels.data?.ChannelCount ?? 0, showSizeChanger: false, onChange: setChPage }}
-                columns={[
-                  { title: t('devices.channel.name'), dataIndex: 'Name' },
-                  { title: t('devices.channel.id'), dataIndex: 'ChannelID' },
-                  { title: t('devices.name'), dataIndex: 'DeviceName' },
-                  { title: t('devices.channel.online'), dataIndex: 'Online', render: online },
-                  {
-                    title: t('common.actions'),
-                    key: 'a',
-                    render: (_, c) => (
-                      <Popconfirm
-                        title={t('devices.group.removeConfirm')}
-                        onConfirm={() => change(() => updateLabelChannels(label.ID, [{ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID }], 'remove'))}
-                      >
-                        <Button type="link" size="small" danger>
-                          {t('devices.group.remove')}
-                        </Button>
-                      </Popconfirm>
-                    ),
-                  },
-                ]}
-              />
+              <>
+                {phone && toolbar}
+                  <ListTable<ChannelRow>
+                  rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
+                  size="small"
+                  loading={channels.isFetching}
+                  dataSource={channels.data?.Channels ?? []}
+                  pagination={{ current: chPage, pageSize: PAGE_SIZE, total: channels.data?.ChannelCount ?? 0, showSizeChanger: false, onChange: setChPage }}
+                  columns={[
+                    { title: t('devices.channel.name'), dataIndex: 'Name' },
+                    { title: t('devices.channel.id'), dataIndex: 'ChannelID' },
+                    { title: t('devices.name'), dataIndex: 'DeviceName' },
+                    { title: t('devices.channel.online'), dataIndex: 'Online', render: online },
+                    {
+                      title: t('common.actions'),
+                      key: 'actions',
+                      render: (_, c) => (
+                        <Popconfirm
+                          title={t('devices.group.removeConfirm')}
+                          onConfirm={() => change(() => updateLabelChannels(label.ID, [{ DeviceID: c.ParentDeviceID, ChannelID: c.ChannelID }], 'remove'))}
+                        >
+                          <Button type="link" size="small" danger>
+                            {t('devices.group.remove')}
+                          </Button>
+                        </Popconfirm>
+                      ),
+                    },
+                  ]}
+                />
+              </>
             ),
           },
           {
             key: 'devices',
             label: `${t('devices.group.devices')} (${devices.data?.TotalCount ?? 0})`,
             children: (
-              <Table<DeviceRow>
-                rowKey="DeviceID"
-                size="small"
-                loading={devices.isFetching}
-                dataSource={devices.data?.Devices ?? []}
-                pagination={{ current: devPage, pageSize: PAGE_SIZE, total: devices.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setDevPage }}
-                columns={[
-                  { title: t('devices.name'), dataIndex: 'DeviceName' },
-                  { title: t('devices.id'), dataIndex: 'DeviceID' },
-                  { title: t('devices.type'), dataIndex: 'DeviceType' },
-                  { title: t('devices.online'), dataIndex: 'Online', render: online },
-                  {
-                    title: t('common.actions'),
-                    key: 'a',
-                    render: (_, d) => (
-                      <Popconfirm title={t('devices.group.removeConfirm')} onConfirm={() => change(() => updateLabelDevices(label.ID, [d.DeviceID], 'remove'))}>
-                        <Button type="link" size="small" danger>
-                          {t('devices.group.remove')}
-                        </Button>
-                      </Popconfirm>
-                    ),
-                  },
-                ]}
-              />
+              <>
+                {phone && toolbar}
+                  <ListTable<DeviceRow>
+                  rowKey="DeviceID"
+                  size="small"
+                  loading={devices.isFetching}
+                  dataSource={devices.data?.Devices ?? []}
+                  pagination={{ current: devPage, pageSize: PAGE_SIZE, total: devices.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setDevPage }}
+                  columns={[
+                    { title: t('devices.name'), dataIndex: 'DeviceName' },
+                    { title: t('devices.id'), dataIndex: 'DeviceID' },
+                    { title: t('devices.type'), dataIndex: 'DeviceType' },
+                    { title: t('devices.online'), dataIndex: 'Online', render: online },
+                    {
+                      title: t('common.actions'),
+                      key: 'actions',
+                      render: (_, d) => (
+                        <Popconfirm title={t('devices.group.removeConfirm')} onConfirm={() => change(() => updateLabelDevices(label.ID, [d.DeviceID], 'remove'))}>
+                          <Button type="link" size="small" danger>
+                            {t('devices.group.remove')}
+                          </Button>
+                        </Popconfirm>
+                      ),
+                    },
+                  ]}
+                />
+              </>
             ),
           },
         ]}

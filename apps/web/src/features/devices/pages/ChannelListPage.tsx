@@ -4,7 +4,8 @@
  * trail the breadcrumb shows.
  */
 import { useEffect, useState } from 'react';
-import { Badge, Button, Card, Input, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Badge, Button, Card, Input, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { FolderOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -70,7 +71,7 @@ export default function ChannelListPage() {
         }
       />
       <Card>
-        <Table<ChannelRow>
+        <ListTable<ChannelRow>
           rowKey="ChannelID"
           size="middle"
           loading={list.isFetching}

@@ -1,6 +1,7 @@
 /** /device/list: devices with search, type filter, paging of 20, delete and batch delete; GB28181 rows add catalog refresh, device info and reboot. */
 import { useEffect, useState } from 'react';
-import { Badge, Button, Card, Input, Popconfirm, Select, Space, Table, Tag } from 'antd';
+import { Badge, Button, Card, Input, Popconfirm, Select, Space, Tag } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -72,7 +73,7 @@ export default function DeviceListPage() {
         }
       />
       <Card>
-        <Table<DeviceRow>
+        <ListTable<DeviceRow>
           rowKey="DeviceID"
           size="middle"
           loading={list.isFetching}

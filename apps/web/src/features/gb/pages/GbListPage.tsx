@@ -4,7 +4,8 @@
  * the whitelist switch. `?action=add` opens the add dialog.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Alert, Button, Card, Input, Popconfirm, Space, Switch, Table, Typography } from 'antd';
+import { Alert, Button, Card, Input, Popconfirm, Space, Switch, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -102,7 +103,7 @@ export function GbListPage({ kind }: { kind: ListKind }) {
       />
       <Alert type={kind === 'white' && !list.data?.WhiteSwitch ? 'warning' : 'info'} showIcon style={{ marginBottom: 12 }} title={t(kind === 'white' ? 'gbAdmin.whiteHint' : 'gbAdmin.blackHint')} description={kind === 'white' ? t(list.data?.WhiteSwitch ? 'gbAdmin.whiteOn' : 'gbAdmin.whiteOff') : undefined} />
       <Card>
-        <Table<GbListItem>
+        <ListTable<GbListItem>
           rowKey="ID"
           size="middle"
           loading={list.isFetching}

@@ -5,7 +5,8 @@
  * searched by name or ID on the server (an NVR's 500 are 25 pages).
  */
 import { useState } from 'react';
-import { Button, Card, Empty, Flex, Input, Pagination, Table, Tag, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Pagination, Tag, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -109,7 +110,7 @@ export default function BacklistPage() {
             )}
           </>
         ) : (
-          <Table<ChannelRow>
+          <ListTable<ChannelRow>
             rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
             size="small"
             loading={channels.isFetching}

@@ -5,7 +5,8 @@
  * page): each file with its record type, played from the device and downloaded through the server.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Card, Progress, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Progress, Segmented, Space, Tag, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -154,7 +155,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
             {t('playback.devicePartial', { received: files.data.Received, sumNum: files.data.SumNum })}
           </Typography.Text>
         )}
-        <Table<Row>
+        <ListTable<Row>
           rowKey="name"
           size="small"
           loading={query.isFetching && !query.data}
@@ -188,6 +189,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
                 },
             {
               title: t('common.actions'),
+              key: 'actions',
               render: (_, r) => (
                 <Space>
                   <Button size="small" icon={<CaretRightOutlined />} onClick={() => navigate(withSource(`${backchannelPath(device, channel, day)}?t=${r.start}`, source))}>

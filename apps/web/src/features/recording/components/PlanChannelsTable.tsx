@@ -5,7 +5,8 @@
  * (recordplaninfo's EnableRecord) or from the picker, not from a request per device.
  */
 import { useMemo, useState } from 'react';
-import { Button, Input, Space, Table, Tag, Typography } from 'antd';
+import { Button, Input, Space, Tag, Typography } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PlanChannel } from '../api';
@@ -78,7 +79,7 @@ export function PlanChannelsTable({ channels, onChange, onPick }: Props) {
         )}
       </Space>
       {channels.length > 0 && (
-        <Table<PlanChannel>
+        <ListTable<PlanChannel>
           size="small"
           rowKey="id"
           dataSource={shown}
@@ -94,7 +95,7 @@ export function PlanChannelsTable({ channels, onChange, onPick }: Props) {
             },
             {
               title: t('common.actions'),
-              key: 'action',
+              key: 'actions',
               width: 80,
               render: (_, c) => (
                 <Typography.Link type="danger" onClick={() => remove((x) => x.id === c.id)} aria-label={`${t('recording.remove')} ${c.Name || c.ChannelID}`}>

@@ -1,5 +1,6 @@
 /** The plans table (name, save days, enabled, channel count) with edit and delete (confirmed). */
-import { Button, Popconfirm, Space, Table, Tag } from 'antd';
+import { Button, Popconfirm, Space, Tag } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { planEnabled, type RecordPlan } from '../api';
@@ -21,7 +22,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
   // The form returns to the page this table is on (the recording settings or the plans list).
   const { pathname, search } = useLocation();
   return (
-    <Table<RecordPlan>
+    <ListTable<RecordPlan>
       data-testid="plans-table"
       rowKey="ID"
       size={compact ? 'small' : 'middle'}
@@ -35,6 +36,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
         { title: t('recording.channelCount'), render: (_, p) => p.Channels?.length ?? 0 },
         {
           title: t('common.actions'),
+          key: 'actions',
           render: (_, p) => (
             <Space>
               <Button size="small" type="link" onClick={() => openPlanForm(navigate, pathname + search, p.ID)}>

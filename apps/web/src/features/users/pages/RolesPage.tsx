@@ -1,6 +1,7 @@
 /** /user/role: roles; the built-in role (Builtin 1) cannot be edited or deleted. */
 import { useLayoutEffect, useRef, useState } from 'react';
-import { Button, Card, Popconfirm, Space, Table, Tag } from 'antd';
+import { Button, Card, Popconfirm, Space, Tag } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -62,7 +63,7 @@ export default function RolesPage() {
         }
       />
       <Card>
-        <Table<RoleRow>
+        <ListTable<RoleRow>
           rowKey="ID"
           size="middle"
           loading={list.isFetching}

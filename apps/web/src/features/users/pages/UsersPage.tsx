@@ -1,6 +1,7 @@
 /** /user/index: users, with search, paging of 20, add/edit and delete. `?action=add` opens the add dialog. */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { Button, Card, Input, Popconfirm, Space, Table, Tag } from 'antd';
+import { Button, Card, Input, Popconfirm, Space, Tag } from 'antd';
+import { ListTable } from '../../../components/ListTable';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -65,7 +66,7 @@ export default function UsersPage() {
         }
       />
       <Card>
-        <Table<UserRow>
+        <ListTable<UserRow>
           rowKey="ID"
           size="middle"
           loading={list.isFetching}
