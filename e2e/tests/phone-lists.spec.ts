@@ -14,6 +14,8 @@ const FIRST_LOAD = { timeout: 30_000 };
 // A GB28181 ID of this run (20 digits: the device list's widest value).
 const GB_ID = `3402000000132${String(Date.now() % 10_000_000).padStart(7, '0')}`;
 const GROUP = `E2E phone group ${Date.now().toString(36)}`;
+// A camera address as long as real ones get (the channel list cuts it with an ellipsis).
+const LONG_URL = `rtsp://127.0.0.1:9/Streaming/Channels/101?transportmode=unicast&profile=Profile_1&run=${Date.now()}`;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -36,15 +38,18 @@ const pageOverflow = (page: Page) => page.evaluate(() => document.documentElemen
 test.describe('list pages on a phone-wide window', () => {
   let admin: Session;
   let groupId = 0;
+  let camera = '';
 
   test.beforeAll(async ({ request }) => {
     admin = await adminSession(request);
     await v1(await request.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceID: GB_ID, DeviceName: 'E2E phone GB', DeviceType: 'GB28181' } }));
+    camera = (await v1<{ DeviceID: string }>(await request.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceName: 'E2E phone long URL', DeviceType: 'RTSP', RtspUrl: LONG_URL } }))).DeviceID;
     groupId = (await v1<{ ID: number }>(await request.post('/api/v1/addlabel', { headers: { token: admin.Token }, data: { name: GROUP, parentid: 0 } }))).ID;
   });
   test.afterAll(async ({ request }) => {
     if (!admin) return;
     await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: GB_ID } });
+    if (camera) await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: camera } });
     if (groupId) await request.post('/api/v1/deletelabel', { headers: { token: admin.Token }, data: { id: groupId } });
   });
 
@@ -68,6 +73,15 @@ test.describe('list pages on a phone-wide window', () => {
       await expect(b).toBeInViewport({ ratio: 1 });
       await b.click({ trial: true, timeout: 5000 });
     }
+  });
+
+  test('channel list: a long camera address is cut at 200 px instead of widening the table by its whole length', async ({ page }) => {
+    await openAs(page, admin, `/device/channel/${camera}`);
+    const cell = page.locator('tr.ant-table-row td', { hasText: LONG_URL });
+    await expect(cell).toHaveCount(1, FIRST_LOAD);
+    // On one line it was ~900 px wide.
+    expect((await cell.boundingBox())?.width).toBeLessThanOrEqual(201);
+    expect(await pageOverflow(page)).toBe(0);
   });
 
   test('roles: the page does not scroll sideways, names and dates stay on one line', async ({ page }) => {

@@ -12,7 +12,9 @@
  * is as wide as its content (scroll.x max-content), scrolling sideways inside its card. The row's
  * actions stay at hand beside the scrolling columns: the column keyed ACTIONS_KEY (and any column a
  * page pinned) is pinned right; one the page gave a width (its buttons wrap) is at most
- * PHONE_PINNED_WIDTH wide, one without takes its buttons' width. Wider windows get the page's props
+ * PHONE_PINNED_WIDTH wide, one without takes its buttons' width. A column the page cuts with an
+ * ellipsis (a camera address, a description) is PHONE_ELLIPSIS_WIDTH wide, cut as on a desktop:
+ * on one line a long RTSP address made the table ~900 px wider. Wider windows get the page's props
  * as they are: desktop looks as before.
  */
 import { Grid, Table, type TableProps } from 'antd';
@@ -25,11 +27,19 @@ export const ACTIONS_KEY = 'actions';
 /** A pinned column's widest on a phone: two two-character actions side by side, longer ones wrapping. */
 export const PHONE_PINNED_WIDTH = 104;
 
+/** A column the page cuts with an ellipsis (an address, a description): its width on a phone. */
+export const PHONE_ELLIPSIS_WIDTH = 200;
+
 type CellProps = HTMLAttributes<HTMLElement>;
 
 /** The cell's own props with its text kept on one line. */
 function nowrap(own: CellProps | undefined): CellProps {
   return { ...own, style: { ...own?.style, whiteSpace: 'nowrap' } };
+}
+
+/** The cell's own props, at most PHONE_ELLIPSIS_WIDTH wide (its text cut with an ellipsis). */
+function capped(own: CellProps | undefined): CellProps {
+  return { ...own, style: { ...own?.style, whiteSpace: 'nowrap', maxWidth: PHONE_ELLIPSIS_WIDTH } };
 }
 
 /** A column as a phone shows it: the actions pinned (narrowed if the page sized them), others on one line. */
@@ -39,6 +49,14 @@ export function phoneColumn<T>(column: ColumnsType<T>[number]): ColumnsType<T>[n
   if (col.fixed || col.key === ACTIONS_KEY) {
     const width = typeof col.width === 'number' ? Math.min(col.width, PHONE_PINNED_WIDTH) : undefined;
     return { ...col, fixed: col.fixed ?? 'right', width };
+  }
+  if (col.ellipsis) {
+    return {
+      ...col,
+      width: PHONE_ELLIPSIS_WIDTH,
+      onHeaderCell: (c) => nowrap(col.onHeaderCell?.(c) as CellProps | undefined),
+      onCell: (record, index) => capped(col.onCell?.(record, index) as CellProps | undefined),
+    };
   }
   return {
     ...col,
