@@ -199,6 +199,10 @@ export const REASONS = {
   playbackFileShort: { 'zh-CN': '录像文件比索引记录的短（已被删除或截断）', 'en-US': 'the recording file is shorter than its index says' },
   playbackFileUnreadable: { 'zh-CN': '无法读取录像文件（{code}）', 'en-US': 'the recording file cannot be read ({code})' },
   playbackFailed: { 'zh-CN': '回放因服务器错误而停止，详情见服务器日志', 'en-US': 'the playback stopped on a server error (see the server log)' },
+  playbackTranscodeBusy: {
+    'zh-CN': '同时转码为 H.264 的回放已达上限（{max} 路），请稍后再试，或下载录像用本地播放器观看',
+    'en-US': 'too many playbacks are being transcoded to H.264 at once (at most {max}); try again later, or download the recording',
+  },
   playbackTrackLeftOut: {
     'zh-CN': '浏览器（MSE）无法播放，回放时略去；下载的文件保留此轨道',
     'en-US': 'not playable in a browser (MSE): left out of playback; the download keeps it',

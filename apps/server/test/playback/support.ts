@@ -9,6 +9,8 @@ import { initialise } from '../api/support.js';
 import { startCamera, type CameraOptions } from '../fixtures/camera.js';
 import { addCamera, channelPk } from '../recording/support.js';
 import { localStamp } from '../../src/services/recording/time.js';
+import { playbackOptions } from '../../src/services/playback/index.js';
+import type { PlaybackServiceOptions } from '../../src/services/playback/service.js';
 
 export interface Recorded {
   t: TestApp;
@@ -22,9 +24,10 @@ export interface Recorded {
 }
 
 /** Records `seconds` of the test camera (segments of 3 s; `camera`: its codec, audio...) on an app listening on a port. */
-export async function recordCamera(seconds = 10, camera: CameraOptions = {}): Promise<Recorded> {
+export async function recordCamera(seconds = 10, camera: CameraOptions = {}, playback?: PlaybackServiceOptions): Promise<Recorded> {
   const cam = await startCamera(camera);
   const t = await startTestApp({ listen: true });
+  if (playback) playbackOptions.set(t.ctx, playback);
   try {
     const admin = await initialise(t);
     await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });

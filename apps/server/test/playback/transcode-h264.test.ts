@@ -3,7 +3,8 @@
  * H.265: ~8 s of the GStreamer camera in H.265 with AAC, played back transcoded by one ffmpeg per
  * session: the init says avc1 (and mp4a), ffprobe reads H.264 and decodes it without an error; pause
  * stops the pictures, resume brings them back, a seek starts a new init; at 16× only keyframes reach
- * ffmpeg; the socket's close ends the session and its ffmpeg.
+ * ffmpeg; the socket's close ends the session and its ffmpeg; past maxTranscodes (2 here) a leg is
+ * refused with its reason.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, type Recorded
 
 let R: Recorded;
 beforeAll(async () => {
-  R = await recordCamera(8, { codec: 'h265', audio: 'aac' });
+  R = await recordCamera(8, { codec: 'h265', audio: 'aac' }, { maxTranscodes: 2 });
 }, 90000);
 afterAll(async () => {
   await R?.t.close();
@@ -132,6 +133,22 @@ describe('H.265 recording, H.264 leg', () => {
     await until(() => !playbackOf(R.t.ctx, R.t.app.log).get(id), 5000);
     await until(() => transcoders() === 0, 10000);
   }, 90000);
+
+  it('past maxTranscodes legs at once, another is told why and closed', async () => {
+    const a = await openPlayback(from(), end());
+    const b = await openPlayback(from(), end());
+    const c = await openPlayback(from(), end());
+    const hasInit = (p: { messages: Record<string, unknown>[] }) => p.messages.some((m) => m.type === 'init');
+    const pa = await playWs(R.t.baseUrl!, a.URLs.WS_FMP4_H264, { stop: hasInit, timeoutMs: 20000 });
+    const pb = await playWs(R.t.baseUrl!, b.URLs.WS_FMP4_H264, { stop: hasInit, timeoutMs: 20000 });
+    expect(playbackOf(R.t.ctx, R.t.app.log).transcoding).toBe(2);
+    const pc = await playWs(R.t.baseUrl!, c.URLs.WS_FMP4_H264, { timeoutMs: 20000 });
+    expect(pc.messages).toEqual([{ type: 'state', state: 'stopped', reason: '同时转码为 H.264 的回放已达上限（2 路），请稍后再试，或下载录像用本地播放器观看' }]);
+    expect(pc.binary).toHaveLength(0);
+    pa.ws.close();
+    pb.ws.close();
+    await until(() => playbackOf(R.t.ctx, R.t.app.log).transcoding === 0, 5000);
+  }, 60000);
 
   it('a GB device playback has no H.264 leg, and an unknown session none either', async () => {
     const res = await R.t.app.inject({ url: '/ws_m4s/playback/0123456789abcdef0123456789abcdef_h264.mp4', headers: { token: R.admin } });

@@ -14,7 +14,7 @@ export const playbackOptions = new WeakMap<AppContext, PlaybackServiceOptions>()
 export function playbackOf(ctx: AppContext, log: Log): PlaybackService {
   let s = services.get(ctx);
   if (!s) {
-    s = new PlaybackService(ctx.recording, log, playbackOptions.get(ctx));
+    s = new PlaybackService(ctx.recording, log, () => playbackOptions.get(ctx) ?? {});
     services.set(ctx, s);
   }
   return s;

@@ -20,6 +20,8 @@ export interface PlaybackServiceOptions {
   idleMs?: number;
   leadSeconds?: number;
   maxSessions?: number;
+  /** H.264 legs (one ffmpeg each) running at once; more are refused with playbackTranscodeBusy (default 4). */
+  maxTranscodes?: number;
   /** Following a recording still being written: see PlaybackSessionDeps. */
   followPollMs?: number;
   followGraceMs?: number;
@@ -37,8 +39,13 @@ export class PlaybackService {
   constructor(
     private readonly recording: Pick<RecordingService, 'segmentsBetween'>,
     private readonly log: Log,
-    private readonly opts: PlaybackServiceOptions = {},
+    /** The options, or where to read them when used (a test sets them after the app made the service). */
+    private readonly options: PlaybackServiceOptions | (() => PlaybackServiceOptions) = {},
   ) {}
+
+  private get opts(): PlaybackServiceOptions {
+    return typeof this.options === 'function' ? this.options() : this.options;
+  }
 
   segments(channelPk: number, from: Date, to: Date): Promise<SegmentFile[]> {
     return this.recording.segmentsBetween(channelPk, from, to);
@@ -78,6 +85,10 @@ export class PlaybackService {
       followPollMs: this.opts.followPollMs,
       followGraceMs: this.opts.followGraceMs,
       lang,
+      transcodeSlot: () => {
+        const max = this.opts.maxTranscodes ?? 4;
+        return this.transcoding >= max ? { key: 'playbackTranscodeBusy', vars: { max } } : undefined;
+      },
       onClose: () => {
         clearTimeout(timer);
         this.sessions.delete(id);
@@ -97,6 +108,13 @@ export class PlaybackService {
 
   get size() {
     return this.sessions.size;
+  }
+
+  /** Sessions playing through their H.264 leg (an ffmpeg each). */
+  get transcoding() {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.transcoding && !s.closed) n++;
+    return n;
   }
 
   /** The joined MP4 of a channel's [from, to). */

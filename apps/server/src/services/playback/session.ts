@@ -47,6 +47,8 @@ export interface PlaybackSessionDeps {
   lang?: Lang;
   /** ffmpeg and encoder settings of the H.264 leg (attach with h264). */
   transcode?: Omit<PlaybackTranscoderOptions, 'onFailed'>;
+  /** Another H.264 leg may start (the service's bound on ffmpegs); when not, the socket is told why. */
+  transcodeSlot?: () => Reason | undefined;
 }
 
 const OPEN = 1;
@@ -129,6 +131,13 @@ export class PlaybackSession {
   attach(ws: PlaybackSocket, { h264 = false }: { h264?: boolean } = {}) {
     if (this.socket || this.state === 'closed') throw new Error('session already has a socket');
     this.socket = ws;
+    const busy = h264 ? this.deps.transcodeSlot?.() : undefined;
+    if (busy) {
+      this.reason = busy;
+      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(busy) }));
+      this.close();
+      return;
+    }
     if (h264) {
       this.transcoder = new PlaybackTranscoder(ws, {
         ...this.deps.transcode,
