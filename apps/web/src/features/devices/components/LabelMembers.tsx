@@ -58,7 +58,7 @@ export function LabelMembers({ label }: { label: LabelRow }) {
   // there they go above the list instead.
   const phone = Grid.useBreakpoint().md === false;
   const toolbar = (
-    <Space wrap style={phone ? { marginBottom: 12 } : undefined}>
+    <Space wrap={phone} style={phone ? { marginBottom: 12 } : undefined}>
       {tab === 'channels' && <Input.Search allowClear size="small" placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 200 }} />}
       <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => setPicking(true)}>
         {tab === 'channels' ? t('devices.group.addChannels') : t('devices.group.addDevices')}
