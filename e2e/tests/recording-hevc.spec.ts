@@ -3,7 +3,7 @@
  * the GStreamer camera in H.265 is recorded for ~10 s (realtimerecord/start, stop), then the play
  * button of the backchannel page plays it through the server's H.264 leg: a picture (videoWidth),
  * the video clock advances, and the player says the server transcodes (浏览器不支持 H.265，服务器转码为
- * H.264 回放). A browser that decodes H.265 plays the recording as stored: the test is skipped there.
+ * H.264 回放); at 16x it says only keyframes are shown and plays to the end. A browser that decodes H.265 plays the recording as stored: the test is skipped there.
  */
 import { expect, test } from '@playwright/test';
 import { addRtspDevice, adminSession, type Session } from '../support/api';
@@ -63,5 +63,11 @@ test.describe('an H.265 recording in a browser without H.265', () => {
     const t0 = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { message: 'the clock advances', timeout: 15_000 }).toBeGreaterThan(t0 + 1);
     await page.screenshot({ path: info.outputPath('hevc-transcoded.png') });
+
+    // 16x: the note says only keyframes are shown, and the recording plays on to its end.
+    await page.getByTestId('speed').click();
+    await page.locator('.ant-select-item-option[title="16x"]').click();
+    await expect(page.getByTestId('playback-transcoded')).toContainText('（4 倍速以上仅显示关键帧）');
+    await expect(player).toHaveAttribute('data-phase', 'ended', SLOW);
   });
 });
