@@ -80,3 +80,22 @@ export async function addRtspDevice(
   );
   return body.DeviceID;
 }
+
+/** Today in the machine's local time as YYYYMMDD (the playback pages' and querydaily's day). */
+export function todayYmd(d = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
+}
+
+/** Waits (up to 30 s) until querydaily lists a recorded range of a device's channel 1 today. */
+export async function waitForRecording(api: APIRequestContext, token: string, device: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const r = await api.get('/api/v1/record/querydaily', { headers: { token }, params: { id: `${device}:1`, period: todayYmd() } });
+        return ((await r.json()) as { total?: number }).total ?? 0;
+      },
+      { message: 'recording starts', timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+}

@@ -6,13 +6,11 @@
  * H.264 回放); at 16x it says only keyframes are shown and plays to the end. A browser that decodes H.265 plays the recording as stored: the test is skipped there.
  */
 import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { addRtspDevice, adminSession, todayYmd, waitForRecording, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
-const pad = (n: number) => String(n).padStart(2, '0');
-const dayOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
 const SLOW = { timeout: 30_000 };
 
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
@@ -21,7 +19,7 @@ test.describe('an H.265 recording in a browser without H.265', () => {
   let camera: Camera;
   let admin: Session;
   let dev = '';
-  const today = dayOf(new Date());
+  const today = todayYmd();
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     test.setTimeout(120_000);
@@ -32,15 +30,7 @@ test.describe('an H.265 recording in a browser without H.265', () => {
     dev = await addRtspDevice(api, admin.Token, `E2E hevc rec ${RUN}`, camera.url);
     const start = await api.get('/api/v1/realtimerecord/start', { headers, params: { device: dev, channel: '1' } });
     expect(start.ok(), await start.text()).toBe(true);
-    await expect
-      .poll(
-        async () => {
-          const r = await api.get('/api/v1/record/querydaily', { headers, params: { id: `${dev}:1`, period: today } });
-          return ((await r.json()) as { total?: number }).total ?? 0;
-        },
-        { message: 'recording starts', timeout: 30_000 },
-      )
-      .toBeGreaterThan(0);
+    await waitForRecording(api, admin.Token, dev);
     await new Promise((r) => setTimeout(r, 10_000));
     await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: dev, channel: '1' } });
     await api.dispose();

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, test, type Locator } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { addRtspDevice, adminSession, todayYmd, waitForRecording, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
 import { openAs } from '../support/page';
 
@@ -18,7 +18,6 @@ const RUN = Date.now().toString(36);
 const RECORD_MS = 20_000;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const dayOf = (d: Date) => `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
 const clock = (sec: number) => `${pad(Math.floor(sec / 3600))}:${pad(Math.floor((sec % 3600) / 60))}:${pad(Math.floor(sec % 60))}`;
 /** Seconds since midnight of a local YYYYMMDDHHmmss. */
 const secondsOf = (stamp: string) => Number(stamp.slice(8, 10)) * 3600 + Number(stamp.slice(10, 12)) * 60 + Number(stamp.slice(12, 14));
@@ -39,7 +38,7 @@ test.describe('recording and playback', () => {
   let admin: Session;
   let dev = '';
   let range: { start: number; end: number } = { start: 0, end: 0 };
-  const today = dayOf(new Date());
+  const today = todayYmd();
 
   test.beforeAll(async ({ playwright, baseURL, browser }) => {
     test.setTimeout(120_000);
@@ -53,15 +52,7 @@ test.describe('recording and playback', () => {
     await player.getByTestId('player-record').click();
     await expect(player.getByRole('button', { name: '停止录像' })).toBeVisible(SLOW);
     // Wait until the recorder has written something, then record ~20 s more.
-    await expect
-      .poll(
-        async () => {
-          const r = await api.get('/api/v1/record/querydaily', { headers, params: { id: `${dev}:1`, period: today } });
-          return ((await r.json()) as { total?: number }).total ?? 0;
-        },
-        { message: 'recording starts', timeout: 30_000 },
-      )
-      .toBeGreaterThan(0);
+    await waitForRecording(api, admin.Token, dev);
     // The server's own status (streamstat: recording, manualRecording) keeps the mark up.
     await expect(player.getByTestId('player-rec')).toHaveText(/录像中/, SLOW);
     await new Promise((r) => setTimeout(r, RECORD_MS));
