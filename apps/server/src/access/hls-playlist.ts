@@ -1,10 +1,11 @@
 /**
- * What the stream checker needs to know of an HLS playlist (RFC 8216): whether it is one at all
- * (#EXTM3U first), and then either a master playlist's first variant (the URI after an
- * #EXT-X-STREAM-INF) or, for a media playlist, what tells a live one that runs from one that
- * stopped or never was live: its segments, its target duration, the number of its newest segment
- * (EXT-X-MEDIA-SEQUENCE + count - 1) and URI, and whether it has ended (EXT-X-ENDLIST or
- * EXT-X-PLAYLIST-TYPE:VOD: a recording, which never changes again). Pure text in, answer out.
+ * What the stream checker and the pull source (media/ingest/hls-played.ts) need to know of an HLS
+ * playlist (RFC 8216): whether it is one at all (#EXTM3U first), and then either a master
+ * playlist's first variant (the URI after an #EXT-X-STREAM-INF) or, for a media playlist, what
+ * tells a live one that runs from one that stopped or never was live: its segments, its target
+ * duration, the number of its newest segment (EXT-X-MEDIA-SEQUENCE + count - 1) and URI, and
+ * whether it has ended (EXT-X-ENDLIST or EXT-X-PLAYLIST-TYPE:VOD: a recording, which never changes
+ * again). Pure text in, answer out.
  */
 
 export type HlsPlaylist =

@@ -20,7 +20,7 @@ import https from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Reason } from '@opencvr/shared';
 import { ABORTED, answeredMiss, socketMiss, timeoutMiss, type ProbeMiss } from './rtsp/probe.js';
-import { looksLikePlaylist, readHlsPlaylist } from './hls-playlist.js';
+import { looksLikePlaylist, readHlsPlaylist, type HlsPlaylist } from './hls-playlist.js';
 
 export interface HttpProbeResult {
   ok: boolean;
@@ -226,4 +226,32 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
   } finally {
     deadline.clear();
   }
+}
+
+/**
+ * A live HLS address's media playlist as it is now (a master playlist's first variant read instead),
+ * for the pull source, which must know where a live playlist stands before it plays it again
+ * (media/ingest/hls-played.ts). Undefined when it cannot be read within `timeoutMs`: the caller plays on.
+ */
+export async function readMediaPlaylist(rawUrl: string, timeoutMs: number): Promise<HlsPlaylist | undefined> {
+  const url = new URL(rawUrl);
+  const auth = url.username
+    ? { origin: url.origin, header: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` }
+    : undefined;
+  url.username = '';
+  url.password = '';
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    let at = url;
+    for (let depth = 0; depth < 2; depth++) {
+      const answer = await get(at, auth, signal);
+      const list = readHlsPlaylist(new TextDecoder().decode(await readBody(answer.res, () => false, MAX_PLAYLIST)));
+      if (list.kind !== 'master') return list;
+      if (!list.variant) return undefined;
+      at = new URL(list.variant, answer.url);
+    }
+  } catch {
+    /* unreadable now: undefined */
+  }
+  return undefined;
 }

@@ -77,6 +77,11 @@ describe('pullInputScript', () => {
     expect(pullInputScript({ url: 'rtsps://h/s', rtspOverTcp: true })).toBe("ffconcat version 1.0\nfile 'rtsps://h/s'\noption fflags +nobuffer\noption timeout 10000000\noption rtsp_transport tcp\n");
   });
 
+  it('an HLS retry starts its live playlist at the first segment not played yet (live_start_index)', () => {
+    expect(pullInputScript({ url: 'http://h/live.m3u8', hlsLiveStartIndex: -2 }).split('\n')).toContain('option live_start_index -2');
+    expect(pullInputScript({ url: 'http://h/live.m3u8' })).not.toContain('live_start_index');
+  });
+
   it('a quote in the address cannot end the file name early (closed, escaped, reopened)', () => {
     const u = pullUrl("rtmp://h/live/it's?x='1'");
     expect(u.url).toContain("'");

@@ -87,6 +87,8 @@ export interface PullInput {
   url: string;
   /** RTSPS: RTP interleaved on the TLS connection (and the RTSP demuxer's own I/O timeout). */
   rtspOverTcp?: boolean;
+  /** HLS: the segment to start a live playlist at (negative: from its end), so a retry plays no segment twice (ingest/hls-played.ts). */
+  hlsLiveStartIndex?: number;
 }
 
 /**
@@ -99,5 +101,6 @@ export function pullInputScript(o: PullInput): string {
   const lines = ['ffconcat version 1.0', `file '${o.url.replaceAll("'", "'\\''")}'`, 'option fflags +nobuffer'];
   if (o.rtspOverTcp) lines.push('option timeout 10000000', 'option rtsp_transport tcp');
   else lines.push('option rw_timeout 10000000');
+  if (o.hlsLiveStartIndex !== undefined) lines.push(`option live_start_index ${Math.trunc(o.hlsLiveStartIndex)}`);
   return lines.join('\n') + '\n';
 }

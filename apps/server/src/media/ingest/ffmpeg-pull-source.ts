@@ -12,7 +12,10 @@
  * - audio the mp4 muxer cannot hold or the hub does not carry (G.711, MP3, Speex, Nellymoser...): the
  *   next run encodes it to AAC (cheap for audio, and every output takes AAC); AAC is always copied;
  * - H.265 in FLV (RTMP, HTTP-FLV) with an ffmpeg older than 6.1, which cannot read it: the reason
- *   says so (REASONS.pullHevcFlvNeedsFfmpeg61) instead of ffmpeg's "not implemented".
+ *   says so (REASONS.pullHevcFlvNeedsFfmpeg61) instead of ffmpeg's "not implemented";
+ * - a live HLS playlist that stopped advancing: ffmpeg waits on it (no output) and a retry would
+ *   replay its last segments; the run's end records the newest segment, the next run starts after it
+ *   or, with none newer, fails with statusHlsStale without running ffmpeg (hls-played.ts).
  */
 import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
 import { reason, type Reason } from '@opencvr/shared';
@@ -20,6 +23,8 @@ import type { MediaSource, SourceSink } from '../hub.js';
 import { pullArgs, pullInputScript } from '../ffmpeg/args.js';
 import { Supervisor } from '../ffmpeg/supervisor.js';
 import { ffmpegHasHevcInFlv } from '../ffmpeg/version.js';
+import { readMediaPlaylist } from '../../access/http-stream-probe.js';
+import { hlsResume, hlsRunEnded, isHlsAddress } from './hls-played.js';
 import { PULL_PROTOCOLS, pullUrl, PullUrlError, type PullUrl } from './pull-url.js';
 
 export interface FfmpegPullOptions {
@@ -55,6 +60,10 @@ export class FfmpegPullSource implements MediaSource {
   private stopped = false;
   private hevcInFlv = true;
   private url?: PullUrl;
+  /** The address is a live HLS playlist: runs resume after the segments already played (hls-played.ts). */
+  private hls = false;
+  /** How long reading the playlist may take before a run (and at its end). */
+  private static readonly PLAYLIST_TIMEOUT_MS = 5000;
   /** Runs of ffmpeg, units given to the hub, whether the audio is being encoded to AAC. */
   readonly stats = { runs: 0, units: 0, audioConverted: false };
 
@@ -76,7 +85,10 @@ export class FfmpegPullSource implements MediaSource {
     }
     if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
     void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
-    this.spawn();
+    this.hls = isHlsAddress(this.url.url);
+    this.lastOutputAt = Date.now();
+    if (this.hls) void this.resumeHls();
+    else this.spawn();
     this.watchdog = setInterval(() => this.watch(), 1000);
     this.watchdog.unref();
   }
@@ -94,7 +106,19 @@ export class FfmpegPullSource implements MediaSource {
     this.supervisor = undefined;
   }
 
-  private spawn() {
+  /** Before an HLS run: a playlist unchanged since the last run ended is stale; one that advanced plays from its first new segment. */
+  private async resumeHls() {
+    const url = this.url!;
+    const resume = hlsResume(url.display, await readMediaPlaylist(url.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS));
+    if (this.stopped) return;
+    if (resume.kind === 'stale') {
+      this.fail(`the HLS playlist did not change within ${resume.seconds} s`, { key: 'statusHlsStale', vars: { seconds: resume.seconds } });
+      return;
+    }
+    this.spawn(resume.kind === 'from' ? resume.liveStartIndex : undefined);
+  }
+
+  private spawn(hlsLiveStartIndex?: number) {
     const url = this.url!;
     void this.supervisor?.stop();
     this.reader.reset();
@@ -103,7 +127,7 @@ export class FfmpegPullSource implements MediaSource {
       bin: this.opts.ffmpeg,
       // The address (with the credentials) goes on stdin, not the command line (pullArgs says why).
       args: pullArgs({ protocols: PULL_PROTOCOLS[url.scheme], audio: this.audioMode }),
-      stdin: pullInputScript({ url: url.url, rtspOverTcp: url.scheme === 'rtsps' }),
+      stdin: pullInputScript({ url: url.url, rtspOverTcp: url.scheme === 'rtsps', hlsLiveStartIndex }),
       stderrTail: 4000,
       onStart: () => this.stats.runs++,
       onStdout: (chunk) => {
@@ -201,7 +225,23 @@ export class FfmpegPullSource implements MediaSource {
   private fail(words: string, why: Reason) {
     if (this.stopped) return;
     const sink = this.sink;
+    const ran = this.stats.runs > 0;
     this.stop();
-    sink?.failed(words, why);
+    if (!this.hls || !ran) {
+      sink?.failed(words, why);
+      return;
+    }
+    // An HLS run ended: what it reached counts as played before the hub retries (after its back-off,
+    // so the next source reads the record). A run that stalled or ended had played the playlist to its
+    // end and waited for a segment that never came: the playlist is stale.
+    const url = this.url!;
+    void readMediaPlaylist(url.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS).then((list) => {
+      hlsRunEnded(url.display, list);
+      const stalled = why.key === 'streamNoMedia' || why.key === 'streamEnded';
+      if (stalled && list?.kind === 'media' && !list.ended) {
+        const seconds = Math.round((this.opts.mediaTimeoutMs ?? 15_000) / 1000);
+        sink?.failed(`${words}: the HLS playlist did not change within ${seconds} s`, { key: 'statusHlsStale', vars: { seconds } });
+      } else sink?.failed(words, why);
+    });
   }
 }
