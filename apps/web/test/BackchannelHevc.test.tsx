@@ -13,19 +13,10 @@ import { openBackchannel } from './helpers/backchannel';
 import { loginAdmin } from './helpers/dialogs';
 
 const pb = vi.hoisted(() => ({ state: { phase: 'idle', reason: '', requestId: '', speed: 1 } as PlaybackState }));
-vi.mock('../src/features/playback/usePlayback', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/features/playback/usePlayback')>()),
-  usePlayback: () => ({
-    state: pb.state,
-    playAt: async () => undefined,
-    pause: () => undefined,
-    resume: () => undefined,
-    setSpeed: () => undefined,
-    step: () => undefined,
-    position: () => undefined,
-    stop: () => undefined,
-  }),
-}));
+vi.mock('../src/features/playback/usePlayback', async (importOriginal) => {
+  const { idlePlayback } = await import('./helpers/playback-stub');
+  return { ...(await importOriginal<typeof import('../src/features/playback/usePlayback')>()), usePlayback: () => idlePlayback(pb.state) };
+});
 
 beforeEach(() => loginAdmin());
 afterEach(() => {
