@@ -307,6 +307,8 @@ const stageRunners = {
           // GB28181 catalog (batched upserts, tree, removals) and device management (rows, news, positions).
           'apps/server/test/gb/catalog.test.ts',
           'apps/server/test/gb/device-management.test.ts',
+          // Migrations that rewrite stored rows (0005: the stored status words become catalogue keys).
+          'apps/server/test/db/status-reason-migration.test.ts',
           `--retry=${RETRIES}`,
           '--reporter=default',
           '--reporter=json',
