@@ -24,10 +24,12 @@ describe('hls-played', () => {
     expect(hlsResume(a, live(6, 3))).toEqual({ kind: 'play' });
   });
 
-  it('more new segments than the window, or a numbering that restarted: the whole window', () => {
+  it('more new segments than the window, or a numbering that restarted: the whole window, 3 segments at most (ffmpeg’s own live start)', () => {
     const a = 'http://h/far.m3u8';
     hlsRunEnded(a, live(4, 3));
     expect(hlsResume(a, live(20, 3))).toEqual({ kind: 'from', liveStartIndex: -3 });
+    hlsRunEnded(a, live(20, 3));
+    expect(hlsResume(a, live(25, 6))).toEqual({ kind: 'from', liveStartIndex: -3 });
     hlsRunEnded(a, live(20, 3));
     expect(hlsResume(a, live(0, 2))).toEqual({ kind: 'from', liveStartIndex: -2 });
   });

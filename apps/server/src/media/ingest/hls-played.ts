@@ -17,6 +17,8 @@ interface Played {
 }
 
 const played = new Map<string, Played>();
+/** ffmpeg's own live start (its HLS demuxer's default live_start_index -3). */
+const LIVE_START_MAX = 3;
 const MEMORY = 1000;
 
 /** Whether the address is an HLS playlist (what ffmpeg will open with its HLS demuxer). */
@@ -52,8 +54,10 @@ export function hlsResume(address: string, list: HlsPlaylist | undefined, now = 
   if (list.newest === last.newest) return { kind: 'stale', seconds: Math.max(1, Math.round((now - last.at) / 1000)) };
   const before = Number(last.newest.split(' ')[0]);
   const after = Number(list.newest.split(' ')[0]);
-  // A sequence that went back (the source restarted its numbering): all of it is new.
-  const count = after > before ? Math.min(after - before, list.segments) : list.segments;
+  // A sequence that went back (the source restarted its numbering): all of it is new. At most as far
+  // back as ffmpeg starts a live playlist anyway (3 segments): older new ones would come as a burst
+  // and leave the viewer that much behind live.
+  const count = Math.min(after > before ? after - before : list.segments, list.segments, LIVE_START_MAX);
   played.delete(address);
   return { kind: 'from', liveStartIndex: -count };
 }
