@@ -52,6 +52,7 @@ interface AllAddr {
   URLs: Record<string, string>;
   Stream: string;
   ExpiresAt: number;
+  UrlsExpireIn?: number;
 }
 
 /** Every protocol's URL is its play path plus a play token valid for this stream only. */
@@ -96,6 +97,10 @@ describe('devices/channelstreamalladdr', () => {
     const { TokenTimeout } = await api.t.ctx.config.get('play');
     expect(body.ExpiresAt).toBeGreaterThanOrEqual(before + TokenTimeout);
     expect(body.ExpiresAt).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + TokenTimeout);
+    // The same end as a count by the server's clock, as channelstream gives it (a script on a host
+    // whose clock differs renews in time).
+    expect(body.UrlsExpireIn).toBeGreaterThan(TokenTimeout - 5);
+    expect(body.UrlsExpireIn).toBeLessThanOrEqual(TokenTimeout);
     // The stream behind the URLs was opened (as getchannelstream does).
     const hub = api.t.ctx.streams.get(body.Stream);
     expect(hub).toBeDefined();
@@ -132,6 +137,7 @@ describe('devices/channelstreamalladdr', () => {
     const body = res.json().EasyDarwin.Body as AllAddr;
     expect(body.URLs).toEqual(playPaths(body.Stream));
     expect(body.ExpiresAt).toBe(0);
+    expect(body).not.toHaveProperty('UrlsExpireIn');
   });
 
   it('a non-admin gets the addresses only of the channels of its role', async () => {

@@ -98,11 +98,12 @@ export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
 
   /**
    * Every protocol's URL of a channel's stream (opened as by channelstream). The URLs carry a play
-   * token that expires: ExpiresAt (Unix seconds, 0 without play authentication) says when to ask again.
+   * token that expires: ExpiresAt (Unix seconds, 0 without play authentication) says when to ask again,
+   * UrlsExpireIn the same as seconds left by the server's clock.
    */
   r.get('/api/v1/devices/channelstreamalladdr', { schema: { tags, querystring: target } }, async (req) => {
-    const { URLs, Stream, ExpiresAt } = (await answer(req, { ...req.query, protocol: 'WS_FMP4' })).EasyDarwin.Body;
-    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK', { URLs, Stream, ExpiresAt });
+    const { URLs, Stream, ExpiresAt, UrlsExpireIn } = (await answer(req, { ...req.query, protocol: 'WS_FMP4' })).EasyDarwin.Body;
+    return v1('MSG_SC_SERVER_CHANNEL_STREAM_ALL_ACK', { URLs, Stream, ExpiresAt, ...(UrlsExpireIn === undefined ? {} : { UrlsExpireIn }) });
   });
 
   r.get('/api/v1/touchchannelstream', { schema: { tags, querystring: target } }, async (req) => {
