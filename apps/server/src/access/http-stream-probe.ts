@@ -192,13 +192,22 @@ async function watchLive(newest: string, targetDurationS: number, at: URL, p: Pr
   }
 }
 
-export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpProbeResult> {
+/**
+ * The address without its user and password, which go into a Basic Authorization header instead
+ * (sent to that origin only: a redirect elsewhere does not get them).
+ */
+function withoutCredentials(rawUrl: string) {
   const url = new URL(rawUrl);
   const auth = url.username
     ? { origin: url.origin, header: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` }
     : undefined;
   url.username = '';
   url.password = '';
+  return { url, auth };
+}
+
+export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpProbeResult> {
+  const { url, auth } = withoutCredentials(rawUrl);
   const deadline = new Deadline(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, deadline.signal]) : deadline.signal;
   const p: Probe = { auth, signal, deadline, timeoutMs: o.timeoutMs };
@@ -234,12 +243,7 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
  * (media/ingest/hls-played.ts). Undefined when it cannot be read within `timeoutMs`: the caller plays on.
  */
 export async function readMediaPlaylist(rawUrl: string, timeoutMs: number): Promise<HlsPlaylist | undefined> {
-  const url = new URL(rawUrl);
-  const auth = url.username
-    ? { origin: url.origin, header: `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}` }
-    : undefined;
-  url.username = '';
-  url.password = '';
+  const { url, auth } = withoutCredentials(rawUrl);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     let at = url;
