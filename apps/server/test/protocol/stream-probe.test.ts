@@ -31,6 +31,21 @@ let rtmp: RtmpServerDouble;
 /** How often each live playlist was read. */
 const liveReads: Record<string, number> = {};
 
+/**
+ * Real ffmpeg plays `url` (credentials in it) until it exits: the double sends one video message and
+ * then nothing, so ffmpeg ends on its own read timeout (or is killed after 15 s).
+ */
+function ffmpegPlays(url: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const p = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '2000000', '-i', url, '-f', 'null', '-'], { stdio: 'ignore' });
+    const kill = setTimeout(() => p.kill('SIGKILL'), 15_000);
+    p.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+  });
+}
+
 /** What the HTTP side serves besides /live.flv and /private.flv: path → [status, content type, body]. */
 const FILES: Record<string, [number, string, string]> = {
   '/hls/master.m3u8': [200, 'application/vnd.apple.mpegurl', '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nlow/index.m3u8\n'],
@@ -192,14 +207,7 @@ describe('probeStream', () => {
       expect(await probeStream(guarded.url('live/cam1'), { username: 'pub', password: 'S3cret-pw' })).toMatchObject({ ok: true });
       expect(guarded.connects[2]).toMatch(/^live\?authmod=llnw&user=pub&nonce=MTIzNDU2Nzg5&cnonce=[0-9a-f]{8}&nc=00000001&response=[0-9a-f]{32}$/);
       guarded.plays.length = 0;
-      await new Promise<void>((resolve) => {
-        const p = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '2000000', '-i', guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'), '-f', 'null', '-'], { stdio: 'ignore' });
-        const kill = setTimeout(() => p.kill('SIGKILL'), 15_000);
-        p.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-      });
+      await ffmpegPlays(guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'));
       // Played: the double took ffmpeg's response, computed as the probe's.
       expect(guarded.plays).toEqual(['cam1']);
     } finally {
@@ -210,15 +218,7 @@ describe('probeStream', () => {
   it('RTMP with Adobe authentication: ffmpeg, which plays the channel, logs in to the same double (the response is computed alike)', async () => {
     const guarded = await startRtmpServer({ app: 'live', published: ['cam1'], adobeAuth: { user: 'pub', password: 'S3cret-pw' } });
     try {
-      // The double sends one video message and then nothing: ffmpeg ends on its own read timeout (or the test's kill).
-      await new Promise<void>((resolve) => {
-        const p = spawn('ffmpeg', ['-v', 'error', '-rw_timeout', '2000000', '-i', guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'), '-f', 'null', '-'], { stdio: 'ignore' });
-        const kill = setTimeout(() => p.kill('SIGKILL'), 15_000);
-        p.once('exit', () => {
-          clearTimeout(kill);
-          resolve();
-        });
-      });
+      await ffmpegPlays(guarded.url('live/cam1').replace('rtmp://', 'rtmp://pub:S3cret-pw@'));
       expect(guarded.connects.map((c) => c.replace(/challenge=[^&]+&response=[^&]+/, 'challenge=C&response=R'))).toEqual([
         'live',
         'live?authmod=adobe&user=pub',
