@@ -14,6 +14,7 @@ import type { ReasonKey } from '@opencvr/shared';
 import type { Database } from '../../db/schema.js';
 import type { NewsService } from '../news/news.js';
 import { GB_DEVICE_TYPE, WITH_DEVICE } from '../../gb/device-store.js';
+import { deviceFollowsChannels } from './device-online.js';
 
 /** status_reason of a channel switched off. */
 export const CHANNEL_DISABLED = 'statusChannelDisabled' satisfies ReasonKey;
@@ -64,18 +65,7 @@ export async function applyChannelEnable(db: Kysely<Database>, news: NewsService
 
 /** A pulled device is online while any of its channels is (a GB device is online by its registration). */
 async function followChannels(db: Kysely<Database>, deviceId: string, deviceType: string, now: string) {
-  if (deviceType === GB_DEVICE_TYPE) return;
-  const { n } = await db
-    .selectFrom('channels')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('parent_device_id', '=', deviceId)
-    .where('online', '=', 1)
-    .executeTakeFirstOrThrow();
-  await db
-    .updateTable('devices')
-    .set({ online: Number(n) > 0 ? 1 : 0, ...(Number(n) > 0 ? { last_seen_at: now } : {}) })
-    .where('device_id', '=', deviceId)
-    .execute();
+  if (deviceType !== GB_DEVICE_TYPE) await deviceFollowsChannels(db, deviceId, now);
 }
 
 /**

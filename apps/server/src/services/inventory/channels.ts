@@ -11,6 +11,7 @@ import { storedReason } from './status-reason.js';
 import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
 import { belowFolder } from './folder-below.js';
+import { deviceFollowsChannels } from './device-online.js';
 
 export interface ChannelQuery {
   start: number;
@@ -399,17 +400,7 @@ export class ChannelService {
       .execute();
     if (changed) {
       await this.news.add({ deviceId: c.parent_device_id, channelId: c.channel_id, channelName: c.name, online });
-      const { n } = await this.db
-        .selectFrom('channels')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .where('parent_device_id', '=', c.parent_device_id)
-        .where('online', '=', 1)
-        .executeTakeFirstOrThrow();
-      await this.db
-        .updateTable('devices')
-        .set({ online: Number(n) > 0 ? 1 : 0, ...(Number(n) > 0 ? { last_seen_at: now } : {}) })
-        .where('device_id', '=', c.parent_device_id)
-        .execute();
+      await deviceFollowsChannels(this.db, c.parent_device_id, now);
     }
     return changed;
   }
