@@ -83,7 +83,13 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       channelIds: async () => (await db.kysely.selectFrom('channels').select('id').execute()).map((r) => r.id),
       log: lazyLog,
     }),
-    cdn: new CdnPushes({ db: db.kysely, open: (d, c) => streams.open(d, c, 0), h264Of: (hub) => streams.get(hub.key + H264_VARIANT), log: lazyLog }),
+    cdn: new CdnPushes({
+      db: db.kysely,
+      open: (d, c) => streams.open(d, c, 0),
+      h264Of: (hub) => streams.get(hub.key + H264_VARIANT),
+      hevc: settings.cdnHevc,
+      log: lazyLog,
+    }),
     alwaysOn: new AlwaysOnChannels({
       db: db.kysely,
       open: (d, c) => streams.open(d, c, 0),

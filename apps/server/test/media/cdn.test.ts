@@ -1,9 +1,11 @@
 /**
  * CDN push (EnableCdn, CdnUrl): the channel's stream reaches an RTMP server (ffmpeg listening as
- * one, as a CDN's ingest would) without transcoding; the file that server writes is the camera's
- * H.264 read back by ffprobe. A CdnUrl that is not rtmp(s):// pushes nothing, and switching the push
- * off stops it. An H.265 camera goes out as HEVC where the local ffmpeg takes HEVC in FLV, and as the
- * transcoded H.264 variant where it does not (Debian 12's ffmpeg 5.1).
+ * one, as a CDN's ingest would) without transcoding, published by the server's own RTMP client (no
+ * ffmpeg, so no process has the stream key on its command line); the file that server writes is the
+ * camera's H.264 and AAC read back by ffprobe. A CdnUrl that is not rtmp(s):// pushes nothing, and
+ * switching the push off stops it. An H.265 camera goes out as enhanced RTMP ('hvc1'), or as the
+ * transcoded H.264 variant with CDN_HEVC=h264. A server that closes mid-stream gets the push again
+ * after the back-off; the log shows the address without key or password.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,20 +13,17 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../helpers/index.js';
 import { freePort, startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
-import { useAdminApp } from '../api/admin-app.js';
-import { ffmpegHasHevcInFlv } from '../../src/media/ffmpeg/version.js';
+import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
+import { useAdminApp, type AdminApp } from '../api/admin-app.js';
+import { RtmpType } from '../../src/access/rtmp/chunks.js';
 
 let cam: Camera | undefined;
+let double: RtmpServerDouble | undefined;
 const children: { kill(): void }[] = [];
 // Registered before useAdminApp(): the camera stops after the app has closed.
 afterEach(async () => {
   await cam?.stop();
   cam = undefined;
-});
-const api = useAdminApp();
-// Registered after it: the RTMP servers go first.
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill();
 });
 
 /** An "RTMP server" (ffmpeg listening for one publisher) that keeps 3 s of what it gets in `out`. */
@@ -36,31 +35,56 @@ function rtmpServer(port: number, out: string) {
 }
 
 /** A camera with these options added as a device, and an RTMP server waiting for its push. */
-async function cameraAndRtmpServer(opts: CameraOptions = {}) {
-  cam = await startCamera(opts);
+async function cameraAndRtmpServer(api: AdminApp, opts: CameraOptions = {}) {
+  const dev = await addCamera(api, opts);
   const port = await freePort();
   const out = path.join(api.t.settings.dataDir, 'cdn.flv');
   const received = rtmpServer(port, out);
-  const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
-  return { port, out, received, dev: add.json().EasyDarwin.Body.DeviceID as string };
+  return { port, out, received, dev };
 }
 
-const probe = (file: string) => JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
+async function addCamera(api: AdminApp, opts: CameraOptions = {}): Promise<string> {
+  cam = await startCamera(opts);
+  const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+  return add.json().EasyDarwin.Body.DeviceID as string;
+}
+
+/** What the push logs (the service's own logger, read here). */
+function pushLog(api: AdminApp): string[] {
+  const logged: string[] = [];
+  const deps = (api.t.ctx.cdn as unknown as { deps: { log: { info(o: object, m: string): void; warn(o: object, m: string): void } } }).deps;
+  const keep = (o: object, m: string) => logged.push(`${m} ${JSON.stringify(o)}`);
+  deps.log = { info: keep, warn: keep };
+  return logged;
+}
+
+/** Every process's command line on this host, as any local user reads them. */
+function commandLines(): string[] {
+  const out: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      out.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' '));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+const probe = (file: string) =>
+  JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-count_packets', '-show_streams', '-show_format', '-of', 'json', file], { encoding: 'utf8' }));
 
 describe('CDN push', () => {
-  it('pushes an H.265 camera as HEVC only through an ffmpeg that takes HEVC in FLV, else as the H.264 variant', async () => {
-    const { port, out, received, dev } = await cameraAndRtmpServer({ codec: 'h265' });
-    const edit = await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` });
-    expect(edit.statusCode).toBe(200);
+  const api = useAdminApp();
+  // Registered after it: the RTMP servers go first.
+  afterEach(async () => {
+    for (const c of children.splice(0)) c.kill();
+    await double?.close();
+    double = undefined;
+  });
 
-    expect(await received).toBe(0);
-    const copies = await ffmpegHasHevcInFlv();
-    expect(probe(out).streams[0]).toMatchObject({ codec_name: copies ? 'hevc' : 'h264', width: 320, height: 240 });
-    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: !copies }]);
-  }, 60_000);
-
-  it('pushes the channel to an RTMP server as it is, and stops when switched off', async () => {
-    const { port, out, received, dev } = await cameraAndRtmpServer();
+  it('pushes an H.264 + AAC channel to an RTMP server as it is, with no process holding the key, and stops when switched off', async () => {
+    const { port, out, received, dev } = await cameraAndRtmpServer(api, { audio: 'aac' });
     const edit = (payload: object) => api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', ...payload });
 
     // Not an RTMP address: nothing is pushed.
@@ -70,9 +94,16 @@ describe('CDN push', () => {
 
     expect((await edit({ CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` })).statusCode).toBe(200);
     await until(() => api.t.ctx.cdn.active().length === 1, 5000);
+    // The only command line naming the key is the test's own ffmpeg server's.
+    expect(commandLines().filter((c) => c.includes('/live/cdn') && !c.includes('-listen'))).toEqual([]);
     expect(await received).toBe(0);
     const file = probe(out);
-    expect(file.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    const video = file.streams.find((s: { codec_type: string }) => s.codec_type === 'video');
+    const audio = file.streams.find((s: { codec_type: string }) => s.codec_type === 'audio');
+    expect(video).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(audio).toMatchObject({ codec_name: 'aac' });
+    expect(Number(video.nb_read_packets)).toBeGreaterThanOrEqual(40); // 3 s of the camera's 15 fps
+    expect(Number(audio.nb_read_packets)).toBeGreaterThan(100); // 3 s of 44.1 kHz AAC frames (1024 samples)
     expect(Number(file.format.duration)).toBeGreaterThan(2);
     expect(fs.statSync(out).size).toBeGreaterThan(10_000);
 
@@ -81,21 +112,60 @@ describe('CDN push', () => {
     await until(() => api.t.ctx.cdn.active().length === 0, 5000);
   }, 60_000);
 
-  it('logs neither the stream key nor a password of the CDN address, also when ffmpeg fails on it', async () => {
-    cam = await startCamera();
-    const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
-    const dev = add.json().EasyDarwin.Body.DeviceID as string;
-    // What the push logs (the service's own logger, read here).
-    const logged: string[] = [];
-    const deps = (api.t.ctx.cdn as unknown as { deps: { log: { info(o: object, m: string): void; warn(o: object, m: string): void } } }).deps;
-    const keep = (o: object, m: string) => logged.push(`${m} ${JSON.stringify(o)}`);
-    deps.log = { info: keep, warn: keep };
-    // Nobody listens there: ffmpeg fails with "rtmp://…/live/KEY: Connection refused".
+  it('pushes an H.265 camera as enhanced RTMP (hvc1), not transcoded', async () => {
+    const dev = await addCamera(api, { codec: 'h265' });
+    double = await startRtmpServer({ app: 'live', published: [] });
+    expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: double.url('live/KEY') })).statusCode).toBe(200);
+    const video = await until(() => {
+      const v = double!.received.filter((m) => m.type === RtmpType.video);
+      return v.length >= 10 && v;
+    }, 20_000, { what: 'ten video messages' });
+    expect([...video[0].payload.subarray(0, 5)]).toEqual([0x90, 0x68, 0x76, 0x63, 0x31]); // keyframe SequenceStart 'hvc1'
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: false }]);
+  }, 60_000);
+
+  it('a server that closes mid-stream gets the push again after the back-off, the reason logged without key or password', async () => {
+    const dev = await addCamera(api);
+    const logged = pushLog(api);
+    double = await startRtmpServer({ app: 'live', published: [], closeOnceAfterMedia: 30, adobeAuth: { user: 'pub', password: 'pa55/w?rd' } });
+    const url = double.url('live/S3CRETKEY').replace('rtmp://', `rtmp://pub:${encodeURIComponent('pa55/w?rd')}@`);
+    expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
+    await until(() => double!.publishes.length === 2, 20_000, { what: 'a second publish' });
+    const restart = logged.find((l) => l.startsWith('cdn push: ended, restarting'));
+    expect(restart).toMatch(/"restartInMs":1000/);
+    expect(restart).toMatch(/ECONNRESET|EPIPE|closed by the server/);
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ runs: 2 }]);
+    const before = double.received.length;
+    await until(() => double!.received.length > before + 20, 10_000, { what: 'media after the resume' });
+    expect(logged.join('\n')).not.toMatch(/S3CRETKEY|pa55/);
+  }, 60_000);
+
+  it('logs neither the stream key nor a password of the CDN address when the push fails', async () => {
+    const dev = await addCamera(api);
+    const logged = pushLog(api);
+    // Nobody listens there: "ECONNREFUSED connect ECONNREFUSED 127.0.0.1:PORT".
     const closed = await freePort();
     const url = `rtmp://pub:pa55word@127.0.0.1:${closed}/live/S3CRETKEY`;
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
-    await until(() => logged.some((l) => l.startsWith('cdn push: ffmpeg ended')), 30_000, { what: 'a failed push logged' });
+    await until(() => logged.some((l) => l.startsWith('cdn push: ended')), 30_000, { what: 'a failed push logged' });
     expect(logged.join('\n')).toContain(`rtmp://127.0.0.1:${closed}/live/***`);
+    expect(logged.join('\n')).toContain('ECONNREFUSED');
     expect(logged.join('\n')).not.toMatch(/S3CRETKEY|pa55word/);
+  }, 60_000);
+});
+
+describe('CDN push with CDN_HEVC=h264', () => {
+  const api = useAdminApp({ overrides: { cdnHevc: 'h264' } });
+  afterEach(() => {
+    for (const c of children.splice(0)) c.kill();
+  });
+
+  it('pushes an H.265 camera as its transcoded H.264 variant', async () => {
+    const { port, out, received, dev } = await cameraAndRtmpServer(api, { codec: 'h265' });
+    const edit = await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/cdn` });
+    expect(edit.statusCode).toBe(200);
+    expect(await received).toBe(0);
+    expect(probe(out).streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: true }]);
   }, 60_000);
 });

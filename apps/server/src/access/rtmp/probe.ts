@@ -227,7 +227,7 @@ function playOnce(
 }
 
 /** A URL's user or password, decoded where it can be (a stray "%" is taken as written). */
-function decoded(s: string): string {
+export function decoded(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

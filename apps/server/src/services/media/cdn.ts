@@ -1,17 +1,17 @@
 /**
  * CDN push (the channel's EnableCdn with its CdnUrl, EasyCVR's "CDN 推流"): every enabled channel
- * with an rtmp:// or rtmps:// CdnUrl has its main stream sent there by one ffmpeg, fed the hub's
- * FLV on stdin and copying it (no transcoding). The push is one more subscriber of the hub, so it
- * holds an on-demand channel open as the recorder does; ffmpeg runs under the Supervisor (restart
- * with back-off, the last error kept for the log). Each run gets its own FlvOutput, which starts it
- * on the hub's cached keyframe with fresh headers, and drops to the next keyframe when ffmpeg (or
- * the CDN behind it) falls behind.
+ * with an rtmp:// or rtmps:// CdnUrl has its main stream published there by the server itself
+ * (access/rtmp/publisher.ts: an RTMP client, no ffmpeg), copied, not transcoded. The push is one more
+ * subscriber of the hub, so it holds an on-demand channel open as the recorder does. Each run: open
+ * the hub, wait for its tracks, publish (with the login the server asks for), then feed an FlvOutput
+ * whose tags go out as RTMP messages; it starts on the hub's cached keyframe with fresh headers, and
+ * drops whole units to the next keyframe when the socket falls behind. A run that ends (refused,
+ * closed, the server stopped reading) is started again after a back-off of 1 s doubling to 30 s
+ * (back to 1 s after a run that published for 10 s), its reason kept and logged without the key.
  *
- * An H.265 channel goes out as it is where the local ffmpeg reads and writes HEVC in FLV (6.1 and
- * later, "enhanced FLV"); with an older one (Debian 12's 5.1) it goes out as the channel's H.264
- * variant, the one browsers without HEVC play (transcoded once, shared with them): pushing HEVC
- * there could only fail, run after run. Which hub feeds ffmpeg is decided when the camera's tracks
- * are known.
+ * H.265 goes out as enhanced RTMP ('hvc1', what YouTube, Twitch, SRS 6 and ffmpeg 6.1+ take) unless
+ * the server is configured with CDN_HEVC=h264: then as the channel's H.264 variant (transcoded once,
+ * shared with the browsers that play it), for CDNs that take only H.264.
  *
  * The set of pushes follows the database: reconcile() after every channel change, and every
  * `tickMs` (a hub that was stopped, e.g. by an edit of the channel, is opened again).
@@ -20,23 +20,27 @@ import type { Kysely } from 'kysely';
 import type { Channel, Database, Device } from '../../db/schema.js';
 import type { Track } from '@opencvr/codec';
 import type { StreamHub, Subscriber } from '../../media/hub.js';
-import { cdnPushArgs } from '../../media/ffmpeg/args.js';
 import { maskedPushUrl, maskPushUrl } from '../../media/ffmpeg/push-url-mask.js';
-import { Supervisor, type SupervisedRun } from '../../media/ffmpeg/supervisor.js';
-import { ffmpegHasHevcInFlv } from '../../media/ffmpeg/version.js';
 import { FlvOutput } from '../../media/outputs/flv.js';
+import { openRtmpPublish, RtmpPublishError, type RtmpPublication } from '../../access/rtmp/publisher.js';
 import { CoalescedPass } from '../coalesced-pass.js';
+
+/** How an H.265 channel reaches the CDN: as it is (enhanced RTMP 'hvc1'), or as its H.264 variant. */
+export type CdnHevc = 'hvc1' | 'h264';
 
 export interface CdnDeps {
   db: Kysely<Database>;
   open(device: Device, channel: Channel): StreamHub | undefined;
-  /** The transcoded H.264 variant of an open hub (made on first use); none: H.265 is pushed as it is. */
+  /** The transcoded H.264 variant of an open hub (made on first use). */
   h264Of?(hub: StreamHub): StreamHub | undefined;
   log: { info(o: object, m: string): void; warn(o: object, m: string): void };
-  /** ffmpeg (tests may pass another path). */
-  ffmpeg?: string;
-  /** Whether that ffmpeg takes HEVC in FLV; asked of it once when absent. */
-  hevcInFlv?: boolean;
+  /** Default 'hvc1'. */
+  hevc?: CdnHevc;
+  /** Back-off bounds (tests shorten them). */
+  restartMinMs?: number;
+  restartMaxMs?: number;
+  /** For each step of the RTMP conversation. */
+  timeoutMs?: number;
 }
 
 const isHevc = (tracks: Track[]) => tracks.find((t) => t.kind === 'video')?.codec === 'h265';
@@ -44,13 +48,25 @@ const isHevc = (tracks: Track[]) => tracks.find((t) => t.kind === 'video')?.code
 /** The CDN addresses a push accepts: RTMP, over TLS or not. */
 export const isCdnUrl = (url: string) => /^rtmps?:\/\/[^\s/]+\/\S+$/i.test(url);
 
+/** A run that published this long was not a failing one: the back-off starts again from its minimum. */
+const STABLE_MS = 10_000;
+/**
+ * Bytes queued on the socket before units are dropped (to the next keyframe): about 4 s of a 2 Mbit/s
+ * channel, so a CDN that slows for a moment loses nothing and one that cannot keep up skips ahead.
+ */
+const MAX_BUFFERED = 1024 * 1024;
+
 class CdnPush {
-  private supervisor: Supervisor;
-  private unsubscribe?: () => void;
-  /** The hubs this run depends on: the channel's, and its H.264 variant when that one feeds ffmpeg. */
+  private stopped = false;
+  private timer?: NodeJS.Timeout;
+  private delayMs: number;
+  /** The current run's ways out: its abort, its publication, its subscriptions. */
+  private abort?: AbortController;
+  private publication?: RtmpPublication;
+  private leave: (() => void)[] = [];
+  /** The hubs this run depends on: the channel's, and its H.264 variant when that one is pushed. */
   private hubs: StreamHub[] = [];
-  /** Each attach() gets its own number, so a decision taken after a later attach() is dropped. */
-  private attachment = 0;
+  private running?: Promise<void>;
   readonly stats = { runs: 0, lastReason: '', transcoded: false };
 
   constructor(
@@ -58,26 +74,12 @@ class CdnPush {
     readonly url: string,
     private readonly openHub: () => StreamHub | undefined,
     private readonly deps: CdnDeps,
-    private readonly hevcInFlv: boolean,
   ) {
-    this.supervisor = new Supervisor({
-      bin: deps.ffmpeg,
-      args: cdnPushArgs(url),
-      restartMinMs: 1000,
-      restartMaxMs: 30_000,
-      onStart: (run) => this.attach(run),
-      onExit: (words, restartInMs) => {
-        this.detach();
-        // ffmpeg echoes its output address, stream key and all: not in the log (push-url-mask.ts).
-        const reason = maskPushUrl(words, url);
-        this.stats.lastReason = reason;
-        if (restartInMs !== undefined) this.deps.log.warn({ channel: channelPk, reason, restartInMs }, 'cdn push: ffmpeg ended, restarting');
-      },
-    });
+    this.delayMs = deps.restartMinMs ?? 1000;
   }
 
   start() {
-    this.supervisor.start();
+    this.running = this.run();
   }
 
   /** A hub it feeds from is gone (stopped): the next reconcile opens a new one. */
@@ -85,56 +87,93 @@ class CdnPush {
     return this.hubs.some((h) => h.state === 'stopped');
   }
 
-  private attach(run: SupervisedRun) {
-    this.detach();
-    const hub = this.openHub();
-    if (!hub) return;
-    this.hubs = [hub];
+  private async run(): Promise<void> {
+    const abort = (this.abort = new AbortController());
     this.stats.runs++;
-    const out = this.output(run);
-    const h264Of = this.deps.h264Of;
-    if (this.hevcInFlv || !h264Of) {
-      this.unsubscribe = hub.subscribe(out);
-      return;
+    let publishedAt: number | undefined;
+    let reason: string;
+    try {
+      const hub = this.openHub();
+      if (!hub) throw new RtmpPublishError('the channel could not be opened');
+      this.hubs = [hub];
+      // Held open while the CDN answers; the tracks decide what is pushed.
+      const tracks = await new Promise<Track[]>((resolve, reject) => {
+        const holder: Subscriber = {
+          tracks: resolve,
+          unit: () => undefined,
+          state: (state) => state === 'stopped' && reject(new RtmpPublishError('the channel stopped')),
+        };
+        this.leave.push(hub.subscribe(holder));
+        abort.signal.addEventListener('abort', () => reject(new RtmpPublishError('stopped')), { once: true });
+      });
+      const variant = isHevc(tracks) && this.deps.hevc === 'h264' ? this.deps.h264Of?.(hub) : undefined;
+      if (variant) this.hubs.push(variant);
+      this.stats.transcoded = !!variant;
+      const pub = await openRtmpPublish(new URL(this.url), {
+        timeoutMs: this.deps.timeoutMs ?? 10_000,
+        hevc: isHevc(tracks) && !variant,
+        signal: abort.signal,
+      });
+      this.publication = pub;
+      if (abort.signal.aborted) void pub.close();
+      publishedAt = performance.now();
+      // The output before the holder leaves: an on-demand hub never sees no subscriber.
+      const holding = this.leave.splice(0);
+      this.leave.push((variant ?? hub).subscribe(this.output(pub)));
+      for (const l of holding) l();
+      if (variant) this.deps.log.info({ channel: this.channelPk }, 'cdn push: H.265 goes out as the H.264 variant (CDN_HEVC=h264)');
+      reason = await pub.ended;
+    } catch (err) {
+      reason = err instanceof Error ? err.message : String(err);
     }
-    // The codec is known with the tracks: a gate subscriber waits for them, then hands over (the
-    // output is subscribed before the gate leaves, so an on-demand hub never sees no subscriber).
-    const attachment = ++this.attachment;
-    const gate: Subscriber = {
-      tracks: (tracks) =>
-        queueMicrotask(() => {
-          if (attachment !== this.attachment || !this.unsubscribe) return;
-          const variant = isHevc(tracks) ? h264Of(hub) : undefined;
-          if (variant) this.hubs.push(variant);
-          this.stats.transcoded = !!variant;
-          const leaveGate = this.unsubscribe;
-          this.unsubscribe = (variant ?? hub).subscribe(out);
-          leaveGate();
-          if (variant) this.deps.log.info({ channel: this.channelPk }, 'cdn push: H.265 goes out as the H.264 variant (this ffmpeg cannot put HEVC in FLV)');
-        }),
-      unit: () => undefined,
-    };
-    this.unsubscribe = hub.subscribe(gate);
+    this.detach();
+    if (this.stopped) return;
+    // The key or a password may be in a server's words (an _error's description): never in the log.
+    reason = maskPushUrl(reason, this.url);
+    this.stats.lastReason = reason;
+    if (publishedAt !== undefined && performance.now() - publishedAt >= STABLE_MS) this.delayMs = this.deps.restartMinMs ?? 1000;
+    const restartInMs = this.delayMs;
+    this.delayMs = Math.min(this.delayMs * 2, this.deps.restartMaxMs ?? 30_000);
+    this.deps.log.warn({ channel: this.channelPk, url: maskedPushUrl(this.url), reason, restartInMs }, 'cdn push: ended, restarting');
+    this.timer = setTimeout(() => this.start(), restartInMs);
   }
 
-  private output(run: SupervisedRun) {
+  private output(pub: RtmpPublication) {
+    let open = true;
     return new FlvOutput(
-      { buffered: () => run.buffered(), open: () => true, write: (b) => void run.write(b), end: () => undefined },
-      // Below the supervisor's 4 MB stdin limit: whole units are dropped (to the next keyframe), never part of a tag.
-      { maxBufferedBytes: 2 * 1024 * 1024, hevc: 'enhanced' },
+      {
+        buffered: () => pub.buffered(),
+        open: () => open,
+        write: (bytes) => {
+          try {
+            pub.write(bytes);
+          } catch (err) {
+            // Not whole tags from our own muxer: a bug, ended here rather than thrown into the hub.
+            open = false;
+            this.deps.log.warn({ err, channel: this.channelPk }, 'cdn push: a tag could not be sent');
+            void pub.close();
+          }
+        },
+        // The hub stopped: this run ends (the channel's next hub is the next reconcile's).
+        end: () => void pub.close(),
+      },
+      { maxBufferedBytes: MAX_BUFFERED, hevc: 'enhanced' },
       (err) => this.deps.log.warn({ err, channel: this.channelPk }, 'cdn push: a unit could not be muxed'),
     );
   }
 
   private detach() {
-    this.attachment++;
-    this.unsubscribe?.();
-    this.unsubscribe = undefined;
+    for (const l of this.leave.splice(0)) l();
+    this.publication = undefined;
+    this.abort = undefined;
   }
 
   async stop() {
-    this.detach();
-    await this.supervisor.stop();
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.abort?.abort();
+    await this.publication?.close();
+    await this.running;
   }
 }
 
@@ -145,7 +184,6 @@ export class CdnPushes {
     () => this.pass(),
     (err) => this.deps.log.warn({ err }, 'cdn push: pass failed'),
   );
-  private hevcInFlv?: boolean;
 
   constructor(
     private readonly deps: CdnDeps,
@@ -158,9 +196,9 @@ export class CdnPushes {
     return this.reconcile();
   }
 
-  /** Channels pushed now, with their CDN address. */
-  active(): { channelPk: number; url: string; runs: number; transcoded: boolean }[] {
-    return [...this.pushes.values()].map((p) => ({ channelPk: p.channelPk, url: p.url, runs: p.stats.runs, transcoded: p.stats.transcoded }));
+  /** Channels pushed now, with their CDN address, runs started and the last run's end. */
+  active(): { channelPk: number; url: string; runs: number; transcoded: boolean; lastReason: string }[] {
+    return [...this.pushes.values()].map((p) => ({ channelPk: p.channelPk, url: p.url, ...p.stats }));
   }
 
   /** Starts and stops pushes to match the database (one pass at a time; a call during a pass runs another after it). */
@@ -188,8 +226,7 @@ export class CdnPushes {
       if (this.pushes.has(pk)) continue;
       const device = await this.deps.db.selectFrom('devices').selectAll().where('device_id', '=', row.parent_device_id).executeTakeFirst();
       if (!device) continue;
-      this.hevcInFlv ??= this.deps.hevcInFlv ?? (await ffmpegHasHevcInFlv(this.deps.ffmpeg));
-      const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps, this.hevcInFlv);
+      const push = new CdnPush(pk, row.cdn_url, () => this.deps.open(device, row), this.deps);
       this.pushes.set(pk, push);
       push.start();
       this.deps.log.info({ channel: pk, url: maskedPushUrl(row.cdn_url) }, 'cdn push: started');

@@ -1,0 +1,221 @@
+/**
+ * An RTMP(S) publish over a socket: the handshake, the session of publish.ts (with the login's extra
+ * connections, as the probe makes them), then FLV tags out as RTMP audio, video and data messages.
+ * No ffmpeg: the address, its stream key and its password live in this process only (an ffmpeg push
+ * had them on its command line, readable by every local user), and a password with "/ ? # % +" in it,
+ * percent-encoded in the address, is decoded here before it is hashed.
+ *
+ * openRtmpPublish resolves once the server said NetStream.Publish.Start, or rejects with
+ * RtmpPublishError (the log's words: a refusal, a failed login, a timeout, a socket error). After
+ * that, `ended` resolves with why the connection ended (never rejects).
+ */
+import net from 'node:net';
+import tls from 'node:tls';
+import { encodeChunks, handshakeC0C1, handshakeC2, HANDSHAKE_SIZE, RTMP_VERSION, RtmpChunkReader, RtmpError, RtmpType, type RtmpMessage } from './chunks.js';
+import { flvMessages } from './flv-messages.js';
+import { PUBLISH_CHUNK_SIZE, PublishCsid, RtmpPublishSession, type PublishRefusal } from './publish.js';
+import { decoded, rtmpTarget } from './probe.js';
+
+export class RtmpPublishError extends Error {
+  override readonly name = 'RtmpPublishError';
+  constructor(
+    message: string,
+    /** The login failed (or was missing): retrying soon will not help. */
+    readonly auth = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface RtmpPublication {
+  /** Whole FLV tags (an FLV header may lead), sent as messages on the publish stream. */
+  write(flv: Uint8Array): void;
+  /** Bytes handed to the socket and not sent yet. */
+  buffered(): number;
+  /** Why the connection ended (the server closed it, an error, or close()). */
+  readonly ended: Promise<string>;
+  /** Says FCUnpublish and deleteStream, then closes (at most `graceMs` for them to go). */
+  close(graceMs?: number): Promise<void>;
+}
+
+export interface RtmpPublishOptions {
+  /** For each step's answer (handshake, connect, createStream, publish). */
+  timeoutMs: number;
+  /** The stream will carry HEVC as enhanced RTMP ('hvc1'). */
+  hevc?: boolean;
+  signal?: AbortSignal;
+  /** A server that takes none of what is queued for this long has stopped reading: the publication ends (default 10 s). */
+  stallMs?: number;
+}
+
+/** A login takes three connections (auth.ts); a fourth would be a loop. */
+const MAX_CONNECTS = 3;
+
+export async function openRtmpPublish(url: URL, o: RtmpPublishOptions): Promise<RtmpPublication> {
+  const creds = url.username ? { user: decoded(url.username), password: decoded(url.password) } : undefined;
+  let auth = '';
+  for (let connects = 1; ; connects++) {
+    const r = await connectOnce(url, auth, creds, o);
+    if (!('reconnect' in r)) return r;
+    if (connects >= MAX_CONNECTS) throw new RtmpPublishError('RTMP authentication failed (the server asked again)', true);
+    auth = r.reconnect;
+  }
+}
+
+function connectOnce(
+  url: URL,
+  auth: string,
+  creds: { user: string; password: string } | undefined,
+  o: RtmpPublishOptions,
+): Promise<RtmpPublication | { reconnect: string }> {
+  const { app, stream, tcUrl } = rtmpTarget(url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const secure = url.protocol === 'rtmps:';
+  const port = url.port ? Number(url.port) : secure ? 443 : 1935;
+  const session = new RtmpPublishSession({ app, stream, tcUrl, auth, creds, hevc: o.hevc });
+
+  return new Promise((resolve, reject) => {
+    const socket: net.Socket = secure
+      ? // Ingest servers behind a CDN's own name have real certificates; a site's own server signs its own. As ffmpeg's push, unchecked.
+        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
+      : net.connect({ host, port });
+    socket.setNoDelay(true);
+    let chunkSize = 128;
+    const send = (ms: RtmpMessage[]) => {
+      for (const m of ms) {
+        if (socket.destroyed) return;
+        socket.write(encodeChunks(m, chunkSize));
+        if (m.type === RtmpType.setChunkSize) chunkSize = PUBLISH_CHUNK_SIZE;
+      }
+    };
+
+    /** Before publishing: the step waited for, and the deadline for its answer. */
+    let waiting = 'the handshake';
+    let timer = setTimeout(() => fail(`no answer to ${waiting} within ${o.timeoutMs} ms`), o.timeoutMs);
+    const waitFor = (what: string) => {
+      waiting = what;
+      clearTimeout(timer);
+      timer = setTimeout(() => fail(`no answer to ${what} within ${o.timeoutMs} ms`), o.timeoutMs);
+    };
+    let settled = false;
+    /** The server sent its handshake. */
+    let answered = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      o.signal?.removeEventListener('abort', onAbort);
+    };
+    const fail = (reason: string, refusal?: PublishRefusal) => {
+      if (settled) return;
+      settle();
+      socket.destroy();
+      reject(new RtmpPublishError(reason, !!refusal?.auth));
+    };
+    const onAbort = () => fail('stopped');
+    if (o.signal?.aborted) return onAbort();
+    o.signal?.addEventListener('abort', onAbort, { once: true });
+
+    // After publishing: why it ended.
+    let endReason: string | undefined;
+    let resolveEnded!: (why: string) => void;
+    const ended = new Promise<string>((r) => (resolveEnded = r));
+    const end = (why: string) => {
+      endReason ??= why;
+      socket.destroy();
+    };
+    socket.on('close', () => {
+      fail(answered ? 'connection closed by the server' : 'connection closed before the handshake');
+      resolveEnded(endReason ?? 'connection closed by the server');
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      const words = err.code ? `${err.code} ${err.message}` : err.message;
+      fail(words);
+      endReason ??= words;
+    });
+
+    // A server that stopped reading (its TCP window shut) leaves the socket open for ever: watched here.
+    const stallMs = o.stallMs ?? 10_000;
+    let lastBuffered = 0;
+    let stuckSince: number | undefined;
+    const watchdog = setInterval(() => {
+      const now = socket.writableLength;
+      stuckSince = now > 0 && now >= lastBuffered ? (stuckSince ?? performance.now()) : undefined;
+      lastBuffered = now;
+      if (stuckSince !== undefined && performance.now() - stuckSince >= stallMs) end(`the server took nothing for ${stallMs} ms`);
+    }, Math.min(1000, stallMs / 4));
+    watchdog.unref();
+    ended.then(() => clearInterval(watchdog), () => undefined);
+
+    const publication = (streamId: number): RtmpPublication => ({
+      write(flv) {
+        if (socket.destroyed) return;
+        // Our own muxer's output: a throw here would be a bug, not the network's doing.
+        for (const t of flvMessages(flv)) {
+          const csid = t.type === RtmpType.audio ? PublishCsid.audio : t.type === RtmpType.video ? PublishCsid.video : PublishCsid.data;
+          socket.write(encodeChunks({ csid, type: t.type, streamId, timestamp: t.timestamp, payload: t.payload }, chunkSize));
+        }
+      },
+      buffered: () => socket.writableLength,
+      ended,
+      close(graceMs = 1000) {
+        if (socket.destroyed) return ended.then(() => undefined);
+        endReason ??= 'stopped';
+        send(session.closing());
+        socket.end();
+        const force = setTimeout(() => socket.destroy(), graceMs);
+        return ended.then(() => clearTimeout(force));
+      },
+    });
+
+    let handshake: Uint8Array | undefined = new Uint8Array(0);
+    const reader = new RtmpChunkReader();
+    socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(handshakeC0C1()));
+    socket.on('data', (data: Buffer) => {
+      if (socket.destroyed) return;
+      let rest: Uint8Array = data;
+      if (handshake) {
+        answered = true;
+        const had = handshake.length;
+        handshake = Buffer.concat([handshake, rest]);
+        if (handshake[0] !== RTMP_VERSION) return fail('not an RTMP server (handshake)');
+        // C2 as soon as S1 is in: a server may hold S2 until it has C2.
+        if (had < 1 + HANDSHAKE_SIZE && handshake.length >= 1 + HANDSHAKE_SIZE) socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
+        if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
+        rest = handshake.subarray(1 + 2 * HANDSHAKE_SIZE);
+        handshake = undefined;
+        send(session.opening());
+        waitFor('connect');
+      }
+      send(session.bytesReceived(rest.length));
+      let messages: RtmpMessage[];
+      try {
+        messages = reader.push(rest);
+      } catch (err) {
+        if (!(err instanceof RtmpError)) throw err;
+        const words = `not an RTMP server (${err.message.replace(/^rtmp: /, '')})`;
+        if (settled) return end(words);
+        return fail(words);
+      }
+      for (const m of messages) {
+        const step = session.receive(m);
+        send(step.send);
+        const out = step.outcome;
+        if (!out) continue;
+        if ('reconnect' in out) {
+          if (settled) return end('the server asked for a login again');
+          settle();
+          socket.destroy();
+          return resolve({ reconnect: out.reconnect });
+        }
+        if ('refused' in out) {
+          if (settled) return end(out.refused.reason);
+          return fail(out.refused.reason, out.refused);
+        }
+        settle();
+        resolve(publication(out.streamId));
+      }
+      // The server is answering: the deadline runs again for the next answer (createStream's, publish's).
+      if (!settled && messages.length) waitFor(waiting);
+    });
+  });
+}
