@@ -42,15 +42,6 @@ export function transcodeH264Args(o: TranscodeH264Options): string[] {
   return args;
 }
 
-/**
- * A channel's CDN push (EnableCdn, CdnUrl): the hub's FLV (stdin) copied, not transcoded, to an
- * RTMP(S) ingest point. `-rw_timeout` ends a run whose server stopped reading, so the supervisor
- * starts another.
- */
-export function cdnPushArgs(url: string): string[] {
-  return ['-hide_banner', '-nostats', '-loglevel', 'error', '-f', 'flv', '-i', 'pipe:0', '-map', '0', '-c', 'copy', '-rw_timeout', '10000000', '-f', 'flv', url];
-}
-
 export interface PullOptions {
   /** The protocols ffmpeg may open for the source (PULL_PROTOCOLS of its scheme); the input script's pipe is added. */
   protocols: string;

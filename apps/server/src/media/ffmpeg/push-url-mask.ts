@@ -2,8 +2,8 @@
  * A CDN push address as logs may show it. For an RTMP ingest the stream key (the path after the
  * app, and any query) is the password: whoever has it publishes on the channel's CDN account, so a
  * log line, which more people read than the channel's settings, shows neither it nor a user part.
- * ffmpeg echoes its output address in its errors ("rtmp://host/app/KEY: Connection refused"), so its
- * words go through maskPushUrl too.
+ * The reason a push ended may repeat the address or the key (a server's refusal, an error that names
+ * the address), so those words go through maskPushUrl too.
  */
 
 /** `rtmp://user:pw@host/app/KEY?x` → `rtmp://host/app/***`; anything not of that shape → `***`. */
