@@ -17,7 +17,7 @@ export function SearchAllModal({ open, onClose }: { open: boolean; onClose: () =
   return (
     <Modal open={open} title={t('search.title')} footer={null} onCancel={onClose} width={640} destroyOnHidden>
       <Input.Search allowClear autoFocus placeholder={t('search.placeholder')} value={q} onChange={(e) => setQ(e.target.value)} style={{ marginBottom: 12 }} />
-      <div style={{ maxHeight: SEARCH_MODAL_MAX_HEIGHT, overflowY: 'auto' }}>
+      <div data-testid="search-all-results" style={{ maxHeight: SEARCH_MODAL_MAX_HEIGHT, overflowY: 'auto' }}>
         {entries.length === 0 ? (
           <Empty />
         ) : (
