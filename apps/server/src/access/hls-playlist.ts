@@ -5,7 +5,9 @@
  * tells a live one that runs from one that stopped or never was live: its segments, its target
  * duration, the number of its newest segment (EXT-X-MEDIA-SEQUENCE + count - 1) and URI, and
  * whether it has ended (EXT-X-ENDLIST or EXT-X-PLAYLIST-TYPE:VOD: a recording, which never changes
- * again). Pure text in, answer out.
+ * again); and what tells how far behind a live one is without waiting for it (hls-liveness.ts): each
+ * segment's duration (EXTINF) and, where EXT-X-PROGRAM-DATE-TIME is given, when the newest one ends
+ * by the source's clock. Pure text in, answer out.
  */
 
 export type HlsPlaylist =
@@ -18,6 +20,12 @@ export type HlsPlaylist =
       targetDuration?: number;
       /** What changes when a live playlist gets a new segment: the newest segment's number and URI. */
       newest: string;
+      /** The newest segment's media sequence number (EXT-X-MEDIA-SEQUENCE + segments - 1); -1 without segments. */
+      sequence: number;
+      /** Each listed segment's EXTINF in seconds, oldest first (0 where unreadable). */
+      durations: number[];
+      /** When the newest segment's media ends (ms since 1970, the source's clock): its EXT-X-PROGRAM-DATE-TIME, or the last one before it plus the durations between; undefined without one. */
+      newestEndsAt?: number;
       /** EXT-X-ENDLIST, or a VOD playlist: no segment will be added. */
       ended: boolean;
     };
@@ -37,6 +45,11 @@ export function readHlsPlaylist(text: string): HlsPlaylist {
   let ended = false;
   let inSegment = false;
   let lastUri = '';
+  const durations: number[] = [];
+  /** By EXT-X-PROGRAM-DATE-TIME: the start of the segment whose URI comes next (the tag dates it), and of the one after that (undated ones follow on). */
+  let dated: number | undefined;
+  let nextStartsAt: number | undefined;
+  let newestEndsAt: number | undefined;
   for (let i = first + 1; i < lines.length; i++) {
     const l = lines[i];
     if (l.startsWith('#EXT-X-STREAM-INF')) {
@@ -49,21 +62,42 @@ export function readHlsPlaylist(text: string): HlsPlaylist {
     } else if (l.startsWith('#EXTINF')) {
       segments++;
       inSegment = true;
+      const d = Number(l.slice('#EXTINF:'.length).split(',')[0]);
+      durations.push(Number.isFinite(d) && d > 0 ? d : 0);
+    } else if (l.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) {
+      const t = Date.parse(l.slice('#EXT-X-PROGRAM-DATE-TIME:'.length));
+      dated = Number.isFinite(t) ? t : undefined;
     } else if (l.startsWith('#EXT-X-TARGETDURATION:')) {
       const n = Number(l.slice('#EXT-X-TARGETDURATION:'.length));
       targetDuration = Number.isFinite(n) && n > 0 ? n : undefined;
     } else if (l.startsWith('#EXT-X-MEDIA-SEQUENCE:')) {
       const n = Number(l.slice('#EXT-X-MEDIA-SEQUENCE:'.length));
       sequence = Number.isSafeInteger(n) && n >= 0 ? n : 0;
+    } else if (l === '#EXT-X-DISCONTINUITY') {
+      // Times do not run on across a discontinuity: only a new EXT-X-PROGRAM-DATE-TIME dates what follows.
+      nextStartsAt = undefined;
     } else if (l === '#EXT-X-ENDLIST' || l === '#EXT-X-PLAYLIST-TYPE:VOD') {
       ended = true;
     } else if (inSegment && l !== '' && !l.startsWith('#')) {
       lastUri = l;
       inSegment = false;
+      const start = dated ?? nextStartsAt;
+      newestEndsAt = start === undefined ? undefined : start + durations[durations.length - 1] * 1000;
+      nextStartsAt = newestEndsAt;
+      dated = undefined;
     }
   }
   if (master) return { kind: 'master' };
-  return { kind: 'media', segments, targetDuration, newest: segments ? `${sequence + segments - 1} ${lastUri}` : '', ended };
+  return {
+    kind: 'media',
+    segments,
+    targetDuration,
+    newest: segments ? `${sequence + segments - 1} ${lastUri}` : '',
+    sequence: segments ? sequence + segments - 1 : -1,
+    durations,
+    ...(newestEndsAt === undefined ? {} : { newestEndsAt }),
+    ended,
+  };
 }
 
 /** Whether the bytes so far (at least the first few) begin as a playlist would: "#EXTM3U", maybe after a BOM or blank lines. */

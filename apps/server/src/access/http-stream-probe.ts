@@ -7,8 +7,9 @@
  *   media playlist must list a segment and be live: one that has ended (EXT-X-ENDLIST, VOD) is a
  *   recording, not a camera; a live one must get a new segment within 1.5 target durations, as
  *   RFC 8216 6.2.1 has a server publish one (a source that stopped leaves its last playlist served
- *   unchanged: only a second look tells), so the probe reads it again every half target duration
- *   until it changes (its deadline pushed back for that long);
+ *   unchanged). What the earlier looks at the address saw decides that at once where it can
+ *   (hls-liveness.ts); else the probe reads it again every half target duration until it can (its
+ *   deadline pushed back for that long, and its caller told it only waits: onWait);
  * - MPEG-TS over HTTP (sync byte 0x47), or anything else not named .flv/.m3u8 and not a web page:
  *   left to ffmpeg, which demuxes more than this knows.
  * Redirects are followed (5 at most, http and https only, as ffmpeg's protocol whitelist allows);
@@ -21,6 +22,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Reason } from '@opencvr/shared';
 import { ABORTED, answeredMiss, socketMiss, timeoutMiss, type ProbeMiss } from './rtsp/probe.js';
 import { looksLikePlaylist, readHlsPlaylist, type HlsPlaylist } from './hls-playlist.js';
+import { forgetPlaylist, lookAtPlaylist, type MediaPlaylist } from './hls-liveness.js';
 
 export interface HttpProbeResult {
   ok: boolean;
@@ -42,12 +44,10 @@ const MAX_PLAYLIST = 1 << 20;
 const HEAD_BYTES = 16;
 const MAX_REDIRECTS = 5;
 /**
- * A live playlist is watched this long at most for its next segment; one whose 1.5 target durations
- * are longer is taken as live (a probe cannot wait that long, and cameras cut segments of seconds).
+ * A live playlist is watched this long at most for its next segment; one that would need longer is
+ * taken as live (a probe cannot wait that long, and cameras cut segments of seconds).
  */
-const MAX_WATCH_MS = 30_000;
-/** RFC 8216 requires EXT-X-TARGETDURATION; a playlist without it is watched as if it said this. */
-const DEFAULT_TARGET_DURATION_S = 10;
+export const MAX_WATCH_MS = 30_000;
 
 /** The FLV file header's signature: an HTTP-FLV server sends it first, and then tags for as long as it runs. */
 const isFlv = (b: Uint8Array) => b.length >= 3 && b[0] === 0x46 && b[1] === 0x4c && b[2] === 0x56;
@@ -86,6 +86,9 @@ class Deadline {
 
 /** What each step of one probe shares. */
 interface Probe {
+  /** The address without credentials: what hls-liveness.ts remembers a live playlist by. */
+  address: string;
+  onWait?: () => void;
   auth: { origin: string; header: string } | undefined;
   signal: AbortSignal;
   deadline: Deadline;
@@ -144,6 +147,7 @@ async function readBody(res: http.IncomingMessage, enough: (got: Uint8Array) => 
   return Buffer.concat(parts).subarray(0, max);
 }
 
+const NO_SEGMENT: ProbeMiss = { reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } };
 const HLS_ENDED: ProbeMiss = { reason: 'the HLS playlist has ended (EXT-X-ENDLIST): a recording, not a live stream', why: { key: 'statusHlsEnded' } };
 
 /** A playlist read whole: a media playlist must list a segment and be live, a master one's first variant is fetched and must. */
@@ -151,9 +155,12 @@ async function checkPlaylist(body: Uint8Array, at: URL, status: number, p: Probe
   const list = readHlsPlaylist(new TextDecoder().decode(body));
   if (list.kind === 'not-hls') return miss(status, NOT_HLS);
   if (list.kind === 'media') {
-    if (list.segments === 0) return miss(status, { reason: 'the HLS playlist lists no segment', why: { key: 'statusHlsNoSegment' } });
-    if (list.ended) return miss(status, HLS_ENDED);
-    const stale = await watchLive(list.newest, list.targetDuration ?? DEFAULT_TARGET_DURATION_S, at, p);
+    if (list.segments === 0) return miss(status, NO_SEGMENT);
+    if (list.ended) {
+      forgetPlaylist(p.address);
+      return miss(status, HLS_ENDED);
+    }
+    const stale = await watchLive(list, at, p);
     return stale ? miss(status, stale) : OK(status);
   }
   let variant: URL | undefined;
@@ -169,27 +176,36 @@ async function checkPlaylist(body: Uint8Array, at: URL, status: number, p: Probe
 }
 
 /**
- * Reads a live playlist again every half target duration (RFC 8216 6.3.4's reload interval for an
- * unchanged one) until its newest segment is another (live: undefined) or 1.5 target durations have
- * passed since the first read (stale: why). One that ended meanwhile is a recording after all.
+ * Whether a live playlist moves (hls-liveness.ts): decided at once where the earlier looks tell, else
+ * it is read again every half target duration (RFC 8216 6.3.4's reload interval for an unchanged one)
+ * until they do (live: undefined; stale: why). One that ended meanwhile is a recording after all.
  */
-async function watchLive(newest: string, targetDurationS: number, at: URL, p: Probe): Promise<ProbeMiss | undefined> {
-  const watchMs = Math.round(targetDurationS * 1500);
-  if (watchMs > MAX_WATCH_MS) return undefined;
-  p.deadline.moveTo(watchMs + p.timeoutMs);
-  const until = performance.now() + watchMs;
+async function watchLive(list: MediaPlaylist, at: URL, p: Probe): Promise<ProbeMiss | undefined> {
   for (;;) {
-    await sleep(Math.max(0, Math.min((targetDurationS * 1000) / 2, until - performance.now())), undefined, { signal: p.signal });
+    const verdict = lookAtPlaylist(p.address, list);
+    if (verdict.kind === 'live') return undefined;
+    if (verdict.kind === 'stale') return staleMiss(verdict.seconds);
+    const waitMs = verdict.decideAt - Date.now();
+    if (waitMs > MAX_WATCH_MS) return undefined;
+    p.deadline.moveTo(waitMs + p.timeoutMs);
+    // Only a timer and a small GET now: the checker's slot can go to another channel meanwhile.
+    p.onWait?.();
+    await sleep(Math.max(0, Math.min(verdict.reloadMs, waitMs)), undefined, { signal: p.signal });
     const again = await get(at, p.auth, p.signal);
-    const list = readHlsPlaylist(new TextDecoder().decode(await readBody(again.res, () => false, MAX_PLAYLIST)));
-    if (list.kind !== 'media') return NOT_HLS;
-    if (list.ended) return HLS_ENDED;
-    if (list.newest !== newest) return undefined;
-    if (performance.now() >= until) {
-      const seconds = Math.round(watchMs / 100) / 10;
-      return { reason: `the HLS playlist did not change within ${seconds} s`, why: { key: 'statusHlsStale', vars: { seconds } } };
+    const next = readHlsPlaylist(new TextDecoder().decode(await readBody(again.res, () => false, MAX_PLAYLIST)));
+    if (next.kind !== 'media') return NOT_HLS;
+    if (next.ended) {
+      forgetPlaylist(p.address);
+      return HLS_ENDED;
     }
+    if (next.segments === 0) return NO_SEGMENT;
+    list = next;
   }
+}
+
+/** The catalogue's stale reason, for the probe and the pull source alike. */
+export function staleMiss(seconds: number): ProbeMiss {
+  return { reason: `the HLS playlist did not change within ${seconds} s`, why: { key: 'statusHlsStale', vars: { seconds } } };
 }
 
 /**
@@ -206,11 +222,11 @@ function withoutCredentials(rawUrl: string) {
   return { url, auth };
 }
 
-export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal }): Promise<HttpProbeResult> {
+export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal; onWait?: () => void }): Promise<HttpProbeResult> {
   const { url, auth } = withoutCredentials(rawUrl);
   const deadline = new Deadline(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, deadline.signal]) : deadline.signal;
-  const p: Probe = { auth, signal, deadline, timeoutMs: o.timeoutMs };
+  const p: Probe = { address: url.href, onWait: o.onWait, auth, signal, deadline, timeoutMs: o.timeoutMs };
   let status = 0;
   try {
     const answer = await get(url, auth, signal);
@@ -236,6 +252,9 @@ export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; si
     deadline.clear();
   }
 }
+
+/** What hls-liveness.ts remembers a live playlist by: its address without credentials (the probe's and the pull source's alike). */
+export const playlistAddress = (rawUrl: string) => withoutCredentials(rawUrl).url.href;
 
 /**
  * A live HLS address's media playlist as it is now (a master playlist's first variant read instead),

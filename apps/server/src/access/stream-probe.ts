@@ -36,7 +36,7 @@ export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Prom
   }
   const timeoutMs = opts.timeoutMs ?? 3000;
   if (scheme === 'http' || scheme === 'https') {
-    const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal });
+    const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal, onWait: opts.onWait });
     return result(r.ok, r, r.status);
   }
   const r = await probeRtmp(new URL(target.url), { timeoutMs, signal: opts.signal });

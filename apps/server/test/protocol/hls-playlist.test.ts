@@ -13,8 +13,8 @@ describe('readHlsPlaylist', () => {
   });
 
   it('a media playlist counts its segments; an empty live one has none', () => {
-    expect(readHlsPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\na0.ts\n#EXTINF:2.0,\na1.ts\n')).toEqual({ kind: 'media', segments: 2, targetDuration: 2, newest: '1 a1.ts', ended: false });
-    expect(readHlsPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n')).toEqual({ kind: 'media', segments: 0, targetDuration: 2, newest: '', ended: false });
+    expect(readHlsPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\na0.ts\n#EXTINF:2.0,\na1.ts\n')).toEqual({ kind: 'media', segments: 2, targetDuration: 2, newest: '1 a1.ts', sequence: 1, durations: [2, 2], ended: false });
+    expect(readHlsPlaylist('#EXTM3U\n#EXT-X-TARGETDURATION:2\n')).toEqual({ kind: 'media', segments: 0, targetDuration: 2, newest: '', sequence: -1, durations: [], ended: false });
   });
 
   it('a media playlist’s newest segment: its number from EXT-X-MEDIA-SEQUENCE and its URI (tags between EXTINF and the URI skipped)', () => {
@@ -23,7 +23,21 @@ describe('readHlsPlaylist', () => {
     // A window that slid by one: another newest segment.
     expect(readHlsPlaylist(live(42, ['s42.ts', 's43.ts', 's44.ts']))).toMatchObject({ newest: '44 s44.ts' });
     // A server that numbers nothing: the URI still tells.
-    expect(readHlsPlaylist('#EXTM3U\n#EXTINF:1,\nb.ts\n')).toEqual({ kind: 'media', segments: 1, targetDuration: undefined, newest: '0 b.ts', ended: false });
+    expect(readHlsPlaylist('#EXTM3U\n#EXTINF:1,\nb.ts\n')).toEqual({ kind: 'media', segments: 1, targetDuration: undefined, newest: '0 b.ts', sequence: 0, durations: [1], ended: false });
+  });
+
+  it('each segment’s EXTINF, and when the newest ends by EXT-X-PROGRAM-DATE-TIME (the tag dates the segment whose URI follows; undated ones run on; a discontinuity stops that)', () => {
+    const text = [
+      '#EXTM3U', '#EXT-X-TARGETDURATION:4', '#EXT-X-MEDIA-SEQUENCE:10',
+      '#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z', '#EXTINF:4.0,', 's10.ts',
+      '#EXTINF:3.5,title', 's11.ts',
+      '#EXTINF:2,', '#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:01:00Z', 's12.ts',
+    ].join('\n'); // prettier-ignore
+    expect(readHlsPlaylist(text)).toMatchObject({ sequence: 12, durations: [4, 3.5, 2], newestEndsAt: Date.parse('2026-01-01T00:01:02Z') });
+    expect(readHlsPlaylist(text + '\n#EXTINF:1,\ns13.ts\n')).toMatchObject({ newestEndsAt: Date.parse('2026-01-01T00:01:03Z') });
+    expect(readHlsPlaylist(text + '\n#EXT-X-DISCONTINUITY\n#EXTINF:1,\ns13.ts\n')).not.toHaveProperty('newestEndsAt');
+    expect(readHlsPlaylist('#EXTM3U\n#EXT-X-PROGRAM-DATE-TIME:yesterday\n#EXTINF:x,\na.ts\n')).toEqual(expect.not.objectContaining({ newestEndsAt: expect.anything() }));
+    expect(readHlsPlaylist('#EXTM3U\n#EXTINF:x,\na.ts\n')).toMatchObject({ durations: [0] });
   });
 
   it('EXT-X-ENDLIST or EXT-X-PLAYLIST-TYPE:VOD: the playlist has ended (a recording); EVENT is live', () => {

@@ -20,6 +20,7 @@ import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
 import { freePort } from '../fixtures/camera.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
 import { startTestApp, until } from '../helpers/index.js';
+import { StreamChecker, type CheckTarget } from '../../src/services/inventory/stream-checker.js';
 import { initialise } from '../api/support.js';
 
 let server: http.Server;
@@ -30,6 +31,7 @@ let closedPort: number;
 let rtmp: RtmpServerDouble;
 /** How often each live playlist was read. */
 const liveReads: Record<string, number> = {};
+const serverStart = Date.now();
 
 /**
  * Real ffmpeg plays `url` (credentials in it) until it exits: the double sends one video message and
@@ -79,6 +81,17 @@ beforeAll(async () => {
       // A live playlist: each read finds the window slid by a segment (a source cutting them as fast as it is asked).
       const n = (liveReads[req.url] = (liveReads[req.url] ?? 0) + 1);
       res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(`#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:${n}\n#EXTINF:1.0,\ns${n}.ts\n#EXTINF:1.0,\ns${n + 1}.ts\n`);
+      return;
+    }
+    const timed = /^\/hls\/(frozen|clock|dated)\/\w+\.m3u8\?t=(\d+)$/.exec(req.url ?? '');
+    if (timed) {
+      // Target duration t: frozen never changes (a stopped source); clock gets a segment every t seconds
+      // from the server's start; dated is frozen but says by EXT-X-PROGRAM-DATE-TIME that its newest just ended.
+      liveReads[req.url!] = (liveReads[req.url!] ?? 0) + 1;
+      const t = Number(timed[2]);
+      const n = timed[1] === 'clock' ? Math.floor((Date.now() - serverStart) / (t * 1000)) : 7;
+      const date = timed[1] === 'dated' ? `#EXT-X-PROGRAM-DATE-TIME:${new Date(Date.now() - t * 1000).toISOString()}\n` : '';
+      res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(`#EXTM3U\n#EXT-X-TARGETDURATION:${t}\n#EXT-X-MEDIA-SEQUENCE:${n}\n${date}#EXTINF:${t}.0,\ns${n}.ts\n`);
       return;
     }
     if (req.url === '/moved.flv') {
@@ -147,6 +160,35 @@ describe('probeStream', () => {
       why: { key: 'statusHlsStale', vars: { seconds: 1.5 } },
     });
     expect(await probeStream(`${base}/hls/vod.m3u8`)).toMatchObject({ ok: false, status: 200, why: { key: 'statusHlsEnded' } });
+  });
+
+  it('HLS: a second probe decides from the first one’s look without waiting: a playlist that moved since is live, one that did not for 1.5 target durations stale', async () => {
+    const clock = `${base}/hls/clock/a.m3u8?t=2`;
+    // First look: nothing known, so it reads until the next segment (2 s segments: within 2.5 s).
+    expect(await probeStream(clock, { timeoutMs: 1000 })).toMatchObject({ ok: true });
+    await new Promise((r) => setTimeout(r, 2500));
+    const reads = liveReads['/hls/clock/a.m3u8?t=2'];
+    const second = await probeStream(clock, { timeoutMs: 1000 });
+    expect(second).toMatchObject({ ok: true });
+    // One read, no wait (it waited half a target duration at least before).
+    expect(liveReads['/hls/clock/a.m3u8?t=2']).toBe(reads + 1);
+    expect(second.latencyMs).toBeLessThan(500);
+
+    const frozen = `${base}/hls/frozen/a.m3u8?t=1`;
+    expect(await probeStream(frozen, { timeoutMs: 1000 })).toMatchObject({ ok: false, why: { key: 'statusHlsStale', vars: { seconds: 1.5 } } });
+    await new Promise((r) => setTimeout(r, 1000));
+    const again = await probeStream(frozen, { timeoutMs: 1000 });
+    // Stale at once, for how long it has not changed at least.
+    expect(again).toMatchObject({ ok: false, why: { key: 'statusHlsStale' } });
+    expect(Number(again.why?.vars?.seconds)).toBeGreaterThanOrEqual(2.5);
+    expect(again.latencyMs).toBeLessThan(500);
+  });
+
+  it('HLS: EXT-X-PROGRAM-DATE-TIME saying the newest segment just ended is live at a first look, without waiting', async () => {
+    const r = await probeStream(`${base}/hls/dated/a.m3u8?t=4`, { timeoutMs: 1000 });
+    expect(r).toMatchObject({ ok: true });
+    expect(liveReads['/hls/dated/a.m3u8?t=4']).toBe(1);
+    expect(r.latencyMs).toBeLessThan(500);
   });
 
   it('HTTP: the channel’s credentials are sent when given', async () => {
@@ -324,6 +366,37 @@ describe('the stream checker with pulled addresses', () => {
       await t.close();
     }
   }, 40_000);
+
+  it('HLS probes that wait for a playlist’s next segment do not hold up the round: with one probe at a time, an FLV channel behind three of them is checked at once', async () => {
+    // 4 s segments: each first look at a frozen playlist waits 6 s for a segment that never comes.
+    const urls = ['a', 'b', 'c'].map((n) => `${base}/hls/frozen/round${n}.m3u8?t=4`).concat(`${base}/live.flv`);
+    const targets: CheckTarget[] = urls.map((url, i) => ({ pk: i + 1, deviceId: `d${i + 1}`, channelId: '1', url, username: '', password: '' }));
+    const results: { pk: number; ok: boolean; key?: string; at: number }[] = [];
+    const checker = new StreamChecker(
+      {
+        listTargets: async () => targets,
+        setOnline: async (pk, ok, why) => (results.push({ pk, ok, key: why?.key, at: Date.now() }), false),
+        subscribe: () => () => {},
+        probe: probeStream,
+        log: { info: () => {}, warn: () => {} },
+      },
+      { intervalSeconds: 1, concurrency: 1 },
+    );
+    const started = Date.now();
+    checker.start();
+    try {
+      await until(() => results.some((r) => r.pk === 4), 5000, { what: 'the FLV channel checked' });
+      expect(results.find((r) => r.pk === 4)).toMatchObject({ ok: true });
+      // Its turn is 750 ms into the round; it waited for no HLS probe (those end 6 s after their start).
+      expect(results.find((r) => r.pk === 4)!.at - started).toBeLessThan(2500);
+      expect(results.filter((r) => r.pk < 4)).toEqual([]);
+      // The HLS ones still end with the right answer.
+      await until(() => [1, 2, 3].every((pk) => results.some((r) => r.pk === pk)), 15_000, { what: 'the HLS channels checked' });
+      for (const pk of [1, 2, 3]) expect(results.find((r) => r.pk === pk)).toMatchObject({ ok: false, key: 'statusHlsStale' });
+    } finally {
+      await checker.stop();
+    }
+  }, 30_000);
 
   it('a channel whose stream is live is not probed: a source serving one client at a time stays online while it plays', async () => {
     // ffmpeg as an RTMP server takes one client: a probe beside the playing stream was refused, and the

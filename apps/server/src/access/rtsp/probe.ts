@@ -30,6 +30,11 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** Aborting closes the socket at once (reason "aborted"). */
   signal?: AbortSignal;
+  /**
+   * Called once the probe is only waiting (a live HLS playlist's next segment, http-stream-probe.ts):
+   * the caller may count it out of its concurrency bound, as it holds no connection and little work.
+   */
+  onWait?: () => void;
 }
 
 export interface ProbeResult {

@@ -8,7 +8,8 @@
  * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
  * in a lane of their own (stream-recovery.ts says why); the round skips a channel probed less than
  * half an interval ago. A channel whose stream is live (a viewer, the recorder) is online without a
- * probe: its source is delivering; one whose stream is being opened waits for its next turn.
+ * probe: its source is delivering; one whose stream is being opened waits for its next turn. A probe
+ * that only waits (a live HLS playlist's next segment: onWait) no longer counts against the bounds.
  * stop() leaves no timer and no socket.
  */
 import type { Kysely } from 'kysely';
@@ -302,13 +303,27 @@ export class StreamChecker {
     const abort = new AbortController();
     this.probedAt.set(pk, Date.now());
     let outcome: { ok: boolean; answered: boolean } | undefined;
+    // A probe that only waits (a live HLS playlist's next segment) gives its slot back: a source with
+    // 10 s segments held one for up to 15 s, and enough of them held up the round for everyone else.
+    let counted = true;
+    const release = () => {
+      if (!counted) return;
+      counted = false;
+      this.inLane[lane]--;
+      this.perEndpoint.set(endpoint, (this.perEndpoint.get(endpoint) ?? 1) - 1);
+      if (!this.perEndpoint.get(endpoint)) this.perEndpoint.delete(endpoint);
+    };
+    const onWait = () => {
+      release();
+      if (this.running) this.pump();
+    };
     const done = (async () => {
       const stream = this.deps.streamState?.(pk);
       if (stream === 'connecting') return;
       const r =
         stream === 'live'
           ? LIVE
-          : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal });
+          : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal, onWait });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
@@ -327,9 +342,7 @@ export class StreamChecker {
       })
       .finally(() => {
         this.inFlight.delete(pk);
-        this.inLane[lane]--;
-        this.perEndpoint.set(endpoint, (this.perEndpoint.get(endpoint) ?? 1) - 1);
-        if (!this.perEndpoint.get(endpoint)) this.perEndpoint.delete(endpoint);
+        release();
         if (!this.running) return;
         for (const f of this.recovery.record(pk, outcome, Date.now())) if (f !== pk) this.follow.add(f);
         this.pump();
