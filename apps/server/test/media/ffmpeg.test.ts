@@ -28,6 +28,14 @@ describe('ffmpeg command lines', () => {
         '-g 30 -bf 0 -x264-params aud=1:repeat-headers=1 -threads 2 -fps_mode passthrough -f h264 pipe:1',
     );
   });
+
+  it('for playback: no probing (and no +nobuffer, which would drop what the probe read), steady parameter sets', () => {
+    expect(transcodeH264Args({ input: 'h264', noProbe: true, steadyHeaders: true }).join(' ')).toBe(
+      '-hide_banner -nostats -loglevel error -flags low_delay -probesize 32 -analyzeduration 0 -f h264 -i pipe:0 -map 0:v:0 -an -sn -dn ' +
+        '-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -profile:v high -crf 23 ' +
+        '-g 50 -bf 0 -x264-params aud=1:repeat-headers=1:chromaloc=0 -fps_mode passthrough -f h264 pipe:1',
+    );
+  });
 });
 
 describe('Supervisor', () => {

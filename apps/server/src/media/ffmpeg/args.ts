@@ -18,9 +18,17 @@ export interface TranscodeH264Options {
   /**
    * Start on the first picture instead of probing seconds of input first (-probesize 32
    * -analyzeduration 0): the raw stream's parameter sets say all ffmpeg needs, and a recording played
-   * back at a low bit rate would otherwise wait for ffmpeg's 5 s of analysis.
+   * back at a low bit rate would otherwise wait for ffmpeg's 5 s of analysis. Without +nobuffer then:
+   * that flag throws away the packets the probe read (a whole first GOP of H.264 input, measured), and
+   * the pictures left would be given the first pictures' times.
    */
   noProbe?: boolean;
+  /**
+   * Parameter sets that do not follow the input's chroma siting (x264 chromaloc=0, which leaves it
+   * out of the VUI): inputs of either codec then give the same SPS (a playback across a codec change
+   * runs on with one init).
+   */
+  steadyHeaders?: boolean;
 }
 
 /**
@@ -29,14 +37,15 @@ export interface TranscodeH264Options {
  * output picture the time of its input picture.
  */
 export function transcodeH264Args(o: TranscodeH264Options): string[] {
-  const args = ['-hide_banner', '-nostats', '-loglevel', 'error', '-fflags', '+nobuffer', '-flags', 'low_delay'];
-  if (o.noProbe) args.push('-probesize', '32', '-analyzeduration', '0');
+  const args = ['-hide_banner', '-nostats', '-loglevel', 'error'];
+  if (o.noProbe) args.push('-flags', 'low_delay', '-probesize', '32', '-analyzeduration', '0');
+  else args.push('-fflags', '+nobuffer', '-flags', 'low_delay');
   args.push('-f', o.input, '-i', 'pipe:0', '-map', '0:v:0', '-an', '-sn', '-dn');
   if (o.maxHeight) args.push('-vf', `scale=-2:'min(${o.maxHeight},ih)'`);
   args.push('-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-profile:v', 'high');
   if (o.bitrateKbps) args.push('-b:v', `${o.bitrateKbps}k`, '-maxrate', `${o.bitrateKbps}k`, '-bufsize', `${o.bitrateKbps * 2}k`);
   else args.push('-crf', '23');
-  args.push('-g', String(o.gop ?? 50), '-bf', '0', '-x264-params', 'aud=1:repeat-headers=1');
+  args.push('-g', String(o.gop ?? 50), '-bf', '0', '-x264-params', `aud=1:repeat-headers=1${o.steadyHeaders ? ':chromaloc=0' : ''}`);
   if (o.threads) args.push('-threads', String(o.threads));
   args.push('-fps_mode', 'passthrough', '-f', 'h264', 'pipe:1');
   return args;

@@ -137,6 +137,31 @@ export async function scanSegment(file: string, prior?: SegmentLayout): Promise<
   }
 }
 
+/** The init (ftyp + moov) of a segment file, read box by box from its start up to the moov. */
+export async function readSegmentInit(file: string): Promise<InitInfo> {
+  const fh = await fs.open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    for (let pos = 0; pos < size; ) {
+      const h = boxHeader(await readAt(fh, pos, 16), 0, Math.min(16, size - pos));
+      if (!h || pos + h.size > size) break;
+      if (h.type === 'moov') {
+        if (h.size > MAX_BOX) throw new SegmentFormatError(file, 'moov too large');
+        try {
+          return readInit(new Uint8Array(await readAt(fh, pos, h.size)));
+        } catch (err) {
+          throw new SegmentFormatError(file, (err as Error).message);
+        }
+      }
+      if (h.type === 'moof' || h.type === 'mdat') break;
+      pos += h.size;
+    }
+    throw new SegmentFormatError(file, 'no init segment');
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Scans with a per-file cache (size + mtime); bounded to `max` files, least recently used out first. */
 export class SegmentReader {
   private cache = new Map<string, SegmentLayout>();
@@ -160,6 +185,16 @@ export class SegmentReader {
     this.cache.set(file, layout);
     while (this.cache.size > this.max) this.cache.delete(this.cache.keys().next().value!);
     return layout;
+  }
+
+  /**
+   * The tracks of `file` (its init): the cached layout's, else read from the head of the file (ftyp
+   * and moov; no fragment is read). A file's init never changes, so any cached scan answers.
+   */
+  async info(file: string): Promise<InitInfo> {
+    const cached = this.cache.get(file);
+    if (cached) return cached.info;
+    return readSegmentInit(file);
   }
 
   forget(file: string) {

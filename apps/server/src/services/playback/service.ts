@@ -51,20 +51,38 @@ export class PlaybackService {
     return this.recording.segmentsBetween(channelPk, from, to);
   }
 
-  /** Wall clock (ms) of the sync fragment playback of `from` starts at, and the end of what exists up to `to`. */
+  /**
+   * Wall clock (ms) of the sync fragment playback of `from` starts at, the end of what exists up to
+   * `to`, and whether any of it is H.265 (then the H.264 leg is offered: WS_FMP4_H264).
+   */
   async startOf(channelPk: number, from: number, to: number): Promise<{ startAt: number; endAt: number; hevc: boolean } | undefined> {
     const segs = await this.segments(channelPk, new Date(from), new Date(to));
     let startAt: number | undefined;
-    let hevc = false;
     for await (const p of fragmentsBetween(this.reader, segs, from, to)) {
       startAt = p.wallStart;
-      // The video the playback starts with: H.265 gets the H.264 leg's URL too (WS_FMP4_H264).
-      hevc = p.layout.info.tracks.some((t) => t.kind === 'video' && /^(hvc1|hev1)/.test(t.codecString || t.entry));
       break;
     }
     if (startAt === undefined) return undefined;
     const last = segs[segs.length - 1];
-    return { startAt, endAt: Math.min(to, last.endAt.getTime()), hevc };
+    return { startAt, endAt: Math.min(to, last.endAt.getTime()), hevc: await this.holdsHevc(segs) };
+  }
+
+  /**
+   * Some segment of the range has H.265 video, not only the first: a camera switched codec inside the
+   * range, and a browser without H.265 needs the H.264 leg when playback reaches that part. Only the
+   * inits are read (a few KB each), and the search stops at the first H.265 one.
+   */
+  private async holdsHevc(segs: readonly SegmentFile[]): Promise<boolean> {
+    for (const seg of segs) {
+      let info;
+      try {
+        info = await this.reader.info(seg.file);
+      } catch {
+        continue; // unreadable: playback skips it as well
+      }
+      if (info.tracks.some((t) => t.kind === 'video' && /^(hvc1|hev1)/.test(t.codecString || t.entry))) return true;
+    }
+    return false;
   }
 
   /** `lang`: the language of the socket's words (the opener's). */

@@ -7,8 +7,8 @@
  * before the time (a new 'init', so the player starts a fresh timeline).
  *
  * Attached with `h264` (the WS_FMP4_H264 URL, for a browser without H.265), the same paced init and
- * fragments go through a PlaybackTranscoder instead of straight to the socket: one ffmpeg per run,
- * ended by a seek's new run and by close().
+ * fragments go through a PlaybackTranscoder instead of straight to the socket: one ffmpeg per run
+ * (and per part of a recording whose video changes inside it), ended by a seek's new run and by close().
  */
 import fs from 'node:fs/promises';
 import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
@@ -310,8 +310,18 @@ export class PlaybackSession {
         })) {
           if (epoch !== this.epoch || this.closed) return false;
           let newBlock = p.firstOfSegment;
-          if (!init || !sameInit(init, p.layout.init)) {
+          let fresh = false;
+          if (init && this.transcoder && !sameInit(init, p.layout.init)) {
+            // The recording's tracks changed (a camera switched codec) under the H.264 leg: its output
+            // runs on with one init and one timeline (transcoder.ts), so the play head and times do too.
+            init = p.layout.init;
+            tracks = chooseTracks(p.layout.info);
+            this.transcoder.init(init, { continues: true });
+            this.stats.inits++;
+            newBlock = true;
+          } else if (!init || !sameInit(init, p.layout.init)) {
             // First init, or the tracks changed: the player starts a fresh MediaSource and timeline.
+            fresh = true;
             init = p.layout.init;
             tracks = chooseTracks(p.layout.info);
             retimer = new Retimer();
@@ -337,7 +347,8 @@ export class PlaybackSession {
             }
             this.stats.inits++;
             newBlock = true;
-          } else if (lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
+          }
+          if (!fresh && lastWallEnd !== undefined && p.wallStart - lastWallEnd > gapMs) {
             this.send(JSON.stringify({ type: 'gap', from: lastWallEnd, to: p.wallStart }));
             newBlock = true;
           }

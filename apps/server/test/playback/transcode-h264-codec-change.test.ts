@@ -1,0 +1,152 @@
+/**
+ * A recording that starts H.264 and turns H.265 (a camera switched codec) through the H.264 leg: the
+ * two GStreamer cameras (H.264+AAC, H.265+AAC, same size) recorded at once, then the index made one
+ * channel's recording: the H.264 camera's first segments, the H.265 camera's after them. The answer
+ * offers WS_FMP4_H264 although the range starts H.264; the leg sends one init (avc1+mp4a) and H.264
+ * throughout, decoded by ffmpeg without an error, its picture times running on across the change
+ * with no gap (ffprobe of what the socket sent), through two ffmpeg runs (one per part).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
+import { initialise } from '../api/support.js';
+import { startCamera } from '../fixtures/camera.js';
+import { addCamera, channelPk } from '../recording/support.js';
+import { playbackOf } from '../../src/services/playback/index.js';
+import { decodeErrors, ffprobeJson, playWs, stampOf } from './support.js';
+
+let t: TestApp;
+let admin: string;
+let dev: string;
+let tmp: string;
+/** Wall clock: the H.264 part [from, change), the H.265 part [resume, to) (the hole between is skipped). */
+let range: { from: number; change: number; resume: number; to: number };
+
+beforeAll(async () => {
+  const avc = await startCamera({ codec: 'h264', audio: 'aac' });
+  const hevc = await startCamera({ codec: 'h265', audio: 'aac' });
+  t = await startTestApp({ listen: true });
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'playback-codec-change-'));
+  try {
+    admin = await initialise(t);
+    await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
+    await t.ctx.recording.ready;
+    dev = await addCamera(t, admin, avc.url);
+    const added = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam H.265', DeviceType: 'RTSP', RtspUrl: hevc.url } });
+    const other = added.json().EasyDarwin.Body.DeviceID as string;
+    const [pkA, pkB] = [await channelPk(t, dev), await channelPk(t, other)];
+    for (const d of [dev, other]) {
+      const res = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${d}&channel=1`, headers: { token: admin } });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    }
+    const rowsOf = (pk: number) => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
+    await until(async () => (await rowsOf(pkA)).length >= 3 && (await rowsOf(pkB)).length >= 5, 40000);
+    for (const d of [dev, other]) await t.app.inject({ url: `/api/v1/realtimerecord/stop?device=${d}&channel=1`, headers: { token: admin } });
+    await sleep(500);
+    // Channel A keeps its first two segments (H.264); the H.265 camera's segments that start after
+    // them become A's too; the rest of A goes.
+    const a = await rowsOf(pkA);
+    const keep = a.slice(0, 2);
+    const change = new Date(keep[1].end_at).getTime();
+    const later = (await rowsOf(pkB)).filter((r) => new Date(r.start_at).getTime() >= change);
+    expect(later.length).toBeGreaterThanOrEqual(1);
+    await t.ctx.db.deleteFrom('recordings').where('id', 'in', a.slice(2).map((r) => r.id)).execute();
+    await t.ctx.db.updateTable('recordings').set({ channel_pk: pkA }).where('id', 'in', later.map((r) => r.id)).execute();
+    range = { from: new Date(keep[0].start_at).getTime(), change, resume: new Date(later[0].start_at).getTime(), to: new Date(later.at(-1)!.end_at).getTime() };
+  } finally {
+    await avc.stop();
+    await hevc.stop();
+  }
+}, 120000);
+afterAll(async () => {
+  await t?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const get = (url: string) => t.app.inject({ url, headers: { token: admin } });
+
+async function openPlayback(fromMs: number, toMs: number) {
+  const res = await get(`/api/v1/devices/record/playback?channel=${dev}:1&stime=${stampOf(fromMs)}&etime=${stampOf(toMs)}&protocol=ws_m4s`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().EasyDarwin.Body as { URL: string; URLs: Record<string, string>; request_id: string };
+}
+
+/** Presentation times (s) of the video frames ffprobe reads in `file`, in order. */
+function videoTimes(file: string): number[] {
+  const out = execFileSync('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file], { encoding: 'utf8' });
+  return out
+    .split('\n')
+    .map((l) => Number.parseFloat(l))
+    .filter((n) => Number.isFinite(n));
+}
+
+describe('H.264 then H.265 in one range, over the H.264 leg', () => {
+  it('the plain URL sends the recording as stored: an avc1 init, then an hvc1 init at the change', async () => {
+    const body = await openPlayback(Math.ceil(range.from / 1000) * 1000, Math.floor(range.to / 1000) * 1000);
+    const played = await playWs(t.baseUrl!, body.URL, { stop: (p) => p.messages.filter((m) => m.type === 'init').length >= 2, timeoutMs: 40000 });
+    const mimes = played.messages.filter((m) => m.type === 'init').map((m) => String(m.mime));
+    expect(mimes[0]).toMatch(/avc1/);
+    expect(mimes[1]).toMatch(/hvc1|hev1/);
+    played.ws.close();
+  }, 60000);
+
+  it('offers WS_FMP4_H264 though the range starts H.264, and plays H.264 throughout with one init and no gap', async () => {
+    const from = Math.ceil(range.from / 1000) * 1000;
+    const to = Math.floor(range.to / 1000) * 1000;
+    const body = await openPlayback(from, to);
+    expect(body.URLs.WS_FMP4_H264).toBe(body.URL.replace('.mp4?', '_h264.mp4?'));
+    const played = await playWs(t.baseUrl!, body.URLs.WS_FMP4_H264, { timeoutMs: 60000 });
+    expect(played.messages.at(-1)).toMatchObject({ type: 'state', state: 'ended' });
+    const inits = played.messages.filter((m) => m.type === 'init');
+    expect(inits, JSON.stringify(played.messages)).toHaveLength(1);
+    expect(inits[0].mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-f]{6},mp4a\.40\.2"$/);
+    // One ffmpeg per part: H.264 in, then H.265 in.
+    expect(playbackOf(t.ctx, t.app.log).get(body.request_id)?.transcoding?.ffmpegRuns).toBe(2);
+
+    const file = path.join(tmp, 'across.mp4');
+    fs.writeFileSync(file, Buffer.concat(played.binary));
+    expect(decodeErrors(file)).toBe('');
+    const probe = ffprobeJson(file);
+    expect(probe.streams.filter((s) => s.codec_name !== 'aac').map((s) => s.codec_name)).toEqual(['h264']);
+    const times = videoTimes(file);
+    // 15 fps: no step between pictures longer than a few frame times, across the change included.
+    const steps = times.slice(1).map((x, i) => x - times[i]);
+    expect(Math.max(...steps), JSON.stringify(steps)).toBeLessThan(0.25);
+    expect(Math.min(...steps)).toBeGreaterThan(0);
+    // The pictures cover both parts (the hole between them skipped, as playback does; 1.5 s spare for
+    // the seconds rounding).
+    const seconds = (range.change - from + to - range.resume) / 1000;
+    expect(times.at(-1)! - times[0]).toBeGreaterThan(seconds - 1.5);
+    expect(times.length).toBeGreaterThan((seconds - 1.5) * 15 * 0.9);
+    played.ws.close();
+  }, 90000);
+
+  it('a seek into the H.265 part starts a new run there, H.264 as well', async () => {
+    const body = await openPlayback(Math.ceil(range.from / 1000) * 1000, Math.floor(range.to / 1000) * 1000);
+    const id = body.request_id;
+    let socket: { close(): void } | undefined;
+    let inits = 0;
+    const done = playWs(t.baseUrl!, body.URLs.WS_FMP4_H264, {
+      timeoutMs: 40000,
+      onOpen: (ws) => (socket = ws),
+      stop: (p) => {
+        inits = p.messages.filter((m) => m.type === 'init').length;
+        return false;
+      },
+    });
+    await until(() => inits >= 1, 20000);
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=seek&time=${stampOf(range.change + 1000)}`)).statusCode).toBe(200);
+    expect((await get(`/api/v1/playbackspeed?request_id=${id}&speed=2`)).statusCode).toBe(200);
+    const played = await done;
+    expect(played.messages.filter((m) => m.type === 'init').map((m) => String(m.mime).slice(0, 24))).toEqual(['video/mp4; codecs="avc1.', 'video/mp4; codecs="avc1.']);
+    const lastInit = played.binary.map((b) => b.toString('latin1', 4, 8)).lastIndexOf('ftyp');
+    const file = path.join(tmp, 'seek.mp4');
+    fs.writeFileSync(file, Buffer.concat(played.binary.slice(lastInit)));
+    expect(decodeErrors(file)).toBe('');
+    expect(ffprobeJson(file).streams.some((s) => s.codec_name === 'h264')).toBe(true);
+    socket?.close();
+  }, 60000);
+});
