@@ -15,7 +15,10 @@
  *   says so (REASONS.pullHevcFlvNeedsFfmpeg61) instead of ffmpeg's "not implemented";
  * - a live HLS playlist that stopped advancing: ffmpeg waits on it (no output) and a retry would
  *   replay its last segments; the run's end records the newest segment, the next run starts after it
- *   or, with none newer, fails with statusHlsStale without running ffmpeg (hls-played.ts).
+ *   or, with none newer, fails with statusHlsStale without running ffmpeg (hls-played.ts);
+ * - a live HLS playlist is judged before ffmpeg starts: a stale one fails with statusHlsStale and no
+ *   ffmpeg, so a stopped source's last segments are never shown as live; while a run plays, one that
+ *   has not moved for 1.5 target durations ends the run with statusHlsStale (hls-pull-watch.ts).
  */
 import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
 import { reason, type Reason } from '@opencvr/shared';
@@ -24,7 +27,8 @@ import { pullArgs, pullInputScript } from '../ffmpeg/args.js';
 import { Supervisor } from '../ffmpeg/supervisor.js';
 import { ffmpegHasHevcInFlv } from '../ffmpeg/version.js';
 import { readMediaPlaylist } from '../../access/http-stream-probe.js';
-import { hlsResume, hlsRunEnded, isHlsAddress } from './hls-played.js';
+import { hlsRunEnded, isHlsAddress } from './hls-played.js';
+import { HlsPullWatch } from './hls-pull-watch.js';
 import { PULL_PROTOCOLS, pullUrl, PullUrlError, type PullUrl } from './pull-url.js';
 
 export interface FfmpegPullOptions {
@@ -60,8 +64,8 @@ export class FfmpegPullSource implements MediaSource {
   private stopped = false;
   private hevcInFlv = true;
   private url?: PullUrl;
-  /** The address is a live HLS playlist: runs resume after the segments already played (hls-played.ts). */
-  private hls = false;
+  /** The address is a live HLS playlist: judged before a run and while it plays (hls-pull-watch.ts). */
+  private hls?: HlsPullWatch;
   /** How long reading the playlist may take before a run (and at its end). */
   private static readonly PLAYLIST_TIMEOUT_MS = 5000;
   /** Runs of ffmpeg, units given to the hub, whether the audio is being encoded to AAC. */
@@ -85,9 +89,9 @@ export class FfmpegPullSource implements MediaSource {
     }
     if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
     void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
-    this.hls = isHlsAddress(this.url.url);
+    if (isHlsAddress(this.url.url)) this.hls = new HlsPullWatch(this.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS);
     this.lastOutputAt = Date.now();
-    if (this.hls) void this.resumeHls();
+    if (this.hls) void this.startHls(this.hls);
     else this.spawn();
     this.watchdog = setInterval(() => this.watch(), 1000);
     this.watchdog.unref();
@@ -102,20 +106,21 @@ export class FfmpegPullSource implements MediaSource {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.watchdog);
+    this.hls?.stop();
     void this.supervisor?.stop();
     this.supervisor = undefined;
   }
 
-  /** Before an HLS run: a playlist unchanged since the last run ended is stale; one that advanced plays from its first new segment. */
-  private async resumeHls() {
-    const url = this.url!;
-    const resume = hlsResume(url.display, await readMediaPlaylist(url.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS));
-    if (this.stopped) return;
-    if (resume.kind === 'stale') {
-      this.fail(`the HLS playlist did not change within ${resume.seconds} s`, { key: 'statusHlsStale', vars: { seconds: resume.seconds } });
+  /** An HLS run starts only on a playlist that moves, after the segments already played, and is watched while it plays. */
+  private async startHls(watch: HlsPullWatch) {
+    const start = await watch.beforeRun();
+    if (!start || this.stopped) return;
+    if (start.kind === 'stale') {
+      this.fail(start.words, start.why);
       return;
     }
-    this.spawn(resume.kind === 'from' ? resume.liveStartIndex : undefined);
+    this.spawn(start.liveStartIndex);
+    watch.watch(start.targetS, (words, why) => this.fail(words, why));
   }
 
   private spawn(hlsLiveStartIndex?: number) {
