@@ -27,6 +27,7 @@ describe('withChunkTimeout', () => {
     expect(err).toBeInstanceOf(ChunkLoadError);
     expect(err.name).toBe('ChunkLoadError');
     expect(err.message).toContain('120000');
+    expect(err.failure).toBe('timeout');
     expect(err.code).toBeUndefined();
   });
 
@@ -47,6 +48,7 @@ describe('withChunkTimeout', () => {
     ).catch((e: unknown) => e as ChunkLoadError);
     expect(err).toBeInstanceOf(ChunkLoadError);
     expect(err.message).toContain('Failed to fetch dynamically imported module');
+    expect(err.failure).toBe('script');
     expect(err.code).toBeUndefined();
   });
 
@@ -56,6 +58,7 @@ describe('withChunkTimeout', () => {
       (e: unknown) => e as ChunkLoadError,
     );
     expect(err).toBeInstanceOf(ChunkLoadError);
+    expect(err.failure).toBe('css');
     expect(err.code).toBe('CSS_CHUNK_LOAD_FAILED');
   });
 

@@ -23,8 +23,13 @@ const enUS: typeof zhCN = {
     requestFailed: 'Request failed',
     badAnswer: 'The server answered in an unexpected format',
     chunkFailed: 'Failed to load the page',
+    chunkTimeout: 'The page did not finish loading within {{seconds}} s. Check the network, then reload',
+    chunkCss: 'The page styles failed to load. Reload the page',
+    chunkScript: 'The page code failed to load (the network dropped, or the console was updated on the server). Reload the page',
     pageFailed: 'Something went wrong on this page',
     reload: 'Reload',
+    filters: 'Filters',
+    moreActions: 'More actions',
   },
   login: {
     subtitle: 'Video surveillance platform',

@@ -22,8 +22,13 @@ const zhCN = {
     requestFailed: '请求失败',
     badAnswer: '服务器返回的数据格式不正确',
     chunkFailed: '页面资源加载失败',
+    chunkTimeout: '页面资源 {{seconds}} 秒内没有加载完成，请检查网络后重新加载',
+    chunkCss: '页面样式加载失败，请重新加载',
+    chunkScript: '页面代码加载失败（网络中断，或服务器上的控制台已更新），请重新加载',
     pageFailed: '页面出错了',
     reload: '重新加载',
+    filters: '筛选',
+    moreActions: '更多操作',
   },
   login: {
     subtitle: '视频监控管理平台',

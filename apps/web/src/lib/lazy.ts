@@ -5,12 +5,18 @@
 import { createElement, lazy, useState, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
 import { CHUNK_LOAD_TIMEOUT_MS } from '@opencvr/shared';
 
+/** Why a chunk did not load: it took longer than the timeout, its stylesheet failed, or its script did. */
+export type ChunkFailure = 'timeout' | 'css' | 'script';
+
 export class ChunkLoadError extends Error {
+  /** CSS_CHUNK_LOAD_FAILED for a stylesheet (spec 8); none otherwise. */
   code?: string;
-  constructor(message: string, code?: string) {
+  failure: ChunkFailure;
+  constructor(message: string, failure: ChunkFailure) {
     super(message);
     this.name = 'ChunkLoadError';
-    this.code = code;
+    this.failure = failure;
+    if (failure === 'css') this.code = 'CSS_CHUNK_LOAD_FAILED';
   }
 }
 
@@ -25,7 +31,7 @@ export function isCssChunkFailure(text: string): boolean {
 
 export function withChunkTimeout<T>(load: () => Promise<T>, ms = CHUNK_LOAD_TIMEOUT_MS): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ChunkLoadError(`Loading chunk timed out after ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new ChunkLoadError(`Loading chunk timed out after ${ms} ms`, 'timeout')), ms);
     load().then(
       (m) => {
         clearTimeout(timer);
@@ -34,7 +40,7 @@ export function withChunkTimeout<T>(load: () => Promise<T>, ms = CHUNK_LOAD_TIME
       (err: unknown) => {
         clearTimeout(timer);
         const text = err instanceof Error ? err.message : String(err);
-        reject(new ChunkLoadError(text, isCssChunkFailure(text) ? 'CSS_CHUNK_LOAD_FAILED' : undefined));
+        reject(new ChunkLoadError(text, isCssChunkFailure(text) ? 'css' : 'script'));
       },
     );
   });

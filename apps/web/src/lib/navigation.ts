@@ -16,6 +16,11 @@ export async function navigateTo(to: string): Promise<void> {
   else window.location.assign(to);
 }
 
+/** Loads the console again from the server (after a chunk failed to load: the build may be newer). */
+export function reloadPage(): void {
+  window.location.reload();
+}
+
 export function currentPath(): string {
   return window.location.pathname;
 }
