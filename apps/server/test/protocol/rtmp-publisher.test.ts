@@ -106,6 +106,17 @@ describe('openRtmpPublish', () => {
     pub.write(writes[1]); // after the end: nothing, no throw
   });
 
+  it('a server that stops reading ends the publication after the stall time', async () => {
+    server = await startRtmpServer({ app: 'live', published: [], stopReadingAfterPublish: true });
+    const pub = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 5000, stallMs: 500 });
+    const { writes } = flvWrites('live-h264-aac.mp4');
+    // Enough to fill both sockets' kernel buffers, so bytes stay queued here.
+    while (pub.buffered() < 1024 * 1024) for (const w of writes.slice(1)) pub.write(w);
+    const started = performance.now();
+    expect(await pub.ended).toBe('the server took nothing for 500 ms');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+
   it('RTMPS: the same publish inside TLS (a self-signed certificate, not checked)', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtmps-'));
     try {

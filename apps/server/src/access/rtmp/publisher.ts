@@ -133,14 +133,17 @@ function connectOnce(
       endReason ??= words;
     });
 
-    // A server that stopped reading (its TCP window shut) leaves the socket open for ever: watched here.
+    // A server that stopped reading (its TCP window shut) leaves the socket open for ever: watched
+    // here by what the kernel took (bytesWritten counts the queued bytes too), not by the queue's
+    // size, which also grows while a slow server still reads.
     const stallMs = o.stallMs ?? 10_000;
-    let lastBuffered = 0;
+    const taken = () => socket.bytesWritten - socket.writableLength;
+    let lastTaken = 0;
     let stuckSince: number | undefined;
     const watchdog = setInterval(() => {
-      const now = socket.writableLength;
-      stuckSince = now > 0 && now >= lastBuffered ? (stuckSince ?? performance.now()) : undefined;
-      lastBuffered = now;
+      const now = taken();
+      stuckSince = socket.writableLength > 0 && now === lastTaken ? (stuckSince ?? performance.now()) : undefined;
+      lastTaken = now;
       if (stuckSince !== undefined && performance.now() - stuckSince >= stallMs) end(`the server took nothing for ${stallMs} ms`);
     }, Math.min(1000, stallMs / 4));
     watchdog.unref();
