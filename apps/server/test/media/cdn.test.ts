@@ -140,6 +140,18 @@ describe('CDN push', () => {
     expect(logged.join('\n')).not.toMatch(/S3CRETKEY|pa55/);
   }, 60_000);
 
+  it('a refused login waits the longest back-off (30 s) before the next try', async () => {
+    const dev = await addCamera(api);
+    const logged = pushLog(api);
+    double = await startRtmpServer({ app: 'live', published: [], llnwAuth: { user: 'pub', password: 'right' } });
+    const url = double.url('live/KEY').replace('rtmp://', 'rtmp://pub:wrong@');
+    expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
+    const ended = await until(() => logged.find((l) => l.startsWith('cdn push: ended')), 20_000, { what: 'the refused push logged' });
+    expect(ended).toContain('RTMP authentication failed (authmod=llnw)');
+    expect(ended).toContain('"restartInMs":30000');
+    expect(double.publishes).toEqual([]);
+  }, 60_000);
+
   it('logs neither the stream key nor a password of the CDN address when the push fails', async () => {
     const dev = await addCamera(api);
     const logged = pushLog(api);

@@ -125,6 +125,9 @@ class CdnPush {
       reason = await pub.ended;
     } catch (err) {
       reason = err instanceof Error ? err.message : String(err);
+      // A refused login fails the same way until someone edits the address; asked again each second,
+      // a server may lock the account: straight to the longest wait.
+      if (err instanceof RtmpPublishError && err.auth) this.delayMs = this.deps.restartMaxMs ?? 30_000;
     }
     this.detach();
     if (this.stopped) return;
