@@ -45,7 +45,9 @@ describe('RtmpPublishSession', () => {
 
   it('releaseStream, FCPublish, createStream, then publish(key, live) on the new stream; media only after Publish.Start', () => {
     const session = new RtmpPublishSession(target());
+    expect(session.awaiting).toBe('connect');
     const { afterConnect, afterCreate } = upToPublish(session);
+    expect(session.awaiting).toBe('publish');
     expect(commands(afterConnect.send)).toEqual([
       ['releaseStream', 2, null, 'key?sign=1'],
       ['FCPublish', 3, null, 'key?sign=1'],
@@ -58,6 +60,7 @@ describe('RtmpPublishSession', () => {
     // FCPublish's own answer is not the one awaited.
     expect(session.receive(fromServer(0, 'onFCPublish', 0, null, { code: 'NetStream.Publish.Start' })).outcome).toBeUndefined();
     expect(session.receive(fromServer(7, 'onStatus', 0, null, { level: 'status', code: 'NetStream.Publish.Start' })).outcome).toEqual({ publishing: true, streamId: 7 });
+    expect(session.awaiting).toBeUndefined();
     expect(commands(session.closing())).toEqual([
       ['FCUnpublish', 6, null, 'key?sign=1'],
       ['deleteStream', 7, null, 7],

@@ -80,7 +80,7 @@ describe('openRtmpPublish', () => {
     await pub.close();
   });
 
-  it('a wrong password, a missing login and a refused publish reject with the reason', async () => {
+  it('a wrong password, a missing login, a refused or unanswered publish reject with the reason', async () => {
     server = await startRtmpServer({ app: 'live', published: [], adobeAuth: { user: 'pub', password: PASSWORD }, badNames: ['TAKEN'] });
     const wrong = await openRtmpPublish(new URL(server.url('live/KEY').replace('rtmp://', 'rtmp://pub:nope@')), { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(wrong).toBeInstanceOf(RtmpPublishError);
@@ -94,6 +94,11 @@ describe('openRtmpPublish', () => {
     expect(taken).toMatchObject({ message: 'RTMP publish refused: NetStream.Publish.BadName', auth: false });
     const app = await openRtmpPublish(new URL(server.url('nope/KEY')), { timeoutMs: 5000 }).catch((e: unknown) => e);
     expect(app).toMatchObject({ message: 'RTMP connect refused: NetConnection.Connect.Rejected' });
+    await server.close();
+
+    server = await startRtmpServer({ app: 'live', published: [], silentPublish: true });
+    const silent = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 300 }).catch((e: unknown) => e);
+    expect(silent).toMatchObject({ message: 'no answer to publish within 300 ms' });
   });
 
   it('a server that closes mid-stream ends the publication with that reason', async () => {

@@ -69,12 +69,20 @@ const refused = (what: string, code: string): PublishStep => ({ send: [], outcom
 export class RtmpPublishSession {
   private streamId?: number;
   private publishing = false;
+  private connected = false;
   /** The server's Window Acknowledgement Size, and the bytes received since the last acknowledgement. */
   private window = 0;
   private received = 0;
   private total = 0;
 
   constructor(private readonly target: PublishTarget) {}
+
+  /** The command whose answer is awaited, for a timeout's words. */
+  get awaiting(): 'connect' | 'createStream' | 'publish' | undefined {
+    if (this.publishing) return undefined;
+    if (this.streamId !== undefined) return 'publish';
+    return this.connected ? 'createStream' : 'connect';
+  }
 
   /** What goes right after the handshake: our chunk size, then connect (the login's parameters on app and tcUrl). */
   opening(): RtmpMessage[] {
@@ -114,6 +122,7 @@ export class RtmpPublishSession {
     const code = typeof info?.code === 'string' ? info.code : '';
     if (name === '_error' && tx === TX.connect) return this.connectRefused(code, typeof info?.description === 'string' ? info.description : '');
     if (name === '_result' && tx === TX.connect) {
+      this.connected = true;
       const t = this.target;
       // releaseStream and FCPublish: Adobe's and Wowza's ingest expect them (others answer _error or nothing; either is fine).
       return {

@@ -218,7 +218,7 @@ function connectOnce(
         resolve(publication(out.streamId));
       }
       // The server is answering: the deadline runs again for the next answer (createStream's, publish's).
-      if (!settled && messages.length) waitFor(waiting);
+      if (!settled && messages.length) waitFor(session.awaiting ?? waiting);
     });
   });
 }
