@@ -1,0 +1,82 @@
+/**
+ * A pulled live HLS channel whose source has stopped (its last playlist still served, unchanged): the
+ * viewer sees why (statusHlsStale, in the console's language) and none of its old segments is played
+ * as live; when the source cuts segments again, the player plays. A real HTTP server serves segments
+ * ffmpeg wrote and a playlist the test moves.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { expectAdvancing, openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+const SEGMENTS = 40;
+const WINDOW = 3;
+test.describe.configure({ mode: 'serial', timeout: 150_000 });
+
+test.describe('a pulled HLS channel whose source stopped', () => {
+  let dir = '';
+  let admin: Session;
+  let dev = '';
+  let server: http.Server;
+  /** Segments 0..end-1 exist; the playlist lists the last WINDOW. */
+  let end = WINDOW;
+  const fetched: string[] = [];
+  let cutting: NodeJS.Timeout | undefined;
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-hls-'));
+    execFileSync('ffmpeg', [
+      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-t', String(SEGMENTS),
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p',
+      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(dir, 'seg%d.ts'), path.join(dir, 'written.m3u8'),
+    ]); // prettier-ignore
+    server = http.createServer((req, res) => {
+      const name = (req.url ?? '/').split('?')[0].slice(1);
+      if (name === 'live.m3u8') {
+        const first = end - WINDOW;
+        const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
+        for (let i = first; i < end; i++) lines.push('#EXTINF:1.000000,', `seg${i}.ts`);
+        res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(lines.join('\n') + '\n');
+        return;
+      }
+      const n = /^seg(\d+)\.ts$/.exec(name);
+      if (!n || Number(n[1]) >= end) {
+        res.writeHead(404).end();
+        return;
+      }
+      fetched.push(name);
+      res.writeHead(200, { 'Content-Type': 'video/mp2t' }).end(fs.readFileSync(path.join(dir, name)));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const api = await playwright.request.newContext({ baseURL });
+    admin = await adminSession(api);
+    dev = await addRtspDevice(api, admin.Token, `E2E HLS ${RUN}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}/live.m3u8`);
+    await api.dispose();
+  });
+  test.afterAll(async () => {
+    clearInterval(cutting);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the player says the playlist is not updated and plays none of it; once segments come again, it plays', async ({ page }) => {
+    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toContainText(/HLS播放列表[\d.]+秒内没有更新（直播源可能已停止）/, { timeout: 20_000 });
+    expect(fetched).toEqual([]);
+
+    // The source is back: a segment a second.
+    cutting = setInterval(() => end < SEGMENTS && end++, 1000);
+    await expectAdvancing(player.locator('video'), 'HLS player');
+    await expect(player).toHaveAttribute('data-phase', 'playing');
+    // Only segments cut after it came back were fetched.
+    expect(fetched.filter((s) => Number(/\d+/.exec(s)![0]) < WINDOW)).toEqual([]);
+  });
+});
