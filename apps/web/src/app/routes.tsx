@@ -18,6 +18,7 @@ export interface RouteDef {
   layout: 'bare' | 'main';
   /** Video pages show the video sidebar. */
   sider?: boolean;
+  /** The page stays mounted (hidden, its effects stopped) while others show: see KeepAliveOutlet. */
   keepAlive?: boolean;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   page?: LazyExoticComponent<ComponentType<any>>;
@@ -142,6 +143,12 @@ export const ROUTES: RouteDef[] = [
 /** The route definition a path belongs to, if any. */
 export function findRoute(pathname: string): RouteDef | undefined {
   return ROUTES.find((r) => matchPath({ path: r.path, end: true }, pathname));
+}
+
+/** The key a keep-alive page is kept under (its route's path pattern); undefined for other pages. */
+export function keepAliveKey(pathname: string): string | undefined {
+  const r = findRoute(pathname);
+  return r?.keepAlive ? r.path : undefined;
 }
 
 export function isKnownPath(pathname: string): boolean {

@@ -1,10 +1,11 @@
 /** The console frame: top bar, the video sidebar on video pages, and the page. */
 import { Suspense, useEffect } from 'react';
 import { Flex, Layout, theme } from 'antd';
-import { Outlet, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { useUi } from '../../lib/stores/ui';
 import { PageLoading } from '../PageLoading';
 import { findRoute } from '../routes';
+import { KeepAliveOutlet } from './KeepAliveOutlet';
 import { SiderToggle } from './SiderToggle';
 import { TopBar } from './TopBar';
 import { VideoSider } from './VideoSider';
@@ -65,7 +66,7 @@ export default function AppLayout() {
         */}
         <Layout.Content style={{ minWidth: 0, paddingInlineStart: sider && !isMobile ? triggerWidth : 0 }}>
           <Suspense fallback={<PageLoading />}>
-            <Outlet />
+            <KeepAliveOutlet />
           </Suspense>
         </Layout.Content>
       </Layout>
