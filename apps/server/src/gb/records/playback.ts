@@ -12,12 +12,17 @@
  *
  * Audio is left out: a device's G.711 cannot be played by Media Source, and AAC squeezed by a scale
  * would not play either; the init message says so.
+ *
+ * Attached with `h264` (URLs.WS_FMP4_H264, answered when the device's stream is H.265), the video goes
+ * through the platform playback's PlaybackTranscoder instead (one ffmpeg; a seek starts a new run,
+ * keyframes only above TRANSCODE_FULL_SPEED_MAX, as the device's Scale is in the timestamps).
  */
 import { MANSRTSP_CONTENT_TYPE, mansrtspPause, mansrtspResume, mansrtspScale, mansrtspSeek, parseMansrtspResponse } from '@opencvr/manscdp';
-import type { AccessUnit, Track } from '@opencvr/codec';
+import type { AccessUnit, Track, VideoCodec } from '@opencvr/codec';
 import { reason as reasonText, type Lang, type Reason } from '@opencvr/shared';
 import type { MediaSource } from '../../media/hub.js';
 import { WsFmp4Output, type WsLike } from '../../media/outputs/ws-fmp4.js';
+import { MAX_FULL_SPEED, PlaybackTranscoder, type PlaybackTranscoderOptions } from '../../services/playback/transcoder.js';
 import type { GbDialog } from '../invite/dialog.js';
 import { GbRecordsError, mediaFailure } from './errors.js';
 import { Rescaler } from './rescale.js';
@@ -41,6 +46,8 @@ export interface DevicePlaybackDeps {
   stallMs?: number;
   /** The language of the socket's state reasons (the opener's; default zh-CN). */
   lang?: Lang;
+  /** ffmpeg and encoder settings of the H.264 leg (attach with h264). */
+  transcode?: Omit<PlaybackTranscoderOptions, 'onFailed'>;
   onClose?(): void;
 }
 
@@ -57,6 +64,10 @@ export class DevicePlaybackSession {
   reason?: Reason;
   private socket?: DevicePlaybackSocket;
   private output?: WsFmp4Output;
+  /** The H.264 leg, when the socket asked for it (instead of `output`). */
+  private transcoder?: PlaybackTranscoder;
+  /** Waiting for the device's first video track (videoCodec). */
+  private codecWaiters: ((codec: VideoCodec | undefined) => void)[] = [];
   private source?: MediaSource;
   private dialog?: GbDialog;
   private deviceEnded?: Reason;
@@ -66,6 +77,8 @@ export class DevicePlaybackSession {
   /** Units from the last keyframe before the socket came. */
   private early: { track: number; unit: AccessUnit }[] = [];
   private readonly rescaler = new Rescaler();
+  /** The state message of an end that came before the socket. */
+  private last?: string;
   private cseq = 0;
   /** Recording time (ms from `from`) where the current run began (0, or a seek's target). */
   private runBase = 0;
@@ -98,6 +111,30 @@ export class DevicePlaybackSession {
     return Math.min(this.to, this.from + this.runBase + this.rescaler.runSeconds * 1000);
   }
 
+  /** The H.264 leg's work (undefined on the plain path). */
+  get transcoding() {
+    return this.transcoder?.stats;
+  }
+
+  /**
+   * The codec of the device's video: at once when known, else when its first track comes, undefined
+   * after `waitMs` or when the session ends first.
+   */
+  videoCodec(waitMs: number): Promise<VideoCodec | undefined> {
+    const known = this.videoTracks.find((t) => t.kind === 'video');
+    if (known?.kind === 'video') return Promise.resolve(known.codec);
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(undefined), waitMs);
+      const done = (codec: VideoCodec | undefined) => {
+        clearTimeout(timer);
+        this.codecWaiters = this.codecWaiters.filter((w) => w !== done);
+        resolve(codec);
+      };
+      this.codecWaiters.push(done);
+    });
+  }
+
   /** Sends the INVITE; resolves once the device answered it, rejects with the cause otherwise. */
   start(): Promise<void> {
     const ready = new Promise<void>((resolve, reject) => this.readyWaiters.push({ resolve, reject }));
@@ -126,13 +163,37 @@ export class DevicePlaybackSession {
     return ready;
   }
 
-  attach(ws: DevicePlaybackSocket) {
+  /**
+   * `h264`: the video transcoded to H.264 (a browser without H.265); `busy`: no H.264 leg may start
+   * now (the bound on ffmpegs): the socket is told why and closed.
+   */
+  attach(ws: DevicePlaybackSocket, { h264 = false, busy }: { h264?: boolean; busy?: Reason } = {}) {
     if (this.socket || this.closed) throw new Error('session already has a socket');
     this.socket = ws;
-    this.output = new WsFmp4Output(ws, { maxBufferedBytes: 8 * 1024 * 1024, fragmentSeconds: 0.5 });
+    if (this.state === 'ended') {
+      this.sayLast();
+      return;
+    }
+    if (h264 && busy) {
+      this.reason = busy;
+      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(busy) }));
+      this.close();
+      return;
+    }
+    if (h264) {
+      this.transcoder = new PlaybackTranscoder(ws, {
+        ...this.deps.transcode,
+        onFailed: (reason, detail) => {
+          this.deps.log?.warn({ session: this.id, detail }, 'gb records: the H.264 transcoder failed');
+          this.reason = reason;
+          this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
+          this.close();
+        },
+      });
+    } else this.output = new WsFmp4Output(ws, { maxBufferedBytes: 8 * 1024 * 1024, fragmentSeconds: 0.5 });
     if (this.state === 'waiting') this.state = 'playing';
-    if (this.videoTracks.length) this.output.tracks(this.videoTracks);
-    for (const e of this.early.splice(0)) this.output.unit(e.track, e.unit);
+    if (this.videoTracks.length) this.announce(false);
+    for (const e of this.early.splice(0)) this.out(e.track, e.unit);
     this.notify();
   }
 
@@ -168,7 +229,7 @@ export class DevicePlaybackSession {
     if (this.state === 'paused' || this.state === 'ended') this.state = 'playing';
     this.lastUnitAt = Date.now();
     // A fresh init: the player starts a new timeline at the new place, as after a seek of the platform's playback.
-    if (this.output && this.videoTracks.length) this.output.tracks(this.videoTracks);
+    if (this.videoTracks.length) this.announce(false);
     this.notify();
   }
 
@@ -177,6 +238,8 @@ export class DevicePlaybackSession {
     this.state = 'closed';
     clearInterval(this.stallTimer);
     this.source?.stop();
+    this.transcoder?.close();
+    for (const w of [...this.codecWaiters]) w(undefined);
     for (const w of this.readyWaiters.splice(0)) w.reject(this.reason ? new GbRecordsError(this.reason) : new Error('playback closed'));
     const ws = this.socket;
     this.socket = undefined;
@@ -211,7 +274,22 @@ export class DevicePlaybackSession {
       this.videoTracks.push(t);
     });
     this.early = [];
-    this.output?.tracks(this.videoTracks);
+    const video = this.videoTracks[0];
+    if (video?.kind === 'video') for (const w of [...this.codecWaiters]) w(video.codec);
+    // The device's stream changed inside the run: the H.264 leg runs on (transcoder.ts), the plain output starts anew.
+    if (this.videoTracks.length) this.announce(true);
+  }
+
+  /** The tracks to the socket's output: a new run (`continues` false: the start, a seek) or a change inside it. */
+  private announce(continues: boolean) {
+    if (this.transcoder) this.transcoder.tracks(this.videoTracks, { continues });
+    else this.output?.tracks(this.videoTracks);
+  }
+
+  private out(track: number, unit: AccessUnit) {
+    // Above 4× the pictures between keyframes stay out of ffmpeg (the Scale is in the timestamps).
+    if (this.transcoder) this.transcoder.unit(track, unit, this.speed > MAX_FULL_SPEED);
+    else this.output?.unit(track, unit);
   }
 
   private onUnit(track: number, unit: AccessUnit) {
@@ -221,8 +299,8 @@ export class DevicePlaybackSession {
     this.stats.units++;
     const { pts, dts } = this.rescaler.map(unit.pts, unit.dts);
     const out: AccessUnit = { ...unit, pts, dts };
-    if (this.output) {
-      this.output.unit(t, out);
+    if (this.output || this.transcoder) {
+      this.out(t, out);
       return;
     }
     // Before the socket: keep from the last keyframe, so the player starts on a picture.
@@ -237,7 +315,6 @@ export class DevicePlaybackSession {
     this.reason = ended ?? why;
     clearInterval(this.stallTimer);
     this.source?.stop();
-    const text = (r: Reason) => reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
     if (!this.invited) {
       for (const w of this.readyWaiters.splice(0)) w.reject(new GbRecordsError(why));
       this.close();
@@ -245,10 +322,26 @@ export class DevicePlaybackSession {
     }
     this.deps.log?.info({ session: this.id, reason: this.reason.key, vars: this.reason.vars }, 'gb records: device playback ended');
     this.state = 'ended';
+    for (const w of [...this.codecWaiters]) w(undefined);
     // The socket's words are in the opener's language (the device's own phrases inside stay as written).
-    this.send(JSON.stringify(ended ? { type: 'state', state: 'ended', reason: text(ended) } : { type: 'state', state: 'stopped', reason: text(why) }));
-    // Let the last fragments and the message go out, then close the socket (the session goes with it).
+    this.last = JSON.stringify(ended ? { type: 'state', state: 'ended', reason: this.text(ended) } : { type: 'state', state: 'stopped', reason: this.text(why) });
+    // No socket yet (the answer waited for the codec): the one that comes is told (attach); the
+    // service's minute without a socket closes the session otherwise.
+    if (!this.socket) return;
+    // The transcoder's last pictures go out before the player hears of the end (ffmpeg gets end of input).
+    const written = this.transcoder ? Promise.race([this.transcoder.finish(), new Promise<void>((r) => setTimeout(r, 3000).unref())]) : Promise.resolve();
+    void written.then(() => this.sayLast());
+  }
+
+  /** The end's message, then (once it and the last fragments went out) the socket's and the session's close. */
+  private sayLast() {
+    if (this.last) this.send(this.last);
     setTimeout(() => this.close(), 200).unref();
+  }
+
+  /** A catalogue reason in the opener's language. */
+  private text(r: Reason): string {
+    return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
   }
 
   private send(data: string) {

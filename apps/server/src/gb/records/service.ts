@@ -121,6 +121,13 @@ export class GbRecords {
     return this.sessions.get(id);
   }
 
+  /** Device playbacks through their H.264 leg (an ffmpeg each), counted against the platform's bound. */
+  get transcoding() {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.transcoding && !s.closed) n++;
+    return n;
+  }
+
   /** Starts a download (s=Download); resolves once the device accepted the INVITE. */
   async download(t: RecordTarget & { speed: number; name: string }): Promise<DeviceDownload> {
     this.sweep();

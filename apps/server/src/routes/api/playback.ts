@@ -19,6 +19,7 @@ import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { playbackOf, SPEEDS } from '../../services/playback/index.js';
+import { streamKey } from '../../services/media/streams.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
 import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
 import { refOf } from './records.js';
@@ -31,6 +32,8 @@ const tags = ['playback'];
 const stamp = z.string().trim().regex(/^\d{14}$/, schemaReason('format', { format: 'YYYYMMDDHHmmss' }));
 /** Longest range one playback or download may cover. */
 const MAX_RANGE_MS = 7 * 86400_000;
+/** How long a device playback's answer waits for the codec of the device's stream (live's variantUrls waits as long). */
+const DEVICE_CODEC_WAIT_MS = 4000;
 
 function timeOf(field: string, s: string): number {
   const d = parseLocalStamp(s);
@@ -135,6 +138,15 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     });
   });
 
+  /** The video codec of the channel's running live stream (main or sub), if one runs. */
+  function liveVideoCodec(channelPk: number) {
+    for (const flow of [0, 1] as const) {
+      const video = ctx.streams.hubs.get(streamKey(channelPk, flow))?.tracks.find((t) => t.kind === 'video');
+      if (video?.kind === 'video') return video.codec;
+    }
+    return undefined;
+  }
+
   /** A playback of the recording kept on the channel's GB device: the same socket and controls. */
   async function openDevicePlayback(req: FastifyRequest, c: Channel, from: number, to: number) {
     const d = await gbDeviceOf(ctx, c);
@@ -147,9 +159,14 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     }
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
+    // An H.265 recording gets the H.264 leg as the platform's own do. Its codec shows in the device's
+    // stream (PS names it; the SDP answer does not), which starts right after the INVITE: waited for
+    // a little; else the codec the channel's live stream has, when one runs.
+    const codec = (await session.videoCodec(DEVICE_CODEC_WAIT_MS)) ?? liveVideoCodec(c.id);
+    const h264 = codec === 'h265' ? { WS_FMP4_H264: ws.replace('.mp4?', '_h264.mp4?') } : {};
     return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
       URL: ws,
-      URLs: { WS_FMP4: ws },
+      URLs: { WS_FMP4: ws, ...h264 },
       request_id: session.id,
       StartAt: localStamp(new Date(from)),
       EndAt: localStamp(new Date(to)),

@@ -3,8 +3,9 @@
  * answers). The token is signed for "playback:<id>"; without one, the session's own user (by its
  * login token) may connect. One socket per session; closing it ends the session. A socket let in by
  * a play token is closed at the token's expiry (token-expiry.ts), which ends the session too.
- * /ws_m4s/playback/<request id>_h264.mp4 (URLs.WS_FMP4_H264 of an H.265 recording, same token) plays
- * the same session with its video transcoded to H.264, for browsers without H.265.
+ * /ws_m4s/playback/<request id>_h264.mp4 (URLs.WS_FMP4_H264 of an H.265 recording, the platform's or
+ * a GB device's; same token) plays the same session with its video transcoded to H.264, for browsers
+ * without H.265. Both kinds of legs count against one bound (PlaybackService.transcodeSlot).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -22,13 +23,12 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const playback = playbackOf(ctx, app.log);
   /** The platform's own playback session, or one of a recording kept on a GB device (same protocol). */
   const sessionOf = (id: string) => playback.get(id) ?? gbRecordsOf(ctx).get(id);
+  playback.otherLegs = () => gbRecordsOf(ctx).transcoding;
 
   async function authorize(req: FastifyRequest<{ Params: { name: string } }>) {
     const id = idOf(req.params.name);
     const session = id ? sessionOf(id) : undefined;
     if (!id || !session) throw notFound('playbackSession');
-    // A GB device's recording comes as the device sends it: only the platform's own can be transcoded.
-    if (wantsH264(req.params.name) && !playback.get(id)) throw notFound('playbackSession');
     if (session.attached) throw duplicate('playbackSocket');
     const playToken = (req.query as Record<string, unknown>)?.play_token;
     if (typeof playToken === 'string' && playToken) {
@@ -65,8 +65,9 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
       socket.on('error', done);
       socket.on('message', () => undefined);
       const own = playback.get(id);
-      if (own && wantsH264(req.params.name)) own.attach(socket, { h264: true });
-      else session.attach(socket);
+      if (!wantsH264(req.params.name)) session.attach(socket);
+      else if (own) own.attach(socket, { h264: true });
+      else session.attach(socket, { h264: true, busy: playback.transcodeSlot() });
     },
   );
 }

@@ -7,7 +7,7 @@
  * steered by request_id; one ends when its socket closes, or 60 s after it was made if no socket came.
  */
 import crypto from 'node:crypto';
-import type { Lang } from '@opencvr/shared';
+import type { Lang, Reason } from '@opencvr/shared';
 import type { RecordingService, SegmentFile } from '../recording/service.js';
 import { BoxError } from '@opencvr/fmp4';
 import { planJoin, planProgressive, type JoinedMp4 } from './join.js';
@@ -103,10 +103,7 @@ export class PlaybackService {
       followPollMs: this.opts.followPollMs,
       followGraceMs: this.opts.followGraceMs,
       lang,
-      transcodeSlot: () => {
-        const max = this.opts.maxTranscodes ?? 4;
-        return this.transcoding >= max ? { key: 'playbackTranscodeBusy', vars: { max } } : undefined;
-      },
+      transcodeSlot: () => this.transcodeSlot(),
       onClose: () => {
         clearTimeout(timer);
         this.sessions.delete(id);
@@ -119,6 +116,18 @@ export class PlaybackService {
     this.sessions.set(id, session);
     return session;
   }
+
+  /**
+   * Why another H.264 leg may not start now (maxTranscodes of them run, the platform's and those
+   * `otherLegs` counts: a GB device's playbacks), or undefined.
+   */
+  transcodeSlot(): Reason | undefined {
+    const max = this.opts.maxTranscodes ?? 4;
+    return this.transcoding + (this.otherLegs?.() ?? 0) >= max ? { key: 'playbackTranscodeBusy', vars: { max } } : undefined;
+  }
+
+  /** H.264 legs running elsewhere that share the bound (set by the media routes: device playbacks). */
+  otherLegs?: () => number;
 
   get(id: string): PlaybackSession | undefined {
     return this.sessions.get(id);

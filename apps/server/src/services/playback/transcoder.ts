@@ -64,6 +64,9 @@ const sameAudio = (a: Track[], b: Track[]) =>
     return t.kind === 'audio' && u.kind === 'audio' && t.codec === u.codec && t.sampleRate === u.sampleRate && t.channels === u.channels && sameBytes(t.config, u.config);
   });
 
+const sameTracks = (a: Track[], b: Track[]) =>
+  a.length === b.length && a.every((t, i) => (t.kind === 'video' ? b[i].kind === 'video' && sameVideo(t, b[i] as VideoTrack) : sameAudio([t], [b[i]])));
+
 export class PlaybackTranscoder {
   private reader = new Fmp4StreamReader();
   private output: WsFmp4Output;
@@ -72,6 +75,7 @@ export class PlaybackTranscoder {
   /** Every ffmpeg still running (the part being fed and those writing out their last pictures). */
   private legs = new Set<Leg>();
   /** The input's tracks (reader order): the video index goes to ffmpeg, AAC audio straight out. */
+  private input: Track[] = [];
   private videoIndex = -1;
   private audio: Track[] = [];
   private audioIndex = new Map<number, number>();
@@ -107,9 +111,13 @@ export class PlaybackTranscoder {
     this.consume(bytes, speed > MAX_FULL_SPEED);
   }
 
-  /** The input's tracks as access units come (a device's stream): a change continues the run. */
+  /**
+   * The input's tracks as access units come (a device's stream). `continues`: a change inside the run
+   * (the same tracks again change nothing); else a new run.
+   */
   tracks(tracks: Track[], { continues = false }: { continues?: boolean } = {}) {
     if (this.closed) return;
+    if (continues && this.leg && sameTracks(this.input, tracks)) return;
     this.start(tracks, continues);
   }
 
@@ -151,6 +159,7 @@ export class PlaybackTranscoder {
   }
 
   private start(tracks: Track[], continues: boolean) {
+    this.input = tracks;
     const audio: Track[] = [];
     this.audioIndex.clear();
     tracks.forEach((t, i) => {
