@@ -154,3 +154,16 @@ it('a brand-new start on a stale playlist plays none of its old segments: the st
     hub.stop();
   }
 }, 60_000);
+
+it('the wait for a first look’s next segment is not cut short by the no-media watchdog (no ffmpeg runs yet): the reason is the stale one', async () => {
+  // 1.5 s of waiting for the next segment against a 0.5 s no-media limit (checked every second).
+  const hub = hubOf('frozenlong', 500);
+  const src = source('frozenlong');
+  try {
+    await until(() => hub.why !== undefined, 20_000, { what: 'a reason' });
+    expect(hub.why).toMatchObject({ key: 'statusHlsStale' });
+    expect(src.fetched).toEqual([]);
+  } finally {
+    hub.stop();
+  }
+}, 30_000);

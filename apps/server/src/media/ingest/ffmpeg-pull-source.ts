@@ -224,7 +224,8 @@ export class FfmpegPullSource implements MediaSource {
   private watch() {
     const limit = this.opts.mediaTimeoutMs ?? 15_000;
     const seconds = Math.round(limit / 1000);
-    if (!this.stopped && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
+    // Only while ffmpeg runs: before an HLS run the playlist is judged first (its wait has its own bound).
+    if (!this.stopped && this.supervisor && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
   }
 
   private fail(words: string, why: Reason) {
