@@ -9,6 +9,7 @@ import AlarmListPage from '../src/features/alarms/pages/AlarmListPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { searchedDevices, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
+import { openFilters } from './helpers/toolbar';
 
 const DEVICES = siteDevices(1500);
 
@@ -29,6 +30,7 @@ afterEach(() => {
 describe('AlarmListPage: the device filter with 1,500 devices', { timeout: 60_000 }, () => {
   it('asks the server for a page of matches as the operator types', async () => {
     renderConsole(<AlarmListPage />);
+    openFilters();
     await waitFor(() => expect(api.callsTo('/api/v1/devicesconfig').length).toBeGreaterThan(0));
     const box = within(screen.getByTestId('alarm-device')).getByRole('combobox');
     fireEvent.mouseDown(box);

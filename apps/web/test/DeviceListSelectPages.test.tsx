@@ -8,6 +8,7 @@ import DeviceListPage from '../src/features/devices/pages/DeviceListPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { devicesPage, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
+import { openMoreActions } from './helpers/toolbar';
 
 const DEVICES = siteDevices(1500).map((d) => ({
   ...d,
@@ -40,6 +41,7 @@ describe('DeviceListPage: batch delete across pages', { timeout: 60_000 }, () =>
     fireEvent.click(screen.getByTitle('2'));
     await screen.findByText('cam-0021');
     tickAll();
+    openMoreActions();
     fireEvent.click(screen.getByRole('button', { name: /批量删除/ }));
     expect(await screen.findByText('确定删除选中的 40 个设备？设备的通道会一并删除')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: /确\s*定|OK/ }));

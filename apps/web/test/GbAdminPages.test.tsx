@@ -17,6 +17,7 @@ import { useSession } from '../src/lib/stores/session';
 import { connectEvents, disconnectEvents } from '../src/lib/ws';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { stubEventsSocket } from './helpers/events-socket';
+import { openFilters, openMoreActions } from './helpers/toolbar';
 
 const CONFIG: GbBaseConfig = {
   Serial: '34020000002000000001',
@@ -183,6 +184,7 @@ describe('GB admin pages', { timeout: 60_000 }, () => {
     await waitFor(() => expect(screen.queryByText('34020000001320000003')).not.toBeInTheDocument());
 
     for (const cb of screen.getAllByRole('checkbox').slice(1)) fireEvent.click(cb);
+    openMoreActions();
     fireEvent.click(screen.getByRole('button', { name: /批量删除/ }));
     fireEvent.click(okButton(await lastPopover('确定删除选中的 2 条记录吗？')));
     await waitFor(() => expect(api.callsTo('/api/v1/delwhites', 'POST')).toHaveLength(1));
@@ -245,6 +247,7 @@ describe('GB admin pages', { timeout: 60_000 }, () => {
     expect(first.query.get('limit')).toBe('20');
 
     // Type filter: the spec 3 table, 0 = all.
+    openFilters();
     fireEvent.mouseDown(within(screen.getByTestId('alarm-type')).getByRole('combobox'));
     fireEvent.click(await screen.findByText('运动目标检测报警', { selector: '.ant-select-item-option-content' }));
     await waitFor(() => expect(api.callsTo('/api/v1/alarmlist').at(-1)!.query.get('type')).toBe('7'));
@@ -263,6 +266,7 @@ describe('GB admin pages', { timeout: 60_000 }, () => {
     expect(await screen.findByText('pushed', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(api.callsTo('/api/v1/alarmlist').length).toBe(before + 1);
 
+    openMoreActions();
     fireEvent.click(screen.getByTestId('alarm-clear'));
     fireEvent.click(okButton(await lastPopover('确定清空符合当前筛选条件的全部报警吗？此操作不可恢复。')));
     await waitFor(() => expect(api.callsTo('/api/v1/clearalarm', 'POST')).toHaveLength(1));

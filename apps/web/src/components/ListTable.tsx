@@ -17,9 +17,10 @@
  * on one line a long RTSP address made the table ~900 px wider. Wider windows get the page's props
  * as they are: desktop looks as before.
  */
-import { Grid, Table, type TableProps } from 'antd';
+import { Table, type TableProps } from 'antd';
 import type { ColumnType, ColumnsType } from 'antd/es/table';
 import type { HTMLAttributes } from 'react';
+import { usePhone } from './usePhone';
 
 /** The key of a list's row-actions column: pinned right on a phone. */
 export const ACTIONS_KEY = 'actions';
@@ -66,8 +67,7 @@ export function phoneColumn<T>(column: ColumnsType<T>[number]): ColumnsType<T>[n
 }
 
 export function ListTable<T extends object>(props: TableProps<T>) {
-  // Before antd has measured the window, md is undefined: lay out as on a desktop, as before.
-  const phone = Grid.useBreakpoint().md === false;
+  const phone = usePhone();
   if (!phone) return <Table<T> {...props} />;
   return (
     <Table<T>

@@ -7,6 +7,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, Button, Card, DatePicker, Image, Popconfirm, Select, Space, Tag, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
+import { usePhone } from '../../../components/usePhone';
+import { phonePickerProps } from '../../../components/phonePicker';
 import { ClearOutlined, DeleteOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -34,6 +37,7 @@ const labelOf = (list: readonly { value: number; zh: string; en: string }[], v: 
 
 export default function AlarmListPage() {
   const { t } = useTranslation();
+  const phone = usePhone();
   const en = currentLang() === 'en-US';
   const token = useSession((s) => s.token);
   const connected = useWsStore((s) => s.connected);
@@ -92,63 +96,77 @@ export default function AlarmListPage() {
 
   const typeOptions = useMemo(() => ALARM_TYPES.map((a) => ({ value: a.value, label: en ? a.en : a.zh })), [en]);
 
+  // The list's filters: in a card of their own on a desktop, behind the toolbar's toggle on a phone.
+  const filters = [
+    <Select
+      key="type"
+      aria-label={t('protocolAlarm.type')}
+      data-testid="alarm-type"
+      style={{ width: 200 }}
+      value={filter.type}
+      options={typeOptions}
+      onChange={(type: number) => apply({ type })}
+    />,
+    <DatePicker.RangePicker
+      key="range"
+      showTime
+      {...(phone ? phonePickerProps : {})}
+      value={range}
+      onChange={(v) => {
+        setRange(v as [Dayjs | null, Dayjs | null] | null);
+        apply({ starttime: v?.[0] ? v[0].format(STAMP) : '', endtime: v?.[1] ? v[1].format(STAMP) : '' });
+      }}
+      presets={[
+        { label: t('protocolAlarm.today'), value: [dayjs().startOf('day'), dayjs().endOf('day')] },
+        { label: t('protocolAlarm.last7'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
+      ]}
+    />,
+    <DeviceSelect
+      key="device"
+      aria-label={t('protocolAlarm.device')}
+      data-testid="alarm-device"
+      style={{ width: 260 }}
+      queryKey="alarm-devices"
+      fetchPage={(q, limit) => fetchDeviceConfigs({ start: 0, limit, q })}
+      emptyOption={t('protocolAlarm.allDevices')}
+      value={filter.device}
+      onChange={(device) => apply({ device })}
+    />,
+    <Button key="reset" onClick={reset} disabled={!filtered}>
+      {t('protocolAlarm.reset')}
+    </Button>,
+  ];
+
   return (
     <div style={{ padding: 16 }}>
       <PageTitle
         title={t('route.alarmList')}
         extra={
-          <Space wrap>
-            <Badge status={connected ? 'processing' : 'default'} text={t('protocolAlarm.live')} />
-            <Popconfirm title={t('protocolAlarm.batchDeleteConfirm', { n: selected.length })} onConfirm={() => void remove(selected)} disabled={!selected.length}>
-              <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
-                {t('protocolAlarm.batchDelete')}
-              </Button>
-            </Popconfirm>
-            <Popconfirm title={t(filtered ? 'protocolAlarm.clearFilteredConfirm' : 'protocolAlarm.clearConfirm')} onConfirm={() => void clear()} disabled={!total}>
-              <Button danger type="primary" icon={<ClearOutlined />} disabled={!total} data-testid="alarm-clear">
-                {t('protocolAlarm.clear')}
-              </Button>
-            </Popconfirm>
-          </Space>
-        }
-      />
-      <Card style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 12 } }}>
-        <Space wrap>
-          <Select
-            aria-label={t('protocolAlarm.type')}
-            data-testid="alarm-type"
-            style={{ width: 200 }}
-            value={filter.type}
-            options={typeOptions}
-            onChange={(type: number) => apply({ type })}
-          />
-          <DatePicker.RangePicker
-            showTime
-            value={range}
-            onChange={(v) => {
-              setRange(v as [Dayjs | null, Dayjs | null] | null);
-              apply({ starttime: v?.[0] ? v[0].format(STAMP) : '', endtime: v?.[1] ? v[1].format(STAMP) : '' });
-            }}
-            presets={[
-              { label: t('protocolAlarm.today'), value: [dayjs().startOf('day'), dayjs().endOf('day')] },
-              { label: t('protocolAlarm.last7'), value: [dayjs().subtract(6, 'day').startOf('day'), dayjs().endOf('day')] },
+          <ListToolbar
+            leading={<Badge status={connected ? 'processing' : 'default'} text={t('protocolAlarm.live')} />}
+            filters={phone ? filters : undefined}
+            filtered={filtered}
+            actions={[
+              <Popconfirm key="batch-delete" title={t('protocolAlarm.batchDeleteConfirm', { n: selected.length })} onConfirm={() => void remove(selected)} disabled={!selected.length}>
+                <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
+                  {t('protocolAlarm.batchDelete')}
+                </Button>
+              </Popconfirm>,
+              <Popconfirm key="clear" title={t(filtered ? 'protocolAlarm.clearFilteredConfirm' : 'protocolAlarm.clearConfirm')} onConfirm={() => void clear()} disabled={!total}>
+                <Button danger type="primary" icon={<ClearOutlined />} disabled={!total} data-testid="alarm-clear">
+                  {t('protocolAlarm.clear')}
+                </Button>
+              </Popconfirm>,
             ]}
           />
-          <DeviceSelect
-            aria-label={t('protocolAlarm.device')}
-            data-testid="alarm-device"
-            style={{ width: 260 }}
-            queryKey="alarm-devices"
-            fetchPage={(q, limit) => fetchDeviceConfigs({ start: 0, limit, q })}
-            emptyOption={t('protocolAlarm.allDevices')}
-            value={filter.device}
-            onChange={(device) => apply({ device })}
-          />
-          <Button onClick={reset} disabled={!filtered}>
-            {t('protocolAlarm.reset')}
-          </Button>
-        </Space>
-      </Card>
+        }
+      />
+      {/* On a phone the filters open from the toolbar: in their own card they took four rows above the list. */}
+      {!phone && (
+        <Card style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 12 } }}>
+          <Space wrap>{filters}</Space>
+        </Card>
+      )}
       <Card>
         <ListTable<AlarmItem>
           rowKey="ID"

@@ -6,6 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Badge, Button, Card, Input, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { FolderOutlined, PlusOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -62,12 +63,10 @@ export default function ChannelListPage() {
       <PageTitle
         title={deviceName ? `${t('route.deviceChannel')} - ${deviceName}` : t('route.deviceChannel')}
         extra={
-          <Space wrap>
-            <Input.Search allowClear placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(addPath())}>
-              {t('devices.channel.add')}
-            </Button>
-          </Space>
+          <ListToolbar
+            search={<Input.Search allowClear placeholder={t('devices.channel.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />}
+            primary={{ label: t('devices.channel.add'), icon: <PlusOutlined />, onClick: () => navigate(addPath()) }}
+          />
         }
       />
       <Card>

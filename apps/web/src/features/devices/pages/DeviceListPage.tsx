@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { Badge, Button, Card, Input, Popconfirm, Select, Space, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -48,28 +49,28 @@ export default function DeviceListPage() {
       <PageTitle
         title={t('route.deviceList')}
         extra={
-          <Space wrap>
-            <Select
-              value={type}
-              onChange={setType}
-              style={{ width: 140 }}
-              aria-label={t('devices.type')}
-              options={[{ value: '', label: t('devices.allTypes') }, ...DEVICE_TYPES.map((d) => ({ value: d, label: d }))]}
-            />
-            <Input.Search allowClear placeholder={t('devices.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
-            <Popconfirm
-              title={t('devices.batchDeleteConfirm', { count: selected.length })}
-              onConfirm={removeSelected}
-              disabled={!selected.length}
-            >
-              <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
-                {t('devices.batchDelete')}
-              </Button>
-            </Popconfirm>
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/device/form/0')}>
-              {t('devices.add')}
-            </Button>
-          </Space>
+          <ListToolbar
+            filters={[
+              <Select
+                key="type"
+                value={type}
+                onChange={setType}
+                style={{ width: 140 }}
+                aria-label={t('devices.type')}
+                options={[{ value: '', label: t('devices.allTypes') }, ...DEVICE_TYPES.map((d) => ({ value: d, label: d }))]}
+              />,
+            ]}
+            filtered={type !== ''}
+            search={<Input.Search allowClear placeholder={t('devices.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />}
+            actions={[
+              <Popconfirm key="batch-delete" title={t('devices.batchDeleteConfirm', { count: selected.length })} onConfirm={removeSelected} disabled={!selected.length}>
+                <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
+                  {t('devices.batchDelete')}
+                </Button>
+              </Popconfirm>,
+            ]}
+            primary={{ label: t('devices.add'), icon: <PlusOutlined />, onClick: () => navigate('/device/form/0') }}
+          />
         }
       />
       <Card>

@@ -6,6 +6,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Input, Popconfirm, Space, Switch, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -82,23 +83,25 @@ export function GbListPage({ kind }: { kind: ListKind }) {
       <PageTitle
         title={title}
         extra={
-          <Space wrap>
-            {kind === 'white' && (
-              <Space>
-                <Typography.Text>{t('gbAdmin.whiteSwitch')}</Typography.Text>
-                <Switch checked={!!list.data?.WhiteSwitch} loading={switching || list.isLoading} onChange={(on) => void toggle(on)} data-testid="white-switch" />
-              </Space>
-            )}
-            <Input.Search allowClear placeholder={t('gbAdmin.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
-            <Popconfirm title={t('gbAdmin.batchDeleteConfirm', { n: selected.length })} onConfirm={() => void removeSelected()} disabled={!selected.length}>
-              <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
-                {t('gbAdmin.batchDelete')}
-              </Button>
-            </Popconfirm>
-            <Button type="primary" icon={<PlusOutlined />} onClick={openAdd}>
-              {t(kind === 'white' ? 'gbAdmin.addWhite' : 'gbAdmin.addBlack')}
-            </Button>
-          </Space>
+          <ListToolbar
+            leading={
+              kind === 'white' && (
+                <Space>
+                  <Typography.Text>{t('gbAdmin.whiteSwitch')}</Typography.Text>
+                  <Switch checked={!!list.data?.WhiteSwitch} loading={switching || list.isLoading} onChange={(on) => void toggle(on)} data-testid="white-switch" />
+                </Space>
+              )
+            }
+            search={<Input.Search allowClear placeholder={t('gbAdmin.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />}
+            actions={[
+              <Popconfirm key="batch-delete" title={t('gbAdmin.batchDeleteConfirm', { n: selected.length })} onConfirm={() => void removeSelected()} disabled={!selected.length}>
+                <Button danger icon={<DeleteOutlined />} disabled={!selected.length}>
+                  {t('gbAdmin.batchDelete')}
+                </Button>
+              </Popconfirm>,
+            ]}
+            primary={{ label: t(kind === 'white' ? 'gbAdmin.addWhite' : 'gbAdmin.addBlack'), icon: <PlusOutlined />, onClick: openAdd }}
+          />
         }
       />
       <Alert type={kind === 'white' && !list.data?.WhiteSwitch ? 'warning' : 'info'} showIcon style={{ marginBottom: 12 }} title={t(kind === 'white' ? 'gbAdmin.whiteHint' : 'gbAdmin.blackHint')} description={kind === 'white' ? t(list.data?.WhiteSwitch ? 'gbAdmin.whiteOn' : 'gbAdmin.whiteOff') : undefined} />

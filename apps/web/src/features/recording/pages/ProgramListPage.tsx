@@ -1,10 +1,11 @@
 /** /config/program: recording plans (name, save days, enabled, channel count), add, edit, delete. */
 import { useState } from 'react';
-import { Button, Card, Input, Space } from 'antd';
+import { Card, Input } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { PageTitle } from '../../../components/PageTitle';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { useDebounced } from '../../../lib/useDebounced';
 import { PlansTable } from '../components/PlansTable';
 import { openPlanForm } from '../planFormLink';
@@ -22,12 +23,10 @@ export default function ProgramListPage() {
       <PageTitle
         title={t('route.configProgram')}
         extra={
-          <Space wrap>
-            <Input.Search allowClear placeholder={t('recording.search')} value={q} onChange={(e) => { setQ(e.target.value); setPage(1); }} style={{ width: 220 }} />
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => openPlanForm(navigate, '/config/program')}>
-              {t('recording.addPlan')}
-            </Button>
-          </Space>
+          <ListToolbar
+            search={<Input.Search allowClear placeholder={t('recording.search')} value={q} onChange={(e) => { setQ(e.target.value); setPage(1); }} style={{ width: 220 }} />}
+            primary={{ label: t('recording.addPlan'), icon: <PlusOutlined />, onClick: () => openPlanForm(navigate, '/config/program') }}
+          />
         }
       />
       <Card>

@@ -2,6 +2,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Button, Card, Input, Popconfirm, Space, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { ListToolbar } from '../../../components/ListToolbar';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -49,20 +50,18 @@ export default function UsersPage() {
       <PageTitle
         title={t('route.userIndex')}
         extra={
-          <Space wrap>
-            <Input.Search allowClear placeholder={t('users.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => {
+          <ListToolbar
+            search={<Input.Search allowClear placeholder={t('users.search')} value={q} onChange={(e) => setQ(e.target.value)} style={{ width: 220 }} />}
+            primary={{
+              label: t('users.add'),
+              icon: <PlusOutlined />,
+              onClick: () => {
                 setEditing(null);
                 setFormKey((k) => k + 1);
                 setFormOpen(true);
-              }}
-            >
-              {t('users.add')}
-            </Button>
-          </Space>
+              },
+            }}
+          />
         }
       />
       <Card>
