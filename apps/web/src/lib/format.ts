@@ -5,8 +5,13 @@ const UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
 /** Bytes with base-1024 units (spec 9). */
 export function formatBytes(n: number, digits = 2): string {
   if (!Number.isFinite(n) || n <= 0) return '0 B';
-  const i = Math.min(UNITS.length - 1, Math.floor(Math.log(n) / Math.log(BYTE_UNIT_BASE)));
-  const v = n / BYTE_UNIT_BASE ** i;
+  let i = Math.min(UNITS.length - 1, Math.floor(Math.log(n) / Math.log(BYTE_UNIT_BASE)));
+  let v = n / BYTE_UNIT_BASE ** i;
+  // Just under a unit rounds up to 1024 of the one below ("1024.00 KB"): say it in the next unit.
+  if (i > 0 && i < UNITS.length - 1 && Number(v.toFixed(digits)) >= BYTE_UNIT_BASE) {
+    i += 1;
+    v /= BYTE_UNIT_BASE;
+  }
   return `${i === 0 ? v : v.toFixed(digits)} ${UNITS[i]}`;
 }
 
