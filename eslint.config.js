@@ -135,6 +135,36 @@ export default tseslint.config(
     },
   },
   {
+    // Every list goes through the console's ListTable (apps/web/src/components/ListTable.tsx): it is
+    // what keeps a table usable on a phone (cells on one line, scrolling in its card, the row's
+    // actions pinned); a page on antd's Table directly came back squeezed. Types stay importable.
+    // Exceptions, each with its reason, go in `ignores`: none yet besides ListTable itself.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/components/ListTable.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'antd',
+              importNames: ['Table'],
+              allowTypeImports: true,
+              message: "list pages use ListTable from 'components/ListTable' (phone layout), not antd's Table",
+            },
+          ],
+          patterns: [
+            {
+              group: ['antd/es/table', 'antd/es/table/*', 'antd/lib/table', 'antd/lib/table/*', 'rc-table', '@rc-component/table'],
+              allowTypeImports: true,
+              message: "list pages use ListTable from 'components/ListTable' (phone layout), not antd's Table",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/test/**', '**/*.test.{ts,tsx}', 'e2e/**', 'bench/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
