@@ -12,6 +12,9 @@ import { deleteNews, fetchNews, readNews } from './api';
 /** How long pushed messages are gathered into one update of the list and counts. */
 const NEWS_BATCH_MS = 200;
 
+/** True once the call succeeded, false when it failed. */
+const settled = (call: Promise<unknown>) => call.then(() => true, () => false);
+
 export function useNews(enabled: boolean) {
   const [items, setItems] = useState<NewsItem[]>([]);
   const [total, setTotal] = useState(0);
@@ -84,18 +87,22 @@ export function useNews(enabled: boolean) {
     if (hasMore) void load(last);
   }, [hasMore, last, load]);
 
-  const markRead = async (id?: number) => {
-    await readNews(id);
+  // Read and delete answer whether the server took them; a refusal changes nothing here (the
+  // request layer has shown it) and is not thrown on to the buttons that call these.
+  const markRead = async (id?: number): Promise<boolean> => {
+    if (!(await settled(readNews(id)))) return false;
     setItems((prev) => prev.map((n) => (id === undefined || n.ID === id ? { ...n, sign: 1 } : n)));
     setUnread((u) => (id === undefined ? 0 : Math.max(0, u - (items.find((n) => n.ID === id)?.sign === 0 ? 1 : 0))));
+    return true;
   };
 
-  const remove = async (id: number) => {
-    await deleteNews(id);
+  const remove = async (id: number): Promise<boolean> => {
+    if (!(await settled(deleteNews(id)))) return false;
     const gone = items.find((n) => n.ID === id);
     setItems((prev) => prev.filter((n) => n.ID !== id));
     setTotal((t) => Math.max(0, t - 1));
     if (gone?.sign === 0) setUnread((u) => Math.max(0, u - 1));
+    return true;
   };
 
   return { items, total, unread, loading, hasMore, loadMore, reload: () => load(), markRead, remove };
