@@ -4,7 +4,8 @@
  * channel's recording: the H.264 camera's first segments, the H.265 camera's after them. The answer
  * offers WS_FMP4_H264 although the range starts H.264; the leg sends one init (avc1+mp4a) and H.264
  * throughout, decoded by ffmpeg without an error, its picture times running on across the change
- * with no gap (ffprobe of what the socket sent), through two ffmpeg runs (one per part).
+ * with no gap (ffprobe of what the socket sent), through two ffmpeg runs (one per part); a pause
+ * before the change and the resume keep it so; a seek into the H.265 part starts a new run (H.264).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -149,4 +150,30 @@ describe('H.264 then H.265 in one range, over the H.264 leg', () => {
     expect(ffprobeJson(file).streams.some((s) => s.codec_name === 'h264')).toBe(true);
     socket?.close();
   }, 60000);
+
+  it('a pause before the change and the resume: the run goes on across it, one init, no gap', async () => {
+    const body = await openPlayback(range.change - 3000, Math.floor(range.to / 1000) * 1000);
+    const id = body.request_id;
+    let count = 0;
+    const done = playWs(t.baseUrl!, body.URLs.WS_FMP4_H264, {
+      timeoutMs: 60000,
+      stop: (p) => {
+        count = p.binary.length;
+        return false;
+      },
+    });
+    await until(() => count >= 5, 20000);
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=pause`)).statusCode).toBe(200);
+    await sleep(1500);
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${id}&command=resume`)).statusCode).toBe(200);
+    const played = await done;
+    expect(played.messages.filter((m) => m.type === 'init')).toHaveLength(1);
+    const file = path.join(tmp, 'paused.mp4');
+    fs.writeFileSync(file, Buffer.concat(played.binary));
+    expect(decodeErrors(file)).toBe('');
+    const times = videoTimes(file);
+    const steps = times.slice(1).map((x, i) => x - times[i]);
+    expect(Math.max(...steps)).toBeLessThan(0.25);
+    expect(times.at(-1)! - times[0]).toBeGreaterThan((range.to - range.resume) / 1000 + 1);
+  }, 90000);
 });
