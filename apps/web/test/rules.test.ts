@@ -17,6 +17,7 @@ describe('setup dialog choice (spec 4)', () => {
   it('never shows on /login or /', () => {
     expect(dialogsAllowedOn('/login')).toBe(false);
     expect(dialogsAllowedOn('/')).toBe(false);
+    expect(dialogsAllowedOn('/initial')).toBe(false);
     expect(dialogsAllowedOn('/video/square/0')).toBe(true);
   });
 });

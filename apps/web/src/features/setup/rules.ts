@@ -11,9 +11,12 @@ export function chooseSetupDialog(initial: boolean, networkPrompt: boolean): Set
   return 'none';
 }
 
-/** The login page and the root path show none of the dialogs. */
+/**
+ * The login page and the root path show none of the dialogs (spec 2); nor does /initial, where the
+ * initialisation form is the page and a dialog would repeat it over itself.
+ */
 export function dialogsAllowedOn(path: string): boolean {
-  return path !== '/' && !path.startsWith('/login');
+  return path !== '/' && !path.startsWith('/login') && path !== '/initial';
 }
 
 /**
