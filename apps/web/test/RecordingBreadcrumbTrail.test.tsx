@@ -1,0 +1,44 @@
+/**
+ * Spec 3 UI state recordingBreadcrumb {stime, records} and spec 4 "a node is added with its parents,
+ * or the trail is cut to a given length", as the playback pages show it: the trail is the node's
+ * ancestry ending at it, each crumb before the last links to its page, and a click cuts the trail
+ * there and goes to that page.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
+import { emptyBreadcrumb, useRecordingBreadcrumb } from '../src/features/playback/breadcrumb';
+import { RecordingBreadcrumb } from '../src/features/playback/components/RecordingBreadcrumb';
+import { renderConsole } from './helpers/console';
+
+const list = { key: 'list', label: '录像回放', to: '/video/backlist/0' };
+const device = { key: 'd:7', label: 'NVR east', to: '/video/backlist/7' };
+const channel = { key: 'c:7:2', label: 'Gate', to: '/video/backchannel/7/2/20240501' };
+const day = { key: 'day', label: '2024-05-01 08:00' };
+
+function Where() {
+  return <div data-testid="where">{useLocation().pathname}</div>;
+}
+
+beforeEach(() => useRecordingBreadcrumb.setState(emptyBreadcrumb()));
+
+describe('recordings breadcrumb trail', { timeout: 30_000 }, () => {
+  it('shows the node with its parents, keeps the day in stime, and a crumb click cuts the trail and goes there', () => {
+    renderConsole(
+      <Routes>
+        <Route path="*" element={<><RecordingBreadcrumb node={day} parents={[list, device, channel]} stime="20240501" /><Where /></>} />
+      </Routes>,
+      { path: '/video/backtime/7/2/20240501' },
+    );
+    const trail = screen.getByTestId('recording-breadcrumb');
+    expect(within(trail).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['录像回放', 'NVR east', 'Gate', '2024-05-01 08:00']);
+    expect(useRecordingBreadcrumb.getState().stime).toBe('20240501');
+    // The last crumb is where the user is: text, not a link.
+    expect(within(trail).queryByRole('link', { name: '2024-05-01 08:00' })).toBeNull();
+    expect(within(trail).getByRole('link', { name: 'Gate' })).toHaveAttribute('href', channel.to);
+
+    fireEvent.click(within(trail).getByRole('link', { name: 'NVR east' }));
+    expect(useRecordingBreadcrumb.getState().records.map((c) => c.key)).toEqual(['list', 'd:7']);
+    expect(screen.getByTestId('where')).toHaveTextContent('/video/backlist/7');
+  });
+});
