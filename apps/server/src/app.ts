@@ -89,6 +89,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       h264Of: (hub) => streams.get(hub.key + H264_VARIANT),
       hevc: settings.cdnHevc,
       log: lazyLog,
+      changed: (c) => events.publish({ topic: 'cdn', payload: c }),
     }),
     alwaysOn: new AlwaysOnChannels({
       db: db.kysely,

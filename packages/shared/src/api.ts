@@ -5,6 +5,7 @@
 
 import type { AlarmItem } from './gb.js';
 import type { CatalogProgress } from './gb-devices.js';
+import type { CdnPushEvent } from './cdn.js';
 
 /** The EasyCVR /api/v1 envelope. ErrorNum is a string, as EasyCVR sends it. */
 export interface EasyDarwinHeader {
@@ -181,4 +182,6 @@ export type EventMessage =
   | { topic: 'news'; payload: NewsItem }
   | { topic: 'alarm'; payload: AlarmItem }
   | { topic: 'catalog'; payload: CatalogProgress }
+  /** Administrators only. */
+  | { topic: 'cdn'; payload: CdnPushEvent }
   | { topic: 'hello'; payload: { time: string } };

@@ -7,3 +7,4 @@ export * from './schedule.js';
 export * from './gb.js';
 export * from './gb-devices.js';
 export * from './stream-reasons.js';
+export * from './cdn.js';

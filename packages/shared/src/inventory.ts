@@ -1,6 +1,7 @@
 /**
  * The inventory of spec 3: devices, channels, groups (labels). API shapes as EasyCVR names them.
  */
+import type { CdnPushStatus } from './cdn.js';
 
 export const DEVICE_TYPES = ['GB28181', 'EHOME', 'JT808', 'RTSP', 'ONVIF', 'RTMP', 'GAT1400'] as const;
 export type DeviceType = (typeof DEVICE_TYPES)[number];
@@ -101,6 +102,8 @@ export interface ChannelRow {
   StatusReason: string;
   CheckedAt: string;
   SubChannelNum: number;
+  /** The CDN push's state (EnableCdn on; administrators only): see cdn.ts. */
+  CdnPush?: CdnPushStatus;
 }
 
 export type GroupNodeType = 'directory' | 'device' | 'deviceDirectory' | 'camera';

@@ -416,6 +416,24 @@ export const REASONS = {
   streamChannelDeleted: { 'zh-CN': '通道已删除', 'en-US': 'The channel was deleted' },
   streamChannelDisabled: { 'zh-CN': '通道未开启，直播已停止', 'en-US': 'The channel is not enabled: the live stream stopped' },
   streamServerShutdown: { 'zh-CN': '服务器正在关闭', 'en-US': 'The server is shutting down' },
+  // Why a channel's CDN push ended or is not running (services/media/cdn.ts, access/rtmp/publisher.ts):
+  // the channel list's CdnPush.Reason; a CDN server's own code comes in through {code}, masked.
+  cdnNoAnswer: { 'zh-CN': 'CDN 服务器在{ms}毫秒内未应答 {step}', 'en-US': 'the CDN server did not answer {step} within {ms} ms' },
+  cdnClosedByServer: { 'zh-CN': 'CDN 服务器关闭了连接', 'en-US': 'the CDN server closed the connection' },
+  cdnClosedBeforeHandshake: { 'zh-CN': 'CDN 服务器在 RTMP 握手前关闭了连接', 'en-US': 'the CDN server closed the connection before the RTMP handshake' },
+  cdnSocketError: { 'zh-CN': '连接 CDN 服务器出错（{code}）', 'en-US': 'the connection to the CDN server failed ({code})' },
+  cdnNotRtmp: { 'zh-CN': 'CDN 地址上的服务不是 RTMP 服务器', 'en-US': 'the CDN address does not answer as an RTMP server' },
+  cdnRefused: { 'zh-CN': 'CDN 服务器拒绝了 {command}（{code}）', 'en-US': 'the CDN server refused {command} ({code})' },
+  cdnAuthRequired: {
+    'zh-CN': 'CDN 服务器要求登录（{method}），请在推流地址中填写用户名和密码',
+    'en-US': 'the CDN server asks for a login ({method}): put the user name and password in the push address',
+  },
+  cdnAuthFailed: { 'zh-CN': 'CDN 服务器拒绝了用户名或密码（{method}）', 'en-US': 'the CDN server refused the user name or password ({method})' },
+  cdnAuthUnsupported: { 'zh-CN': '不支持 CDN 服务器要求的登录方式（{method}）', 'en-US': 'the login the CDN server asks for ({method}) is not supported' },
+  cdnStalled: { 'zh-CN': 'CDN 服务器{seconds}秒内没有接收数据', 'en-US': 'the CDN server took nothing for {seconds} s' },
+  cdnChannelUnavailable: { 'zh-CN': '通道的视频无法打开', 'en-US': 'the channel stream could not be opened' },
+  cdnChannelStopped: { 'zh-CN': '通道的视频已停止', 'en-US': 'the channel stream stopped' },
+  cdnNotRtmpUrl: { 'zh-CN': 'CDN 地址须为 rtmp:// 或 rtmps:// 地址', 'en-US': 'the CDN address must be an rtmp:// or rtmps:// URL' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

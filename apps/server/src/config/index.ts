@@ -23,8 +23,12 @@ const schema = z.object({
   channelCheckInterval: z.coerce.number().int().min(0).max(86400),
   /** GB28181 SIP port (SIP_PORT) for UDP and TCP; unset = the Port of the gb config section (15060); 0 = any free port (tests). */
   sipPort: z.coerce.number().int().min(0).max(65535).optional(),
-  /** How an H.265 channel's CDN push goes out (CDN_HEVC): as it is, enhanced RTMP 'hvc1' (default), or as its H.264 variant for CDNs that take only H.264. */
-  cdnHevc: z.enum(['hvc1', 'h264']),
+  /**
+   * How an H.265 channel's CDN push goes out (CDN_HEVC): as it is, enhanced RTMP 'hvc1' (default) or
+   * the legacy FLV codec id 12 ('codec-id-12', many Chinese CDNs, older SRS/nginx-rtmp forks), or as
+   * its H.264 variant for CDNs that take only H.264.
+   */
+  cdnHevc: z.enum(['hvc1', 'codec-id-12', 'h264']),
 });
 export type Config = z.infer<typeof schema>;
 

@@ -5,7 +5,8 @@
  * camera's H.264 and AAC read back by ffprobe. A CdnUrl that is not rtmp(s):// pushes nothing, and
  * switching the push off stops it. An H.265 camera goes out as enhanced RTMP ('hvc1'), or as the
  * transcoded H.264 variant with CDN_HEVC=h264. A server that closes mid-stream gets the push again
- * after the back-off; the log shows the address without key or password.
+ * after the back-off; the log shows the address without key or password. CDN_HEVC=codec-id-12 sends
+ * H.265 in the legacy FLV codec id 12 that many Chinese CDNs and older SRS/nginx-rtmp forks take.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -179,5 +180,32 @@ describe('CDN push with CDN_HEVC=h264', () => {
     expect(await received).toBe(0);
     expect(probe(out).streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
     expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: true }]);
+  }, 60_000);
+});
+
+describe('CDN push with CDN_HEVC=codec-id-12', () => {
+  const api = useAdminApp({ overrides: { cdnHevc: 'codec-id-12' } });
+  afterEach(async () => {
+    await double?.close();
+    double = undefined;
+  });
+
+  it('pushes an H.265 camera in the legacy FLV codec id 12', async () => {
+    const dev = await addCamera(api, { codec: 'h265' });
+    double = await startRtmpServer({ app: 'live', published: [] });
+    expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: double.url('live/KEY') })).statusCode).toBe(200);
+    const video = await until(() => {
+      const v = double!.received.filter((m) => m.type === RtmpType.video);
+      return v.length >= 10 && v;
+    }, 20_000, { what: 'ten video messages' });
+    // keyframe (1) << 4 | codec id 12, AVCPacketType 0 (sequence header), then the hvcC record (version 1).
+    expect([...video[0].payload.subarray(0, 2)]).toEqual([0x1c, 0x00]);
+    expect(video[0].payload[5]).toBe(1);
+    // Every picture after it: codec id 12, AVCPacketType 1 (NALUs).
+    for (const m of video.slice(1)) {
+      expect(m.payload[0] & 0x0f).toBe(12);
+      expect(m.payload[1]).toBe(1);
+    }
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: false }]);
   }, 60_000);
 });

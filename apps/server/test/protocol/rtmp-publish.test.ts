@@ -71,17 +71,19 @@ describe('RtmpPublishSession', () => {
     const bad = new RtmpPublishSession(target());
     upToPublish(bad);
     expect(bad.receive(fromServer(7, 'onStatus', 0, null, { level: 'error', code: 'NetStream.Publish.BadName', description: 'already publishing' })).outcome).toEqual({
-      refused: { reason: 'RTMP publish refused: NetStream.Publish.BadName' },
+      refused: { reason: 'RTMP publish refused: NetStream.Publish.BadName', why: { key: 'cdnRefused', vars: { command: 'publish', code: 'NetStream.Publish.BadName' } } },
     });
     const connect = new RtmpPublishSession(target());
     connect.opening();
     expect(connect.receive(fromServer(0, '_error', 1, null, { level: 'error', code: 'NetConnection.Connect.Rejected', description: 'no app' })).outcome).toEqual({
-      refused: { reason: 'RTMP connect refused: NetConnection.Connect.Rejected' },
+      refused: { reason: 'RTMP connect refused: NetConnection.Connect.Rejected', why: { key: 'cdnRefused', vars: { command: 'connect', code: 'NetConnection.Connect.Rejected' } } },
     });
     const create = new RtmpPublishSession(target());
     create.opening();
     create.receive(fromServer(0, '_result', 1, null, { code: 'NetConnection.Connect.Success' }));
-    expect(create.receive(fromServer(0, '_error', 4, null, { level: 'error', code: 'NetStream.Failed' })).outcome).toEqual({ refused: { reason: 'RTMP createStream refused: NetStream.Failed' } });
+    expect(create.receive(fromServer(0, '_error', 4, null, { level: 'error', code: 'NetStream.Failed' })).outcome).toEqual({
+      refused: { reason: 'RTMP createStream refused: NetStream.Failed', why: { key: 'cdnRefused', vars: { command: 'createStream', code: 'NetStream.Failed' } } },
+    });
   });
 
   it('the Adobe login: the user first, then the response to the challenge, as the probe does; refused without credentials', () => {
@@ -100,7 +102,7 @@ describe('RtmpPublishSession', () => {
     const anonymous = new RtmpPublishSession(target());
     anonymous.opening();
     expect(anonymous.receive(fromServer(0, '_error', 1, null, { level: 'error', description: '[ AccessManager.Reject ] : [ code=403 need auth; authmod=llnw ] : ' })).outcome).toEqual({
-      refused: { reason: 'RTMP authentication required (authmod=llnw)', auth: 'required' },
+      refused: { reason: 'RTMP authentication required (authmod=llnw)', auth: 'required', why: { key: 'cdnAuthRequired', vars: { method: 'llnw' } } },
     });
   });
 

@@ -67,7 +67,7 @@ describe('openRtmpPublish', () => {
     await pub.close();
     await until(() => server!.commands.includes('deleteStream'), 5000);
     expect(server.commands).toContain('FCUnpublish');
-    expect(await pub.ended).toBe('stopped');
+    expect(await pub.ended).toEqual({ words: 'stopped', why: { key: 'cdnChannelStopped' } });
   });
 
   it.each(['adobe', 'llnw'] as const)('logs in (authmod=%s) with a password holding / ? # %% +', async (method) => {
@@ -107,7 +107,7 @@ describe('openRtmpPublish', () => {
     const { writes } = flvWrites('live-h264-aac.mp4');
     for (const w of writes) pub.write(w);
     // Closed with our bytes unread: a reset, or a close when it read them all first.
-    expect(await pub.ended).toMatch(/^(ECONNRESET|EPIPE|connection closed by the server)/);
+    expect((await pub.ended).words).toMatch(/^(ECONNRESET|EPIPE|connection closed by the server)/);
     pub.write(writes[1]); // after the end: nothing, no throw
   });
 
@@ -118,7 +118,7 @@ describe('openRtmpPublish', () => {
     // Enough to fill both sockets' kernel buffers, so bytes stay queued here.
     while (pub.buffered() < 1024 * 1024) for (const w of writes.slice(1)) pub.write(w);
     const started = performance.now();
-    expect(await pub.ended).toBe('the server took nothing for 500 ms');
+    expect(await pub.ended).toEqual({ words: 'the server took nothing for 500 ms', why: { key: 'cdnStalled', vars: { seconds: 0.5 } } });
     expect(performance.now() - started).toBeLessThan(3000);
   });
 

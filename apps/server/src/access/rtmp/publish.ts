@@ -12,6 +12,7 @@
  */
 import { Amf0EcmaArray, Amf0Error, decodeAmf0, encodeAmf0, type Amf0Object, type Amf0Value } from '@opencvr/flv';
 import { RtmpType, u32Payload, type RtmpMessage } from './chunks.js';
+import type { Reason } from '@opencvr/shared';
 import { rtmpAuthStep, type RtmpAuthFailure } from './auth.js';
 
 /** What we send after Set Chunk Size: large enough that a picture is a few chunks, as encoders use. */
@@ -37,6 +38,8 @@ export interface PublishTarget {
 /** Why a session ended before publishing, in the log's words. */
 export interface PublishRefusal {
   reason: string;
+  /** The same for the administrator, in the catalogue (the server's code as it sent it). */
+  why: Reason;
   /** The login was refused, missing or of an unknown method. */
   auth?: RtmpAuthFailure;
 }
@@ -64,7 +67,10 @@ const command = (csid: number, streamId: number, ...values: Amf0Value[]): RtmpMe
 const control = (type: number, payload: Uint8Array): RtmpMessage => ({ csid: PublishCsid.control, type, streamId: 0, timestamp: 0, payload });
 
 /** Refused with the server's code, as the log says it. */
-const refused = (what: string, code: string): PublishStep => ({ send: [], outcome: { refused: { reason: `RTMP ${what} refused: ${code}` } } });
+const refused = (what: string, code: string): PublishStep => ({
+  send: [],
+  outcome: { refused: { reason: `RTMP ${what} refused: ${code}`, why: { key: 'cdnRefused', vars: { command: what, code } } } },
+});
 
 export class RtmpPublishSession {
   private streamId?: number;
@@ -114,7 +120,7 @@ export class RtmpPublishSession {
     try {
       values = decodeAmf0(m.payload);
     } catch (err) {
-      if (err instanceof Amf0Error) return { send: [], outcome: { refused: { reason: 'not an RTMP server (unreadable command)' } } };
+      if (err instanceof Amf0Error) return { send: [], outcome: { refused: { reason: 'not an RTMP server (unreadable command)', why: { key: 'cdnNotRtmp' } } } };
       throw err;
     }
     const [name, tx] = values;
@@ -165,7 +171,9 @@ export class RtmpPublishSession {
     if (!step) return refused('connect', code || 'NetConnection.Connect.Rejected');
     if ('params' in step) return { send: [], outcome: { reconnect: step.params } };
     const words = step.failure === 'required' ? 'required' : step.failure === 'failed' ? 'failed' : 'not supported';
-    return { send: [], outcome: { refused: { reason: `RTMP authentication ${words} (authmod=${step.method})`, auth: step.failure } } };
+    const key = step.failure === 'required' ? 'cdnAuthRequired' : step.failure === 'failed' ? 'cdnAuthFailed' : 'cdnAuthUnsupported';
+    const why: Reason = { key, vars: { method: step.method } };
+    return { send: [], outcome: { refused: { reason: `RTMP authentication ${words} (authmod=${step.method})`, why, auth: step.failure } } };
   }
 }
 

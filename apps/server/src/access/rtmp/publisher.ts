@@ -7,9 +7,11 @@
  *
  * openRtmpPublish resolves once the server said NetStream.Publish.Start, or rejects with
  * RtmpPublishError (the log's words: a refusal, a failed login, a timeout, a socket error). After
- * that, `ended` resolves with why the connection ended (never rejects).
+ * that, `ended` resolves with why the connection ended (never rejects). Each why is said twice: in
+ * the log's words, and as a catalogue reason the administrator reads in their language.
  */
 import net from 'node:net';
+import type { Reason } from '@opencvr/shared';
 import tls from 'node:tls';
 import { encodeChunks, handshakeC0C1, handshakeC2, HANDSHAKE_SIZE, RTMP_VERSION, RtmpChunkReader, RtmpError, RtmpType, type RtmpMessage } from './chunks.js';
 import { flvMessages } from './flv-messages.js';
@@ -20,6 +22,8 @@ export class RtmpPublishError extends Error {
   override readonly name = 'RtmpPublishError';
   constructor(
     message: string,
+    /** The same in the catalogue. */
+    readonly why: Reason,
     /** The login failed (or was missing): retrying soon will not help. */
     readonly auth = false,
   ) {
@@ -32,10 +36,18 @@ export interface RtmpPublication {
   write(flv: Uint8Array): void;
   /** Bytes handed to the socket and not sent yet. */
   buffered(): number;
+  /** Bytes the kernel took (sent, or on their way). */
+  sent(): number;
   /** Why the connection ended (the server closed it, an error, or close()). */
-  readonly ended: Promise<string>;
+  readonly ended: Promise<PublishEnd>;
   /** Says FCUnpublish and deleteStream, then closes (at most `graceMs` for them to go). */
   close(graceMs?: number): Promise<void>;
+}
+
+/** Why a publication ended: the log's words and the catalogue's reason. */
+export interface PublishEnd {
+  words: string;
+  why: Reason;
 }
 
 export interface RtmpPublishOptions {
@@ -57,7 +69,7 @@ export async function openRtmpPublish(url: URL, o: RtmpPublishOptions): Promise<
   for (let connects = 1; ; connects++) {
     const r = await connectOnce(url, auth, creds, o);
     if (!('reconnect' in r)) return r;
-    if (connects >= MAX_CONNECTS) throw new RtmpPublishError('RTMP authentication failed (the server asked again)', true);
+    if (connects >= MAX_CONNECTS) throw new RtmpPublishError('RTMP authentication failed (the server asked again)', { key: 'cdnAuthFailed', vars: { method: 'loop' } }, true);
     auth = r.reconnect;
   }
 }
@@ -91,11 +103,15 @@ function connectOnce(
 
     /** Before publishing: the step waited for, and the deadline for its answer. */
     let waiting = 'the handshake';
-    let timer = setTimeout(() => fail(`no answer to ${waiting} within ${o.timeoutMs} ms`), o.timeoutMs);
+    const noAnswer = (what: string) => {
+      const step = what === 'the handshake' ? 'handshake' : what;
+      fail(`no answer to ${what} within ${o.timeoutMs} ms`, { key: 'cdnNoAnswer', vars: { step, ms: o.timeoutMs } });
+    };
+    let timer = setTimeout(() => noAnswer(waiting), o.timeoutMs);
     const waitFor = (what: string) => {
       waiting = what;
       clearTimeout(timer);
-      timer = setTimeout(() => fail(`no answer to ${what} within ${o.timeoutMs} ms`), o.timeoutMs);
+      timer = setTimeout(() => noAnswer(what), o.timeoutMs);
     };
     let settled = false;
     /** The server sent its handshake. */
@@ -105,32 +121,36 @@ function connectOnce(
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
     };
-    const fail = (reason: string, refusal?: PublishRefusal) => {
+    const fail = (reason: string, why: Reason, refusal?: PublishRefusal) => {
       if (settled) return;
       settle();
       socket.destroy();
-      reject(new RtmpPublishError(reason, !!refusal?.auth));
+      reject(new RtmpPublishError(reason, why, !!refusal?.auth));
     };
-    const onAbort = () => fail('stopped');
+    const onAbort = () => fail('stopped', { key: 'cdnChannelStopped' });
     if (o.signal?.aborted) return onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
 
     // After publishing: why it ended.
-    let endReason: string | undefined;
-    let resolveEnded!: (why: string) => void;
-    const ended = new Promise<string>((r) => (resolveEnded = r));
-    const end = (why: string) => {
-      endReason ??= why;
+    let endReason: PublishEnd | undefined;
+    let resolveEnded!: (why: PublishEnd) => void;
+    const ended = new Promise<PublishEnd>((r) => (resolveEnded = r));
+    const end = (words: string, why: Reason) => {
+      endReason ??= { words, why };
       socket.destroy();
     };
+    const closed: PublishEnd = { words: 'connection closed by the server', why: { key: 'cdnClosedByServer' } };
     socket.on('close', () => {
-      fail(answered ? 'connection closed by the server' : 'connection closed before the handshake');
-      resolveEnded(endReason ?? 'connection closed by the server');
+      if (answered) fail(closed.words, closed.why);
+      else fail('connection closed before the handshake', { key: 'cdnClosedBeforeHandshake' });
+      resolveEnded(endReason ?? closed);
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
       const words = err.code ? `${err.code} ${err.message}` : err.message;
-      fail(words);
-      endReason ??= words;
+      // A TLS or DNS error without a code: its words are the log's.
+      const why: Reason = { key: 'cdnSocketError', vars: { code: err.code ?? err.name } };
+      fail(words, why);
+      endReason ??= { words, why };
     });
 
     // A server that stopped reading (its TCP window shut) leaves the socket open for ever: watched
@@ -144,7 +164,7 @@ function connectOnce(
       const now = taken();
       stuckSince = socket.writableLength > 0 && now === lastTaken ? (stuckSince ?? performance.now()) : undefined;
       lastTaken = now;
-      if (stuckSince !== undefined && performance.now() - stuckSince >= stallMs) end(`the server took nothing for ${stallMs} ms`);
+      if (stuckSince !== undefined && performance.now() - stuckSince >= stallMs) end(`the server took nothing for ${stallMs} ms`, { key: 'cdnStalled', vars: { seconds: Math.round(stallMs / 100) / 10 } });
     }, Math.min(1000, stallMs / 4));
     watchdog.unref();
     ended.then(() => clearInterval(watchdog), () => undefined);
@@ -159,10 +179,12 @@ function connectOnce(
         }
       },
       buffered: () => socket.writableLength,
+      sent: taken,
       ended,
       close(graceMs = 1000) {
         if (socket.destroyed) return ended.then(() => undefined);
-        endReason ??= 'stopped';
+        // Ours: the channel's stream ended (or the push was stopped, which records no reason).
+        endReason ??= { words: 'stopped', why: { key: 'cdnChannelStopped' } };
         send(session.closing());
         socket.end();
         const force = setTimeout(() => socket.destroy(), graceMs);
@@ -180,7 +202,7 @@ function connectOnce(
         answered = true;
         const had = handshake.length;
         handshake = Buffer.concat([handshake, rest]);
-        if (handshake[0] !== RTMP_VERSION) return fail('not an RTMP server (handshake)');
+        if (handshake[0] !== RTMP_VERSION) return fail('not an RTMP server (handshake)', { key: 'cdnNotRtmp' });
         // C2 as soon as S1 is in: a server may hold S2 until it has C2.
         if (had < 1 + HANDSHAKE_SIZE && handshake.length >= 1 + HANDSHAKE_SIZE) socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
         if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
@@ -196,8 +218,8 @@ function connectOnce(
       } catch (err) {
         if (!(err instanceof RtmpError)) throw err;
         const words = `not an RTMP server (${err.message.replace(/^rtmp: /, '')})`;
-        if (settled) return end(words);
-        return fail(words);
+        if (settled) return end(words, { key: 'cdnNotRtmp' });
+        return fail(words, { key: 'cdnNotRtmp' });
       }
       for (const m of messages) {
         const step = session.receive(m);
@@ -205,14 +227,14 @@ function connectOnce(
         const out = step.outcome;
         if (!out) continue;
         if ('reconnect' in out) {
-          if (settled) return end('the server asked for a login again');
+          if (settled) return end('the server asked for a login again', { key: 'cdnAuthFailed', vars: { method: 'reconnect' } });
           settle();
           socket.destroy();
           return resolve({ reconnect: out.reconnect });
         }
         if ('refused' in out) {
-          if (settled) return end(out.refused.reason);
-          return fail(out.refused.reason, out.refused);
+          if (settled) return end(out.refused.reason, out.refused.why);
+          return fail(out.refused.reason, out.refused.why, out.refused);
         }
         settle();
         resolve(publication(out.streamId));

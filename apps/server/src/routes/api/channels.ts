@@ -13,6 +13,7 @@ import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
 import { channelId, channelInput, deviceId, listWindow } from './inventory-schemas.js';
 import { applyChannelEnable } from '../../services/inventory/channel-enable.js';
+import { withCdnPush } from '../../services/media/cdn-status.js';
 
 const tags = ['channels'];
 const admin = { access: 'admin' as const };
@@ -42,7 +43,10 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   async function page(req: FastifyRequest, { cameras, ...query }: ChannelQuery & { cameras?: boolean }) {
     const scope = await scopeOf(ctx.db, req.user!);
     const q: ChannelQuery = cameras ? { ...query, flat: true, camerasOnly: true } : query;
-    return channels.list(scope, q, req.user!.id, isAdmin(req.user!), req.lang);
+    const admin = isAdmin(req.user!);
+    const p = await channels.list(scope, q, req.user!.id, admin, req.lang);
+    // The push's state is the channel settings' (the CDN account's): administrators only.
+    return admin ? { ...p, rows: withCdnPush(p.rows, ctx.cdn, req.lang) } : p;
   }
 
   const listQuery = listWindow.extend({

@@ -6,6 +6,8 @@ import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { id } from '../../http/schemas.js';
 import { isAdmin } from '../../http/auth.js';
+import type { EventMessage } from '@opencvr/shared';
+import { cdnPushStatus } from '../../services/media/cdn-status.js';
 
 export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -40,9 +42,16 @@ export async function newsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     socket.send(JSON.stringify({ topic: 'hello', payload: { time: new Date().toISOString() } }));
     // Alarms are the administrator's (spec 6: /alarm is closed to other roles), so only admins get them pushed.
     const admin = !!req.user && isAdmin(req.user);
+    // A CDN push's state is the channel settings' (admin only), rendered in the socket's language.
+    const lang = req.lang;
     const off = ctx.events.subscribe((msg) => {
-      if ((msg.topic === 'alarm' || msg.topic === 'catalog') && !admin) return;
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+      if ((msg.topic === 'alarm' || msg.topic === 'catalog' || msg.topic === 'cdn') && !admin) return;
+      if (socket.readyState !== socket.OPEN) return;
+      const out: EventMessage =
+        msg.topic === 'cdn'
+          ? { topic: 'cdn', payload: { DeviceID: msg.payload.deviceId, ChannelID: msg.payload.channelId, CdnPush: msg.payload.snapshot && cdnPushStatus(msg.payload.snapshot, lang) } }
+          : msg;
+      socket.send(JSON.stringify(out));
     });
     socket.on('close', off);
     socket.on('error', off);

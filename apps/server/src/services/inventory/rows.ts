@@ -2,6 +2,7 @@
 import type { ChannelRow, DeviceRow, DeviceType, Lang } from '@opencvr/shared';
 import type { Channel, Device } from '../../db/schema.js';
 import { statusReasonText } from './status-reason.js';
+import { maskedPushUrl } from '../../media/ffmpeg/push-url-mask.js';
 
 export function deviceRow(d: Device, counts: { total: number; online: number }, admin: boolean): DeviceRow {
   return {
@@ -60,7 +61,8 @@ export function channelRow(
     RtspUrl: admin ? c.rtsp_url : stripCredentials(c.rtsp_url),
     RecordUrl: admin ? c.record_url : stripCredentials(c.record_url),
     SnapUrl: admin ? c.snap_url : stripCredentials(c.snap_url),
-    CdnUrl: c.cdn_url,
+    // An RTMP ingest's stream key is its password (whoever has it publishes on the CDN account).
+    CdnUrl: admin || !c.cdn_url ? c.cdn_url : maskedPushUrl(c.cdn_url),
     EnableCdn: c.enable_cdn,
     EnableRecord: c.enable_record,
     EnableAudio: c.enable_audio,
