@@ -13,6 +13,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { addChannel, editChannel, fetchChannel, type ChannelInput } from '../api';
+import { CdnPushState } from '../components/CdnPushState';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelListPath } from '../paths';
 import { inRange, isStreamUrl } from '../rules';
@@ -174,6 +175,11 @@ export default function ChannelFormPage() {
             {cdn && (
               <Form.Item name="CdnUrl" label={t('devices.channelForm.cdnUrl')}>
                 <Input maxLength={1024} placeholder="rtmp://" />
+              </Form.Item>
+            )}
+            {cdn && !adding && (
+              <Form.Item label={t('devices.cdnPush.title')}>
+                <CdnPushState device={devid} channel={chnid} />
               </Form.Item>
             )}
             <Form.Item name="Longitude" label={t('devices.channelForm.longitude')} rules={[range(-180, 180, 'devices.channelForm.longitudeRange')]}>
