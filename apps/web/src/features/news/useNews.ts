@@ -6,8 +6,10 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { PAGE_SIZE, type NewsItem } from '@opencvr/shared';
+import { useSession } from '../../lib/stores/session';
 import { useWsTopic } from '../../lib/ws';
 import { deleteNews, fetchNews, readNews } from './api';
+import { readNewsCache, writeNewsCache } from './newsCache';
 
 /** How long pushed messages are gathered into one update of the list and counts. */
 const NEWS_BATCH_MS = 200;
@@ -16,9 +18,12 @@ const NEWS_BATCH_MS = 200;
 const settled = (call: Promise<unknown>) => call.then(() => true, () => false);
 
 export function useNews(enabled: boolean) {
-  const [items, setItems] = useState<NewsItem[]>([]);
-  const [total, setTotal] = useState(0);
-  const [unread, setUnread] = useState(0);
+  const user = useSession((s) => s.userinfo?.id);
+  // What this user's console showed last (newsCache), until the server answers.
+  const [cached] = useState(() => readNewsCache(user));
+  const [items, setItems] = useState<NewsItem[]>(() => cached?.items ?? []);
+  const [total, setTotal] = useState(() => cached?.total ?? 0);
+  const [unread, setUnread] = useState(() => cached?.unread ?? 0);
   const [loading, setLoading] = useState(false);
   /** The last page came back short: the log's end is shown (until the list is read from the top again). */
   const [atEnd, setAtEnd] = useState(false);
@@ -51,6 +56,8 @@ export function useNews(enabled: boolean) {
   useEffect(() => {
     if (enabled) void load();
   }, [enabled, load]);
+
+  useEffect(() => writeNewsCache(user, { total, unread, items }), [user, total, unread, items]);
 
   // A camera server lost or back sends a message per channel (1,500 in seconds) to every console.
   // They are taken in batches (one render per batch, not per message: the list page froze for
