@@ -20,7 +20,7 @@ import { fetchChannel } from '../api';
 /** Bytes and bitrate move all the time: read this often (state changes come on the socket). */
 export const CDN_REFRESH_MS = 5000;
 
-const COLOURS: Record<CdnPushStateName, string> = {
+export const CDN_COLOURS: Record<CdnPushStateName, string> = {
   connecting: 'processing',
   pushing: 'success',
   retrying: 'warning',
@@ -29,7 +29,7 @@ const COLOURS: Record<CdnPushStateName, string> = {
 };
 
 /** The reason in the console's language when its code is one this console knows. */
-function reasonText(s: CdnPushStatus): string {
+export function cdnReasonText(s: CdnPushStatus): string {
   if (s.ReasonCode && isReasonKey(s.ReasonCode)) return reason(s.ReasonCode, currentLang(), s.ReasonVars);
   return s.Reason ?? '';
 }
@@ -66,11 +66,11 @@ export function CdnPushState({ device, channel }: { device: string; channel: str
 
   // NextTryIn counts from the answer; the page counts it down.
   const left = s.NextTryIn === undefined ? undefined : Math.max(0, Math.ceil(s.NextTryIn - Math.max(0, now - state.dataUpdatedAt) / 1000));
-  const why = reasonText(s);
+  const why = cdnReasonText(s);
   return (
     <Space direction="vertical" size={2} data-testid="cdn-push-state" aria-live="polite">
       <Space wrap size={4}>
-        <Tag color={COLOURS[s.State]}>{t(`devices.cdnPush.${s.State}`)}</Tag>
+        <Tag color={CDN_COLOURS[s.State]}>{t(`devices.cdnPush.${s.State}`)}</Tag>
         <Typography.Text type="secondary">{s.Url}</Typography.Text>
       </Space>
       {s.State === 'pushing' && (

@@ -15,6 +15,7 @@ import { PAGE_SIZE, type ChannelRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { useDebounced } from '../../../lib/useDebounced';
 import { deleteChannel, fetchChannelConfigs } from '../api';
+import { CdnPushCell, useCdnPushes } from '../components/CdnPushCell';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelFormPath, channelListPath } from '../paths';
 import { useSubChannels } from '../subChannelStore';
@@ -37,11 +38,13 @@ export default function ChannelListPage() {
   useEffect(() => syncSubset(subset), [subset, syncSubset]);
   useEffect(() => setPage(1), [query, subset, devid]);
 
+  const readPage = () => fetchChannelConfigs({ device: devid, subset, start: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, q: query });
   const list = useQuery({
     queryKey: ['channelsconfig', devid, subset, page, query],
-    queryFn: () => fetchChannelConfigs({ device: devid, subset, start: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, q: query }),
+    queryFn: readPage,
     placeholderData: keepPreviousData,
   });
+  const cdnPushOf = useCdnPushes(devid, list.data?.Channels ?? [], [subset, page, query], readPage);
 
   const open = (c: ChannelRow) => {
     push({ uuid: `${c.ParentDeviceID}:${c.ChannelID}`, Name: c.Name, subset: c.GBID });
@@ -107,6 +110,7 @@ export default function ChannelListPage() {
               dataIndex: 'Enable',
               render: (v: number) => (v === 1 ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>),
             },
+            { title: t('devices.channelForm.enableCdn'), key: 'cdn', render: (_, c) => <CdnPushCell status={cdnPushOf(c)} /> },
             { title: t('devices.channel.protocol'), dataIndex: 'Protocol' },
             {
               title: t('devices.channel.rtspUrl'),
