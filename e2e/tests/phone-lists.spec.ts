@@ -5,6 +5,10 @@
  * the whole page sideways, and a group's members hid their devices tab in antd's "…" menu behind
  * the search box and add button. Now a table keeps each cell on one line and scrolls inside its
  * card, the row's actions stay pinned and clickable, and the page itself never scrolls sideways.
+ * The toolbars above them (components/ListToolbar.tsx) are one row: the device list's took three
+ * and the alarm list's filters four more, the table starting near the middle of the screen. The
+ * recording plan's week is a list of days whose hours are tapped (the desktop grid's 14 px cells
+ * scrolled sideways and a drag scrolled the page).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { adminSession, v1, type Session } from '../support/api';
@@ -105,3 +109,109 @@ test.describe('list pages on a phone-wide window', () => {
     expect(await pageOverflow(page)).toBe(0);
   });
 });
+
+/** The vertical extent of the page's toolbar (the list-toolbar row and, open or not, its filters). */
+const toolbarBox = async (page: Page) => (await page.getByTestId('list-toolbar').boundingBox())!;
+
+test.describe('list toolbars on a phone-wide window', () => {
+  let admin: Session;
+  test.beforeAll(async ({ request }) => {
+    admin = await adminSession(request);
+  });
+  test.beforeEach(async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+  });
+
+  test('device list: search, filter, more and add in one row; the table starts in the top third', async ({ page }) => {
+    await openAs(page, admin, '/device/list');
+    const search = page.getByPlaceholder('搜索名称 / ID / IP');
+    await expect(search).toBeVisible(FIRST_LOAD);
+    const bar = await toolbarBox(page);
+    // Three rows (type, search and batch delete, add) were 112 px high.
+    expect(bar.height).toBeLessThanOrEqual(40);
+    for (const name of ['筛选', '更多操作', '添加设备']) {
+      const b = page.getByRole('button', { name, exact: true });
+      await expect(b).toBeInViewport({ ratio: 1 });
+      const box = (await b.boundingBox())!;
+      expect(box.y, name).toBeGreaterThanOrEqual(bar.y);
+      expect(box.y + box.height, name).toBeLessThanOrEqual(bar.y + bar.height + 0.5);
+    }
+    // The search box (input and its button) takes what the three buttons leave: 358 − 3 × (32 + 8).
+    expect((await page.getByTestId('list-toolbar').locator('.ant-input-search').boundingBox())!.width, 'the search takes the rest of the row').toBeGreaterThanOrEqual(230);
+    // The table's header was at y ≈ 300 under three toolbar rows.
+    expect((await page.locator('.ant-table-thead').first().boundingBox())!.y).toBeLessThan(250);
+    expect(await pageOverflow(page)).toBe(0);
+
+    // The type filter opens below the row, full width, and still filters.
+    await page.getByRole('button', { name: '筛选', exact: true }).click();
+    const type = page.getByTestId('list-toolbar-filters').getByRole('combobox', { name: '接入协议' });
+    await expect(type).toBeVisible();
+    // Batch delete sits in the "more" popup, disabled until rows are ticked.
+    await page.getByRole('button', { name: '更多操作' }).click();
+    await expect(page.getByRole('button', { name: /批量删除/ })).toBeDisabled();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: '添加设备', exact: true }).click();
+    await expect(page).toHaveURL(/\/device\/form\/0$/);
+  });
+
+  test('alarm list: the filters fold into the toolbar, the table is no longer pushed below the middle', async ({ page }) => {
+    await openAs(page, admin, '/alarm/list');
+    await expect(page.getByRole('button', { name: '筛选', exact: true })).toBeVisible(FIRST_LOAD);
+    // The four filters took their own card above the table (its header at y ≈ 390).
+    await expect(page.getByTestId('alarm-type')).toHaveCount(0);
+    expect((await page.locator('.ant-table-thead').first().boundingBox())!.y).toBeLessThan(250);
+    await page.getByRole('button', { name: '筛选', exact: true }).click();
+    await expect(page.getByTestId('alarm-type')).toBeInViewport();
+    // The date range's popup stacks its month over its time columns: it fits the window.
+    await page.locator('.ant-picker-range').click();
+    const popup = page.locator('.ant-picker-dropdown').filter({ visible: true }).first();
+    await expect(popup).toBeVisible();
+    const box = (await popup.locator('.ant-picker-panel-container').boundingBox())!;
+    expect(box.x, 'left edge in the window').toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, 'right edge in the window').toBeLessThanOrEqual(390);
+    expect(await pageOverflow(page)).toBe(0);
+  });
+});
+
+test.describe('the recording plan’s week on a phone', () => {
+  test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
+  let admin: Session;
+  const PLAN = `E2E phone plan ${Date.now().toString(36)}`;
+  test.beforeAll(async ({ request }) => {
+    admin = await adminSession(request);
+  });
+  test.afterAll(async ({ request }) => {
+    if (!admin) return;
+    const list = (await v1<{ Plans: { ID: number }[] }>(await request.get('/api/v1/recordplanlist', { headers: { token: admin.Token }, params: { q: PLAN } }))).Plans;
+    for (const p of list) await request.post('/api/v1/delrecordplan', { headers: { token: admin.Token }, data: { id: p.ID } });
+  });
+
+  test('hours are tapped on and off, a day copied to the week, and the plan saves that schedule', async ({ page }) => {
+    await openAs(page, admin, '/config/program/form');
+    await page.getByLabel('计划名称').fill(PLAN, FIRST_LOAD);
+    // Monday is open: its hours are buttons a finger can hit (the grid's cells were 14 × 22 px).
+    const h8 = page.getByRole('button', { name: '星期一 08:00–09:00' });
+    await h8.scrollIntoViewIfNeeded();
+    const box = (await h8.boundingBox())!;
+    expect(box.width).toBeGreaterThanOrEqual(40);
+    expect(box.height).toBeGreaterThanOrEqual(36);
+    for (const h of [8, 9, 10]) await page.getByTestId(`hour-0-${h}`).tap();
+    await page.getByTestId('hour-0-10').tap(); // off again
+    await expect(page.getByTestId('schedule-summary-Monday')).toHaveText('08:00–10:00');
+    await expect(h8).toHaveAttribute('aria-pressed', 'true');
+    await page.getByRole('button', { name: '复制到每一天 星期一' }).tap();
+    await expect(page.getByTestId('schedule-summary-Sunday')).toHaveText('08:00–10:00');
+    // Sunday opened from its title and cleared.
+    await page.getByTestId('schedule-day-Sunday').tap();
+    await page.getByRole('button', { name: '清空当天 星期日' }).tap();
+    await expect(page.getByTestId('schedule-summary-Sunday')).toHaveText('—');
+    expect(await pageOverflow(page)).toBe(0);
+    await page.getByTestId('plan-save').tap();
+    await expect(page).toHaveURL(/\/config\/program$/, FIRST_LOAD);
+    const [plan] = (await v1<{ Plans: { Schedule: Record<string, { StartTime: string; EndTime: string }[]> }[] }>(await page.request.get('/api/v1/recordplanlist', { headers: { token: admin.Token }, params: { q: PLAN } }))).Plans;
+    expect(plan!.Schedule.Monday).toEqual([{ StartTime: '08:00:00', EndTime: '10:00:00' }]);
+    expect(plan!.Schedule.Saturday).toEqual([{ StartTime: '08:00:00', EndTime: '10:00:00' }]);
+    expect(plan!.Schedule.Sunday ?? []).toEqual([]);
+  });
+});
+

@@ -184,14 +184,16 @@ test.describe('recording and playback', () => {
     await page.getByRole('button', { name: '校验时间' }).click();
     await expect(page.getByText('星期一: 08:00:00-10:00:00')).toBeVisible();
     await page.screenshot({ path: info.outputPath('program-form.png') });
-    // A phone-wide window: the week keeps its 30-minute cells and day names and scrolls sideways.
+    // A phone-wide window: the week is a list of days with hours to tap (ScheduleDayList), the same schedule.
     const wide = page.viewportSize()!;
     await page.setViewportSize({ width: 390, height: 844 });
-    expect((await page.getByTestId('cell-0-0').boundingBox())!.width).toBe(14);
-    expect((await page.getByTestId('schedule-row-Sunday').getByText('星期日').boundingBox())!.height, 'one line').toBeLessThan(30);
+    await expect(page.getByTestId('hour-0-8')).toHaveAttribute('aria-pressed', 'true');
+    expect((await page.getByTestId('schedule-day-Sunday').boundingBox())!.height, 'one line').toBeLessThan(30);
+    await page.getByTestId('schedule-day-Sunday').click();
     await page.getByRole('button', { name: '清空当天 星期日' }).click();
-    await expect(page.getByTestId('slots-Sunday')).toHaveText('');
+    await expect(page.getByTestId('schedule-summary-Sunday')).toHaveText('—');
     await page.getByRole('button', { name: '复制到每一天 星期一' }).click();
+    await expect(page.getByTestId('schedule-summary-Sunday')).toHaveText('08:00–10:00');
     await page.screenshot({ path: info.outputPath('program-form-narrow.png') });
     await page.setViewportSize(wide);
     await page.getByTestId('plan-save').click();

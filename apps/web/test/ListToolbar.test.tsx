@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ListToolbar } from '../src/components/ListToolbar';
 import { renderConsole } from './helpers/console';
 import { openFilters, openMoreActions } from './helpers/toolbar';
+import { wideWindow } from './helpers/viewport';
 
 function Toolbar({ filtered = false, onAdd = () => {}, onDelete = () => {} }: { filtered?: boolean; onAdd?: () => void; onDelete?: () => void }) {
   return (
@@ -27,20 +28,6 @@ function Toolbar({ filtered = false, onAdd = () => {}, onDelete = () => {} }: { 
       primary={{ label: 'add device', icon: <PlusOutlined />, onClick: onAdd }}
     />
   );
-}
-
-/** antd's breakpoints answered as on a window `wide` or not (every min-width query). */
-function windowWide(wide: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: wide,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -90,7 +77,7 @@ describe('ListToolbar on a phone-wide window', () => {
 
 describe('ListToolbar on a wide window', () => {
   it('lays every part out in one row in the pages’ order, the primary action with its words', () => {
-    windowWide(true);
+    wideWindow();
     renderConsole(<Toolbar />);
     expect(screen.queryByTestId('list-toolbar')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '筛选' })).not.toBeInTheDocument();

@@ -1,7 +1,7 @@
 /** The schedule editor's model against the shared conversion (packages/shared schedule.ts). */
 import { describe, expect, it } from 'vitest';
 import { fromNormal, toDayLists, WEEKDAYS } from '@opencvr/shared';
-import { addSlot, cellOn, copyToAll, emptyModel, isEmpty, modelOf, paintBlock, paintCells, removeSlot } from '../src/features/recording/scheduleModel';
+import { addSlot, cellOn, copyToAll, emptyModel, hourCovered, isEmpty, modelOf, paintBlock, paintCells, removeSlot, toggleHour } from '../src/features/recording/scheduleModel';
 
 const lists = (m: ReturnType<typeof emptyModel>) => toDayLists(fromNormal(m));
 
@@ -54,5 +54,32 @@ describe('schedule editor model', () => {
     expect(isEmpty(emptyModel())).toBe(true);
     expect(modelOf({ Monday: [{ StartTime: '08:00', EndTime: '12:00' }] }).Monday).toEqual([[28800, 43200]]);
     expect(isEmpty(modelOf({ Monday: [{ StartTime: 'x', EndTime: '12:00' }] }))).toBe(true);
+  });
+});
+
+describe('schedule editor model: an hour tapped on a phone', () => {
+  it('fills an empty or partly set hour, clears a covered one, merging with its neighbours', () => {
+    let m = toggleHour(emptyModel(), 'Wednesday', 8);
+    expect(fromNormal(m).Wednesday).toEqual([{ StartTime: '08:00:00', EndTime: '09:00:00' }]);
+    expect(hourCovered(m, 'Wednesday', 8)).toBe(true);
+    m = toggleHour(m, 'Wednesday', 9);
+    expect(fromNormal(m).Wednesday).toEqual([{ StartTime: '08:00:00', EndTime: '10:00:00' }]);
+    // A half-hour in 10:00-11:00 (cell 21): the hour is only partly set, a tap fills it.
+    m = paintCells(m, 'Wednesday', 21, 21, true);
+    expect(hourCovered(m, 'Wednesday', 10)).toBe(false);
+    m = toggleHour(m, 'Wednesday', 10);
+    expect(fromNormal(m).Wednesday).toEqual([{ StartTime: '08:00:00', EndTime: '11:00:00' }]);
+    // Covered inside a longer slot: a tap cuts the hour out of it.
+    m = toggleHour(m, 'Wednesday', 9);
+    expect(fromNormal(m).Wednesday).toEqual([
+      { StartTime: '08:00:00', EndTime: '09:00:00' },
+      { StartTime: '10:00:00', EndTime: '11:00:00' },
+    ]);
+    expect(fromNormal(m).Thursday).toEqual([]);
+  });
+
+  it('the last hour ends at 24:00', () => {
+    const m = toggleHour(emptyModel(), 'Sunday', 23);
+    expect(fromNormal(m).Sunday).toEqual([{ StartTime: '23:00:00', EndTime: '24:00:00' }]);
   });
 });

@@ -64,6 +64,20 @@ export function cellOn(model: NormalSchedule, day: Weekday, cell: number): boole
   return model[day].some(([a, b]) => a < e && b > s);
 }
 
+/** Whether the whole hour `hour` (0-23) of a day is in one slot (slots are merged: one is enough). */
+export function hourCovered(model: NormalSchedule, day: Weekday, hour: number): boolean {
+  const s = hour * 3600;
+  return model[day].some(([a, b]) => a <= s && b >= s + 3600);
+}
+
+/**
+ * A tap on an hour (the phone's editor): a covered hour is cleared, any other (empty or partly
+ * in a slot) is filled, as starting a drag on an empty or painted cell does on a desktop.
+ */
+export function toggleHour(model: NormalSchedule, day: Weekday, hour: number): NormalSchedule {
+  return setRange(model, day, hour * 3600, (hour + 1) * 3600, !hourCovered(model, day, hour));
+}
+
 /**
  * Adds a slot typed as HH:mm(:ss) times; an end before the start runs across midnight into the
  * next day (Sunday into Monday). Throws ScheduleError on a malformed or empty slot.

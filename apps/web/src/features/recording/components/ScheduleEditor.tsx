@@ -2,15 +2,18 @@
  * The weekly schedule editor: 7 rows (Monday..Sunday) × 24 hours in 30-minute cells. Press and drag
  * to paint (starting on an empty cell) or erase (starting on a painted one), across rows too; or add
  * a slot with two times (an end before the start runs past midnight into the next day). Each row
- * lists its slots and can be copied to every day.
+ * lists its slots and can be copied to every day. A phone-wide window gets the day list instead
+ * (ScheduleDayList.tsx: hours to tap, the same data and checks).
  */
 import { useState } from 'react';
-import { Button, Flex, Input, Popover, Space, Tag, Tooltip, Typography } from 'antd';
-import { CopyOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { Button, Flex, Space, Tag, Tooltip } from 'antd';
+import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { WEEKDAYS, type NormalSchedule, type Weekday } from '@opencvr/shared';
-import { errorMessage } from '../../../i18n';
-import { CELLS_PER_DAY, addSlot, cellOn, copyToAll, hhmm, paintBlock, removeSlot, setRange, validClock } from '../scheduleModel';
+import { WEEKDAYS, type NormalSchedule } from '@opencvr/shared';
+import { usePhone } from '../../../components/usePhone';
+import { CELLS_PER_DAY, cellOn, copyToAll, hhmm, paintBlock, removeSlot, setRange } from '../scheduleModel';
+import { AddSlot } from './AddSlot';
+import { ScheduleDayList } from './ScheduleDayList';
 
 interface Props {
   value: NormalSchedule;
@@ -27,57 +30,11 @@ interface Drag {
 
 const CELL_W = 14;
 
-function AddSlot({ day, value, onChange }: { day: Weekday; value: NormalSchedule; onChange: (v: NormalSchedule) => void }) {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [start, setStart] = useState('08:00');
-  const [end, setEnd] = useState('18:00');
-  const [error, setError] = useState('');
-  const ok = validClock(start) && validClock(end, true) && start !== end;
-  return (
-    <Popover
-      open={open}
-      onOpenChange={setOpen}
-      trigger="click"
-      title={t('recording.addSlotTitle', { day: t(`recording.days.${day}`) })}
-      content={
-        <Space orientation="vertical">
-          <Space>
-            <Input aria-label={t('recording.slotStart')} style={{ width: 90 }} value={start} onChange={(e) => setStart(e.target.value)} placeholder="HH:mm" status={validClock(start) ? undefined : 'error'} />
-            <span>–</span>
-            <Input aria-label={t('recording.slotEnd')} style={{ width: 90 }} value={end} onChange={(e) => setEnd(e.target.value)} placeholder="HH:mm" status={validClock(end, true) ? undefined : 'error'} />
-          </Space>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('recording.slotHint')}
-          </Typography.Text>
-          {error && <Typography.Text type="danger">{error}</Typography.Text>}
-          <Button
-            type="primary"
-            size="small"
-            disabled={!ok}
-            onClick={() => {
-              try {
-                onChange(addSlot(value, day, start, end));
-                setError('');
-                setOpen(false);
-              } catch (err) {
-                setError(errorMessage(err));
-              }
-            }}
-          >
-            {t('recording.addSlot')}
-          </Button>
-        </Space>
-      }
-    >
-      <Button size="small" type="text" aria-label={t('recording.addSlotTitle', { day: t(`recording.days.${day}`) })} icon={<PlusOutlined />} />
-    </Popover>
-  );
-}
-
 export function ScheduleEditor({ value, onChange }: Props) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const [drag, setDrag] = useState<Drag | null>(null);
+  if (phone) return <ScheduleDayList value={value} onChange={onChange} />;
   const shown = drag ? paintBlock(value, drag.d0, drag.d1, drag.c0, drag.c1, drag.on) : value;
 
   const finish = () => {

@@ -11,6 +11,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { fromNormal, WEEKDAYS, type DayLists, type NormalSchedule } from '@opencvr/shared';
 import { ChannelPicker } from '../../../components/ChannelPicker';
 import { PageTitle } from '../../../components/PageTitle';
+import { usePhone } from '../../../components/usePhone';
 import { errorMessage, msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
@@ -28,6 +29,7 @@ interface FormValues {
 
 export default function ProgramFormPage() {
   const { t } = useTranslation();
+  const phone = usePhone();
   const navigate = useNavigate();
   // Saving or cancelling goes back where the form was opened (the recording settings or the plans list).
   const back = planFormReturn(useLocation().state);
@@ -108,7 +110,7 @@ export default function ProgramFormPage() {
           >
             <PlanChannelsTable channels={channels} onChange={setChannels} onPick={() => setPicking(true)} />
           </Form.Item>
-          <Form.Item label={t('recording.schedule')} extra={t('recording.scheduleHint')}>
+          <Form.Item label={t('recording.schedule')} extra={t(phone ? 'recording.scheduleHintPhone' : 'recording.scheduleHint')}>
             <ScheduleEditor value={schedule} onChange={setSchedule} />
           </Form.Item>
           {checked && (
