@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { DeviceRow } from '@opencvr/shared';
 import { fetchGbDeviceInfo } from '../gbApi';
 import { formatDateTime } from '../../../lib/time';
+import { usePhone } from '../../../components/usePhone';
 
 const time = (iso: string | undefined) => formatDateTime(iso, '-');
 
@@ -19,6 +20,7 @@ export function GbDeviceInfoModal({ device, onClose }: { device: DeviceRow; onCl
     queryFn: () => fetchGbDeviceInfo(device.DeviceID, true),
     gcTime: 0,
   });
+  const phone = usePhone();
   const gb = info.data?.GB;
   const onOff = (v: boolean | undefined) => (v === undefined ? '-' : v ? t('gbDevice.on') : t('gbDevice.off'));
   const status = gb?.Status;
@@ -41,7 +43,9 @@ export function GbDeviceInfoModal({ device, onClose }: { device: DeviceRow; onCl
     >
       <Spin spinning={info.isFetching}>
         {gb?.RefreshError && <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('gbDevice.refreshError', { error: gb.RefreshError })} />}
-        <Descriptions column={2} size="small" bordered data-testid="gb-device-info-table">
+        {/* On a phone each label over its value: two pairs a row left a 20-digit ID three lines tall and
+            labels broken mid-word, one pair a row still two lines for the ID beside its label. */}
+        <Descriptions column={phone ? 1 : 2} layout={phone ? 'vertical' : 'horizontal'} size="small" bordered data-testid="gb-device-info-table">
           <Descriptions.Item label={t('devices.id')}>{device.DeviceID}</Descriptions.Item>
           <Descriptions.Item label={t('gbDevice.manufacturer')}>{gb?.Manufacturer || '-'}</Descriptions.Item>
           <Descriptions.Item label={t('gbDevice.model')}>{gb?.Model || '-'}</Descriptions.Item>
