@@ -18,6 +18,16 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
   const [channels, setChannels] = useState<WallChannel[]>(value.channels);
   const [seconds, setSeconds] = useState(value.interval);
   const [picking, setPicking] = useState(false);
+  // Filled in from the saved tour as the dialog opens, in the same render: antd's afterOpenChange
+  // comes when the opening motion ends and put back whatever the operator had typed by then.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setChannels(value.channels);
+      setSeconds(value.interval);
+    }
+  }
 
   const add = (c: WallChannel) => setChannels((prev) => (prev.some((p) => channelId(p) === channelId(c)) ? prev : [...prev, c]));
 
@@ -27,12 +37,6 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
       title={t('live.browse.loopSettings')}
       onCancel={onClose}
       onOk={() => onSave({ channels, interval: seconds })}
-      afterOpenChange={(o) => {
-        if (o) {
-          setChannels(value.channels);
-          setSeconds(value.interval);
-        }
-      }}
     >
       <Space style={{ marginBottom: 12 }}>
         <Typography.Text>{t('live.browse.interval')}</Typography.Text>
