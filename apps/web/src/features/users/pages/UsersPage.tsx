@@ -13,7 +13,7 @@ import { PAGE_SIZE, type UserRow } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { deleteUser, fetchUsers } from '../api';
 import { UserFormModal } from '../components/UserFormModal';
-import { useDebounced } from '../useDebounced';
+import { useDebounced } from '../../../lib/useDebounced';
 
 export default function UsersPage() {
   const { t } = useTranslation();
