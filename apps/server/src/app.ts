@@ -33,7 +33,7 @@ import { ChannelThumbnails } from './services/media/thumbnails.js';
 import { stopStreamsOfRemovedChannels } from './services/media/removed-channels.js';
 import { DEFAULT_HUB_OPTIONS } from './media/hub.js';
 import { pulledSourceFactory } from './media/ingest/sources.js';
-import { H264_VARIANT, TranscodeSource } from './media/transcode.js';
+import { H264_VARIANT, LIVE_TRANSCODE, TranscodeSource } from './media/transcode.js';
 import { settleDisabledDevices } from './services/inventory/device-enable.js';
 import { settleDisabledChannels } from './services/inventory/channel-enable.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
@@ -158,7 +158,7 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   // GB28181 channels: PS over RTP, once the SIP side has plugged its INVITE in (ctx.gbMedia.setInviter).
   ctx.streams.registerSource(ctx.gbMedia.sourceFactory);
   ctx.gbMedia.setInviter(liveInviter(ctx.gbInvite));
-  ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original)));
+  ctx.streams.registerVariant(H264_VARIANT, (original) => new TranscodeSource(() => ctx.streams.get(original), LIVE_TRANSCODE));
   // An always-on channel an administrator stopped opens on-demand for its viewers until released.
   ctx.streams.alwaysOnHeld = (pk) => ctx.alwaysOn.isHeld(pk);
 

@@ -17,12 +17,19 @@ export interface TranscodeH264Options {
   threads?: number;
   /**
    * Start on the first picture instead of probing seconds of input first (-probesize 32
-   * -analyzeduration 0): the raw stream's parameter sets say all ffmpeg needs, and a recording played
-   * back at a low bit rate would otherwise wait for ffmpeg's 5 s of analysis. Without +nobuffer then:
-   * that flag throws away the packets the probe read (a whole first GOP of H.264 input, measured), and
-   * the pictures left would be given the first pictures' times.
+   * -analyzeduration 0): the raw stream's parameter sets say all ffmpeg needs, and a live or played
+   * back stream at a low bit rate would otherwise wait for ffmpeg's 5 s of analysis. Without +nobuffer
+   * then: that flag throws away the packets the probe read (a whole first GOP of H.264 input; live
+   * H.265 at 15 fps: 80 pictures, the first picture 3.6-5 s late, measured), and the pictures left
+   * would be given the first pictures' times.
    */
   noProbe?: boolean;
+  /**
+   * An IDR wherever the input had a keyframe (-force_key_frames source), besides every `gop`
+   * pictures: the output's GOPs follow the camera's, so a viewer joining the H.264 leg starts from a
+   * cached GOP no older than the original's.
+   */
+  sourceKeyframes?: boolean;
   /**
    * Parameter sets that do not follow the input's chroma siting (x264 chromaloc=0, which leaves it
    * out of the VUI): inputs of either codec then give the same SPS (a playback across a codec change
@@ -45,6 +52,7 @@ export function transcodeH264Args(o: TranscodeH264Options): string[] {
   args.push('-c:v', 'libx264', '-preset', o.preset ?? 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-profile:v', 'high');
   if (o.bitrateKbps) args.push('-b:v', `${o.bitrateKbps}k`, '-maxrate', `${o.bitrateKbps}k`, '-bufsize', `${o.bitrateKbps * 2}k`);
   else args.push('-crf', '23');
+  if (o.sourceKeyframes) args.push('-force_key_frames', 'source');
   args.push('-g', String(o.gop ?? 50), '-bf', '0', '-x264-params', `aud=1:repeat-headers=1${o.steadyHeaders ? ':chromaloc=0' : ''}`);
   if (o.threads) args.push('-threads', String(o.threads));
   args.push('-fps_mode', 'passthrough', '-f', 'h264', 'pipe:1');
