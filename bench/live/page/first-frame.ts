@@ -1,14 +1,15 @@
 /**
  * The page of the first-frame part (bundled by esbuild, served on the server's origin by Playwright):
  * the console's own WS-fMP4 player engine (apps/web/src/components/player/wsFmp4.ts) without React.
- * window.benchFirstFrame(device, token) calls getchannelstream, plays the WS-fMP4 URL it answers into
- * a <video>, and resolves with the milliseconds from the call to the first frame the browser has
+ * window.benchFirstFrame(device, token[, urlName]) calls getchannelstream, plays the WS-fMP4 URL it
+ * answers (URLs.WS_FMP4, or the one named: WS_FMP4_H264 for an H.265 channel's H.264 leg) into a
+ * <video>, and resolves with the milliseconds from the call to the first frame the browser has
  * decoded and presented (requestVideoFrameCallback).
  */
 import { startWsFmp4 } from '../../../apps/web/src/components/player/wsFmp4';
 
 interface Answer {
-  EasyDarwin: { Body: { URLs: { WS_FMP4: string } } };
+  EasyDarwin: { Body: { URLs: Record<string, string> } };
 }
 
 /** Milliseconds from the getchannelstream call to each step (undefined: not reached). */
@@ -25,11 +26,11 @@ interface FirstFrameSample {
 
 declare global {
   interface Window {
-    benchFirstFrame(device: string, token: string): Promise<FirstFrameSample>;
+    benchFirstFrame(device: string, token: string, urlName?: string): Promise<FirstFrameSample>;
   }
 }
 
-window.benchFirstFrame = async (device, token) => {
+window.benchFirstFrame = async (device, token, urlName = 'WS_FMP4') => {
   const video = document.createElement('video');
   video.muted = true;
   video.autoplay = true;
@@ -40,7 +41,7 @@ window.benchFirstFrame = async (device, token) => {
   if (!res.ok) throw new Error(`getchannelstream answered ${res.status}`);
   const answer = (await res.json()) as Answer;
   const answerMs = performance.now() - t0;
-  const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${answer.EasyDarwin.Body.URLs.WS_FMP4}`;
+  const url = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}${answer.EasyDarwin.Body.URLs[urlName]}`;
   let firstBytesMs: number | undefined;
   let bufferedMs: number | undefined;
   return new Promise((resolve, reject) => {
