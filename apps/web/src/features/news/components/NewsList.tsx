@@ -3,6 +3,7 @@ import type { UIEvent } from 'react';
 import { Badge, Button, Empty, List, Spin, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { NewsItem } from '@opencvr/shared';
+import { formatDateTime } from '../../../lib/time';
 
 export interface NewsListProps {
   items: NewsItem[];
@@ -52,7 +53,7 @@ export function NewsList({ items, loading, hasMore, height, onLoadMore, onRead, 
                 }
                 description={
                   <span>
-                    {t('news.device')}: {n.DeviceID} · {n.NewsTime}
+                    {t('news.device')}: {n.DeviceID} · {formatDateTime(n.NewsTime)}
                   </span>
                 }
               />
