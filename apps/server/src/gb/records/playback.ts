@@ -174,20 +174,13 @@ export class DevicePlaybackSession {
       this.sayLast();
       return;
     }
-    if (h264 && busy) {
-      this.reason = busy;
-      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(busy) }));
-      this.close();
-      return;
-    }
+    if (h264 && busy) return this.stopWith(busy);
     if (h264) {
       this.transcoder = new PlaybackTranscoder(ws, {
         ...this.deps.transcode,
         onFailed: (reason, detail) => {
           this.deps.log?.warn({ session: this.id, detail }, 'gb records: the H.264 transcoder failed');
-          this.reason = reason;
-          this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
-          this.close();
+          this.stopWith(reason);
         },
       });
     } else this.output = new WsFmp4Output(ws, { maxBufferedBytes: 8 * 1024 * 1024, fragmentSeconds: 0.5 });
@@ -340,6 +333,13 @@ export class DevicePlaybackSession {
   }
 
   /** A catalogue reason in the opener's language. */
+  /** Ends the session before it played: the socket is told why (a 'stopped' state), then closed. */
+  private stopWith(reason: Reason) {
+    this.reason = reason;
+    this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
+    this.close();
+  }
+
   private text(r: Reason): string {
     return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
   }

@@ -132,20 +132,13 @@ export class PlaybackSession {
     if (this.socket || this.state === 'closed') throw new Error('session already has a socket');
     this.socket = ws;
     const busy = h264 ? this.deps.transcodeSlot?.() : undefined;
-    if (busy) {
-      this.reason = busy;
-      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(busy) }));
-      this.close();
-      return;
-    }
+    if (busy) return this.stopWith(busy);
     if (h264) {
       this.transcoder = new PlaybackTranscoder(ws, {
         ...this.deps.transcode,
         onFailed: (reason, detail) => {
           this.deps.log?.warn({ session: this.id, detail }, 'playback: the H.264 transcoder failed');
-          this.reason = reason;
-          this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
-          this.close();
+          this.stopWith(reason);
         },
       });
     }
@@ -246,6 +239,13 @@ export class PlaybackSession {
   }
 
   /** A catalogue reason in the opener's language. */
+  /** Ends the session: the socket is told why (a 'stopped' state), then closed. */
+  private stopWith(reason: Reason) {
+    this.reason = reason;
+    this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(reason) }));
+    this.close();
+  }
+
   private text(r: Reason): string {
     return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
   }
@@ -273,9 +273,7 @@ export class PlaybackSession {
     } catch (err) {
       // The error itself is the log's; the socket says why in the opener's language.
       this.deps.log?.warn({ err, session: this.id }, 'playback: stopped on an error');
-      this.reason = failureReason(err);
-      this.send(JSON.stringify({ type: 'state', state: 'stopped', reason: this.text(this.reason) }));
-      this.close();
+      this.stopWith(failureReason(err));
     } finally {
       this.running = undefined;
     }
