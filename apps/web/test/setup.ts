@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { cacheComputedStyle } from './helpers/computedStyleCache';
+import { fixedMediaQuery } from './helpers/viewport';
 
 // findBy*/waitFor give up after 1 s by default. The full suite runs the console's tests beside the
 // server's on two cores, where one re-render after a mocked response has taken longer than that
@@ -17,16 +18,7 @@ cacheComputedStyle();
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }),
+    value: (query: string) => fixedMediaQuery(query, false),
   });
 }
 

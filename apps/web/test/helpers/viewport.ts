@@ -4,10 +4,10 @@
  */
 import { vi } from 'vitest';
 
-/** Every min-width query matches, as on a wide desktop window, until vi.restoreAllMocks(). */
-export function wideWindow(): void {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: true,
+/** A MediaQueryList that always answers `matches` (jsdom has none; antd only reads and subscribes). */
+export function fixedMediaQuery(query: string, matches: boolean): MediaQueryList {
+  return {
+    matches,
     media: query,
     onchange: null,
     addListener: () => {},
@@ -15,5 +15,10 @@ export function wideWindow(): void {
     addEventListener: () => {},
     removeEventListener: () => {},
     dispatchEvent: () => false,
-  }));
+  };
+}
+
+/** Every min-width query matches, as on a wide desktop window, until vi.restoreAllMocks(). */
+export function wideWindow(): void {
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => fixedMediaQuery(query, true));
 }
