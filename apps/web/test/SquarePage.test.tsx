@@ -290,7 +290,7 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
     expect(screen.queryByTestId('player')).toBeNull();
   });
 
-  it('a loaded picture replaces the placeholder; offline: dimmed and marked; none (404): the placeholder stays', async () => {
+  it('a loaded picture replaces the placeholder; offline: dimmed and marked; none (204): the placeholder stays', async () => {
     stubApi({ '/api/v1/devices/1001/channels': deviceCameras(() => channels) });
     renderSquare('1001');
     await waitFor(() => expect(cards()).toHaveLength(3));
@@ -309,7 +309,7 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
     expect(thumb('Yard camera')!.style.filter).toBe('grayscale(1)');
     expect(within(card('Yard camera')).getByText('离线')).toBeInTheDocument();
 
-    // No picture (the server's 404: none made yet): the image fails and goes, the placeholder stays.
+    // No picture (the server's 204: none made yet): the image fails and goes, the placeholder stays.
     fireEvent.error(thumb('Yard camera')!);
     expect(thumb('Yard camera')).toBeNull();
     expect(playIcon('Yard camera')).not.toBeNull();
@@ -407,7 +407,7 @@ describe('/video/square/{devid}: the cards’ pictures', () => {
       act(() => void vi.advanceTimersByTime(60_000));
       expect(thumb('Gate camera')).toBeNull();
       expect(playIcon('Gate camera')).not.toBeNull();
-      // Its stream may start later (a viewer): the card keeps asking, slowly; still none (404) here.
+      // Its stream may start later (a viewer): the card keeps asking, slowly; still none (204) here.
       expect(api.callsTo('/api/v1/devices/channelthumb')).toHaveLength(0);
       await act(() => vi.advanceTimersByTimeAsync(60_000));
       expect(api.callsTo('/api/v1/devices/channelthumb')).toHaveLength(1);

@@ -44,10 +44,13 @@ function jpegSize(b: Buffer) {
 }
 
 describe('channelthumb', () => {
-  it('none yet: 404 and no stream opened; a running stream gives one, served card-sized with HTTP caching', async () => {
+  it('none yet: 204 (no body, not cached: a browser logs no error for it) and no stream opened; a running stream gives one, served card-sized with HTTP caching', async () => {
     const dev = await addCamera();
     const none = await thumb(dev, admin);
-    expect(none.statusCode, none.body).toBe(404);
+    expect(none.statusCode, none.body).toBe(204);
+    expect(none.rawPayload.length).toBe(0);
+    expect(none.headers['cache-control']).toBe('no-store');
+    expect(none.headers.etag).toBeUndefined();
     expect(running()).toBe(0);
 
     // Someone plays the channel: its thumbnail is made from the stream that runs anyway.
@@ -74,7 +77,7 @@ describe('channelthumb', () => {
 
   it('the call never opens a stream, for an online channel that has none running either; bad input: 400', async () => {
     const dev = await addCamera();
-    for (let i = 0; i < 5; i++) expect((await thumb(dev, admin)).statusCode).toBe(404);
+    for (let i = 0; i < 5; i++) expect((await thumb(dev, admin)).statusCode).toBe(204);
     // Bad input: a clear 400 naming the parameter, nothing read.
     for (const [q, field] of [['device=&channel=1', 'device'], [`device=${dev}&channel=..%2F1`, 'channel'], [`device=${dev}`, 'channel']]) {
       const bad = await t.app.inject({ url: `/api/v1/devices/channelthumb?${q}`, headers: { token: admin } });
