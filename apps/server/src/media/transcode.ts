@@ -1,8 +1,8 @@
 /**
  * The H.265 → H.264 variant of a stream, for browsers without HEVC: a MediaSource for a derived hub
  * (key + "_h264") that subscribes to the original hub, writes its video as Annex-B to ffmpeg's stdin
- * (from a keyframe, with the parameter sets in front) and reads H.264 Annex-B back from stdout into
- * access units. ffmpeg runs under the Supervisor (restart back-off, kill on stop); three runs in a
+ * (from a keyframe, with the parameter sets in front) and reads H.264 back from stdout (Annex-B, or
+ * FLV for the live leg: whole pictures without waiting for the next) into access units. ffmpeg runs under the Supervisor (restart back-off, kill on stop); three runs in a
  * row that end without a picture fail the source with ffmpeg's last words, and the hub retries.
  *
  * Each output picture takes the time of an input picture: one in, one out (no B-frames, no frame-rate
@@ -14,6 +14,7 @@ import type { HubState, MediaSource, SourceSink, StreamHub, Subscriber } from '.
 import { transcodeH264Args, type TranscodeH264Options } from './ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from './ffmpeg/supervisor.js';
 import { AnnexBAccessUnits } from './transcode-units.js';
+import { FlvVideoPictures } from './flv-pictures.js';
 
 export const H264_VARIANT = '_h264';
 
@@ -36,7 +37,7 @@ export interface TranscodeOptions {
 /** The live H.264 leg: starts on the first picture, loses none, keeps the camera's GOPs and one SPS across restarts. */
 export const LIVE_TRANSCODE: TranscodeOptions = {
   delimitPictures: true,
-  encoder: { noProbe: true, steadyHeaders: true, sourceKeyframes: true },
+  encoder: { noProbe: true, steadyHeaders: true, sourceKeyframes: true, flvOutput: true },
 };
 
 /** Access unit delimiters (primary_pic_type / pic_type: any) of either codec, to end a picture at once. */
@@ -53,7 +54,7 @@ export class TranscodeSource implements MediaSource, Subscriber {
   private videoIndex = -1;
   private waitKey = true;
   private pending: number[] = [];
-  private reader = new AnnexBAccessUnits();
+  private readonly reader: AnnexBAccessUnits | FlvVideoPictures;
   private sps?: Uint8Array;
   private pps?: Uint8Array;
   private track?: VideoTrack;
@@ -68,7 +69,9 @@ export class TranscodeSource implements MediaSource, Subscriber {
     /** The original's hub, or (playback) anything a subscriber can be fed by. */
     private readonly parent: () => Pick<StreamHub, 'subscribe'> | undefined,
     private readonly opts: TranscodeOptions = {},
-  ) {}
+  ) {
+    this.reader = opts.encoder?.flvOutput ? new FlvVideoPictures() : new AnnexBAccessUnits();
+  }
 
   start(sink: SourceSink) {
     this.sink = sink;

@@ -38,11 +38,11 @@ describe('ffmpeg command lines', () => {
     );
   });
 
-  it('for the live H.264 leg: no probing, steady parameter sets, an IDR at each keyframe of the camera', () => {
+  it('for the live H.264 leg: no probing, steady parameter sets, an IDR at each keyframe of the camera, FLV out', () => {
     expect(transcodeH264Args({ input: 'hevc', ...LIVE_TRANSCODE.encoder }).join(' ')).toBe(
       '-hide_banner -nostats -loglevel error -flags low_delay -probesize 32 -analyzeduration 0 -f hevc -i pipe:0 -map 0:v:0 -an -sn -dn ' +
         '-c:v libx264 -preset veryfast -tune zerolatency -pix_fmt yuv420p -profile:v high -crf 23 ' +
-        '-force_key_frames source -g 50 -bf 0 -x264-params aud=1:repeat-headers=1:chromaloc=0 -fps_mode passthrough -f h264 pipe:1',
+        '-force_key_frames source -g 50 -bf 0 -x264-params aud=1:repeat-headers=1:chromaloc=0 -fps_mode passthrough -flush_packets 1 -f flv pipe:1',
     );
   });
 });

@@ -31,6 +31,11 @@ export interface TranscodeH264Options {
    */
   sourceKeyframes?: boolean;
   /**
+   * FLV on stdout instead of Annex-B: a tag says its size, so a picture is whole when its last byte
+   * comes (FlvVideoPictures), not when the next picture starts a frame interval later.
+   */
+  flvOutput?: boolean;
+  /**
    * Parameter sets that do not follow the input's chroma siting (x264 chromaloc=0, which leaves it
    * out of the VUI): inputs of either codec then give the same SPS (a playback across a codec change
    * runs on with one init).
@@ -39,7 +44,7 @@ export interface TranscodeH264Options {
 }
 
 /**
- * Annex-B video on stdin → H.264 Annex-B on stdout, one picture out per picture in (no B-frames, no
+ * Annex-B video on stdin → H.264 Annex-B (or FLV) on stdout, one picture out per picture in (no B-frames, no
  * frame-rate conversion, an access unit delimiter before each picture), so the caller can give each
  * output picture the time of its input picture.
  */
@@ -55,7 +60,9 @@ export function transcodeH264Args(o: TranscodeH264Options): string[] {
   if (o.sourceKeyframes) args.push('-force_key_frames', 'source');
   args.push('-g', String(o.gop ?? 50), '-bf', '0', '-x264-params', `aud=1:repeat-headers=1${o.steadyHeaders ? ':chromaloc=0' : ''}`);
   if (o.threads) args.push('-threads', String(o.threads));
-  args.push('-fps_mode', 'passthrough', '-f', 'h264', 'pipe:1');
+  args.push('-fps_mode', 'passthrough');
+  if (o.flvOutput) args.push('-flush_packets', '1', '-f', 'flv', 'pipe:1');
+  else args.push('-f', 'h264', 'pipe:1');
   return args;
 }
 
