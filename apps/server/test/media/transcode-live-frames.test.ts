@@ -3,7 +3,8 @@
  * ffmpeg comes back, in order, with its own time (with +nobuffer and ffmpeg's 5 s probe, the pictures
  * the probe read were thrown away: 80 of them at 15 fps, and the rest took the lost ones' times), and
  * a viewer of the leg gets as many pictures as a viewer of the H.265 original opened beside it, the
- * first a keyframe, the times evenly spaced. Timings are reported by the measurement (docs), not tested.
+ * first a keyframe, the times evenly spaced. An ffmpeg killed and restarted gives the same SPS, so the
+ * console keeps its one init. Timings are reported by bench/live/h264-leg.ts, not tested.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -71,6 +72,37 @@ describe('live H.265 through the H.264 transcoder', () => {
     expect(out.length).toBe(inPts.length);
     expect(out.map((u) => u.pts)).toEqual(inPts);
     expect(out[0]).toMatchObject({ kind: 'video', keyframe: true });
+  }, 60000);
+
+  it('a restarted ffmpeg gives the same parameter sets: the leg announces its track once', async () => {
+    const opened = await openCameraStream(api, cam.url, 'ws_m4s');
+    const hub = api.t.ctx.streams.get(opened.Stream)!;
+    const announced: Track[][] = [];
+    const spsSeen = new Set<string>();
+    let out = 0;
+    const source = new TranscodeSource(() => hub, LIVE_TRANSCODE);
+    source.start({
+      tracks: (t) => announced.push(t),
+      unit: (_track, unit) => {
+        out++;
+        if (unit.kind === 'video' && unit.keyframe) for (const n of unit.nalus) if ((n[0] & 0x1f) === 7) spsSeen.add(Buffer.from(n).toString('hex'));
+      },
+      failed: (reason) => {
+        throw new Error(reason);
+      },
+    });
+    try {
+      await until(() => out >= 20, 20000);
+      // The supervisor's run is private; its pid is what a crash would take away.
+      const pid = (source as unknown as { run?: { pid?: number } }).run?.pid;
+      expect(pid).toBeGreaterThan(0);
+      process.kill(pid!, 'SIGKILL');
+      await until(() => (source as unknown as { run?: { pid?: number } }).run?.pid !== pid && out >= 60, 20000);
+    } finally {
+      source.stop();
+    }
+    expect(announced).toHaveLength(1);
+    expect(spsSeen.size).toBe(1);
   }, 60000);
 
   it('a viewer of the leg gets as many pictures as a viewer of the original beside it, from a keyframe, evenly timed', async () => {
