@@ -1,14 +1,11 @@
 /** Providers: antd theme/locale, react-query, i18n, the router, and the (lazy) notice host. */
 import { useEffect, useMemo } from 'react';
-import { ConfigProvider } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
-import enUS from 'antd/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
 import { NoticeHostSlot } from '../lib/NoticeHostSlot';
 import { setNavigator } from '../lib/navigation';
 import { useUi } from '../lib/stores/ui';
+import { ConsoleLocale } from './ConsoleLocale';
 import { createRouter } from './router';
 
 const queryClient = new QueryClient({
@@ -29,7 +26,6 @@ function useWindowSize() {
 }
 
 export function App() {
-  const { i18n } = useTranslation();
   const router = useMemo(() => createRouter(), []);
   useEffect(() => {
     // flushSync: the new location renders before the caller clears the session (see lib/logout.ts).
@@ -40,10 +36,10 @@ export function App() {
 
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={i18n.language === 'en-US' ? enUS : zhCN}>
+      <ConsoleLocale>
         <NoticeHostSlot load={loadNoticeHost} />
         <RouterProvider router={router} />
-      </ConfigProvider>
+      </ConsoleLocale>
     </QueryClientProvider>
   );
 }

@@ -7,6 +7,7 @@ import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS, ScheduleError, message, reason, type Lang, type MessageKey } from '@opencvr/shared';
 import zhCN from './zh-CN';
 import enUS from './en-US';
+import { dayjsFollows } from './dayjsLocale';
 
 export const LANGS: Lang[] = ['zh-CN', 'en-US'];
 
@@ -26,6 +27,7 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+dayjsFollows(i18n);
 // index.html says zh-CN: a console reloaded in English must say so too (fonts, screen readers).
 if (typeof document !== 'undefined') document.documentElement.lang = currentLang();
 
