@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Pagination, Tag, Typography } from 'antd';
-import { ListTable } from '../../../components/ListTable';
+import { ACTIONS_KEY, ListTable } from '../../../components/ListTable';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -138,8 +138,10 @@ export default function BacklistPage() {
               {
                 // "Today" is the platform's own recordings: an NVR's channel often has none there and
                 // its recordings on the device, one click away. Only where a channel of the page can
-                // have them: else the column stood blank beside every RTSP camera.
-                key: 'device',
+                // have them: else the column stood blank beside every RTSP camera. The row's action:
+                // keyed ACTIONS_KEY, pinned by ListTable on a phone as every list's actions are.
+                title: t('common.actions'),
+                key: ACTIONS_KEY,
                 hidden: !channels.data?.Channels?.some((c) => deviceSourceAvailable(c.DeviceType)),
                 render: (_, c) =>
                   deviceSourceAvailable(c.DeviceType) && (
