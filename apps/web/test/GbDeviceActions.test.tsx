@@ -69,13 +69,15 @@ describe('GB device actions on /device/list', () => {
     });
     renderConsole(<DeviceListPage />);
     await screen.findByText('Gate NVR', {}, { timeout: 10_000 });
-    expect(screen.getAllByTestId('gb-fetch-catalog')).toHaveLength(1);
+    expect(screen.getAllByTestId('gb-more')).toHaveLength(1);
     const gbRow = screen.getByText('Gate NVR').closest('tr')!;
-    fireEvent.click(within(gbRow).getByTestId('gb-fetch-catalog'));
+    fireEvent.click(within(gbRow).getByTestId('gb-more'));
+    fireEvent.click(await screen.findByTestId('gb-fetch-catalog'));
     await waitFor(() => expect(notices).toContain('success:目录已更新：共 300 项（新增 298，更新 2，删除 0）'), { timeout: 10_000 });
     expect(api.callsTo('/api/v1/devices/fetchcatalog')[0].query.get('device')).toBe(GB.DeviceID);
 
-    fireEvent.click(within(gbRow).getByTestId('gb-reboot'));
+    fireEvent.click(within(gbRow).getByTestId('gb-more'));
+    fireEvent.click(await screen.findByTestId('gb-reboot'));
     expect(api.callsTo('/api/v1/remotedevctrl')).toHaveLength(0);
     const pop = (await screen.findByText(/确定重启设备“Gate NVR”/)).closest('.ant-popover') as HTMLElement;
     fireEvent.click(within(pop).getByRole('button', { name: /确\s*定/ }));
@@ -111,7 +113,8 @@ describe('GB device actions on /device/list', () => {
         }),
     });
     renderConsole(<DeviceListPage />);
-    fireEvent.click(await screen.findByTestId('gb-device-info', {}, { timeout: 10_000 }));
+    fireEvent.click(await screen.findByTestId('gb-more', {}, { timeout: 10_000 }));
+    fireEvent.click(await screen.findByTestId('gb-device-info'));
     const table = await screen.findByTestId('gb-device-info-table');
     await within(table).findByText('V4.30.085');
     expect(within(table).getByText('DS-7608N')).toBeInTheDocument();
@@ -121,6 +124,26 @@ describe('GB device actions on /device/list', () => {
     answer = false;
     fireEvent.click(screen.getByRole('button', { name: /重新查询/ }));
     await screen.findByText(/查询失败：no DeviceInfo response/);
+  }, 30_000);
+
+  it('keeps the row actions on one line: 通道, 编辑, 删除 and, on a GB row, 更多操作 holding its three', async () => {
+    stubApi({ '/api/v1/devicesconfig': () => v1({ Devices: [GB, RTSP], TotalCount: 2 }) });
+    renderConsole(<DeviceListPage />);
+    await screen.findByText('Gate NVR', {}, { timeout: 10_000 });
+    const actionsOf = (name: string) => {
+      const cells = screen.getByText(name).closest('tr')!.querySelectorAll('td');
+      return cells[cells.length - 1] as HTMLElement;
+    };
+    const names = (cell: HTMLElement) => within(cell).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent!.replace(/\s/g, ''));
+    expect(names(actionsOf('Gate NVR'))).toEqual(['通道', '编辑', '删除', '更多操作']);
+    expect(names(actionsOf('Door cam'))).toEqual(['通道', '编辑', '删除']);
+    // Six buttons wrapped to two or three lines in the 260 px column (104 px on a phone).
+    const space = actionsOf('Gate NVR').querySelector('.ant-space') as HTMLElement;
+    expect(space).not.toHaveClass('ant-space-wrap');
+    expect(getComputedStyle(space).flexWrap).not.toBe('wrap');
+    fireEvent.click(within(actionsOf('Gate NVR')).getByRole('button', { name: '更多操作' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['刷新目录', '设备信息', '重启']);
   }, 30_000);
 
   it('reloads the list when a catalog answer has been stored (pushed as topic catalog)', async () => {

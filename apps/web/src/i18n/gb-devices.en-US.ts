@@ -8,6 +8,7 @@ const gbDevicesEn: typeof gbDevicesZh = {
     recordType: 'Record type',
     recordTypes: { time: 'Scheduled', alarm: 'Alarm', manual: 'Manual', all: 'All' },
     fetchCatalog: 'Refresh catalog',
+    fetchingCatalog: 'Refreshing catalog…',
     fetchCatalogStarted: 'Catalog query sent to the device',
     catalogDone: 'Catalog updated: {{received}} items ({{added}} added, {{updated}} updated, {{removed}} removed)',
     catalogPartial: 'Catalog incomplete: {{error}}',

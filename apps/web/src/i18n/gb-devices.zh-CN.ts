@@ -8,6 +8,7 @@ const gbDevicesZh = {
     recordType: '录像类型',
     recordTypes: { time: '定时录像', alarm: '报警录像', manual: '手动录像', all: '全部' },
     fetchCatalog: '刷新目录',
+    fetchingCatalog: '正在刷新目录…',
     fetchCatalogStarted: '已向设备查询目录',
     catalogDone: '目录已更新：共 {{received}} 项（新增 {{added}}，更新 {{updated}}，删除 {{removed}}）',
     catalogPartial: '目录未收全：{{error}}',

@@ -2,9 +2,15 @@
  * The GB28181 actions in a /device/list row: refresh the catalog (the progress is followed until the
  * device's answer is stored, then the list reloads), reboot (TeleBoot, after a confirm) and the
  * device information dialog.
+ *
+ * Why in a "more" menu: beside 通道, 编辑 and 删除 they made six buttons that wrapped the row to two
+ * or three lines (the phone's 104 px pinned column, and the wide layout's 260 px one). Used less than
+ * those, they sit behind one "…" button; the reboot confirm opens from it, and the dialog and the
+ * catalog's progress live here, not in the menu (closed, it would take them with it).
  */
 import { useState } from 'react';
-import { Button, Popconfirm } from 'antd';
+import { Button, Dropdown, Popconfirm, type MenuProps } from 'antd';
+import { EllipsisOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { DeviceRow } from '@opencvr/shared';
 import { notify } from '../../../lib/notify';
@@ -17,6 +23,7 @@ export function GbDeviceActions({ device, onChanged }: { device: DeviceRow; onCh
   const { t } = useTranslation();
   const [fetching, setFetching] = useState(false);
   const [infoOpen, setInfoOpen] = useState(false);
+  const [confirmReboot, setConfirmReboot] = useState(false);
 
   const refreshCatalog = async () => {
     setFetching(true);
@@ -36,21 +43,33 @@ export function GbDeviceActions({ device, onChanged }: { device: DeviceRow; onCh
     }
   };
 
+  const items: MenuProps['items'] = [
+    // Waiting is shown as disabled with its own words (never a loading icon in a menu).
+    { key: 'catalog', label: fetching ? t('gbDevice.fetchingCatalog') : t('gbDevice.fetchCatalog'), disabled: fetching, 'data-testid': 'gb-fetch-catalog' },
+    { key: 'info', label: t('gbDevice.info'), 'data-testid': 'gb-device-info' },
+    { key: 'reboot', label: t('gbDevice.reboot'), 'data-testid': 'gb-reboot' },
+  ];
+  const onMenu: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'catalog') void refreshCatalog();
+    else if (key === 'info') setInfoOpen(true);
+    else if (key === 'reboot') setConfirmReboot(true);
+  };
+
   return (
     <>
-      <Button type="link" size="small" loading={fetching} onClick={() => void refreshCatalog()} data-testid="gb-fetch-catalog">
-        {t('gbDevice.fetchCatalog')}
-      </Button>
-      <Button type="link" size="small" onClick={() => setInfoOpen(true)} data-testid="gb-device-info">
-        {t('gbDevice.info')}
-      </Button>
       <Popconfirm
+        open={confirmReboot}
+        onOpenChange={(open) => !open && setConfirmReboot(false)}
         title={t('gbDevice.rebootConfirm', { name: device.DeviceName })}
-        onConfirm={() => void runAction(() => rebootDevice(device.DeviceID), t('gbDevice.rebootSent'))}
+        onConfirm={() => {
+          setConfirmReboot(false);
+          void runAction(() => rebootDevice(device.DeviceID), t('gbDevice.rebootSent'));
+        }}
+        onCancel={() => setConfirmReboot(false)}
       >
-        <Button type="link" size="small" data-testid="gb-reboot">
-          {t('gbDevice.reboot')}
-        </Button>
+        <Dropdown trigger={['click']} placement="bottomRight" menu={{ items, onClick: onMenu }}>
+          <Button type="link" size="small" icon={<EllipsisOutlined />} aria-label={t('common.moreActions')} title={t('common.moreActions')} data-testid="gb-more" />
+        </Dropdown>
       </Popconfirm>
       {infoOpen && <GbDeviceInfoModal device={device} onClose={() => setInfoOpen(false)} />}
     </>

@@ -85,7 +85,8 @@ export default function DeviceListPage() {
           rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys as string[]) }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.TotalCount ?? 0, showSizeChanger: false, onChange: setPage }}
           columns={[
-            { title: t('devices.id'), dataIndex: 'DeviceID' },
+            // A GB28181 ID's 20 digits on one line (in the table's share of 1440 px they broke in two).
+            { title: t('devices.id'), dataIndex: 'DeviceID', width: 200 },
             { title: t('devices.name'), dataIndex: 'DeviceName' },
             { title: t('devices.type'), dataIndex: 'DeviceType' },
             {
@@ -117,23 +118,23 @@ export default function DeviceListPage() {
               title: t('common.actions'),
               key: 'actions',
               fixed: 'right',
-              // A GB28181 device has six actions: without a width the fixed column was squeezed and
-              // its last ones (delete) fell outside the table, out of reach; they wrap instead.
-              width: 260,
+              // One line: 通道, 编辑, 删除 and a GB28181 device's "…" (GbDeviceActions). Kept on one
+              // line (no wrap): on a phone the pinned column takes their width.
+              width: 180,
               render: (_, d) => (
-                <Space size={0} wrap>
+                <Space size={0}>
                   <Button type="link" size="small" onClick={() => navigate(channelListPath(d.DeviceID, d.DeviceName, d.DeviceType))}>
                     {t('devices.channelAction')}
                   </Button>
                   <Button type="link" size="small" onClick={() => navigate(`/device/form/${encodeURIComponent(d.DeviceID)}?deviceName=${encodeURIComponent(d.DeviceName)}`)}>
                     {t('common.edit')}
                   </Button>
-                  {d.DeviceType === 'GB28181' && <GbDeviceActions device={d} onChanged={() => void list.refetch()} />}
                   <Popconfirm title={t('devices.deleteConfirm', { name: d.DeviceName })} onConfirm={() => remove(d)}>
                     <Button type="link" size="small" danger>
                       {t('common.delete')}
                     </Button>
                   </Popconfirm>
+                  {d.DeviceType === 'GB28181' && <GbDeviceActions device={d} onChanged={() => void list.refetch()} />}
                 </Space>
               ),
             },
