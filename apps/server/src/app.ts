@@ -144,6 +144,10 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
           const states = ([0, 1] as Flow[]).map((flow) => ctx.streams.get(streamKey(pk, flow))?.state);
           return states.includes('live') ? 'live' : states.includes('connecting') ? 'connecting' : undefined;
         },
+        // A probe found the source answering again: a hub waiting out its back-off (up to 30 s) connects now.
+        sourceBack: (pk) => {
+          for (const flow of [0, 1] as Flow[]) ctx.streams.hubs.get(streamKey(pk, flow))?.retryNow();
+        },
         // The app's logger, once the app exists (below).
         log: { info: (o, m) => logRef.log?.info(o, m), warn: (o, m) => logRef.log?.warn(o, m) },
       },

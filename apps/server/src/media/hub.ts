@@ -118,6 +118,17 @@ export class StreamHub {
   get state() {
     return this._state;
   }
+
+  /**
+   * The source is known to answer again (the stream checker's probe of a stopped camera succeeded):
+   * a hub waiting out its back-off (up to retryMaxMs, 30 s) connects now, so a wall cell resumes
+   * within the checker's few seconds instead of the rest of a 30 s wait. Nothing else changes state.
+   */
+  retryNow(): void {
+    if (this._state !== 'retrying' || !this.running) return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
   /** Why it is not live, in the source's words (the log's). */
   get reason() {
     return this._reason;

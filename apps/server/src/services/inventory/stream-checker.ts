@@ -43,6 +43,8 @@ export interface StreamCheckerDeps {
    * it played.
    */
   streamState?(pk: number): 'live' | 'connecting' | undefined;
+  /** The channel's source answered a probe: a stream of it waiting to retry connects now (StreamHub.retryNow). */
+  sourceBack?(pk: number): void;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -329,6 +331,7 @@ export class StreamChecker {
       const now = this.targets.get(pk);
       if (!now || signature(now) !== sig) return;
       outcome = { ok: r.ok, answered: r.answered ?? r.status !== 0 };
+      if (r.ok && stream === undefined) this.deps.sourceBack?.(pk);
       const changed = await this.deps.setOnline(pk, r.ok, r.ok ? undefined : (r.why ?? { key: 'statusCheckFailed' }));
       if (changed) {
         this.deps.log.info(

@@ -1,0 +1,53 @@
+/**
+ * StreamHub.retryNow: a hub waiting out its back-off after a failure connects at once (its source
+ * answers again, the stream checker says); in any other state it changes nothing, and a connection
+ * that fails again goes on with the back-off where it was.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+
+class FakeSource implements MediaSource {
+  sink?: SourceSink;
+  start(sink: SourceSink) {
+    this.sink = sink;
+  }
+  stop() {}
+}
+const opts: HubOptions = { onDemand: false, graceMs: 1000, retryMinMs: 10_000, retryMaxMs: 40_000, maxGopUnits: 100 };
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('StreamHub.retryNow', () => {
+  it('retrying: connects at once with a new source; failing again waits the next back-off step', () => {
+    const sources: FakeSource[] = [];
+    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    expect(sources).toHaveLength(1);
+    sources[0]!.sink!.failed('connection refused');
+    expect(hub.state).toBe('retrying');
+    hub.retryNow();
+    expect(hub.state).toBe('connecting');
+    expect(sources).toHaveLength(2);
+    // The timer of the back-off it cut short does not connect a third time.
+    vi.advanceTimersByTime(10_000);
+    expect(sources).toHaveLength(2);
+    sources[1]!.sink!.failed('connection refused');
+    vi.advanceTimersByTime(19_999);
+    expect(sources).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(sources).toHaveLength(3);
+    hub.stop();
+  });
+
+  it('connecting, stopped: nothing happens', () => {
+    const sources: FakeSource[] = [];
+    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    hub.retryNow();
+    expect(sources).toHaveLength(1);
+    expect(hub.state).toBe('connecting');
+    hub.stop();
+    hub.retryNow();
+    expect(sources).toHaveLength(1);
+    expect(hub.state).toBe('stopped');
+  });
+});
