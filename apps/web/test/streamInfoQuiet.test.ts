@@ -3,23 +3,13 @@
  * playback page polls while a device sends a recording, passes a 400 (and any other failure) on to the
  * download's own display with its code and text, without a notice of the request layer on top.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deviceDownloadInfo } from '../src/features/playback/deviceDownload';
-import { clearSession } from '../src/lib/session';
-import { captureNotices, stubApi, v1 } from './helpers/console';
-import { loginAdmin } from './helpers/dialogs';
+import { stubApi, v1 } from './helpers/console';
+import { adminSessionPerTest } from './helpers/session';
 
 const ID = '0123456789abcdef0123456789abcdef';
-let notices: string[];
-
-beforeEach(() => {
-  notices = captureNotices();
-  loginAdmin();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  clearSession();
-});
+const admin = adminSessionPerTest();
 
 /** fetch answering with `status` and the server's error envelope. */
 function answer(status: number, text: string) {
@@ -34,13 +24,13 @@ describe('stream info call', () => {
     const fetchMock = answer(400, '参数 request_id 不合法');
     await expect(deviceDownloadInfo(ID)).rejects.toMatchObject({ code: 400, msg: '参数 request_id 不合法' });
     expect(String((fetchMock.mock.calls[0] as unknown[])[0])).toContain(`/api/v1/downloadrecord/streaminfo?request_id=${ID}`);
-    expect(notices).toEqual([]);
+    expect(admin.notices).toEqual([]);
   });
 
   it('a download gone from the server (404) is passed on quietly too', async () => {
     answer(404, '下载不存在');
     await expect(deviceDownloadInfo(ID)).rejects.toMatchObject({ code: 404 });
-    expect(notices).toEqual([]);
+    expect(admin.notices).toEqual([]);
   });
 
   it('answers the download’s progress when the server has it', async () => {
@@ -48,6 +38,6 @@ describe('stream info call', () => {
     const api = stubApi({ '/api/v1/downloadrecord/streaminfo': () => v1(info) });
     await expect(deviceDownloadInfo(ID)).resolves.toMatchObject({ State: 'downloading', Progress: 42 });
     expect(api.callsTo('/api/v1/downloadrecord/streaminfo')[0]!.query.get('request_id')).toBe(ID);
-    expect(notices).toEqual([]);
+    expect(admin.notices).toEqual([]);
   });
 });
