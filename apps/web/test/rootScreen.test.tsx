@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { DEFAULT_TITLE, MESSAGES, STORAGE_KEYS, VERSION, type HomeConfig, type OtherConfig, type UserInfo } from '@opencvr/shared';
 import { isIeUserAgent, Root } from '../src/app/Root';
 import { TopBar } from '../src/app/layout/TopBar';
@@ -19,6 +19,7 @@ import { useConfig } from '../src/lib/stores/config';
 import { useSession } from '../src/lib/stores/session';
 import { detectMobile, useUi } from '../src/lib/stores/ui';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { atAnyPath, Where } from './helpers/where';
 
 vi.mock('../src/lib/ws', () => ({
   useWsTopic: () => {},
@@ -46,11 +47,6 @@ const baseRoutes = {
   '/api/v1/newslist': () => v1({ total: 0, unread: 0, list: [] }),
   '/api/v1/logout': () => v1({}),
 };
-
-function Where() {
-  const loc = useLocation();
-  return <div data-testid="where">{loc.pathname}</div>;
-}
 
 /** Root around a catch-all page that shows where the router is. */
 const rootTree = (
@@ -175,19 +171,7 @@ describe('route guard (spec 4)', { timeout: 30_000 }, () => {
 });
 
 describe('top bar: logo and title', { timeout: 30_000 }, () => {
-  const bar = (
-    <Routes>
-      <Route
-        path="*"
-        element={
-          <>
-            <TopBar />
-            <Where />
-          </>
-        }
-      />
-    </Routes>
-  );
+  const bar = atAnyPath(<TopBar />);
   beforeEach(() => {
     useSession.getState().login('tok', admin);
     stubApi(baseRoutes);

@@ -5,13 +5,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { SEARCH_MODAL_MAX_HEIGHT, type UserInfo } from '@opencvr/shared';
 import { TopBar } from '../src/app/layout/TopBar';
 import { clearSession } from '../src/lib/session';
 import { useSession } from '../src/lib/stores/session';
 import { useUi } from '../src/lib/stores/ui';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { atAnyPath } from './helpers/where';
 
 vi.mock('../src/lib/ws', () => ({
   useWsTopic: () => {},
@@ -21,24 +21,7 @@ vi.mock('../src/lib/ws', () => ({
 
 const person = (role: string): UserInfo => ({ id: 2, name: 'someone', nick_name: '', role, role_name: role, role_id: 2, Status: 1, MustChangePassword: false });
 
-function Where() {
-  const loc = useLocation();
-  return <div data-testid="where">{loc.pathname + loc.search}</div>;
-}
-
-const bar = (
-  <Routes>
-    <Route
-      path="*"
-      element={
-        <>
-          <TopBar />
-          <Where />
-        </>
-      }
-    />
-  </Routes>
-);
+const bar = atAnyPath(<TopBar />);
 
 beforeEach(() => {
   captureNotices();
