@@ -8,8 +8,13 @@
  * Each output picture takes the time of an input picture: one in, one out (no B-frames, no frame-rate
  * conversion), and the smallest pending input time is used, which also covers a decoder that
  * reorders pictures.
+ *
+ * The original's sound goes through as it is (the outputs package AAC and G.711 as for any hub), the
+ * leg's second track. Its times are the original's, the clock the leg's video times come from; each
+ * unit waits until the pictures before it have come out of ffmpeg, so the leg's hub gets both in time
+ * order and its cached GOP holds the sound from its keyframe on.
  */
-import { h264NalType, joinAnnexB, sameBytes, videoTrackFromParameterSets, type AccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
+import { copyUnit, h264NalType, joinAnnexB, sameBytes, videoTrackFromParameterSets, type AccessUnit, type AudioAccessUnit, type AudioTrack, type Track, type VideoTrack } from '@opencvr/codec';
 import type { HubState, MediaSource, SourceSink, StreamHub, Subscriber } from './hub.js';
 import { transcodeH264Args, type TranscodeH264Options } from './ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from './ffmpeg/supervisor.js';
@@ -44,6 +49,8 @@ export const LIVE_TRANSCODE: TranscodeOptions = {
 const AUD = { h264: Uint8Array.of(0x09, 0xf0), h265: Uint8Array.of(0x46, 0x01, 0x50) };
 const H264_AUD = 9;
 const H265_AUD = 35;
+/** Sound units held for pictures still in ffmpeg (10 s of 20 ms G.711 packets, more of AAC): a stuck ffmpeg cannot grow it without end. */
+const MAX_HELD_AUDIO = 500;
 
 export class TranscodeSource implements MediaSource, Subscriber {
   private sink?: SourceSink;
@@ -58,6 +65,10 @@ export class TranscodeSource implements MediaSource, Subscriber {
   private sps?: Uint8Array;
   private pps?: Uint8Array;
   private track?: VideoTrack;
+  private audioIndex = -1;
+  private audio?: AudioTrack;
+  /** Copies of the original's sound units not sent yet (see release()). */
+  private heldAudio: AudioAccessUnit[] = [];
   private producedThisRun = false;
   private emptyRuns = 0;
   private stopped = false;
@@ -118,11 +129,25 @@ export class TranscodeSource implements MediaSource, Subscriber {
     }
     const same = this.input && this.input.codec === video.codec && this.supervisor;
     this.input = video;
+    this.audioIndex = tracks.findIndex((t) => t.kind === 'audio');
+    const audio = tracks[this.audioIndex] as AudioTrack | undefined;
+    this.heldAudio = [];
+    if (!sameAudio(audio, this.audio)) {
+      this.audio = audio;
+      if (this.track) this.announce();
+    }
     this.waitKey = true;
     if (!same) this.spawn(video.codec === 'h265' ? 'hevc' : 'h264');
   }
 
   unit(track: number, unit: AccessUnit) {
+    if (!this.stopped && track === this.audioIndex && unit.kind === 'audio') {
+      // Lent: its bytes are the original's only during this call.
+      this.heldAudio.push(copyUnit(unit) as AudioAccessUnit);
+      if (this.heldAudio.length > MAX_HELD_AUDIO) this.heldAudio.shift();
+      this.release();
+      return;
+    }
     if (this.stopped || track !== this.videoIndex || unit.kind !== 'video' || !this.run || !this.input) return;
     if (this.waitKey && !unit.keyframe) return;
     let nalus = unit.nalus;
@@ -152,7 +177,10 @@ export class TranscodeSource implements MediaSource, Subscriber {
   }
 
   state(state: HubState, reason: string) {
-    if (state === 'retrying') this.waitKey = true;
+    if (state === 'retrying') {
+      this.waitKey = true;
+      this.heldAudio = [];
+    }
     if (state === 'stopped' && !this.stopped) {
       const sink = this.sink;
       this.stop();
@@ -173,6 +201,8 @@ export class TranscodeSource implements MediaSource, Subscriber {
         this.pending = [];
         this.reader.reset();
         this.producedThisRun = false;
+        // The pictures the last run held are lost: the sound after them waits for nothing.
+        this.release();
       },
       onStdout: (chunk) => {
         if (this.supervisor === supervisor) this.output(chunk);
@@ -214,7 +244,7 @@ export class TranscodeSource implements MediaSource, Subscriber {
         this.pps = pps;
         try {
           this.track = videoTrackFromParameterSets('h264', { sps, pps });
-          this.sink?.tracks([this.track]);
+          this.announce();
         } catch {
           /* wait for usable parameter sets */
         }
@@ -226,7 +256,29 @@ export class TranscodeSource implements MediaSource, Subscriber {
       this.stats.out++;
       // AUD and repeated parameter sets stay in: outputs strip what their container does not want.
       this.sink?.unit(0, { kind: 'video', pts, dts: pts, keyframe: types.includes(5), nalus: nalus.filter((_, i) => types[i] !== 9) });
+      this.release();
     }
+  }
+
+  private announce() {
+    if (this.track) this.sink?.tracks(this.audio ? [this.track, this.audio] : [this.track]);
+  }
+
+  /**
+   * Sends the held sound that no picture still in ffmpeg comes before (by time, in 90 kHz). Before the
+   * leg has its track, that sound goes nowhere: it is older than the leg's first picture.
+   */
+  private release() {
+    const audio = this.audio;
+    if (!audio || !this.heldAudio.length) return;
+    let first = Infinity;
+    for (const t of this.pending) if (t < first) first = t;
+    let n = 0;
+    while (n < this.heldAudio.length && (this.heldAudio[n].pts * 90000) / audio.clockRate < first) n++;
+    if (!n) return;
+    const out = this.heldAudio.splice(0, n);
+    if (!this.track || this.stopped) return;
+    for (const unit of out) this.sink?.unit(1, unit);
   }
 
   private takePts(): number | undefined {
@@ -235,4 +287,10 @@ export class TranscodeSource implements MediaSource, Subscriber {
     for (let i = 1; i < this.pending.length; i++) if (this.pending[i] < this.pending[min]) min = i;
     return this.pending.splice(min, 1)[0];
   }
+}
+
+/** The same sound to a player: a change re-announces the leg's tracks (a new init), so not for an equal copy. */
+function sameAudio(a?: AudioTrack, b?: AudioTrack): boolean {
+  if (!a || !b) return a === b;
+  return a.codec === b.codec && a.sampleRate === b.sampleRate && a.channels === b.channels && a.clockRate === b.clockRate && sameBytes(a.config, b.config);
 }
