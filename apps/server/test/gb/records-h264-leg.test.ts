@@ -17,7 +17,7 @@ import { serveHistory, type HistoryServing } from '../fixtures/gb-device-records
 import { gbRecordsOf } from '../../src/gb/records/index.js';
 import { playbackOptions } from '../../src/services/playback/index.js';
 import { localStamp } from '../../src/services/recording/time.js';
-import { decodeErrors, ffprobeJson } from '../playback/support.js';
+import { decodeErrors, ffprobeJson, transcoders } from '../playback/support.js';
 
 let t: TestApp;
 let admin: string;
@@ -63,21 +63,6 @@ function view(url: string): Received {
 
 const fragments = (r: Received) => r.binary.filter((b) => b.toString('latin1', 4, 8) === 'moof').length;
 const inits = (r: Received) => r.text.filter((m) => m.type === 'init');
-
-/** ffmpeg children of this test process that encode H.264 (the legs' transcoders). */
-function transcoders(): number {
-  let n = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('libx264')) n++;
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return n;
-}
 
 /** What the socket sent from its last init segment on, as a file. */
 function lastRun(r: Received, name: string): string {

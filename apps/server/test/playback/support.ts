@@ -106,6 +106,21 @@ export function decodeErrors(file: string): string {
   }
 }
 
+/** ffmpeg children of this test process that encode H.264: the H.264 legs' transcoders, live. */
+export function transcoders(): number {
+  let n = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('libx264')) n++;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return n;
+}
+
 function boxes(buf: Buffer, start: number, end: number) {
   const out: { type: string; start: number; end: number }[] = [];
   for (let p = start; p + 8 <= end; ) {

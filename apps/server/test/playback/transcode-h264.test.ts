@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, until } from '../helpers/index.js';
 import { playbackOf } from '../../src/services/playback/index.js';
-import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, type Recorded } from './support.js';
+import { decodeErrors, ffprobeJson, playWs, recordCamera, stampOf, transcoders, type Recorded } from './support.js';
 
 let R: Recorded;
 beforeAll(async () => {
@@ -34,21 +34,6 @@ async function openPlayback(fromMs: number, toMs: number): Promise<Answer> {
   const res = await get(`/api/v1/devices/record/playback?channel=${R.dev}:1&stime=${stampOf(fromMs)}&etime=${stampOf(toMs)}&protocol=ws_m4s`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().EasyDarwin.Body as Answer;
-}
-
-/** ffmpeg children of this test process that encode H.264 (the transcoders). */
-function transcoders(): number {
-  let n = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('libx264')) n++;
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  return n;
 }
 
 const from = () => Math.ceil(R.from.getTime() / 1000) * 1000;
