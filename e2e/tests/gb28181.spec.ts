@@ -10,6 +10,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { adminSession, v1, type Session } from '../support/api';
+import { gbMediaOnThisMachine, type GbForDouble } from '../support/gb';
 import { currentTime, expectAdvancing, openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
 import { answerQueries, type Answering } from '../../apps/server/test/fixtures/gb-device-answers';
@@ -43,19 +44,12 @@ test.describe('GB28181 device', () => {
   let history: HistoryServing;
   let recordInfo: ReturnType<typeof answerRecordInfo>;
   let keepalive: NodeJS.Timeout | undefined;
-  let original: Record<string, unknown> = {};
+  let gb: GbForDouble | undefined;
 
   test.beforeAll(async ({ request }) => {
     admin = await adminSession(request);
-    const headers = { token: admin.Token };
-    const cfg = await v1<{ ListenPort: number; DevicePassword: string; MediaIP: string; MediaTransport: string; MediaTransportMode: string }>(
-      await request.get('/api/v1/getbaseconfig', { headers }),
-    );
-    expect(cfg.ListenPort, 'the e2e server listens for SIP').toBeGreaterThan(0);
-    original = { MediaIP: cfg.MediaIP, MediaTransport: cfg.MediaTransport, MediaTransportMode: cfg.MediaTransportMode };
-    await v1(await request.post('/api/v1/setbaseconfig', { headers, form: { MediaIP: '127.0.0.1', MediaTransport: 'UDP' } }));
-
-    dev = await GbDevice.start({ deviceId: DEV, password: cfg.DevicePassword, serverPort: cfg.ListenPort });
+    gb = await gbMediaOnThisMachine(request, admin);
+    dev = await GbDevice.start({ deviceId: DEV, password: gb.DevicePassword, serverPort: gb.ListenPort });
     answers = answerQueries(dev, {
       deviceId: DEV,
       catalog: [{ deviceId: CH, name: CHANNEL_NAME, parental: 0, parentId: DEV, status: 'ON', manufacturer: 'OpenCVR', model: 'PTZ dome' }],
@@ -87,7 +81,7 @@ test.describe('GB28181 device', () => {
     await media?.stop();
     await dev?.unregister().catch(() => undefined);
     await dev?.close();
-    if (admin) await request.post('/api/v1/setbaseconfig', { headers: { token: admin.Token }, form: original as Record<string, string> });
+    await gb?.restore(request);
   });
 
   test('registers and appears online with its catalog in the device list and the video tree', async ({ page, request }) => {
