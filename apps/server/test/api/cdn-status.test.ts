@@ -10,33 +10,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { CdnPushEvent, ChannelRow } from '@opencvr/shared';
 import { until } from '../helpers/index.js';
-import { freePort, startCamera, type Camera } from '../fixtures/camera.js';
-import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
-import { useAdminApp, type AdminApp } from './admin-app.js';
+import { freePort } from '../fixtures/camera.js';
+import { useCdnRig } from '../media/cdn-support.js';
+import { useAdminApp } from './admin-app.js';
 import { makeOperator } from './support.js';
 import { cdnPushStatus } from '../../src/services/media/cdn-status.js';
 
-let cam: Camera | undefined;
-let double: RtmpServerDouble | undefined;
-const children: { kill(): void }[] = [];
-// Registered before useAdminApp(): runs after the app has closed.
-afterEach(async () => {
-  await cam?.stop();
-  cam = undefined;
-});
-
+const rig = useCdnRig();
 const api = useAdminApp({ listen: true });
-afterEach(async () => {
-  for (const c of children.splice(0)) c.kill();
-  await double?.close();
-  double = undefined;
-});
-
-async function addCamera(a: AdminApp): Promise<string> {
-  cam = await startCamera({});
-  const add = await a.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
-  return add.json().EasyDarwin.Body.DeviceID as string;
-}
+afterEach(() => rig.stopServers());
 
 /** The channel row as channelsconfig gives it to `token` in `lang`. */
 async function channelRow(dev: string, token = api.admin, lang = 'zh-CN'): Promise<ChannelRow> {
@@ -60,13 +42,13 @@ function openEvents(token: string, lang: string) {
 
 describe('CDN push state', () => {
   it('pushing to an RTMP server: since, bytes and bitrate, the address masked, told on the events socket; switched off: gone', async () => {
-    const dev = await addCamera(api);
+    const dev = await rig.addCamera(api);
     const port = await freePort();
     // ffmpeg as the CDN's ingest, reading until the push ends.
     const server = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/S3CRETKEY`, '-c', 'copy', '-f', 'null', '-'], {
       stdio: 'ignore',
     });
-    children.push(server);
+    rig.children.push(server);
     const events = openEvents(api.admin, 'en-US');
     await events.ready;
     const url = `rtmp://127.0.0.1:${port}/live/S3CRETKEY`;
@@ -109,8 +91,8 @@ describe('CDN push state', () => {
   }, 60_000);
 
   it('login refused by the CDN: the reason in the asker’s language, the next try in seconds; the key and password nowhere', async () => {
-    const dev = await addCamera(api);
-    double = await startRtmpServer({ app: 'live', published: [], llnwAuth: { user: 'pub', password: 'right' } });
+    const dev = await rig.addCamera(api);
+    const double = await rig.startDouble({ app: 'live', published: [], llnwAuth: { user: 'pub', password: 'right' } });
     const url = double.url('live/S3CRETKEY').replace('rtmp://', 'rtmp://pub:Wr0ngPa55@');
     const events = openEvents(api.admin, 'en-US');
     await events.ready;
@@ -142,8 +124,8 @@ describe('CDN push state', () => {
   }, 60_000);
 
   it('a publish refused: retrying with the server’s code within the 1 s back-off; not rtmp://, or the channel switched off: stopped, saying why', async () => {
-    const dev = await addCamera(api);
-    double = await startRtmpServer({ app: 'live', published: [], badNames: ['S3CRETKEY'] });
+    const dev = await rig.addCamera(api);
+    const double = await rig.startDouble({ app: 'live', published: [], badNames: ['S3CRETKEY'] });
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: double.url('live/S3CRETKEY') })).statusCode).toBe(200);
     const retrying = await until(async () => {
       const p = (await channelRow(dev, api.admin, 'en-US')).CdnPush;
@@ -172,7 +154,7 @@ describe('CDN push state', () => {
   });
 
   it('an operator gets no CdnPush, no events of it, and the CDN address without its key', async () => {
-    const dev = await addCamera(api);
+    const dev = await rig.addCamera(api);
     const op = await makeOperator(api.t, api.admin);
     expect((await api.post('/api/v1/role/channels', { roleid: op.roleId, channels: [{ DeviceID: dev, ChannelID: '1' }] })).statusCode).toBe(200);
     const opEvents = openEvents(op.token, 'zh-CN');

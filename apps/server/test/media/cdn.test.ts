@@ -13,41 +13,28 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { until } from '../helpers/index.js';
-import { freePort, startCamera, type Camera, type CameraOptions } from '../fixtures/camera.js';
-import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
+import { freePort, type CameraOptions } from '../fixtures/camera.js';
 import { useAdminApp, type AdminApp } from '../api/admin-app.js';
-import { RtmpType } from '../../src/access/rtmp/chunks.js';
+import { useCdnRig, videoMessages } from './cdn-support.js';
 
-let cam: Camera | undefined;
-let double: RtmpServerDouble | undefined;
-const children: { kill(): void }[] = [];
-// Registered before useAdminApp(): the camera stops after the app has closed.
-afterEach(async () => {
-  await cam?.stop();
-  cam = undefined;
-});
+// Before useAdminApp(): the camera stops after the app has closed.
+const rig = useCdnRig();
 
 /** An "RTMP server" (ffmpeg listening for one publisher) that keeps 3 s of what it gets in `out`. */
 function rtmpServer(port: number, out: string) {
   const server = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/cdn`, '-c', 'copy', '-t', '3', '-y', out], { stdio: 'ignore' });
-  children.push(server);
+  rig.children.push(server);
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));
   return Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 30_000))]);
 }
 
 /** A camera with these options added as a device, and an RTMP server waiting for its push. */
 async function cameraAndRtmpServer(api: AdminApp, opts: CameraOptions = {}) {
-  const dev = await addCamera(api, opts);
+  const dev = await rig.addCamera(api, opts);
   const port = await freePort();
   const out = path.join(api.t.settings.dataDir, 'cdn.flv');
   const received = rtmpServer(port, out);
   return { port, out, received, dev };
-}
-
-async function addCamera(api: AdminApp, opts: CameraOptions = {}): Promise<string> {
-  cam = await startCamera(opts);
-  const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
-  return add.json().EasyDarwin.Body.DeviceID as string;
 }
 
 /** What the push logs (the service's own logger, read here). */
@@ -78,11 +65,7 @@ const probe = (file: string) =>
 describe('CDN push', () => {
   const api = useAdminApp();
   // Registered after it: the RTMP servers go first.
-  afterEach(async () => {
-    for (const c of children.splice(0)) c.kill();
-    await double?.close();
-    double = undefined;
-  });
+  afterEach(() => rig.stopServers());
 
   it('pushes an H.264 + AAC channel to an RTMP server as it is, with no process holding the key, and stops when switched off', async () => {
     const { port, out, received, dev } = await cameraAndRtmpServer(api, { audio: 'aac' });
@@ -114,37 +97,34 @@ describe('CDN push', () => {
   }, 60_000);
 
   it('pushes an H.265 camera as enhanced RTMP (hvc1), not transcoded', async () => {
-    const dev = await addCamera(api, { codec: 'h265' });
-    double = await startRtmpServer({ app: 'live', published: [] });
+    const dev = await rig.addCamera(api, { codec: 'h265' });
+    const double = await rig.startDouble({ app: 'live', published: [] });
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: double.url('live/KEY') })).statusCode).toBe(200);
-    const video = await until(() => {
-      const v = double!.received.filter((m) => m.type === RtmpType.video);
-      return v.length >= 10 && v;
-    }, 20_000, { what: 'ten video messages' });
+    const video = await videoMessages(double);
     expect([...video[0].payload.subarray(0, 5)]).toEqual([0x90, 0x68, 0x76, 0x63, 0x31]); // keyframe SequenceStart 'hvc1'
     expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: false }]);
   }, 60_000);
 
   it('a server that closes mid-stream gets the push again after the back-off, the reason logged without key or password', async () => {
-    const dev = await addCamera(api);
+    const dev = await rig.addCamera(api);
     const logged = pushLog(api);
-    double = await startRtmpServer({ app: 'live', published: [], closeOnceAfterMedia: 30, adobeAuth: { user: 'pub', password: 'pa55/w?rd' } });
+    const double = await rig.startDouble({ app: 'live', published: [], closeOnceAfterMedia: 30, adobeAuth: { user: 'pub', password: 'pa55/w?rd' } });
     const url = double.url('live/S3CRETKEY').replace('rtmp://', `rtmp://pub:${encodeURIComponent('pa55/w?rd')}@`);
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
-    await until(() => double!.publishes.length === 2, 20_000, { what: 'a second publish' });
+    await until(() => double.publishes.length === 2, 20_000, { what: 'a second publish' });
     const restart = logged.find((l) => l.startsWith('cdn push: ended, restarting'));
     expect(restart).toMatch(/"restartInMs":1000/);
     expect(restart).toMatch(/ECONNRESET|EPIPE|closed by the server/);
     expect(api.t.ctx.cdn.active()).toMatchObject([{ runs: 2 }]);
     const before = double.received.length;
-    await until(() => double!.received.length > before + 20, 10_000, { what: 'media after the resume' });
+    await until(() => double.received.length > before + 20, 10_000, { what: 'media after the resume' });
     expect(logged.join('\n')).not.toMatch(/S3CRETKEY|pa55/);
   }, 60_000);
 
   it('a refused login waits the longest back-off (30 s) before the next try', async () => {
-    const dev = await addCamera(api);
+    const dev = await rig.addCamera(api);
     const logged = pushLog(api);
-    double = await startRtmpServer({ app: 'live', published: [], llnwAuth: { user: 'pub', password: 'right' } });
+    const double = await rig.startDouble({ app: 'live', published: [], llnwAuth: { user: 'pub', password: 'right' } });
     const url = double.url('live/KEY').replace('rtmp://', 'rtmp://pub:wrong@');
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: url })).statusCode).toBe(200);
     const ended = await until(() => logged.find((l) => l.startsWith('cdn push: ended')), 20_000, { what: 'the refused push logged' });
@@ -154,7 +134,7 @@ describe('CDN push', () => {
   }, 60_000);
 
   it('logs neither the stream key nor a password of the CDN address when the push fails', async () => {
-    const dev = await addCamera(api);
+    const dev = await rig.addCamera(api);
     const logged = pushLog(api);
     // Nobody listens there: "ECONNREFUSED connect ECONNREFUSED 127.0.0.1:PORT".
     const closed = await freePort();
@@ -169,9 +149,7 @@ describe('CDN push', () => {
 
 describe('CDN push with CDN_HEVC=h264', () => {
   const api = useAdminApp({ overrides: { cdnHevc: 'h264' } });
-  afterEach(() => {
-    for (const c of children.splice(0)) c.kill();
-  });
+  afterEach(() => rig.stopServers());
 
   it('pushes an H.265 camera as its transcoded H.264 variant', async () => {
     const { port, out, received, dev } = await cameraAndRtmpServer(api, { codec: 'h265' });
@@ -185,19 +163,13 @@ describe('CDN push with CDN_HEVC=h264', () => {
 
 describe('CDN push with CDN_HEVC=codec-id-12', () => {
   const api = useAdminApp({ overrides: { cdnHevc: 'codec-id-12' } });
-  afterEach(async () => {
-    await double?.close();
-    double = undefined;
-  });
+  afterEach(() => rig.stopServers());
 
   it('pushes an H.265 camera in the legacy FLV codec id 12', async () => {
-    const dev = await addCamera(api, { codec: 'h265' });
-    double = await startRtmpServer({ app: 'live', published: [] });
+    const dev = await rig.addCamera(api, { codec: 'h265' });
+    const double = await rig.startDouble({ app: 'live', published: [] });
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: double.url('live/KEY') })).statusCode).toBe(200);
-    const video = await until(() => {
-      const v = double!.received.filter((m) => m.type === RtmpType.video);
-      return v.length >= 10 && v;
-    }, 20_000, { what: 'ten video messages' });
+    const video = await videoMessages(double);
     // keyframe (1) << 4 | codec id 12, AVCPacketType 0 (sequence header), then the hvcC record (version 1).
     expect([...video[0].payload.subarray(0, 2)]).toEqual([0x1c, 0x00]);
     expect(video[0].payload[5]).toBe(1);
