@@ -332,7 +332,6 @@ export class DevicePlaybackSession {
     setTimeout(() => this.close(), 200).unref();
   }
 
-  /** A catalogue reason in the opener's language. */
   /** Ends the session before it played: the socket is told why (a 'stopped' state), then closed. */
   private stopWith(reason: Reason) {
     this.reason = reason;
@@ -340,6 +339,7 @@ export class DevicePlaybackSession {
     this.close();
   }
 
+  /** A catalogue reason in the opener's language. */
   private text(r: Reason): string {
     return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
   }

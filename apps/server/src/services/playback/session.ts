@@ -238,7 +238,6 @@ export class PlaybackSession {
     this.send(JSON.stringify({ type: 'state', state: this.state, speed: this.speed }));
   }
 
-  /** A catalogue reason in the opener's language. */
   /** Ends the session: the socket is told why (a 'stopped' state), then closed. */
   private stopWith(reason: Reason) {
     this.reason = reason;
@@ -246,6 +245,7 @@ export class PlaybackSession {
     this.close();
   }
 
+  /** A catalogue reason in the opener's language. */
   private text(r: Reason): string {
     return reasonText(r.key, this.deps.lang ?? 'zh-CN', r.vars);
   }
