@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { INIT_REDIRECT_MS, MESSAGES, type HomeConfig, type OtherConfig } from '@opencvr/shared';
 import { Root } from '../src/app/Root';
 import { findRoute } from '../src/app/routes';
@@ -19,6 +19,7 @@ import { useConfig } from '../src/lib/stores/config';
 import { useUi } from '../src/lib/stores/ui';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
+import { Where } from './helpers/where';
 
 vi.mock('../src/lib/ws', () => ({ useWsTopic: () => {}, connectEvents: () => {}, disconnectEvents: () => {} }));
 
@@ -39,10 +40,6 @@ function stubServer(initial: boolean) {
     // As the server answers a valid initialisation (routes/api/initial.ts).
     'POST /api/v1/setinitial': () => ({ code: 200, msg: MESSAGES.initSuccess['zh-CN'], status: 200 }),
   });
-}
-
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
 }
 
 /** Root over the route table's own /initial page, and a /login stand-in. */

@@ -6,13 +6,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
 import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
 import BacklistPage from '../src/features/playback/pages/BacklistPage';
 import { clearSession } from '../src/lib/session';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
+import { Where } from './helpers/where';
 
 const DAY = '20261127';
 const DEV = '34020000001180000001';
@@ -23,11 +24,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
   clearSession();
 });
-
-function Where() {
-  const l = useLocation();
-  return <div data-testid="where">{`${l.pathname}${l.search}`}</div>;
-}
 
 describe('/video/backtime of a GB28181 channel', { timeout: 30_000 }, () => {
   it('offers the device recordings, lists its files with their type, and plays one on the device timeline', async () => {

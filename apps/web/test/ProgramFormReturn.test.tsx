@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import { WEEKDAYS } from '@opencvr/shared';
 import ProgramFormPage from '../src/features/recording/pages/ProgramFormPage';
 import ProgramListPage from '../src/features/recording/pages/ProgramListPage';
@@ -14,6 +14,7 @@ import RecordingConfigPage from '../src/features/recording/pages/RecordingConfig
 import { planFormReturn } from '../src/features/recording/planFormLink';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
+import { Where } from './helpers/where';
 
 adminSessionPerTest();
 
@@ -26,11 +27,6 @@ const stubs = () =>
     '/api/v1/checkpush': () => v1({ Days: Object.fromEntries(WEEKDAYS.map((d) => [d, []])) }),
     '/api/v1/setrecordplan': () => v1({ ID: 8 }),
   });
-
-function Where() {
-  const { pathname } = useLocation();
-  return <div data-testid="where">{pathname}</div>;
-}
 
 const app = () => (
   <>

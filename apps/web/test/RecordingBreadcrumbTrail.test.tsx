@@ -6,28 +6,22 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { emptyBreadcrumb, useRecordingBreadcrumb } from '../src/features/playback/breadcrumb';
 import { RecordingBreadcrumb } from '../src/features/playback/components/RecordingBreadcrumb';
 import { renderConsole } from './helpers/console';
+import { atAnyPath } from './helpers/where';
 
 const list = { key: 'list', label: '录像回放', to: '/video/backlist/0' };
 const device = { key: 'd:7', label: 'NVR east', to: '/video/backlist/7' };
 const channel = { key: 'c:7:2', label: 'Gate', to: '/video/backchannel/7/2/20240501' };
 const day = { key: 'day', label: '2024-05-01 08:00' };
 
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
-}
-
 beforeEach(() => useRecordingBreadcrumb.setState(emptyBreadcrumb()));
 
 describe('recordings breadcrumb trail', { timeout: 30_000 }, () => {
   it('shows the node with its parents, keeps the day in stime, and a crumb click cuts the trail and goes there', () => {
     renderConsole(
-      <Routes>
-        <Route path="*" element={<><RecordingBreadcrumb node={day} parents={[list, device, channel]} stime="20240501" /><Where /></>} />
-      </Routes>,
+      atAnyPath(<RecordingBreadcrumb node={day} parents={[list, device, channel]} stime="20240501" />),
       { path: '/video/backtime/7/2/20240501' },
     );
     const trail = screen.getByTestId('recording-breadcrumb');

@@ -7,13 +7,14 @@
 import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { NewsItem } from '@opencvr/shared';
 import { VideoTree } from '../src/features/video/components/VideoTree';
 import { setLang } from '../src/i18n';
 import { clearEarly } from '../src/lib/early';
 import { captureNotices } from './helpers/console';
 import { stubTreeServer } from './helpers/tree-server';
+import { Where } from './helpers/where';
 
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
 vi.mock('../src/lib/ws', () => ({
@@ -28,10 +29,6 @@ let online = 0;
 const device = () => ({ DeviceID: DEV, DeviceName: 'NVR 一号楼', DeviceType: 'GB28181', Online: online, ChannelNum: 1, onlineChannelNums: online });
 const channel = () => ({ ChannelID: CH, ParentDeviceID: DEV, DeviceName: 'NVR 一号楼', Name: '大门口', Parental: 0, GBID: CH, Online: online, Enable: 1, FavoritesChannel: 0 });
 const news = (Status: 'ON' | 'OFF'): NewsItem => ({ ID: 1, Status, DeviceID: DEV, ChannelID: CH, ChannelName: '大门口', NewsTime: '2026-11-27 10:40:00', sign: 0 });
-
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
-}
 
 let notices: string[];
 beforeEach(() => {

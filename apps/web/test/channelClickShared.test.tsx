@@ -6,12 +6,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import type { ClickableChannel } from '../src/lib/channelClick';
 import SquarePage from '../src/features/live/pages/SquarePage';
 import { useChannelActions } from '../src/features/video/useChannelActions';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { Where } from './helpers/where';
 
 /** Every channel handed to the shared rule's hook, from whichever page. */
 const opened: ClickableChannel[] = [];
@@ -35,10 +36,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
-}
 
 describe('the channel-click rule, lib/channelClick', () => {
   it('not enabled first, then offline, then the player (main stream); the playback pages open today’s recordings', async () => {

@@ -4,7 +4,6 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
 import { VERSION, type NewsItem, type OtherConfig, type ServerInfo, type StateDevice, type StateTop } from '@opencvr/shared';
 import NewsListPage from '../src/features/news/pages/NewsListPage';
 import VersionPage from '../src/features/version/pages/VersionPage';
@@ -13,6 +12,7 @@ import { clearSession } from '../src/lib/session';
 import { useConfig } from '../src/lib/stores/config';
 import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { atAnyPath } from './helpers/where';
 
 vi.mock('../src/lib/ws', () => ({ useWsTopic: () => {} }));
 
@@ -27,23 +27,6 @@ const findRows = (n?: number) =>
     if (n !== undefined) expect(rows).toHaveLength(n);
     return rows;
   });
-
-function Where() {
-  return <div data-testid="where">{useLocation().pathname}</div>;
-}
-const at = (page: React.ReactElement) => (
-  <Routes>
-    <Route
-      path="*"
-      element={
-        <>
-          {page}
-          <Where />
-        </>
-      }
-    />
-  </Routes>
-);
 
 beforeEach(() => {
   captureNotices();
@@ -124,7 +107,7 @@ describe('/version/index', { timeout: 30_000 }, () => {
 
   it('shows version 3.7.3 and the server figures', async () => {
     stubApi({ '/api/v1/getserverinfo': () => v1(info) });
-    renderConsole(at(<VersionPage />), { path: '/version/index' });
+    renderConsole(atAnyPath(<VersionPage />), { path: '/version/index' });
     expect(VERSION).toBe('3.7.3');
     const console = (await screen.findByText('平台版本')).closest('tr')!;
     expect(console).toHaveTextContent('3.7.3');
@@ -134,7 +117,7 @@ describe('/version/index', { timeout: 30_000 }, () => {
 
   it.each(topics)('help topic %s jumps to %s', async (title, to) => {
     stubApi({ '/api/v1/getserverinfo': () => v1(info) });
-    renderConsole(at(<VersionPage />), { path: '/ai/dashboard' });
+    renderConsole(atAnyPath(<VersionPage />), { path: '/ai/dashboard' });
     // Every topic of spec 2 with its description.
     const items = await findRows(5);
     expect(items.map((li) => li.querySelector('.ant-list-item-meta-title')?.textContent)).toEqual(topics.map(([t]) => t));
@@ -145,7 +128,7 @@ describe('/version/index', { timeout: 30_000 }, () => {
 
   it('descriptions name the topics of spec 2', async () => {
     stubApi({ '/api/v1/getserverinfo': () => v1(info) });
-    renderConsole(at(<VersionPage />), { path: '/version/index' });
+    renderConsole(atAnyPath(<VersionPage />), { path: '/version/index' });
     expect(await screen.findByText('录像计划、计划编辑、录像保存天数')).toBeInTheDocument();
     expect(screen.getByText('通道数量、升级版本、HTTPS证书上传')).toBeInTheDocument();
     expect(screen.getByText('RTMP、RTSP、HLS内核开关，级联，播放地址鉴权，站点标题文字')).toBeInTheDocument();
@@ -156,7 +139,7 @@ describe('/version/index', { timeout: 30_000 }, () => {
   it('without RecordVersion the recording topic is gone', async () => {
     useConfig.getState().setOtherConfig({ Initial: false, Title: '', Version: '', RecordVersion: false } as unknown as OtherConfig);
     stubApi({ '/api/v1/getserverinfo': () => v1(info) });
-    renderConsole(at(<VersionPage />), { path: '/version/index' });
+    renderConsole(atAnyPath(<VersionPage />), { path: '/version/index' });
     await screen.findByText('基础配置');
     expect(screen.queryByText('录像计划')).toBeNull();
     expect(listRows()).toHaveLength(4);

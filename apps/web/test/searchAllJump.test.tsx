@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
-import { Route, Routes, useLocation } from 'react-router-dom';
+import { Route, Routes } from 'react-router-dom';
 import type { ComponentType } from 'react';
 import RolesPage from '../src/features/users/pages/RolesPage';
 import UsersPage from '../src/features/users/pages/UsersPage';
@@ -13,13 +13,9 @@ import { actionHref, buildSiteMap } from '../src/app/layout/siteMap';
 import { adminSessionPerTest } from './helpers/session';
 import { renderConsole, stubApi } from './helpers/console';
 import { user, userRoles } from './helpers/dialogs';
+import { Where } from './helpers/where';
 
 adminSessionPerTest();
-
-function Where() {
-  const loc = useLocation();
-  return <div data-testid="where">{loc.pathname + loc.search}</div>;
-}
 
 /** The href of the site map action labelled `label`. */
 const hrefOf = (label: string) => {
