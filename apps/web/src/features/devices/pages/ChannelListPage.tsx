@@ -81,7 +81,9 @@ export default function ChannelListPage() {
           scroll={{ x: 1000 }}
           pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.ChannelCount ?? 0, showSizeChanger: false, onChange: setPage }}
           columns={[
-            { title: t('devices.channel.id'), dataIndex: 'ChannelID' },
+            // A GB28181 ID's 20 digits on one line (as the device list's): in an equal share of the
+            // English table at 1440 px they broke in two.
+            { title: t('devices.channel.id'), dataIndex: 'ChannelID', width: 200 },
             {
               title: t('devices.channel.name'),
               dataIndex: 'Name',
