@@ -19,6 +19,12 @@ const CLOSE_REASONS: Record<string, string> = {
   'playback closed': 'playbackClosed',
 };
 
+/**
+ * What a media socket's close means for the player: the server closes it at its play token's expiry
+ * (routes/media/token-expiry.ts) with these words, and the player then opens again at once.
+ */
+export const closeKind = (reason: string): 'expired' | 'closed' => (reason === 'play token expired' ? 'expired' : 'closed');
+
 export const failureText = {
   /** Nothing arrived for `seconds`. */
   noMedia: (seconds: number) => t('noMedia', { seconds }),

@@ -2,9 +2,12 @@
  * FLV over a WebSocket (the server's WS-FLV output) through mpegts.js, which remuxes FLV to fMP4 for
  * MSE. Loaded only when FLV is chosen (its own chunk), as hls.js is. mpegts.js chases the live edge
  * itself (liveSync: a faster playback rate past 1.5 s behind); its stash buffer is off for latency.
+ * The socket is our loader's (flvSocketLoader), so a close by the server is told with its reason, as
+ * the WS-fMP4 engine tells it, instead of mpegts.js's "loading complete".
  */
 import { playSafely, type Engine, type EngineEvents } from './engine';
-import { failureText } from './failureText';
+import { closeKind, failureText } from './failureText';
+import { flvSocketLoader } from './flvSocketLoader';
 
 /** How often mpegts.js reports its download speed (ms); bytes are reported from it. */
 const STATS_MS = 1000;
@@ -13,6 +16,13 @@ export async function startFlv(video: HTMLVideoElement, url: string, ev: EngineE
   const { default: mpegts } = await import('mpegts.js');
   if (!mpegts.getFeatureList().mseLivePlayback) throw new Error('FLV needs MediaSource live playback');
   mpegts.LoggingControl.applyConfig({ enableAll: false, enableError: true, enableWarn: false, enableInfo: false, enableDebug: false, enableVerbose: false });
+  let stopped = false;
+  let playing = false;
+  const onClose = (code: number, reason: string) => {
+    if (stopped) return;
+    stop();
+    ev.onFailure(closeKind(reason), failureText.closed(code, reason));
+  };
   const player = mpegts.createPlayer(
     { type: 'flv', isLive: true, url },
     {
@@ -24,10 +34,9 @@ export async function startFlv(video: HTMLVideoElement, url: string, ev: EngineE
       liveSyncTargetLatency: 0.6,
       autoCleanupSourceBuffer: true,
       statisticsInfoReportInterval: STATS_MS,
+      customLoader: flvSocketLoader(onClose),
     },
   );
-  let stopped = false;
-  let playing = false;
   const stop = () => {
     if (stopped) return;
     stopped = true;

@@ -22,7 +22,7 @@ import type { IngestState } from './api';
 import { currentLang } from '../../i18n';
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { AppendQueue } from './appendQueue';
-import { failureText } from './failureText';
+import { closeKind, failureText } from './failureText';
 import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
 
 /** More queued media than this (bytes) means the page cannot keep up: start over at live. */
@@ -290,8 +290,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     }
     pump();
   };
-  // The server closes a socket at its play token's expiry (routes/media/token-expiry.ts) with these words.
-  ws.onclose = (e: CloseEvent) => fail(e.reason === 'play token expired' ? 'expired' : 'closed', failureText.closed(e.code, e.reason));
+  ws.onclose = (e: CloseEvent) => fail(closeKind(e.reason), failureText.closed(e.code, e.reason));
 
   function stop() {
     if (stopped) return;

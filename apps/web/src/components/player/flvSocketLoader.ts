@@ -1,0 +1,120 @@
+/**
+ * mpegts.js's loader of a WS-FLV socket (its `customLoader`), which keeps the close code and reason.
+ * mpegts.js's own WebSocketLoader reports any close as the stream's normal end and drops the
+ * server's words ("stream stopped", "play token expired", "stream not open"), so an FLV viewer could
+ * only be told "the FLV stream ended". This one does what that one does — binary messages passed on
+ * in order with their byte offsets, a socket error an Exception, an abort silent — and tells
+ * `onClose` the code and reason of a close it did not ask for, before mpegts.js hears of the end.
+ * It imports nothing of mpegts.js (the constants are its loader.js's), so it is tested without it.
+ */
+import type Mpegts from 'mpegts.js';
+
+/** mpegts.js's LoaderStatus (src/io/loader.js). */
+const STATUS = { idle: 0, connecting: 1, buffering: 2, error: 3, complete: 4 } as const;
+/**
+ * mpegts.js's LoaderErrors.EXCEPTION: how its WebSocketLoader reports a socket error. Its d.ts types
+ * an error type as the LoaderErrors object itself, hence the cast.
+ */
+const EXCEPTION = 'Exception' as unknown as Mpegts.LoaderErrors;
+
+/** A close the loader did not ask for: the server's code and words. */
+export type OnSocketClose = (code: number, reason: string) => void;
+
+/** A loader class for mpegts.js's `customLoader` whose unasked-for closes are told to `onClose`. */
+export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderConstructor {
+  return class FlvSocketLoader implements Mpegts.BaseLoader {
+    _status: number = STATUS.idle;
+    /** The engine runs with the stash buffer off (latency): this loader never asks for it. */
+    _needStash = false;
+    onContentLengthKnown: Mpegts.BaseLoader['onContentLengthKnown'] = () => undefined;
+    onURLRedirect: Mpegts.BaseLoader['onURLRedirect'] = () => undefined;
+    onDataArrival: Mpegts.BaseLoader['onDataArrival'] = () => undefined;
+    onError: Mpegts.BaseLoader['onError'] = () => undefined;
+    onComplete: Mpegts.BaseLoader['onComplete'] = () => undefined;
+    private ws: WebSocket | null = null;
+    private received = 0;
+
+    get type() {
+      return 'flv-socket-loader';
+    }
+    get status() {
+      return this._status;
+    }
+    get needStashBuffer() {
+      return this._needStash;
+    }
+    isWorking() {
+      return this._status === STATUS.connecting || this._status === STATUS.buffering;
+    }
+
+    open(source: Mpegts.MediaSegment) {
+      let ws: WebSocket;
+      try {
+        ws = new WebSocket(source.url);
+      } catch (err) {
+        this._status = STATUS.error;
+        this.onError(EXCEPTION, { code: -1, msg: (err as Error).message });
+        return;
+      }
+      this.ws = ws;
+      ws.binaryType = 'arraybuffer';
+      this._status = STATUS.connecting;
+      ws.onopen = () => {
+        this._status = STATUS.buffering;
+      };
+      ws.onmessage = (e: MessageEvent) => {
+        if (typeof e.data === 'string') {
+          // The server sends FLV only in binary messages; a text one is not this protocol.
+          this._status = STATUS.error;
+          this.onError(EXCEPTION, { code: -1, msg: 'unexpected text message' });
+          return;
+        }
+        // binaryType 'arraybuffer': every binary message is one.
+        const chunk = e.data as ArrayBuffer;
+        const from = this.received;
+        this.received += chunk.byteLength;
+        this.onDataArrival(chunk, from, this.received);
+      };
+      ws.onerror = () => {
+        this._status = STATUS.error;
+        this.onError(EXCEPTION, { code: -1, msg: 'WebSocket error' });
+      };
+      ws.onclose = (e: CloseEvent) => {
+        this.detach();
+        this._status = STATUS.complete;
+        onClose(e.code, e.reason);
+        // Told after: the engine has stopped the player by now, unless it chose to let it end.
+        this.onComplete(0, this.received - 1);
+      };
+    }
+
+    abort() {
+      const ws = this.ws;
+      this.detach();
+      if (ws && (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN)) ws.close();
+      this._status = STATUS.complete;
+    }
+
+    destroy() {
+      this.abort();
+      this._status = STATUS.idle;
+      const none = () => undefined;
+      this.onContentLengthKnown = none;
+      this.onURLRedirect = none;
+      this.onDataArrival = none;
+      this.onError = none;
+      this.onComplete = none;
+    }
+
+    /** Nothing of this socket is told any more (an abort, or its close already was). */
+    private detach() {
+      const ws = this.ws;
+      this.ws = null;
+      if (!ws) return;
+      ws.onopen = null;
+      ws.onmessage = null;
+      ws.onerror = null;
+      ws.onclose = null;
+    }
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The FLV engine's socket loader against a real WebSocket server (the `ws` package the server uses),
+ * with the `ws` client as the page's WebSocket (jsdom's undici one dispatches events jsdom refuses):
+ * the bytes come through in order with their offsets, a close by the server is told with its code
+ * and reason before mpegts.js hears of the end, and an abort tells nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WebSocket as WsClient, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { flvSocketLoader } from '../src/components/player/flvSocketLoader';
+
+/** This file's port (the flv-reason range). */
+const PORT = 35_417;
+
+let server: WebSocketServer;
+/** What the test does with the next connection. */
+let onConnection: (socket: ServerSocket) => void = () => undefined;
+
+beforeAll(async () => {
+  vi.stubGlobal('WebSocket', WsClient);
+  server = new WebSocketServer({ port: PORT, host: '127.0.0.1' });
+  server.on('connection', (socket) => onConnection(socket));
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+});
+afterAll(async () => {
+  vi.unstubAllGlobals();
+  for (const c of server.clients) c.terminate();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const url = `ws://127.0.0.1:${PORT}/ws_flv/live/1_1_0.flv`;
+const source = { url, duration: 0 };
+const until = async (what: string, ok: () => boolean) => {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!ok()) throw new Error(`never: ${what}`);
+};
+
+/** A loader whose every callback is written down in `seen`, in order. */
+function recordingLoader() {
+  const seen: string[] = [];
+  const chunks: { bytes: number[]; from: number; to?: number }[] = [];
+  const Loader = flvSocketLoader((code, reason) => seen.push(`close ${code} ${reason}`));
+  const loader = new Loader({ getConfig: () => ({ url, headers: {} }), removeURLParameters: (u) => u }, {});
+  loader.onDataArrival = (chunk, from, to) => {
+    chunks.push({ bytes: [...new Uint8Array(chunk)], from, to });
+    seen.push('data');
+  };
+  loader.onComplete = (from, to) => seen.push(`complete ${from} ${to}`);
+  loader.onError = (type, info) => seen.push(`error ${type} ${info.msg}`);
+  return { loader, seen, chunks };
+}
+
+describe('flvSocketLoader', () => {
+  it('passes the binary messages on in order and tells the close reason before the end', async () => {
+    onConnection = (socket) => {
+      socket.send(Buffer.from([0x46, 0x4c, 0x56]));
+      socket.send(Buffer.from([1, 2]));
+      socket.send(Buffer.from([3, 4, 5, 6]));
+      socket.close(1000, 'stream stopped');
+    };
+    const { loader, seen, chunks } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    expect(loader.isWorking()).toBe(true);
+    await until('the close', () => seen.some((s) => s.startsWith('complete')));
+    expect(chunks).toEqual([
+      { bytes: [0x46, 0x4c, 0x56], from: 0, to: 3 },
+      { bytes: [1, 2], from: 3, to: 5 },
+      { bytes: [3, 4, 5, 6], from: 5, to: 9 },
+    ]);
+    expect(seen).toEqual(['data', 'data', 'data', 'close 1000 stream stopped', 'complete 0 8']);
+    expect(loader.isWorking()).toBe(false);
+    expect(loader.needStashBuffer).toBe(false);
+    loader.destroy();
+  });
+
+  it("tells the token's expiry as the server closes with it", async () => {
+    onConnection = (socket) => socket.close(1008, 'play token expired');
+    const { loader, seen } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the close', () => seen.length >= 2);
+    expect(seen).toEqual(['close 1008 play token expired', 'complete 0 -1']);
+    loader.destroy();
+  });
+
+  it('an abort closes the socket and tells nothing', async () => {
+    let closedAtServer: number | undefined;
+    let connected = false;
+    onConnection = (socket) => {
+      connected = true;
+      socket.send(Buffer.from([9]));
+      socket.on('close', (code) => (closedAtServer = code));
+    };
+    const { loader, seen, chunks } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the first bytes', () => connected && chunks.length === 1);
+    loader.abort();
+    await until('the server sees the close', () => closedAtServer !== undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(['data']);
+    expect(loader.isWorking()).toBe(false);
+    loader.destroy();
+  });
+
+  it('a text message is an error, as in mpegts.js', async () => {
+    onConnection = (socket) => socket.send('{"type":"state"}');
+    const { loader, seen } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the error', () => seen.length >= 1);
+    expect(seen[0]).toBe('error Exception unexpected text message');
+    loader.destroy();
+  });
+});
