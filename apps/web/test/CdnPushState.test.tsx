@@ -104,6 +104,25 @@ describe('channel form: CDN push state', { timeout: 60_000 }, () => {
     expect(screen.getByTestId('cdn-push-state')).not.toHaveTextContent('Reason');
   });
 
+  it('connecting again after a failure: the failure is shown as the last one, in a neutral tone; red only while retrying', async () => {
+    const events = stubEventsSocket();
+    connectEvents('tok-admin');
+    const failed = { Reason: 'x', ReasonCode: 'cdnAuthFailed', ReasonVars: { method: 'llnw' }, Runs: 2 } as const;
+    current = row({ State: 'connecting', Url: URL_MASKED, ...failed });
+    renderForm();
+    const state = await screen.findByTestId('cdn-push-state');
+    expect(within(state).getByText('连接中')).toBeInTheDocument();
+    // It read "原因：…" in the error colour, as if the new run had failed too.
+    const line = within(state).getByText('上次失败：CDN 服务器拒绝了用户名或密码（llnw）');
+    expect(line).toHaveClass('ant-typography-secondary');
+    expect(line).not.toHaveClass('ant-typography-danger');
+    expect(state).not.toHaveTextContent('原因');
+
+    current = row({ State: 'retrying', Url: URL_MASKED, NextTryIn: 4, ...failed });
+    act(() => events.push('cdn', { DeviceID: DEV, ChannelID: '3', CdnPush: null }));
+    expect(await within(screen.getByTestId('cdn-push-state')).findByText('原因：CDN 服务器拒绝了用户名或密码（llnw）')).toHaveClass('ant-typography-danger');
+  });
+
   it('stopped: says why', async () => {
     current = row({ State: 'stopped', Url: URL_MASKED, Reason: '通道未开启', ReasonCode: 'statusChannelDisabled', Runs: 0 });
     renderForm();

@@ -39,6 +39,8 @@ describe('channel list: CDN push column', { timeout: 60_000 }, () => {
       channel('1', { State: 'pushing', Url: URL_MASKED, Since: '2026-11-27T22:30:00.000Z', BytesSent: 2 * 1024 * 1024, Bitrate: 1_500_000, Runs: 1 }),
       channel('2', { State: 'loginRefused', Url: URL_MASKED, NextTryIn: 30, Reason: 'x', ReasonCode: 'cdnAuthFailed', ReasonVars: { method: 'adobe' }, Runs: 1 }),
       channel('3'),
+      // A new run after a failure: the failure is the last one, not the state.
+      channel('4', { State: 'connecting', Url: URL_MASKED, Reason: 'x', ReasonCode: 'cdnAuthFailed', ReasonVars: { method: 'adobe' }, Runs: 2 }),
     ];
     renderConsole(
       <Routes>
@@ -48,19 +50,21 @@ describe('channel list: CDN push column', { timeout: 60_000 }, () => {
     );
     await screen.findByText('Cam 3');
     const cells = await screen.findAllByTestId('cdn-push-cell');
-    expect(cells.map((c) => c.textContent)).toEqual(['推流中', '登录被拒绝']);
+    expect(cells.map((c) => c.textContent)).toEqual(['推流中', '登录被拒绝', '连接中']);
     expect(screen.getByRole('columnheader', { name: 'CDN转推' })).toBeInTheDocument();
 
     fireEvent.mouseEnter(cells[0]!);
     expect(await screen.findByText('已发送 2.00 MB · 码率 1.5 Mbps')).toBeInTheDocument();
     fireEvent.mouseEnter(cells[1]!);
     expect(await screen.findByText('原因：CDN 服务器拒绝了用户名或密码（adobe）')).toBeInTheDocument();
+    fireEvent.mouseEnter(cells[2]!);
+    expect(await screen.findByText('上次失败：CDN 服务器拒绝了用户名或密码（adobe）')).toBeInTheDocument();
 
     // The refused login was fixed: the socket says channel 2 moved; the column reads the page again.
     const reads = api.callsTo('/api/v1/channelsconfig').length;
-    rows = [rows[0]!, channel('2', { State: 'pushing', Url: URL_MASKED, BytesSent: 10, Bitrate: 8000, Runs: 2 }), rows[2]!];
+    rows = [rows[0]!, channel('2', { State: 'pushing', Url: URL_MASKED, BytesSent: 10, Bitrate: 8000, Runs: 2 }), rows[2]!, rows[3]!];
     act(() => events.push('cdn', { DeviceID: DEV, ChannelID: '2', CdnPush: { State: 'connecting', Url: URL_MASKED, Runs: 2 } }));
-    await waitFor(() => expect(screen.getAllByTestId('cdn-push-cell').map((c) => c.textContent)).toEqual(['推流中', '推流中']));
+    await waitFor(() => expect(screen.getAllByTestId('cdn-push-cell').map((c) => c.textContent)).toEqual(['推流中', '推流中', '连接中']));
     expect(api.callsTo('/api/v1/channelsconfig').length).toBe(reads + 1);
     // Another device's push: nothing is read.
     act(() => events.push('cdn', { DeviceID: '2002', ChannelID: '2', CdnPush: null }));

@@ -119,6 +119,7 @@ const inventoryEn: typeof inventoryZh = {
       nextTry: 'next try in {{seconds}} s',
       nextTryNow: 'trying again now',
       reason: 'Reason: {{reason}}',
+      lastFailure: 'Last failure: {{reason}}',
       transcoded: 'H.265 goes out as the transcoded H.264',
       runs: 'connection {{runs}}',
       unknown: 'Reading the push state',

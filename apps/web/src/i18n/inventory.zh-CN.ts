@@ -117,6 +117,7 @@ const inventoryZh = {
       nextTry: '{{seconds}} 秒后重试',
       nextTryNow: '正在重试',
       reason: '原因：{{reason}}',
+      lastFailure: '上次失败：{{reason}}',
       transcoded: 'H.265 以转码后的 H.264 推送',
       runs: '第 {{runs}} 次连接',
       unknown: '正在读取推流状态',

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { CdnPushStatus, ChannelRow } from '@opencvr/shared';
 import { formatBitrate, formatBytes } from '../../../lib/format';
 import { useWsTopic } from '../../../lib/ws';
-import { CDN_COLOURS, CDN_REFRESH_MS, cdnReasonText } from './CdnPushState';
+import { CDN_COLOURS, CDN_REFRESH_MS, cdnReasonLine } from './CdnPushState';
 
 export function useCdnPushes(device: string, rows: ChannelRow[], key: unknown[], readPage: () => Promise<{ Channels: ChannelRow[] }>) {
   const qc = useQueryClient();
@@ -31,13 +31,10 @@ export function useCdnPushes(device: string, rows: ChannelRow[], key: unknown[],
 export function CdnPushCell({ status }: { status: CdnPushStatus | undefined }) {
   const { t } = useTranslation();
   if (!status) return <>-</>;
-  const why = cdnReasonText(status);
   const detail =
     status.State === 'pushing'
       ? [t('devices.cdnPush.sent', { bytes: formatBytes(status.BytesSent ?? 0) }), t('devices.cdnPush.bitrate', { rate: formatBitrate((status.Bitrate ?? 0) / 8) })].join(' · ')
-      : why
-        ? t('devices.cdnPush.reason', { reason: why })
-        : status.Url;
+      : (cdnReasonLine(status, t)?.text ?? status.Url);
   return (
     <Tooltip title={detail}>
       <Tag color={CDN_COLOURS[status.State]} data-testid="cdn-push-cell">

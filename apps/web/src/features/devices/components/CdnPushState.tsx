@@ -10,6 +10,7 @@ import { useEffect, useState } from 'react';
 import { Space, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { isReasonKey, reason, type CdnPushStateName, type CdnPushStatus } from '@opencvr/shared';
 import { currentLang } from '../../../i18n';
 import { formatBitrate, formatBytes } from '../../../lib/format';
@@ -32,6 +33,18 @@ export const CDN_COLOURS: Record<CdnPushStateName, string> = {
 export function cdnReasonText(s: CdnPushStatus): string {
   if (s.ReasonCode && isReasonKey(s.ReasonCode)) return reason(s.ReasonCode, currentLang(), s.ReasonVars);
   return s.Reason ?? '';
+}
+
+/**
+ * The reason as a line of the push state: while a new run connects, the reason is the previous
+ * run's failure, history rather than the state (the run may well succeed), so it says "last
+ * failure" in a neutral tone; red only when the push is waiting to retry or refused.
+ */
+export function cdnReasonLine(s: CdnPushStatus, t: TFunction): { text: string; tone: 'danger' | 'secondary' } | undefined {
+  const why = cdnReasonText(s);
+  if (!why) return undefined;
+  if (s.State === 'connecting') return { text: t('devices.cdnPush.lastFailure', { reason: why }), tone: 'secondary' };
+  return { text: t('devices.cdnPush.reason', { reason: why }), tone: s.State === 'retrying' || s.State === 'loginRefused' ? 'danger' : 'secondary' };
 }
 
 /** The time now, once a second while `on`. */
@@ -66,7 +79,7 @@ export function CdnPushState({ device, channel }: { device: string; channel: str
 
   // NextTryIn counts from the answer; the page counts it down.
   const left = s.NextTryIn === undefined ? undefined : Math.max(0, Math.ceil(s.NextTryIn - Math.max(0, now - state.dataUpdatedAt) / 1000));
-  const why = cdnReasonText(s);
+  const why = cdnReasonLine(s, t);
   return (
     <Space direction="vertical" size={2} data-testid="cdn-push-state" aria-live="polite">
       <Space wrap size={4}>
@@ -85,7 +98,7 @@ export function CdnPushState({ device, channel }: { device: string; channel: str
         </Typography.Text>
       )}
       {s.Transcoded && <Typography.Text type="secondary">{t('devices.cdnPush.transcoded')}</Typography.Text>}
-      {why && <Typography.Text type={s.State === 'stopped' ? 'secondary' : 'danger'}>{t('devices.cdnPush.reason', { reason: why })}</Typography.Text>}
+      {why && <Typography.Text type={why.tone}>{why.text}</Typography.Text>}
       {waiting && left !== undefined && (
         <Typography.Text type="secondary">
           {[left > 0 ? t('devices.cdnPush.nextTry', { seconds: left }) : t('devices.cdnPush.nextTryNow'), t('devices.cdnPush.runs', { runs: s.Runs })].join(' · ')}
