@@ -10,6 +10,7 @@ import { notFound } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
 import { scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
+import { withCdnPush } from '../../services/media/cdn-status.js';
 import { channelNode, labelNode } from '../../services/inventory/group-nodes.js';
 import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
@@ -84,8 +85,11 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (req) => {
       const scope = await scopeOf(ctx.db, req.user!);
       await visibleLabel(scope, req.query.id);
-      const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, isAdmin(req.user!), req.lang);
-      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: page.rows, ChannelCount: page.total });
+      const admin = isAdmin(req.user!);
+      const page = await channels.list(scope, { ...req.query, inLabel: req.query.id }, req.user!.id, admin, req.lang);
+      // The same Channel rows as channelsconfig: an administrator's carry the push state.
+      const rows = admin ? withCdnPush(page.rows, ctx.cdn, req.lang) : page.rows;
+      return v1('MSG_SC_SERVER_LABEL_CHANNELS_ACK', { Channels: rows, ChannelCount: page.total });
     },
   );
 
@@ -146,8 +150,9 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const keys = new Set(visible.rows.map((c) => `${c.ParentDeviceID}/${c.ChannelID}`));
       rows = rows.filter((c) => keys.has(`${c.ParentDeviceID}/${c.ChannelID}`));
     }
+    const shown = rows.slice(req.query.start, req.query.start + req.query.limit);
     return v1('MSG_SC_SERVER_LABEL_ALL_CHANNELS_ACK', {
-      Channels: rows.slice(req.query.start, req.query.start + req.query.limit),
+      Channels: isAdmin(req.user!) ? withCdnPush(shown, ctx.cdn, req.lang) : shown,
       ChannelCount: rows.length,
     });
   });
