@@ -39,3 +39,18 @@ export async function expectAdvancing(video: Locator, label = 'video') {
   const t1 = await currentTime(video);
   expect(t1 - t0, `${label} currentTime ${t0} → ${t1}`).toBeGreaterThan(1);
 }
+
+/** Draws the frame to a canvas and counts distinct grey levels: a black or blank frame has one or two. */
+export async function frameVariety(video: Locator): Promise<{ width: number; height: number; levels: number }> {
+  return video.evaluate((v: HTMLVideoElement) => {
+    const c = document.createElement('canvas');
+    c.width = v.videoWidth;
+    c.height = v.videoHeight;
+    const g = c.getContext('2d')!;
+    g.drawImage(v, 0, 0);
+    const { data } = g.getImageData(0, 0, c.width, c.height);
+    const levels = new Set<number>();
+    for (let i = 0; i < data.length; i += 4 * 7) levels.add((data[i]! + data[i + 1]! + data[i + 2]!) >> 4);
+    return { width: c.width, height: c.height, levels: levels.size };
+  });
+}

@@ -4,27 +4,12 @@
  * The server may be fresh (this file alone) or initialised by the other files, so the admin
  * session comes from a helper that works either way; sessions go straight into localStorage.
  */
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
-import { currentTime, expectAdvancing, openAs, zh } from '../support/page';
+import { currentTime, expectAdvancing, frameVariety, openAs, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
-
-/** Draws the frame to a canvas and counts distinct grey levels: a black or blank frame has one or two. */
-async function frameVariety(video: Locator): Promise<{ width: number; height: number; levels: number }> {
-  return video.evaluate((v: HTMLVideoElement) => {
-    const c = document.createElement('canvas');
-    c.width = v.videoWidth;
-    c.height = v.videoHeight;
-    const g = c.getContext('2d')!;
-    g.drawImage(v, 0, 0);
-    const { data } = g.getImageData(0, 0, c.width, c.height);
-    const levels = new Set<number>();
-    for (let i = 0; i < data.length; i += 4 * 7) levels.add((data[i]! + data[i + 1]! + data[i + 2]!) >> 4);
-    return { width: c.width, height: c.height, levels: levels.size };
-  });
-}
 
 // A loaded machine (several servers, cameras and browsers at once) makes first loads slow.
 test.describe.configure({ mode: 'serial', timeout: 150_000 });

@@ -4,12 +4,14 @@
  * is not fetched by the others) and its <video> presents decoded frames (requestVideoFrameCallback)
  * while its clock advances. FLV goes through mpegts.js, loaded as its own chunk only then; the
  * choice made in the player's toolbar is stored and followed by the next player. WebRTC carries a
- * G.711 camera's audio as PCMA: the received audio track unmutes (its RTP arrives).
+ * G.711 camera's audio as PCMA: the received audio track unmutes (its RTP arrives). An H.265+AAC
+ * camera plays in a Chromium without an H.265 decoder through the server's H.264 leg, with its sound.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addRtspDevice, adminSession, type Session } from '../support/api';
+import liveZh from '../../apps/web/src/i18n/live.zh-CN';
 import { startCamera, type Camera } from '../support/camera';
-import { expectAdvancing, openAs } from '../support/page';
+import { expectAdvancing, frameVariety, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
 
@@ -172,13 +174,13 @@ test.describe('WebRTC audio from an AAC camera', () => {
   });
 });
 
-test.describe('H.265 camera', () => {
+test.describe('H.265 camera with AAC sound', () => {
   let camera: Camera;
   let admin: Session;
   let dev = '';
 
   test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera({ codec: 'h265' });
+    camera = await startCamera({ codec: 'h265', audio: 'aac' });
     const api = await playwright.request.newContext({ baseURL });
     admin = await adminSession(api);
     dev = await addRtspDevice(api, admin.Token, `E2E H.265 ${RUN}`, camera.url);
@@ -188,22 +190,48 @@ test.describe('H.265 camera', () => {
     await camera?.stop();
   });
 
-  test('plays where the browser decodes H.265, else the server transcodes it to H.264 and the player says so', async ({ page }) => {
+  test('plays with picture and sound where the browser decodes H.265, else the server transcodes it to H.264 and the player says why', async ({ page }) => {
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
+    // The codecs each MSE SourceBuffer was made for: the sound must be in the stream the player gets.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { sourceBufferTypes: string[] }).sourceBufferTypes = seen;
+      const add = MediaSource.prototype.addSourceBuffer;
+      MediaSource.prototype.addSourceBuffer = function (this: MediaSource, type: string) {
+        seen.push(type);
+        return add.call(this, type);
+      };
+    });
     await openAs(page, admin, `/video/player/${dev}/1/0`);
     const player = page.getByTestId('live-player');
-    await expectAdvancing(player.locator('video'), 'H.265 camera');
+    const video = player.locator('video');
+    await expectAdvancing(video, 'H.265 camera');
     expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
+    const frame = await frameVariety(video);
+    expect(frame).toMatchObject({ width: 320, height: 240 });
+    expect(frame.levels, 'distinct grey levels in the frame').toBeGreaterThan(4);
+
+    // Sound: the SourceBuffer carries AAC beside the video and Chromium decodes it (muted or not).
+    const types = await page.evaluate(() => (window as unknown as { sourceBufferTypes: string[] }).sourceBufferTypes);
+    expect(types.at(-1), types.join(' | ')).toMatch(/mp4a\.40/);
+    await expect
+      .poll(() => video.evaluate((v) => (v as HTMLVideoElement & { webkitAudioDecodedByteCount: number }).webkitAudioDecodedByteCount), {
+        message: 'audio bytes decoded',
+        ...SLOW,
+      })
+      .toBeGreaterThan(0);
+
     const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
     const stats = player.getByTestId('player-stats');
     if (hevc) {
       await expect(stats).toContainText(/hvc1|hev1/i, SLOW);
     } else {
-      // Debian's Chromium without a GPU: the H.264 variant (stream_…_h264), named in the toolbar.
+      // Debian's Chromium without a GPU: the H.264 variant (stream_…_h264), and the toolbar says why.
       await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i, SLOW);
-      await expect(stats).toContainText('服务器转码为 H.264');
+      await expect(stats).toContainText(liveZh.player.transcoded);
       expect(sockets.some((u) => /_h264/.test(u)), sockets.join()).toBe(true);
+      expect(types.at(-1)).toMatch(/avc1\./);
     }
   });
 });
