@@ -1,12 +1,14 @@
 /**
  * The FLV player says why the server ended its stream: a viewer of the real GStreamer camera over
  * WS-FLV only (`?transport=flv`, mpegts.js) whose stream an administrator stops (stopstream) shows
- * the server's close reason ("stream stopped", in the console's language) while it reconnects,
- * where mpegts.js's own loader left it only "the FLV stream ended". It then plays again.
+ * the server's close reason ("stream stopped (streamStoppedByRequest)": 直播已按请求停止, as a
+ * WS-fMP4 viewer is told) while it reconnects, where mpegts.js's own loader left it only "the FLV
+ * stream ended". It then plays again.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
+import { reason } from '../../packages/shared/src/messages';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -14,8 +16,8 @@ const RUN = Date.now().toString(36);
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 const SLOW = { timeout: 30_000 };
 
-/** The console's words (zh-CN, apps/web/src/i18n/live.zh-CN.ts player.failure). */
-const STREAM_STOPPED = '服务器上的视频流已停止';
+/** The stop's catalogue reason and the console's old words (zh-CN, apps/web/src/i18n/live.zh-CN.ts player.failure). */
+const STOPPED_BY_REQUEST = reason('streamStoppedByRequest', 'zh-CN');
 const FLV_ENDED = 'FLV 视频流已结束';
 
 /**
@@ -51,7 +53,7 @@ test.describe('the FLV player and the server ending its stream', () => {
     await camera?.stop();
   });
 
-  test('stopstream: the FLV viewer is told the stream stopped on the server, then plays again', async ({ page, request }) => {
+  test('stopstream: the FLV viewer is told the stream was stopped on request, then plays again', async ({ page, request }) => {
     await openAs(page, admin, `/video/player/${dev}/1/0?transport=flv`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'flv', SLOW);
@@ -63,7 +65,7 @@ test.describe('the FLV player and the server ending its stream', () => {
 
     await expect
       .poll(async () => (await statusTexts()).join(' | '), { message: 'the status overlay names the reason', timeout: 20_000 })
-      .toContain(STREAM_STOPPED);
+      .toContain(STOPPED_BY_REQUEST);
     expect((await statusTexts()).join(' | ')).not.toContain(FLV_ENDED);
     // The same transport reconnects (a stopped stream is opened again by the next getchannelstream).
     await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 45_000 });

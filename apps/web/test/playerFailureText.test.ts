@@ -4,6 +4,7 @@
  * a Chinese console, and the server's close reasons ("stream not open") as they came.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { stoppedCloseReason } from '@opencvr/shared';
 import { setLang } from '../src/i18n';
 import { failureText } from '../src/components/player/failureText';
 import { whepRefusal } from '../src/components/player/webrtc';
@@ -29,6 +30,16 @@ describe('failureText', () => {
     setLang('en-US');
     expect(failureText.closed(1000, 'stream stopped')).toBe('The stream stopped on the server');
     expect(failureText.closed(1008, 'play token expired')).toBe('The play address expired');
+  });
+
+  it('says why a WS-FLV stream stopped as the WS-fMP4 state message does: its catalogue reason from the close reason', () => {
+    expect(failureText.closed(1000, stoppedCloseReason({ key: 'streamChannelDisabled' }))).toBe('通道未开启，直播已停止');
+    expect(failureText.closed(1000, stoppedCloseReason({ key: 'streamStoppedByRequest' }))).toBe('直播已按请求停止');
+    // Without a reason, or one this console does not know (a newer server): the plain words.
+    expect(stoppedCloseReason()).toBe('stream stopped');
+    expect(failureText.closed(1000, 'stream stopped (noSuchReason)')).toBe('与服务器的视频连接已断开（1000）');
+    setLang('en-US');
+    expect(failureText.closed(1000, 'stream stopped (streamChannelDisabled)')).toBe('The channel is not enabled: the live stream stopped');
   });
 
   it('keeps a browser’s or a library’s error code as written inside the sentence', () => {

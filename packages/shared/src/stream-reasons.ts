@@ -44,3 +44,22 @@ export function reasonOfState(msg: { code?: unknown; vars?: unknown }): Reason |
   const vars = msg.vars && typeof msg.vars === 'object' ? (msg.vars as Record<string, string | number>) : undefined;
   return { key: msg.code, vars };
 }
+
+/** The close reason of a live WS-FLV socket whose stream stopped without a catalogue reason (routes/media/flv.ts). */
+export const STREAM_STOPPED_CLOSE = 'stream stopped';
+
+/**
+ * The close reason of a live WS-FLV socket whose stream stopped: 'stream stopped', with the catalogue
+ * reason's key in brackets ("stream stopped (streamChannelDisabled)") so the console says why in its
+ * language, as WS-FLV carries no state message. A reason with vars is left at 'stream stopped': a
+ * close reason holds 123 bytes, and none of a stop's reasons has vars.
+ */
+export function stoppedCloseReason(why?: Reason): string {
+  return why && !why.vars && isReasonKey(why.key) ? `${STREAM_STOPPED_CLOSE} (${why.key})` : STREAM_STOPPED_CLOSE;
+}
+
+/** The catalogue reason inside a stoppedCloseReason() close reason, if it names one this side knows. */
+export function reasonOfStoppedClose(closeReason: string): Reason | undefined {
+  const key = /^stream stopped \(([A-Za-z0-9]+)\)$/.exec(closeReason)?.[1];
+  return key && isReasonKey(key) ? { key } : undefined;
+}

@@ -133,6 +133,19 @@ describe('FLV', () => {
     expect(f.tags[2].data[0]).toBe(0x17); // first frame: AVC keyframe
     expect(f.tags.length).toBeGreaterThanOrEqual(20);
   });
+
+  it("WS-FLV: a stopped stream closes the socket with the stop's catalogue reason (no state message on FLV)", async () => {
+    const s = await openStream('WS_FLV');
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+    const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    await new Promise<void>((resolve, reject) => {
+      ws.once('message', () => resolve());
+      ws.on('error', reject);
+    });
+    const stop = await api.get(`/api/v1/stopstream?device=${s.dev}&channel=1&stream=0`);
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(await closed).toEqual({ code: 1000, reason: 'stream stopped (streamStoppedByRequest)' });
+  });
 });
 
 describe('stream status and snapshots', () => {

@@ -10,6 +10,7 @@
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { FlvMuxer, type HevcMode } from '@opencvr/flv';
+import type { Reason } from '@opencvr/shared';
 import type { HubState, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
 
@@ -19,8 +20,8 @@ export interface FlvSink {
   buffered(): number;
   open(): boolean;
   write(bytes: Uint8Array): void;
-  /** The stream ended (hub stopped): close the connection. */
-  end(): void;
+  /** The stream ended (hub stopped): close the connection; `why` the catalogue's reason, when the hub gave one. */
+  end(why?: Reason): void;
 }
 
 export interface FlvOutputOptions {
@@ -87,8 +88,8 @@ export class FlvOutput implements Subscriber {
     if (latencyProbe && tags.length) latencyProbe.record('flv', latencyProbe.arrivalOf(unit));
   }
 
-  state(state: HubState) {
-    if (state === 'stopped') this.sink.end();
+  state(state: HubState, _reason?: string, why?: Reason) {
+    if (state === 'stopped') this.sink.end(why);
   }
 
   private send(bytes: Uint8Array) {

@@ -6,6 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { stoppedCloseReason } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
 import { outputViewers } from '../../media/stats.js';
@@ -90,7 +91,8 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
           buffered: () => socket.bufferedAmount,
           open: () => socket.readyState === socket.OPEN,
           write: (b) => socket.send(b),
-          end: () => socket.close(1000, 'stream stopped'),
+          // WS-FLV has no state message: the close reason says why, for the console (stoppedCloseReason).
+          end: (why) => socket.close(1000, stoppedCloseReason(why)),
         },
         optionsOf(req as Req),
         (err) => req.log.warn({ err }, 'ws-flv output dropped a unit'),

@@ -6,7 +6,8 @@
  * console's language, any other by its close code. A browser's or a player library's error code
  * (MEDIA_ERR_DECODE, manifestLoadError) stays as written inside the sentence.
  */
-import i18n from '../../i18n';
+import { reasonOfStoppedClose, streamReasonText } from '@opencvr/shared';
+import i18n, { currentLang } from '../../i18n';
 
 const t = (key: string, vars?: Record<string, string | number>) => i18n.t(`player.failure.${key}`, vars);
 
@@ -34,8 +35,15 @@ export const failureText = {
   stopped: () => t('stopped'),
   /** The browser could not decode: its own message or code. */
   media: (detail: string) => t('media', { detail }),
-  /** The media socket closed: a known server reason in the console's language, else the close code. */
-  closed: (code: number, reason: string) => (CLOSE_REASONS[reason] ? t(CLOSE_REASONS[reason]) : t('closed', { code })),
+  /**
+   * The media socket closed: a known server reason in the console's language — a WS-FLV stop's
+   * catalogue reason (stoppedCloseReason) as the WS-fMP4 state message gives it — else the close code.
+   */
+  closed: (code: number, reason: string) => {
+    const why = reasonOfStoppedClose(reason);
+    if (why) return streamReasonText('', currentLang(), why);
+    return CLOSE_REASONS[reason] ? t(CLOSE_REASONS[reason]) : t('closed', { code });
+  },
   flvEnded: () => t('flvEnded'),
   /** An error of the FLV or HLS player library, by its code. */
   library: (player: 'FLV' | 'HLS', detail: string) => t('library', { player, detail }),
