@@ -182,6 +182,10 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       data-phase={stats.phase}
       data-transport={stats.transport ?? ''}
       onMouseEnter={() => setHover(true)}
+      // A player mounted under a still pointer (a wall cell a channel was just dropped on) gets no
+      // mouseenter: Chromium counts the pointer as already over it and sends none, even when it
+      // moves inside. Any move over the player shows the toolbar.
+      onMouseMove={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
       style={{ position: 'relative', background: '#000', overflow: 'hidden', width: '100%', height: '100%', minHeight: 120, ...style }}
     >
