@@ -135,13 +135,13 @@ describe('GB device actions on /device/list', () => {
       return cells[cells.length - 1] as HTMLElement;
     };
     const names = (cell: HTMLElement) => within(cell).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent!.replace(/\s/g, ''));
-    expect(names(actionsOf('Gate NVR'))).toEqual(['通道', '编辑', '删除', '更多操作']);
+    expect(names(actionsOf('Gate NVR'))).toEqual(['通道', '编辑', '删除', '设备“Gate NVR”的更多操作']);
     expect(names(actionsOf('Door cam'))).toEqual(['通道', '编辑', '删除']);
     // Six buttons wrapped to two or three lines in the 260 px column (104 px on a phone).
     const space = actionsOf('Gate NVR').querySelector('.ant-space') as HTMLElement;
     expect(space).not.toHaveClass('ant-space-wrap');
     expect(getComputedStyle(space).flexWrap).not.toBe('wrap');
-    fireEvent.click(within(actionsOf('Gate NVR')).getByRole('button', { name: '更多操作' }));
+    fireEvent.click(within(actionsOf('Gate NVR')).getByRole('button', { name: '设备“Gate NVR”的更多操作' }));
     const menu = await screen.findByRole('menu');
     expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual(['刷新目录', '设备信息', '重启']);
   }, 30_000);

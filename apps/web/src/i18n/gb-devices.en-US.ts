@@ -7,6 +7,7 @@ const gbDevicesEn: typeof gbDevicesZh = {
     recordsOnDevice: 'See the recordings on the device',
     recordType: 'Record type',
     recordTypes: { time: 'Scheduled', alarm: 'Alarm', manual: 'Manual', all: 'All' },
+    moreOf: 'More actions for device “{{name}}”',
     fetchCatalog: 'Refresh catalog',
     fetchingCatalog: 'Refreshing catalog…',
     fetchCatalogStarted: 'Catalog query sent to the device',

@@ -7,6 +7,8 @@ const gbDevicesZh = {
     recordsOnDevice: '查看设备录像',
     recordType: '录像类型',
     recordTypes: { time: '定时录像', alarm: '报警录像', manual: '手动录像', all: '全部' },
+    /** A GB row's "…" button: named by its device, not the list toolbar's 更多操作 (a screen reader tells them apart). */
+    moreOf: '设备“{{name}}”的更多操作',
     fetchCatalog: '刷新目录',
     fetchingCatalog: '正在刷新目录…',
     fetchCatalogStarted: '已向设备查询目录',

@@ -68,7 +68,7 @@ export function GbDeviceActions({ device, onChanged }: { device: DeviceRow; onCh
         onCancel={() => setConfirmReboot(false)}
       >
         <Dropdown trigger={['click']} placement="bottomRight" menu={{ items, onClick: onMenu }}>
-          <Button type="link" size="small" icon={<EllipsisOutlined />} aria-label={t('common.moreActions')} title={t('common.moreActions')} data-testid="gb-more" />
+          <Button type="link" size="small" icon={<EllipsisOutlined />} aria-label={t('gbDevice.moreOf', { name: device.DeviceName })} title={t('common.moreActions')} data-testid="gb-more" />
         </Dropdown>
       </Popconfirm>
       {infoOpen && <GbDeviceInfoModal device={device} onClose={() => setInfoOpen(false)} />}
