@@ -73,6 +73,9 @@ export interface HubOptions {
   maxGopUnits: number;
 }
 
+/** How soon a hub retries once its source answered a probe again (StreamHub.retryNow). */
+export const SOURCE_BACK_DELAY_MS = 1000;
+
 export const DEFAULT_HUB_OPTIONS: HubOptions = {
   onDemand: true,
   graceMs: 10_000,
@@ -95,6 +98,8 @@ export class StreamHub {
   private subs = new Set<Subscriber>();
   private graceTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
+  /** When the armed retry fires (Date.now() clock). */
+  private retryDueAt = 0;
   private retryDelay: number;
   private running = false;
   /** options.onDemand at first; the channel's OnDemand edit changes it (setOnDemand). */
@@ -121,13 +126,17 @@ export class StreamHub {
 
   /**
    * The source is known to answer again (the stream checker's probe of a stopped camera succeeded):
-   * a hub waiting out its back-off (up to retryMaxMs, 30 s) connects now, so a wall cell resumes
-   * within the checker's few seconds instead of the rest of a 30 s wait. Nothing else changes state.
+   * a hub waiting out its back-off (up to retryMaxMs, 30 s) connects within SOURCE_BACK_DELAY_MS, so a
+   * wall cell resumes within the checker's few seconds instead of the rest of a 30 s wait. Not at
+   * once: the probe has only just let go of the source, and a camera that serves one client (or an
+   * RTMP server serving one player, as ffmpeg -listen does) refuses until it has freed that session;
+   * connecting at that instant failed and doubled the back-off (e2e pull.spec.ts). Nothing else
+   * changes state.
    */
   retryNow(): void {
     if (this._state !== 'retrying' || !this.running) return;
-    clearTimeout(this.retryTimer);
-    this.connect();
+    if (this.retryDueAt - Date.now() <= SOURCE_BACK_DELAY_MS) return;
+    this.armRetry(SOURCE_BACK_DELAY_MS);
   }
   /** Why it is not live, in the source's words (the log's). */
   get reason() {
@@ -333,9 +342,15 @@ export class StreamHub {
   private scheduleRetry(reason: string, why?: Reason) {
     this.stats.restarts++;
     this.setState('retrying', reason, why);
-    clearTimeout(this.retryTimer);
     const delay = this.retryDelay;
     this.retryDelay = Math.min(this.retryDelay * 2, this.options.retryMaxMs);
+    this.armRetry(delay);
+  }
+
+  /** The next connection attempt in `delay` ms (replacing any armed one). */
+  private armRetry(delay: number) {
+    clearTimeout(this.retryTimer);
+    this.retryDueAt = Date.now() + delay;
     this.retryTimer = setTimeout(() => {
       if (this.running) this.connect();
     }, delay);

@@ -1,10 +1,11 @@
 /**
- * StreamHub.retryNow: a hub waiting out its back-off after a failure connects at once (its source
- * answers again, the stream checker says); in any other state it changes nothing, and a connection
- * that fails again goes on with the back-off where it was.
+ * StreamHub.retryNow: a hub waiting out its back-off after a failure connects within
+ * SOURCE_BACK_DELAY_MS (its source answers again, the stream checker says; not at the instant the
+ * probe let go of it); in any other state it changes nothing, and a connection that fails again goes
+ * on with the back-off where it was.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { SOURCE_BACK_DELAY_MS, StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
 
 class FakeSource implements MediaSource {
   sink?: SourceSink;
@@ -19,13 +20,20 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('StreamHub.retryNow', () => {
-  it('retrying: connects at once with a new source; failing again waits the next back-off step', () => {
+  it('retrying: connects within SOURCE_BACK_DELAY_MS with a new source; failing again waits the next back-off step', () => {
     const sources: FakeSource[] = [];
     const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
     expect(sources).toHaveLength(1);
     sources[0]!.sink!.failed('connection refused');
     expect(hub.state).toBe('retrying');
     hub.retryNow();
+    // Not at the instant the probe let go of the source (a one-client camera is still freeing it).
+    vi.advanceTimersByTime(SOURCE_BACK_DELAY_MS - 1);
+    expect(hub.state).toBe('retrying');
+    expect(sources).toHaveLength(1);
+    // A second word that the source is back moves nothing.
+    hub.retryNow();
+    vi.advanceTimersByTime(1);
     expect(hub.state).toBe('connecting');
     expect(sources).toHaveLength(2);
     // The timer of the back-off it cut short does not connect a third time.
