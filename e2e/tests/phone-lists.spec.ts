@@ -147,7 +147,8 @@ test.describe('list toolbars on a phone-wide window', () => {
     const type = page.getByTestId('list-toolbar-filters').getByRole('combobox', { name: '接入协议' });
     await expect(type).toBeVisible();
     // Batch delete sits in the "more" popup, disabled until rows are ticked.
-    await page.getByRole('button', { name: '更多操作' }).click();
+    // The toolbar's, not a GB row's 设备“…”的更多操作 (Playwright's name match is a substring).
+    await page.getByTestId('list-toolbar').getByRole('button', { name: '更多操作', exact: true }).click();
     await expect(page.getByRole('button', { name: /批量删除/ })).toBeDisabled();
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: '添加设备', exact: true }).click();
