@@ -170,9 +170,13 @@ describe('ChannelPicker folder boxes', { timeout: 30_000 }, () => {
     });
   const node = (name: string) => screen.getByText(name).closest('.ant-tree-treenode') as HTMLElement;
   const box = (name: string) => node(name).querySelector('.ant-tree-checkbox') as HTMLElement;
+  // antd's Tree ignores a switcher click while an expand motion is still running (rc-tree's
+  // listChanging), which a loaded machine stretches: the click is made again until the node is open.
   const expand = async (name: string, child: string) => {
-    fireEvent.click(node(name).querySelector('.ant-tree-switcher')!);
-    await screen.findByText(child);
+    await waitFor(() => {
+      if (!node(name).classList.contains('ant-tree-treenode-switcher-open')) fireEvent.click(node(name).querySelector('.ant-tree-switcher')!);
+      expect(screen.getByText(child)).toBeInTheDocument();
+    });
   };
   const ok = () => screen.getByRole('button', { name: /^\s*确\s*定\s*$/ });
 
