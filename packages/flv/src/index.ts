@@ -11,6 +11,7 @@ export {
   flvHeader,
   flvTag,
   readFlv,
+  readFlvTags,
   FlvFormatError,
   TagType,
   FLV_HEADER_SIZE,

@@ -74,8 +74,18 @@ export function readFlv(bytes: Uint8Array): FlvFileView {
   const headerSize = view.getUint32(5);
   if (headerSize !== FLV_HEADER_SIZE) throw new FlvFormatError(`flv: header size ${headerSize}`);
   if (view.getUint32(FLV_HEADER_SIZE) !== 0) throw new FlvFormatError('flv: PreviousTagSize0 is not 0');
+  return { hasAudio: (bytes[4] & 4) !== 0, hasVideo: (bytes[4] & 1) !== 0, tags: readFlvTags(bytes, FLV_HEADER_SIZE + 4) };
+}
+
+/**
+ * The whole tags of an FLV stream from `start` (after the header and PreviousTagSize0), each body a
+ * view into `bytes`, with the framing checked as readFlv checks it (also for the CDN push, which cuts
+ * the live FLV output back into RTMP messages).
+ */
+export function readFlvTags(bytes: Uint8Array, start: number): FlvTagView[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tags: FlvTagView[] = [];
-  let p = FLV_HEADER_SIZE + 4;
+  let p = start;
   while (p < bytes.length) {
     if (p + TAG_HEADER_SIZE > bytes.length) throw new FlvFormatError(`flv: truncated tag header at ${p}`);
     const type = bytes[p] & 0x1f;
@@ -93,5 +103,5 @@ export function readFlv(bytes: Uint8Array): FlvFileView {
     tags.push({ type, timestamp, offset: p, data: bytes.subarray(p + TAG_HEADER_SIZE, end), previousTagSize });
     p = end + 4;
   }
-  return { hasAudio: (bytes[4] & 4) !== 0, hasVideo: (bytes[4] & 1) !== 0, tags };
+  return tags;
 }

@@ -8,7 +8,7 @@
  * hand it to each player; without it most ignore the metadata). Anything that is not whole FLV tags
  * throws RtmpError: nothing is sent from a cut tag.
  */
-import { encodeAmf0 } from '@opencvr/flv';
+import { encodeAmf0, FLV_HEADER_SIZE, FlvFormatError, readFlvTags } from '@opencvr/flv';
 import { RtmpError, RtmpType } from './chunks.js';
 
 /** One tag, as the message it becomes (chunk stream and message stream are the sender's). */
@@ -20,9 +20,8 @@ export interface FlvMessage {
 
 const SET_DATA_FRAME = encodeAmf0('@setDataFrame');
 const FLV_SIGNATURE = [0x46, 0x4c, 0x56];
-/** FLV header (9 bytes) and PreviousTagSize0. */
-const FILE_HEADER = 13;
-const TAG_HEADER = 11;
+/** FLV header and PreviousTagSize0. */
+const FILE_HEADER = FLV_HEADER_SIZE + 4;
 
 /** The tags of `bytes` (an FLV header may lead), in order. */
 export function flvMessages(bytes: Uint8Array): FlvMessage[] {
@@ -31,22 +30,18 @@ export function flvMessages(bytes: Uint8Array): FlvMessage[] {
     if (bytes.length < FILE_HEADER) throw new RtmpError('rtmp: FLV header cut short');
     p = FILE_HEADER;
   }
-  const out: FlvMessage[] = [];
-  while (p < bytes.length) {
-    if (bytes.length - p < TAG_HEADER + 4) throw new RtmpError('rtmp: FLV tag header cut short');
-    const type = bytes[p] & 0x1f;
-    const size = (bytes[p + 1] << 16) | (bytes[p + 2] << 8) | bytes[p + 3];
-    // 24 bits, then the upper 8 (FLV's "TimestampExtended").
-    const timestamp = ((bytes[p + 7] << 24) | (bytes[p + 4] << 16) | (bytes[p + 5] << 8) | bytes[p + 6]) >>> 0;
-    const end = p + TAG_HEADER + size;
-    if (end + 4 > bytes.length) throw new RtmpError('rtmp: FLV tag cut short');
-    const body = bytes.subarray(p + TAG_HEADER, end);
-    if (type === RtmpType.audio || type === RtmpType.video) out.push({ type, timestamp, payload: body });
-    else if (type === RtmpType.dataAmf0) out.push({ type, timestamp, payload: withSetDataFrame(body) });
-    else throw new RtmpError(`rtmp: FLV tag of type ${type}`);
-    p = end + 4;
+  let tags;
+  try {
+    tags = readFlvTags(bytes, p);
+  } catch (err) {
+    if (err instanceof FlvFormatError) throw new RtmpError(`rtmp: ${err.message}`);
+    throw err;
   }
-  return out;
+  return tags.map(({ type, timestamp, data }) => {
+    if (type === RtmpType.audio || type === RtmpType.video) return { type, timestamp, payload: data };
+    if (type === RtmpType.dataAmf0) return { type, timestamp, payload: withSetDataFrame(data) };
+    throw new RtmpError(`rtmp: FLV tag of type ${type}`);
+  });
 }
 
 function withSetDataFrame(body: Uint8Array): Uint8Array {
