@@ -5,6 +5,7 @@ export { addEmulationPrevention, concatBytes, fromHex, joinAnnexB, removeEmulati
 export * from './h264.js';
 export * from './h265.js';
 export * from './aac.js';
+export { parseAvcC, parseHvcC, type DecoderConfig } from './config-record.js';
 export { aacTrack, findParameterSets, g711Track, videoTrackFromParameterSets } from './track.js';
 export { copyUnit, copyUnitInto, unitByteLength } from './unit.js';
 export { BytePool } from './byte-pool.js';
