@@ -5,6 +5,8 @@
  * which ffprobe decodes as H.264 without an error; a seek starts a new run (a second init), 8× sends
  * keyframes only to ffmpeg; the device's end (MediaStatus 121) comes after the last pictures; the
  * socket's close sends the BYE and ends the ffmpeg; legs share the platform's bound (maxTranscodes).
+ * A device whose first picture comes after the answer's wait (6 s) still gets the leg: the socket
+ * transcodes its H.265 to H.264, and passes an H.264 device's stream through without an ffmpeg.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -152,5 +154,49 @@ describe('a device recording in H.265, through the H.264 leg', () => {
     expect(rb.binary).toHaveLength(0);
     ra.ws.close();
     await until(() => transcoders() === 0, 10000);
+  }, 60000);
+});
+
+describe('a device slow to send its first picture (after the answer’s 4 s wait for the codec)', () => {
+  // The default AckTimeout (10 s) for the first RTP packet, not the rig's short one.
+  beforeEach(async () => void (await t.ctx.config.set('gb', { AckTimeout: 10 })));
+
+  it('H.265 after 6 s: the answer offers WS_FMP4_H264 anyway; that socket plays H.264 that ffprobe decodes', async () => {
+    history = serveHistory(dev, { codec: 'h265', firstPictureDelayMs: 6000 });
+    const open = await openPlayback(600);
+    expect(open.URLs.WS_FMP4_H264).toBe(open.URL.replace('.mp4?', '_h264.mp4?'));
+    const asked = Date.now();
+    const r = view(open.URLs.WS_FMP4_H264);
+    await until(() => fragments(r) >= 40, 30000);
+    expect(history.sessions[0].sender.sent[0].at - asked).toBeGreaterThan(1000);
+    expect(inits(r)).toHaveLength(1);
+    expect(inits(r)[0].mime).toMatch(/^video\/mp4; codecs="avc1\.[0-9a-f]{6}"$/);
+    const file = lastRun(r, 'slow-device-h264.mp4');
+    expect(decodeErrors(file)).toBe('');
+    const video = ffprobeJson(file).streams[0];
+    expect(video).toMatchObject({ codec_name: 'h264' });
+    expect(Number(video.nb_read_frames)).toBeGreaterThan(30);
+    expect(transcoders()).toBe(1);
+    r.ws.close();
+    await until(() => transcoders() === 0, 10000);
+  }, 60000);
+
+  it('H.264 after 6 s: the same leg passes the device’s H.264 through (no ffmpeg); the bound does not apply', async () => {
+    playbackOptions.set(t.ctx, { maxTranscodes: 0 });
+    history = serveHistory(dev, { firstPictureDelayMs: 6000 });
+    const open = await openPlayback(600);
+    expect(open.URLs.WS_FMP4_H264).toBeDefined();
+    const r = view(open.URLs.WS_FMP4_H264);
+    await until(() => fragments(r) >= 12, 30000);
+    expect(inits(r)).toHaveLength(1);
+    expect(inits(r)[0].mime).toMatch(/^video\/mp4; codecs="avc1\./);
+    expect(r.text.some((m) => m.state === 'stopped')).toBe(false);
+    const file = lastRun(r, 'slow-device-plain.mp4');
+    expect(decodeErrors(file)).toBe('');
+    expect(ffprobeJson(file).streams[0]).toMatchObject({ codec_name: 'h264' });
+    expect(transcoders()).toBe(0);
+    expect(gbRecordsOf(t.ctx).get(open.request_id)!.transcoding).toBeUndefined();
+    r.ws.close();
+    await sleep(200);
   }, 60000);
 });

@@ -13,9 +13,12 @@
  * Audio is left out: a device's G.711 cannot be played by Media Source, and AAC squeezed by a scale
  * would not play either; the init message says so.
  *
- * Attached with `h264` (URLs.WS_FMP4_H264, answered when the device's stream is H.265), the video goes
- * through the platform playback's PlaybackTranscoder instead (one ffmpeg; a seek starts a new run,
- * keyframes only above TRANSCODE_FULL_SPEED_MAX, as the device's Scale is in the timestamps).
+ * Attached with `h264` (URLs.WS_FMP4_H264, answered unless the device's stream is known to be H.264),
+ * the socket's output is chosen when the device's video track is known, however long that takes
+ * (devices often seek on their own disk for seconds before the first picture): H.265 goes through
+ * the platform playback's PlaybackTranscoder (one ffmpeg; a seek starts a new run, keyframes only
+ * above TRANSCODE_FULL_SPEED_MAX, as the device's Scale is in the timestamps), H.264 passes through
+ * as on the plain URL (the browser plays it, no ffmpeg spent).
  */
 import { MANSRTSP_CONTENT_TYPE, mansrtspPause, mansrtspResume, mansrtspScale, mansrtspSeek, parseMansrtspResponse } from '@opencvr/manscdp';
 import type { AccessUnit, Track, VideoCodec } from '@opencvr/codec';
@@ -64,8 +67,12 @@ export class DevicePlaybackSession {
   reason?: Reason;
   private socket?: DevicePlaybackSocket;
   private output?: WsFmp4Output;
-  /** The H.264 leg, when the socket asked for it (instead of `output`). */
+  /** The H.264 leg, when the socket asked for it and the video is H.265 (instead of `output`). */
   private transcoder?: PlaybackTranscoder;
+  /** The socket asked for H.264 (the WS_FMP4_H264 URL): the output waits for the video's codec. */
+  private wantsH264 = false;
+  /** Whether an H.264 leg may start now (the bound on ffmpegs): asked when the leg would start. */
+  private transcodeSlot?: () => Reason | undefined;
   /** Waiting for the device's first video track (videoCodec). */
   private codecWaiters: ((codec: VideoCodec | undefined) => void)[] = [];
   private source?: MediaSource;
@@ -164,29 +171,25 @@ export class DevicePlaybackSession {
   }
 
   /**
-   * `h264`: the video transcoded to H.264 (a browser without H.265); `busy`: no H.264 leg may start
-   * now (the bound on ffmpegs): the socket is told why and closed.
+   * `h264`: the video in H.264 for a browser without H.265 (transcoded when the device sends H.265,
+   * as sent when H.264: decided once its video track is known); `transcodeSlot`: whether an H.264
+   * leg may start then (the bound on ffmpegs): if not, the socket is told why and closed.
    */
-  attach(ws: DevicePlaybackSocket, { h264 = false, busy }: { h264?: boolean; busy?: Reason } = {}) {
+  attach(ws: DevicePlaybackSocket, { h264 = false, transcodeSlot }: { h264?: boolean; transcodeSlot?: () => Reason | undefined } = {}) {
     if (this.socket || this.closed) throw new Error('session already has a socket');
     this.socket = ws;
     if (this.state === 'ended') {
       this.sayLast();
       return;
     }
-    if (h264 && busy) return this.stopWith(busy);
-    if (h264) {
-      this.transcoder = new PlaybackTranscoder(ws, {
-        ...this.deps.transcode,
-        onFailed: (reason, detail) => {
-          this.deps.log?.warn({ session: this.id, detail }, 'gb records: the H.264 transcoder failed');
-          this.stopWith(reason);
-        },
-      });
-    } else this.output = new WsFmp4Output(ws, { maxBufferedBytes: 8 * 1024 * 1024, fragmentSeconds: 0.5 });
+    this.wantsH264 = h264;
+    this.transcodeSlot = transcodeSlot;
     if (this.state === 'waiting') this.state = 'playing';
-    if (this.videoTracks.length) this.announce(false);
-    for (const e of this.early.splice(0)) this.out(e.track, e.unit);
+    if (this.videoTracks.length) {
+      if (!this.chooseOutput()) return;
+      this.announce(false);
+      for (const e of this.early.splice(0)) this.out(e.track, e.unit);
+    }
     this.notify();
   }
 
@@ -270,7 +273,36 @@ export class DevicePlaybackSession {
     const video = this.videoTracks[0];
     if (video?.kind === 'video') for (const w of [...this.codecWaiters]) w(video.codec);
     // The device's stream changed inside the run: the H.264 leg runs on (transcoder.ts), the plain output starts anew.
-    if (this.videoTracks.length) this.announce(true);
+    if (this.videoTracks.length && this.chooseOutput()) this.announce(true);
+  }
+
+  /**
+   * The socket's output for the video track now known: the transcoder when H.264 was asked and the
+   * video is H.265 (then for the rest of the session), else the fMP4 output. False: the session
+   * stopped (no H.264 leg may start now).
+   */
+  private chooseOutput(): boolean {
+    if (this.transcoder || !this.socket) return true;
+    const video = this.videoTracks[0];
+    if (!(this.wantsH264 && video?.kind === 'video' && video.codec === 'h265')) {
+      this.output ??= new WsFmp4Output(this.socket, { maxBufferedBytes: 8 * 1024 * 1024, fragmentSeconds: 0.5 });
+      return true;
+    }
+    const busy = this.transcodeSlot?.();
+    if (busy) {
+      this.stopWith(busy);
+      return false;
+    }
+    // An H.264 stream that turned H.265 inside the run: the transcoder's init replaces the output's.
+    this.output = undefined;
+    this.transcoder = new PlaybackTranscoder(this.socket, {
+      ...this.deps.transcode,
+      onFailed: (reason, detail) => {
+        this.deps.log?.warn({ session: this.id, detail }, 'gb records: the H.264 transcoder failed');
+        this.stopWith(reason);
+      },
+    });
+    return true;
   }
 
   /** The tracks to the socket's output: a new run (`continues` false: the start, a seek) or a change inside it. */

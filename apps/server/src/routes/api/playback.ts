@@ -19,7 +19,6 @@ import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { playbackOf, SPEEDS } from '../../services/playback/index.js';
-import { streamKey } from '../../services/media/streams.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
 import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
 import { refOf } from './records.js';
@@ -138,15 +137,6 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     });
   });
 
-  /** The video codec of the channel's running live stream (main or sub), if one runs. */
-  function liveVideoCodec(channelPk: number) {
-    for (const flow of [0, 1] as const) {
-      const video = ctx.streams.hubs.get(streamKey(channelPk, flow))?.tracks.find((t) => t.kind === 'video');
-      if (video?.kind === 'video') return video.codec;
-    }
-    return undefined;
-  }
-
   /** A playback of the recording kept on the channel's GB device: the same socket and controls. */
   async function openDevicePlayback(req: FastifyRequest, c: Channel, from: number, to: number) {
     const d = await gbDeviceOf(ctx, c);
@@ -159,11 +149,13 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     }
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
-    // An H.265 recording gets the H.264 leg as the platform's own do. Its codec shows in the device's
-    // stream (PS names it; the SDP answer does not), which starts right after the INVITE: waited for
-    // a little; else the codec the channel's live stream has, when one runs.
-    const codec = (await session.videoCodec(DEVICE_CODEC_WAIT_MS)) ?? liveVideoCodec(c.id);
-    const h264 = codec === 'h265' ? { WS_FMP4_H264: ws.replace('.mp4?', '_h264.mp4?') } : {};
+    // An H.265 recording gets the H.264 leg as the platform's own do. Its codec shows only in the
+    // device's stream (PS names it; the SDP answer does not), which may start seconds after the
+    // INVITE: waited for a little. Unknown still gets the leg (not the live stream's codec: the
+    // recording may predate a change): its socket decides once the stream shows the codec, an
+    // H.264 one passing through, so a slow device's H.265 reaches a browser without H.265 too.
+    const codec = await session.videoCodec(DEVICE_CODEC_WAIT_MS);
+    const h264 = codec !== 'h264' ? { WS_FMP4_H264: ws.replace('.mp4?', '_h264.mp4?') } : {};
     return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
       URL: ws,
       URLs: { WS_FMP4: ws, ...h264 },

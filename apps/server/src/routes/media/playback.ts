@@ -5,7 +5,8 @@
  * a play token is closed at the token's expiry (token-expiry.ts), which ends the session too.
  * /ws_m4s/playback/<request id>_h264.mp4 (URLs.WS_FMP4_H264 of an H.265 recording, the platform's or
  * a GB device's; same token) plays the same session with its video transcoded to H.264, for browsers
- * without H.265. Both kinds of legs count against one bound (PlaybackService.transcodeSlot).
+ * without H.265 (a device's session decides once its stream shows the codec: an H.264 one passes
+ * through). Both kinds of legs count against one bound (PlaybackService.transcodeSlot).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
@@ -67,7 +68,7 @@ export async function playbackMediaRoutes(app: FastifyInstance, { ctx }: { ctx: 
       const own = playback.get(id);
       if (!wantsH264(req.params.name)) session.attach(socket);
       else if (own) own.attach(socket, { h264: true });
-      else session.attach(socket, { h264: true, busy: playback.transcodeSlot() });
+      else session.attach(socket, { h264: true, transcodeSlot: () => playback.transcodeSlot() });
     },
   );
 }
