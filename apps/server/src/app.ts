@@ -38,6 +38,7 @@ import { settleDisabledDevices } from './services/inventory/device-enable.js';
 import { settleDisabledChannels } from './services/inventory/channel-enable.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeStream } from './access/stream-probe.js';
+import { setRtmpsTrust } from './access/rtmp/tls-connect.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
@@ -175,6 +176,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   }).withTypeProvider<ZodTypeProvider>();
   logRef.log = app.log;
   logRefEarly.log = app.log;
+  // Before any push or check dials out; a bad RTMPS_CA_FILE stops the server here, saying why.
+  setRtmpsTrust({ caFile: settings.rtmpsCaFile, insecure: settings.rtmpsInsecure }, app.log);
   for (const err of poolErrors.splice(0)) app.log.warn({ err }, 'database connection lost');
   // A source's own words (the user reads the catalogue's reason instead: stream-reasons.ts).
   streams.hubs.onFailure = (hub, reason, why) => app.log.info({ stream: hub.key, reason, why: why?.key }, 'stream: the source failed; retrying');

@@ -434,6 +434,19 @@ export const REASONS = {
   cdnChannelUnavailable: { 'zh-CN': '通道的视频无法打开', 'en-US': 'the channel stream could not be opened' },
   cdnChannelStopped: { 'zh-CN': '通道的视频已停止', 'en-US': 'the channel stream stopped' },
   cdnNotRtmpUrl: { 'zh-CN': 'CDN 地址须为 rtmp:// 或 rtmps:// 地址', 'en-US': 'the CDN address must be an rtmp:// or rtmps:// URL' },
+  // An rtmps:// server's certificate refused (access/rtmp/tls-connect.ts): the CDN push's and the stream checker's reason.
+  tlsCertExpired: { 'zh-CN': '服务器的 TLS 证书已过期', 'en-US': "the server's TLS certificate has expired" },
+  tlsCertNotYetValid: { 'zh-CN': '服务器的 TLS 证书尚未生效（请检查本机时间）', 'en-US': "the server's TLS certificate is not valid yet (check this server's clock)" },
+  tlsCertSelfSigned: {
+    'zh-CN': '服务器的 TLS 证书是自签名证书，不受信任（可用 RTMPS_CA_FILE 信任它）',
+    'en-US': "the server's TLS certificate is self-signed and not trusted (RTMPS_CA_FILE can trust it)",
+  },
+  tlsCertUntrusted: {
+    'zh-CN': '服务器的 TLS 证书不是受信任的证书机构签发的（私有 CA 可用 RTMPS_CA_FILE 信任）',
+    'en-US': "the server's TLS certificate is not from a trusted authority (a private CA can be trusted with RTMPS_CA_FILE)",
+  },
+  tlsCertWrongHost: { 'zh-CN': '服务器的 TLS 证书不属于 {host}（证书上的名称：{names}）', 'en-US': "the server's TLS certificate is not for {host} (it names {names})" },
+  tlsCertRejected: { 'zh-CN': '服务器的 TLS 证书未通过校验（{code}）', 'en-US': "the server's TLS certificate failed verification ({code})" },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

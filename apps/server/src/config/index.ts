@@ -29,6 +29,10 @@ const schema = z.object({
    * its H.264 variant for CDNs that take only H.264.
    */
   cdnHevc: z.enum(['hvc1', 'codec-id-12', 'h264']),
+  /** Certificates trusted for rtmps:// besides the system's (RTMPS_CA_FILE, PEM): a site's private CA or a self-signed ingest's certificate. */
+  rtmpsCaFile: z.string().min(1).optional(),
+  /** rtmps:// certificates not checked (RTMPS_INSECURE=1): the last way out, logged (access/rtmp/tls-connect.ts). */
+  rtmpsInsecure: z.union([z.boolean(), z.enum(['0', '1']).transform((v) => v === '1')], { message: 'RTMPS_INSECURE must be 0 or 1' }),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -45,6 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     channelCheckInterval: env.CHANNEL_CHECK_INTERVAL ?? 30,
     sipPort: env.SIP_PORT || undefined,
     cdnHevc: env.CDN_HEVC || 'hvc1',
+    rtmpsCaFile: env.RTMPS_CA_FILE || undefined,
+    rtmpsInsecure: env.RTMPS_INSECURE || '0',
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

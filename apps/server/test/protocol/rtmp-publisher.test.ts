@@ -6,16 +6,15 @@
  * a wrong password, a refused publish (BadName), a server that closes mid-stream, and H.265 as
  * enhanced RTMP ('hvc1'). The fixture streams are the fmp4 package's live captures.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeAmf0, FlvMuxer } from '@opencvr/flv';
 import { Fmp4StreamReader } from '@opencvr/fmp4';
 import { RtmpType } from '../../src/access/rtmp/chunks.js';
 import { openRtmpPublish, RtmpPublishError } from '../../src/access/rtmp/publisher.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
+import { makeTestCerts } from '../fixtures/tls-certs.js';
+import { setRtmpsTrust } from '../../src/access/rtmp/tls-connect.js';
 import { until } from '../helpers/index.js';
 
 let server: RtmpServerDouble | undefined;
@@ -122,19 +121,20 @@ describe('openRtmpPublish', () => {
     expect(performance.now() - started).toBeLessThan(3000);
   });
 
-  it('RTMPS: the same publish inside TLS (a self-signed certificate, not checked)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtmps-'));
+  it('RTMPS: the same publish inside TLS (a certificate of a CA trusted with RTMPS_CA_FILE; refusals: rtmps-trust.test.ts)', async () => {
+    const certs = makeTestCerts();
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-      server = await startRtmpServer({ app: 'live', published: [], tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
+      setRtmpsTrust({ caFile: certs.caFile });
+      server = await startRtmpServer({ app: 'live', published: [], tls: certs.leaf });
+      expect(server.url('live/KEY')).toMatch(/^rtmps:/);
+      const pub = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 5000 });
+      pub.write(flvWrites('live-h264-aac.mp4').writes[0]);
+      await until(() => server!.received.length === 3, 5000, { what: 'the headers received' });
+      await pub.close();
     } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
+      setRtmpsTrust({});
+      certs.remove();
     }
-    expect(server.url('live/KEY')).toMatch(/^rtmps:/);
-    const pub = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 5000 });
-    pub.write(flvWrites('live-h264-aac.mp4').writes[0]);
-    await until(() => server!.received.length === 3, 5000, { what: 'the headers received' });
-    await pub.close();
   });
 
   it('H.265 goes as enhanced RTMP: hvc1 sequence start, hvc1 coded frames', async () => {

@@ -12,11 +12,11 @@
  */
 import net from 'node:net';
 import type { Reason } from '@opencvr/shared';
-import tls from 'node:tls';
 import { encodeChunks, handshakeC0C1, handshakeC2, HANDSHAKE_SIZE, RTMP_VERSION, RtmpChunkReader, RtmpError, RtmpType, type RtmpMessage } from './chunks.js';
 import { flvMessages } from './flv-messages.js';
 import { PUBLISH_CHUNK_SIZE, PublishCsid, RtmpPublishSession, type PublishRefusal } from './publish.js';
 import { decoded, rtmpTarget } from './probe.js';
+import { certificateMiss, connectRtmps } from './tls-connect.js';
 
 export class RtmpPublishError extends Error {
   override readonly name = 'RtmpPublishError';
@@ -87,10 +87,8 @@ function connectOnce(
   const session = new RtmpPublishSession({ app, stream, tcUrl, auth, creds, hevc: o.hevc });
 
   return new Promise((resolve, reject) => {
-    const socket: net.Socket = secure
-      ? // Ingest servers behind a CDN's own name have real certificates; a site's own server signs its own. As ffmpeg's push, unchecked.
-        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
-      : net.connect({ host, port });
+    // rtmps://: the certificate checked (tls-connect.ts): the key and the login go to the CDN only.
+    const socket: net.Socket = secure ? connectRtmps(host, port) : net.connect({ host, port });
     socket.setNoDelay(true);
     let chunkSize = 128;
     const send = (ms: RtmpMessage[]) => {
@@ -146,9 +144,11 @@ function connectOnce(
       resolveEnded(endReason ?? closed);
     });
     socket.on('error', (err: NodeJS.ErrnoException) => {
-      const words = err.code ? `${err.code} ${err.message}` : err.message;
+      // A refused certificate says its problem (expired, self-signed, another host's).
+      const cert = certificateMiss(err);
+      const words = cert?.reason ?? (err.code ? `${err.code} ${err.message}` : err.message);
       // A TLS or DNS error without a code: its words are the log's.
-      const why: Reason = { key: 'cdnSocketError', vars: { code: err.code ?? err.name } };
+      const why: Reason = cert?.why ?? { key: 'cdnSocketError', vars: { code: err.code ?? err.name } };
       fail(words, why);
       endReason ??= { words, why };
     });
