@@ -12,25 +12,12 @@
  * A failure has the log's words (`reason`) and the catalogue's (`why`: what the channel stores and the
  * user reads). `answered` tells the checker the server itself is there (it sent its handshake).
  */
-import net from 'node:net';
-import tls from 'node:tls';
-import { Amf0EcmaArray, Amf0Error, decodeAmf0, encodeAmf0, type Amf0Object, type Amf0Value } from '@opencvr/flv';
-import {
-  encodeChunks,
-  handshakeC0C1,
-  handshakeC2,
-  HANDSHAKE_SIZE,
-  RTMP_VERSION,
-  RtmpChunkReader,
-  RtmpError,
-  RtmpType,
-  setBufferLength,
-  u32Payload,
-  type RtmpMessage,
-} from './chunks.js';
 import type { Reason } from '@opencvr/shared';
-import { ABORTED, CLOSED_BY_CAMERA, socketMiss, type ProbeMiss } from '../rtsp/probe.js';
-import { rtmpAuthStep, type RtmpAuthFailure } from './auth.js';
+import { RtmpType } from './chunks.js';
+import { ABORTED, type ProbeMiss } from '../rtsp/probe.js';
+import { authMiss, decoded, RtmpPlaySession, type PlayEnd, type PlayStep } from './play-session.js';
+
+export { decoded, rtmpTarget } from './play-session.js';
 
 export interface RtmpProbeResult {
   ok: boolean;
@@ -48,29 +35,6 @@ const noAnswerTo = (command: 'connect' | 'play', ms: number): ProbeMiss => ({
   reason: `no answer to ${command} within ${ms} ms`,
   why: { key: 'statusRtmpNoAnswerTo', vars: { command, ms } },
 });
-const notRtmp = (detail: string): ProbeMiss => ({ reason: `not an RTMP server (${detail})`, why: { key: 'statusNotRtmp' } });
-const playRefused = (code: string): ProbeMiss => ({ reason: `RTMP play refused: ${code}`, why: { key: 'statusRtmpPlayRefused', vars: { code } } });
-
-/** Where the stream is: the app (first path segment, as ffmpeg and OBS split it) and the stream key. */
-export function rtmpTarget(url: URL): { app: string; stream: string; tcUrl: string } {
-  const parts = url.pathname.replace(/^\/+/, '').split('/');
-  const app = decodeURIComponent(parts[0] ?? '');
-  const stream = decodeURIComponent(parts.slice(1).join('/')) + url.search;
-  const port = url.port ? `:${url.port}` : '';
-  return { app, stream, tcUrl: `${url.protocol}//${url.hostname}${port}/${parts[0] ?? ''}` };
-}
-
-/** The commands sent, in order; their transaction ids. */
-const TX = { connect: 1, createStream: 2 } as const;
-const CSID = { command: 3, stream: 8, control: 2 } as const;
-
-/** A login the server asked for and did not get: what the user is told. */
-const AUTH_REASON = { required: 'statusRtmpAuthRequired', failed: 'statusRtmpAuthFailed', unsupported: 'statusRtmpAuthUnsupported' } as const;
-const authMiss = (failure: RtmpAuthFailure, method: string): ProbeMiss => ({
-  reason: `RTMP authentication ${failure === 'required' ? 'required' : failure === 'failed' ? 'failed' : 'not supported'} (authmod=${method})`,
-  why: { key: AUTH_REASON[failure], vars: { method } },
-});
-
 /** A server that asks for a login takes three connections (auth.ts); a fourth would be a loop. */
 const MAX_CONNECTS = 3;
 
@@ -95,155 +59,45 @@ function playOnce(
   url: URL,
   o: { timeoutMs: number; budgetMs: number; signal?: AbortSignal; auth: string; creds?: { user: string; password: string } },
 ): Promise<RtmpProbeResult | { reconnect: string }> {
-  const { app, stream, tcUrl } = rtmpTarget(url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const secure = url.protocol === 'rtmps:';
-  const port = url.port ? Number(url.port) : secure ? 443 : 1935;
-
   return new Promise((resolve) => {
-    let answered = false;
     let done = false;
-    const socket: net.Socket = secure
-      ? // As ffmpeg, which plays it, does not check the certificate (servers in a site sign their own).
-        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
-      : net.connect({ host, port });
     const finish = (m: ProbeMiss | 'OK' | { reconnect: string }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', onAbort);
-      socket.destroy();
+      session.close();
       if (m !== 'OK' && 'reconnect' in m) return resolve(m);
+      const answered = session.answered;
       resolve(m === 'OK' ? { ok: true, answered, reason: 'OK' } : { ok: false, answered, reason: m.reason, why: m.why });
     };
-    /** What the deadline means at each step. */
-    let waiting: ProbeMiss = { reason: `timeout after ${o.timeoutMs} ms`, why: { key: 'statusNoAnswerWithin', vars: { ms: o.timeoutMs } } };
-    const timer = setTimeout(() => finish(waiting), o.budgetMs);
+    const session = new RtmpPlaySession(
+      url,
+      { auth: o.auth, creds: o.creds },
+      {
+        // Media after play: the stream is there (a server may skip the onStatus).
+        media: (m) => {
+          if (m.type === RtmpType.audio || m.type === RtmpType.video) finish('OK');
+        },
+        end: (e: PlayEnd) => finish('reconnect' in e ? e : e.miss),
+      },
+    );
+    const timer = setTimeout(() => finish(timedOut(session.step, o.timeoutMs)), o.budgetMs);
     const onAbort = () => finish(ABORTED);
     if (o.signal?.aborted) return onAbort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const send = (m: Omit<RtmpMessage, 'timestamp'>) => socket.write(encodeChunks({ ...m, timestamp: 0 }));
-    const command = (name: string, tx: number, ...args: Amf0Value[]) =>
-      send({ csid: CSID.command, type: RtmpType.commandAmf0, streamId: 0, payload: encodeAmf0(name, tx, ...args) });
-
-    let handshake: Uint8Array | undefined = new Uint8Array(0);
-    const reader = new RtmpChunkReader();
-    let streamId: number | undefined;
-    let playing = false;
-
-    const onMessage = (m: RtmpMessage): void => {
-      if (m.type === RtmpType.audio || m.type === RtmpType.video) {
-        // Media after play: the stream is there (a server may skip the onStatus).
-        if (streamId !== undefined && m.payload.length > 0) finish('OK');
-        return;
-      }
-      if (m.type !== RtmpType.commandAmf0) return;
-      let values: Amf0Value[];
-      try {
-        values = decodeAmf0(m.payload);
-      } catch (err) {
-        if (err instanceof Amf0Error) return finish(notRtmp('unreadable command'));
-        throw err;
-      }
-      const [name, tx] = values;
-      const info = values.slice(2).map(asObject).find((v) => v !== undefined);
-      const code = typeof info?.code === 'string' ? info.code : '';
-      if (name === '_error' && tx === TX.connect) {
-        // A login asked for: the next connect carries it, or the login is over (auth.ts).
-        const step = rtmpAuthStep(typeof info?.description === 'string' ? info.description : '', o.creds, o.auth.includes('&response='), app);
-        if (step) return finish('params' in step ? { reconnect: step.params } : authMiss(step.failure, step.method));
-        const refused = code || 'NetConnection.Connect.Rejected';
-        return finish({ reason: `RTMP connect refused: ${refused}`, why: { key: 'statusRtmpConnectRefused', vars: { code: refused } } });
-      }
-      if (name === '_error' && tx === TX.createStream) return finish(playRefused(code || 'createStream failed'));
-      if (name === '_result' && tx === TX.connect) {
-        command('createStream', TX.createStream, null);
-        return;
-      }
-      if (name === '_result' && tx === TX.createStream) {
-        const id = values[3];
-        streamId = typeof id === 'number' && Number.isInteger(id) && id >= 0 ? id : 1;
-        send({ csid: CSID.stream, type: RtmpType.commandAmf0, streamId, payload: encodeAmf0('play', 0, null, stream, -2) });
-        send({ csid: CSID.control, type: RtmpType.userControl, streamId: 0, payload: setBufferLength(streamId, 1000) });
-        waiting = noAnswerTo('play', o.timeoutMs);
-        return;
-      }
-      if (name !== 'onStatus') return;
-      if (code === 'NetStream.Play.StreamNotFound') return finish({ reason: `no such stream: ${code}`, why: { key: 'statusNoSuchStream', vars: { code } } });
-      if (code === 'NetStream.Play.Start' || code === 'NetStream.Play.Reset' || code === 'NetStream.Data.Start') {
-        if (!playing) waiting = noMedia(o.timeoutMs);
-        playing = true;
-        return;
-      }
-      if (info?.level === 'error' || /Failed|Rejected|BadName|Forbidden/.test(code)) return finish(playRefused(code || 'error'));
-    };
-
-    socket.once(secure ? 'secureConnect' : 'connect', () => {
-      socket.write(handshakeC0C1());
-    });
-    socket.on('data', (data: Buffer) => {
-      if (done) return;
-      let rest: Uint8Array = data;
-      if (handshake) {
-        // Any byte back: a server is there, RTMP or not (the checker's endpoint is up).
-        answered = true;
-        const had = handshake.length;
-        handshake = concat(handshake, rest);
-        if (handshake[0] !== RTMP_VERSION) return finish(notRtmp('handshake'));
-        // C2 as soon as S1 is in: a server may hold S2 until it has C2.
-        if (had < 1 + HANDSHAKE_SIZE && handshake.length >= 1 + HANDSHAKE_SIZE) socket.write(handshakeC2(handshake.subarray(1, 1 + HANDSHAKE_SIZE)));
-        if (handshake.length < 1 + 2 * HANDSHAKE_SIZE) return;
-        // S2 came too: the connect, and what a player says with it.
-        send({ csid: CSID.control, type: RtmpType.windowAckSize, streamId: 0, payload: u32Payload(2_500_000) });
-        command('connect', TX.connect, {
-          // A login's parameters ride on both, as ffmpeg sends them.
-          app: app + o.auth,
-          flashVer: 'LNX 9,0,124,2',
-          tcUrl: tcUrl + o.auth,
-          fpad: false,
-          capabilities: 15,
-          audioCodecs: 4071,
-          videoCodecs: 252,
-          videoFunction: 1,
-        });
-        waiting = noAnswerTo('connect', o.timeoutMs);
-        rest = handshake.subarray(1 + 2 * HANDSHAKE_SIZE);
-        handshake = undefined;
-      }
-      try {
-        for (const m of reader.push(rest)) {
-          onMessage(m);
-          if (done) return;
-        }
-      } catch (err) {
-        if (err instanceof RtmpError) return finish(notRtmp(err.message.replace(/^rtmp: /, '')));
-        throw err;
-      }
-    });
-    socket.on('error', (err: NodeJS.ErrnoException) => finish(socketMiss(err)));
-    socket.on('close', () => finish(answered ? { reason: 'connection closed by the server', why: { key: 'statusClosedByServer' } } : CLOSED_BY_CAMERA));
   });
 }
 
-/** A URL's user or password, decoded where it can be (a stray "%" is taken as written). */
-export function decoded(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
+/** What the deadline means at each step. */
+function timedOut(step: PlayStep, ms: number): ProbeMiss {
+  switch (step) {
+    case 'handshake':
+      return { reason: `timeout after ${ms} ms`, why: { key: 'statusNoAnswerWithin', vars: { ms } } };
+    case 'connect':
+    case 'play':
+      return noAnswerTo(step, ms);
+    case 'playing':
+      return noMedia(ms);
   }
-}
-
-/** An info object (some servers send it as an ECMA array). */
-function asObject(v: Amf0Value): Amf0Object | undefined {
-  if (v instanceof Amf0EcmaArray) return v.entries;
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : undefined;
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
