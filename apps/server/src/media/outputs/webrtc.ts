@@ -264,7 +264,13 @@ export class WhepSessions {
     session.timer.unref();
     try {
       await pc.setRemoteDescription({ type: 'offer', sdp: keepVideoPayloadType(offer, chosen.payloadType) });
-      for (const t of new Set(pc.getTransceivers().map((x) => x.dtlsTransport))) tolerateRepeatedHelloVerify(t);
+      for (const t of new Set(pc.getTransceivers().map((x) => x.dtlsTransport))) {
+        tolerateRepeatedHelloVerify(t);
+        // A viewer that closes its peer sends a DTLS close_notify (a browser does): werift closes the
+        // transport but leaves the connection 'connected', and the session sent on until ICE consent
+        // expired (30 s), counted as a viewer all that time.
+        t.onStateChange.subscribe((state) => state === 'closed' && void this.close(id));
+      }
       await pc.setLocalDescription(await pc.createAnswer());
       await gathered(pc, 5000);
       const answer = pc.localDescription?.sdp;
