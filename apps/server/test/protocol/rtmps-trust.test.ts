@@ -1,15 +1,17 @@
 /**
- * rtmps:// certificates are checked (access/rtmp/tls-connect.ts) by the CDN push (publisher.ts), with
- * real TLS on loopback (the RTMP server double behind certificates made by openssl: tls-certs.ts): a
- * CA's leaf is taken once the CA is trusted (RTMPS_CA_FILE), by IP and by name; refused with its
- * problem when self-signed, from an unknown CA, expired or for another host, and nothing is
- * published; RTMPS_INSECURE takes any, logging each server once; a CA file that cannot be read or
- * holds no certificate is refused at once.
+ * rtmps:// certificates are checked (access/rtmp/tls-connect.ts), by the CDN push (publisher.ts) and
+ * the stream checker's play (play-session.ts, which the probe uses), with real TLS on loopback (the
+ * RTMP server double behind certificates made by openssl: tls-certs.ts): a CA's leaf is taken once
+ * the CA is trusted (RTMPS_CA_FILE), by IP and by name; refused with its problem when self-signed,
+ * from an unknown CA, expired or for another host, and nothing is published or played;
+ * RTMPS_INSECURE takes any, logging each server once; a CA file that cannot be read or holds no
+ * certificate is refused at once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { openRtmpPublish, RtmpPublishError } from '../../src/access/rtmp/publisher.js';
+import { probeStream } from '../../src/access/stream-probe.js';
 import { setRtmpsTrust } from '../../src/access/rtmp/tls-connect.js';
 import { loadConfig } from '../../src/config/index.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
@@ -45,7 +47,7 @@ async function publishRefusal(url: string): Promise<RtmpPublishError> {
 }
 
 describe('rtmps:// certificates', () => {
-  it('a CA trusted with RTMPS_CA_FILE: the push publishes, by IP and by the name localhost', async () => {
+  it('a CA trusted with RTMPS_CA_FILE: the push publishes and the check plays, by IP and by the name localhost', async () => {
     setRtmpsTrust({ caFile: certs.caFile });
     const s = await serverWith(certs.leaf);
     for (const url of [s.url('live/KEY'), s.url('live/KEY').replace('127.0.0.1', 'localhost')]) {
@@ -54,6 +56,7 @@ describe('rtmps:// certificates', () => {
       await pub.close();
     }
     expect(s.publishes).toEqual(['KEY', 'KEY']);
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({ ok: true, answered: true });
   });
 
   it('by default (system and Node CAs only) a self-signed ingest and one of an unknown CA are refused, saying so, and get no key', async () => {
@@ -62,12 +65,22 @@ describe('rtmps:// certificates', () => {
     expect(err.why).toEqual({ key: 'tlsCertSelfSigned' });
     expect(err.message).toBe('TLS certificate refused: self-signed certificate (DEPTH_ZERO_SELF_SIGNED_CERT)');
     expect(err.auth).toBe(false);
+    // The checker: offline with the reason, though the server is there.
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({
+      ok: false,
+      answered: true,
+      why: { key: 'tlsCertSelfSigned' },
+    });
     expect([s.publishes, s.plays, s.connects]).toEqual([[], [], []]);
     await s.close();
 
     s = await serverWith(certs.leaf);
     err = await publishRefusal(s.url('live/KEY'));
     expect(err.why).toEqual({ key: 'tlsCertUntrusted' });
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({
+      ok: false,
+      why: { key: 'tlsCertUntrusted' },
+    });
     expect(s.connects).toEqual([]);
   });
 
@@ -75,11 +88,17 @@ describe('rtmps:// certificates', () => {
     setRtmpsTrust({ caFile: certs.caFile });
     let s = await serverWith(certs.expired);
     expect((await publishRefusal(s.url('live/KEY'))).why).toEqual({ key: 'tlsCertExpired' });
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({
+      ok: false,
+      answered: true,
+      why: { key: 'tlsCertExpired' },
+    });
     await s.close();
 
     s = await serverWith(certs.wrongHost);
     const wrong = { key: 'tlsCertWrongHost', vars: { host: '127.0.0.1', names: 'DNS:other.example' } };
     expect((await publishRefusal(s.url('live/KEY'))).why).toEqual(wrong);
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({ ok: false, why: wrong });
     expect((await publishRefusal(s.url('live/KEY').replace('127.0.0.1', 'localhost'))).why).toEqual({
       ...wrong,
       vars: { ...wrong.vars, host: 'localhost' },
@@ -101,6 +120,7 @@ describe('rtmps:// certificates', () => {
     expect(logged[0]).toMatch(/^RTMPS_INSECURE=1: rtmps:\/\/ certificates are not checked/);
     const s = await serverWith(certs.selfSigned);
     for (let i = 0; i < 2; i++) await (await openRtmpPublish(new URL(s.url('live/KEY')), { timeoutMs: 5000 })).close();
+    expect(await probeStream(s.url('live/cam1'), { timeoutMs: 3000 })).toMatchObject({ ok: true });
     expect(s.publishes).toEqual(['KEY', 'KEY']);
     const port = new URL(s.url('x')).port;
     expect(logged.slice(1)).toEqual([

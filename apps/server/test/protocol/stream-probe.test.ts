@@ -19,6 +19,8 @@ import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink } from '../../src
 import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
 import { freePort } from '../fixtures/camera.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
+import { makeTestCerts } from '../fixtures/tls-certs.js';
+import { setRtmpsTrust } from '../../src/access/rtmp/tls-connect.js';
 import { startTestApp, until } from '../helpers/index.js';
 import { StreamChecker, type CheckTarget } from '../../src/services/inventory/stream-checker.js';
 import { initialise } from '../api/support.js';
@@ -298,17 +300,18 @@ describe('probeStream', () => {
     }
   });
 
-  it('RTMPS: the same play inside TLS (a self-signed certificate, not checked, as ffmpeg does)', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rtmps-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-    const secure = await startRtmpServer({ app: 'live', published: ['cam1'], tls: { key: fs.readFileSync(path.join(dir, 'key.pem')), cert: fs.readFileSync(path.join(dir, 'cert.pem')) } });
+  it('RTMPS: the same play inside TLS (a certificate of a CA trusted with RTMPS_CA_FILE; refusals: rtmps-trust.test.ts)', async () => {
+    const certs = makeTestCerts();
+    setRtmpsTrust({ caFile: certs.caFile });
+    const secure = await startRtmpServer({ app: 'live', published: ['cam1'], tls: certs.leaf });
     try {
       expect(await probeStream(secure.url('live/cam1'))).toMatchObject({ ok: true, answered: true });
       expect(await probeStream(secure.url('live/cam9'))).toMatchObject({ ok: false, reason: 'no such stream: NetStream.Play.StreamNotFound', why: { key: 'statusNoSuchStream', vars: { code: 'NetStream.Play.StreamNotFound' } } });
       expect(secure.plays).toEqual(['cam1', 'cam9']);
     } finally {
       await secure.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+      setRtmpsTrust({});
+      certs.remove();
     }
   });
 

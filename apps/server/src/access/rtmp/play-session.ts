@@ -13,7 +13,6 @@
  * caller bounds each step (`step` says which one it waits in).
  */
 import net from 'node:net';
-import tls from 'node:tls';
 import { Amf0EcmaArray, Amf0Error, decodeAmf0, encodeAmf0, FlvFormatError, readFlvTags, type Amf0Object, type Amf0Value } from '@opencvr/flv';
 import {
   encodeChunks,
@@ -30,6 +29,7 @@ import {
 } from './chunks.js';
 import { CLOSED_BY_CAMERA, socketMiss, type ProbeMiss } from '../rtsp/probe.js';
 import { rtmpAuthStep, type RtmpAuthFailure } from './auth.js';
+import { certificateMiss, connectRtmps } from './tls-connect.js';
 
 /** What the session waits for: the server's handshake, the connect's answer, the play's, media. */
 export type PlayStep = 'handshake' | 'connect' | 'play' | 'playing';
@@ -115,13 +115,16 @@ export class RtmpPlaySession {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const secure = url.protocol === 'rtmps:';
     const port = url.port ? Number(url.port) : secure ? 443 : 1935;
-    this.socket = secure
-      ? // As ffmpeg does, the certificate is not checked (servers in a site sign their own).
-        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false })
-      : net.connect({ host, port });
+    // rtmps://: the certificate checked (tls-connect.ts).
+    this.socket = secure ? connectRtmps(host, port) : net.connect({ host, port });
     this.socket.once(secure ? 'secureConnect' : 'connect', () => this.socket.write(handshakeC0C1()));
     this.socket.on('data', (data: Buffer) => this.data(data));
-    this.socket.on('error', (err: NodeJS.ErrnoException) => this.end({ miss: socketMiss(err), error: err }));
+    this.socket.on('error', (err: NodeJS.ErrnoException) => {
+      // A refused certificate: the server is there (it sent one), it is not to be trusted.
+      const cert = certificateMiss(err);
+      if (cert) this.answered = true;
+      this.end({ miss: cert ?? socketMiss(err), error: err });
+    });
     this.socket.on('close', () =>
       this.end({ miss: this.answered ? { reason: 'connection closed by the server', why: { key: 'statusClosedByServer' } } : CLOSED_BY_CAMERA }),
     );
