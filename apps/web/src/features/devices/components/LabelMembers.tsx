@@ -1,4 +1,8 @@
-/** The selected group's channels and devices (label/channelsconfig, label/devicesconfig), with add and remove. */
+/**
+ * The selected group's channels and devices (label/channelsconfig, label/devicesconfig), with add and
+ * remove. Administrators see each channel's CDN push as on the channel list (operators get no
+ * CdnPush from the server, and no column).
+ */
 import { useEffect, useState } from 'react';
 import { Badge, Button, Grid, Input, Popconfirm, Space, Tabs } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
@@ -10,7 +14,10 @@ import { ListTable } from '../../../components/ListTable';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { useDebounced } from '../../../lib/useDebounced';
+import { isAdminRole } from '../../../lib/session';
+import { useSession } from '../../../lib/stores/session';
 import { fetchLabelChannels, fetchLabelDevices, updateLabelChannels, updateLabelDevices } from '../api';
+import { CdnPushCell, useCdnPushes } from './CdnPushCell';
 
 export function LabelMembers({ label }: { label: LabelRow }) {
   const { t } = useTranslation();
@@ -27,11 +34,14 @@ export function LabelMembers({ label }: { label: LabelRow }) {
     setDevPage(1);
   }, [label.ID, query]);
 
+  const readChannels = () => fetchLabelChannels(label.ID, (chPage - 1) * PAGE_SIZE, PAGE_SIZE, query);
   const channels = useQuery({
     queryKey: ['label/channelsconfig', label.ID, chPage, query],
-    queryFn: () => fetchLabelChannels(label.ID, (chPage - 1) * PAGE_SIZE, PAGE_SIZE, query),
+    queryFn: readChannels,
     placeholderData: keepPreviousData,
   });
+  const admin = isAdminRole(useSession((s) => s.userinfo?.role));
+  const cdnPushOf = useCdnPushes(admin ? (channels.data?.Channels ?? []) : [], ['label', label.ID, chPage, query], readChannels);
   const devices = useQuery({
     queryKey: ['label/devicesconfig', label.ID, devPage],
     queryFn: () => fetchLabelDevices(label.ID, (devPage - 1) * PAGE_SIZE, PAGE_SIZE),
@@ -92,6 +102,7 @@ export function LabelMembers({ label }: { label: LabelRow }) {
                     { title: t('devices.channel.id'), dataIndex: 'ChannelID' },
                     { title: t('devices.name'), dataIndex: 'DeviceName' },
                     { title: t('devices.channel.online'), dataIndex: 'Online', render: online },
+                    ...(admin ? [{ title: t('devices.channelForm.enableCdn'), key: 'cdn', render: (_: unknown, c: ChannelRow) => <CdnPushCell status={cdnPushOf(c)} /> }] : []),
                     {
                       title: t('common.actions'),
                       key: 'actions',

@@ -44,7 +44,7 @@ export default function ChannelListPage() {
     queryFn: readPage,
     placeholderData: keepPreviousData,
   });
-  const cdnPushOf = useCdnPushes(devid, list.data?.Channels ?? [], [subset, page, query], readPage);
+  const cdnPushOf = useCdnPushes(list.data?.Channels ?? [], [devid, subset, page, query], readPage);
 
   const open = (c: ChannelRow) => {
     push({ uuid: `${c.ParentDeviceID}:${c.ChannelID}`, Name: c.Name, subset: c.GBID });
