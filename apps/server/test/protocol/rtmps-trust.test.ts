@@ -2,10 +2,10 @@
  * rtmps:// certificates are checked (access/rtmp/tls-connect.ts), by the CDN push (publisher.ts) and
  * the stream checker's play (play-session.ts, which the probe uses), with real TLS on loopback (the
  * RTMP server double behind certificates made by openssl: tls-certs.ts): a CA's leaf is taken once
- * the CA is trusted (RTMPS_CA_FILE), by IP and by name; refused with its problem when self-signed,
- * from an unknown CA, expired or for another host, and nothing is published or played;
- * RTMPS_INSECURE takes any, logging each server once; a CA file that cannot be read or holds no
- * certificate is refused at once.
+ * the CA is trusted (RTMPS_CA_FILE or NODE_EXTRA_CA_CERTS), by IP and by name; refused with its
+ * problem when self-signed, from an unknown CA, expired or for another host, and nothing is published
+ * or played; RTMPS_INSECURE takes any, logging each server once; a CA file that cannot be read or
+ * holds no certificate is refused at once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -104,6 +104,20 @@ describe('rtmps:// certificates', () => {
       vars: { ...wrong.vars, host: 'localhost' },
     });
     expect(s.connects).toEqual([]);
+  });
+
+  it('NODE_EXTRA_CA_CERTS still counts (a ca of our own replaces Node’s store, extras included: read here)', async () => {
+    const before = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = certs.caFile;
+    try {
+      setRtmpsTrust({});
+    } finally {
+      if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = before;
+    }
+    const s = await serverWith(certs.leaf);
+    await (await openRtmpPublish(new URL(s.url('live/KEY')), { timeoutMs: 5000 })).close();
+    expect(s.publishes).toEqual(['KEY']);
   });
 
   it('a self-signed certificate trusted as itself (RTMPS_CA_FILE naming it) is taken', async () => {
