@@ -4,9 +4,9 @@
  * said (1/1); switched on again, its channel is probed at once and both read 1/1 again. The same
  * for the channel's own switch: its line in the tree says 未开启, its device counts 0/1.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import type { APIRequestContext } from '@playwright/test';
+import { v1, type Session } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -14,40 +14,30 @@ const FIRST_LOAD = { timeout: 30_000 };
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
+/** The channel's Online as the server lists it. */
+async function online(api: APIRequestContext, admin: Session, dev: string) {
+  const body = await v1<{ Channels: { Online: number }[] }>(
+    await api.get('/api/v1/getchannels', { headers: { token: admin.Token }, params: { device: dev, start: 0, limit: 50 } }),
+  );
+  return body.Channels[0]?.Online;
+}
+const setEnable = async (api: APIRequestContext, admin: Session, dev: string, Enable: number) =>
+  v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: dev, Enable } }));
+const setChannelEnable = async (api: APIRequestContext, admin: Session, dev: string, Enable: number) =>
+  v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: dev, ChannelID: '1', Enable } }));
+
 test.describe('a disabled device', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
   const name = `E2E disabled ${RUN}`;
+  const cam = useCameraDevice(name);
 
-  const online = async (api: APIRequestContext) => {
-    const body = await v1<{ Channels: { Online: number }[] }>(
-      await api.get('/api/v1/getchannels', { headers: { token: admin.Token }, params: { device: dev, start: 0, limit: 50 } }),
-    );
-    return body.Channels[0]?.Online;
-  };
-  const setEnable = async (api: APIRequestContext, Enable: number) =>
-    v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: dev, Enable } }));
-  const setChannelEnable = async (api: APIRequestContext, Enable: number) =>
-    v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: dev, ChannelID: '1', Enable } }));
-
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+  test.beforeAll(async ({ api, admin }) => {
     // The server probes a channel when it is added.
-    await expect.poll(() => online(api), FIRST_LOAD).toBe(1);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
+    await expect.poll(() => online(api, admin, cam.dev), FIRST_LOAD).toBe(1);
   });
 
-  test('counts none of its channels online in the device list and the video tree, and says so in the tree', async ({ page, playwright, baseURL }) => {
-    const api = await playwright.request.newContext({ baseURL });
-    await setEnable(api, 0);
-    expect(await online(api)).toBe(0);
+  test('counts none of its channels online in the device list and the video tree, and says so in the tree', async ({ page, api, admin }) => {
+    await setEnable(api, admin, cam.dev, 0);
+    expect(await online(api, admin, cam.dev)).toBe(0);
 
     await openAs(page, admin, '/device/list');
     await page.getByPlaceholder('搜索名称 / ID / IP').fill(name);
@@ -60,19 +50,17 @@ test.describe('a disabled device', () => {
     await expect(node).toContainText('(0/1)未开启', FIRST_LOAD);
 
     // Switched on: probed at once, not at its next round.
-    await setEnable(api, 1);
-    await expect.poll(() => online(api), { timeout: 15_000 }).toBe(1);
+    await setEnable(api, admin, cam.dev, 1);
+    await expect.poll(() => online(api, admin, cam.dev), { timeout: 15_000 }).toBe(1);
     await page.reload();
     await expect(node).toContainText('(1/1)', FIRST_LOAD);
     await expect(node).not.toContainText('未开启');
-    await api.dispose();
   });
 
-  test('its channel switched off reads offline, and its line in the tree says 未开启; on again, it is probed at once', async ({ page, playwright, baseURL }) => {
-    const api = await playwright.request.newContext({ baseURL });
-    await expect.poll(() => online(api), FIRST_LOAD).toBe(1);
-    await setChannelEnable(api, 0);
-    expect(await online(api)).toBe(0);
+  test('its channel switched off reads offline, and its line in the tree says 未开启; on again, it is probed at once', async ({ page, api, admin }) => {
+    await expect.poll(() => online(api, admin, cam.dev), FIRST_LOAD).toBe(1);
+    await setChannelEnable(api, admin, cam.dev, 0);
+    expect(await online(api, admin, cam.dev)).toBe(0);
 
     await openAs(page, admin, '/video/square/0');
     const node = page.getByTestId('sider-spgc').locator('.ant-tree-treenode', { hasText: name });
@@ -82,8 +70,7 @@ test.describe('a disabled device', () => {
     const channelLine = node.locator('xpath=following-sibling::div[1]');
     await expect(channelLine).toContainText('未开启', FIRST_LOAD);
 
-    await setChannelEnable(api, 1);
-    await expect.poll(() => online(api), { timeout: 15_000 }).toBe(1);
-    await api.dispose();
+    await setChannelEnable(api, admin, cam.dev, 1);
+    await expect.poll(() => online(api, admin, cam.dev), { timeout: 15_000 }).toBe(1);
   });
 });

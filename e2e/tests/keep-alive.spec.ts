@@ -3,9 +3,8 @@
  * list keeps its search when the user goes to another page and comes back; the multi-screen wall,
  * kept hidden meanwhile, stops its players (the media socket closes) and plays again on return.
  */
-import { expect, test, type Page, type WebSocket } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import type { Page, WebSocket } from '@playwright/test';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -21,23 +20,10 @@ const go = (page: Page, path: string) =>
   }, path);
 
 test.describe('keep-alive pages', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
   const name = `E2E kept ${RUN}`;
+  const cam = useCameraDevice(name);
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('the device list keeps its search across a visit to another page', async ({ page }) => {
+  test('the device list keeps its search across a visit to another page', async ({ page, admin }) => {
     await openAs(page, admin, '/device/list');
     const search = page.getByPlaceholder('搜索名称 / ID / IP').first();
     await search.fill(RUN);
@@ -51,10 +37,10 @@ test.describe('keep-alive pages', () => {
     await expect(page.getByRole('row').filter({ hasText: name })).toHaveCount(1);
   });
 
-  test('the wall stops playing while another page shows, and plays again on return', async ({ page }) => {
+  test('the wall stops playing while another page shows, and plays again on return', async ({ page, admin }) => {
     await page.addInitScript(
       (c) => localStorage.setItem('multi_screen_layout', JSON.stringify({ layout: 1, cells: [c] })),
-      { device: dev, channel: '1', name },
+      { device: cam.dev, channel: '1', name },
     );
     const media: WebSocket[] = [];
     page.on('websocket', (ws) => {

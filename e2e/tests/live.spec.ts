@@ -4,9 +4,8 @@
  * The server may be fresh (this file alone) or initialised by the other files, so the admin
  * session comes from a helper that works either way; sessions go straight into localStorage.
  */
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import { v1 } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { currentTime, expectAdvancing, frameVariety, openAs, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -16,27 +15,17 @@ test.describe.configure({ mode: 'serial', timeout: 150_000 });
 const SLOW = { timeout: 30_000 };
 
 test.describe('live video', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
   const name = `E2E live ${RUN}`;
+  const cam = useCameraDevice(name);
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+  test.beforeAll(async ({ api, admin }) => {
     // An ONVIF service URL where nothing answers: the player offers the PTZ pad (an RTSP channel
     // without one has none), and the device's silence shows in the pad.
-    await v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: dev, ChannelID: '1', Onvif: 'http://127.0.0.1:9/onvif/device_service' } }));
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
+    await v1(await api.post('/api/v1/editchannel', { headers: { token: admin.Token }, data: { DeviceID: cam.dev, ChannelID: '1', Onvif: 'http://127.0.0.1:9/onvif/device_service' } }));
   });
 
-  test('the player page decodes the camera: time advances, the frame is a picture, snapshot and PTZ work', async ({ page }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+  test('the player page decodes the camera: time advances, the frame is a picture, snapshot and PTZ work', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
     await expectAdvancing(video, 'player');
@@ -64,12 +53,12 @@ test.describe('live video', () => {
     await expect(ptz.getByTestId('ptz-error')).not.toBeEmpty();
     // A route change hides it.
     await page.getByText('子码流').click();
-    await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/1$`));
+    await expect(page).toHaveURL(new RegExp(`/video/player/${cam.dev}/1/1$`));
     await expect(ptz).toBeHidden();
   });
 
-  test('a 4-screen wall plays the same camera in 4 cells (presets, a drop from the sidebar, the picker)', async ({ page }) => {
-    const cell = { device: dev, channel: '1', name };
+  test('a 4-screen wall plays the same camera in 4 cells (presets, a drop from the sidebar, the picker)', async ({ page, admin }) => {
+    const cell = { device: cam.dev, channel: '1', name };
     await page.addInitScript(
       (c) => localStorage.setItem('multi_screen_layout', JSON.stringify({ layout: 4, cells: [c, c, null, null] })),
       cell,
@@ -108,11 +97,11 @@ test.describe('live video', () => {
     }
     // Four sockets: one per cell.
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('multi_screen_layout') ?? '{}'));
-    expect(stored.cells.slice(0, 4).every((c: { device?: string } | null) => c?.device === dev)).toBe(true);
+    expect(stored.cells.slice(0, 4).every((c: { device?: string } | null) => c?.device === cam.dev)).toBe(true);
   });
 
-  test('a share link plays without login in a new context; a tampered token shows the server message', async ({ page, browser }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+  test('a share link plays without login in a new context; a tampered token shows the server message', async ({ page, browser, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     await page.getByTestId('share-button').click(SLOW);
     await page.getByTestId('share-create').click();
     const link = (await page.getByTestId('share-link').innerText()).trim();
@@ -136,11 +125,11 @@ test.describe('live video', () => {
     }
   });
 
-  test('when the WebSocket fMP4 output keeps failing, the player falls back to another transport the server serves', async ({ page }) => {
+  test('when the WebSocket fMP4 output keeps failing, the player falls back to another transport the server serves', async ({ page, admin }) => {
     // Every WS fMP4 socket is closed at once: after its bounded attempts the player probes HLS,
     // then WebRTC (WHEP), and plays over the first one the server answers.
     await page.routeWebSocket(/\/ws_m4s\//, (ws) => ws.close());
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-phase', 'reconnecting', SLOW);
     await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 60_000 });
@@ -148,18 +137,18 @@ test.describe('live video', () => {
     await expectAdvancing(player.locator('video'), 'fallback transport');
   });
 
-  test('the camera stops and comes back on the same port: the player reconnects by itself', async ({ page }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+  test('the camera stops and comes back on the same port: the player reconnects by itself', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
     await expectAdvancing(video, 'before the outage');
 
-    const port = camera.port;
-    await camera.stop();
+    const port = cam.camera.port;
+    await cam.camera.stop();
     await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
     await expect(player.getByTestId('player-status')).toContainText('正在重新连接');
 
-    camera = await startCamera({ port });
+    await cam.startCamera({ port });
     await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 45_000 });
     await expectAdvancing(video, 'after the camera returned');
   });

@@ -5,9 +5,9 @@
  * WS-fMP4 viewer is told) while it reconnects, where mpegts.js's own loader left it only "the FLV
  * stream ended". It then plays again.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import type { Page } from '@playwright/test';
+import { v1 } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { reason } from '../../packages/shared/src/messages';
 import { expectAdvancing, openAs } from '../support/page';
 
@@ -38,30 +38,17 @@ async function recordStatusTexts(page: Page) {
 }
 
 test.describe('the FLV player and the server ending its stream', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E flv reason ${RUN}`);
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, `E2E flv reason ${RUN}`, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('stopstream: the FLV viewer is told the stream was stopped on request, then plays again', async ({ page, request }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0?transport=flv`);
+  test('stopstream: the FLV viewer is told the stream was stopped on request, then plays again', async ({ page, api, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=flv`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'flv', SLOW);
     await expect(player).toHaveAttribute('data-phase', 'playing', SLOW);
     await expectAdvancing(player.locator('video'), 'FLV');
 
     const statusTexts = await recordStatusTexts(page);
-    await v1(await request.get('/api/v1/stopstream', { headers: { token: admin.Token }, params: { device: dev, channel: '1', stream: '0' } }));
+    await v1(await api.get('/api/v1/stopstream', { headers: { token: admin.Token }, params: { device: cam.dev, channel: '1', stream: '0' } }));
 
     await expect
       .poll(async () => (await statusTexts()).join(' | '), { message: 'the status overlay names the reason', timeout: 20_000 })

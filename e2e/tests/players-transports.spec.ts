@@ -7,10 +7,9 @@
  * G.711 camera's audio as PCMA: the received audio track unmutes (its RTP arrives). An H.265+AAC
  * camera plays in a Chromium without an H.265 decoder through the server's H.264 leg, with its sound.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import type { Page } from '@playwright/test';
 import liveZh from '../../apps/web/src/i18n/live.zh-CN';
-import { startCamera, type Camera } from '../support/camera';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { expectAdvancing, frameVariety, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -55,24 +54,11 @@ function watchMedia(page: Page) {
 }
 
 test.describe('one transport at a time', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E transports ${RUN}`);
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, `E2E transports ${RUN}`, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('HLS only: hls.js plays the LL-HLS playlist, no WebSocket media', async ({ page }) => {
+  test('HLS only: hls.js plays the LL-HLS playlist, no WebSocket media', async ({ page, admin }) => {
     const seen = watchMedia(page);
-    await openAs(page, admin, `/video/player/${dev}/1/0?transport=hls`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=hls`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'hls', SLOW);
     await expectAdvancing(player.locator('video'), 'HLS');
@@ -83,9 +69,9 @@ test.describe('one transport at a time', () => {
     expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, whep: 0, mpegtsChunk: 0 });
   });
 
-  test('WebRTC only: a WHEP session plays, no WebSocket media and no HLS', async ({ page }) => {
+  test('WebRTC only: a WHEP session plays, no WebSocket media and no HLS', async ({ page, admin }) => {
     const seen = watchMedia(page);
-    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=webrtc`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'webrtc', SLOW);
     await expectAdvancing(player.locator('video'), 'WebRTC');
@@ -94,9 +80,9 @@ test.describe('one transport at a time', () => {
     expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, hls: 0, mpegtsChunk: 0 });
   });
 
-  test('FLV only: WS-FLV through mpegts.js (its chunk loaded only now), chosen in the toolbar and remembered', async ({ page }) => {
+  test('FLV only: WS-FLV through mpegts.js (its chunk loaded only now), chosen in the toolbar and remembered', async ({ page, admin }) => {
     const seen = watchMedia(page);
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'ws-fmp4', SLOW);
     expect(seen.mpegtsChunk).toBe(0);
@@ -122,23 +108,10 @@ test.describe('one transport at a time', () => {
 });
 
 test.describe('WebRTC audio', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E G.711 ${RUN}`, { audio: 'pcma' });
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera({ audio: 'pcma' });
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, `E2E G.711 ${RUN}`, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('a G.711 camera over WebRTC: the audio track receives PCMA beside the video (it unmutes)', async ({ page }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+  test('a G.711 camera over WebRTC: the audio track receives PCMA beside the video (it unmutes)', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=webrtc`);
     const video = page.getByTestId('live-player').locator('video');
     await expectAdvancing(video, 'WebRTC with audio');
     // A remote track is muted until its RTP arrives.
@@ -149,23 +122,10 @@ test.describe('WebRTC audio', () => {
 });
 
 test.describe('WebRTC audio from an AAC camera', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E AAC ${RUN}`, { audio: 'aac' });
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera({ audio: 'aac' });
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, `E2E AAC ${RUN}`, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('an AAC camera over WebRTC: the server transcodes its audio to Opus and the track unmutes', async ({ page }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0?transport=webrtc`);
+  test('an AAC camera over WebRTC: the server transcodes its audio to Opus and the track unmutes', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=webrtc`);
     const video = page.getByTestId('live-player').locator('video');
     await expectAdvancing(video, 'WebRTC with AAC audio');
     await expect
@@ -175,22 +135,9 @@ test.describe('WebRTC audio from an AAC camera', () => {
 });
 
 test.describe('H.265 camera with AAC sound', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E H.265 ${RUN}`, { codec: 'h265', audio: 'aac' });
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera({ codec: 'h265', audio: 'aac' });
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, `E2E H.265 ${RUN}`, camera.url);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
-  });
-
-  test('plays with picture and sound where the browser decodes H.265, else the server transcodes it to H.264 and the player says why', async ({ page }) => {
+  test('plays with picture and sound where the browser decodes H.265, else the server transcodes it to H.264 and the player says why', async ({ page, admin }) => {
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
     // The codecs each MSE SourceBuffer was made for: the sound must be in the stream the player gets.
@@ -203,7 +150,7 @@ test.describe('H.265 camera with AAC sound', () => {
         return add.call(this, type);
       };
     });
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
     await expectAdvancing(video, 'H.265 camera');

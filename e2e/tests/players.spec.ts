@@ -5,9 +5,8 @@
  * /players/ and the video advances. Also: a logged-in player shows the streaming-status socket's
  * server figures for its stream.
  */
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import { v1 } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -16,32 +15,22 @@ test.describe.configure({ mode: 'serial', timeout: 150_000 });
 const SLOW = { timeout: 30_000 };
 
 test.describe('public players page', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
-  let shareUrl = '';
   const name = `E2E players ${RUN}`;
+  const cam = useCameraDevice(name);
+  let shareUrl = '';
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+  test.beforeAll(async ({ api, admin }) => {
     const link = await v1<{ URL: string; ExpiresAt: number }>(
-      await api.get('/api/v1/devices/sharelink', { headers: { token: admin.Token }, params: { device: dev, channel: '1', stream: 0 } }),
+      await api.get('/api/v1/devices/sharelink', { headers: { token: admin.Token }, params: { device: cam.dev, channel: '1', stream: 0 } }),
     );
     shareUrl = link.URL;
     expect(link.ExpiresAt).toBeGreaterThan(Date.now() / 1000);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
   });
 
   test('/players/{devid}/1/0 with the share play_token plays in a fresh context without login', async ({ browser }) => {
     expect(shareUrl).toMatch(/^\/share\/.+\/1\/0\?play_token=.+/);
     const token = new URL(shareUrl, 'http://x').searchParams.get('play_token')!;
-    const path = `/players/${encodeURIComponent(dev)}/1/0?play_token=${encodeURIComponent(token)}`;
+    const path = `/players/${encodeURIComponent(cam.dev)}/1/0?play_token=${encodeURIComponent(token)}`;
     const visitor = await browser.newContext();
     try {
       const p = await visitor.newPage();
@@ -56,7 +45,7 @@ test.describe('public players page', () => {
       await expect(p.getByTestId('player-server-stats')).toHaveCount(0);
 
       // Without the token the page says so instead of playing.
-      await p.goto(`/players/${encodeURIComponent(dev)}/1/0`);
+      await p.goto(`/players/${encodeURIComponent(cam.dev)}/1/0`);
       await expect(p.getByTestId('share-error')).toBeVisible(SLOW);
       await expect(p.getByTestId('live-player')).toHaveCount(0);
       await expect(p).toHaveURL(/\/players\//);
@@ -65,10 +54,10 @@ test.describe('public players page', () => {
     }
   });
 
-  test('a logged-in player shows the server figures of its stream from the streamstat socket', async ({ page }) => {
+  test('a logged-in player shows the server figures of its stream from the streamstat socket', async ({ page, admin }) => {
     const sockets: string[] = [];
     page.on('websocket', (ws) => sockets.push(ws.url()));
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     await expectAdvancing(page.getByTestId('live-player').locator('video'), 'player page');
     const server = page.getByTestId('player-server-stats');
     await expect(server).toHaveAttribute('data-state', 'live', SLOW);

@@ -10,8 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { addRtspDevice } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -21,7 +21,6 @@ test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 test.describe('a pulled HLS channel whose source stopped', () => {
   let dir = '';
-  let admin: Session;
   let dev = '';
   let server: http.Server;
   /** Segments 0..end-1 exist; the playlist lists the last WINDOW. */
@@ -29,7 +28,7 @@ test.describe('a pulled HLS channel whose source stopped', () => {
   const fetched: string[] = [];
   let cutting: NodeJS.Timeout | undefined;
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
+  test.beforeAll(async ({ api, admin }) => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-hls-'));
     execFileSync('ffmpeg', [
       '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-t', String(SEGMENTS),
@@ -54,10 +53,7 @@ test.describe('a pulled HLS channel whose source stopped', () => {
       res.writeHead(200, { 'Content-Type': 'video/mp2t' }).end(fs.readFileSync(path.join(dir, name)));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
     dev = await addRtspDevice(api, admin.Token, `E2E HLS ${RUN}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}/live.m3u8`);
-    await api.dispose();
   });
   test.afterAll(async () => {
     clearInterval(cutting);
@@ -66,7 +62,7 @@ test.describe('a pulled HLS channel whose source stopped', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the player says the playlist is not updated and plays none of it; once segments come again, it plays', async ({ page }) => {
+  test('the player says the playlist is not updated and plays none of it; once segments come again, it plays', async ({ page, admin }) => {
     await openAs(page, admin, `/video/player/${dev}/1/0`);
     const player = page.getByTestId('live-player');
     await expect(player).toContainText(/HLS播放列表[\d.]+秒内没有更新（直播源可能已停止）/, { timeout: 20_000 });

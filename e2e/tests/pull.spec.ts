@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, type Session } from '../support/api';
+import { addRtspDevice } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -26,12 +26,11 @@ const freePort = () =>
 
 test.describe('a pulled RTMP channel', () => {
   let dir = '';
-  let admin: Session;
   let dev = '';
   let server: ChildProcess | undefined;
   let stopped = false;
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
+  test.beforeAll(async ({ api, admin }) => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-rtmp-'));
     const clip = path.join(dir, 'clip.flv');
     execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000', '-t', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'aac', clip]);
@@ -44,10 +43,7 @@ test.describe('a pulled RTMP channel', () => {
       });
     };
     run();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
     dev = await addRtspDevice(api, admin.Token, `E2E RTMP ${RUN}`, `rtmp://127.0.0.1:${port}/live/e2e`);
-    await api.dispose();
   });
   test.afterAll(async () => {
     stopped = true;
@@ -55,7 +51,7 @@ test.describe('a pulled RTMP channel', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the player decodes it: time advances, H.264 320×240 in the toolbar', async ({ page }) => {
+  test('the player decodes it: time advances, H.264 320×240 in the toolbar', async ({ page, admin }) => {
     await openAs(page, admin, `/video/player/${dev}/1/0`);
     const player = page.getByTestId('live-player');
     await expectAdvancing(player.locator('video'), 'RTMP player');

@@ -6,9 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import { v1 } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -29,41 +28,31 @@ function freePort(): Promise<number> {
 }
 
 test.describe('CDN push state', () => {
-  let camera: Camera;
-  let ingest: ChildProcess | undefined;
-  let admin: Session;
-  let dev = '';
-  let port = 0;
   const name = `E2E cdn ${RUN}`;
+  const cam = useCameraDevice(name);
+  let ingest: ChildProcess | undefined;
+  let port = 0;
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
+  test.beforeAll(async ({ api, admin }) => {
     port = await freePort();
     ingest = spawn('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-listen', '1', '-f', 'flv', '-i', `rtmp://127.0.0.1:${port}/live/E2EKEY${RUN}`, '-c', 'copy', '-f', 'null', '-'], {
       stdio: 'ignore',
     });
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
     await v1(
       await api.post('/api/v1/editchannel', {
         headers: { token: admin.Token },
-        data: { DeviceID: dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/E2EKEY${RUN}` },
+        data: { DeviceID: cam.dev, ChannelID: '1', EnableCdn: 1, CdnUrl: `rtmp://127.0.0.1:${port}/live/E2EKEY${RUN}` },
       }),
     );
-    await api.dispose();
   });
-  test.afterAll(async ({ playwright, baseURL }) => {
+  test.afterAll(async ({ api, admin }) => {
     ingest?.kill();
     // The push off, so later files see no retrying channel.
-    const api = await playwright.request.newContext({ baseURL });
-    if (dev) await api.get('/api/v1/delchannel', { headers: { token: admin.Token }, params: { device: dev, channel: '1' } });
-    await api.dispose();
-    await camera?.stop();
+    await api.get('/api/v1/delchannel', { headers: { token: admin.Token }, params: { device: cam.dev, channel: '1' } });
   });
 
-  test('the form shows the push working, then retrying with its reason once the ingest is gone; the list has the column', async ({ page }) => {
-    await openAs(page, admin, `/device/channelform/${dev}/1?deviceName=${encodeURIComponent(name)}&deviceType=RTSP&channelName=1`);
+  test('the form shows the push working, then retrying with its reason once the ingest is gone; the list has the column', async ({ page, admin }) => {
+    await openAs(page, admin, `/device/channelform/${cam.dev}/1?deviceName=${encodeURIComponent(name)}&deviceType=RTSP&channelName=1`);
     const state = page.getByTestId('cdn-push-state');
     await expect(state).toContainText('推流中', FIRST_LOAD);
     await expect(state).toContainText(`rtmp://127.0.0.1:${port}/live/***`);
@@ -82,7 +71,7 @@ test.describe('CDN push state', () => {
     await expect(state).toContainText(/原因：|上次失败：/);
     await expect(state).toContainText(/\d+ 秒后重试|正在重试/);
 
-    await page.goto(`/device/channel/${dev}?deviceName=${encodeURIComponent(name)}&deviceType=RTSP`);
+    await page.goto(`/device/channel/${cam.dev}?deviceName=${encodeURIComponent(name)}&deviceType=RTSP`);
     const cell = page.locator('.ant-table-row', { hasText: '1' }).getByTestId('cdn-push-cell');
     await expect(cell).toHaveText(/重试中|连接中/, FIRST_LOAD);
   });

@@ -5,9 +5,8 @@
  * the video clock advances, and the player says the server transcodes (浏览器不支持 H.265，服务器转码为
  * H.264 回放); at 16x it says only keyframes are shown and plays to the end. A browser that decodes H.265 plays the recording as stored: the test is skipped there.
  */
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession, todayYmd, waitForRecording, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import { todayYmd, waitForRecording } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -16,31 +15,21 @@ const SLOW = { timeout: 30_000 };
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 test.describe('an H.265 recording in a browser without H.265', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E hevc rec ${RUN}`, { codec: 'h265' });
   const today = todayYmd();
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
+  test.beforeAll(async ({ api, admin }) => {
     test.setTimeout(120_000);
-    camera = await startCamera({ codec: 'h265' });
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
     const headers = { token: admin.Token };
-    dev = await addRtspDevice(api, admin.Token, `E2E hevc rec ${RUN}`, camera.url);
-    const start = await api.get('/api/v1/realtimerecord/start', { headers, params: { device: dev, channel: '1' } });
+    const start = await api.get('/api/v1/realtimerecord/start', { headers, params: { device: cam.dev, channel: '1' } });
     expect(start.ok(), await start.text()).toBe(true);
-    await waitForRecording(api, admin.Token, dev);
+    await waitForRecording(api, admin.Token, cam.dev);
     await new Promise((r) => setTimeout(r, 10_000));
-    await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: dev, channel: '1' } });
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
+    await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: cam.dev, channel: '1' } });
   });
 
-  test('plays transcoded to H.264 and says why', async ({ page }, info) => {
-    await openAs(page, admin, `/video/backchannel/${dev}/1/${today}`);
+  test('plays transcoded to H.264 and says why', async ({ page, admin }, info) => {
+    await openAs(page, admin, `/video/backchannel/${cam.dev}/1/${today}`);
     const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
     test.skip(hevc, 'this browser decodes H.265: the recording plays as stored');
     await expect(page.getByTestId('timeline').getByTestId('timeline-range').first()).toBeVisible(SLOW);

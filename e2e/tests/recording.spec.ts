@@ -9,9 +9,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { expect, test, type Locator } from '@playwright/test';
-import { addRtspDevice, adminSession, todayYmd, waitForRecording, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import type { Locator } from '@playwright/test';
+import { todayYmd, waitForRecording } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -34,25 +34,19 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 const SLOW = { timeout: 30_000 };
 
 test.describe('recording and playback', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
+  const cam = useCameraDevice(`E2E rec ${RUN}`);
   let range: { start: number; end: number } = { start: 0, end: 0 };
   const today = todayYmd();
 
-  test.beforeAll(async ({ playwright, baseURL, browser }) => {
+  test.beforeAll(async ({ api, admin, browser }) => {
     test.setTimeout(120_000);
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
     const headers = { token: admin.Token };
-    dev = await addRtspDevice(api, admin.Token, `E2E rec ${RUN}`, camera.url);
     const player = await browser.newPage();
-    await openAs(player, admin, `/video/player/${dev}/1/0`);
+    await openAs(player, admin, `/video/player/${cam.dev}/1/0`);
     await player.getByTestId('player-record').click();
     await expect(player.getByRole('button', { name: '停止录像' })).toBeVisible(SLOW);
     // Wait until the recorder has written something, then record ~20 s more.
-    await waitForRecording(api, admin.Token, dev);
+    await waitForRecording(api, admin.Token, cam.dev);
     // The server's own status (streamstat: recording, manualRecording) keeps the mark up.
     await expect(player.getByTestId('player-rec')).toHaveText(/录像中/, SLOW);
     await new Promise((r) => setTimeout(r, RECORD_MS));
@@ -61,20 +55,16 @@ test.describe('recording and playback', () => {
     await expect(player.getByTestId('player-rec')).toBeHidden(SLOW);
     await player.close();
     await new Promise((r) => setTimeout(r, 1500));
-    const daily = (await (await api.get('/api/v1/record/querydaily', { headers, params: { id: `${dev}:1`, period: today } })).json()) as {
+    const daily = (await (await api.get('/api/v1/record/querydaily', { headers, params: { id: `${cam.dev}:1`, period: today } })).json()) as {
       list: { startAt: string; endAt: string }[];
     };
     const longest = daily.list.map((x) => ({ start: secondsOf(x.startAt), end: secondsOf(x.endAt) })).sort((a, b) => b.end - b.start - (a.end - a.start))[0]!;
     range = longest;
     expect(range.end - range.start, `recorded ${JSON.stringify(daily.list)}`).toBeGreaterThanOrEqual(12);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
   });
 
-  test('the day is flagged, the range is on the timeline, a click plays, speed reaches the server, a range downloads', async ({ page }, info) => {
-    await openAs(page, admin, `/video/backchannel/${dev}/1/${today}`);
+  test('the day is flagged, the range is on the timeline, a click plays, speed reaches the server, a range downloads', async ({ page, admin }, info) => {
+    await openAs(page, admin, `/video/backchannel/${cam.dev}/1/${today}`);
     // The sidebar's trigger does not cover the page's title (it hid its first letters).
     const trigger = (await page.locator('.ant-layout-sider-zero-width-trigger').boundingBox())!;
     const title = (await page.getByRole('heading', { level: 4 }).first().boundingBox())!;
@@ -167,7 +157,7 @@ test.describe('recording and playback', () => {
     await expect.poll(async () => Number(await page.getByTestId('playhead').getAttribute('data-time')), { message: 'replays from the start' }).toBeLessThanOrEqual(range.start + 5);
   });
 
-  test('a recording plan is painted in the weekly editor, checked and saved, listed and deleted', async ({ page }, info) => {
+  test('a recording plan is painted in the weekly editor, checked and saved, listed and deleted', async ({ page, admin }, info) => {
     const planName = `E2E plan ${RUN}`;
     await openAs(page, admin, '/config/program/form');
     await page.getByLabel('计划名称').fill(planName, SLOW);

@@ -6,9 +6,9 @@
  * online card shows the camera's picture the server keeps; the others keep the placeholder. A camera
  * of a disabled device is shown as such and asks for nothing.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { addRtspDevice, adminSession, v1, type Session } from '../support/api';
-import { startCamera, type Camera } from '../support/camera';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { addRtspDevice, v1, type Session } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -23,30 +23,25 @@ const card = (page: Page, name: string) =>
     .filter({ has: page.locator('.ant-card-meta-title').getByText(name, { exact: true }) });
 
 test.describe('video square of a device', () => {
-  let camera: Camera;
-  let admin: Session;
-  let dev = '';
   const name = `E2E square ${RUN}`;
   const deaf = `E2E deaf ${RUN}`;
   const off = `E2E switched off ${RUN}`;
 
-  async function addChannel(api: APIRequestContext, Name: string, RtspUrl: string, Enable: number) {
+  const cam = useCameraDevice(name);
+
+  async function addChannel(api: APIRequestContext, admin: Session, Name: string, RtspUrl: string, Enable: number) {
     await v1(
       await api.post('/api/v1/addchannel', {
         headers: { token: admin.Token },
-        data: { ParentDeviceID: dev, Name, RtspUrl, Enable },
+        data: { ParentDeviceID: cam.dev, Name, RtspUrl, Enable },
       }),
     );
   }
 
-  test.beforeAll(async ({ playwright, baseURL }) => {
-    camera = await startCamera();
-    const api = await playwright.request.newContext({ baseURL });
-    admin = await adminSession(api);
-    dev = await addRtspDevice(api, admin.Token, name, camera.url);
+  test.beforeAll(async ({ api, admin }) => {
     // Port 9 (discard) on loopback: nothing listens, the probe fails at once.
-    await addChannel(api, deaf, 'rtsp://127.0.0.1:9/none', 1);
-    await addChannel(api, off, camera.url, 0);
+    await addChannel(api, admin, deaf, 'rtsp://127.0.0.1:9/none', 1);
+    await addChannel(api, admin, off, cam.camera.url, 0);
     // The server probes a channel when it is added: wait for its verdict on the camera's channel.
     await expect
       .poll(
@@ -54,7 +49,7 @@ test.describe('video square of a device', () => {
           const body = await v1<{ Channels: { Name: string; Online: number }[] }>(
             await api.get('/api/v1/getchannels', {
               headers: { token: admin.Token },
-              params: { device: dev, start: 0, limit: 50 },
+              params: { device: cam.dev, start: 0, limit: 50 },
             }),
           );
           return body.Channels.find((c) => c.Name === name)?.Online;
@@ -62,14 +57,10 @@ test.describe('video square of a device', () => {
         { timeout: 30_000 },
       )
       .toBe(1);
-    await api.dispose();
-  });
-  test.afterAll(async () => {
-    await camera?.stop();
   });
 
-  test('shows the device’s channels with the server’s online state; clicks follow the rule', async ({ page }) => {
-    await openAs(page, admin, `/video/square/${dev}`);
+  test('shows the device’s channels with the server’s online state; clicks follow the rule', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/square/${cam.dev}`);
     await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
     await expect(page.getByRole('heading', { name })).toBeVisible();
     await expect(card(page, name)).toHaveAttribute('data-state', 'online');
@@ -83,29 +74,27 @@ test.describe('video square of a device', () => {
     await expect(page.getByText(zh('channelOffline'))).toBeVisible();
     await card(page, off).click();
     await expect(page.getByText(zh('channelDisabled'))).toBeVisible();
-    await expect(page).toHaveURL(new RegExp(`/video/square/${dev}$`));
+    await expect(page).toHaveURL(new RegExp(`/video/square/${cam.dev}$`));
 
     await card(page, name).click();
-    await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
+    await expect(page).toHaveURL(new RegExp(`/video/player/${cam.dev}/1/0$`));
     await expect(page.getByTestId('live-player')).toBeVisible();
   });
 
-  test('a card shows its channel’s last picture, kept by the server; the others keep the placeholder', async ({ page, playwright, baseURL }) => {
-    const api = await playwright.request.newContext({ baseURL });
+  test('a card shows its channel’s last picture, kept by the server; the others keep the placeholder', async ({ page, api, admin }) => {
     const thumb = (channel: string) =>
-      api.get('/api/v1/devices/channelthumb', { headers: { token: admin.Token }, params: { device: dev, channel } });
+      api.get('/api/v1/devices/channelthumb', { headers: { token: admin.Token }, params: { device: cam.dev, channel } });
     // Someone takes a snapshot (it opens the stream): the server makes the channel's thumbnail from it.
-    const snap = await api.get('/api/v1/devices/channelsnap', { headers: { token: admin.Token }, params: { device: dev, channel: '1' } });
+    const snap = await api.get('/api/v1/devices/channelsnap', { headers: { token: admin.Token }, params: { device: cam.dev, channel: '1' } });
     expect(snap.status()).toBe(200);
     await expect.poll(async () => (await thumb('1')).status(), { timeout: 30_000 }).toBe(200);
-    await api.dispose();
 
     // A card without a picture is no error in the browser's log (a 404 per card and retry was one).
     const thumbErrors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && m.location().url.includes('channelthumb')) thumbErrors.push(`${m.text()} ${m.location().url}`);
     });
-    await openAs(page, admin, `/video/square/${dev}`);
+    await openAs(page, admin, `/video/square/${cam.dev}`);
     await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
     const picture = card(page, name).getByTestId('square-thumb');
     await expect(picture).toHaveAttribute('data-picture', 'shown');
@@ -121,12 +110,10 @@ test.describe('video square of a device', () => {
     expect(thumbErrors).toEqual([]);
   });
 
-  test('a disabled device’s camera says so (not offline, not online), asks for no picture, and a click says 通道未开启!', async ({ page, playwright, baseURL }) => {
-    const api = await playwright.request.newContext({ baseURL });
+  test('a disabled device’s camera says so (not offline, not online), asks for no picture, and a click says 通道未开启!', async ({ page, api, admin }) => {
     const parked = `E2E parked ${RUN}`;
-    const parkedDev = await addRtspDevice(api, admin.Token, parked, camera.url);
+    const parkedDev = await addRtspDevice(api, admin.Token, parked, cam.camera.url);
     await v1(await api.post('/api/v1/editdevice', { headers: { token: admin.Token }, data: { DeviceID: parkedDev, Enable: 0 } }));
-    await api.dispose();
     const asked: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/channelthumb')) asked.push(new URL(r.url()).searchParams.get('device') ?? '');
@@ -143,8 +130,8 @@ test.describe('video square of a device', () => {
     expect(asked).not.toContain(parkedDev);
   });
 
-  test('in English the sidebar tabs keep their labels on one line', async ({ page }) => {
-    await openAs(page, admin, `/video/square/${dev}`);
+  test('in English the sidebar tabs keep their labels on one line', async ({ page, admin }) => {
+    await openAs(page, admin, `/video/square/${cam.dev}`);
     await expect(page.getByTestId('square-channel')).toHaveCount(3, FIRST_LOAD);
     await page.getByRole('radio', { name: 'English' }).click();
     const tabs = page.getByTestId('video-sider').getByRole('tab');
@@ -155,7 +142,7 @@ test.describe('video square of a device', () => {
     }
   });
 
-  test('on a phone-wide window the sidebar opens from its trigger, above the page', async ({ page }) => {
+  test('on a phone-wide window the sidebar opens from its trigger, above the page', async ({ page, admin }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     // The square of every channel: its source switch pushes the search box onto the trigger's row.
     await openAs(page, admin, '/video/square/0');
@@ -178,20 +165,20 @@ test.describe('video square of a device', () => {
     await expect(node).toBeVisible(FIRST_LOAD);
     await node.locator('.ant-tree-switcher').click();
     await sider.locator('span[draggable=true]', { hasText: name }).click({ timeout: 15_000 });
-    await expect(page).toHaveURL(new RegExp(`/video/player/${dev}/1/0$`));
+    await expect(page).toHaveURL(new RegExp(`/video/player/${cam.dev}/1/0$`));
     await expect(sider).toHaveClass(/ant-layout-sider-collapsed/);
     await expect(page.getByTestId('live-player')).toBeInViewport();
   });
 
-  test('on a phone-wide window nothing that opens the sidebar covers a page’s title or controls', async ({ page }) => {
+  test('on a phone-wide window nothing that opens the sidebar covers a page’s title or controls', async ({ page, admin }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     // antd's trigger hung over the page's left edge: it covered the playback page's title (通道录像 ·
     // …), the player's state tag and the square's search box.
     const pages: [string, RegExp | string][] = [
       ['/video/square/0', '视频广场'],
-      [`/video/square/${dev}`, name],
-      [`/video/player/${dev}/1/0`, name],
-      [`/video/backchannel/${dev}/1`, new RegExp(`通道录像 · ${name}`)],
+      [`/video/square/${cam.dev}`, name],
+      [`/video/player/${cam.dev}/1/0`, name],
+      [`/video/backchannel/${cam.dev}/1`, new RegExp(`通道录像 · ${name}`)],
       // The wall has no title: its toolbar starts at the left edge.
       ['/video/browse', '清空画面'],
     ];
