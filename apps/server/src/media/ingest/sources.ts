@@ -2,18 +2,22 @@ import { PULLED_TYPES, type DeviceType } from '@opencvr/shared';
 import type { SourceFactory } from '../../services/media/streams.js';
 import { FfmpegPullSource } from './ffmpeg-pull-source.js';
 import { pullSchemeOf } from './pull-url.js';
+import { RtmpPullSource } from './rtmp-source.js';
 import { RtspSource } from './rtsp-source.js';
 
 /**
- * Pulled channels: rtsp:// by the native RTSP client; RTMP(S), HTTP(S) (HTTP-FLV, HLS) and RTSPS
- * through ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
+ * Pulled channels: rtsp:// by the native RTSP client, rtmp(s):// by the native RTMP client
+ * (rtmp-source.ts; ffmpeg only for audio it cannot carry); HTTP(S) (HTTP-FLV, HLS) and RTSPS through
+ * ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
  */
 export const pulledSourceFactory: SourceFactory = (device, channel) => {
   // Device types whose channels are pulled from their stream address (RtspUrl).
   if (!PULLED_TYPES.includes(device.device_type as DeviceType)) return undefined;
   const username = channel.username || device.device_username;
   const password = channel.password || device.device_password;
-  if (pullSchemeOf(channel.rtsp_url)) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
+  const scheme = pullSchemeOf(channel.rtsp_url);
+  if (scheme === 'rtmp' || scheme === 'rtmps') return new RtmpPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
+  if (scheme) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
   if (!channel.rtsp_url.startsWith('rtsp://')) return undefined;
   return new RtspSource(channel.rtsp_url, {
     username,
