@@ -1,6 +1,6 @@
 /**
- * A recording that starts H.264 and turns H.265 (a camera switched codec) through the H.264 leg: the
- * two GStreamer cameras (H.264+AAC, H.265+AAC, same size) recorded at once, then the index made one
+ * A recording that starts H.264 and turns H.265 (a camera switched codec), on the plain URL (its
+ * second init continues the timeline) and through the H.264 leg: the two GStreamer cameras (H.264+AAC, H.265+AAC, same size) recorded at once, then the index made one
  * channel's recording: the H.264 camera's first segments, the H.265 camera's after them. The answer
  * offers WS_FMP4_H264 although the range starts H.264; the leg sends one init (avc1+mp4a) and H.264
  * throughout, decoded by ffmpeg without an error, its picture times running on across the change
@@ -91,6 +91,8 @@ describe('H.264 then H.265 in one range, over the H.264 leg', () => {
     const mimes = played.messages.filter((m) => m.type === 'init').map((m) => String(m.mime));
     expect(mimes[0]).toMatch(/avc1/);
     expect(mimes[1]).toMatch(/hvc1|hev1/);
+    // The timeline runs on (the player opens a fresh MediaSource for the other codec, at the same time).
+    expect(played.messages.filter((m) => m.type === 'init')[1].continues).toBe(true);
     played.ws.close();
   }, 60000);
 

@@ -318,16 +318,22 @@ export class PlaybackSession {
             this.stats.inits++;
             newBlock = true;
           } else if (!init || !sameInit(init, p.layout.init)) {
-            // First init, or the tracks changed: the player starts a fresh MediaSource and timeline.
-            fresh = true;
+            // The run's first init starts its timeline. A later one (a camera that changed its size,
+            // frame rate or codec) keeps it, `continues`: the player appends the new init to the same
+            // SourceBuffer where it can (same codec family) and else opens a fresh MediaSource at the
+            // same media time, so the play head and the page's day position run on either way.
+            const continues = init !== undefined;
+            fresh = !continues;
             init = p.layout.init;
             tracks = chooseTracks(p.layout.info);
-            retimer = new Retimer();
-            this.sent = [];
-            this.sentEnd = 0;
-            this.anchorMedia = 0;
-            this.anchorWall = Date.now();
-            if (this.pausedAt !== undefined) this.pausedAt = 0;
+            if (!continues) {
+              retimer = new Retimer();
+              this.sent = [];
+              this.sentEnd = 0;
+              this.anchorMedia = 0;
+              this.anchorWall = Date.now();
+              if (this.pausedAt !== undefined) this.pausedAt = 0;
+            }
             const info = p.layout.info;
             if (this.transcoder) {
               // The transcoder's output announces its own init (H.264 and the audio) once ffmpeg answers.
@@ -338,6 +344,7 @@ export class PlaybackSession {
                   type: 'init',
                   mime: mimeOfInit(info, tracks.kept),
                   tracks: tracks.kept.map((t) => ({ kind: t.kind, codecString: t.codecString })),
+                  ...(continues ? { continues: true } : {}),
                   ...(tracks.dropped.length ? { dropped: tracks.dropped.map((t) => ({ kind: t.kind, codecString: t.codecString, reason: this.text({ key: 'playbackTrackLeftOut' }) })) } : {}),
                 }),
               );

@@ -2,8 +2,11 @@
  * WebSocket fMP4 → MSE (the server's ws-fmp4 output): text frames {type:'init', mime, tracks} and
  * {type:'state', state, reason, code, vars} (LiveStateMessage: code and vars the catalogue reason,
  * rendered in the console's language); binary frames: the init segment after each 'init', then moof+mdat
- * fragments. Every 'init' (a camera that came back, a new codec) gets a fresh MediaSource and
- * SourceBuffer. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
+ * fragments. An 'init' whose timeline continues (`continues`: a recording's camera that changed its
+ * size or frame rate) is appended to the same SourceBuffer where one can take it (initSwitch.ts:
+ * same codec family, `changeType` for a new codec string), so the picture runs on; any other
+ * 'init' (a camera that came back, H.264 <-> H.265, a browser that refuses changeType) gets a fresh
+ * MediaSource and SourceBuffer. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
  * what arrives while the SourceBuffer is busy is queued and appended in one appendBuffer once it is
  * free, so a busy page makes fewer, larger appends instead of falling behind. After each append the
  * live-edge rule may jump, change the rate or trim the buffer so memory stays flat.
@@ -24,6 +27,7 @@ import { playSafely, type Engine, type EngineEvents } from './engine';
 import { AppendQueue } from './appendQueue';
 import { closeKind, failureText } from './failureText';
 import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
+import { initSwitch } from './initSwitch';
 
 /** More queued media than this (bytes) means the page cannot keep up: start over at live. */
 const MAX_QUEUE_BYTES = 32 * 1024 * 1024;
@@ -38,6 +42,13 @@ interface InitMessage {
   type: 'init';
   mime: string;
   tracks?: { kind: string; codec?: string; codecString?: string; width?: number; height?: number }[];
+  /** The media that follows runs on the same timeline as before (a recording's next part). */
+  continues?: boolean;
+}
+/** In the queue where a continuing init segment starts: the SourceBuffer takes `mime` from there. */
+interface SwitchMarker {
+  type: 'switch';
+  mime: string;
 }
 interface StateMessage {
   type: 'state';
@@ -73,7 +84,11 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
   let source: MediaSource | null = null;
   let buffer: SourceBuffer | null = null;
   let objectUrl = '';
-  const queue = new AppendQueue<GapMessage>();
+  const queue = new AppendQueue<GapMessage | SwitchMarker>();
+  /** The MIME type of the last init taken (what the SourceBuffer plays once the queue got there). */
+  let mime: string | undefined;
+  /** The MIME type the SourceBuffer was made with or changed to. */
+  let bufferMime: string | undefined;
   let accepting = false;
   let playing = false;
   /** Live: the first frame has been shown, so the live-edge rule may jump (see the top comment). */
@@ -110,7 +125,8 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     if (Date.now() - lastData > STALL_MS) fail('closed', failureText.noMedia(STALL_MS / 1000));
   }, 2000);
 
-  function releaseMedia() {
+  /** `keepQueue`: what waits for the SourceBuffer goes to the next one (a refused changeType). */
+  function releaseMedia({ keepQueue = false }: { keepQueue?: boolean } = {}) {
     if (buffer) buffer.removeEventListener('updateend', pump);
     buffer = null;
     if (source && source.readyState === 'open') {
@@ -123,7 +139,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     source = null;
     if (objectUrl) URL.revokeObjectURL(objectUrl);
     objectUrl = '';
-    queue.clear();
+    if (!keepQueue) queue.clear();
   }
 
   /**
@@ -152,24 +168,37 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
       ev.onUnsupported(msg.mime);
       return;
     }
+    const how = accepting && buffer ? initSwitch(mime, msg, typeof buffer.changeType === 'function') : 'restart';
+    mime = msg.mime;
+    if (how !== 'restart') {
+      // The init segment that follows goes to the same SourceBuffer, in its place in the queue.
+      queue.push({ type: 'switch', mime: msg.mime });
+      pump();
+      return;
+    }
     const reuse = source !== null && unused;
     if (!reuse) releaseMedia();
     unused = false;
-    playing = false;
     accepting = true;
+    freshSource(msg.mime, reuse && source ? source : openSource());
+  }
+
+  /** Plays `type` from a new SourceBuffer of `ms` (a MediaSource just attached), what is queued first. */
+  function freshSource(type: string, ms: MediaSource) {
+    playing = false;
     clearTimeout(firstFrameTimer);
     firstFrameTimer = undefined;
     if (!playback) markShown = watchFirstFrame();
-    const ms = reuse && source ? source : openSource();
     const attach = () => {
       if (stopped || source !== ms) return;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
       objectUrl = '';
       try {
-        const sb = ms.addSourceBuffer(msg.mime);
+        const sb = ms.addSourceBuffer(type);
         sb.mode = 'segments';
         sb.addEventListener('updateend', pump);
         buffer = sb;
+        bufferMime = type;
       } catch (err) {
         fail('fatal', (err as Error).message);
         return;
@@ -178,6 +207,24 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     };
     if (ms.readyState === 'open') attach();
     else ms.addEventListener('sourceopen', attach, { once: true });
+  }
+
+  /**
+   * The queue reached a continuing init (a SwitchMarker): the SourceBuffer takes the new codec string
+   * (changeType) where it changed. False: the browser refused, so a fresh MediaSource takes the
+   * rest of the queue (the new init segment first), at the same media times.
+   */
+  function switchTo(sb: SourceBuffer, type: string): boolean {
+    if (type === bufferMime) return true;
+    try {
+      sb.changeType(type);
+      bufferMime = type;
+      return true;
+    } catch {
+      releaseMedia({ keepQueue: true });
+      freshSource(type, openSource());
+      return false;
+    }
   }
 
   /** A new MediaSource attached to the video element (it opens a little later: 'sourceopen'). */
@@ -227,8 +274,10 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
       }
     }
     // A gap marker: report where the media after it starts (the end of what is appended).
-    for (let gap = queue.takeMarker(); gap; gap = queue.takeMarker()) {
-      options.onGap?.(gap, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
+    for (let marker = queue.takeMarker(); marker; marker = queue.takeMarker()) {
+      if (marker.type === 'switch') {
+        if (!switchTo(sb, marker.mime)) return;
+      } else options.onGap?.(marker, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
     }
     const next = queue.takeMedia(MAX_APPEND_BYTES);
     if (!next) return;

@@ -1,0 +1,81 @@
+/**
+ * A recording across a change of picture size, played back in Debian's Chromium without a break:
+ * the GStreamer camera is recorded at 320x240, restarted on the same port at 640x480 (the recorder
+ * starts a part with a new init segment), recorded on, then the backchannel page plays the day.
+ * The server's playback runs its timeline on across the new init ({type:'init', continues}); the
+ * player appends it to the same SourceBuffer (changeType for the new avc1 level): the picture turns
+ * 640 wide, the clock runs on past the change, and no second MediaSource is made (counted by a
+ * wrapper around window.MediaSource installed before the page's scripts).
+ */
+import { todayYmd, waitForRecording } from '../support/api';
+import { expect, test, useCameraDevice } from '../support/fixtures';
+import { openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+const SLOW = { timeout: 30_000 };
+
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
+
+declare global {
+  interface Window {
+    __mse?: { sources: number; changeTypes: string[] };
+  }
+}
+
+test.describe('a recording across a change of picture size', () => {
+  const cam = useCameraDevice(`E2E size change ${RUN}`, { width: 320, height: 240 });
+  const today = todayYmd();
+
+  test.beforeAll(async ({ api, admin }) => {
+    test.setTimeout(150_000);
+    const headers = { token: admin.Token };
+    const start = await api.get('/api/v1/realtimerecord/start', { headers, params: { device: cam.dev, channel: '1' } });
+    expect(start.ok(), await start.text()).toBe(true);
+    await waitForRecording(api, admin.Token, cam.dev);
+    await new Promise((r) => setTimeout(r, 6_000));
+    await cam.startCamera({ port: cam.camera.port, width: 640, height: 480 });
+    // The ingest comes back to the camera (its retry, a few seconds) and records at the new size.
+    await new Promise((r) => setTimeout(r, 15_000));
+    await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: cam.dev, channel: '1' } });
+  });
+
+  test('plays through the change on one MediaSource, the clock running on', async ({ page, admin }, info) => {
+    await page.addInitScript(() => {
+      const counts = { sources: 0, changeTypes: [] as string[] };
+      window.__mse = counts;
+      const Original = window.MediaSource;
+      window.MediaSource = class extends Original {
+        constructor() {
+          super();
+          counts.sources++;
+        }
+      };
+      const changeType = SourceBuffer.prototype.changeType;
+      SourceBuffer.prototype.changeType = function (this: SourceBuffer, type: string) {
+        counts.changeTypes.push(type);
+        return changeType.call(this, type);
+      };
+    });
+    await openAs(page, admin, `/video/backchannel/${cam.dev}/1/${today}`);
+    await expect(page.getByTestId('timeline').getByTestId('timeline-range').first()).toBeVisible(SLOW);
+    await page.getByTestId('play-toggle').click();
+    const player = page.getByTestId('playback-player');
+    const video = page.getByTestId('playback-video');
+    await expect(player).toHaveAttribute('data-phase', 'playing', SLOW);
+    const width = () => video.evaluate((v: HTMLVideoElement) => v.videoWidth);
+    await expect.poll(width, { message: 'the first part’s picture', timeout: 15_000 }).toBe(320);
+    const mse = () => page.evaluate(() => window.__mse!);
+    const before = await mse();
+    await expect.poll(width, { message: 'the picture after the change', timeout: 60_000 }).toBe(640);
+    const atChange = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { message: 'the clock runs on after the change', timeout: 15_000 })
+      .toBeGreaterThan(atChange + 2);
+    await expect(player).toHaveAttribute('data-phase', 'playing');
+    await page.screenshot({ path: info.outputPath('after-size-change.png') });
+    const after = await mse();
+    info.annotations.push({ type: 'mse', description: JSON.stringify({ before, after }) });
+    expect(after.sources, 'no MediaSource made after the first').toBe(before.sources);
+    expect(after.sources).toBe(1);
+  });
+});
