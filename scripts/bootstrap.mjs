@@ -23,6 +23,8 @@ export const PACKAGE_SETS = {
     // A real RTSP camera for the protocol tests: GStreamer's RTSP server driven from /usr/bin/python3.
     'python3-gi', 'gir1.2-gst-rtsp-server-1.0', 'gstreamer1.0-plugins-base', 'gstreamer1.0-plugins-good',
     'gstreamer1.0-plugins-bad', 'gstreamer1.0-plugins-ugly', 'gstreamer1.0-libav',
+    // A real relaying RTMP server for the native RTMP pull's tests (run as the test's own process, never the service).
+    'nginx-light', 'libnginx-mod-rtmp',
   ],
 };
 
