@@ -2,20 +2,22 @@
  * usePlayback and an H.265 recording's H.264 leg (URLs.WS_FMP4_H264): where the browser says it has
  * no H.265 (MediaSource.isTypeSupported) the leg plays at once and the state says transcoded; where it
  * says it has, the recording plays as stored, and if H.265 then fails to decode after all, a new
- * session plays the leg from the same second. An H.264 recording (no leg) keeps the plain message.
+ * session plays the leg from the same second. An H.264 recording (no leg) keeps the plain message. A
+ * device's leg whose socket says it passes H.264 through drops the transcoded note.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { EngineEvents } from '../src/components/player/engine';
+import type { WsFmp4Options } from '../src/components/player/wsFmp4';
 import { clearSession } from '../src/lib/session';
 import { stubApi, v1, type Call } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
 
-const engines = vi.hoisted(() => [] as { url: string; events: EngineEvents }[]);
+const engines = vi.hoisted(() => [] as { url: string; events: EngineEvents; options: WsFmp4Options }[]);
 vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../src/components/player/wsFmp4')>()),
-  startWsFmp4: (_video: HTMLVideoElement, url: string, events: EngineEvents) => {
-    engines.push({ url, events });
+  startWsFmp4: (_video: HTMLVideoElement, url: string, events: EngineEvents, options: WsFmp4Options = {}) => {
+    engines.push({ url, events, options });
     return { stop: () => undefined };
   },
 }));
@@ -61,6 +63,19 @@ describe('usePlayback and the H.264 leg', () => {
     const hook = renderHook(() => usePlayback({ current: video }, '5', '1', DAY));
     await act(() => hook.result.current.playAt(3600));
     expect(engines[0].url).toMatch(/\/ws_m4s\/playback\/0+1_h264\.mp4\?play_token=t1$/);
+    expect(hook.result.current.state.transcoded).toBe(true);
+  });
+
+  it('a device recording’s leg that passes H.264 through (its socket says transcoded: false): no transcoded note', async () => {
+    stubMse(false);
+    answer(true);
+    const hook = renderHook(() => usePlayback({ current: video }, '5', '1', DAY, 'Device'));
+    await act(() => hook.result.current.playAt(3600));
+    expect(engines[0].url).toMatch(/_h264\.mp4\?/);
+    expect(hook.result.current.state.transcoded).toBe(true);
+    act(() => engines[0].options.onTranscoded?.(false));
+    expect(hook.result.current.state.transcoded).toBe(false);
+    act(() => engines[0].options.onTranscoded?.(true));
     expect(hook.result.current.state.transcoded).toBe(true);
   });
 

@@ -6,7 +6,8 @@
  * keyframes only to ffmpeg; the device's end (MediaStatus 121) comes after the last pictures; the
  * socket's close sends the BYE and ends the ffmpeg; legs share the platform's bound (maxTranscodes).
  * A device whose first picture comes after the answer's wait (6 s) still gets the leg: the socket
- * transcodes its H.265 to H.264, and passes an H.264 device's stream through without an ffmpeg.
+ * transcodes its H.265 to H.264, and passes an H.264 device's stream through without an ffmpeg; a
+ * state message tells the socket which ({transcoded}), once the first track decided it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -177,6 +178,8 @@ describe('a device slow to send its first picture (after the answer’s 4 s wait
     expect(video).toMatchObject({ codec_name: 'h264' });
     expect(Number(video.nb_read_frames)).toBeGreaterThan(30);
     expect(transcoders()).toBe(1);
+    // The socket is told the server transcodes once it knows (the page's note).
+    expect(r.text.filter((m) => 'transcoded' in m)).toEqual([expect.objectContaining({ type: 'state', state: 'playing', transcoded: true })]);
     r.ws.close();
     await until(() => transcoders() === 0, 10000);
   }, 60000);
@@ -196,6 +199,7 @@ describe('a device slow to send its first picture (after the answer’s 4 s wait
     expect(ffprobeJson(file).streams[0]).toMatchObject({ codec_name: 'h264' });
     expect(transcoders()).toBe(0);
     expect(gbRecordsOf(t.ctx).get(open.request_id)!.transcoding).toBeUndefined();
+    expect(r.text.filter((m) => 'transcoded' in m)).toEqual([expect.objectContaining({ type: 'state', state: 'playing', transcoded: false })]);
     r.ws.close();
     await sleep(200);
   }, 60000);

@@ -272,8 +272,16 @@ export class DevicePlaybackSession {
     this.early = [];
     const video = this.videoTracks[0];
     if (video?.kind === 'video') for (const w of [...this.codecWaiters]) w(video.codec);
+    const leg = this.leg;
     // The device's stream changed inside the run: the H.264 leg runs on (transcoder.ts), the plain output starts anew.
     if (this.videoTracks.length && this.chooseOutput()) this.announce(true);
+    // The H.264 socket learns whether the server transcodes (the page says so only then).
+    if (this.wantsH264 && !this.closed && this.leg !== leg) this.notify();
+  }
+
+  /** What the socket's output does with the video: undecided (no track yet), passed as sent, transcoded. */
+  private get leg(): 'undecided' | 'plain' | 'transcoded' {
+    return this.transcoder ? 'transcoded' : this.output ? 'plain' : 'undecided';
   }
 
   /**
@@ -382,6 +390,7 @@ export class DevicePlaybackSession {
   }
 
   private notify() {
-    this.send(JSON.stringify({ type: 'state', state: this.state, speed: this.speed, source: 'device' }));
+    const leg = this.wantsH264 && this.leg !== 'undecided' ? { transcoded: this.leg === 'transcoded' } : {};
+    this.send(JSON.stringify({ type: 'state', state: this.state, speed: this.speed, source: 'device', ...leg }));
   }
 }

@@ -57,6 +57,8 @@ interface StateMessage {
   reason?: string;
   code?: string;
   vars?: Record<string, string | number>;
+  /** A playback's H.264 socket: whether the server transcodes (a device's H.264 passes through). */
+  transcoded?: boolean;
 }
 interface EndedMessage {
   type: 'state';
@@ -73,6 +75,8 @@ export interface WsFmp4Options {
   /** A hole in the recordings was skipped: the media appended next (from `mediaTime`) is `msg.to`. */
   onGap?: (msg: GapMessage, mediaTime: number) => void;
   onEnded?: () => void;
+  /** A playback's H.264 socket said whether the server transcodes the video. */
+  onTranscoded?: (transcoded: boolean) => void;
 }
 
 /** Seconds of played media a recording keeps behind the playhead. */
@@ -323,6 +327,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
           return;
         }
         ingest = state.state;
+        if (typeof state.transcoded === 'boolean') options.onTranscoded?.(state.transcoded);
         ev.onState(state.state, state.reason ?? '', why);
         if (state.state === 'stopped') fail('closed', said || failureText.stopped());
       }

@@ -240,6 +240,8 @@ export function usePlayback(videoRef: RefObject<HTMLVideoElement | null>, device
             if (target !== undefined) anchorRef.current = [...anchorRef.current, { day: target, media: mediaTime, rate: anchorRef.current.at(-1)?.rate }];
           },
           onEnded: () => mine() && update({ phase: 'ended' }),
+          // A device's H.264 leg passes an H.264 recording through: the page says transcoded only when it is.
+          onTranscoded: (transcoded) => mine() && update({ transcoded }),
         },
       );
     },
