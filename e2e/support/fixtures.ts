@@ -14,6 +14,10 @@
  * because no spec ends the admin's session or changes its password (foundation.spec.ts logs out
  * only the session of its own page and uses neither fixture), and a failed test gets a new worker.
  *
+ * Every spec takes `test` from here, foundation.spec.ts too: Playwright runs the files of one fixture
+ * set together, so a file on the bare `test` would run apart from the others, out of name order, in a
+ * worker of its own.
+ *
  * The camera is not worker-scoped: it lives for its describe block, as each spec's camera did. Kept
  * for the whole run, every earlier spec's device would stay online on it and be probed every second
  * (CHANNEL_CHECK_INTERVAL=1), and a spec may stop it (live.spec.ts) or need other options.

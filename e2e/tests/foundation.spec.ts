@@ -5,8 +5,9 @@
  * test has its own browser context (own localStorage) and logs in through the login page.
  */
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { CAMERA_FIXTURE } from '../support/camera';
+import { expect, test } from '../support/fixtures';
 import { button, zh } from '../support/page';
 
 const ADMIN = 'admin';

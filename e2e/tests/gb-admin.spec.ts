@@ -5,8 +5,8 @@
  * appears in an open /alarm/list without a reload (events socket) and is then deleted. The server
  * may be fresh or initialised by other files; the whitelist switch is left off for them.
  */
-import { expect, test } from '@playwright/test';
-import { adminSession, v1, type Session } from '../support/api';
+import { v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { button, openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
 
@@ -20,20 +20,18 @@ test.describe.configure({ mode: 'serial', timeout: 180_000 });
 const SLOW = { timeout: 60_000 };
 
 test.describe('GB28181 administration', () => {
-  let admin: Session;
   let original = 60;
 
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     const cfg = await v1<{ KeepaliveTimeout: number }>(await request.get('/api/v1/getbaseconfig', { headers: { token: admin.Token } }));
     original = cfg.KeepaliveTimeout;
   });
-  test.afterAll(async ({ request }) => {
+  test.afterAll(async ({ request, admin }) => {
     // Leave the settings as found for the other files.
     await request.post('/api/v1/setbaseconfig', { headers: { token: admin.Token }, form: { KeepaliveTimeout: original, WhiteSwitch: 0 } });
   });
 
-  test('the settings page saves a change that survives a reload', async ({ page }) => {
+  test('the settings page saves a change that survives a reload', async ({ page, admin }) => {
     await openAs(page, admin, '/config/platform/gb');
     const keepalive = page.getByLabel('心跳周期（秒）');
     await expect(page.getByText('保存后立即生效')).toBeVisible(SLOW);
@@ -49,7 +47,7 @@ test.describe('GB28181 administration', () => {
     await expect(page.getByTestId('gb-save')).toBeDisabled();
   });
 
-  test('a whitelist entry is added, edited and deleted', async ({ page }) => {
+  test('a whitelist entry is added, edited and deleted', async ({ page, admin }) => {
     await openAs(page, admin, '/config/white');
     await page.getByRole('button', { name: /添加白名单/ }).click(SLOW);
     const dialog = page.getByRole('dialog');
@@ -77,7 +75,7 @@ test.describe('GB28181 administration', () => {
     await expect(page.getByRole('row').filter({ hasText: DEV })).toHaveCount(0);
   });
 
-  test('an alarm from a GB device appears live in /alarm/list and is deleted', async ({ page, request }) => {
+  test('an alarm from a GB device appears live in /alarm/list and is deleted', async ({ page, request, admin }) => {
     const cfg = await v1<{ ListenPort: number; DevicePassword: string }>(await request.get('/api/v1/getbaseconfig', { headers: { token: admin.Token } }));
     expect(cfg.ListenPort).toBeGreaterThan(0);
     await openAs(page, admin, '/alarm/list');

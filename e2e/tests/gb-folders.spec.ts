@@ -6,8 +6,8 @@
  * paged them: 17 cards, 33 counted), and the timeline page of a camera under two folders has its
  * name and the device's recordings (the device's top level had no such camera: neither).
  */
-import { expect, test } from '@playwright/test';
-import { adminSession, v1, type Session } from '../support/api';
+import { v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
 import { answerQueries, makeFolderCatalog, type Answering } from '../../apps/server/test/fixtures/gb-device-answers';
@@ -25,13 +25,11 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
 const SLOW = { timeout: 60_000 };
 
 test.describe('GB28181 cameras under folders', () => {
-  let admin: Session;
   let dev: GbDevice;
   let answers: Answering;
   let keepalive: NodeJS.Timeout | undefined;
 
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     const headers = { token: admin.Token };
     const cfg = await v1<{ ListenPort: number; DevicePassword: string }>(await request.get('/api/v1/getbaseconfig', { headers }));
     dev = await GbDevice.start({ deviceId: DEV, password: cfg.DevicePassword, serverPort: cfg.ListenPort });
@@ -43,16 +41,16 @@ test.describe('GB28181 cameras under folders', () => {
       .toBe('complete');
   });
 
-  test.afterAll(async ({ request }) => {
+  test.afterAll(async ({ request, admin }) => {
     clearInterval(keepalive);
     answers?.stop();
     await dev?.unregister().catch(() => undefined);
     await dev?.close();
     // Thirty cameras less on the shared server's every-channel lists.
-    if (admin) await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: DEV } });
+    await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: DEV } });
   });
 
-  test('the playback list shows the cameras under the folders, 20 a page', async ({ page }) => {
+  test('the playback list shows the cameras under the folders, 20 a page', async ({ page, admin }) => {
     await openAs(page, admin, `/video/backlist/${DEV}`);
     const rows = page.locator('.ant-table-row');
     await expect(rows.filter({ hasText: cameraName(20) })).toBeVisible(SLOW);
@@ -63,7 +61,7 @@ test.describe('GB28181 cameras under folders', () => {
     await expect(rows.filter({ hasText: `${PREFIX}虚拟组织` })).toHaveCount(0);
   });
 
-  test("the square's every channel has 20 cards a page, counted as cameras", async ({ page }) => {
+  test("the square's every channel has 20 cards a page, counted as cameras", async ({ page, admin }) => {
     await openAs(page, admin, '/video/square/0');
     await page.getByText('全部通道', { exact: true }).click(SLOW);
     await page.getByPlaceholder('搜索通道名称').fill(PREFIX.trim());
@@ -71,7 +69,7 @@ test.describe('GB28181 cameras under folders', () => {
     await expect(page.getByTestId('square-channel')).toHaveCount(20);
   });
 
-  test('the timeline page of a camera under two folders has its name and the device recordings', async ({ page }) => {
+  test('the timeline page of a camera under two folders has its name and the device recordings', async ({ page, admin }) => {
     const deep = catalog.cameras[5];
     await openAs(page, admin, `/video/backchannel/${DEV}/${deep}`);
     await expect(page.getByRole('heading', { name: new RegExp(cameraName(6)) })).toBeVisible(SLOW);

@@ -7,8 +7,8 @@
  * plays the device's stream as sent: the test is skipped there. The GB settings changed here (media
  * IP, transport) are put back for the other files.
  */
-import { expect, test } from '@playwright/test';
-import { adminSession, todayYmd, type Session } from '../support/api';
+import { todayYmd } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { gbMediaOnThisMachine, type GbForDouble } from '../support/gb';
 import { openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
@@ -26,15 +26,13 @@ const SLOW = { timeout: 60_000 };
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
 test.describe('a GB device recording in H.265, in a browser without H.265', () => {
-  let admin: Session;
   let dev: GbDevice;
   let answers: Answering;
   let history: HistoryServing;
   let recordInfo: ReturnType<typeof answerRecordInfo>;
   let gb: GbForDouble | undefined;
 
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     gb = await gbMediaOnThisMachine(request, admin);
     dev = await GbDevice.start({ deviceId: DEV, password: gb.DevicePassword, serverPort: gb.ListenPort });
     answers = answerQueries(dev, {
@@ -58,7 +56,7 @@ test.describe('a GB device recording in H.265, in a browser without H.265', () =
     await gb?.restore(request);
   });
 
-  test('plays through the H.264 leg and says why', async ({ page }, info) => {
+  test('plays through the H.264 leg and says why', async ({ page, admin }, info) => {
     await openAs(page, admin, `/video/backchannel/${DEV}/${CH}/${todayYmd()}?source=Device`);
     const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
     test.skip(hevc, 'this browser decodes H.265: the device recording plays as sent');

@@ -8,8 +8,8 @@
  * download cancelled in the console is stopped at the device (BYE). The GB
  * settings changed here (media IP, transport) are put back for the other files.
  */
-import { expect, test } from '@playwright/test';
-import { adminSession, v1, type Session } from '../support/api';
+import { v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { gbMediaOnThisMachine, type GbForDouble } from '../support/gb';
 import { currentTime, expectAdvancing, openAs } from '../support/page';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
@@ -36,7 +36,6 @@ const PTZ_STOP = 'A50F0100000000B5';
 const PTZ_ZOOM_IN = 'A50F011000008045';
 
 test.describe('GB28181 device', () => {
-  let admin: Session;
   let dev: GbDevice;
   let answers: Answering;
   let media: MediaAnswering;
@@ -46,8 +45,7 @@ test.describe('GB28181 device', () => {
   let keepalive: NodeJS.Timeout | undefined;
   let gb: GbForDouble | undefined;
 
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     gb = await gbMediaOnThisMachine(request, admin);
     dev = await GbDevice.start({ deviceId: DEV, password: gb.DevicePassword, serverPort: gb.ListenPort });
     answers = answerQueries(dev, {
@@ -84,7 +82,7 @@ test.describe('GB28181 device', () => {
     await gb?.restore(request);
   });
 
-  test('registers and appears online with its catalog in the device list and the video tree', async ({ page, request }) => {
+  test('registers and appears online with its catalog in the device list and the video tree', async ({ page, request, admin }) => {
     // The catalog and the device information were asked after the registration.
     await expect
       .poll(async () => {
@@ -119,7 +117,7 @@ test.describe('GB28181 device', () => {
     await expect(tree.locator('.ant-tree-treenode', { hasText: CHANNEL_NAME })).toBeVisible(SLOW);
   });
 
-  test('the channel plays live in the console player and the PTZ pad sends the PTZCmd of the standard', async ({ page }) => {
+  test('the channel plays live in the console player and the PTZ pad sends the PTZCmd of the standard', async ({ page, admin }) => {
     await openAs(page, admin, `/video/player/${DEV}/${CH}/0`);
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
@@ -150,7 +148,7 @@ test.describe('GB28181 device', () => {
     await expect(ptz.getByTestId('ptz-error')).toHaveCount(0);
   });
 
-  test('an alarm sent by the device appears in /alarm/list', async ({ page }) => {
+  test('an alarm sent by the device appears in /alarm/list', async ({ page, admin }) => {
     await openAs(page, admin, '/alarm/list');
     await expect(page.getByText('实时推送')).toBeVisible(SLOW);
     const body =
@@ -166,7 +164,7 @@ test.describe('GB28181 device', () => {
     await expect(row).toContainText('2026-05-06 08:09:10');
   });
 
-  test('its recordings: the day from the device on the timeline, played from the middle at 4x, a range downloaded (in English, beside the calendar)', async ({ page }) => {
+  test('its recordings: the day from the device on the timeline, played from the middle at 4x, a range downloaded (in English, beside the calendar)', async ({ page, admin }) => {
     await page.addInitScript(() => localStorage.setItem('language', 'en-US'));
     const now = new Date();
     const day = `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
@@ -210,7 +208,7 @@ test.describe('GB28181 device', () => {
     expect(history.sessions.some((s) => s.session === 'Download')).toBe(true);
   });
 
-  test('a range download from the device cancelled in the console: the device gets BYE, the server says it was cancelled', async ({ page, request }) => {
+  test('a range download from the device cancelled in the console: the device gets BYE, the server says it was cancelled', async ({ page, request, admin }) => {
     const now = new Date();
     const day = `${now.getFullYear()}${String(now.getMonth() + 1).padStart(2, '0')}${String(now.getDate()).padStart(2, '0')}`;
     await openAs(page, admin, `/video/backchannel/${DEV}/${CH}/${day}?source=Device`);

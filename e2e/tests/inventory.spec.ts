@@ -4,8 +4,9 @@
  * admin session comes from a helper that works either way. Sessions are put straight into
  * localStorage (the login page has its own tests); each test has its own browser context.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { adminSession, md5, tryLogin, v1 } from '../support/api';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { md5, tryLogin, v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { button, openAs, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -27,8 +28,7 @@ test.describe.configure({ mode: 'serial' });
 test.describe('inventory', () => {
   const deviceName = `E2E gate ${RUN}`;
 
-  test('an RTSP device added through the form shows in the device list and the video tree', async ({ page, request }) => {
-    const admin = await adminSession(request);
+  test('an RTSP device added through the form shows in the device list and the video tree', async ({ page, admin }) => {
     await openAs(page, admin, '/device/form/0');
 
     await expect(page.getByLabel('设备名称')).toBeVisible(FIRST_LOAD);
@@ -55,10 +55,9 @@ test.describe('inventory', () => {
     await expect(tree.locator('.ant-tree-treenode', { hasText: deviceName })).toHaveCount(2);
   });
 
-  test('a group with a channel, given to a role, is all a user of that role sees in the group tab', async ({ page, request, browser }) => {
+  test('a group with a channel, given to a role, is all a user of that role sees in the group tab', async ({ page, request, browser, admin }) => {
     // Two browser contexts and two first loads of the console: more than the default budget on a busy 2-core runner.
     test.slow();
-    const admin = await adminSession(request);
     const api = call(request, admin.Token);
     const label = `E2E site ${RUN}`;
     const role = `e2e-inv-${RUN}`;
@@ -116,8 +115,7 @@ test.describe('inventory', () => {
     await context.close();
   });
 
-  test('the breadcrumb follows two sub-channel levels and cuts back', async ({ page, request }) => {
-    const admin = await adminSession(request);
+  test('the breadcrumb follows two sub-channel levels and cuts back', async ({ page, request, admin }) => {
     const api = call(request, admin.Token);
     const name = `E2E NVR ${RUN}`;
     // An ID of its own: a generated one (a small number) can equal a channel ID, which the server

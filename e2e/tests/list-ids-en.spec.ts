@@ -3,9 +3,10 @@
  * width: its share of the table (nine columns, the English headers wider than the Chinese) broke a
  * channel's 20 digits in two. Layout needs a browser, hence e2e.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { STORAGE_KEYS } from '../../packages/shared/src/constants';
-import { adminSession, v1, type Session } from '../support/api';
+import { v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 // IDs of this run: 20 digits, a device (type 132, NVR) and one of its cameras (type 131).
@@ -24,29 +25,27 @@ const lineCount = (page: Page, text: string) =>
   }, text);
 
 test.describe('GB IDs in the English lists at 1440 px', () => {
-  let admin: Session;
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     const headers = { token: admin.Token };
     await v1(await request.post('/api/v1/adddevice', { headers, data: { DeviceID: GB_ID, DeviceName: 'E2E wide NVR', DeviceType: 'GB28181' } }));
     await v1(await request.post('/api/v1/addchannel', { headers, data: { ParentDeviceID: GB_ID, ChannelID: CHANNEL_ID, Name: 'E2E wide camera' } }));
   });
-  test.afterAll(async ({ request }) => {
-    if (admin) await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: GB_ID } });
+  test.afterAll(async ({ request, admin }) => {
+    await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: GB_ID } });
   });
   test.beforeEach(async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.addInitScript(([key]) => localStorage.setItem(key, 'en-US'), [STORAGE_KEYS.language]);
   });
 
-  test('channel list: the channel ID on one line', async ({ page }) => {
+  test('channel list: the channel ID on one line', async ({ page, admin }) => {
     await openAs(page, admin, `/device/channel/${GB_ID}?deviceName=${encodeURIComponent('E2E wide NVR')}&deviceType=GB28181`);
     await expect(page.locator('tr.ant-table-row', { hasText: CHANNEL_ID })).toHaveCount(1, { timeout: 30_000 });
     await expect(page.locator('thead')).toContainText('Channel');
     expect(await lineCount(page, CHANNEL_ID)).toBe(1);
   });
 
-  test('device list: the device ID on one line', async ({ page }) => {
+  test('device list: the device ID on one line', async ({ page, admin }) => {
     await openAs(page, admin, '/device/list');
     await expect(page.locator('tr.ant-table-row', { hasText: GB_ID })).toHaveCount(1, { timeout: 30_000 });
     expect(await lineCount(page, GB_ID)).toBe(1);

@@ -10,8 +10,9 @@
  * recording plan's week is a list of days whose hours are tapped (the desktop grid's 14 px cells
  * scrolled sideways and a drag scrolled the page).
  */
-import { expect, test, type Page } from '@playwright/test';
-import { adminSession, v1, type Session } from '../support/api';
+import type { Page } from '@playwright/test';
+import { v1 } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const FIRST_LOAD = { timeout: 30_000 };
@@ -40,18 +41,15 @@ const lineCount = (page: Page, selector: string, text: string) =>
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 test.describe('list pages on a phone-wide window', () => {
-  let admin: Session;
   let groupId = 0;
   let camera = '';
 
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
+  test.beforeAll(async ({ request, admin }) => {
     await v1(await request.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceID: GB_ID, DeviceName: 'E2E phone GB', DeviceType: 'GB28181' } }));
     camera = (await v1<{ DeviceID: string }>(await request.post('/api/v1/adddevice', { headers: { token: admin.Token }, data: { DeviceName: 'E2E phone long URL', DeviceType: 'RTSP', RtspUrl: LONG_URL } }))).DeviceID;
     groupId = (await v1<{ ID: number }>(await request.post('/api/v1/addlabel', { headers: { token: admin.Token }, data: { name: GROUP, parentid: 0 } }))).ID;
   });
-  test.afterAll(async ({ request }) => {
-    if (!admin) return;
+  test.afterAll(async ({ request, admin }) => {
     await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: GB_ID } });
     if (camera) await request.get('/api/v1/deldevice', { headers: { token: admin.Token }, params: { device: camera } });
     if (groupId) await request.post('/api/v1/deletelabel', { headers: { token: admin.Token }, data: { id: groupId } });
@@ -61,7 +59,7 @@ test.describe('list pages on a phone-wide window', () => {
     await page.setViewportSize({ width: 390, height: 844 });
   });
 
-  test('device list: a GB ID on one line, the table scrolls in its card, the row’s actions at hand', async ({ page }) => {
+  test('device list: a GB ID on one line, the table scrolls in its card, the row’s actions at hand', async ({ page, admin }) => {
     await openAs(page, admin, '/device/list');
     await page.getByPlaceholder('搜索名称 / ID / IP').fill(GB_ID);
     const row = page.locator('tr.ant-table-row', { hasText: GB_ID });
@@ -79,7 +77,7 @@ test.describe('list pages on a phone-wide window', () => {
     }
   });
 
-  test('channel list: a long camera address is cut at 200 px instead of widening the table by its whole length', async ({ page }) => {
+  test('channel list: a long camera address is cut at 200 px instead of widening the table by its whole length', async ({ page, admin }) => {
     await openAs(page, admin, `/device/channel/${camera}`);
     const cell = page.locator('tr.ant-table-row td', { hasText: LONG_URL });
     await expect(cell).toHaveCount(1, FIRST_LOAD);
@@ -88,7 +86,7 @@ test.describe('list pages on a phone-wide window', () => {
     expect(await pageOverflow(page)).toBe(0);
   });
 
-  test('roles: the page does not scroll sideways, names and dates stay on one line', async ({ page }) => {
+  test('roles: the page does not scroll sideways, names and dates stay on one line', async ({ page, admin }) => {
     await openAs(page, admin, '/user/role');
     await expect(page.locator('tr.ant-table-row').first()).toBeVisible(FIRST_LOAD);
     // The roles table had no scroll width: a long description pushed the whole page sideways.
@@ -96,7 +94,7 @@ test.describe('list pages on a phone-wide window', () => {
     expect(await lineCount(page, 'thead th', '创建时间')).toBe(1);
   });
 
-  test('groups: both member tabs and the add button stay in reach', async ({ page }) => {
+  test('groups: both member tabs and the add button stay in reach', async ({ page, admin }) => {
     await openAs(page, admin, '/device/group');
     await page.locator('.ant-tree').getByText(GROUP).click(FIRST_LOAD);
     // The devices tab had gone into antd's "…" overflow menu, which caught the click.
@@ -114,15 +112,11 @@ test.describe('list pages on a phone-wide window', () => {
 const toolbarBox = async (page: Page) => (await page.getByTestId('list-toolbar').boundingBox())!;
 
 test.describe('list toolbars on a phone-wide window', () => {
-  let admin: Session;
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
-  });
   test.beforeEach(async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
   });
 
-  test('device list: search, filter, more and add in one row; the table starts in the top third', async ({ page }) => {
+  test('device list: search, filter, more and add in one row; the table starts in the top third', async ({ page, admin }) => {
     await openAs(page, admin, '/device/list');
     const search = page.getByPlaceholder('搜索名称 / ID / IP');
     await expect(search).toBeVisible(FIRST_LOAD);
@@ -155,7 +149,7 @@ test.describe('list toolbars on a phone-wide window', () => {
     await expect(page).toHaveURL(/\/device\/form\/0$/);
   });
 
-  test('alarm list: the filters fold into the toolbar, the table is no longer pushed below the middle', async ({ page }) => {
+  test('alarm list: the filters fold into the toolbar, the table is no longer pushed below the middle', async ({ page, admin }) => {
     await openAs(page, admin, '/alarm/list');
     await expect(page.getByRole('button', { name: '筛选', exact: true })).toBeVisible(FIRST_LOAD);
     // The four filters took their own card above the table (its header at y ≈ 390).
@@ -176,18 +170,13 @@ test.describe('list toolbars on a phone-wide window', () => {
 
 test.describe('the recording plan’s week on a phone', () => {
   test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
-  let admin: Session;
   const PLAN = `E2E phone plan ${Date.now().toString(36)}`;
-  test.beforeAll(async ({ request }) => {
-    admin = await adminSession(request);
-  });
-  test.afterAll(async ({ request }) => {
-    if (!admin) return;
+  test.afterAll(async ({ request, admin }) => {
     const list = (await v1<{ Plans: { ID: number }[] }>(await request.get('/api/v1/recordplanlist', { headers: { token: admin.Token }, params: { q: PLAN } }))).Plans;
     for (const p of list) await request.post('/api/v1/delrecordplan', { headers: { token: admin.Token }, data: { id: p.ID } });
   });
 
-  test('hours are tapped on and off, a day copied to the week, and the plan saves that schedule', async ({ page }) => {
+  test('hours are tapped on and off, a day copied to the week, and the plan saves that schedule', async ({ page, admin }) => {
     await openAs(page, admin, '/config/program/form');
     await page.getByLabel('计划名称').fill(PLAN, FIRST_LOAD);
     // Monday is open: its hours are buttons a finger can hit (the grid's cells were 14 × 22 px).

@@ -3,14 +3,12 @@
  * name column was 72 px wide, made for 星期三; "Wednesday" ran under the cells and showed as
  * "Wednesda". Layout needs a browser, hence e2e.
  */
-import { expect, test } from '@playwright/test';
 import { STORAGE_KEYS } from '../../packages/shared/src/constants';
 import { WEEKDAYS } from '../../packages/shared/src/schedule';
-import { adminSession } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { openAs } from '../support/page';
 
-test('the English day names fit before their cells', async ({ page, request }) => {
-  const admin = await adminSession(request);
+test('the English day names fit before their cells', async ({ page, admin }) => {
   await page.addInitScript(([key]) => localStorage.setItem(key, 'en-US'), [STORAGE_KEYS.language]);
   await openAs(page, admin, '/config/program/form');
   await expect(page.getByTestId('schedule-row-Wednesday')).toContainText('Wednesday', { timeout: 30_000 });

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/fixtures';
 
 test('the login page renders', async ({ page, request }) => {
   // The platform's title, as the login page shows it.

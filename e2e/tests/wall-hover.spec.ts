@@ -6,14 +6,13 @@
  * sidebar moves the pointer itself, which hides the case). No stream is needed: the toolbar shows
  * whatever the player's state.
  */
-import { expect, test } from '@playwright/test';
-import { addRtspDevice, adminSession } from '../support/api';
+import { addRtspDevice } from '../support/api';
+import { expect, test } from '../support/fixtures';
 import { openAs } from '../support/page';
 
 const NAME = `E2E wall hover ${Date.now().toString(36)}`;
 
-test('a dropped cell’s toolbar shows as soon as the pointer moves over it', async ({ page, request }) => {
-  const admin = await adminSession(request);
+test('a dropped cell’s toolbar shows as soon as the pointer moves over it', async ({ page, request, admin }) => {
   // Nothing answers there: the cell shows its player without a picture.
   const dev = await addRtspDevice(request, admin.Token, NAME, 'rtsp://127.0.0.1:9/none');
   try {
