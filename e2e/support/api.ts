@@ -87,6 +87,31 @@ export function todayYmd(d = new Date()): string {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
 }
 
+/** A range of querydaily's list: local YYYYMMDDHHmmss bounds, seconds, and 1 while its last segment is written. */
+export interface DailyRange {
+  startAt: string;
+  endAt: string;
+  duration: number;
+  recording: number;
+}
+
+/** Today's recorded ranges of a device's channel 1 (querydaily, which answers without the envelope). */
+export async function dailyRanges(api: APIRequestContext, token: string, device: string): Promise<DailyRange[]> {
+  const r = await api.get('/api/v1/record/querydaily', { headers: { token }, params: { id: `${device}:1`, period: todayYmd() } });
+  expect(r.ok(), `querydaily answered ${r.status()}`).toBeTruthy();
+  return ((await r.json()) as { list: DailyRange[] }).list;
+}
+
+/**
+ * Waits until the longest of today's ranges spans `seconds`: the recorder moves a range's end every
+ * 2 s while it writes, so this is the recording's own length, not a guess of the wall time it takes.
+ */
+export async function waitForRecorded(api: APIRequestContext, token: string, device: string, seconds: number): Promise<void> {
+  await expect
+    .poll(async () => Math.max(0, ...(await dailyRanges(api, token, device)).map((x) => x.duration)), { message: `${seconds} s recorded`, timeout: seconds * 1000 + 30_000 })
+    .toBeGreaterThanOrEqual(seconds);
+}
+
 /** Waits (up to 30 s) until querydaily lists a recorded range of a device's channel 1 today. */
 export async function waitForRecording(api: APIRequestContext, token: string, device: string): Promise<void> {
   await expect

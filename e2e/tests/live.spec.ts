@@ -6,7 +6,7 @@
  */
 import { v1 } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
-import { currentTime, expectAdvancing, frameVariety, openAs, zh } from '../support/page';
+import { expectAdvancing, frameVariety, openAs, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
 
@@ -86,15 +86,8 @@ test.describe('live video', () => {
 
     const videos = wall.locator('video');
     await expect(videos).toHaveCount(4);
-    const starts = await Promise.all([0, 1, 2, 3].map(async (i) => {
-      await expect.poll(() => currentTime(videos.nth(i)), { message: `cell ${i + 1} starts`, timeout: 30_000 }).toBeGreaterThan(0);
-      return currentTime(videos.nth(i));
-    }));
-    await page.waitForTimeout(2500);
-    for (let i = 0; i < 4; i++) {
-      const now = await currentTime(videos.nth(i));
-      expect(now - starts[i]!, `cell ${i + 1} advances`).toBeGreaterThan(1);
-    }
+    // Each cell's clock moves by more than a second within 2.5 s once it started.
+    await Promise.all([0, 1, 2, 3].map((i) => expectAdvancing(videos.nth(i), `cell ${i + 1}`, 2500)));
     // Four sockets: one per cell.
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('multi_screen_layout') ?? '{}'));
     expect(stored.cells.slice(0, 4).every((c: { device?: string } | null) => c?.device === cam.dev)).toBe(true);

@@ -5,7 +5,7 @@
  * the video clock advances, and the player says the server transcodes (浏览器不支持 H.265，服务器转码为
  * H.264 回放); at 16x it says only keyframes are shown and plays to the end. A browser that decodes H.265 plays the recording as stored: the test is skipped there.
  */
-import { todayYmd, waitForRecording } from '../support/api';
+import { todayYmd, waitForRecorded, waitForRecording } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
 
@@ -24,7 +24,7 @@ test.describe('an H.265 recording in a browser without H.265', () => {
     const start = await api.get('/api/v1/realtimerecord/start', { headers, params: { device: cam.dev, channel: '1' } });
     expect(start.ok(), await start.text()).toBe(true);
     await waitForRecording(api, admin.Token, cam.dev);
-    await new Promise((r) => setTimeout(r, 10_000));
+    await waitForRecorded(api, admin.Token, cam.dev, 10);
     await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: cam.dev, channel: '1' } });
   });
 
