@@ -5,10 +5,12 @@
  * The server's playback runs its timeline on across the new init ({type:'init', continues}); the
  * player appends it to the same SourceBuffer (changeType for the new avc1 level): the picture turns
  * 640 wide, the clock runs on past the change, and no second MediaSource is made (counted by a
- * wrapper around window.MediaSource installed before the page's scripts).
+ * wrapper around window.MediaSource installed before the page's scripts). Where changeType throws
+ * (made to here), the fallback: one fresh MediaSource at the change, the clock running on from there.
  */
-import { todayYmd, waitForRecording } from '../support/api';
+import { todayYmd, waitForRecording, type Session } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
+import type { Page } from '@playwright/test';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -39,8 +41,9 @@ test.describe('a recording across a change of picture size', () => {
     await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: cam.dev, channel: '1' } });
   });
 
-  test('plays through the change on one MediaSource, the clock running on', async ({ page, admin }, info) => {
-    await page.addInitScript(() => {
+  /** Counts MediaSources and changeType calls (`refuse`: changeType throws, as a browser without it may). */
+  const countMse = (page: Page, refuse = false) =>
+    page.addInitScript((refuseChangeType) => {
       const counts = { sources: 0, changeTypes: [] as string[] };
       window.__mse = counts;
       const Original = window.MediaSource;
@@ -53,9 +56,13 @@ test.describe('a recording across a change of picture size', () => {
       const changeType = SourceBuffer.prototype.changeType;
       SourceBuffer.prototype.changeType = function (this: SourceBuffer, type: string) {
         counts.changeTypes.push(type);
+        if (refuseChangeType) throw new DOMException('refused by the test', 'NotSupportedError');
         return changeType.call(this, type);
       };
-    });
+    }, refuse);
+
+  /** Plays the day from its start until the picture is 640 wide and the clock ran 2 s past that. */
+  async function playThroughChange(page: Page, admin: Session) {
     await openAs(page, admin, `/video/backchannel/${cam.dev}/1/${today}`);
     await expect(page.getByTestId('timeline').getByTestId('timeline-range').first()).toBeVisible(SLOW);
     await page.getByTestId('play-toggle').click();
@@ -72,10 +79,24 @@ test.describe('a recording across a change of picture size', () => {
       .poll(() => video.evaluate((v: HTMLVideoElement) => v.currentTime), { message: 'the clock runs on after the change', timeout: 15_000 })
       .toBeGreaterThan(atChange + 2);
     await expect(player).toHaveAttribute('data-phase', 'playing');
+    return { before, after: await mse(), atChange };
+  }
+
+  test('plays through the change on one MediaSource, the clock running on', async ({ page, admin }, info) => {
+    await countMse(page);
+    const { before, after } = await playThroughChange(page, admin);
     await page.screenshot({ path: info.outputPath('after-size-change.png') });
-    const after = await mse();
     info.annotations.push({ type: 'mse', description: JSON.stringify({ before, after }) });
     expect(after.sources, 'no MediaSource made after the first').toBe(before.sources);
     expect(after.sources).toBe(1);
+  });
+
+  test('a browser that refuses changeType gets a fresh MediaSource at the change and plays on', async ({ page, admin }) => {
+    await countMse(page, true);
+    const { after, atChange } = await playThroughChange(page, admin);
+    expect(after.changeTypes.length, 'changeType was asked').toBeGreaterThan(0);
+    expect(after.sources).toBe(2);
+    // The fresh MediaSource plays on at the same media time (the server's timeline continues), not from 0.
+    expect(atChange).toBeGreaterThan(3);
   });
 });
