@@ -39,6 +39,8 @@ import { settleDisabledChannels } from './services/inventory/channel-enable.js';
 import { listCheckTargets, StreamChecker } from './services/inventory/stream-checker.js';
 import { probeStream } from './access/stream-probe.js';
 import { setRtmpsTrust } from './access/rtmp/tls-connect.js';
+import { setRtspsTrust } from './access/tls/rtsps-trust.js';
+import { channelTlsPins } from './services/inventory/tls-pins.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
 import { GbLists } from './services/gb-lists/index.js';
@@ -178,6 +180,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   logRefEarly.log = app.log;
   // Before any push or check dials out; a bad RTMPS_CA_FILE stops the server here, saying why.
   setRtmpsTrust({ caFile: settings.rtmpsCaFile, insecure: settings.rtmpsInsecure }, app.log);
+  // rtsps:// cameras: RTSPS_CA_FILE's and the system's authorities, else the channel's pin (tls_pin).
+  setRtspsTrust({ caFile: settings.rtspsCaFile }, channelTlsPins(db.kysely), app.log);
   for (const err of poolErrors.splice(0)) app.log.warn({ err }, 'database connection lost');
   // A source's own words (the user reads the catalogue's reason instead: stream-reasons.ts).
   streams.hubs.onFailure = (hub, reason, why) => app.log.info({ stream: hub.key, reason, why: why?.key }, 'stream: the source failed; retrying');

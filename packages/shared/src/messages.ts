@@ -447,6 +447,11 @@ export const REASONS = {
   },
   tlsCertWrongHost: { 'zh-CN': '服务器的 TLS 证书不属于 {host}（证书上的名称：{names}）', 'en-US': "the server's TLS certificate is not for {host} (it names {names})" },
   tlsCertRejected: { 'zh-CN': '服务器的 TLS 证书未通过校验（{code}）', 'en-US': "the server's TLS certificate failed verification ({code})" },
+  // An rtsps:// camera's certificate is pinned at first use (access/tls/rtsps-trust.ts); another one later is refused.
+  tlsCertChanged: {
+    'zh-CN': '摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员修改该通道的视频流地址以清除记录',
+    'en-US': "the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 {presented}, pinned {pinned}): refused; if it was replaced on purpose, an administrator changes the channel's stream address to clear the pin",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

@@ -33,6 +33,11 @@ const schema = z.object({
   rtmpsCaFile: z.string().min(1).optional(),
   /** rtmps:// certificates not checked (RTMPS_INSECURE=1): the last way out, logged (access/rtmp/tls-connect.ts). */
   rtmpsInsecure: z.union([z.boolean(), z.enum(['0', '1']).transform((v) => v === '1')], { message: 'RTMPS_INSECURE must be 0 or 1' }),
+  /**
+   * Certificates trusted for rtsps:// cameras besides the system's (RTSPS_CA_FILE, PEM): a site's
+   * private CA. A camera's certificate no authority vouches for is pinned at first use instead.
+   */
+  rtspsCaFile: z.string().min(1).optional(),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -51,6 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     cdnHevc: env.CDN_HEVC || 'hvc1',
     rtmpsCaFile: env.RTMPS_CA_FILE || undefined,
     rtmpsInsecure: env.RTMPS_INSECURE || '0',
+    rtspsCaFile: env.RTSPS_CA_FILE || undefined,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

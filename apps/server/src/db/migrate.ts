@@ -5,6 +5,7 @@ import { m0002_inventory } from './migrations/0002_inventory.js';
 import { m0003_recording } from './migrations/0003_recording.js';
 import { m0004_gb } from './migrations/0004_gb.js';
 import { m0005_status_reason_codes } from './migrations/0005_status_reason_codes.js';
+import { m0006_channel_tls_pin } from './migrations/0006_channel_tls_pin.js';
 
 /** Migrations in order; each is a function of the engine so column types can differ where needed. */
 const migrations: Record<string, (engine: Engine) => Migration> = {
@@ -13,6 +14,7 @@ const migrations: Record<string, (engine: Engine) => Migration> = {
   '0003_recording': m0003_recording,
   '0004_gb': m0004_gb,
   '0005_status_reason_codes': m0005_status_reason_codes,
+  '0006_channel_tls_pin': m0006_channel_tls_pin,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrator works below the typed schema

@@ -138,6 +138,8 @@ export interface ChannelsTable {
   status_reason: Generated<string>;
   /** The key's {vars} as JSON, '' when none. */
   status_reason_vars: Generated<string>;
+  /** An rtsps:// camera's certificate pinned at first use (SHA-256, 'AB:CD:…'), '' when none (access/tls/rtsps-trust.ts). */
+  tls_pin: Generated<string>;
   checked_at: Generated<string>;
   updated_at: Generated<string>;
   longitude: number | null;

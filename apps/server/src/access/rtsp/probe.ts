@@ -1,10 +1,12 @@
 /**
  * Is this RTSP (or RTSPS: the same inside TLS) stream there? Connects, sends OPTIONS then DESCRIBE (answering one 401 challenge per
- * request with Digest or Basic) and reads the codecs from the SDP. Every failure comes back as a
+ * request with Digest or Basic) and reads the codecs from the SDP. An rtsps:// camera's certificate
+ * goes through the pull's policy (access/tls/rtsps-trust.ts: trusted by authority, or pinned for the
+ * channel at first use) before any request: a changed one is offline with tlsCertChanged. Every failure comes back as a
  * result with a reason; the function does not throw, and it closes its socket before returning.
  */
 import net from 'node:net';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import {
   authorization,
   bodyText,
@@ -22,6 +24,7 @@ import {
   type RtspResponse,
 } from '@opencvr/rtsp';
 import type { Reason } from '@opencvr/shared';
+import { checkPeer, connectRtsps, pinFirstUse, type RtspsPeer } from '../tls/rtsps-trust.js';
 
 export interface ProbeOptions {
   username?: string;
@@ -35,6 +38,8 @@ export interface ProbeOptions {
    * the caller may count it out of its concurrency bound, as it holds no connection and little work.
    */
   onWait?: () => void;
+  /** rtsps://: the channel (its id) the camera's certificate is pinned for; none: nothing is pinned. */
+  pinFor?: number;
 }
 
 export interface ProbeResult {
@@ -68,6 +73,8 @@ class ProbeFailure extends Error {
   constructor(
     readonly miss: ProbeMiss,
     readonly status = 0,
+    /** A camera that answered without a status (its certificate refused): it is there. */
+    readonly answered?: boolean,
   ) {
     super(miss.reason);
   }
@@ -127,13 +134,14 @@ export function splitCredentials(raw: string): { url: URL; username?: string; pa
 export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = opts.timeoutMs ?? 3000;
   const started = performance.now();
-  const fail = ({ reason, why }: ProbeMiss, status = 0): ProbeResult => ({
+  const fail = ({ reason, why }: ProbeMiss, status = 0, answered?: boolean): ProbeResult => ({
     ok: false,
     status,
     reason,
     why,
     codecs: [],
     latencyMs: Math.round(performance.now() - started),
+    ...(answered === undefined ? {} : { answered }),
   });
 
   let target: ReturnType<typeof splitCredentials>;
@@ -152,7 +160,7 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port ? Number(url.port) : secure ? 322 : 554;
 
-  const session = new Session(host, port, secure, timeoutMs, opts.signal);
+  const session = new Session(host, port, secure ? { pinFor: opts.pinFor } : undefined, timeoutMs, opts.signal);
   try {
     await session.connected;
     let cseq = 0;
@@ -189,9 +197,12 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
     if (type && !/application\/sdp/i.test(type)) return fail({ reason: `unexpected Content-Type ${type}`, why: { key: 'statusNotSdp', vars: { type } } }, 200);
     const codecs = sdpCodecs(parseSdp(bodyText(describe)));
     if (!codecs.length) return fail({ reason: 'no media in the SDP', why: { key: 'statusNoMedia' } }, 200);
+    // The camera answered as a camera: a certificate taken at first use is pinned now.
+    const refused = session.peer && (await pinFirstUse(session.peer));
+    if (refused) return fail(refused, 0, true);
     return { ok: true, status: 200, reason: 'OK', codecs, latencyMs };
   } catch (err) {
-    if (err instanceof ProbeFailure) return fail(err.miss, err.status);
+    if (err instanceof ProbeFailure) return fail(err.miss, err.status, err.answered);
     // The error's own words are the log's (the checker logs every change with them).
     return fail({ reason: `unexpected error: ${(err as Error).message}`, why: { key: 'statusCheckFailed' } });
   } finally {
@@ -203,6 +214,8 @@ export async function probeRtsp(rawUrl: string, opts: ProbeOptions = {}): Promis
 class Session {
   readonly connected: Promise<void>;
   private socket: net.Socket;
+  /** rtsps://: how the camera's certificate was taken. */
+  peer?: RtspsPeer;
   private parser = new RtspParser({ maxBodyBytes: 256 * 1024 });
   private waiting: { cseq: number; resolve: (r: RtspResponse) => void; reject: (e: ProbeFailure) => void } | undefined;
   private failure: ProbeFailure | undefined;
@@ -212,16 +225,24 @@ class Session {
   constructor(
     host: string,
     port: number,
-    /** RTSPS: RTSP inside TLS, the certificate not checked (as ffmpeg, which plays it; cameras sign their own). */
-    secure: boolean,
+    /** RTSPS: RTSP inside TLS, the certificate checked as the pull checks it (rtsps-trust.ts). */
+    secure: { pinFor?: number } | undefined,
     timeoutMs: number,
     private readonly signal?: AbortSignal,
   ) {
-    this.socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false }) : net.connect({ host, port });
+    this.socket = secure ? connectRtsps(host, port) : net.connect({ host, port });
     this.socket.setNoDelay(true);
     this.timer = setTimeout(() => this.fail(new ProbeFailure(timeoutMiss(timeoutMs))), timeoutMs);
     this.connected = new Promise<void>((resolve, reject) => {
-      this.socket.once(secure ? 'secureConnect' : 'connect', resolve);
+      if (!secure) this.socket.once('connect', resolve);
+      else
+        this.socket.once('secureConnect', () => {
+          checkPeer(this.socket as tls.TLSSocket, secure.pinFor).then((peer) => {
+            if ('refused' in peer) return this.fail(new ProbeFailure(peer.refused, 0, true));
+            this.peer = peer;
+            resolve();
+          }, reject);
+        });
       this.socket.once('error', (err) => reject(new ProbeFailure(socketMiss(err))));
       this.connectReject = reject;
     });

@@ -1,5 +1,7 @@
 /**
- * Pulls a camera's stream over RTSP (TCP interleaved, or RTP over UDP when asked: client_port pairs
+ * Pulls a camera's stream over RTSP or RTSPS (RTSP inside TLS: interleaved only, the camera's
+ * certificate trusted by authority or pinned at first use, access/tls/rtsps-trust.ts, before any
+ * request carries credentials) (TCP interleaved, or RTP over UDP when asked: client_port pairs
  * from the port allocator, packets from the camera's address only, reordered by the rtp package's
  * ReorderBuffer; a camera that answers 461 Unsupported Transport is asked again for TCP) into a hub: DESCRIBE (answering a Digest or
  * Basic challenge), SETUP of each audio/video track, PLAY, then RTP → access units through the rtp
@@ -8,6 +10,7 @@
  * its words and as a catalogue reason (source-failure.ts).
  */
 import net from 'node:net';
+import type tls from 'node:tls';
 import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
 import { h264NalType, h265NalType, videoTrackFromParameterSets } from '@opencvr/codec';
 import {
@@ -28,6 +31,7 @@ import {
 import { newRtpView, parseRtp, readRtp, ReorderBuffer, sdpTracks, type MediaTrack, type RtpPacket } from '@opencvr/rtp';
 import type { Depacketiser } from '@opencvr/rtp';
 import type { Reason } from '@opencvr/shared';
+import { checkPeer, connectRtsps, pinFirstUse, type RtspsPeer } from '../../access/tls/rtsps-trust.js';
 import type { MediaSource, SourceSink } from '../hub.js';
 import { socketFailure, SourceFailure, whyOf } from './source-failure.js';
 import { allocateUdpPair, DEFAULT_UDP_PORTS, type UdpPair, type UdpPortRange } from './udp-ports.js';
@@ -45,6 +49,8 @@ export interface RtspSourceOptions {
   udpPorts?: UdpPortRange;
   /** Take the camera's audio (default true; the channel's EnableAudio): without it, no audio track is set up. */
   audio?: boolean;
+  /** The channel (its id) an rtsps:// camera's certificate is pinned for; none: nothing is pinned. */
+  pinFor?: number;
 }
 
 interface Setup {
@@ -118,7 +124,12 @@ export class RtspSource implements MediaSource {
     this.transport = opts.transport ?? 'tcp';
     this.udpPorts = opts.udpPorts ?? DEFAULT_UDP_PORTS;
     this.audio = opts.audio ?? true;
+    this.pinFor = opts.pinFor;
   }
+
+  private readonly pinFor?: number;
+  /** rtsps://: how the camera's certificate was taken (a first use is pinned once DESCRIBE is answered). */
+  private peer?: RtspsPeer;
 
   private readonly audio: boolean;
 
@@ -159,9 +170,15 @@ export class RtspSource implements MediaSource {
 
   private async run() {
     const u = new URL(this.url);
-    if (u.protocol !== 'rtsp:') throw new SourceFailure(`${u.protocol} is not supported (rtsp:// only)`, { key: 'statusNotRtspUrl', vars: { protocol: u.protocol } });
-    await this.connect(u.hostname, Number(u.port || 554));
+    const secure = u.protocol === 'rtsps:';
+    if (!secure && u.protocol !== 'rtsp:') throw new SourceFailure(`${u.protocol} is not supported (rtsp:// and rtsps:// only)`, { key: 'statusNotRtspUrl', vars: { protocol: u.protocol } });
+    // No RTP over UDP beside TLS: it would travel unencrypted (SRTP is another protocol).
+    if (secure) this.transport = 'tcp';
+    await this.connect(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port || (secure ? 322 : 554)), secure);
     const described = await this.call('DESCRIBE', this.url, [['Accept', 'application/sdp']]);
+    // The camera answered as a camera: a certificate taken at first use is pinned now.
+    const refused = this.peer && (await pinFirstUse(this.peer));
+    if (refused) throw new SourceFailure(refused.reason, refused.why);
     const base = getHeader(described, 'Content-Base') ?? getHeader(described, 'Content-Location') ?? this.url;
     const sdp = parseSdp(bodyText(described));
     const all = sdpTracks(sdp);
@@ -243,29 +260,41 @@ export class RtspSource implements MediaSource {
     this.announce();
   }
 
-  private connect(host: string, port: number) {
+  private connect(host: string, port: number, secure: boolean) {
     return new Promise<void>((resolve, reject) => {
-      const socket = net.connect({
-        host,
-        port,
-        onread: {
-          buffer: READ_BUFFER,
-          callback: (n: number) => {
-            this.onData(READ_BYTES, n);
-            return true; // keep reading
-          },
+      const onread = {
+        buffer: READ_BUFFER,
+        callback: (n: number) => {
+          this.onData(READ_BYTES, n);
+          return true; // keep reading
         },
-      });
+      };
+      const socket = secure ? connectRtsps(host, port, onread) : net.connect({ host, port, onread });
       this.socket = socket;
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
         socket.destroy();
         reject(new SourceFailure(`connect timeout after ${this.timeoutMs} ms`, { key: 'streamConnectTimeout', vars: { ms: this.timeoutMs } }));
       }, this.timeoutMs);
-      socket.once('connect', () => {
-        clearTimeout(timer);
-        resolve();
-      });
+      if (!secure) {
+        socket.once('connect', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      } else {
+        // The handshake is inside the connect time; the certificate decides before any request.
+        socket.once('secureConnect', () => {
+          clearTimeout(timer);
+          checkPeer(socket as tls.TLSSocket, this.pinFor).then((peer) => {
+            if ('refused' in peer) {
+              reject(new SourceFailure(peer.refused.reason, peer.refused.why));
+              return;
+            }
+            this.peer = peer;
+            resolve();
+          }, reject);
+        });
+      }
       socket.on('error', (err: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         const { words, why } = socketFailure(err);

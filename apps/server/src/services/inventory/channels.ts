@@ -311,6 +311,8 @@ export class ChannelService {
     for (const [k, col] of flags) if (input[k] !== undefined) set[col] = input[k] ? 1 : 0;
     if (input.RtspUrl !== undefined && input.IP === undefined) set.ip = hostOf(input.RtspUrl);
     if (input.RtspUrl !== undefined && input.Port === undefined) set.port = portOf(input.RtspUrl);
+    // A new address may be another camera: its rtsps:// certificate is pinned afresh at first use (access/tls/rtsps-trust.ts).
+    if (input.RtspUrl !== undefined && input.RtspUrl !== c.rtsp_url) set.tls_pin = '';
     await this.db.updateTable('channels').set(set).where('id', '=', c.id).execute();
     return (await this.find(deviceId, channelId))!;
   }

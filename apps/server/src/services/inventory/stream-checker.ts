@@ -325,7 +325,8 @@ export class StreamChecker {
       const r =
         stream === 'live'
           ? LIVE
-          : await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal, onWait });
+          : // pinFor: an rtsps:// camera's certificate is pinned for this channel (access/tls/rtsps-trust.ts).
+            await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal, onWait, pinFor: pk });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
       const now = this.targets.get(pk);
