@@ -4,7 +4,7 @@ import { PULLED_TYPES, type DeviceType } from '@opencvr/shared';
 export const GB_ID = /^\d{20}$/;
 
 /**
- * A stream address the platform can pull: rtsp:// natively, rtsps/rtmp(s)/http(s) through ffmpeg (the
+ * A stream address the platform can pull: rtsp(s):// and rtmp(s):// natively, http(s) through ffmpeg (the
  * server accepts the same: routes/api/inventory-schemas.ts streamUrl, media/ingest/pull-url.ts).
  */
 export function isStreamUrl(s: string): boolean {
