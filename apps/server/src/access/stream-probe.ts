@@ -6,7 +6,7 @@
  * - rtmp(s)://: handshake, connect, createStream, play, and the first audio/video (rtmp/probe.ts);
  * - http(s)://: the answer's first bytes: FLV, a playlist with a variant and segments, ...
  *   (http-stream-probe.ts);
- * - rtsps://: the RTSP probe over TLS (OPTIONS/DESCRIBE: a wrong path gets its 404).
+ * - rtsps:// is RTSP: the RTSP probe over TLS (OPTIONS/DESCRIBE: a wrong path gets its 404).
  */
 import { BAD_URL, probeRtsp, type ProbeMiss, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
 import { probeHttpStream } from './http-stream-probe.js';
@@ -15,8 +15,8 @@ import { pullUrl, PullUrlError, pullSchemeOf } from '../media/ingest/pull-url.js
 
 export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
   const scheme = pullSchemeOf(rawUrl);
-  // RTSPS is RTSP in TLS: the same OPTIONS/DESCRIBE (a wrong path gets its 404), though ffmpeg plays it.
-  if (!scheme || scheme === 'rtsps') return probeRtsp(rawUrl, opts);
+  // rtsp:// and rtsps:// (RTSP in TLS: the same OPTIONS/DESCRIBE), and anything else, which it refuses.
+  if (!scheme) return probeRtsp(rawUrl, opts);
   const started = performance.now();
   const result = (ok: boolean, { reason, why }: { reason: string; why?: ProbeMiss['why'] }, status = 0, answered?: boolean): ProbeResult => ({
     ok,

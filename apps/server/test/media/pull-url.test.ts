@@ -8,9 +8,10 @@ import { pullArgs, pullInputScript } from '../../src/media/ffmpeg/args.js';
 import { PULL_PROTOCOLS, pullSchemeOf, pullUrl, PullUrlError } from '../../src/media/ingest/pull-url.js';
 
 describe('pullUrl', () => {
-  it('takes rtmp(s), http(s) and rtsps, not rtsp (the native client’s) or anything else', () => {
-    expect(['rtmp://h/a', 'RTMPS://h/a', 'http://h/x.flv', 'https://h/x.m3u8', 'rtsps://h/s'].map(pullSchemeOf)).toEqual(['rtmp', 'rtmps', 'http', 'https', 'rtsps']);
-    expect(['rtsp://h/s', 'file:///etc/passwd', 'concat:a|b', '-i', 'udp://h:1'].map(pullSchemeOf)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  it('takes rtmp(s) and http(s), not rtsp(s) (the native client’s) or anything else', () => {
+    expect(['rtmp://h/a', 'RTMPS://h/a', 'http://h/x.flv', 'https://h/x.m3u8'].map(pullSchemeOf)).toEqual(['rtmp', 'rtmps', 'http', 'https']);
+    // rtsp:// and rtsps:// are the native RTSP client's (TLS included), never ffmpeg's.
+    expect(['rtsp://h/s', 'rtsps://h/s', 'file:///etc/passwd', 'concat:a|b', '-i', 'udp://h:1'].map(pullSchemeOf)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('puts the channel’s credentials in the URL unless it has its own, and redacts them from texts', () => {
@@ -59,8 +60,8 @@ describe('pullArgs', () => {
   });
 
   it('audio encoded to AAC; no audio at all', () => {
-    expect(pullArgs({ protocols: PULL_PROTOCOLS.rtsps, audio: 'aac' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,rtsp,rtsps,tcp,tls -i pipe:0 ' +
+    expect(pullArgs({ protocols: PULL_PROTOCOLS.rtmps, audio: 'aac' }).join(' ')).toBe(
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,rtmps,tcp,tls -i pipe:0 ' +
         '-map 0:v:0? -map 0:a:0? -c:v copy -c:a aac -b:a 64k -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
     expect(pullArgs({ protocols: PULL_PROTOCOLS.https, audio: 'none' }).join(' ')).toBe(
@@ -71,10 +72,9 @@ describe('pullArgs', () => {
 });
 
 describe('pullInputScript', () => {
-  it('one file, its address quoted, with the options of its opening: rw_timeout, or RTSPS over TCP with the RTSP timeout', () => {
+  it('one file, its address quoted, with the options of its opening: rw_timeout', () => {
     const u = pullUrl('rtmp://10.0.0.5/live/cam1', { username: 'admin', password: 'p@ss' });
     expect(pullInputScript({ url: u.url })).toBe("ffconcat version 1.0\nfile 'rtmp://admin:p@ss@10.0.0.5/live/cam1'\noption fflags +nobuffer\noption rw_timeout 10000000\n");
-    expect(pullInputScript({ url: 'rtsps://h/s', rtspOverTcp: true })).toBe("ffconcat version 1.0\nfile 'rtsps://h/s'\noption fflags +nobuffer\noption timeout 10000000\noption rtsp_transport tcp\n");
   });
 
   it('an HLS retry starts its live playlist at the first segment not played yet (live_start_index)', () => {

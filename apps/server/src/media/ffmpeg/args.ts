@@ -100,8 +100,6 @@ export function pullArgs(o: PullOptions): string[] {
 export interface PullInput {
   /** The source address, checked by pullUrl() (media/ingest/pull-url.ts): credentials in, no control characters. */
   url: string;
-  /** RTSPS: RTP interleaved on the TLS connection (and the RTSP demuxer's own I/O timeout). */
-  rtspOverTcp?: boolean;
   /** HLS: the segment to start a live playlist at (negative: from its end), so a retry plays no segment twice (ingest/hls-played.ts). */
   hlsLiveStartIndex?: number;
 }
@@ -109,13 +107,11 @@ export interface PullInput {
 /**
  * What a pull's ffmpeg reads on stdin (pullArgs): an ffconcat script of one file, the address quoted
  * (a quote inside it closed, escaped and reopened, as av_get_token reads it), with the options its
- * opening takes. `rw_timeout` ends a run whose server went silent; RTSP is a demuxer, not a protocol:
- * it takes no rw_timeout (ffmpeg refuses to start) but its own timeout.
+ * opening takes. `rw_timeout` ends a run whose server went silent.
  */
 export function pullInputScript(o: PullInput): string {
   const lines = ['ffconcat version 1.0', `file '${o.url.replaceAll("'", "'\\''")}'`, 'option fflags +nobuffer'];
-  if (o.rtspOverTcp) lines.push('option timeout 10000000', 'option rtsp_transport tcp');
-  else lines.push('option rw_timeout 10000000');
+  lines.push('option rw_timeout 10000000');
   if (o.hlsLiveStartIndex !== undefined) lines.push(`option live_start_index ${Math.trunc(o.hlsLiveStartIndex)}`);
   return lines.join('\n') + '\n';
 }

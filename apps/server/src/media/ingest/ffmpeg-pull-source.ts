@@ -1,5 +1,6 @@
 /**
- * Pulls a stream the native RTSP client does not speak (RTMP, HTTP-FLV, HLS, RTSPS) through ffmpeg
+ * Pulls a stream no native client of ours takes (HTTP-FLV, HLS; RTMP whose audio the native RTMP
+ * client cannot carry: rtmp-source.ts) through ffmpeg
  * into a hub: ffmpeg copies it (no video transcoding) into fragmented MP4 on stdout, one fragment per
  * picture (ffmpeg/args.ts pullArgs), and the fmp4 package's stream reader turns that back into
  * tracks and access units with their own times. Every output of the hub then works as for a camera.
@@ -132,7 +133,7 @@ export class FfmpegPullSource implements MediaSource {
       bin: this.opts.ffmpeg,
       // The address (with the credentials) goes on stdin, not the command line (pullArgs says why).
       args: pullArgs({ protocols: PULL_PROTOCOLS[url.scheme], audio: this.audioMode }),
-      stdin: pullInputScript({ url: url.url, rtspOverTcp: url.scheme === 'rtsps', hlsLiveStartIndex }),
+      stdin: pullInputScript({ url: url.url, hlsLiveStartIndex }),
       stderrTail: 4000,
       onStart: () => this.stats.runs++,
       onStdout: (chunk) => {

@@ -1,7 +1,8 @@
 /**
- * The addresses the ffmpeg pull source takes (everything a channel may hold but rtsp://, which the
- * native RTSP client pulls): RTMP(S), HTTP(S) (HTTP-FLV, HLS .m3u8, any stream ffmpeg can demux) and
- * RTSPS. Only these schemes with a host get to ffmpeg, as one argument it parses as a URL: no file
+ * The addresses the ffmpeg pull source takes (everything a channel may hold but rtsp(s)://, which the
+ * native RTSP client pulls, TLS included): HTTP(S) (HTTP-FLV, HLS .m3u8, any stream ffmpeg can demux)
+ * and RTMP(S) (native too, rtmp-source.ts, which hands audio it cannot carry to ffmpeg). Only these
+ * schemes with a host get to ffmpeg, as one argument it parses as a URL: no file
  * path, no `-option`, no `concat:`/`subfile,`/`pipe:` pseudo-protocol; the protocols ffmpeg may open
  * on its behalf (an HLS playlist's segments, a redirect) are limited to the same family by
  * PULL_PROTOCOLS (`-protocol_whitelist`).
@@ -11,9 +12,9 @@
  * reasons shown to users go through redact().
  */
 
-export type PullScheme = 'rtmp' | 'rtmps' | 'http' | 'https' | 'rtsps';
+export type PullScheme = 'rtmp' | 'rtmps' | 'http' | 'https';
 
-export const PULL_SCHEMES: readonly PullScheme[] = ['rtmp', 'rtmps', 'http', 'https', 'rtsps'];
+export const PULL_SCHEMES: readonly PullScheme[] = ['rtmp', 'rtmps', 'http', 'https'];
 
 /** The protocols ffmpeg may use for each scheme, nested opens included. */
 export const PULL_PROTOCOLS: Record<PullScheme, string> = {
@@ -22,7 +23,6 @@ export const PULL_PROTOCOLS: Record<PullScheme, string> = {
   // crypto: AES-128 HLS segments; http and https both: playlists and redirects mix them.
   http: 'http,https,tcp,tls,crypto',
   https: 'http,https,tcp,tls,crypto',
-  rtsps: 'rtsp,rtsps,tcp,tls',
 };
 
 export interface PullUrl {
@@ -42,7 +42,7 @@ export class PullUrlError extends Error {
   }
 }
 
-/** The scheme of a URL the pull source takes, or undefined (rtsp://, other schemes, not a URL). */
+/** The scheme of a URL the pull source takes, or undefined (rtsp(s)://, other schemes, not a URL). */
 export function pullSchemeOf(raw: string): PullScheme | undefined {
   const m = /^([a-z]+):\/\//i.exec(raw.trim());
   const s = m?.[1].toLowerCase();
@@ -90,7 +90,7 @@ export function pullUrl(raw: string, creds: { username?: string; password?: stri
     throw new PullUrlError('the stream address is not a URL');
   }
   const scheme = PULL_SCHEMES.find((s) => `${s}:` === u.protocol);
-  if (!scheme) throw new PullUrlError(`${u.protocol}// is not pulled through ffmpeg (rtmp, rtmps, http, https, rtsps are)`);
+  if (!scheme) throw new PullUrlError(`${u.protocol}// is not pulled through ffmpeg (rtmp, rtmps, http, https are)`);
   if (!u.hostname || u.hostname.startsWith('-')) throw new PullUrlError('the stream address has no host');
   const secrets = [u.username, u.password].filter(Boolean).map(safeDecode);
   if (!u.username && creds.username) {

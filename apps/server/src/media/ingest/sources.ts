@@ -18,8 +18,8 @@ export const pulledSourceFactory: SourceFactory = (device, channel) => {
   const password = channel.password || device.device_password;
   const scheme = pullSchemeOf(channel.rtsp_url);
   if (scheme === 'rtmp' || scheme === 'rtmps') return new RtmpPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
-  if (scheme && scheme !== 'rtsps') return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
-  if (scheme !== 'rtsps' && !channel.rtsp_url.startsWith('rtsp://')) return undefined;
+  if (scheme) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
+  if (!/^rtsps?:\/\//i.test(channel.rtsp_url)) return undefined;
   return new RtspSource(channel.rtsp_url, {
     username,
     password,

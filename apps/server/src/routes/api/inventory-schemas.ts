@@ -21,8 +21,8 @@ export const streamUrl = z
   .max(1024)
   .refine((s) => {
     try {
-      // rtsp:// for the native RTSP client; the rest as the ffmpeg pull source takes them (no file:, no pseudo-protocols).
-      if (/^rtsp:\/\//i.test(s)) return !!new URL(s).hostname;
+      // rtsp(s):// for the native RTSP client; the rest as the pull sources take them (no file:, no pseudo-protocols).
+      if (/^rtsps?:\/\//i.test(s)) return !!new URL(s).hostname;
       pullUrl(s);
       return true;
     } catch {
