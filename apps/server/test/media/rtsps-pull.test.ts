@@ -6,7 +6,8 @@
  * (ffprobed) without any ffmpeg process; another certificate later is refused with tlsCertChanged
  * before a single byte of RTSP (so no credentials) goes inside TLS, by the pull and the stream
  * checker's probe alike; changing the channel's address clears the pin. A certificate from a CA in
- * RTSPS_CA_FILE is taken without pinning.
+ * RTSPS_CA_FILE is taken without pinning. A wrong password is the camera's refusal (no password in
+ * the log's words); a port without TLS is a socket error, nothing pinned.
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -122,13 +123,31 @@ describe('rtsps:// pulled natively, a self-signed camera pinned at first use', (
     expect(await probeStream(url, { username: USER, password: PASS, pinFor: pk, timeoutMs: 3000 })).toMatchObject({ ok: true, codecs: expect.arrayContaining(['H264']) });
   }, 60_000);
 
-  it('a wrong password over TLS is refused by the camera (Digest), in the catalogue words', async () => {
+  it('a wrong password over TLS is refused by the camera (Digest), in the catalogue words, no password logged', async () => {
+    const logged: string[] = [];
+    const log = api.t.ctx.streams.hubs.onFailure;
+    api.t.ctx.streams.hubs.onFailure = (h, words, why) => {
+      logged.push(words);
+      log?.(h, words, why);
+    };
     const url = await rtspsCamera(certs.selfSigned);
     const { hub } = await openChannel(api, url, 'wrong-pass');
     await until(() => hub.why?.key === 'streamUnauthorized', 20_000, { what: 'the refused login' });
     expect(hub.state).not.toBe('live');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.join('\n')).not.toMatch(/wrong-pass|viewer/);
     const probed = await probeStream(url, { username: USER, password: 'wrong-pass', timeoutMs: 3000 });
     expect(probed).toMatchObject({ ok: false, status: 401, why: { key: 'statusUnauthorized' } });
+  }, 60_000);
+
+  it('an rtsps:// address at a port that speaks no TLS fails with the socket error and retries, nothing pinned', async () => {
+    const { hub, pk } = await openChannel(api, `rtsps://127.0.0.1:${cam.port}${new URL(cam.url).pathname}`);
+    await until(() => hub.why?.key === 'streamSocketError', 20_000, { what: 'the TLS failure' });
+    expect(hub.why?.vars?.code).toMatch(/^ERR_SSL_|^ECONNRESET/);
+    expect(hub.state).not.toBe('live');
+    expect(await pinOf(api, pk)).toBe('');
+    const probed = await probeStream(`rtsps://127.0.0.1:${cam.port}/cam`, { username: USER, password: PASS, pinFor: pk, timeoutMs: 3000 });
+    expect(probed).toMatchObject({ ok: false, why: { key: 'statusSocketError' } });
   }, 60_000);
 
   it('another certificate later is refused with its reason before any request; the probe agrees; a new address is pinned afresh', async () => {
