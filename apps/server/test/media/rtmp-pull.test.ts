@@ -263,4 +263,33 @@ describe('rtmp:// channels through the native RTMP client', () => {
     );
     expect(failed).toEqual({ words: 'no media for 2 s', key: 'streamNoMedia' });
   }, 30_000);
+
+  it('a publisher restarting behind the server (times back to 0 on the same play) and a 32-bit wrap: every unit comes, each track’s times only go forward', async () => {
+    const tags = fixtureTags();
+    const media = tags.filter((t) => t.type !== 18);
+    // The clip, the clip again from 0 (a restarted publisher: sequence headers and times anew), then near 2^32 and wrapping.
+    const wrapAt = 0xffffffff - 500;
+    const stream = [...tags, ...media, ...media.map((t) => ({ ...t, timestamp: (wrapAt + t.timestamp) >>> 0 }))];
+    const server = await double({ app: 'live', published: ['cam'], stream });
+    const source = new RtmpPullSource(server.url('live/cam'));
+    stops.push(async () => source.stop());
+    const units: { track: number; time: number }[] = [];
+    const expected = media.filter((t) => t.data[1] === 1).length * 3;
+    await new Promise<void>((resolve, reject) => {
+      source.start({
+        tracks: () => undefined,
+        unit: (track, u) => {
+          units.push({ track, time: u.kind === 'video' ? u.dts : u.pts });
+          if (units.length === expected) resolve();
+        },
+        failed: (words) => reject(new Error(words)),
+      });
+    });
+    for (const track of [0, 1]) {
+      const times = units.filter((u) => u.track === track).map((u) => u.time);
+      expect(times.length).toBeGreaterThan(20);
+      expect(times.slice(1).every((t, i) => t > times[i])).toBe(true);
+    }
+    expect(source.stats.malformed).toBe(0);
+  }, 30_000);
 });
