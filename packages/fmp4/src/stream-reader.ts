@@ -8,7 +8,17 @@
  * Pure and incremental: push() takes bytes in any chunking and returns what became whole. Bad input
  * throws BoxError (the caller drops the stream); it never grows without bound (maxBoxBytes).
  */
-import { aacTrack, g711Track, videoTrackFromParameterSets, type AccessUnit, type Track } from '@opencvr/codec';
+import {
+  aacTrack,
+  CodecError,
+  g711Track,
+  parseAvcC,
+  parseHvcC,
+  videoTrackFromParameterSets,
+  type AccessUnit,
+  type DecoderConfig,
+  type Track,
+} from '@opencvr/codec';
 import { boxHeader, BoxError, childBox, childBoxes, decoderSpecificInfo, readFragmentSamples, readInit, type BoxRef, type InitInfo } from './reader.js';
 
 /** One track of the stream as the hub knows it, with its id and timescale in the MP4. */
@@ -213,47 +223,25 @@ function findIn(b: Uint8Array, from: BoxRef, path: string[]): BoxRef | undefined
 }
 
 function avcTrack(b: Uint8Array, avcC: BoxRef, trackId: number, timescale: number): StreamTrack | undefined {
-  let p = avcC.start + 8;
-  const lengthSize = (b[p + 4] & 3) + 1;
-  const sets: Uint8Array[][] = [[], []];
-  p += 5;
-  for (const list of sets) {
-    if (p >= avcC.end) throw new BoxError('avcC runs past its box');
-    const n = list === sets[0] ? b[p++] & 0x1f : b[p++];
-    for (let i = 0; i < n; i++) {
-      const len = u16(b, p);
-      if (p + 2 + len > avcC.end) throw new BoxError('avcC runs past its box');
-      list.push(b.subarray(p + 2, p + 2 + len));
-      p += 2 + len;
-    }
-  }
-  const [[sps], [pps]] = sets;
+  const c = configRecord(() => parseAvcC(b.subarray(avcC.start + 8, avcC.end)));
+  const [[sps], [pps]] = [c.sps, c.pps];
   if (!sps || !pps) return undefined;
-  return { trackId, timescale, track: videoTrackFromParameterSets('h264', { sps, pps }), lengthSize };
+  return { trackId, timescale, track: videoTrackFromParameterSets('h264', { sps, pps }), lengthSize: c.lengthSize };
 }
 
 function hevcTrack(b: Uint8Array, hvcC: BoxRef, trackId: number, timescale: number): StreamTrack | undefined {
-  let p = hvcC.start + 8;
-  if (p + 23 > hvcC.end) throw new BoxError('hvcC too short');
-  const lengthSize = (b[p + 21] & 3) + 1;
-  const arrays = b[p + 22];
-  p += 23;
-  const found: { vps?: Uint8Array; sps?: Uint8Array; pps?: Uint8Array } = {};
-  for (let i = 0; i < arrays; i++) {
-    if (p + 3 > hvcC.end) throw new BoxError('hvcC runs past its box');
-    const type = b[p] & 0x3f;
-    const n = u16(b, p + 1);
-    p += 3;
-    for (let j = 0; j < n; j++) {
-      const len = u16(b, p);
-      if (p + 2 + len > hvcC.end) throw new BoxError('hvcC runs past its box');
-      const nal = b.subarray(p + 2, p + 2 + len);
-      if (type === 32) found.vps ??= nal;
-      else if (type === 33) found.sps ??= nal;
-      else if (type === 34) found.pps ??= nal;
-      p += 2 + len;
-    }
+  const c = configRecord(() => parseHvcC(b.subarray(hvcC.start + 8, hvcC.end)));
+  const [[vps], [sps], [pps]] = [c.vps, c.sps, c.pps];
+  if (!vps || !sps || !pps) return undefined;
+  return { trackId, timescale, track: videoTrackFromParameterSets('h265', { vps, sps, pps }), lengthSize: c.lengthSize };
+}
+
+/** A decoder configuration record (the codec package reads it): one cut short is a broken stream, as any box past its end. */
+function configRecord(read: () => DecoderConfig): DecoderConfig {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof CodecError && err.code === 'truncated') throw new BoxError(err.message);
+    throw err;
   }
-  if (!found.vps || !found.sps || !found.pps) return undefined;
-  return { trackId, timescale, track: videoTrackFromParameterSets('h265', { vps: found.vps, sps: found.sps, pps: found.pps }), lengthSize };
 }
