@@ -19,7 +19,9 @@ import { Fmp4StreamReader } from '@opencvr/fmp4';
 import type { StreamHub } from '../../src/media/hub.js';
 import { RtmpPullSource } from '../../src/media/ingest/rtmp-source.js';
 import { useAdminApp } from '../api/admin-app.js';
+import { setRtmpsTrust } from '../../src/access/rtmp/tls-connect.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
+import { makeTestCerts } from '../fixtures/tls-certs.js';
 import { collectWs, until } from '../helpers/index.js';
 
 const api = useAdminApp({ listen: true });
@@ -291,5 +293,26 @@ describe('rtmp:// channels through the native RTMP client', () => {
       expect(times.slice(1).every((t, i) => t > times[i])).toBe(true);
     }
     expect(source.stats.malformed).toBe(0);
+  }, 30_000);
+
+  it('rtmps:// plays from a server whose certificate is trusted (RTMPS_CA_FILE); a self-signed one is refused with its reason', async () => {
+    const certs = makeTestCerts();
+    stops.push(async () => {
+      setRtmpsTrust({});
+      certs.remove();
+    });
+    setRtmpsTrust({ caFile: certs.caFile });
+    const run = (url: string) => {
+      const source = new RtmpPullSource(url);
+      stops.push(async () => source.stop());
+      return new Promise<string>((resolve) =>
+        source.start({ tracks: (t) => resolve(t.map((x) => x.codec).join('+')), unit: () => undefined, failed: (words, why) => resolve(`failed: ${why?.key}`) }),
+      );
+    };
+    const trusted = await double({ app: 'live', published: ['cam'], tls: certs.leaf, stream: fixtureTags() });
+    expect(await run(trusted.url('live/cam'))).toBe('h264+aac');
+    const selfSigned = await double({ app: 'live', published: ['cam'], tls: certs.selfSigned, stream: fixtureTags() });
+    expect(await run(selfSigned.url('live/cam'))).toBe('failed: tlsCertSelfSigned');
+    expect(selfSigned.plays).toEqual([]);
   }, 30_000);
 });
