@@ -23,6 +23,52 @@ describe('live-edge chase', () => {
     expect(liveEdge({ ranges: [[0, 10]], currentTime: 5, playbackRate: 1.1 })).toEqual({ seek: 9.7, rate: 1 });
   });
 
+  it('keeps catching up until the lag is back near the target, not just under the threshold', () => {
+    // 0.7 s behind while already at the catch-up rate: still too far, keep going (no flapping).
+    expect(liveEdge({ ranges: [[0, 10]], currentTime: 9.3, playbackRate: EDGE_DEFAULTS.fastRate })).toEqual({});
+    // The same lag at normal speed is inside the band: no change either.
+    expect(liveEdge({ ranges: [[0, 10]], currentTime: 9.3, playbackRate: 1 })).toEqual({});
+    // Below the low mark (0.4 s): normal speed.
+    expect(liveEdge({ ranges: [[0, 10]], currentTime: 9.65, playbackRate: EDGE_DEFAULTS.fastRate })).toEqual({ rate: 1 });
+  });
+
+  /**
+   * A camera whose frames arrive `pace` times as fast as their timestamps say, a fragment per frame,
+   * the rule run after each append as the player does: lag, rate changes and jumps over `hours`.
+   */
+  function chase(pace: number, hours: number) {
+    const frame = 0.04;
+    let end = 0.3;
+    let t = 0;
+    let rate = 1;
+    let rateChanges = 0;
+    let seeks = 0;
+    let maxLag = 0;
+    for (let wall = 0; wall < hours * 3600; wall += frame / pace) {
+      end += frame;
+      const act = liveEdge({ ranges: [[Math.max(0, end - 40), end]], currentTime: t, playbackRate: rate });
+      if (act.seek !== undefined) {
+        t = act.seek;
+        seeks++;
+      }
+      if (act.rate !== undefined) {
+        rate = act.rate;
+        rateChanges++;
+      }
+      t = Math.min(end, t + (frame / pace) * rate);
+      maxLag = Math.max(maxLag, end - t);
+    }
+    return { lag: end - t, maxLag, rateChanges, seeks };
+  }
+
+  it('an hour of a camera 0.5 % fast: no drift, no jump, and the rate changes rarely', () => {
+    const r = chase(1.005, 1);
+    expect(r.seeks).toBe(0);
+    expect(r.maxLag).toBeLessThanOrEqual(EDGE_DEFAULTS.rateLag + 0.05);
+    // 18 s of surplus an hour, caught up at +10 %: a few dozen catch-ups, not one change per frame.
+    expect(r.rateChanges).toBeLessThan(200);
+  });
+
   it('starts at the first fragment when the playhead is before the buffer (decode times do not start at 0)', () => {
     expect(liveEdge({ ranges: [[1000, 1001]], currentTime: 0, playbackRate: 1 })).toEqual({ seek: 1000.7 });
     expect(liveEdge({ ranges: [[1000, 1000.4]], currentTime: 0, playbackRate: 1 }).seek).toBeCloseTo(1000.1);

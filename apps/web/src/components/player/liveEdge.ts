@@ -10,6 +10,13 @@ export interface EdgeOptions {
   target: number;
   /** Lag above which the player plays slightly faster to catch up without a jump. */
   rateLag: number;
+  /**
+   * Lag at or below which the catch-up rate goes back to 1. Below `rateLag` so the two marks make a
+   * band: with one threshold a camera whose clock runs a little fast (every real one is off by some
+   * 0.1 %) sat on it and the rate flipped at nearly every fragment (8800 changes an hour at +0.5 %,
+   * bench/live/drift.ts); with the band it catches up in a few seconds now and then.
+   */
+  rateLow: number;
   /** The catch-up rate. */
   fastRate: number;
   /** Seconds of media kept behind the playhead. */
@@ -18,7 +25,7 @@ export interface EdgeOptions {
   trimSlack: number;
 }
 
-export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, fastRate: 1.1, keep: 30, trimSlack: 10 };
+export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, rateLow: 0.4, fastRate: 1.1, keep: 30, trimSlack: 10 };
 
 export interface EdgeInput {
   /** TimeRanges as [start, end] pairs, in order. */
@@ -61,7 +68,8 @@ export function liveEdge(input: EdgeInput, o: EdgeOptions = EDGE_DEFAULTS): Edge
   }
 
   const lagAfter = end - playhead;
-  const wanted = lagAfter > o.rateLag ? o.fastRate : 1;
+  const catchingUp = playbackRate > 1 && out.seek === undefined;
+  const wanted = lagAfter > o.rateLag || (catchingUp && lagAfter > o.rateLow) ? o.fastRate : 1;
   if (wanted !== playbackRate) out.rate = wanted;
 
   if (playhead - first[0] > o.keep + o.trimSlack) {
