@@ -28,6 +28,16 @@ export const PACKAGE_SETS = {
   ],
 };
 
+/**
+ * Debian services that come with packages of the sets and are never used: the tests start their own
+ * PostgreSQL (scripts/pg.mjs) and nginx (test/fixtures/nginx-rtmp.ts) in temp folders on free ports.
+ * Installed by us, they are neither started (apt would start nginx on port 80 of every interface, and
+ * a start that fails, e.g. port 80 taken in some ways or no init system, fails the whole install) nor
+ * enabled at boot.
+ */
+const UNUSED_SERVICES = { 'nginx-light': 'nginx', postgresql: 'postgresql' };
+const POLICY_RC_D = '/usr/sbin/policy-rc.d';
+
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 export function log(msg) {
@@ -84,7 +94,24 @@ export function ensureDebian(pkgs) {
   log(`installing Debian packages: ${missing.join(' ')} (apt-get update first; this can take a few minutes)`);
   const t0 = Date.now();
   exec(['apt-get', 'update']);
-  exec(['apt-get', 'install', '-y', '--no-install-recommends', ...missing]);
+  const services = missing.map((p) => UNUSED_SERVICES[p]).filter(Boolean);
+  // policy-rc.d answering 101 is Debian's way to say "start no service" to invoke-rc.d and
+  // deb-systemd-invoke while packages install; a machine's own policy file is left as it is.
+  const ownPolicy = services.length > 0 && !fs.existsSync(POLICY_RC_D);
+  if (ownPolicy) exec(['sh', '-c', `printf '#!/bin/sh\\nexit 101\\n' > ${POLICY_RC_D} && chmod 755 ${POLICY_RC_D}`]);
+  try {
+    exec(['apt-get', 'install', '-y', '--no-install-recommends', ...missing]);
+  } finally {
+    if (ownPolicy) exec(['rm', '-f', POLICY_RC_D]);
+  }
+  for (const service of services) {
+    const off = fs.existsSync('/run/systemd/system') ? ['systemctl', 'disable', '--quiet', service] : ['update-rc.d', service, 'disable'];
+    try {
+      exec(off);
+    } catch (err) {
+      log(`could not disable the ${service} service at boot (${err.message}); the tests do not use it`);
+    }
+  }
   const still = missingDebian(missing);
   if (still.length) throw new Error(`apt-get did not install: ${still.join(' ')}`);
   log(`Debian packages installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
