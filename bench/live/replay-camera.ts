@@ -2,7 +2,11 @@
  * The live benchmark's cheap camera: an RTSP server that replays a pre-encoded H.264 clip as
  * pre-packetised RTP over TCP (interleaved), to every client from one clock.
  *
- *     node --import tsx bench/live/replay-camera.ts CLIP.h264 PORT [FPS]
+ *     node --import tsx bench/live/replay-camera.ts CLIP.h264 PORT [FPS] [PACE]
+ *
+ * PACE (default 1) skews the camera's clock: frames are sent PACE × FPS times a wall-clock second
+ * while their timestamps stay 1/FPS apart, as a real camera's crystal is never exact (1.005: frames
+ * arrive 0.5 % faster than their timestamps say; the live player's drift soak, drift.ts).
  *
  * Why not GStreamer (camera.py): its shared media still writes every RTP packet to every client
  * with a GLib source per client, about 1.2% of a core per stream here, so 256 streams (and the 256
@@ -28,12 +32,18 @@ import net from 'node:net';
 import { h264Payloads } from '@opencvr/rtp';
 import { base64, getHeader, RtspParser, serialize, type Header, type RtspMessage, type RtspRequest } from '@opencvr/rtsp';
 
-const [clipPath, portArg, fpsArg] = process.argv.slice(2);
+const [clipPath, portArg, fpsArg, paceArg] = process.argv.slice(2);
 if (!clipPath || !portArg) {
-  process.stderr.write('usage: replay-camera.ts CLIP.h264 PORT [FPS]\n');
+  process.stderr.write('usage: replay-camera.ts CLIP.h264 PORT [FPS] [PACE]\n');
   process.exit(2);
 }
 const FPS = Number(fpsArg ?? 25);
+/** Frames sent per wall-clock second / FPS (timestamps do not follow it). */
+const PACE = Number(paceArg ?? 1);
+if (!(PACE > 0.5 && PACE < 2)) {
+  process.stderr.write(`replay camera: PACE ${paceArg} is not between 0.5 and 2\n`);
+  process.exit(2);
+}
 const CLOCK = 90_000;
 const TICKS_PER_FRAME = Math.round(CLOCK / FPS);
 const MAX_PAYLOAD = 1400;
@@ -244,10 +254,10 @@ function tick() {
 const t0 = performance.now();
 let ticks = 0;
 function schedule() {
-  // Absolute deadlines: a late tick is followed by a quicker one, the rate stays FPS.
-  const delay = t0 + (ticks * 1000) / FPS - performance.now();
+  // Absolute deadlines: a late tick is followed by a quicker one, the rate stays FPS × PACE.
+  const delay = t0 + (ticks * 1000) / (FPS * PACE) - performance.now();
   setTimeout(() => {
-    while (performance.now() >= t0 + (ticks * 1000) / FPS) {
+    while (performance.now() >= t0 + (ticks * 1000) / (FPS * PACE)) {
       tick();
       ticks++;
     }

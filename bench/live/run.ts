@@ -68,6 +68,7 @@ import {
   trackChild,
   untrackChild,
 } from '../lib/server';
+import { isDriftFigure, measureDrift } from './drift';
 import { measureFirstFrame } from './first-frame';
 import { measureLatency } from './latency';
 import { measureViewers } from './viewers';
@@ -94,7 +95,11 @@ const VIEWER_WARMUP_S = Number(arg('viewer-warmup', '5'));
 const VIEWER_WINDOW_S = Number(arg('viewer-window', '20'));
 const RUNNING_SAMPLES = Number(arg('running-samples', '10'));
 const ONDEMAND_SAMPLES = Number(arg('ondemand-samples', '5'));
-/** --parts=hubs,startup,first-frame,latency,viewers (default all); a partial run merges into live.json. */
+/**
+ * --parts=hubs,startup,first-frame,latency,viewers (default all); a partial run merges into live.json.
+ * --parts=drift (drift.ts, the player's hour-long soak, --minutes=60 per camera clock) runs only when
+ * named; a run of all the other parts keeps its figures.
+ */
 const ALL_PARTS = ['hubs', 'startup', 'first-frame', 'latency', 'viewers'];
 const PARTS = arg('parts', ALL_PARTS.join(',')).split(',');
 /** --hub-cpu-prof=DIR: the hubs part's servers write a V8 CPU profile there when they stop (cpu-profile.mjs). */
@@ -1019,7 +1024,7 @@ async function main(): Promise<number> {
     failures.push(`start-up / viewers: ${(err as Error).message}`);
   }
 
-  for (const [part, measure] of [['first-frame', measureFirstFrame], ['latency', measureLatency], ['viewers', measureViewers]] as const) {
+  for (const [part, measure] of [['first-frame', measureFirstFrame], ['latency', measureLatency], ['viewers', measureViewers], ['drift', measureDrift]] as const) {
     if (!PARTS.includes(part)) continue;
     try {
       figures.push(...(await measure({ cameraUrl: cam.url, log, arg })));
@@ -1046,7 +1051,8 @@ async function main(): Promise<number> {
       const m = hubFigure.exec(f.name);
       return !!m && STREAMS.includes(Number(m[1]));
     };
-    writeFigures('live', ALL_PARTS.every((p) => PARTS.includes(p)) ? figures : mergeFigures('live', figures, stale));
+    const full = ALL_PARTS.every((p) => PARTS.includes(p));
+    writeFigures('live', mergeFigures('live', figures, full ? (f) => !isDriftFigure(f) : stale));
   }
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;
