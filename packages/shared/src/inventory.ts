@@ -104,6 +104,22 @@ export interface ChannelRow {
   SubChannelNum: number;
   /** The CDN push's state (EnableCdn on; administrators only): see cdn.ts. */
   CdnPush?: CdnPushStatus;
+  /** An rtsps:// channel's camera certificate (administrators only; ours, not EasyCVR's). */
+  TlsCert?: TlsCertStatus;
+}
+
+/**
+ * How an rtsps:// channel's camera certificate is trusted (the server's rtsps-trust.ts): `pinned`, its
+ * SHA-256 fingerprint kept at the first connection (Pin); `authority`, a CA vouches for it, nothing
+ * pinned; `none`, not connected yet (the first connection pins). Presented: the fingerprint of the
+ * certificate refused because it is not the pinned one (the channel offline with tlsCertChanged),
+ * which editchannel's TlsPin takes to trust it.
+ */
+export interface TlsCertStatus {
+  State: 'pinned' | 'authority' | 'none';
+  /** 'AB:CD:…' (SHA-256, 32 bytes), '' when none is pinned. */
+  Pin: string;
+  Presented?: string;
 }
 
 export type GroupNodeType = 'directory' | 'device' | 'deviceDirectory' | 'camera';

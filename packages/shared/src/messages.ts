@@ -149,6 +149,11 @@ export const REASONS = {
   hostOrIp: { 'zh-CN': '须为IP地址或主机名', 'en-US': 'must be an IP address or a host name' },
   hostOrIpv4: { 'zh-CN': '须为IPv4地址或主机名', 'en-US': 'must be an IPv4 address or a host name' },
   streamUrl: { 'zh-CN': '须为 rtsp(s)://、rtmp(s):// 或 http(s):// 地址', 'en-US': 'must be an rtsp(s)://, rtmp(s):// or http(s):// URL' },
+  tlsFingerprint: {
+    'zh-CN': '须为 SHA-256 证书指纹（64 位十六进制，可用冒号两两分隔），留空则清除记录',
+    'en-US': 'a SHA-256 certificate fingerprint (64 hex digits, colons between pairs allowed), or empty to clear the pin',
+  },
+  tlsPinNotRtsps: { 'zh-CN': '只有 rtsps:// 通道才记录证书指纹', 'en-US': 'only an rtsps:// channel has a pinned certificate' },
   idList: { 'zh-CN': '须为逗号分隔的编号，每个最长64位，只能包含字母、数字和 _ . -', 'en-US': 'IDs separated by commas, each up to 64 letters, digits and _ . -' },
   notJson: { 'zh-CN': '不是合法的JSON', 'en-US': 'not JSON' },
   channelRefList: { 'zh-CN': '须为“设备:通道”的列表', 'en-US': 'a list of device:channel' },
@@ -449,8 +454,8 @@ export const REASONS = {
   tlsCertRejected: { 'zh-CN': '服务器的 TLS 证书未通过校验（{code}）', 'en-US': "the server's TLS certificate failed verification ({code})" },
   // An rtsps:// camera's certificate is pinned at first use (access/tls/rtsps-trust.ts); another one later is refused.
   tlsCertChanged: {
-    'zh-CN': '摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员修改该通道的视频流地址以清除记录',
-    'en-US': "the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 {presented}, pinned {pinned}): refused; if it was replaced on purpose, an administrator changes the channel's stream address to clear the pin",
+    'zh-CN': '摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员在通道编辑页核对指纹后信任新证书',
+    'en-US': "the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 {presented}, pinned {pinned}): refused; if it was replaced on purpose, an administrator checks the fingerprint and trusts the new certificate on the channel's edit page",
   },
 } as const satisfies Record<string, Record<Lang, string>>;
 

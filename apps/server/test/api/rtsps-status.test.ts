@@ -50,7 +50,7 @@ describe('an rtsps:// channel checked, not played', () => {
     await until(async () => (await row('en-US')).Online === 0, 15_000, { what: 'the checker to find the certificate changed' });
     const presented = new crypto.X509Certificate(certs.leaf.cert).fingerprint256;
     expect((await row('en-US')).StatusReason).toBe(
-      `the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 ${presented}, pinned ${pinned}): refused; if it was replaced on purpose, an administrator changes the channel's stream address to clear the pin`,
+      `the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 ${presented}, pinned ${pinned}): refused; if it was replaced on purpose, an administrator checks the fingerprint and trusts the new certificate on the channel's edit page`,
     );
     expect((await row('zh-CN')).StatusReason).toContain(`摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 ${presented}，记录为 ${pinned}）`);
     expect(await pin()).toBe(pinned);

@@ -11,15 +11,18 @@ import { schemaReason } from '../../http/zod-reason.js';
 import { flag, text } from '../../http/schemas.js';
 import { scopeOf } from '../../services/inventory/scope.js';
 import type { ChannelQuery } from '../../services/inventory/channels.js';
-import { channelId, channelInput, deviceId, listWindow } from './inventory-schemas.js';
+import { channelId, channelInput, deviceId, listWindow, tlsPin } from './inventory-schemas.js';
 import { applyChannelEnable } from '../../services/inventory/channel-enable.js';
 import { withCdnPush } from '../../services/media/cdn-status.js';
 
 const tags = ['channels'];
 const admin = { access: 'admin' as const };
 
-/** The channel columns an ingest is opened with (sources.ts): a change restarts its running streams. */
-const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'enable', 'enable_audio'] as const;
+/**
+ * The channel columns an ingest is opened with (sources.ts): a change restarts its running streams.
+ * tls_pin: an rtsps:// camera's certificate is checked against it at every connection.
+ */
+const SOURCE_FIELDS = ['rtsp_url', 'username', 'password', 'transport', 'enable', 'enable_audio', 'tls_pin'] as const;
 
 const idsOf = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 /** One channel ID or a comma list of them; a bad one is a 400 naming the rule (a thrown ZodError in the handler was a 500). */
@@ -179,7 +182,8 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     '/api/v1/editchannel',
     {
       config: admin,
-      schema: { tags, body: channelInput.extend({ ParentDeviceID: deviceId.optional(), DeviceID: deviceId.optional(), ChannelID: channelId }) },
+      // TlsPin (ours): an administrator trusts an rtsps:// camera's new certificate (the channel form's "trust the new certificate").
+      schema: { tags, body: channelInput.extend({ ParentDeviceID: deviceId.optional(), DeviceID: deviceId.optional(), ChannelID: channelId, TlsPin: tlsPin.optional() }) },
     },
     async (req) => {
       const { ParentDeviceID, DeviceID, ChannelID, ...input } = req.body;
@@ -198,6 +202,8 @@ export async function channelRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       const stop = () =>
         before.enable && !after.enable ? ctx.streams.restartChannel(after.id, 'channel disabled', { key: 'streamChannelDisabled' }) : ctx.streams.restartChannel(after.id);
       if (SOURCE_FIELDS.some((f) => before[f] !== after[f]) && stop()) void ctx.recording.engine.kick();
+      // The checker re-probes edited addresses by itself; a new pin alone is no new address to it.
+      if (before.tls_pin !== after.tls_pin) ctx.streamChecker.checkNow(after.id);
       return v1('MSG_SC_SERVER_EDIT_CHANNEL_ACK', { ChannelID, DeviceID: device });
     },
   );

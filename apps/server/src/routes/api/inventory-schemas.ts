@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { schemaReason } from '../../http/zod-reason.js';
 import { flag, text } from '../../http/schemas.js';
 import { pullUrl } from '../../media/ingest/pull-url.js';
+import { FINGERPRINT_RE, normalFingerprint } from '../../access/tls/fingerprint.js';
 
 /** Device and channel IDs: GB 20-digit codes or the platform's numbers; no path or query characters. */
 export const deviceId = z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, schemaReason('allowedChars', { chars: '_ . -' }));
@@ -29,6 +30,13 @@ export const streamUrl = z
       return false;
     }
   }, schemaReason('streamUrl'));
+
+/** A camera certificate's SHA-256 to pin (64 hex digits, pairs may be joined by ':'), '' for none; Node's 'AB:CD:…' form after. */
+export const tlsPin = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || FINGERPRINT_RE.test(s), schemaReason('tlsFingerprint'))
+  .transform((s) => (s ? normalFingerprint(s) : ''));
 
 const longitude = z.coerce.number().min(-180).max(180);
 const latitude = z.coerce.number().min(-90).max(90);

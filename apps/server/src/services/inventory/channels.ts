@@ -4,7 +4,7 @@ import type { ChannelRow, Lang, Reason } from '@opencvr/shared';
 import type { Channel, Database } from '../../db/schema.js';
 import type { Engine } from '../../db/index.js';
 import { contains } from '../../db/text-match.js';
-import { duplicate, notFound } from '../../http/errors.js';
+import { duplicate, invalidParam, notFound } from '../../http/errors.js';
 import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
 import { storedReason } from './status-reason.js';
@@ -12,6 +12,7 @@ import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
 import { belowFolder } from './folder-below.js';
 import { deviceFollowsChannels } from './device-online.js';
+import { isRtspsUrl } from './tls-cert-status.js';
 
 export interface ChannelQuery {
   start: number;
@@ -67,6 +68,8 @@ export interface ChannelInput {
   Parental?: boolean;
   Manufacturer?: string;
   Model?: string;
+  /** rtsps://: the camera certificate's SHA-256 to trust ('AB:CD:…', normalised), '' to pin afresh at first use. */
+  TlsPin?: string;
 }
 
 const bit = (b: boolean | undefined) => (b === undefined ? undefined : b ? 1 : 0);
@@ -313,6 +316,11 @@ export class ChannelService {
     if (input.RtspUrl !== undefined && input.Port === undefined) set.port = portOf(input.RtspUrl);
     // A new address may be another camera: its rtsps:// certificate is pinned afresh at first use (access/tls/rtsps-trust.ts).
     if (input.RtspUrl !== undefined && input.RtspUrl !== c.rtsp_url) set.tls_pin = '';
+    // An administrator trusts a certificate (the one the camera now presents, shown on the channel form).
+    if (input.TlsPin) {
+      if (!isRtspsUrl(input.RtspUrl ?? c.rtsp_url)) throw invalidParam('TlsPin', 'tlsPinNotRtsps');
+      set.tls_pin = input.TlsPin;
+    } else if (input.TlsPin === '') set.tls_pin = '';
     await this.db.updateTable('channels').set(set).where('id', '=', c.id).execute();
     return (await this.find(deviceId, channelId))!;
   }

@@ -3,6 +3,7 @@ import type { ChannelRow, DeviceRow, DeviceType, Lang } from '@opencvr/shared';
 import type { Channel, Device } from '../../db/schema.js';
 import { statusReasonText } from './status-reason.js';
 import { maskedPushUrl } from '../../media/ffmpeg/push-url-mask.js';
+import { tlsCertStatus } from './tls-cert-status.js';
 
 export function deviceRow(d: Device, counts: { total: number; online: number }, admin: boolean): DeviceRow {
   return {
@@ -40,7 +41,7 @@ export function channelRow(
   /** The asker's: StatusReason is rendered in it. */
   lang: Lang,
 ): ChannelRow {
-  return {
+  const row: ChannelRow = {
     ChannelID: c.channel_id,
     ParentDeviceID: c.parent_device_id,
     DeviceName: extra.deviceName,
@@ -84,6 +85,9 @@ export function channelRow(
     CheckedAt: c.checked_at,
     SubChannelNum: extra.subChannels,
   };
+  // The certificate pin is a channel setting (an rtsps:// camera's): administrators only.
+  const tls = admin ? tlsCertStatus(c) : undefined;
+  return tls ? { ...row, TlsCert: tls } : row;
 }
 
 export function stripCredentials(url: string): string {

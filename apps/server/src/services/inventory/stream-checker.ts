@@ -170,6 +170,16 @@ export class StreamChecker {
     await this.loading?.catch(() => {});
   }
 
+  /**
+   * Probes this channel ahead of the round (its rtsps:// pin changed: the address did not, so the
+   * list refresh does not see an edit). A probe of it in flight still records its answer; this one follows.
+   */
+  checkNow(pk: number) {
+    if (!this.running) return;
+    if (!this.urgent.includes(pk)) this.urgent.push(pk);
+    this.pump();
+  }
+
   /** Loads the channel list; new or changed channels go to the urgent queue when `urgent`. */
   private async refresh(urgent: boolean) {
     const list = await this.deps.listTargets();

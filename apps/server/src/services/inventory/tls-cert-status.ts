@@ -1,0 +1,37 @@
+/**
+ * An rtsps:// channel's camera certificate as administrators read it (ChannelRow.TlsCert): the pin
+ * (channels.tls_pin), whether an authority vouches instead, and the refused certificate's
+ * fingerprint while the channel is offline with tlsCertChanged, so the channel form can offer to
+ * trust it (editchannel's TlsPin).
+ *
+ * "authority" is read from the channel's state, not stored: a first-use connection pins before the
+ * channel can be online (rtsps-trust.ts pins once DESCRIBE is answered, before the probe answers
+ * ok or the stream goes live), so an online rtsps:// channel without a pin was let in by an authority.
+ */
+import type { TlsCertStatus } from '@opencvr/shared';
+import type { Channel } from '../../db/schema.js';
+import { FINGERPRINT_RE } from '../../access/tls/fingerprint.js';
+
+type Row = Pick<Channel, 'rtsp_url' | 'tls_pin' | 'online' | 'status_reason' | 'status_reason_vars'>;
+
+export const isRtspsUrl = (url: string) => /^rtsps:\/\//i.test(url);
+
+/** The refused certificate's fingerprint of a channel offline with tlsCertChanged. */
+function presentedOf(c: Row): string | undefined {
+  if (c.status_reason !== 'tlsCertChanged') return undefined;
+  try {
+    const presented = (JSON.parse(c.status_reason_vars) as { presented?: unknown }).presented;
+    return typeof presented === 'string' && FINGERPRINT_RE.test(presented) ? presented : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** undefined for a channel that is not rtsps://. */
+export function tlsCertStatus(c: Row): TlsCertStatus | undefined {
+  if (!isRtspsUrl(c.rtsp_url)) return undefined;
+  const state: TlsCertStatus['State'] = c.tls_pin ? 'pinned' : c.online ? 'authority' : 'none';
+  const presented = presentedOf(c);
+  // Trusted since (the pin is the presented one): the stored reason is older than the pin.
+  return { State: state, Pin: c.tls_pin, ...(presented && presented !== c.tls_pin ? { Presented: presented } : {}) };
+}
