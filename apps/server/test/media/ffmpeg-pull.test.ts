@@ -10,7 +10,7 @@
  * address offline with its status; a wrong RTMP key needs a server that checks keys, which ffmpeg's
  * does not (stream-probe.test.ts, with the RTMP server double).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
@@ -26,6 +26,8 @@ import { DEFAULT_HUB_OPTIONS, type HubOptions, type SourceSink, type StreamHub }
 import { FfmpegPullSource } from '../../src/media/ingest/ffmpeg-pull-source.js';
 import { probeStream } from '../../src/access/stream-probe.js';
 import { useAdminApp } from '../api/admin-app.js';
+import { freePort } from '../fixtures/camera.js';
+import { ffmpegRtmpListen } from '../fixtures/ffmpeg-rtmp-listen.js';
 import { collectWs, until } from '../helpers/index.js';
 
 const api = useAdminApp({ listen: true });
@@ -97,46 +99,12 @@ afterEach(async () => {
   for (const p of rtmpServers.splice(0)) await p.stop();
 });
 
-/**
- * ffmpeg as an RTMP server of `clip` (looped, at its own pace) on `port`. An ffmpeg `-listen 1` serves
- * one client and ends with it: it is started again for the next one until stop().
- */
+/** ffmpeg as an RTMP server of a clip of `dir` (fixtures/ffmpeg-rtmp-listen.ts), stopped after the test. */
 function rtmpServer(clip: string, port: number) {
-  let current: ChildProcess | undefined;
-  let stopped = false;
-  const run = () => {
-    const p = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', path.join(dir, clip), '-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/x`], {
-      stdio: ['ignore', 'ignore', 'ignore'],
-    });
-    current = p;
-    p.once('exit', () => {
-      if (!stopped) run();
-    });
-  };
-  const handle = {
-    stop: async () => {
-      stopped = true;
-      const p = current;
-      if (!p || p.exitCode !== null || p.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        p.once('exit', () => resolve());
-        p.kill('SIGKILL');
-      });
-    },
-  };
-  run();
-  rtmpServers.push(handle);
-  return handle;
+  const server = ffmpegRtmpListen(path.join(dir, clip), port);
+  rtmpServers.push(server);
+  return server;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = http.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** A process's command line as every local user can read it (Linux /proc), or undefined once it is gone. */
 function commandLine(pid: number): string | undefined {

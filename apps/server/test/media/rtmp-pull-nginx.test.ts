@@ -7,28 +7,18 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useAdminApp } from '../api/admin-app.js';
 import { hasNginxRtmp, startNginxRtmp, type NginxRtmp } from '../fixtures/nginx-rtmp.js';
+import { freePort } from '../fixtures/camera.js';
 import { collectWs, until } from '../helpers/index.js';
 
 const api = useAdminApp({ listen: true });
 let dir: string;
 let nginx: NginxRtmp;
 let publisher: ChildProcess | undefined;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = http.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 /** ffmpeg publishing the clip (looped, at its pace) to `url`. */
 function publish(url: string) {

@@ -7,10 +7,8 @@
  * stream, which ffprobe reads; no ffmpeg runs for the channel; the server going away puts the stream
  * in `retrying` with a reason, and it comes back with the server.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +20,8 @@ import { useAdminApp } from '../api/admin-app.js';
 import { setRtmpsTrust } from '../../src/access/rtmp/tls-connect.js';
 import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.js';
 import { makeTestCerts } from '../fixtures/tls-certs.js';
+import { freePort } from '../fixtures/camera.js';
+import { ffmpegRtmpListen } from '../fixtures/ffmpeg-rtmp-listen.js';
 import { collectWs, until } from '../helpers/index.js';
 
 const api = useAdminApp({ listen: true });
@@ -43,29 +43,11 @@ afterEach(async () => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** ffmpeg as an RTMP server of the clip (looped, at its pace); started again for each client until stopped. */
+/** ffmpeg as an RTMP server of a clip of `dir` (fixtures/ffmpeg-rtmp-listen.ts), stopped after the test. */
 function ffmpegServer(port: number, clip = 'clip.flv') {
-  let current: ChildProcess | undefined;
-  let stopped = false;
-  const run = () => {
-    const p = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', path.join(dir, clip), '-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${port}/live/x`], { stdio: 'ignore' });
-    current = p;
-    p.once('exit', () => {
-      if (!stopped) run();
-    });
-  };
-  const stop = async () => {
-    stopped = true;
-    const p = current;
-    if (!p || p.exitCode !== null || p.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve());
-      p.kill('SIGKILL');
-    });
-  };
-  run();
-  stops.push(stop);
-  return { pid: () => current?.pid, stop };
+  const server = ffmpegRtmpListen(path.join(dir, clip), port);
+  stops.push(server.stop);
+  return server;
 }
 
 async function double(o: Parameters<typeof startRtmpServer>[0]): Promise<RtmpServerDouble> {
@@ -73,15 +55,6 @@ async function double(o: Parameters<typeof startRtmpServer>[0]): Promise<RtmpSer
   stops.push(() => d.close());
   return d;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = http.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 let added = 0;
 /** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
