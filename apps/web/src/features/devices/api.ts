@@ -52,6 +52,8 @@ export type ChannelInput = Partial<
   Parental?: boolean;
   Longitude?: number | null;
   Latitude?: number | null;
+  /** editchannel only: the rtsps:// camera certificate's SHA-256 to trust (TlsCert.Presented), '' to pin afresh. */
+  TlsPin?: string;
 };
 
 export const fetchDeviceInfo = (device: string) => getV1<DeviceRow>('/api/v1/deviceinfo', { device });

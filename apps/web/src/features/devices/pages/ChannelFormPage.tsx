@@ -12,8 +12,11 @@ import { CHANNEL_PROTOCOLS, FORM_LABEL_WIDTH, type ChannelRow } from '@opencvr/s
 import { PageTitle } from '../../../components/PageTitle';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
+import { isAdminRole } from '../../../lib/session';
+import { useSession } from '../../../lib/stores/session';
 import { addChannel, editChannel, fetchChannel, type ChannelInput } from '../api';
 import { CdnPushState } from '../components/CdnPushState';
+import { TlsCertState } from '../components/TlsCertState';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelListPath } from '../paths';
 import { inRange, isStreamUrl } from '../rules';
@@ -57,6 +60,7 @@ export default function ChannelFormPage() {
   const [form] = Form.useForm<Values>();
   const cdn = Form.useWatch('EnableCdn', form);
   const [saving, setSaving] = useState(false);
+  const admin = isAdminRole(useSession((s) => s.userinfo?.role));
 
   const channel = useQuery({ queryKey: ['channel', devid, chnid], queryFn: () => fetchChannel(devid, chnid), enabled: !adding });
   useEffect(() => {
@@ -138,6 +142,12 @@ export default function ChannelFormPage() {
             <Form.Item name="RtspUrl" label={t('devices.channelForm.rtspUrl')} rules={[url('devices.channelForm.urlFormat')]}>
               <Input placeholder="rtsp://" />
             </Form.Item>
+            {/* The saved channel's certificate (rtsps:// only: the server gives TlsCert to administrators for those). */}
+            {!adding && admin && channel.data?.TlsCert && (
+              <Form.Item label={t('devices.tlsCert.title')}>
+                <TlsCertState device={devid} channel={chnid} />
+              </Form.Item>
+            )}
             <Form.Item name="Username" label={t('devices.channelForm.username')}>
               <Input maxLength={64} autoComplete="off" />
             </Form.Item>
