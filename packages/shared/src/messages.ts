@@ -425,6 +425,10 @@ export const REASONS = {
   // the channel list's CdnPush.Reason; a CDN server's own code comes in through {code}, masked.
   cdnNoAnswer: { 'zh-CN': 'CDN 服务器在{ms}毫秒内未应答 {step}', 'en-US': 'the CDN server did not answer {step} within {ms} ms' },
   cdnClosedByServer: { 'zh-CN': 'CDN 服务器关闭了连接', 'en-US': 'the CDN server closed the connection' },
+  cdnPublishDropped: {
+    'zh-CN': 'CDN 服务器在发布时关闭了连接：推流密钥（或地址）被拒绝',
+    'en-US': 'the CDN server closed the connection on publish: the stream key (or the address) was refused',
+  },
   cdnClosedBeforeHandshake: { 'zh-CN': 'CDN 服务器在 RTMP 握手前关闭了连接', 'en-US': 'the CDN server closed the connection before the RTMP handshake' },
   cdnSocketError: { 'zh-CN': '连接 CDN 服务器出错（{code}）', 'en-US': 'the connection to the CDN server failed ({code})' },
   cdnNotRtmp: { 'zh-CN': 'CDN 地址上的服务不是 RTMP 服务器', 'en-US': 'the CDN address does not answer as an RTMP server' },

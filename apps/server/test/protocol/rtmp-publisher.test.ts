@@ -100,6 +100,14 @@ describe('openRtmpPublish', () => {
     expect(silent).toMatchObject({ message: 'no answer to publish within 300 ms' });
   });
 
+  it('a server that drops the connection on publish (nginx-rtmp refusing a key in on_publish) rejects with cdnPublishDropped', async () => {
+    server = await startRtmpServer({ app: 'live', published: [], dropOnPublish: true });
+    const dropped = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(RtmpPublishError);
+    expect(dropped).toMatchObject({ message: 'connection closed by the server on publish (the stream key refused?)', why: { key: 'cdnPublishDropped' }, auth: false });
+    expect(server.publishes).toEqual(['KEY']);
+  });
+
   it('a server that closes mid-stream ends the publication with that reason', async () => {
     server = await startRtmpServer({ app: 'live', published: [], closeOnceAfterMedia: 10 });
     const pub = await openRtmpPublish(new URL(server.url('live/KEY')), { timeoutMs: 5000 });

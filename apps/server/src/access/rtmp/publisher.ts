@@ -139,7 +139,10 @@ function connectOnce(
     };
     const closed: PublishEnd = { words: 'connection closed by the server', why: { key: 'cdnClosedByServer' } };
     socket.on('close', () => {
-      if (answered) fail(closed.words, closed.why);
+      // A server that takes the connection and drops it on publish refused the key without a
+      // word: nginx-rtmp does so when its on_publish callback answers other than 2xx.
+      if (session.awaiting === 'publish') fail('connection closed by the server on publish (the stream key refused?)', { key: 'cdnPublishDropped' });
+      else if (answered) fail(closed.words, closed.why);
       else fail('connection closed before the handshake', { key: 'cdnClosedBeforeHandshake' });
       resolveEnded(endReason ?? closed);
     });
