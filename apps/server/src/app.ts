@@ -142,10 +142,13 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
         setOnline: (pk, online, why) => inventory.channels.setOnline(pk, online, why),
         subscribe: (fn) => inventory.subscribe(fn),
         probe: probeStream,
-        // Either flow of a pulled channel reads its one stream address (media/ingest/sources.ts).
-        streamState: (pk) => {
-          const states = ([0, 1] as Flow[]).map((flow) => ctx.streams.get(streamKey(pk, flow))?.state);
-          return states.includes('live') ? 'live' : states.includes('connecting') ? 'connecting' : undefined;
+        // Either flow of a pulled channel reads its one stream address (media/ingest/sources.ts); a
+        // hub whose retry comes within `withinMs` counts as connecting (the probe would meet it).
+        streamState: (pk, withinMs) => {
+          const hubs = ([0, 1] as Flow[]).map((flow) => ctx.streams.get(streamKey(pk, flow)));
+          if (hubs.some((h) => h?.state === 'live')) return 'live';
+          const soon = Date.now() + withinMs;
+          return hubs.some((h) => h?.state === 'connecting' || (h?.retryAt !== undefined && h.retryAt <= soon)) ? 'connecting' : undefined;
         },
         // A probe found the source answering again: a hub waiting out its back-off (up to 30 s) connects now.
         sourceBack: (pk) => {

@@ -138,6 +138,13 @@ export class StreamHub {
     if (this.retryDueAt - Date.now() <= SOURCE_BACK_DELAY_MS) return;
     this.armRetry(SOURCE_BACK_DELAY_MS);
   }
+  /**
+   * When a hub waiting out its back-off connects next (Date.now() clock); undefined in any other
+   * state. The stream checker keeps its probes away from that moment (app.ts streamState).
+   */
+  get retryAt(): number | undefined {
+    return this._state === 'retrying' && this.running ? this.retryDueAt : undefined;
+  }
   /** Why it is not live, in the source's words (the log's). */
   get reason() {
     return this._reason;

@@ -26,7 +26,10 @@ describe('StreamHub.retryNow', () => {
     expect(sources).toHaveLength(1);
     sources[0]!.sink!.failed('connection refused');
     expect(hub.state).toBe('retrying');
+    // When it connects next, for the stream checker to keep its probes away (retryAt).
+    expect(hub.retryAt).toBe(Date.now() + 10_000);
     hub.retryNow();
+    expect(hub.retryAt).toBe(Date.now() + SOURCE_BACK_DELAY_MS);
     // Not at the instant the probe let go of the source (a one-client camera is still freeing it).
     vi.advanceTimersByTime(SOURCE_BACK_DELAY_MS - 1);
     expect(hub.state).toBe('retrying');
@@ -35,6 +38,7 @@ describe('StreamHub.retryNow', () => {
     hub.retryNow();
     vi.advanceTimersByTime(1);
     expect(hub.state).toBe('connecting');
+    expect(hub.retryAt).toBeUndefined();
     expect(sources).toHaveLength(2);
     // The timer of the back-off it cut short does not connect a third time.
     vi.advanceTimersByTime(10_000);

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Reason } from '@opencvr/shared';
 import type { ProbeOptions, ProbeResult } from '../../access/rtsp/probe.js';
+import { SOURCE_BACK_DELAY_MS } from '../../media/hub.js';
 import { StreamRecovery } from './stream-recovery.js';
 
 export interface CheckTarget {
@@ -36,17 +37,24 @@ export interface StreamCheckerDeps {
   probe(url: string, opts: ProbeOptions): Promise<ProbeResult>;
   /**
    * The channel's stream in the platform now: 'live' (a hub of it is receiving: it is there, online
-   * without a probe), 'connecting' (a hub is opening it: this turn is skipped, the hub's answer comes
-   * first), or undefined (none running: probed). A probe beside a running or opening stream costs the
-   * source one more session, and a source that serves one client at a time (an RTMP box, a camera at
-   * its session limit) refused it, or took its one slot from the hub: the channel read offline while
-   * it played.
+   * without a probe), 'connecting' (a hub is opening it, or waits out a back-off that ends within
+   * `withinMs`: this turn is skipped, the hub's answer comes first), or undefined (none running or
+   * none about to: probed). A probe beside a running or opening stream costs the source one more
+   * session, and a source that serves one client at a time (an RTMP box, a camera at its session
+   * limit) refused it, or took its one slot from the hub: the channel read offline while it played,
+   * or the hub's retry was refused at every probe.
    */
-  streamState?(pk: number): 'live' | 'connecting' | undefined;
+  streamState?(pk: number, withinMs: number): 'live' | 'connecting' | undefined;
   /** The channel's source answered a probe: a stream of it waiting to retry connects now (StreamHub.retryNow). */
   sourceBack?(pk: number): void;
   log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
+
+/**
+ * How long after a probe ends a hub's connection may still find the source busy: a one-client
+ * source frees the probe's session first (the hub waits as long after a probe: SOURCE_BACK_DELAY_MS).
+ */
+const SOURCE_RELEASE_MS = SOURCE_BACK_DELAY_MS;
 
 /** What a live stream says of its source, instead of a probe. */
 const LIVE: ProbeResult = { ok: true, status: 0, answered: true, reason: 'OK', codecs: [], latencyMs: 0 };
@@ -330,7 +338,10 @@ export class StreamChecker {
       if (this.running) this.pump();
     };
     const done = (async () => {
-      const stream = this.deps.streamState?.(pk);
+      // A hub connecting before this probe could end and the source free it (a retry the last probe
+      // called with retryNow, or its own back-off) goes first: on a one-client source the probe held
+      // the only slot just when the retry came, again and again (e2e, CHANNEL_CHECK_INTERVAL=1).
+      const stream = this.deps.streamState?.(pk, this.timeoutMs + SOURCE_RELEASE_MS);
       if (stream === 'connecting') return;
       const r =
         stream === 'live'
