@@ -8,7 +8,8 @@
  * answering is retried sooner, with back-off, and once it answers its offline channels follow at once
  * in a lane of their own (stream-recovery.ts says why); the round skips a channel probed less than
  * half an interval ago. A channel whose stream is live (a viewer, the recorder) is online without a
- * probe: its source is delivering; one whose stream is being opened waits for its next turn. A probe
+ * probe: its source is delivering; one whose stream is being opened, or is about to be (its hub's
+ * retry comes before the probe could end), waits for its next turn. A probe
  * that only waits (a live HLS playlist's next segment: onWait) no longer counts against the bounds.
  * stop() leaves no timer and no socket.
  */
