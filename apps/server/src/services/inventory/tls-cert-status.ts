@@ -16,11 +16,16 @@ type Row = Pick<Channel, 'rtsp_url' | 'tls_pin' | 'online' | 'status_reason' | '
 
 export const isRtspsUrl = (url: string) => /^rtsps:\/\//i.test(url);
 
-/** The refused certificate's fingerprint of a channel offline with tlsCertChanged. */
+/**
+ * The refused certificate's fingerprint of a channel offline with tlsCertChanged, while the pin it
+ * was refused against is still the one in force: once an administrator trusted it or cleared the
+ * pin, the stored reason is history until the next probe (edited pins are probed at once).
+ */
 function presentedOf(c: Row): string | undefined {
-  if (c.status_reason !== 'tlsCertChanged') return undefined;
+  if (c.status_reason !== 'tlsCertChanged' || !c.tls_pin) return undefined;
   try {
-    const presented = (JSON.parse(c.status_reason_vars) as { presented?: unknown }).presented;
+    const { presented, pinned } = JSON.parse(c.status_reason_vars) as { presented?: unknown; pinned?: unknown };
+    if (pinned !== c.tls_pin) return undefined;
     return typeof presented === 'string' && FINGERPRINT_RE.test(presented) ? presented : undefined;
   } catch {
     return undefined;
@@ -32,6 +37,5 @@ export function tlsCertStatus(c: Row): TlsCertStatus | undefined {
   if (!isRtspsUrl(c.rtsp_url)) return undefined;
   const state: TlsCertStatus['State'] = c.tls_pin ? 'pinned' : c.online ? 'authority' : 'none';
   const presented = presentedOf(c);
-  // Trusted since (the pin is the presented one): the stored reason is older than the pin.
-  return { State: state, Pin: c.tls_pin, ...(presented && presented !== c.tls_pin ? { Presented: presented } : {}) };
+  return { State: state, Pin: c.tls_pin, ...(presented ? { Presented: presented } : {}) };
 }
