@@ -130,4 +130,24 @@ describe('stream checker schedule', () => {
     await until(() => f.starts.some((x) => x.pk === 2) && f.starts.some((x) => x.pk === 4), 5000, { what: 'channels 2 and 4 probed' });
     await c.stop();
   });
+
+  it('a channel whose hub retries within the probe’s time waits for that attempt, then is probed, not a round later', async () => {
+    const f = fakes(1, 5);
+    const asked: number[] = [];
+    // The hub retries 600 ms from now (a retryNow): until then within any probe's time (here 300 + 1000 ms).
+    const t0 = Date.now();
+    const retryAt = t0 + 600;
+    const streamState = (_pk: number, withinMs: number) => {
+      asked.push(withinMs);
+      return Date.now() < retryAt + 400 && retryAt <= Date.now() + withinMs ? ('connecting' as const) : undefined;
+    };
+    const c = new StreamChecker({ ...f.deps, streamState }, { intervalSeconds: 30, timeoutMs: 300 });
+    c.start();
+    await until(() => f.starts.length > 0, 5000, { what: 'the channel probed after the hub’s attempt' });
+    // Not before the attempt had run, and well within the 30 s round.
+    expect(f.starts[0]!.at - t0).toBeGreaterThanOrEqual(1000);
+    expect(f.starts[0]!.at - t0).toBeLessThan(3000);
+    expect(asked[0]).toBe(1300);
+    await c.stop();
+  });
 });

@@ -126,6 +126,11 @@ export class StreamChecker {
   private roundStart = 0;
   /** Added or edited channels, probed before the round's. */
   private urgent: number[] = [];
+  /**
+   * Channels whose probe a hub connecting (or about to) put off, with when to look again: once that
+   * attempt has run, not a round later, so a watched camera that died reads offline within seconds.
+   */
+  private deferred = new Map<number, number>();
   /** Offline channels of an endpoint that answered again, probed ahead of the round in the follow lane. */
   private follow = new Set<number>();
   private readonly recovery: StreamRecovery;
@@ -205,6 +210,7 @@ export class StreamChecker {
     this.targets = fresh;
     this.recovery.setTargets(list);
     for (const pk of this.follow) if (!fresh.has(pk)) this.follow.delete(pk);
+    for (const pk of this.deferred.keys()) if (!fresh.has(pk)) this.deferred.delete(pk);
     for (const pk of this.probedAt.keys()) if (!fresh.has(pk)) this.probedAt.delete(pk);
   }
 
@@ -256,6 +262,13 @@ export class StreamChecker {
     let wakeAt: number | undefined;
     const wake = (at: number) => (wakeAt = wakeAt === undefined ? at : Math.min(wakeAt, at));
     let roundDone = false;
+    for (const [pk, at] of this.deferred) {
+      if (at > now) wake(at);
+      else {
+        this.deferred.delete(pk);
+        if (!this.urgent.includes(pk)) this.urgent.push(pk);
+      }
+    }
     while (this.inLane.check < this.concurrency) {
       const u = this.urgent.findIndex((pk) => !this.inFlight.has(pk));
       if (u >= 0) {
@@ -324,6 +337,9 @@ export class StreamChecker {
     const abort = new AbortController();
     this.probedAt.set(pk, Date.now());
     let outcome: { ok: boolean; answered: boolean } | undefined;
+    /** A hub's attempt that this probe would meet ends within this long (streamState). */
+    const hubWithinMs = this.timeoutMs + SOURCE_RELEASE_MS;
+    let putOff = false;
     // A probe that only waits (a live HLS playlist's next segment) gives its slot back: a source with
     // 10 s segments held one for up to 15 s, and enough of them held up the round for everyone else.
     let counted = true;
@@ -342,8 +358,11 @@ export class StreamChecker {
       // A hub connecting before this probe could end and the source free it (a retry the last probe
       // called with retryNow, or its own back-off) goes first: on a one-client source the probe held
       // the only slot just when the retry came, again and again (e2e, CHANNEL_CHECK_INTERVAL=1).
-      const stream = this.deps.streamState?.(pk, this.timeoutMs + SOURCE_RELEASE_MS);
-      if (stream === 'connecting') return;
+      const stream = this.deps.streamState?.(pk, hubWithinMs);
+      if (stream === 'connecting') {
+        putOff = true;
+        return;
+      }
       const r =
         stream === 'live'
           ? LIVE
@@ -370,6 +389,7 @@ export class StreamChecker {
         this.inFlight.delete(pk);
         release();
         if (!this.running) return;
+        if (putOff) this.deferred.set(pk, Date.now() + hubWithinMs);
         for (const f of this.recovery.record(pk, outcome, Date.now())) if (f !== pk) this.follow.add(f);
         this.pump();
       });
