@@ -4,8 +4,11 @@
  * size, answers publish with onStatus, and relays what it took to every player. A player (ffmpeg)
  * reads the pushed stream from nginx and decodes it without an error, and a second channel of the
  * same server pulls it back natively to a WS-fMP4 viewer (round trip). nginx restarted under a push:
- * the push retries and publishes again by itself. A key nginx's on_publish refuses (its HTTP callback
- * answers 403: nginx drops the connection, no onStatus) says so to the administrator.
+ * the push retries and publishes again by itself. A second push to a key nginx takes already is
+ * refused with BadName until the first stops. A key nginx's on_publish refuses (its HTTP callback
+ * answers 403: nginx drops the connection, no onStatus) says so to the administrator. An H.265
+ * camera goes through nginx as its H.264 variant (CDN_HEVC=h264): nginx relays neither codec id 12
+ * nor enhanced RTMP's hvc1 to a player (docs/architecture.md, CDN push).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,7 +19,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelRow } from '@opencvr/shared';
 import { collectWs, until } from '../helpers/index.js';
-import { freePort, type CameraOptions } from '../fixtures/camera.js';
+import { freePort, startCamera, type CameraOptions } from '../fixtures/camera.js';
 import { hasNginxRtmp, startNginxRtmp, type NginxRtmp, type NginxRtmpOptions } from '../fixtures/nginx-rtmp.js';
 import { useAdminApp, type AdminApp } from '../api/admin-app.js';
 import { useCdnRig } from './cdn-support.js';
@@ -63,7 +66,7 @@ const isInit = (b: Uint8Array) => Buffer.from(b.subarray(4, 8)).toString('latin1
  * audio at once and the video from the next keyframe (up to a GOP later): the pull gives its tracks
  * audio-only after its wait, then again with the video, and the viewer gets a second init.
  */
-async function roundTrip(api: AdminApp, url: string, n = 20): Promise<string[]> {
+async function roundTrip(api: AdminApp, url: string, n = 20, tracks = 2): Promise<string[]> {
   const add = await api.post('/api/v1/adddevice', { DeviceName: 'from nginx', DeviceType: 'RTSP', RtspUrl: url });
   expect(add.statusCode, add.body).toBe(200);
   const dev = add.json().EasyDarwin.Body.DeviceID as string;
@@ -73,7 +76,7 @@ async function roundTrip(api: AdminApp, url: string, n = 20): Promise<string[]> 
   const hub = api.t.ctx.streams.get(body.Stream)!;
   const fromLastInit = (b: Uint8Array[]) => b.slice(b.length - 1 - [...b].reverse().findIndex(isInit));
   // Once the hub has both tracks, the last init is theirs.
-  const got = await collectWs(`${api.t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => hub.tracks.length === 2 && b.some(isInit) && fromLastInit(b).length > n, 30_000);
+  const got = await collectWs(`${api.t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => hub.tracks.length === tracks && b.some(isInit) && fromLastInit(b).length > n, 30_000);
   const file = path.join(api.t.settings.dataDir, `round-trip-${Date.now()}.mp4`);
   fs.writeFileSync(file, Buffer.concat(fromLastInit(got.binary)));
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file]);
@@ -117,6 +120,30 @@ describe.skipIf(!hasNginxRtmp())('CDN push to nginx-rtmp', () => {
     expect((await play(again.url('cam2'))).codecs).toEqual(['aac', 'h264']);
   }, 90_000);
 
+  it('a second push to a key nginx is already taking is refused with BadName and retries; it takes over once the first stops', async () => {
+    const ng = await startNginx();
+    const first = await pushCamera(api, ng.url('same'));
+    await waitPushing(api, first);
+    const other = await startCamera();
+    try {
+      const add = await api.post('/api/v1/adddevice', { DeviceName: 'Cam 2', DeviceType: 'RTSP', RtspUrl: other.url });
+      const second = add.json().EasyDarwin.Body.DeviceID as string;
+      expect((await api.post('/api/v1/editchannel', { DeviceID: second, ChannelID: '1', EnableCdn: 1, CdnUrl: ng.url('same') })).statusCode).toBe(200);
+      const row = await until(async () => {
+        const r = await channelRow(api, second, 'en-US');
+        return r.CdnPush?.State === 'retrying' && r;
+      }, 20_000, { what: 'the second push refused' });
+      expect(row.CdnPush).toMatchObject({ ReasonCode: 'cdnRefused', Reason: 'the CDN server refused publish (NetStream.Publish.BadName)' });
+      expect(pushState(api, first)).toBe('pushing');
+
+      expect((await api.post('/api/v1/editchannel', { DeviceID: first, ChannelID: '1', EnableCdn: 0 })).statusCode).toBe(200);
+      await waitPushing(api, second);
+      expect((await play(ng.url('same'))).codecs).toEqual(['h264']);
+    } finally {
+      await other.stop();
+    }
+  }, 90_000);
+
   it('a key refused by on_publish (its callback answers 403): CdnPush says why in zh-CN and en-US, and backs off as for a refused publish', async () => {
     const asked: string[] = [];
     const callback = http.createServer((req, res) => {
@@ -151,5 +178,23 @@ describe.skipIf(!hasNginxRtmp())('CDN push to nginx-rtmp', () => {
     expect((await api.post('/api/v1/editchannel', { DeviceID: dev, ChannelID: '1', CdnUrl: ng.url('good') })).statusCode).toBe(200);
     await waitPushing(api, dev);
     expect((await play(ng.url('good'))).codecs).toEqual(['h264']);
+  }, 90_000);
+});
+
+describe.skipIf(!hasNginxRtmp())('CDN push of an H.265 camera to nginx-rtmp with CDN_HEVC=h264', () => {
+  const api = useAdminApp({ listen: true, overrides: { cdnHevc: 'h264' } });
+  afterEach(async () => {
+    await rig.stopServers();
+    await stopNginx();
+  });
+
+  // nginx-rtmp relays neither H.265 form to a player (docs/architecture.md, CDN push): H.264 is the way through it.
+  it('goes as its H.264 variant: a player decodes it from nginx without an error, and a channel pulling it back plays', async () => {
+    const ng = await startNginx();
+    const dev = await pushCamera(api, ng.url('hevc'), { codec: 'h265' });
+    await waitPushing(api, dev);
+    expect(api.t.ctx.cdn.active()).toMatchObject([{ transcoded: true }]);
+    expect(await play(ng.url('hevc'))).toEqual({ codecs: ['h264'], errors: '' });
+    expect(await roundTrip(api, ng.url('hevc'), 20, 1)).toEqual(['h264']);
   }, 90_000);
 });
