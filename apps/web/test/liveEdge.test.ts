@@ -44,6 +44,7 @@ describe('live-edge chase', () => {
     let rateChanges = 0;
     let seeks = 0;
     let maxLag = 0;
+    let stalls = 0;
     for (let wall = 0; wall < hours * 3600; wall += frame / pace) {
       end += frame;
       const act = liveEdge({ ranges: [[Math.max(0, end - 40), end]], currentTime: t, playbackRate: rate });
@@ -55,10 +56,12 @@ describe('live-edge chase', () => {
         rate = act.rate;
         rateChanges++;
       }
-      t = Math.min(end, t + (frame / pace) * rate);
+      const next = t + (frame / pace) * rate;
+      if (next >= end) stalls++;
+      t = Math.min(end, next);
       maxLag = Math.max(maxLag, end - t);
     }
-    return { lag: end - t, maxLag, rateChanges, seeks };
+    return { lag: end - t, maxLag, rateChanges, seeks, stalls };
   }
 
   it('an hour of a camera 0.5 % fast: no drift, no jump, and the rate changes rarely', () => {
@@ -67,6 +70,12 @@ describe('live-edge chase', () => {
     expect(r.maxLag).toBeLessThanOrEqual(EDGE_DEFAULTS.rateLag + 0.05);
     // 18 s of surplus an hour, caught up at +10 %: a few dozen catch-ups, not one change per frame.
     expect(r.rateChanges).toBeLessThan(200);
+  });
+
+  it('an hour of a camera 0.5 % slow: the playhead never reaches the buffered end', () => {
+    const r = chase(0.995, 1);
+    expect(r.stalls).toBe(0);
+    expect(r.seeks).toBe(0);
   });
 
   it('starts at the first fragment when the playhead is before the buffer (decode times do not start at 0)', () => {

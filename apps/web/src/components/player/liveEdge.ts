@@ -17,6 +17,14 @@ export interface EdgeOptions {
    * bench/live/drift.ts); with the band it catches up in a few seconds now and then.
    */
   rateLow: number;
+  /**
+   * Lag under which the player plays at `slowRate` until it is back at `slowUntil`: a camera whose
+   * clock runs slow delivers less than a second of media a second, and at 1× the playhead would
+   * reach the buffered end and stall, again and again.
+   */
+  slowLag: number;
+  slowUntil: number;
+  slowRate: number;
   /** The catch-up rate. */
   fastRate: number;
   /** Seconds of media kept behind the playhead. */
@@ -25,7 +33,7 @@ export interface EdgeOptions {
   trimSlack: number;
 }
 
-export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, rateLow: 0.4, fastRate: 1.1, keep: 30, trimSlack: 10 };
+export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, rateLow: 0.4, slowLag: 0.15, slowUntil: 0.25, slowRate: 0.97, fastRate: 1.1, keep: 30, trimSlack: 10 };
 
 export interface EdgeInput {
   /** TimeRanges as [start, end] pairs, in order. */
@@ -69,7 +77,10 @@ export function liveEdge(input: EdgeInput, o: EdgeOptions = EDGE_DEFAULTS): Edge
 
   const lagAfter = end - playhead;
   const catchingUp = playbackRate > 1 && out.seek === undefined;
-  const wanted = lagAfter > o.rateLag || (catchingUp && lagAfter > o.rateLow) ? o.fastRate : 1;
+  const easing = playbackRate < 1 && out.seek === undefined;
+  let wanted = 1;
+  if (lagAfter > o.rateLag || (catchingUp && lagAfter > o.rateLow)) wanted = o.fastRate;
+  else if (out.seek === undefined && (lagAfter < o.slowLag || (easing && lagAfter < o.slowUntil))) wanted = o.slowRate;
   if (wanted !== playbackRate) out.rate = wanted;
 
   if (playhead - first[0] > o.keep + o.trimSlack) {
