@@ -124,6 +124,23 @@ describe('RTMP messages as hub tracks and units', () => {
     expect(got.units).toHaveLength(10);
   });
 
+  it('audio before the first picture (a relaying server joined mid-stream): a video track the metadata names is waited for, so the tracks come once', () => {
+    const audioFirst = [...tags.filter((t) => t.type === 8), ...tags.filter((t) => t.type === 9).map((t) => ({ ...t, timestamp: t.timestamp + 1500 }))];
+    const named = reader({ audio: true, waitMs: 300 });
+    named.media.metadata({ videocodecid: 7, audiocodecid: 10 });
+    feed(named.media, audioFirst);
+    expect(named.got.tracks).toEqual([[expect.objectContaining({ codec: 'h264' }), expect.objectContaining({ kind: 'audio' })]]);
+    // Without metadata the audio goes alone after waitMs, and the video comes as new tracks.
+    const unnamed = reader({ audio: true, waitMs: 300 });
+    feed(unnamed.media, audioFirst);
+    expect(unnamed.got.tracks.map((t) => t.length)).toEqual([1, 2]);
+    // A named video that never comes: the audio goes after announcedWaitMs.
+    const never = reader({ audio: true, waitMs: 300, announcedWaitMs: 800 });
+    never.media.metadata({ videocodecid: 7, audiocodecid: 10 });
+    feed(never.media, tags.filter((t) => t.type === 8));
+    expect(never.got.tracks).toEqual([[expect.objectContaining({ kind: 'audio' })]]);
+  });
+
   it('a video codec the hub does not carry (VP6, an enhanced av01) is said once', () => {
     const { media, got } = reader();
     media.videoMessage(0, Uint8Array.of(0x14, 0, 0, 0, 0));

@@ -9,7 +9,7 @@
  *   (sound formats 7 and 8, 8 kHz). Other audio (MP3, Speex, Nellymoser...) is said once through
  *   `unsupported`: the source decides what to do with such a channel.
  * The tracks are given once both are known, or once the metadata says one is absent, or after
- * waitMs of stream time with one: units before that wait (a stream starts on a keyframe, which is
+ * waitMs of stream time with one (announcedWaitMs when the metadata names the missing one): units before that wait (a stream starts on a keyframe, which is
  * worth keeping). A sequence header that changes afterwards gives the tracks again.
  * Times come from RtmpTimeline (wrap, interleaving, publisher restarts). A message that cannot be
  * read throws RtmpMediaError, and nothing else; the reader stays usable for the next one.
@@ -46,6 +46,12 @@ export interface RtmpMediaOptions {
   audio: boolean;
   /** How much stream time to wait for the second track (default 1000 ms). */
   waitMs?: number;
+  /**
+   * How long to wait for a track the metadata names (default 5000 ms): a relaying server (nginx-rtmp)
+   * sends a player that joins mid-stream the audio at once and the video from its next keyframe, up to
+   * a GOP later; given without it, the video would come as a second init (the players start again).
+   */
+  announcedWaitMs?: number;
   /** Units held while waiting, at most (default 600). */
   maxPending?: number;
 }
@@ -264,8 +270,10 @@ export class RtmpMedia {
     const wantVideo = this.hints.video !== false;
     const wantAudio = this.opts.audio && this.hints.audio !== false && !this.said.has('audio');
     if ((video || !wantVideo) && (audio || !wantAudio)) return true;
+    const announced = (!video && this.hints.video === true && !this.said.has('video')) || (!audio && wantAudio && this.hints.audio === true);
+    const wait = announced ? (this.opts.announcedWaitMs ?? 5000) : (this.opts.waitMs ?? 1000);
     const first = this.pending[0]?.ms;
-    return first !== undefined && nowMs !== undefined && nowMs - first >= (this.opts.waitMs ?? 1000);
+    return first !== undefined && nowMs !== undefined && nowMs - first >= wait;
   }
 
   private give() {
