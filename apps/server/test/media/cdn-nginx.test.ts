@@ -63,8 +63,8 @@ const isInit = (b: Uint8Array) => Buffer.from(b.subarray(4, 8)).toString('latin1
 /**
  * A second channel pulling `url` natively, to a WS-fMP4 viewer: the codecs ffprobe reads in `n`
  * messages after the viewer's last initialisation segment. nginx gives a player joining mid-GOP the
- * audio at once and the video from the next keyframe (up to a GOP later): the pull gives its tracks
- * audio-only after its wait, then again with the video, and the viewer gets a second init.
+ * audio at once and the video from the next keyframe (up to a GOP later); the pull waits for the video
+ * its metadata names (rtmp-media.ts announcedWaitMs), and the last init is read in case it came later.
  */
 async function roundTrip(api: AdminApp, url: string, n = 20, tracks = 2): Promise<string[]> {
   const add = await api.post('/api/v1/adddevice', { DeviceName: 'from nginx', DeviceType: 'RTSP', RtspUrl: url });

@@ -8,11 +8,9 @@
  * (its first init has no `continues`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
+import { startTestApp, type TestApp } from '../helpers/index.js';
 import { startCamera } from '../fixtures/camera.js';
-import { addCamera, channelPk } from '../recording/support.js';
-import { playWs, stampOf, videoTimeline } from './support.js';
+import { playWs, recordSpliced, stampOf, videoTimeline } from './support.js';
 
 let t: TestApp;
 let admin: string;
@@ -24,34 +22,7 @@ beforeAll(async () => {
   const small = await startCamera({ width: 320, height: 240 });
   const large = await startCamera({ width: 640, height: 480 });
   t = await startTestApp({ listen: true });
-  try {
-    admin = await initialise(t);
-    await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
-    await t.ctx.recording.ready;
-    dev = await addCamera(t, admin, small.url);
-    const added = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam VGA', DeviceType: 'RTSP', RtspUrl: large.url } });
-    const other = added.json().EasyDarwin.Body.DeviceID as string;
-    const [pkA, pkB] = [await channelPk(t, dev), await channelPk(t, other)];
-    for (const d of [dev, other]) {
-      const res = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${d}&channel=1`, headers: { token: admin } });
-      if (res.statusCode !== 200) throw new Error(res.body);
-    }
-    const rowsOf = (pk: number) => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
-    await until(async () => (await rowsOf(pkA)).length >= 3 && (await rowsOf(pkB)).length >= 5, 40000);
-    for (const d of [dev, other]) await t.app.inject({ url: `/api/v1/realtimerecord/stop?device=${d}&channel=1`, headers: { token: admin } });
-    await sleep(500);
-    const a = await rowsOf(pkA);
-    const keep = a.slice(0, 2);
-    const change = new Date(keep[1].end_at).getTime();
-    const later = (await rowsOf(pkB)).filter((r) => new Date(r.start_at).getTime() >= change);
-    expect(later.length).toBeGreaterThanOrEqual(1);
-    await t.ctx.db.deleteFrom('recordings').where('id', 'in', a.slice(2).map((r) => r.id)).execute();
-    await t.ctx.db.updateTable('recordings').set({ channel_pk: pkA }).where('id', 'in', later.map((r) => r.id)).execute();
-    range = { from: new Date(keep[0].start_at).getTime(), change, resume: new Date(later[0].start_at).getTime(), to: new Date(later.at(-1)!.end_at).getTime() };
-  } finally {
-    await small.stop();
-    await large.stop();
-  }
+  ({ admin, dev, range } = await recordSpliced(t, small, large, 'Cam VGA'));
 }, 120000);
 afterAll(async () => {
   await t?.close();

@@ -156,3 +156,53 @@ export function videoTimeline(buf: Buffer): { seq: number; base: number; duratio
   }
   return out;
 }
+
+/** Wall clock of a spliced recording: the first camera's part [from, change), the second's [resume, to). */
+export interface SplicedRange {
+  from: number;
+  change: number;
+  resume: number;
+  to: number;
+}
+
+/**
+ * One channel's recording that changes what the camera sends (picture size, codec) part-way: the two
+ * cameras recorded at once in 3 s segments (the admin initialised here), then the index made `first`'s channel's recording: its
+ * first two segments, then `second`'s segments that start after them (as one camera restarted with
+ * other settings makes a part with a new init). Both cameras are stopped before this returns.
+ */
+export async function recordSpliced(
+  t: TestApp,
+  first: { url: string; stop(): Promise<void> },
+  second: { url: string; stop(): Promise<void> },
+  secondName: string,
+): Promise<{ admin: string; dev: string; range: SplicedRange }> {
+  try {
+    const admin = await initialise(t);
+    await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
+    await t.ctx.recording.ready;
+    const dev = await addCamera(t, admin, first.url);
+    const added = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: secondName, DeviceType: 'RTSP', RtspUrl: second.url } });
+    const other = added.json().EasyDarwin.Body.DeviceID as string;
+    const [pkA, pkB] = [await channelPk(t, dev), await channelPk(t, other)];
+    for (const d of [dev, other]) {
+      const res = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${d}&channel=1`, headers: { token: admin } });
+      if (res.statusCode !== 200) throw new Error(res.body);
+    }
+    const rowsOf = (pk: number) => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
+    await until(async () => (await rowsOf(pkA)).length >= 3 && (await rowsOf(pkB)).length >= 5, 40000);
+    for (const d of [dev, other]) await t.app.inject({ url: `/api/v1/realtimerecord/stop?device=${d}&channel=1`, headers: { token: admin } });
+    await sleep(500);
+    const a = await rowsOf(pkA);
+    const keep = a.slice(0, 2);
+    const change = new Date(keep[1].end_at).getTime();
+    const later = (await rowsOf(pkB)).filter((r) => new Date(r.start_at).getTime() >= change);
+    if (!later.length) throw new Error('the second camera recorded nothing after the first one\'s two segments');
+    await t.ctx.db.deleteFrom('recordings').where('id', 'in', a.slice(2).map((r) => r.id)).execute();
+    await t.ctx.db.updateTable('recordings').set({ channel_pk: pkA }).where('id', 'in', later.map((r) => r.id)).execute();
+    return { admin, dev, range: { from: new Date(keep[0].start_at).getTime(), change, resume: new Date(later[0].start_at).getTime(), to: new Date(later.at(-1)!.end_at).getTime() } };
+  } finally {
+    await first.stop();
+    await second.stop();
+  }
+}

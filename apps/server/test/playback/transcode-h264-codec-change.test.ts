@@ -13,11 +13,9 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sleep, startTestApp, until, type TestApp } from '../helpers/index.js';
-import { initialise } from '../api/support.js';
 import { startCamera } from '../fixtures/camera.js';
-import { addCamera, channelPk } from '../recording/support.js';
 import { playbackOf } from '../../src/services/playback/index.js';
-import { decodeErrors, ffprobeJson, playWs, stampOf } from './support.js';
+import { decodeErrors, ffprobeJson, playWs, recordSpliced, stampOf } from './support.js';
 
 let t: TestApp;
 let admin: string;
@@ -31,36 +29,7 @@ beforeAll(async () => {
   const hevc = await startCamera({ codec: 'h265', audio: 'aac' });
   t = await startTestApp({ listen: true });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'playback-codec-change-'));
-  try {
-    admin = await initialise(t);
-    await t.ctx.config.set('record', { SegmentSeconds: 3, MinFreeBytes: 0 });
-    await t.ctx.recording.ready;
-    dev = await addCamera(t, admin, avc.url);
-    const added = await t.app.inject({ method: 'POST', url: '/api/v1/adddevice', headers: { token: admin }, payload: { DeviceName: 'Cam H.265', DeviceType: 'RTSP', RtspUrl: hevc.url } });
-    const other = added.json().EasyDarwin.Body.DeviceID as string;
-    const [pkA, pkB] = [await channelPk(t, dev), await channelPk(t, other)];
-    for (const d of [dev, other]) {
-      const res = await t.app.inject({ url: `/api/v1/realtimerecord/start?device=${d}&channel=1`, headers: { token: admin } });
-      if (res.statusCode !== 200) throw new Error(res.body);
-    }
-    const rowsOf = (pk: number) => t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
-    await until(async () => (await rowsOf(pkA)).length >= 3 && (await rowsOf(pkB)).length >= 5, 40000);
-    for (const d of [dev, other]) await t.app.inject({ url: `/api/v1/realtimerecord/stop?device=${d}&channel=1`, headers: { token: admin } });
-    await sleep(500);
-    // Channel A keeps its first two segments (H.264); the H.265 camera's segments that start after
-    // them become A's too; the rest of A goes.
-    const a = await rowsOf(pkA);
-    const keep = a.slice(0, 2);
-    const change = new Date(keep[1].end_at).getTime();
-    const later = (await rowsOf(pkB)).filter((r) => new Date(r.start_at).getTime() >= change);
-    expect(later.length).toBeGreaterThanOrEqual(1);
-    await t.ctx.db.deleteFrom('recordings').where('id', 'in', a.slice(2).map((r) => r.id)).execute();
-    await t.ctx.db.updateTable('recordings').set({ channel_pk: pkA }).where('id', 'in', later.map((r) => r.id)).execute();
-    range = { from: new Date(keep[0].start_at).getTime(), change, resume: new Date(later[0].start_at).getTime(), to: new Date(later.at(-1)!.end_at).getTime() };
-  } finally {
-    await avc.stop();
-    await hevc.stop();
-  }
+  ({ admin, dev, range } = await recordSpliced(t, avc, hevc, 'Cam H.265'));
 }, 120000);
 afterAll(async () => {
   await t?.close();
