@@ -1,8 +1,9 @@
 /**
  * The live player chases the live edge (issue 4: "no drift behind live"), in Debian's Chromium: a
- * camera whose frames arrive 3 % faster than their timestamps say (bench/live/replay-camera.ts,
- * PACE 1.03) piles up 0.03 s of media a second, 2.4 s over the 80 s watched, if the player only plays
- * at 1×. The console's player page must keep the lag (buffered end − currentTime) bounded by its
+ * camera whose frames arrive 6 % faster than their timestamps say (bench/live/replay-camera.ts,
+ * PACE 1.06) piles up 0.06 s of media a second, 2.4 s over the 40 s watched, if the player only plays
+ * at 1× (6 %, not a real camera's 0.5 %, so that 40 s of the suite show what an hour would; the
+ * chase at 1.1× still outruns it). The console's player page must keep the lag (buffered end − currentTime) bounded by its
  * chase (playbackRate 1.1 between 0.8 s and 0.4 s behind, a jump beyond 1.5 s) and change the rate a
  * few times, not at every fragment. The hour-long figures are the bench's (bench/live/drift.ts).
  */
@@ -13,7 +14,7 @@ import { startPacedCamera } from '../support/replay-camera';
 import type { Camera } from '../../apps/server/test/fixtures/camera';
 
 const RUN = Date.now().toString(36);
-const WATCH_S = 80;
+const WATCH_S = 40;
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
@@ -22,14 +23,14 @@ test.describe('live edge chase', () => {
   let dev = '';
 
   test.beforeAll(async ({ api, admin }, info) => {
-    camera = await startPacedCamera(info.project.outputDir, 1.03);
+    camera = await startPacedCamera(info.project.outputDir, 1.06);
     dev = await addRtspDevice(api, admin.Token, `E2E chase ${RUN}`, camera.url);
   });
   test.afterAll(async () => {
     await camera?.stop();
   });
 
-  test('a camera 3 % fast: the lag stays bounded, the rate changes a few times', async ({ page, admin }) => {
+  test('a camera 6 % fast: the lag stays bounded, the rate changes a few times', async ({ page, admin }) => {
     await page.addInitScript(() => {
       const w = window as unknown as { __rateChanges: number; __seeks: number };
       w.__rateChanges = 0;
@@ -65,7 +66,7 @@ test.describe('live edge chase', () => {
     // Yet the player stayed near the edge: never past its jump threshold (1.5 s, plus a sample's
     // worth of slack), and at the end not further behind than where it started chasing.
     expect(Math.max(...lags), detail).toBeLessThan(1.6);
-    const tail = lags.slice(-15).sort((a, b) => a - b);
+    const tail = lags.slice(-10).sort((a, b) => a - b);
     expect(tail[Math.floor(tail.length / 2)], detail).toBeLessThan(0.9);
     // It chased by rate: a few catch-ups, not a change at every fragment (25 a second).
     expect(last.rateChanges - first.rateChanges, detail).toBeGreaterThanOrEqual(1);
