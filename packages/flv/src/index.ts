@@ -21,6 +21,7 @@ export {
   type FlvTagView,
   type TagTypeValue,
 } from './tag.js';
+export { FlvTagStream } from './tag-stream.js';
 export {
   AvcPacketType,
   ExPacketType,
