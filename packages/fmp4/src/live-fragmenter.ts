@@ -34,6 +34,12 @@ export interface LiveFragmenterOptions {
    * `allocate` gave, so the caller can put a frame header there and send both as one write.
    */
   headroom?: number;
+  /**
+   * Carry on the timeline of this fragmenter (its tracks replaced: a camera that came back): the first
+   * sample goes where its media ended, the hole of the reconnect closed, and the other tracks keep
+   * their distance to it; fragment numbers run on too. Default: a timeline from 0.
+   */
+  after?: LiveFragmenter;
 }
 
 interface LiveTrack {
@@ -73,6 +79,8 @@ export class LiveFragmenter {
   private acceptedBase = 0;
   /** Seconds: input time that becomes decode time 0. */
   private origin?: number;
+  /** Seconds: where the first sample goes (the end of the fragmenter carried on, else 0). */
+  private readonly startAt: number;
   private initCache?: Uint8Array;
 
   constructor(tracks: readonly Track[], opts: LiveFragmenterOptions = {}) {
@@ -89,7 +97,8 @@ export class LiveFragmenter {
     this.primary = this.states.find((s) => s.track.kind === 'video') ?? this.states[0];
     this.dropSei = opts.dropSei ?? false;
     this.dropDamaged = opts.dropDamaged ?? true;
-    this.sequence = opts.firstSequence ?? 1;
+    this.sequence = opts.after?.sequence ?? opts.firstSequence ?? 1;
+    this.startAt = opts.after?.end ?? 0;
     this.allocate = opts.allocate;
     this.headroom = opts.headroom ?? 0;
   }
@@ -97,6 +106,13 @@ export class LiveFragmenter {
   /** The initialisation segment for these tracks (ftyp + moov). */
   get init(): Uint8Array {
     return (this.initCache ??= initSegment(this.tracks));
+  }
+
+  /** Seconds: where the media written so far ends (the latest track's next decode time). */
+  get end(): number {
+    let end = this.startAt;
+    for (const s of this.states) if (s.decodeTime !== undefined) end = Math.max(end, s.decodeTime / s.timescale);
+    return end;
   }
 
   /** MSE type, e.g. `video/mp4; codecs="avc1.64001f,mp4a.40.2"`. */
@@ -193,9 +209,9 @@ export class LiveFragmenter {
     }
     if (!this.primary.started) return -1; // before the first keyframe nothing is kept
     const dts = dtsOf(unit);
-    this.origin ??= dts / s.timescale;
+    this.origin ??= dts / s.timescale - this.startAt;
     const duration = this.duration(s, unit, dts);
-    const base = s.decodeTime ?? Math.max(0, Math.round(dts - this.origin * s.timescale));
+    const base = s.decodeTime ?? Math.max(Math.ceil(this.startAt * s.timescale), Math.round(dts - this.origin * s.timescale));
     s.decodeTime = base + duration;
     s.lastDts = dts;
     this.acceptedBase = base;

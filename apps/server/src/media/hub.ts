@@ -12,6 +12,7 @@ import type { AssemblyMemory } from '@opencvr/rtp';
 import type { Reason } from '@opencvr/shared';
 import { GopLog } from './gop-log.js';
 import { GopStore, gopAudioChunks, gopChunks } from './gop-store.js';
+import { HubTimeline } from './hub-timeline.js';
 import { latencyProbe } from './latency-probe.js';
 
 export type HubState = 'idle' | 'connecting' | 'live' | 'retrying' | 'stopped';
@@ -42,7 +43,10 @@ export interface MediaSource {
 }
 
 export interface Subscriber {
-  /** Called first, and again if the source reconnects with other tracks. */
+  /**
+   * Called first, and again when the source reconnects (with the same tracks or others). The units'
+   * times carry on across a reconnect, never going back (hub-timeline.ts).
+   */
   tracks(tracks: Track[]): void;
   /**
    * The unit's bytes are valid during this call: a subscriber that keeps bytes for later (a write
@@ -96,6 +100,8 @@ export class StreamHub {
   /** The bytes of `gop`, a store per track (see gop-store.ts). */
   private stores: GopStore[] = [];
   private subs = new Set<Subscriber>();
+  /** The media clock across reconnects: a source that came back carries on the times (hub-timeline.ts). */
+  private readonly timeline = new HubTimeline();
   private graceTimer?: NodeJS.Timeout;
   private retryTimer?: NodeJS.Timeout;
   /** When the armed retry fires (Date.now() clock). */
@@ -238,6 +244,7 @@ export class StreamHub {
     this.setState('connecting', '');
     // The last source's depacketisers assemble nothing more in the stores.
     for (const s of this.stores) s.unlease();
+    this.timeline.session();
     const source = this.makeSource();
     this.source = source;
     // A sink bound to this attempt: late calls from a stopped source are ignored.
@@ -251,8 +258,10 @@ export class StreamHub {
         this.stats.startedAt = Date.now();
         for (const s of this.subs) this.deliver(s, (x) => x.tracks(tracks));
       },
-      unit: (track, lent) => {
+      unit: (track, own) => {
         if (!alive()) return;
+        const clockRate = this._tracks[track]?.clockRate;
+        const lent = clockRate ? this.timeline.map(track, clockRate, own, Date.now()) : own;
         const arrival = latencyProbe ? performance.now() : 0;
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;

@@ -1,6 +1,7 @@
 /**
  * Live output: fragmented MP4 over a WebSocket, for the browser's Media Source Extensions.
- * Text frames carry JSON control messages ({type:'init', mime} before each init segment,
+ * Text frames carry JSON control messages ({type:'init', mime} before each init segment, and
+ * `continues` in it when a camera came back and its media carries on the viewer's timeline;
  * {type:'state', state, reason, code, vars} on ingest changes: `reason` the source's words, `code`
  * and `vars` the catalogue reason the console shows in its language, LiveStateMessage); binary
  * frames carry the init segment and then media fragments (moof+mdat).
@@ -79,6 +80,10 @@ export class WsFmp4Output implements Subscriber {
   ) {}
 
   tracks(all: Track[]) {
+    // A viewer that has had media keeps its timeline when the camera comes back (the hub's times carry
+    // on, hub-timeline.ts): the new fragmenter starts where the last ended, and the init says
+    // `continues`, so the player appends it to the same SourceBuffer instead of a new MediaSource.
+    const before = this.fragmenter instanceof LiveFragmenter && this.fragmenter.end > 0 ? this.fragmenter : undefined;
     this.map.clear();
     this.startup = undefined;
     const tracks: Track[] = [];
@@ -94,7 +99,7 @@ export class WsFmp4Output implements Subscriber {
     }
     this.fragmenter =
       this.opts.fragmentSeconds === undefined
-        ? new LiveFragmenter(tracks, { allocate: take, headroom: this.opts.sendInPlace ? WS_HEADROOM : 0 })
+        ? new LiveFragmenter(tracks, { allocate: take, headroom: this.opts.sendInPlace ? WS_HEADROOM : 0, after: before })
         : new Fragmenter(tracks, { maxFragmentDuration: this.opts.fragmentSeconds, allocate: take });
     this.skipping = false;
     if (this.fragmenter instanceof LiveFragmenter) {
@@ -112,6 +117,7 @@ export class WsFmp4Output implements Subscriber {
             ? { kind: t.kind, codec: t.codec, codecString: t.codecString, width: t.width, height: t.height }
             : { kind: t.kind, codec: t.codec, codecString: t.codecString, sampleRate: t.sampleRate, channels: t.channels },
         ),
+        ...(before ? { continues: true } : {}),
       }),
     );
     this.ws.send(this.fragmenter.init);
