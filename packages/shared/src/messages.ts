@@ -401,6 +401,14 @@ export const REASONS = {
   streamUnauthorized: { 'zh-CN': '摄像机拒绝了用户名或密码', 'en-US': 'The camera refused the user name or password' },
   streamAnswered: { 'zh-CN': '摄像机对 {method} 请求回应 {status} {phrase}', 'en-US': 'The camera answered {method} with {status} {phrase}' },
   streamNoPlayableTrack: { 'zh-CN': '摄像机的视频中没有可播放的轨道（支持 H.264、H.265、AAC、G.711）', 'en-US': 'The camera offers no playable track (H.264, H.265, AAC and G.711 can play)' },
+  streamAudioEncoderMissing: {
+    'zh-CN': '视频正常播放，但没有声音：流的音频为 {codec}，需由 ffmpeg 转为 AAC，而服务器上找不到 ffmpeg',
+    'en-US': 'The video plays without sound: the stream’s audio is {codec}, which ffmpeg must turn into AAC, and this server has no ffmpeg',
+  },
+  streamAudioEncoderFailed: {
+    'zh-CN': '视频正常播放，但没有声音：流的 {codec} 音频转为 AAC 失败（ffmpeg 已退出）',
+    'en-US': 'The video plays without sound: encoding the stream’s {codec} audio to AAC failed (ffmpeg ended)',
+  },
   streamRequestTimeout: { 'zh-CN': '摄像机的 {method} 应答超时（{ms} 毫秒）', 'en-US': 'The camera\'s {method} answer timed out ({ms} ms)' },
   streamBadData: { 'zh-CN': '摄像机发送了无法解析的数据', 'en-US': 'The camera sent data that cannot be read' },
   streamGbOffline: { 'zh-CN': '设备已离线（未注册），设备重新上线后自动恢复', 'en-US': 'The device is offline (not registered); the video comes back when it registers again' },

@@ -35,6 +35,11 @@ export interface SourceSink {
    * `why`: the same as a catalogue reason, which is what a user reads (in their language).
    */
   failed(reason: string, why?: Reason): void;
+  /**
+   * What the stream plays without, while it plays on (its audio could not be encoded: rtmp-source.ts):
+   * the live hub's reason and why until the source says '' (fine again) or the next connection.
+   */
+  note?(reason: string, why?: Reason): void;
 }
 
 export interface MediaSource {
@@ -92,6 +97,8 @@ export class StreamHub {
   private _state: HubState = 'idle';
   private _reason = '';
   private _why?: Reason;
+  /** The source's note (SourceSink.note): the reason of the live state. */
+  private note?: { reason: string; why?: Reason };
   /** The words of the last failure since it was last live: the same again is not told (onFailure). */
   private lastFailure?: string;
   private _tracks: Track[] = [];
@@ -245,6 +252,7 @@ export class StreamHub {
     // The last source's depacketisers assemble nothing more in the stores.
     for (const s of this.stores) s.unlease();
     this.timeline.session();
+    this.note = undefined;
     const source = this.makeSource();
     this.source = source;
     // A sink bound to this attempt: late calls from a stopped source are ignored.
@@ -266,7 +274,7 @@ export class StreamHub {
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;
           this.lastFailure = undefined;
-          this.setState('live', '');
+          this.setState('live', this.note?.reason ?? '', this.note?.why);
         }
         const kept = this.cache(track, lent);
         const unit = kept ?? lent;
@@ -277,6 +285,11 @@ export class StreamHub {
         this.fanOut(track, unit, kept !== undefined);
       },
       memory: (track) => (alive() && track < this.stores.length ? this.stores[track].lease() : undefined),
+      note: (reason, why) => {
+        if (!alive()) return;
+        this.note = reason ? { reason, why } : undefined;
+        if (this._state === 'live') this.setState('live', reason, this.note?.why);
+      },
       failed: (reason, why) => {
         if (!alive()) return;
         this.source = undefined;

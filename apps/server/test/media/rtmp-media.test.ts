@@ -124,6 +124,83 @@ describe('RTMP messages as hub tracks and units', () => {
     expect(got.units).toHaveLength(10);
   });
 
+  describe('audio to encode (MP3, Speex, Nellymoser: the sink has `encode`)', () => {
+    const mp3 = (ts: number) => ({ type: 8, timestamp: ts, data: Uint8Array.of(0x2f, 0xff, 0xfb) });
+    function encoding(opts: RtmpMediaOptions = { audio: true }) {
+      const encoded: { ms: number; codec: string; body: number[] }[] = [];
+      const got = { tracks: [] as Track[][], units: [] as { track: number; unit: AccessUnit }[], unsupported: [] as string[] };
+      const media = new RtmpMedia(
+        {
+          tracks: (t) => got.tracks.push(t),
+          unit: (track, unit) => got.units.push({ track, unit }),
+          unsupported: (kind, codec) => got.unsupported.push(`${kind}:${codec}`),
+          encode: (ms, body, codec) => encoded.push({ ms, codec, body: [...body] }),
+        },
+        opts,
+      );
+      return { media, got, encoded };
+    }
+    const aacTags = tags.filter((t) => t.type === 8);
+
+    it('goes to the encoder with its times on the output timeline (a wrap is a step forward); the AAC coming back is the audio track, given once with the video', () => {
+      const { media, got, encoded } = encoding();
+      const base = 0xffffffff - 30;
+      media.audioMessage(base, mp3(0).data);
+      media.audioMessage((base + 26) >>> 0, mp3(26).data);
+      media.audioMessage((base + 52) >>> 0, Uint8Array.of(0xb2, 1)); // Speex
+      expect(encoded).toEqual([
+        { ms: base, codec: 'MP3', body: [0x2f, 0xff, 0xfb] },
+        { ms: base + 26, codec: 'MP3', body: [0x2f, 0xff, 0xfb] },
+        { ms: base + 52, codec: 'Speex', body: [0xb2, 1] },
+      ]);
+      expect(got.unsupported).toEqual([]);
+      // The encoder's AAC at the same times, between the video messages.
+      for (const t of tags) {
+        if (t.type === 8) media.encodedAudio(base + t.timestamp, t.data);
+        else if (t.type === 9) media.videoMessage((base + t.timestamp) >>> 0, t.data);
+      }
+      expect(got.tracks).toHaveLength(1);
+      expect(got.tracks[0].map((t) => t.codec)).toEqual(['h264', 'aac']);
+      const frames = got.units.filter((u) => u.track === 1).map((u) => u.unit.pts);
+      expect(frames).toHaveLength(45);
+      expect(frames.slice(1).map((p, i) => p - frames[i])).toEqual(Array(44).fill(1024));
+      const pictures = got.units.filter((u) => u.track === 0).map((u) => (u.unit.kind === 'video' ? u.unit.dts / 90 : 0));
+      expect(pictures[0]).toBe(base);
+      // The first frame at the time the encoder gave it (aacTags[0] is the sequence header).
+      expect(frames[0]).toBe(Math.round((base + aacTags[1].timestamp) * 44.1));
+    });
+
+    it('audioLost(): the video is given at once without audio, and AAC that comes later is dropped', () => {
+      const { media, got } = encoding({ audio: true, waitMs: 60_000 });
+      media.metadata({ videocodecid: 7, audiocodecid: 2 });
+      media.audioMessage(0, mp3(0).data);
+      feed(media, tags.filter((t) => t.type === 9));
+      expect(got.tracks).toEqual([]);
+      media.audioLost();
+      expect(got.tracks).toEqual([[expect.objectContaining({ codec: 'h264' })]]);
+      expect(got.units).toHaveLength(10);
+      for (const t of aacTags) media.encodedAudio(t.timestamp, t.data);
+      expect(got.tracks).toHaveLength(1);
+      expect(got.units).toHaveLength(10);
+    });
+
+    it('encoded AAC behind the last frame (a restarted encoder’s priming) is dropped; once the stream’s audio is AAC itself, encoded AAC is', () => {
+      const { media, got } = encoding({ audio: true, waitMs: 0 });
+      media.audioMessage(0, mp3(0).data);
+      for (const t of aacTags.slice(0, 11)) media.encodedAudio(t.timestamp, t.data);
+      expect(got.units).toHaveLength(10);
+      const last = got.units.at(-1)!.unit.pts;
+      media.encodedAudio(aacTags[5].timestamp, aacTags[5].data);
+      expect(got.units).toHaveLength(10);
+      // The publisher now sends AAC: its own frames play, the encoder's late ones are dropped.
+      media.audioMessage(aacTags[11].timestamp, aacTags[11].data);
+      expect(got.units).toHaveLength(11);
+      expect(got.units.at(-1)!.unit.pts).toBeGreaterThan(last);
+      media.encodedAudio(aacTags[12].timestamp, aacTags[12].data);
+      expect(got.units).toHaveLength(11);
+    });
+  });
+
   it('audio before the first picture (a relaying server joined mid-stream): a video track the metadata names is waited for, so the tracks come once', () => {
     const audioFirst = [...tags.filter((t) => t.type === 8), ...tags.filter((t) => t.type === 9).map((t) => ({ ...t, timestamp: t.timestamp + 1500 }))];
     const named = reader({ audio: true, waitMs: 300 });

@@ -6,8 +6,10 @@
  *   ('hvc1' FourCC): the sequence header's decoder configuration record gives the parameter sets and
  *   the NAL length size, each frame its length-prefixed NAL units and composition time;
  * - audio: AAC (the sequence header's AudioSpecificConfig, then raw frames) and G.711 A-law/µ-law
- *   (sound formats 7 and 8, 8 kHz). Other audio (MP3, Speex, Nellymoser...) is said once through
- *   `unsupported`: the source decides what to do with such a channel.
+ *   (sound formats 7 and 8, 8 kHz). Audio ffmpeg can decode (MP3, Speex, Nellymoser, PCM, ADPCM)
+ *   goes with its time to the sink's `encode` (rtmp-audio-encoder.ts), whose AAC comes back through
+ *   encodedAudio() on the same timeline (audioLost() when none will); other audio, or all of it
+ *   without `encode`, is said once through `unsupported`.
  * The tracks are given once both are known, or once the metadata says one is absent, or after
  * waitMs of stream time with one (announcedWaitMs when the metadata names the missing one): units before that wait (a stream starts on a keyframe, which is
  * worth keeping). A sequence header that changes afterwards gives the tracks again.
@@ -27,6 +29,7 @@ import {
   type Track,
   type VideoTrack,
 } from '@opencvr/codec';
+import { ENCODED_SOUND_FORMATS } from './rtmp-audio-encoder.js';
 import { RtmpTimeline } from './rtmp-timeline.js';
 
 export class RtmpMediaError extends Error {
@@ -39,6 +42,11 @@ export interface RtmpMediaSink {
   unit(track: number, unit: AccessUnit): void;
   /** A codec the hub does not carry (said once per kind). */
   unsupported(kind: 'audio' | 'video', codec: string): void;
+  /**
+   * Audio to encode to AAC (ENCODED_SOUND_FORMATS): the message's body and its time (ms) on the
+   * output timeline; the AAC comes back through encodedAudio(). Without it such audio is unsupported.
+   */
+  encode?(ms: number, body: Uint8Array, codec: string): void;
 }
 
 export interface RtmpMediaOptions {
@@ -163,6 +171,10 @@ export class RtmpMedia {
   /** The tracks given to the sink (and each kind's index in them), once given. */
   private given?: { video: number; audio: number };
   private pending: { kind: 'video' | 'audio'; unit: AccessUnit; ms: number }[] = [];
+  /** The output time of the last audio message sent to be encoded. */
+  private encodeLast?: number;
+  /** Whether the stream's latest audio went to the encoder (its AAC is the audio) or is carried as it is. */
+  private audioEncoded = false;
 
   constructor(
     private readonly sink: RtmpMediaSink,
@@ -207,18 +219,15 @@ export class RtmpMedia {
     // Tracks given without audio: audio that starts later is not added.
     if (this.given && this.given.audio < 0) return;
     const format = body[0] >> 4;
-    if (format === SOUND.aac) {
-      if (body.length < 2) throw new RtmpMediaError('AAC message without its packet type');
-      if (body[1] === 0) {
-        const track = this.codec(() => aacTrack(body.slice(2)));
-        const same = this.audio && sameTrack(this.audio.track, track);
-        this.audio = { track, last: this.audio?.last };
-        if (!same) this.changed();
-        return;
-      }
-      if (!this.audio || this.audio.track.codec !== 'aac' || body.length < 3) return;
-      return this.audioUnit(timestamp, body.subarray(2));
+    if (this.sink.encode && ENCODED_SOUND_FORMATS.has(format) && !this.said.has('audio')) {
+      const ms = this.timeline.at(timestamp, this.encodeLast);
+      this.encodeLast = ms;
+      this.audioEncoded = true;
+      this.sink.encode(ms, body, SOUND_FORMATS[format]);
+      return;
     }
+    this.audioEncoded = false;
+    if (format === SOUND.aac) return this.aacMessage(body, () => this.timeline.at(timestamp, this.audio?.last));
     if (format === SOUND.pcma || format === SOUND.pcmu) {
       if (body.length < 2) return;
       const track = g711Track(format === SOUND.pcma ? 'pcma' : 'pcmu', 8000, body[0] & 1 ? 2 : 1);
@@ -226,14 +235,46 @@ export class RtmpMedia {
         this.audio = { track, last: this.audio?.last };
         this.changed();
       }
-      return this.audioUnit(timestamp, body.subarray(1));
+      return this.audioUnit(this.timeline.at(timestamp, this.audio.last), body.subarray(1));
     }
     this.unsupported('audio', SOUND_FORMATS[format] ?? `sound format ${format}`);
   }
 
-  private audioUnit(timestamp: number, data: Uint8Array) {
+  /**
+   * The encoder's AAC message (sequence header or frame) at `ms`, already on the output timeline.
+   * Dropped when the stream's audio is carried as it is again (it changed to AAC or G.711).
+   */
+  encodedAudio(ms: number, body: Uint8Array) {
+    if (!this.opts.audio || !this.audioEncoded || (this.given && this.given.audio < 0)) return;
+    // A frame behind the last (a restarted encoder's priming) is dropped: a track's times only go forward.
+    if (body.length > 2 && body[1] === 1 && this.audio?.last !== undefined && ms <= this.audio.last) return;
+    this.aacMessage(body, () => ms);
+  }
+
+  /** The encoded audio will not come (the encoder failed before any): the tracks are not waited for. */
+  audioLost() {
+    if (this.said.has('audio')) return;
+    this.said.add('audio');
+    // Tracks already given stay as they are (giving them again would start every player again).
+    if (!this.given && this.ready(this.pending.at(-1)?.ms)) this.give();
+  }
+
+  /** An AAC message; `at`: its output time, asked only for a frame that is kept. */
+  private aacMessage(body: Uint8Array, at: () => number) {
+    if (body.length < 2) throw new RtmpMediaError('AAC message without its packet type');
+    if (body[1] === 0) {
+      const track = this.codec(() => aacTrack(body.slice(2)));
+      const same = this.audio && sameTrack(this.audio.track, track);
+      this.audio = { track, last: this.audio?.last };
+      if (!same) this.changed();
+      return;
+    }
+    if (!this.audio || this.audio.track.codec !== 'aac' || body.length < 3) return;
+    this.audioUnit(at(), body.subarray(2));
+  }
+
+  private audioUnit(ms: number, data: Uint8Array) {
     const a = this.audio!;
-    const ms = this.timeline.at(timestamp, a.last);
     a.last = ms;
     const rate = a.track.clockRate;
     let pts = Math.round((ms * rate) / 1000);

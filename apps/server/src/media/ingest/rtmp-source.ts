@@ -13,10 +13,11 @@
  * source), the video is a codec the hub does not carry, or message after message cannot be read.
  * A message that cannot be read is dropped and counted (stats.malformed); the stream goes on.
  *
- * Audio the hub does not carry (MP3, Speex, Nellymoser...): the channel goes through the ffmpeg pull
- * source instead, which encodes it to AAC; the address is remembered (bounded) so the next source of
- * it starts there at once. Dropping the audio would lose what the channel asked for (EnableAudio),
- * and such encoders are rare enough that their cost does not matter.
+ * Audio the hub does not carry (MP3, Speex, Nellymoser, PCM, ADPCM): only the audio goes through one
+ * small ffmpeg, which encodes it to AAC with the source's times (rtmp-audio-encoder.ts); the video,
+ * the login and the socket stay here. If that ffmpeg is missing or fails before any AAC, the channel
+ * plays its video without sound (the tracks are not waited for) and says why (the hub's note,
+ * streamAudioEncoderMissing/Failed); one that fails later is restarted while the video goes on.
  */
 import { Amf0EcmaArray, Amf0Error, decodeAmf0 } from '@opencvr/flv';
 import type { Reason } from '@opencvr/shared';
@@ -24,19 +25,22 @@ import type { MediaSource, SourceSink } from '../hub.js';
 import { RtmpType, type RtmpMessage } from '../../access/rtmp/chunks.js';
 import { asObject, authMiss, decoded, RtmpPlaySession, type PlayEnd } from '../../access/rtmp/play-session.js';
 import { certificateMiss } from '../../access/rtmp/tls-connect.js';
-import { FfmpegPullSource, type FfmpegPullOptions } from './ffmpeg-pull-source.js';
+import { RtmpAudioEncoder } from './rtmp-audio-encoder.js';
 import { pullUrl, PullUrlError } from './pull-url.js';
 import { RtmpMedia, RtmpMediaError } from './rtmp-media.js';
 import { socketFailure } from './source-failure.js';
 
-export interface RtmpPullOptions extends FfmpegPullOptions {
+export interface RtmpPullOptions {
+  /** The channel's credentials, used when the address has none. */
+  username?: string;
+  password?: string;
+  /** The channel's EnableAudio (default true). */
+  audio?: boolean;
+  /** The ffmpeg that encodes audio the hub does not carry to AAC (default: ffmpeg on PATH). */
+  ffmpeg?: string;
   /** No media for this long fails the source (default 15 s); also bounds each step before it. */
   mediaTimeoutMs?: number;
 }
-
-/** Addresses whose audio only ffmpeg can carry (encoded to AAC): their next source starts there. */
-const viaFfmpeg = new Set<string>();
-const VIA_FFMPEG_MEMORY = 1000;
 /** A login takes three connects (auth.ts); a fourth would be a loop. */
 const MAX_CONNECTS = 3;
 /** Messages in a row that cannot be read before the stream is taken for broken. */
@@ -48,7 +52,9 @@ export class RtmpPullSource implements MediaSource {
   private sink?: SourceSink;
   private session?: RtmpPlaySession;
   private media?: RtmpMedia;
-  private fallback?: FfmpegPullSource;
+  private encoder?: RtmpAudioEncoder;
+  /** The encoder failed: its note is on the hub until its AAC comes again. */
+  private encoderNoted = false;
   private url?: URL;
   private creds?: { user: string; password: string };
   private connects = 0;
@@ -57,7 +63,7 @@ export class RtmpPullSource implements MediaSource {
   private gotMedia = false;
   private malformedInARow = 0;
   private stopped = false;
-  readonly stats = { connects: 0, units: 0, malformed: 0, viaFfmpeg: false, lastError: '' };
+  readonly stats = { connects: 0, units: 0, malformed: 0, lastError: '' };
 
   constructor(
     private readonly raw: string,
@@ -66,16 +72,14 @@ export class RtmpPullSource implements MediaSource {
 
   start(sink: SourceSink) {
     this.sink = sink;
-    let display: string;
     try {
       // The same checks as every pulled address (scheme, host, no spaces or control characters).
-      display = pullUrl(this.raw, this.opts).display;
+      pullUrl(this.raw, this.opts);
     } catch (err) {
       const words = err instanceof PullUrlError ? err.message : String(err);
       queueMicrotask(() => this.fail(words, { key: 'statusBadUrl' }));
       return;
     }
-    if (viaFfmpeg.has(display)) return this.startFfmpeg();
     const url = new URL(this.raw.trim());
     // The address's own credentials, else the channel's; decoded once, here, and sent as they are.
     if (url.username) this.creds = { user: decoded(url.username), password: decoded(url.password) };
@@ -94,18 +98,21 @@ export class RtmpPullSource implements MediaSource {
     clearInterval(this.watchdog);
     this.session?.close();
     this.session = undefined;
-    this.fallback?.stop();
+    this.encoder?.stop();
   }
 
-  /** Whether this source handed its channel to ffmpeg (audio only ffmpeg can carry). */
-  get viaFfmpeg(): boolean {
-    return this.stats.viaFfmpeg;
+  /** The ffmpeg encoding this source's audio to AAC, while one runs. */
+  get audioEncoderPid(): number | undefined {
+    return this.encoder?.pid;
   }
 
   private connect(auth: string) {
     this.connects++;
     this.stats.connects++;
     this.lastProgressAt = Date.now();
+    // A new connection reads anew: its audio gets an encoder of its own.
+    this.encoder?.stop();
+    this.encoder = undefined;
     this.media = new RtmpMedia(
       {
         tracks: (t) => this.sink?.tracks(t),
@@ -114,6 +121,7 @@ export class RtmpPullSource implements MediaSource {
           this.sink?.unit(i, u);
         },
         unsupported: (kind, codec) => this.unsupported(kind, codec),
+        encode: (ms, body, codec) => this.encode(ms, body, codec),
       },
       { audio: this.opts.audio !== false },
     );
@@ -158,24 +166,43 @@ export class RtmpPullSource implements MediaSource {
   }
 
   private unsupported(kind: 'audio' | 'video', codec: string) {
-    if (kind === 'video') {
-      this.fail(`the stream's video is ${codec}, which this server does not carry`, { key: 'streamNoPlayableTrack' });
-      return;
-    }
-    // Audio only ffmpeg can carry: this channel is pulled by it from now on (see the top of the file).
-    const display = pullUrl(this.raw, this.opts).display;
-    if (viaFfmpeg.size >= VIA_FFMPEG_MEMORY) viaFfmpeg.clear();
-    viaFfmpeg.add(display);
-    clearInterval(this.watchdog);
-    this.session?.close();
-    this.session = undefined;
-    this.startFfmpeg();
+    // Audio nothing can carry (device-specific sound, a reserved format): the video plays without it.
+    if (kind === 'audio') return;
+    this.fail(`the stream's video is ${codec}, which this server does not carry`, { key: 'streamNoPlayableTrack' });
   }
 
-  private startFfmpeg() {
-    this.stats.viaFfmpeg = true;
-    this.fallback = new FfmpegPullSource(this.raw, this.opts);
-    this.fallback.start(this.sink!);
+  /** Audio the hub does not carry, to its encoder (started with the first message; see the top of the file). */
+  private encode(ms: number, body: Uint8Array, codec: string) {
+    if (!this.encoder) {
+      const media = this.media!;
+      const encoder = new RtmpAudioEncoder(
+        {
+          aac: (at, aac) => {
+            if (this.encoder !== encoder || this.media !== media) return;
+            if (this.encoderNoted) {
+              this.encoderNoted = false;
+              this.sink?.note?.('');
+            }
+            try {
+              media.encodedAudio(at, aac);
+            } catch (err) {
+              if (!(err instanceof RtmpMediaError)) throw err;
+              this.stats.malformed++;
+              this.stats.lastError = err.message;
+            }
+          },
+          failed: (words, why, retrying) => {
+            if (this.encoder !== encoder || this.stopped) return;
+            this.encoderNoted = true;
+            this.sink?.note?.(words, why);
+            if (!retrying) media.audioLost();
+          },
+        },
+        { ffmpeg: this.opts.ffmpeg, codec },
+      );
+      this.encoder = encoder;
+    }
+    this.encoder.push(ms, body);
   }
 
   private ended(e: PlayEnd) {
