@@ -1,6 +1,7 @@
 /**
- * Pulls a stream no native client of ours takes (HTTP-FLV, HLS; RTMP whose audio the native RTMP
- * client cannot carry: rtmp-source.ts) through ffmpeg
+ * Pulls a stream no native client of ours takes (HTTP-FLV, HLS; rtmp:// channels are the native RTMP
+ * client's even when their audio needs ffmpeg, which then encodes only that: rtmp-audio-encoder.ts;
+ * an rtmp:// address given here still plays, as the cost bench compares) through ffmpeg
  * into a hub: ffmpeg copies it (no video transcoding) into fragmented MP4 on stdout, one fragment per
  * picture (ffmpeg/args.ts pullArgs), and the fmp4 package's stream reader turns that back into
  * tracks and access units with their own times. Every output of the hub then works as for a camera.

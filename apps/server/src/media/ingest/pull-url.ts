@@ -1,7 +1,8 @@
 /**
  * The addresses the ffmpeg pull source takes (everything a channel may hold but rtsp(s)://, which the
  * native RTSP client pulls, TLS included): HTTP(S) (HTTP-FLV, HLS .m3u8, any stream ffmpeg can demux)
- * and RTMP(S) (native too, rtmp-source.ts, which hands audio it cannot carry to ffmpeg). Only these
+ * and RTMP(S) (channels pull it natively, rtmp-source.ts; its checks and credentials here serve that
+ * client, the stream checker's probe, and the cost bench's ffmpeg). Only these
  * schemes with a host get to ffmpeg, as one argument it parses as a URL: no file
  * path, no `-option`, no `concat:`/`subfile,`/`pipe:` pseudo-protocol; the protocols ffmpeg may open
  * on its behalf (an HLS playlist's segments, a redirect) are limited to the same family by

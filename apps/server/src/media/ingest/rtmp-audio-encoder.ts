@@ -4,8 +4,10 @@
  * ffmpeg reads only the audio, as FLV audio tags on stdin, and writes AAC as FLV audio tags on
  * stdout. FLV both ways because its tags carry times: with -copyts ffmpeg keeps the input's, so each
  * AAC frame gets back the source's time (A/V stay in step however late ffmpeg answers), where ADTS
- * out would only let frames be counted. About 3 MB and a few ms of CPU a second, against ffmpeg
- * demuxing the whole channel (and logging in with the password undecoded: pull-url.ts) before.
+ * out would only let frames be counted. Measured with 44.1 kHz stereo MP3: 13.0 MB of private memory
+ * (RssAnon) and ~2 % of a core, against 14.7 MB for ffmpeg pulling the whole channel (a 320x240
+ * stream) before: what it saves is less memory than the video's path (never through ffmpeg, so the
+ * audio failing cannot stop it) and ffmpeg's RTMP login (it hashed the password undecoded).
  *
  * Times: a run is given `ms - base + LEAD_MS` (base: the first time it got), so that the encoder's
  * priming (its first frame is 1024 samples early, 128 ms at 8 kHz) stays above 0, and a new run
