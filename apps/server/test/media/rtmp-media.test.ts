@@ -184,6 +184,18 @@ describe('RTMP messages as hub tracks and units', () => {
       expect(got.units).toHaveLength(10);
     });
 
+    it('audio being encoded is waited for as a track the metadata names (announcedWaitMs), not waitMs: an encoder slow to start still gives both tracks at once', () => {
+      const { media, got } = encoding({ audio: true, waitMs: 300, announcedWaitMs: 5000 });
+      media.audioMessage(0, mp3(0).data);
+      const video = tags.filter((t) => t.type === 9);
+      // The clip's 10 pictures (900 ms), then again 1 s later: 1.9 s of video before the first AAC.
+      feed(media, [...video, ...video.map((t) => ({ ...t, timestamp: t.timestamp + 1000 }))]);
+      expect(got.tracks).toEqual([]);
+      for (const t of aacTags.slice(0, 3)) media.encodedAudio(2000 + t.timestamp, t.data);
+      expect(got.tracks.map((ts) => ts.map((t) => t.codec))).toEqual([['h264', 'aac']]);
+      expect(got.units.filter((u) => u.track === 0)).toHaveLength(20);
+    });
+
     it('encoded AAC behind the last frame (a restarted encoder’s priming) is dropped; once the stream’s audio is AAC itself, encoded AAC is', () => {
       const { media, got } = encoding({ audio: true, waitMs: 0 });
       media.audioMessage(0, mp3(0).data);

@@ -311,7 +311,9 @@ export class RtmpMedia {
     const wantVideo = this.hints.video !== false;
     const wantAudio = this.opts.audio && this.hints.audio !== false && !this.said.has('audio');
     if ((video || !wantVideo) && (audio || !wantAudio)) return true;
-    const announced = (!video && this.hints.video === true && !this.said.has('video')) || (!audio && wantAudio && this.hints.audio === true);
+    // Audio being encoded is there for sure (its messages came): its AAC is waited for as for a named track.
+    const announced =
+      (!video && this.hints.video === true && !this.said.has('video')) || (!audio && wantAudio && (this.hints.audio === true || this.audioEncoded));
     const wait = announced ? (this.opts.announcedWaitMs ?? 5000) : (this.opts.waitMs ?? 1000);
     const first = this.pending[0]?.ms;
     return first !== undefined && nowMs !== undefined && nowMs - first >= wait;
