@@ -89,6 +89,16 @@ describe('live-edge chase', () => {
     expect(liveEdge({ ranges: [[0, 5], [5.5, 6.2]], currentTime: 5.1, playbackRate: 1 })).toEqual({ seek: 5.5 });
   });
 
+  it('steps over a hole from where the browser stalls: at the end of the range before it, or within a frame of it', () => {
+    // Chrome's playhead stops at the last frame of a range (5.0 or a little before), never in the hole.
+    expect(liveEdge({ ranges: [[0, 5], [5.5, 6.2]], currentTime: 5, playbackRate: 1 })).toEqual({ seek: 5.5 });
+    expect(liveEdge({ ranges: [[0, 5], [5.5, 6.2]], currentTime: 4.97, playbackRate: 1 })).toEqual({ seek: 5.5 });
+    // Still playing through the older range: no jump yet.
+    expect(liveEdge({ ranges: [[0, 5], [5.5, 6.2]], currentTime: 4.8, playbackRate: 1 }).seek).toBeUndefined();
+    // The newest range's own end is the live edge, not a hole.
+    expect(liveEdge({ ranges: [[0, 5]], currentTime: 4.99, playbackRate: 1 }).seek).toBeUndefined();
+  });
+
   it('never jumps before the start of the newest range', () => {
     expect(liveEdge({ ranges: [[0, 4], [9.9, 10]], currentTime: 2, playbackRate: 1 })).toEqual({ seek: 9.9 });
   });

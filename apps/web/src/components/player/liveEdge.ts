@@ -35,6 +35,9 @@ export interface EdgeOptions {
 
 export const EDGE_DEFAULTS: EdgeOptions = { maxLag: 1.5, target: 0.3, rateLag: 0.8, rateLow: 0.4, slowLag: 0.15, slowUntil: 0.25, slowRate: 0.97, fastRate: 1.1, keep: 30, trimSlack: 10 };
 
+/** Seconds before a range's end within which a stalled playhead counts as at its end (about a frame). */
+const HOLE_EDGE = 0.05;
+
 export interface EdgeInput {
   /** TimeRanges as [start, end] pairs, in order. */
   ranges: ReadonlyArray<readonly [number, number]>;
@@ -63,7 +66,10 @@ export function liveEdge(input: EdgeInput, o: EdgeOptions = EDGE_DEFAULTS): Edge
   const last = ranges[ranges.length - 1]!;
   const end = last[1];
   const lag = end - currentTime;
-  const inside = ranges.some(([s, e]) => currentTime >= s && currentTime <= e);
+  // A playhead within HOLE_EDGE of a range's end waits there (the browser stops at the last frame,
+  // not past it): with a newer range after it, that is a hole (a lost fragment, a refused append),
+  // not a place to play on from.
+  const inside = ranges.some(([s, e]) => currentTime >= s && currentTime < e - HOLE_EDGE);
 
   let playhead = currentTime;
   if (lag > o.maxLag) {

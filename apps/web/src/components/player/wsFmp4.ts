@@ -2,11 +2,12 @@
  * WebSocket fMP4 → MSE (the server's ws-fmp4 output): text frames {type:'init', mime, tracks} and
  * {type:'state', state, reason, code, vars} (LiveStateMessage: code and vars the catalogue reason,
  * rendered in the console's language); binary frames: the init segment after each 'init', then moof+mdat
- * fragments. An 'init' whose timeline continues (`continues`: a recording's camera that changed its
- * size or frame rate) is appended to the same SourceBuffer where one can take it (initSwitch.ts:
- * same codec family, `changeType` for a new codec string), so the picture runs on; any other
- * 'init' (a camera that came back, H.264 <-> H.265, a browser that refuses changeType) gets a fresh
- * MediaSource and SourceBuffer. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
+ * fragments. An 'init' whose timeline continues (`continues`: a live camera that came back, maybe
+ * with another picture size; a recording's camera that changed its size or frame rate) is appended
+ * to the same SourceBuffer where one can take it (initSwitch.ts: same codec family, `changeType` for
+ * a new codec string), so the picture runs on without a black flash or a new start-up; any other
+ * 'init' (a timeline that starts anew, H.264 <-> H.265, a browser that refuses changeType) gets a
+ * fresh MediaSource and SourceBuffer, played from where its media starts. Live, the server sends a fragment per frame (and per audio frame), 25-75 a second:
  * what arrives while the SourceBuffer is busy is queued and appended in one appendBuffer once it is
  * free, so a busy page makes fewer, larger appends instead of falling behind. After each append the
  * live-edge rule may jump, change the rate or trim the buffer so memory stays flat.
@@ -42,7 +43,7 @@ interface InitMessage {
   type: 'init';
   mime: string;
   tracks?: { kind: string; codec?: string; codecString?: string; width?: number; height?: number }[];
-  /** The media that follows runs on the same timeline as before (a recording's next part). */
+  /** The media that follows runs on the same timeline as before (a camera back, a recording's next part). */
   continues?: boolean;
 }
 /** In the queue where a continuing init segment starts: the SourceBuffer takes `mime` from there. */
@@ -281,6 +282,9 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     for (let marker = queue.takeMarker(); marker; marker = queue.takeMarker()) {
       if (marker.type === 'switch') {
         if (!switchTo(sb, marker.mime)) return;
+        // Live: the camera's media plays again once appended, said as at a start (onPlaying), which
+        // ends the player's "reconnecting" as a fresh MediaSource's first media did.
+        if (!playback) playing = false;
       } else options.onGap?.(marker, sb.buffered.length ? sb.buffered.end(sb.buffered.length - 1) : 0);
     }
     const next = queue.takeMedia(MAX_APPEND_BYTES);
