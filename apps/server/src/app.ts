@@ -40,6 +40,7 @@ import { listCheckTargets, StreamChecker } from './services/inventory/stream-che
 import { probeStream } from './access/stream-probe.js';
 import { setRtmpsTrust } from './access/rtmp/tls-connect.js';
 import { setRtspsTrust } from './access/tls/rtsps-trust.js';
+import { setHttpsTrust } from './access/tls/https-trust.js';
 import { channelTlsPins } from './services/inventory/tls-pins.js';
 import { routes } from './routes/index.js';
 import { RecordingService } from './services/recording/service.js';
@@ -185,6 +186,8 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   setRtmpsTrust({ caFile: settings.rtmpsCaFile, insecure: settings.rtmpsInsecure }, app.log);
   // rtsps:// cameras: RTSPS_CA_FILE's and the system's authorities, else the channel's pin (tls_pin).
   setRtspsTrust({ caFile: settings.rtspsCaFile }, channelTlsPins(db.kysely), app.log);
+  // https:// stream servers (probe and ffmpeg's fetches): HTTPS_CA_FILE's and the system's authorities, else the same pin.
+  setHttpsTrust({ caFile: settings.httpsCaFile }, channelTlsPins(db.kysely), app.log);
   for (const err of poolErrors.splice(0)) app.log.warn({ err }, 'database connection lost');
   // A source's own words (the user reads the catalogue's reason instead: stream-reasons.ts).
   streams.hubs.onFailure = (hub, reason, why) => app.log.info({ stream: hub.key, reason, why: why?.key }, 'stream: the source failed; retrying');

@@ -153,7 +153,7 @@ export const REASONS = {
     'zh-CN': '须为 SHA-256 证书指纹（64 位十六进制，可用冒号两两分隔），留空则清除记录',
     'en-US': 'a SHA-256 certificate fingerprint (64 hex digits, colons between pairs allowed), or empty to clear the pin',
   },
-  tlsPinNotRtsps: { 'zh-CN': '只有 rtsps:// 通道才记录证书指纹', 'en-US': 'only an rtsps:// channel has a pinned certificate' },
+  tlsPinNotRtsps: { 'zh-CN': '只有 rtsps:// 或 https:// 通道才记录证书指纹', 'en-US': 'only an rtsps:// or https:// channel has a pinned certificate' },
   idList: { 'zh-CN': '须为逗号分隔的编号，每个最长64位，只能包含字母、数字和 _ . -', 'en-US': 'IDs separated by commas, each up to 64 letters, digits and _ . -' },
   notJson: { 'zh-CN': '不是合法的JSON', 'en-US': 'not JSON' },
   channelRefList: { 'zh-CN': '须为“设备:通道”的列表', 'en-US': 'a list of device:channel' },
@@ -464,6 +464,11 @@ export const REASONS = {
   },
   tlsCertWrongHost: { 'zh-CN': '服务器的 TLS 证书不属于 {host}（证书上的名称：{names}）', 'en-US': "the server's TLS certificate is not for {host} (it names {names})" },
   tlsCertRejected: { 'zh-CN': '服务器的 TLS 证书未通过校验（{code}）', 'en-US': "the server's TLS certificate failed verification ({code})" },
+  // An https:// stream's other server (a redirect's, a segment host's) has no pin of its own (access/tls/https-trust.ts).
+  tlsCertNotOwnHost: {
+    'zh-CN': '{host} 的 TLS 证书不是受信任的证书机构签发的（自签名或未知机构）；只有通道地址本身的服务器可在首次连接时记录证书，私有 CA 可用 HTTPS_CA_FILE 信任',
+    'en-US': "{host}'s TLS certificate is not from a trusted authority (self-signed or an unknown issuer); only the channel address's own server is trusted at its first connection, a private CA can be trusted with HTTPS_CA_FILE",
+  },
   // An rtsps:// camera's certificate is pinned at first use (access/tls/rtsps-trust.ts); another one later is refused.
   tlsCertChanged: {
     'zh-CN': '摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员在通道编辑页核对指纹后信任新证书',

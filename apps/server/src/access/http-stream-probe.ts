@@ -13,7 +13,9 @@
  * - MPEG-TS over HTTP (sync byte 0x47), or anything else not named .flv/.m3u8 and not a web page:
  *   left to ffmpeg, which demuxes more than this knows.
  * Redirects are followed (5 at most, http and https only, as ffmpeg's protocol whitelist allows);
- * the channel's credentials go as Basic, and only to the address's own origin. Every failure is a
+ * the channel's credentials go as Basic, and only to the address's own origin. Every https:// host's
+ * certificate is held to the pull's policy before a request is sent (access/tls/https-trust.ts: an
+ * authority, else the channel's pin for the address's own host, which the probe takes too). Every failure is a
  * result with the log's words and the catalogue's reason (what the channel stores), never an exception.
  */
 import http from 'node:http';
@@ -23,6 +25,7 @@ import type { Reason } from '@opencvr/shared';
 import { ABORTED, answeredMiss, socketMiss, timeoutMiss, type ProbeMiss } from './rtsp/probe.js';
 import { looksLikePlaylist, readHlsPlaylist, type HlsPlaylist } from './hls-playlist.js';
 import { forgetPlaylist, lookAtPlaylist, type MediaPlaylist } from './hls-liveness.js';
+import { connectHttps, ownHost, pinHttpsFirstUse, TlsRefused } from './tls/https-trust.js';
 
 export interface HttpProbeResult {
   ok: boolean;
@@ -84,27 +87,55 @@ class Deadline {
   }
 }
 
+/** Whose certificates a fetch meets: the channel (its pin) and its address (whose host may be pinned). */
+interface Pinning {
+  channel?: number;
+  address: URL;
+}
+
 /** What each step of one probe shares. */
 interface Probe {
   /** The address without credentials: what hls-liveness.ts remembers a live playlist by. */
   address: string;
   onWait?: () => void;
   auth: { origin: string; header: string } | undefined;
+  pinning: Pinning;
   signal: AbortSignal;
   deadline: Deadline;
   timeoutMs: number;
 }
 
+/** One GET, no redirect followed; an https:// server's certificate is judged before the request goes out. */
+async function getOnce(url: URL, headers: Record<string, string>, pinning: Pinning, signal: AbortSignal): Promise<http.IncomingMessage> {
+  if (url.protocol !== 'https:') {
+    return new Promise((resolve, reject) => http.get(url, { headers, signal }, resolve).on('error', reject));
+  }
+  let checked;
+  try {
+    checked = await connectHttps(url.hostname, Number(url.port) || 443, { channel: pinning.channel, own: ownHost(url, pinning.address) }, signal);
+  } catch (err) {
+    if (err instanceof TlsRefused) throw new Failure(err.miss);
+    throw err;
+  }
+  const { socket, peer } = checked;
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    https.get(url, { headers, signal, createConnection: () => socket }, resolve).on('error', reject);
+  });
+  // The server answered HTTP: a first-use certificate is the channel's from now on.
+  const refused = await pinHttpsFirstUse(peer);
+  if (refused) {
+    res.destroy();
+    throw new Failure(refused);
+  }
+  return res;
+}
+
 /** GET with redirects followed; a non-2xx final status is a Failure with its status line. */
-async function get(url: URL, auth: { origin: string; header: string } | undefined, signal: AbortSignal): Promise<Answer> {
+async function get(url: URL, auth: { origin: string; header: string } | undefined, pinning: Pinning, signal: AbortSignal): Promise<Answer> {
   for (let hops = 0; ; hops++) {
     const headers: Record<string, string> = { 'User-Agent': 'OpenCVR' };
     if (auth && url.origin === auth.origin) headers.Authorization = auth.header;
-    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      // As ffmpeg, which plays it, does not check the certificate (cameras and boxes sign their own).
-      const req = (url.protocol === 'https:' ? https : http).get(url, { headers, rejectUnauthorized: false, signal }, resolve);
-      req.on('error', reject);
-    });
+    const res = await getOnce(url, headers, pinning, signal);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (status >= 300 && status < 400 && location && hops < MAX_REDIRECTS) {
@@ -170,7 +201,7 @@ async function checkPlaylist(body: Uint8Array, at: URL, status: number, p: Probe
     variant = undefined;
   }
   if (!variant || (variant.protocol !== 'http:' && variant.protocol !== 'https:')) return miss(status, { reason: 'the HLS playlist lists no variant', why: { key: 'statusHlsNoVariant' } });
-  const next = await get(variant, p.auth, p.signal);
+  const next = await get(variant, p.auth, p.pinning, p.signal);
   const nextBody = await readBody(next.res, () => false, MAX_PLAYLIST);
   return checkPlaylist(nextBody, next.url, next.res.statusCode ?? 200, p, depth + 1);
 }
@@ -191,7 +222,7 @@ async function watchLive(list: MediaPlaylist, at: URL, p: Probe): Promise<ProbeM
     // Only a timer and a small GET now: the checker's slot can go to another channel meanwhile.
     p.onWait?.();
     await sleep(Math.max(0, Math.min(verdict.reloadMs, waitMs)), undefined, { signal: p.signal });
-    const again = await get(at, p.auth, p.signal);
+    const again = await get(at, p.auth, p.pinning, p.signal);
     const next = readHlsPlaylist(new TextDecoder().decode(await readBody(again.res, () => false, MAX_PLAYLIST)));
     if (next.kind !== 'media') return NOT_HLS;
     if (next.ended) {
@@ -222,14 +253,19 @@ function withoutCredentials(rawUrl: string) {
   return { url, auth };
 }
 
-export async function probeHttpStream(rawUrl: string, o: { timeoutMs: number; signal?: AbortSignal; onWait?: () => void }): Promise<HttpProbeResult> {
+/** `pinFor`: the channel whose pin an https:// address's own host holds (access/tls/https-trust.ts). */
+export async function probeHttpStream(
+  rawUrl: string,
+  o: { timeoutMs: number; signal?: AbortSignal; onWait?: () => void; pinFor?: number },
+): Promise<HttpProbeResult> {
   const { url, auth } = withoutCredentials(rawUrl);
   const deadline = new Deadline(o.timeoutMs);
   const signal = o.signal ? AbortSignal.any([o.signal, deadline.signal]) : deadline.signal;
-  const p: Probe = { address: url.href, onWait: o.onWait, auth, signal, deadline, timeoutMs: o.timeoutMs };
+  const pinning: Pinning = { channel: o.pinFor, address: url };
+  const p: Probe = { address: url.href, onWait: o.onWait, auth, pinning, signal, deadline, timeoutMs: o.timeoutMs };
   let status = 0;
   try {
-    const answer = await get(url, auth, signal);
+    const answer = await get(url, auth, pinning, signal);
     status = answer.res.statusCode ?? 200;
     const type = String(answer.res.headers['content-type'] ?? '').toLowerCase();
     const path = answer.url.pathname.toLowerCase();
@@ -259,15 +295,17 @@ export const playlistAddress = (rawUrl: string) => withoutCredentials(rawUrl).ur
 /**
  * A live HLS address's media playlist as it is now (a master playlist's first variant read instead),
  * for the pull source, which must know where a live playlist stands before it plays it again
- * (media/ingest/hls-played.ts). Undefined when it cannot be read within `timeoutMs`: the caller plays on.
+ * (media/ingest/hls-played.ts). Undefined when it cannot be read within `timeoutMs` (or its
+ * certificate is refused: ffmpeg's fetches are refused the same way, pull-gateway.ts): the caller plays on.
  */
-export async function readMediaPlaylist(rawUrl: string, timeoutMs: number): Promise<HlsPlaylist | undefined> {
+export async function readMediaPlaylist(rawUrl: string, timeoutMs: number, pinFor?: number): Promise<HlsPlaylist | undefined> {
   const { url, auth } = withoutCredentials(rawUrl);
   const signal = AbortSignal.timeout(timeoutMs);
+  const pinning: Pinning = { channel: pinFor, address: url };
   try {
     let at = url;
     for (let depth = 0; depth < 2; depth++) {
-      const answer = await get(at, auth, signal);
+      const answer = await get(at, auth, pinning, signal);
       const list = readHlsPlaylist(new TextDecoder().decode(await readBody(answer.res, () => false, MAX_PLAYLIST)));
       if (list.kind !== 'master') return list;
       if (!list.variant) return undefined;

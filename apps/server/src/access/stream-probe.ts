@@ -5,7 +5,7 @@
  * reason), without starting ffmpeg (one per channel per interval would cost more than the stream):
  * - rtmp(s)://: handshake, connect, createStream, play, and the first audio/video (rtmp/probe.ts);
  * - http(s)://: the answer's first bytes: FLV, a playlist with a variant and segments, ...
- *   (http-stream-probe.ts);
+ *   (http-stream-probe.ts), an https:// server's certificate held to the pull's policy (pinFor);
  * - rtsps:// is RTSP: the RTSP probe over TLS (OPTIONS/DESCRIBE: a wrong path gets its 404).
  */
 import { BAD_URL, probeRtsp, type ProbeMiss, type ProbeOptions, type ProbeResult } from './rtsp/probe.js';
@@ -36,7 +36,7 @@ export async function probeStream(rawUrl: string, opts: ProbeOptions = {}): Prom
   }
   const timeoutMs = opts.timeoutMs ?? 3000;
   if (scheme === 'http' || scheme === 'https') {
-    const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal, onWait: opts.onWait });
+    const r = await probeHttpStream(target.url, { timeoutMs, signal: opts.signal, onWait: opts.onWait, pinFor: opts.pinFor });
     return result(r.ok, r, r.status);
   }
   const r = await probeRtmp(new URL(target.url), { timeoutMs, signal: opts.signal });

@@ -38,6 +38,11 @@ const schema = z.object({
    * private CA. A camera's certificate no authority vouches for is pinned at first use instead.
    */
   rtspsCaFile: z.string().min(1).optional(),
+  /**
+   * Certificates trusted for https:// stream servers besides the system's (HTTPS_CA_FILE, PEM): a
+   * site's private CA. The address's own server with no authority's certificate is pinned at first use.
+   */
+  httpsCaFile: z.string().min(1).optional(),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -57,6 +62,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rtmpsCaFile: env.RTMPS_CA_FILE || undefined,
     rtmpsInsecure: env.RTMPS_INSECURE || '0',
     rtspsCaFile: env.RTSPS_CA_FILE || undefined,
+    httpsCaFile: env.HTTPS_CA_FILE || undefined,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

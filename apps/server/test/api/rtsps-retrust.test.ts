@@ -99,7 +99,7 @@ describe('trusting an rtsps:// camera new certificate', () => {
     }
     const notRtsps = await edit({ DeviceID: plain, TlsPin: newPin });
     expect(notRtsps.statusCode).toBe(400);
-    expect(notRtsps.json().msg).toContain('only an rtsps:// channel has a pinned certificate');
+    expect(notRtsps.json().msg).toContain('only an rtsps:// or https:// channel has a pinned certificate');
     expect(await pinOf(plain)).toBe('');
     expect(await pinOf(dev)).toBe(oldPin);
     expect(refused.state).not.toBe('live');

@@ -1,5 +1,5 @@
 /**
- * ChannelRow.TlsCert from a channel's row (tls-cert-status.ts): rtsps:// only; pinned, an
+ * ChannelRow.TlsCert from a channel's row (tls-cert-status.ts): rtsps:// and https:// only; pinned, an
  * authority's (online without a pin) or none yet; the refused certificate offered only while the pin
  * it was refused against is in force (not after it was trusted or the pin cleared), and only when the
  * stored reason holds a fingerprint.
@@ -24,6 +24,12 @@ describe('tlsCertStatus', () => {
     expect(tlsCertStatus(row({ rtsp_url: 'rtsp://10.0.0.9/s', tls_pin: A }))).toBeUndefined();
     expect(tlsCertStatus(row({ rtsp_url: 'rtmps://cdn/live/x' }))).toBeUndefined();
     expect(tlsCertStatus(row({ rtsp_url: '' }))).toBeUndefined();
+    expect(tlsCertStatus(row({ rtsp_url: 'http://10.0.0.9/live.m3u8', tls_pin: A }))).toBeUndefined();
+  });
+
+  it('https:// channels have the same state (access/tls/https-trust.ts)', () => {
+    expect(tlsCertStatus(row({ rtsp_url: 'https://10.0.0.9/live.m3u8', tls_pin: A, ...changed(A, B) }))).toEqual({ State: 'pinned', Pin: A, Presented: B });
+    expect(tlsCertStatus(row({ rtsp_url: 'HTTPS://cdn.example/live.flv', online: 1 }))).toEqual({ State: 'authority', Pin: '' });
   });
 
   it('pinned, authority (online, nothing pinned), none (not connected yet)', () => {

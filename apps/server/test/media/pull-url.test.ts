@@ -65,7 +65,7 @@ describe('pullArgs', () => {
         '-map 0:v:0? -map 0:a:0? -c:v copy -c:a aac -b:a 64k -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
     expect(pullArgs({ protocols: PULL_PROTOCOLS.https, audio: 'none' }).join(' ')).toBe(
-      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,http,https,tcp,tls,crypto -i pipe:0 ' +
+      '-hide_banner -nostats -loglevel warning -fflags +nobuffer -f concat -safe 0 -auto_convert 0 -protocol_whitelist pipe,http,https,tcp,tls,crypto,httpproxy -i pipe:0 ' +
         '-map 0:v:0? -c:v copy -sn -dn -f mp4 -movflags +empty_moov+default_base_moof -frag_duration 1 -flush_packets 1 pipe:1',
     );
   });

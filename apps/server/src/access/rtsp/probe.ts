@@ -38,7 +38,7 @@ export interface ProbeOptions {
    * the caller may count it out of its concurrency bound, as it holds no connection and little work.
    */
   onWait?: () => void;
-  /** rtsps://: the channel (its id) the camera's certificate is pinned for; none: nothing is pinned. */
+  /** rtsps://, https://: the channel (its id) the server's certificate is pinned for; none: nothing is pinned. */
   pinFor?: number;
 }
 

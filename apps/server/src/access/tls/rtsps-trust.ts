@@ -73,7 +73,7 @@ export async function checkPeer(socket: tls.TLSSocket, channel?: number): Promis
   const pinned = channel !== undefined && pins ? await pins.pinned(channel) : '';
   if (!pinned) return { trusted: 'first-use', fingerprint, channel };
   if (pinned === fingerprint) return { trusted: 'pin', fingerprint };
-  return { refused: changed(pinned, fingerprint) };
+  return { refused: certificateChanged(pinned, fingerprint) };
 }
 
 /**
@@ -83,12 +83,13 @@ export async function checkPeer(socket: tls.TLSSocket, channel?: number): Promis
 export async function pinFirstUse(peer: RtspsPeer): Promise<{ reason: string; why: Reason } | undefined> {
   if (!('trusted' in peer) || peer.trusted !== 'first-use' || peer.channel === undefined || !trust?.pins) return undefined;
   const inForce = await trust.pins.pin(peer.channel, peer.fingerprint);
-  if (inForce !== peer.fingerprint) return changed(inForce, peer.fingerprint);
+  if (inForce !== peer.fingerprint) return certificateChanged(inForce, peer.fingerprint);
   trust.log?.info({ channel: peer.channel, fingerprint: peer.fingerprint }, 'rtsps: camera certificate pinned at first use');
   return undefined;
 }
 
-function changed(pinned: string, presented: string): { reason: string; why: Reason } {
+/** A certificate other than the pinned one, as refused (https-trust.ts's too). */
+export function certificateChanged(pinned: string, presented: string): { reason: string; why: Reason } {
   return {
     reason: `TLS certificate changed: SHA-256 ${presented}, pinned ${pinned}`,
     why: { key: 'tlsCertChanged', vars: { pinned, presented } },

@@ -24,6 +24,8 @@ export interface SupervisorOptions {
    * command line, which every local user can read (a pull's address with its credentials).
    */
   stdin?: string;
+  /** The process's environment (default: the server's). */
+  env?: NodeJS.ProcessEnv;
   /** Each run's process, once spawned. */
   onStart?(run: SupervisedRun): void;
   onStdout?(chunk: Buffer): void;
@@ -77,7 +79,7 @@ export class Supervisor {
     const startedAt = Date.now();
     let child: Child;
     try {
-      child = spawn(this.o.bin ?? 'ffmpeg', this.o.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+      child = spawn(this.o.bin ?? 'ffmpeg', this.o.args, { stdio: ['pipe', 'pipe', 'pipe'], ...(this.o.env ? { env: this.o.env } : {}) });
     } catch (err) {
       this.exited(`cannot start: ${err instanceof Error ? err.message : String(err)}`, startedAt);
       return;

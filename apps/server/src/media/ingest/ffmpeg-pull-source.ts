@@ -20,7 +20,10 @@
  *   or, with none newer, fails with statusHlsStale without running ffmpeg (hls-played.ts);
  * - a live HLS playlist is judged before ffmpeg starts: a stale one fails with statusHlsStale and no
  *   ffmpeg, so a stopped source's last segments are never shown as live; while a run plays, one that
- *   has not moved for 1.5 target durations ends the run with statusHlsStale (hls-pull-watch.ts).
+ *   has not moved for 1.5 target durations ends the run with statusHlsStale (hls-pull-watch.ts);
+ * - http(s):// servers are reached only through the source's pull gateway (pull-gateway.ts), which
+ *   holds every https:// server's certificate to the channel's policy (an authority, else its pin) and
+ *   ends the source with the refusal's reason (tlsCertChanged, tlsCertExpired, ...) before a request.
  */
 import { BoxError, Fmp4StreamReader } from '@opencvr/fmp4';
 import { reason, type Reason } from '@opencvr/shared';
@@ -32,6 +35,7 @@ import { readMediaPlaylist } from '../../access/http-stream-probe.js';
 import { hlsRunEnded, isHlsAddress } from './hls-played.js';
 import { HlsPullWatch } from './hls-pull-watch.js';
 import { PULL_PROTOCOLS, pullUrl, PullUrlError, type PullUrl } from './pull-url.js';
+import { PullGateway } from './pull-gateway.js';
 
 export interface FfmpegPullOptions {
   username?: string;
@@ -44,6 +48,8 @@ export interface FfmpegPullOptions {
   mediaTimeoutMs?: number;
   /** Whether the ffmpeg reads H.265 in FLV (default: asked from its version, see ffmpeg/version.ts). */
   hevcInFlv?: () => Promise<boolean>;
+  /** The channel whose pin an https:// address's own server holds (access/tls/https-trust.ts); none: nothing is pinned. */
+  pinFor?: number;
 }
 
 /**
@@ -68,6 +74,8 @@ export class FfmpegPullSource implements MediaSource {
   private url?: PullUrl;
   /** The address is a live HLS playlist: judged before a run and while it plays (hls-pull-watch.ts). */
   private hls?: HlsPullWatch;
+  /** http(s)://: ffmpeg's way to the servers, judging their certificates (pull-gateway.ts). */
+  private gateway?: PullGateway;
   /** How long reading the playlist may take before a run (and at its end). */
   private static readonly PLAYLIST_TIMEOUT_MS = 5000;
   /** Runs of ffmpeg, units given to the hub, whether the audio is being encoded to AAC. */
@@ -91,10 +99,9 @@ export class FfmpegPullSource implements MediaSource {
     }
     if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
     void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
-    if (isHlsAddress(this.url.url)) this.hls = new HlsPullWatch(this.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS);
+    if (isHlsAddress(this.url.url)) this.hls = new HlsPullWatch(this.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS, this.opts.pinFor);
     this.lastOutputAt = Date.now();
-    if (this.hls) void this.startHls(this.hls);
-    else this.spawn();
+    void this.begin();
     this.watchdog = setInterval(() => this.watch(), 1000);
     this.watchdog.unref();
   }
@@ -111,6 +118,26 @@ export class FfmpegPullSource implements MediaSource {
     this.hls?.stop();
     void this.supervisor?.stop();
     this.supervisor = undefined;
+    this.gateway?.close();
+  }
+
+  /** The gateway first for http(s)://, then the first run. */
+  private async begin() {
+    const url = this.url!;
+    if (url.scheme === 'http' || url.scheme === 'https') {
+      try {
+        this.gateway = await PullGateway.open({ address: new URL(url.display), channel: this.opts.pinFor, onRefused: (m) => this.fail(m.reason, m.why) });
+      } catch (err) {
+        this.fail(`cannot open the pull gateway (${(err as Error).message})`, { key: 'streamPullFailed' });
+        return;
+      }
+      if (this.stopped) {
+        this.gateway.close();
+        return;
+      }
+    }
+    if (this.hls) await this.startHls(this.hls);
+    else this.spawn();
   }
 
   /** An HLS run starts only on a playlist that moves, after the segments already played, and is watched while it plays. */
@@ -135,6 +162,7 @@ export class FfmpegPullSource implements MediaSource {
       // The address (with the credentials) goes on stdin, not the command line (pullArgs says why).
       args: pullArgs({ protocols: PULL_PROTOCOLS[url.scheme], audio: this.audioMode }),
       stdin: pullInputScript({ url: url.url, hlsLiveStartIndex }),
+      ...(this.gateway ? { env: this.gateway.ffmpegEnv() } : {}),
       stderrTail: 4000,
       onStart: () => this.stats.runs++,
       onStdout: (chunk) => {
@@ -200,6 +228,18 @@ export class FfmpegPullSource implements MediaSource {
       this.fail(reason('pullHevcFlvNeedsFfmpeg61', 'en-US'), { key: 'pullHevcFlvNeedsFfmpeg61' });
       return;
     }
+    // Through the gateway ffmpeg sees only a 502: the gateway's own error says what happened.
+    const upstream = this.gateway?.upstreamError;
+    if (upstream?.err.code === 'ECONNREFUSED') {
+      this.fail('connection refused', { key: 'streamRefused' });
+      return;
+    }
+    if (upstream) {
+      const { err, host } = upstream;
+      const words = err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN' ? `failed to resolve hostname ${host}` : `cannot reach ${host} (${err.code ?? err.message})`;
+      this.fail(words, { key: 'streamPullFailed' });
+      return;
+    }
     const words = this.explain(why, stderr);
     this.fail(words, words === 'connection refused' ? { key: 'streamRefused' } : words === 'the stream ended' ? { key: 'streamEnded' } : { key: 'streamPullFailed' });
   }
@@ -243,7 +283,7 @@ export class FfmpegPullSource implements MediaSource {
     // so the next source reads the record). A run that stalled or ended had played the playlist to its
     // end and waited for a segment that never came: the playlist is stale.
     const url = this.url!;
-    void readMediaPlaylist(url.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS).then((list) => {
+    void readMediaPlaylist(url.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS, this.opts.pinFor).then((list) => {
       hlsRunEnded(url.display, list);
       const stalled = why.key === 'streamNoMedia' || why.key === 'streamEnded';
       if (stalled && list?.kind === 'media' && !list.ended) {

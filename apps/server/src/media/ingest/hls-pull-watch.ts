@@ -35,6 +35,8 @@ export class HlsPullWatch {
   constructor(
     private readonly url: PullUrl,
     private readonly readTimeoutMs: number,
+    /** The channel whose pin the address's https:// server holds (access/tls/https-trust.ts). */
+    private readonly pinFor?: number,
   ) {
     this.address = playlistAddress(url.url);
   }
@@ -91,7 +93,7 @@ export class HlsPullWatch {
   }
 
   private read() {
-    return readMediaPlaylist(this.url.url, this.readTimeoutMs);
+    return readMediaPlaylist(this.url.url, this.readTimeoutMs, this.pinFor);
   }
 
   /** What a read says of the source (undefined: unreadable, a recording or no segment: ffmpeg decides). */

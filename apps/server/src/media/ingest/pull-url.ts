@@ -21,9 +21,10 @@ export const PULL_SCHEMES: readonly PullScheme[] = ['rtmp', 'rtmps', 'http', 'ht
 export const PULL_PROTOCOLS: Record<PullScheme, string> = {
   rtmp: 'rtmp,tcp',
   rtmps: 'rtmps,tcp,tls',
-  // crypto: AES-128 HLS segments; http and https both: playlists and redirects mix them.
-  http: 'http,https,tcp,tls,crypto',
-  https: 'http,https,tcp,tls,crypto',
+  // crypto: AES-128 HLS segments; http and https both: playlists and redirects mix them; httpproxy:
+  // ffmpeg's TLS reaches every server through the pull gateway's tunnel (pull-gateway.ts).
+  http: 'http,https,tcp,tls,crypto,httpproxy',
+  https: 'http,https,tcp,tls,crypto,httpproxy',
 };
 
 export interface PullUrl {

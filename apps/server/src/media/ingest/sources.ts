@@ -9,7 +9,8 @@ import { RtspSource } from './rtsp-source.js';
  * Pulled channels: rtsp:// by the native RTSP client, rtmp(s):// by the native RTMP client
  * (rtmp-source.ts; ffmpeg only for audio it cannot carry), rtsps:// by the same RTSP client inside TLS
  * (the camera's certificate trusted by authority or pinned for the channel: access/tls/rtsps-trust.ts);
- * HTTP(S) (HTTP-FLV, HLS) through ffmpeg into the same hub (the sub-stream URL comes with ONVIF profiles later).
+ * HTTP(S) (HTTP-FLV, HLS) through ffmpeg into the same hub, an https:// server's certificate held to the same
+ * policy (pull-gateway.ts; the sub-stream URL comes with ONVIF profiles later).
  */
 export const pulledSourceFactory: SourceFactory = (device, channel) => {
   // Device types whose channels are pulled from their stream address (RtspUrl).
@@ -18,7 +19,7 @@ export const pulledSourceFactory: SourceFactory = (device, channel) => {
   const password = channel.password || device.device_password;
   const scheme = pullSchemeOf(channel.rtsp_url);
   if (scheme === 'rtmp' || scheme === 'rtmps') return new RtmpPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
-  if (scheme) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0 });
+  if (scheme) return new FfmpegPullSource(channel.rtsp_url, { username, password, audio: channel.enable_audio !== 0, pinFor: channel.id });
   if (!/^rtsps?:\/\//i.test(channel.rtsp_url)) return undefined;
   return new RtspSource(channel.rtsp_url, {
     username,

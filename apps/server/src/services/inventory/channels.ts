@@ -12,7 +12,7 @@ import { visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
 import { belowFolder } from './folder-below.js';
 import { deviceFollowsChannels } from './device-online.js';
-import { isRtspsUrl } from './tls-cert-status.js';
+import { isPinnedTlsUrl } from './tls-cert-status.js';
 
 export interface ChannelQuery {
   start: number;
@@ -314,11 +314,11 @@ export class ChannelService {
     for (const [k, col] of flags) if (input[k] !== undefined) set[col] = input[k] ? 1 : 0;
     if (input.RtspUrl !== undefined && input.IP === undefined) set.ip = hostOf(input.RtspUrl);
     if (input.RtspUrl !== undefined && input.Port === undefined) set.port = portOf(input.RtspUrl);
-    // A new address may be another camera: its rtsps:// certificate is pinned afresh at first use (access/tls/rtsps-trust.ts).
+    // A new address may be another camera or server: its rtsps:// or https:// certificate is pinned afresh at first use (access/tls/).
     if (input.RtspUrl !== undefined && input.RtspUrl !== c.rtsp_url) set.tls_pin = '';
     // An administrator trusts a certificate (the one the camera now presents, shown on the channel form).
     if (input.TlsPin) {
-      if (!isRtspsUrl(input.RtspUrl ?? c.rtsp_url)) throw invalidParam('TlsPin', 'tlsPinNotRtsps');
+      if (!isPinnedTlsUrl(input.RtspUrl ?? c.rtsp_url)) throw invalidParam('TlsPin', 'tlsPinNotRtsps');
       set.tls_pin = input.TlsPin;
     } else if (input.TlsPin === '') set.tls_pin = '';
     await this.db.updateTable('channels').set(set).where('id', '=', c.id).execute();

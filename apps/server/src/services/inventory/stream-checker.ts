@@ -366,7 +366,7 @@ export class StreamChecker {
       const r =
         stream === 'live'
           ? LIVE
-          : // pinFor: an rtsps:// camera's certificate is pinned for this channel (access/tls/rtsps-trust.ts).
+          : // pinFor: an rtsps:// or https:// certificate is pinned for this channel (access/tls/).
             await this.deps.probe(t.url, { username: t.username, password: t.password, timeoutMs: this.timeoutMs, signal: abort.signal, onWait, pinFor: pk });
       if (!this.running) return;
       // Edited while probing: this answer is about the old settings; the urgent re-probe decides.
