@@ -1,5 +1,5 @@
 /**
- * The channel form of an rtsps:// channel shows its camera certificate (channelsconfig's TlsCert,
+ * The channel form of an rtsps:// or https:// channel shows its server certificate (channelsconfig's TlsCert,
  * administrators only): the pinned fingerprint, none pinned yet, or an authority's; while the camera
  * presents another certificate, both fingerprints and "trust the new certificate", whose confirmation
  * shows both and whose editchannel carries exactly the fingerprint shown (TlsPin). Operators and
@@ -133,6 +133,19 @@ describe('channel form: rtsps:// camera certificate', { timeout: 60_000 }, () =>
     await formLoaded();
     expect(screen.queryByTestId('tls-cert-state')).toBeNull();
     expect(screen.queryByText('摄像机证书')).toBeNull();
+  });
+
+  it('an https:// channel (HLS) has the same section: the server gives its TlsCert too', async () => {
+    current = row({ State: 'pinned', Pin: OLD, Presented: NEW }, 'https://cdn.example/live/lobby.m3u8');
+    renderForm();
+    const state = await screen.findByTestId('tls-cert-state');
+    expect(within(state).getByTestId('tls-pin')).toHaveTextContent(OLD);
+    expect(within(state).getByTestId('tls-presented')).toHaveTextContent(NEW);
+    fireEvent.click(within(state).getByRole('button', { name: '信任新证书' }));
+    await screen.findByTestId('tls-trust-confirm');
+    fireEvent.click(screen.getByRole('button', { name: /^(OK|确\s*定)$/ }));
+    await waitFor(() => expect(api.callsTo('/api/v1/editchannel', 'POST')).toHaveLength(1));
+    expect(api.callsTo('/api/v1/editchannel', 'POST')[0]!.body).toEqual({ ParentDeviceID: DEV, ChannelID: '3', TlsPin: NEW });
   });
 
   it('an rtsp:// channel (no TlsCert) has no certificate section', async () => {

@@ -104,12 +104,12 @@ export interface ChannelRow {
   SubChannelNum: number;
   /** The CDN push's state (EnableCdn on; administrators only): see cdn.ts. */
   CdnPush?: CdnPushStatus;
-  /** An rtsps:// channel's camera certificate (administrators only; ours, not EasyCVR's). */
+  /** An rtsps:// or https:// channel's server certificate (administrators only; ours, not EasyCVR's). */
   TlsCert?: TlsCertStatus;
 }
 
 /**
- * How an rtsps:// channel's camera certificate is trusted (the server's rtsps-trust.ts): `pinned`, its
+ * How an rtsps:// or https:// channel's server certificate is trusted (the server's rtsps-trust.ts, https-trust.ts): `pinned`, its
  * SHA-256 fingerprint kept at the first connection (Pin); `authority`, a CA vouches for it, nothing
  * pinned; `none`, not connected yet (the first connection pins). Presented: the fingerprint of the
  * certificate refused because it is not the pinned one (the channel offline with tlsCertChanged),

@@ -52,7 +52,7 @@ export type ChannelInput = Partial<
   Parental?: boolean;
   Longitude?: number | null;
   Latitude?: number | null;
-  /** editchannel only: the rtsps:// camera certificate's SHA-256 to trust (TlsCert.Presented), '' to pin afresh. */
+  /** editchannel only: the rtsps:// or https:// server certificate's SHA-256 to trust (TlsCert.Presented), '' to pin afresh. */
   TlsPin?: string;
 };
 

@@ -1,5 +1,5 @@
 /**
- * An rtsps:// channel's camera certificate on the channel form (channelsconfig's TlsCert,
+ * An rtsps:// or https:// channel's server certificate on the channel form (channelsconfig's TlsCert,
  * administrators only): the pinned SHA-256 fingerprint, or that none is pinned yet, or that an
  * authority vouches for it. While the camera presents another certificate (the channel offline with
  * tlsCertChanged) both fingerprints show, with "trust the new certificate": editchannel's TlsPin

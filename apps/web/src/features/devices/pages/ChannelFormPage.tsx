@@ -142,7 +142,7 @@ export default function ChannelFormPage() {
             <Form.Item name="RtspUrl" label={t('devices.channelForm.rtspUrl')} rules={[url('devices.channelForm.urlFormat')]}>
               <Input placeholder="rtsp://" />
             </Form.Item>
-            {/* The saved channel's certificate (rtsps:// only: the server gives TlsCert to administrators for those). */}
+            {/* The saved channel's certificate (rtsps:// and https:// only: the server gives TlsCert to administrators for those). */}
             {!adding && admin && channel.data?.TlsCert && (
               <Form.Item label={t('devices.tlsCert.title')}>
                 <TlsCertState device={devid} channel={chnid} />
