@@ -134,6 +134,21 @@ describe('HlsOutput', () => {
     expect(s.initGeneration).toBe(2);
   });
 
+  it('a reconnect: the parts still held go out before the discontinuity, none lost', () => {
+    const s = seg();
+    const out = new HlsOutput(s);
+    out.tracks([H264.track]);
+    for (const u of H264.units) out.unit(0, u);
+    out.tracks([H264.track]);
+    for (const u of H264.units) out.unit(0, { ...u, dts: u.dts + 900000, pts: u.pts + 900000 });
+    const segs = s.model().segments;
+    const at = segs.findIndex((x) => x.discontinuity);
+    expect(at).toBeGreaterThan(0);
+    const before = segs.slice(0, at).reduce((n, x) => n + x.duration, 0);
+    // Every frame of the first run (25 fps) is in the playlist before the discontinuity.
+    expect(before).toBeCloseTo(H264.units.length / 25, 3);
+  });
+
   it('a stopped hub closes the session', () => {
     let stopped = 0;
     const out = new HlsOutput(seg(), undefined, () => stopped++);

@@ -25,6 +25,9 @@ export class HlsOutput implements Subscriber {
 
   tracks(tracks: Track[]) {
     try {
+      // A camera that came back: what the last fragmenter still holds (up to a part) ends the old
+      // timeline, then the new init and its discontinuity (the new fragmenter's times start anew).
+      if (this.fragmenter) for (const frag of this.fragmenter.flush()) this.add(frag);
       this.start(tracks);
     } catch (err) {
       this.fragmenter = undefined;

@@ -1,11 +1,12 @@
 /**
  * What the MSE player does with a new init segment on a socket that already plays one. A recording
- * whose camera changed its picture size or frame rate has a new init (new parameter sets, maybe a new
+ * whose camera changed its picture size or frame rate, or a live camera that came back (maybe at
+ * another size; the server carries its timeline on), has a new init (new parameter sets, maybe a new
  * avc1 profile/level) but the same codecs: MSE takes a new initialization segment appended to the
  * same SourceBuffer, after `changeType` when the codec string changed, and the picture runs on
  * without a break. A new MediaSource stays for what one SourceBuffer cannot take (H.264 <-> H.265,
  * a track more or less) and for a server whose timeline restarts with the init (`continues` absent:
- * a live camera that came back, a seek), where media at the old times would overlap.
+ * a seek, an older server's live reconnect), where media at the old times would overlap.
  */
 
 export type InitSwitch = 'append' | 'changeType' | 'restart';
