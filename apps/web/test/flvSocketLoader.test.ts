@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsClient, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
+import { stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
 import { flvSocketLoader } from '../src/components/player/flvSocketLoader';
 
 /** This file's port (the flv-reason range). */
@@ -38,7 +39,7 @@ const until = async (what: string, ok: () => boolean) => {
 function recordingLoader() {
   const seen: string[] = [];
   const chunks: { bytes: number[]; from: number; to?: number }[] = [];
-  const Loader = flvSocketLoader((code, reason) => seen.push(`close ${code} ${reason}`));
+  const Loader = flvSocketLoader((code, reason, why) => seen.push(`close ${code} ${reason}${why ? ` ${JSON.stringify(why)}` : ''}`));
   const loader = new Loader({ getConfig: () => ({ url, headers: {} }), removeURLParameters: (u) => u }, {});
   loader.onDataArrival = (chunk, from, to) => {
     chunks.push({ bytes: [...new Uint8Array(chunk)], from, to });
@@ -97,6 +98,32 @@ describe('flvSocketLoader', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(seen).toEqual(['data']);
     expect(loader.isWorking()).toBe(false);
+    loader.destroy();
+  });
+
+  it('the stopped state message before the close gives the close its catalogue reason with the vars (shared stoppedStateMessage)', async () => {
+    const why = { key: 'tlsCertWrongHost' as const, vars: { host: 'cam.example', names: 'other.example' } };
+    onConnection = (socket) => {
+      socket.send(Buffer.from([0x46, 0x4c, 0x56]));
+      socket.send(JSON.stringify(stoppedStateMessage(why)));
+      socket.close(1000, stoppedCloseReason(why));
+    };
+    const { loader, seen } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the close', () => seen.some((s) => s.startsWith('complete')));
+    expect(seen).toEqual(['data', `close 1000 stream stopped ${JSON.stringify(why)}`, 'complete 0 2']);
+    loader.destroy();
+  });
+
+  it('a stopped state message with a code this console does not know (a newer server) is no error; the close is told without a reason', async () => {
+    onConnection = (socket) => {
+      socket.send(JSON.stringify({ type: 'state', state: 'stopped', reason: 'stream stopped', code: 'noSuchReason', vars: { x: 1 } }));
+      socket.close(1000, 'stream stopped');
+    };
+    const { loader, seen } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the close', () => seen.some((s) => s.startsWith('complete')));
+    expect(seen).toEqual(['close 1000 stream stopped', 'complete 0 -1']);
     loader.destroy();
   });
 

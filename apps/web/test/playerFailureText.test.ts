@@ -42,6 +42,15 @@ describe('failureText', () => {
     expect(failureText.closed(1000, 'stream stopped (streamChannelDisabled)')).toBe('The channel is not enabled: the live stream stopped');
   });
 
+  it('says a WS-FLV stop’s reason with its vars when its state message gave them (the close reason alone cannot hold them)', () => {
+    const why = { key: 'tlsCertWrongHost' as const, vars: { host: 'cam.example', names: 'other.example' } };
+    expect(stoppedCloseReason(why)).toBe('stream stopped');
+    expect(failureText.closed(1000, stoppedCloseReason(why), why)).toBe('服务器的 TLS 证书不属于 cam.example（证书上的名称：other.example）');
+    setLang('en-US');
+    expect(failureText.closed(1000, stoppedCloseReason(why), why)).toBe("the server's TLS certificate is not for cam.example (it names other.example)");
+    expect(failureText.closed(1000, stoppedCloseReason(why))).toBe('The stream stopped on the server');
+  });
+
   it('keeps a browser’s or a library’s error code as written inside the sentence', () => {
     expect(failureText.media('MEDIA_ERR_DECODE')).toBe('浏览器无法解码视频（MEDIA_ERR_DECODE）');
     expect(failureText.library('HLS', 'manifestLoadError')).toBe('HLS 播放出错（manifestLoadError）');

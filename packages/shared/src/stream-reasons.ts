@@ -51,11 +51,21 @@ export const STREAM_STOPPED_CLOSE = 'stream stopped';
 /**
  * The close reason of a live WS-FLV socket whose stream stopped: 'stream stopped', with the catalogue
  * reason's key in brackets ("stream stopped (streamChannelDisabled)") so the console says why in its
- * language, as WS-FLV carries no state message. A reason with vars is left at 'stream stopped': a
- * close reason holds 123 bytes, and none of a stop's reasons has vars.
+ * language. A reason with vars is left at 'stream stopped' here, as a close reason holds 123 bytes:
+ * its vars come in the stopped state message sent just before the close (stoppedStateMessage), which
+ * the console's WS-FLV loader reads.
  */
 export function stoppedCloseReason(why?: Reason): string {
   return why && !why.vars && isReasonKey(why.key) ? `${STREAM_STOPPED_CLOSE} (${why.key})` : STREAM_STOPPED_CLOSE;
+}
+
+/**
+ * The text message a live WS-FLV socket sends just before it closes for a stopped stream with a
+ * catalogue reason: the WS-fMP4 socket's state message (LiveStateMessage), whose code and vars no
+ * close reason could hold whole.
+ */
+export function stoppedStateMessage(why: Reason): LiveStateMessage {
+  return { type: 'state', state: 'stopped', reason: stoppedCloseReason(why), code: why.key, ...(why.vars ? { vars: why.vars } : {}) };
 }
 
 /** The catalogue reason inside a stoppedCloseReason() close reason, if it names one this side knows. */

@@ -134,17 +134,39 @@ describe('FLV', () => {
     expect(f.tags.length).toBeGreaterThanOrEqual(20);
   });
 
-  it("WS-FLV: a stopped stream closes the socket with the stop's catalogue reason (no state message on FLV)", async () => {
-    const s = await openStream('WS_FLV');
-    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${s.URL}`);
+  /** A WS-FLV viewer of `url`: its text messages, and its close once it comes. */
+  async function flvViewer(url: string) {
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${url}`);
+    const texts: unknown[] = [];
+    ws.on('message', (d, binary) => {
+      if (!binary) texts.push(JSON.parse(String(d)));
+    });
     const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     await new Promise<void>((resolve, reject) => {
       ws.once('message', () => resolve());
       ws.on('error', reject);
     });
+    return { texts, closed };
+  }
+
+  it("WS-FLV: a stopped stream closes the socket with the stop's catalogue reason, its state message just before", async () => {
+    const s = await openStream('WS_FLV');
+    const viewer = await flvViewer(s.URL);
     const stop = await api.get(`/api/v1/stopstream?device=${s.dev}&channel=1&stream=0`);
     expect(stop.statusCode, stop.body).toBe(200);
-    expect(await closed).toEqual({ code: 1000, reason: 'stream stopped (streamStoppedByRequest)' });
+    expect(await viewer.closed).toEqual({ code: 1000, reason: 'stream stopped (streamStoppedByRequest)' });
+    expect(viewer.texts).toEqual([{ type: 'state', state: 'stopped', reason: 'stream stopped (streamStoppedByRequest)', code: 'streamStoppedByRequest' }]);
+  });
+
+  it('WS-FLV: a stop whose reason has vars sends them whole in the state message (a close reason holds 123 bytes)', async () => {
+    const s = await openStream('WS_FLV');
+    const viewer = await flvViewer(s.URL);
+    const host = `a-camera-with-a-long-name.${'sub.'.repeat(30)}example`;
+    api.t.ctx.streams.get(s.Stream)!.stop('lookup failed', { key: 'tlsCertWrongHost', vars: { host, names: '摄像机.example' } });
+    const closed = await viewer.closed;
+    expect(closed).toEqual({ code: 1000, reason: 'stream stopped' });
+    expect(viewer.texts).toEqual([{ type: 'state', state: 'stopped', reason: 'stream stopped', code: 'tlsCertWrongHost', vars: { host, names: '摄像机.example' } }]);
+    expect(Buffer.byteLength(JSON.stringify(viewer.texts[0]))).toBeGreaterThan(123);
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { stoppedCloseReason } from '@opencvr/shared';
+import { stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
 import { outputViewers } from '../../media/stats.js';
@@ -91,8 +91,12 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
           buffered: () => socket.bufferedAmount,
           open: () => socket.readyState === socket.OPEN,
           write: (b) => socket.send(b),
-          // WS-FLV has no state message: the close reason says why, for the console (stoppedCloseReason).
-          end: (why) => socket.close(1000, stoppedCloseReason(why)),
+          // The close reason says why for the console (stoppedCloseReason); a reason's vars, which 123
+          // bytes may not hold, come in a state message just before (stoppedStateMessage).
+          end: (why) => {
+            if (why) socket.send(JSON.stringify(stoppedStateMessage(why)));
+            socket.close(1000, stoppedCloseReason(why));
+          },
         },
         optionsOf(req as Req),
         (err) => req.log.warn({ err }, 'ws-flv output dropped a unit'),

@@ -6,7 +6,7 @@
  * console's language, any other by its close code. A browser's or a player library's error code
  * (MEDIA_ERR_DECODE, manifestLoadError) stays as written inside the sentence.
  */
-import { reasonOfStoppedClose, streamReasonText } from '@opencvr/shared';
+import { reasonOfStoppedClose, streamReasonText, type Reason } from '@opencvr/shared';
 import i18n, { currentLang } from '../../i18n';
 
 const t = (key: string, vars?: Record<string, string | number>) => i18n.t(`player.failure.${key}`, vars);
@@ -37,10 +37,11 @@ export const failureText = {
   media: (detail: string) => t('media', { detail }),
   /**
    * The media socket closed: a known server reason in the console's language — a WS-FLV stop's
-   * catalogue reason (stoppedCloseReason) as the WS-fMP4 state message gives it — else the close code.
+   * catalogue reason, from its state message with the vars (`stateWhy`) or from the close reason
+   * (stoppedCloseReason), as the WS-fMP4 state message gives it — else the close code.
    */
-  closed: (code: number, reason: string) => {
-    const why = reasonOfStoppedClose(reason);
+  closed: (code: number, reason: string, stateWhy?: Reason) => {
+    const why = stateWhy ?? reasonOfStoppedClose(reason);
     if (why) return streamReasonText('', currentLang(), why);
     return CLOSE_REASONS[reason] ? t(CLOSE_REASONS[reason]) : t('closed', { code });
   },

@@ -5,6 +5,7 @@
  * The socket is our loader's (flvSocketLoader), so a close by the server is told with its reason, as
  * the WS-fMP4 engine tells it, instead of mpegts.js's "loading complete".
  */
+import type { Reason } from '@opencvr/shared';
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { closeKind, failureText } from './failureText';
 import { flvSocketLoader } from './flvSocketLoader';
@@ -18,10 +19,10 @@ export async function startFlv(video: HTMLVideoElement, url: string, ev: EngineE
   mpegts.LoggingControl.applyConfig({ enableAll: false, enableError: true, enableWarn: false, enableInfo: false, enableDebug: false, enableVerbose: false });
   let stopped = false;
   let playing = false;
-  const onClose = (code: number, reason: string) => {
+  const onClose = (code: number, reason: string, why?: Reason) => {
     if (stopped) return;
     stop();
-    ev.onFailure(closeKind(reason), failureText.closed(code, reason));
+    ev.onFailure(closeKind(reason), failureText.closed(code, reason, why));
   };
   const player = mpegts.createPlayer(
     { type: 'flv', isLive: true, url },

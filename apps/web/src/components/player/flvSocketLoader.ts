@@ -4,10 +4,14 @@
  * server's words ("stream stopped", "play token expired", "stream not open"), so an FLV viewer could
  * only be told "the FLV stream ended". This one does what that one does — binary messages passed on
  * in order with their byte offsets, a socket error an Exception, an abort silent — and tells
- * `onClose` the code and reason of a close it did not ask for, before mpegts.js hears of the end.
- * It imports nothing of mpegts.js (the constants are its loader.js's), so it is tested without it.
+ * `onClose` the code and reason of a close it did not ask for, before mpegts.js hears of the end,
+ * with the catalogue reason of the stopped state message the server may send just before it
+ * (stoppedStateMessage: the vars a 123-byte close reason cannot hold). Any other text message is an
+ * error, as in mpegts.js. It imports nothing of mpegts.js (the constants are its loader.js's), so it
+ * is tested without it.
  */
 import type Mpegts from 'mpegts.js';
+import { reasonOfState, type Reason } from '@opencvr/shared';
 
 /** mpegts.js's LoaderStatus (src/io/loader.js). */
 const STATUS = { idle: 0, connecting: 1, buffering: 2, error: 3, complete: 4 } as const;
@@ -17,8 +21,8 @@ const STATUS = { idle: 0, connecting: 1, buffering: 2, error: 3, complete: 4 } a
  */
 const EXCEPTION = 'Exception' as unknown as Mpegts.LoaderErrors;
 
-/** A close the loader did not ask for: the server's code and words. */
-export type OnSocketClose = (code: number, reason: string) => void;
+/** A close the loader did not ask for: the server's code and words, and the catalogue reason its state message gave. */
+export type OnSocketClose = (code: number, reason: string, why?: Reason) => void;
 
 /** A loader class for mpegts.js's `customLoader` whose unasked-for closes are told to `onClose`. */
 export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderConstructor {
@@ -33,6 +37,8 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
     onComplete: Mpegts.BaseLoader['onComplete'] = () => undefined;
     private ws: WebSocket | null = null;
     private received = 0;
+    /** The catalogue reason of the stopped state message before the close, if one came. */
+    private why?: Reason;
 
     get type() {
       return 'flv-socket-loader';
@@ -64,7 +70,12 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
       };
       ws.onmessage = (e: MessageEvent) => {
         if (typeof e.data === 'string') {
-          // The server sends FLV only in binary messages; a text one is not this protocol.
+          const stopped = stoppedState(e.data);
+          if (stopped) {
+            this.why = stopped.why;
+            return;
+          }
+          // The server sends FLV only in binary messages, and its stopped state message: anything else is not this protocol.
           this._status = STATUS.error;
           this.onError(EXCEPTION, { code: -1, msg: 'unexpected text message' });
           return;
@@ -82,7 +93,7 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
       ws.onclose = (e: CloseEvent) => {
         this.detach();
         this._status = STATUS.complete;
-        onClose(e.code, e.reason);
+        onClose(e.code, e.reason, this.why);
         // Told after: the engine has stopped the player by now, unless it chose to let it end.
         this.onComplete(0, this.received - 1);
       };
@@ -117,4 +128,20 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
       ws.onclose = null;
     }
   };
+}
+
+/**
+ * A stopped state message (shared stoppedStateMessage) with its catalogue reason (none when its code
+ * is one this console does not know: a newer server's); undefined for any other text.
+ */
+function stoppedState(text: string): { why?: Reason } | undefined {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!msg || typeof msg !== 'object') return undefined;
+  const m = msg as { type?: unknown; state?: unknown };
+  return m.type === 'state' && m.state === 'stopped' ? { why: reasonOfState(m as { code?: unknown; vars?: unknown }) } : undefined;
 }
