@@ -144,7 +144,7 @@ describe('HlsOutput', () => {
     const segs = s.model().segments;
     const at = segs.findIndex((x) => x.discontinuity);
     expect(at).toBeGreaterThan(0);
-    const before = segs.slice(0, at).reduce((n, x) => n + x.duration, 0);
+    const before = segs.slice(0, at).reduce((n, x) => n + (x.duration ?? 0), 0);
     // Every frame of the first run (25 fps) is in the playlist before the discontinuity.
     expect(before).toBeCloseTo(H264.units.length / 25, 3);
   });
