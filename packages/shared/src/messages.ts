@@ -474,6 +474,11 @@ export const REASONS = {
     'zh-CN': '摄像机的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员在通道编辑页核对指纹后信任新证书',
     'en-US': "the camera's TLS certificate is not the one pinned at the first connection (now SHA-256 {presented}, pinned {pinned}): refused; if it was replaced on purpose, an administrator checks the fingerprint and trusts the new certificate on the channel's edit page",
   },
+  // The same for an https:// stream server (access/tls/https-trust.ts).
+  tlsServerCertChanged: {
+    'zh-CN': '流服务器的 TLS 证书与首次连接时记录的不同（现为 SHA-256 {presented}，记录为 {pinned}），已拒绝连接；如确为更换了证书，请管理员在通道编辑页核对指纹后信任新证书',
+    'en-US': "the stream server's TLS certificate is not the one pinned at the first connection (now SHA-256 {presented}, pinned {pinned}): refused; if it was replaced on purpose, an administrator checks the fingerprint and trusts the new certificate on the channel's edit page",
+  },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type ReasonKey = keyof typeof REASONS;

@@ -28,7 +28,8 @@ describe('tlsCertStatus', () => {
   });
 
   it('https:// channels have the same state (access/tls/https-trust.ts)', () => {
-    expect(tlsCertStatus(row({ rtsp_url: 'https://10.0.0.9/live.m3u8', tls_pin: A, ...changed(A, B) }))).toEqual({ State: 'pinned', Pin: A, Presented: B });
+    const serverChanged = { ...changed(A, B), status_reason: 'tlsServerCertChanged' };
+    expect(tlsCertStatus(row({ rtsp_url: 'https://10.0.0.9/live.m3u8', tls_pin: A, ...serverChanged }))).toEqual({ State: 'pinned', Pin: A, Presented: B });
     expect(tlsCertStatus(row({ rtsp_url: 'HTTPS://cdn.example/live.flv', online: 1 }))).toEqual({ State: 'authority', Pin: '' });
   });
 

@@ -4,7 +4,7 @@
  * A real HTTPS server on loopback serves a live HLS playlist of segments ffmpeg wrote; its certificate
  * (openssl's, tls-certs.ts) can be changed for the next handshakes. An authority's certificate plays
  * with nothing pinned; a self-signed one is pinned at first use and plays; another one later is
- * refused with tlsCertChanged by the pull and the probe before any request reaches the server; TlsPin
+ * refused with tlsServerCertChanged by the pull and the probe before any request reaches the server; TlsPin
  * trusts it and it plays again; an authority's expired certificate is refused with tlsCertExpired.
  */
 import { execFileSync } from 'node:child_process';
@@ -138,13 +138,13 @@ describe('an https:// server no authority vouches for', () => {
     setCertificate(certs.leaf);
     api.t.ctx.streams.restartChannel(await h.pkOf(dev));
     const refused = await h.play(dev);
-    await until(() => refused.why?.key === 'tlsCertChanged', 20_000, { what: 'the changed certificate refused' });
+    await until(() => refused.why?.key === 'tlsServerCertChanged', 20_000, { what: 'the changed certificate refused' });
     await until(async () => (await h.row(dev)).Online === 0, 15_000, { what: 'the checker to find the certificate changed' });
     const newPin = fingerprint(certs.leaf);
     const row = await h.row(dev);
     expect(row.TlsCert).toEqual({ State: 'pinned', Pin: oldPin, Presented: newPin });
-    expect(row.StatusReason).toContain(`now SHA-256 ${newPin}, pinned ${oldPin}`);
-    expect((await h.row(dev, 'zh-CN')).StatusReason).toContain(`现为 SHA-256 ${newPin}，记录为 ${oldPin}`);
+    expect(row.StatusReason).toContain(`the stream server's TLS certificate is not the one pinned at the first connection (now SHA-256 ${newPin}, pinned ${oldPin})`);
+    expect((await h.row(dev, 'zh-CN')).StatusReason).toContain(`流服务器的 TLS 证书与首次连接时记录的不同（现为 SHA-256 ${newPin}，记录为 ${oldPin}）`);
     expect(await h.pinOf(dev)).toBe(oldPin);
     // Nothing was fetched with the new certificate: every connection ended after its handshake.
     expect(requests).toEqual([]);

@@ -68,7 +68,7 @@ it("the address's own self-signed server is pinned at first use; another certifi
   pins.set(7, fingerprint(certs.leaf));
   hits = [];
   const refused = await probe(`https://127.0.0.1:${port}/live.flv`);
-  expect(refused).toMatchObject({ ok: false, why: { key: 'tlsCertChanged', vars: { pinned: fingerprint(certs.leaf), presented: fingerprint(certs.selfSigned) } } });
+  expect(refused).toMatchObject({ ok: false, why: { key: 'tlsServerCertChanged', vars: { pinned: fingerprint(certs.leaf), presented: fingerprint(certs.selfSigned) } } });
   expect(hits).toEqual([]);
 });
 

@@ -10,7 +10,7 @@
  *   as a valid one, and a web server's certificate, unlike a camera's, is meant to be renewed;
  * - no authority (self-signed, an unknown issuer): the channel address's own host is trusted on first
  *   use, its SHA-256 fingerprint pinned (channels.tls_pin) once it answered HTTP, and another one later
- *   refused (tlsCertChanged). Another host (a redirect's, a playlist's segment server) has no pin of
+ *   refused (tlsServerCertChanged: tlsCertChanged's words for a server, not a camera). Another host (a redirect's, a playlist's segment server) has no pin of
  *   its own: it must be vouched for by an authority, else it is refused with its reason.
  */
 import net from 'node:net';
@@ -138,7 +138,7 @@ async function judge(socket: tls.TLSSocket, host: string, pinning: HttpsPinning)
   const pinned = pinning.channel !== undefined && pins ? await pins.pinned(pinning.channel) : '';
   if (!pinned) return { trusted: 'first-use', fingerprint, channel: pinning.channel };
   if (pinned === fingerprint) return { trusted: 'pin', fingerprint };
-  return { refused: certificateChanged(pinned, fingerprint) };
+  return { refused: certificateChanged(pinned, fingerprint, 'tlsServerCertChanged') };
 }
 
 /**
@@ -148,7 +148,7 @@ async function judge(socket: tls.TLSSocket, host: string, pinning: HttpsPinning)
 export async function pinHttpsFirstUse(peer: HttpsPeer): Promise<TlsMiss | undefined> {
   if (peer.trusted !== 'first-use' || peer.channel === undefined || !trust?.pins) return undefined;
   const inForce = await trust.pins.pin(peer.channel, peer.fingerprint);
-  if (inForce !== peer.fingerprint) return certificateChanged(inForce, peer.fingerprint);
+  if (inForce !== peer.fingerprint) return certificateChanged(inForce, peer.fingerprint, 'tlsServerCertChanged');
   trust.log?.info({ channel: peer.channel, fingerprint: peer.fingerprint }, 'https: server certificate pinned at first use');
   return undefined;
 }

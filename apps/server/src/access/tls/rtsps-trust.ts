@@ -88,10 +88,14 @@ export async function pinFirstUse(peer: RtspsPeer): Promise<{ reason: string; wh
   return undefined;
 }
 
-/** A certificate other than the pinned one, as refused (https-trust.ts's too). */
-export function certificateChanged(pinned: string, presented: string): { reason: string; why: Reason } {
+/** A certificate other than the pinned one, as refused: a camera's, or a stream server's (https-trust.ts). */
+export function certificateChanged(
+  pinned: string,
+  presented: string,
+  key: 'tlsCertChanged' | 'tlsServerCertChanged' = 'tlsCertChanged',
+): { reason: string; why: Reason } {
   return {
     reason: `TLS certificate changed: SHA-256 ${presented}, pinned ${pinned}`,
-    why: { key: 'tlsCertChanged', vars: { pinned, presented } },
+    why: { key, vars: { pinned, presented } },
   };
 }

@@ -19,12 +19,13 @@ type Row = Pick<Channel, 'rtsp_url' | 'tls_pin' | 'online' | 'status_reason' | '
 export const isPinnedTlsUrl = (url: string) => /^(rtsps|https):\/\//i.test(url);
 
 /**
- * The refused certificate's fingerprint of a channel offline with tlsCertChanged, while the pin it
+ * The refused certificate's fingerprint of a channel offline with tlsCertChanged (an https:// server's:
+ * tlsServerCertChanged), while the pin it
  * was refused against is still the one in force: once an administrator trusted it or cleared the
  * pin, the stored reason is history until the next probe (edited pins are probed at once).
  */
 function presentedOf(c: Row): string | undefined {
-  if (c.status_reason !== 'tlsCertChanged' || !c.tls_pin) return undefined;
+  if ((c.status_reason !== 'tlsCertChanged' && c.status_reason !== 'tlsServerCertChanged') || !c.tls_pin) return undefined;
   try {
     const { presented, pinned } = JSON.parse(c.status_reason_vars) as { presented?: unknown; pinned?: unknown };
     if (pinned !== c.tls_pin) return undefined;
