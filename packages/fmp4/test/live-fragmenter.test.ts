@@ -1,6 +1,7 @@
 /**
  * LiveFragmenter: one fragment per unit the moment it arrives, a batch (cached GOP) as one fragment
- * on the same timeline, decode time continuous, dropping before the first keyframe and after damage;
+ * on the same timeline, decode time continuous, dropping before the first keyframe and after damage,
+ * one fragmenter carrying on another's timeline (`after`, a camera that came back);
  * the stream of fragments read back by Debian's ffprobe (timestamps equal the input's); random
  * scenarios never throw and keep every track's decode time continuous.
  */
@@ -130,6 +131,26 @@ describe('LiveFragmenter', () => {
     const d = [0, 3000, 1000, 1000 + 90000 * 20, 1000 + 90000 * 20 + 3000].map((t, i) => f.push(video(t, i === 0))!);
     expect(d.map((x) => x.tracks[0].duration)).toEqual([3600, 3000, 3000, 3000, 3000]);
     expectContinuous(d.map((x) => x.data));
+  });
+
+  it('after: a fragmenter for a camera that came back carries on the last one, the hole closed, the tracks in step', () => {
+    const first = new LiveFragmenter([H264_TRACK, AAC_TRACK]);
+    // 1 s of video at 25 fps and AAC (16 kHz, 1024 a frame: the audio ends last, at 1.024 s).
+    for (let i = 0; i < 25; i++) first.push(video(i * 3600, i === 0), 0);
+    for (let i = 0; i < 16; i++) first.push(audio(i * 1024), 1);
+    expect(first.end).toBeCloseTo(1.024, 4);
+    // Back 3 s later on the hub's clock (times carried on), the audio 10 ms after the keyframe.
+    const next = new LiveFragmenter([H264_TRACK, AAC_TRACK], { after: first });
+    const k = next.push(video(4 * 90000, true), 0)!;
+    const a = next.push(audio(4 * 16000 + 160), 1)!;
+    const p = next.push(video(4 * 90000 + 3600, false), 0)!;
+    const [kf, af, pf] = [k, a, p].map((x) => readFragments(x.data)[0]);
+    expect(kf.trafs[0].baseDecodeTime / 90000).toBeCloseTo(first.end, 4);
+    expect(af.trafs[0].baseDecodeTime / 16000 - kf.trafs[0].baseDecodeTime / 90000).toBeCloseTo(0.01, 4);
+    expect(pf.trafs[0].baseDecodeTime - kf.trafs[0].baseDecodeTime).toBe(3600);
+    // Fragment numbers run on from the last fragmenter's.
+    expect(kf.sequence).toBe(25 + 16 + 1);
+    expect([af.sequence, pf.sequence]).toEqual([kf.sequence + 1, kf.sequence + 2]);
   });
 
   it('random streams: never throws, one fragment per accepted unit, continuous decode time', () => {
