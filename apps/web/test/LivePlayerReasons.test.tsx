@@ -82,3 +82,37 @@ describe('the live player’s reconnect reason', () => {
     expect(status()).not.toHaveTextContent('摄像机拒绝连接');
   });
 });
+
+describe('the live player’s note: what a live stream plays without', () => {
+  const note = () => screen.queryByTestId('player-note');
+
+  it('a live state with a reason (audio that could not be encoded) is shown over the playing picture in the console’s language; a live state without one clears it', async () => {
+    const ev = await started();
+    act(() => ev.onPlaying());
+    expect(note()).toBeNull();
+    act(() => ev.onState('live', 'the MP3 audio’s encoder to AAC (ffmpeg) ffmpeg not found', { key: 'streamAudioEncoderMissing', vars: { codec: 'MP3' } }));
+    expect(note()).toHaveTextContent('视频正常播放，但没有声音：流的音频为 MP3，需由 ffmpeg 转为 AAC，而服务器上找不到 ffmpeg');
+    act(() => setLang('en-US'));
+    expect(note()).toHaveTextContent('The video plays without sound: the stream’s audio is MP3');
+    act(() => ev.onState('live', ''));
+    expect(note()).toBeNull();
+  });
+
+  it('getchannelstream’s Reason of a live stream is the note from the start', async () => {
+    const live = async () =>
+      ({
+        URL: '/ws_m4s/live/stream_1_0.mp4',
+        URLs: { WS_FMP4: '/ws_m4s/live/stream_1_0.mp4' },
+        Stream: 'stream_1_0',
+        State: 'live',
+        Reason: '视频正常播放，但没有声音：流的 Speex 音频转为 AAC 失败（ffmpeg 已退出）',
+        ReasonCode: 'streamAudioEncoderFailed',
+        ReasonVars: { codec: 'Speex' },
+      }) as never;
+    const ev = await started(live);
+    act(() => ev.onPlaying());
+    expect(note()).toHaveTextContent('流的 Speex 音频转为 AAC 失败');
+    act(() => setLang('en-US'));
+    expect(note()).toHaveTextContent('encoding the stream’s Speex audio to AAC failed');
+  });
+});

@@ -218,6 +218,27 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           {overlay}
         </div>
       )}
+      {stats.phase === 'playing' && stats.note && (
+        <div
+          data-testid="player-note"
+          title={reasonText(stats.note.reason, t, stats.note.why)}
+          style={{
+            position: 'absolute',
+            left: 8,
+            right: 8,
+            top: 6,
+            color: '#fff',
+            fontSize: 12,
+            textShadow: '0 0 3px #000',
+            whiteSpace: 'nowrap',
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            pointerEvents: 'none',
+          }}
+        >
+          {reasonText(stats.note.reason, t, stats.note.why)}
+        </div>
+      )}
       {ptz && ptzAllowed && !compact && (
         <div style={{ position: 'absolute', right: 8, bottom: 40, maxHeight: 'calc(100% - 48px)', overflowY: 'auto', borderRadius: 6 }}>
           <PtzPanel device={device} channel={channel} />

@@ -38,6 +38,11 @@ export interface PlayerStats {
   transcoded?: boolean;
   /** Whole seconds in a row without a byte while playing (a device that stopped sending: the picture freezes). */
   silentSeconds?: number;
+  /**
+   * What the live stream plays without, as the server says while it is live (an RTMP channel whose
+   * audio could not be encoded to AAC: its video plays without sound).
+   */
+  note?: { reason: string; why?: Reason };
 }
 
 /** Seconds without data after one more second of `bytes` (counted only while playing). */
@@ -209,6 +214,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         reason: ingestWaiting ? (answer.Reason ?? '') : current.reason,
         // The code beside the answer's rendered Reason: the player says it in the console's language, after a switch too.
         why: ingestWaiting ? reasonOfState({ code: answer.ReasonCode, vars: answer.ReasonVars }) : current.why,
+        note: answer.State === 'live' && answer.Reason ? { reason: answer.Reason, why: reasonOfState({ code: answer.ReasonCode, vars: answer.ReasonVars }) } : undefined,
         retryInMs: undefined,
       });
 
@@ -225,6 +231,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         onState: (state, reason, why) => {
           if (!mine()) return;
           if (state === 'retrying' || state === 'connecting') update({ ingest: state, phase: waitingPhase(state, current.phase), reason, why });
+          else if (state === 'live') update({ ingest: state, note: reason ? { reason, why } : undefined });
           else update({ ingest: state });
         },
         onBytes: (n) => {
