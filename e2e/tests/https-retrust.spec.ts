@@ -3,7 +3,7 @@
  * server: a real HTTPS server (a self-signed certificate of the server tests' fixtures) serves a live
  * playlist of segments ffmpeg wrote; the stream checker pins its certificate at first use; the server
  * then presents another one, the channel goes offline with nothing fetched and the channel form shows
- * both fingerprints under the same section as an rtsps:// camera's; 信任新证书 and its confirmation
+ * both fingerprints under the same section as an rtsps:// camera's (服务器证书); 信任新证书 and its confirmation
  * pin the new one, and the console's player plays the channel (ffmpeg through the pull gateway).
  */
 import { execFileSync } from 'node:child_process';
@@ -97,7 +97,8 @@ test.describe('trusting an https:// HLS server new certificate', () => {
 
     await openAs(page, admin, `/device/channelform/${dev}/1?deviceName=E2E&deviceType=RTSP`);
     const state = page.getByTestId('tls-cert-state');
-    await expect(page.getByText('摄像机证书', { exact: true })).toBeVisible();
+    // A stream server's words for the same section as an rtsps:// camera's.
+    await expect(page.getByText('服务器证书', { exact: true })).toBeVisible();
     await expect(state.getByTestId('tls-pin')).toHaveText(oldPin);
     await expect(state.getByTestId('tls-presented')).toHaveText(newPin);
 

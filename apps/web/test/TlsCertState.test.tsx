@@ -135,14 +135,18 @@ describe('channel form: rtsps:// camera certificate', { timeout: 60_000 }, () =>
     expect(screen.queryByText('摄像机证书')).toBeNull();
   });
 
-  it('an https:// channel (HLS) has the same section: the server gives its TlsCert too', async () => {
+  it('an https:// channel (HLS) has the same section, in a stream server\'s words: the server gives its TlsCert too', async () => {
     current = row({ State: 'pinned', Pin: OLD, Presented: NEW }, 'https://cdn.example/live/lobby.m3u8');
     renderForm();
     const state = await screen.findByTestId('tls-cert-state');
+    expect(screen.getByText('服务器证书')).toBeInTheDocument();
+    expect(screen.queryByText('摄像机证书')).toBeNull();
     expect(within(state).getByTestId('tls-pin')).toHaveTextContent(OLD);
+    expect(state).toHaveTextContent('流服务器现在出示的证书（SHA-256），已拒绝连接');
     expect(within(state).getByTestId('tls-presented')).toHaveTextContent(NEW);
     fireEvent.click(within(state).getByRole('button', { name: '信任新证书' }));
-    await screen.findByTestId('tls-trust-confirm');
+    expect(await screen.findByTestId('tls-trust-confirm')).toHaveTextContent('请先与服务器管理员核对新指纹');
+    expect(screen.getByText('信任流服务器的新证书？')).toBeInTheDocument();
     fireEvent.click(screen.getByRole('button', { name: /^(OK|确\s*定)$/ }));
     await waitFor(() => expect(api.callsTo('/api/v1/editchannel', 'POST')).toHaveLength(1));
     expect(api.callsTo('/api/v1/editchannel', 'POST')[0]!.body).toEqual({ ParentDeviceID: DEV, ChannelID: '3', TlsPin: NEW });

@@ -118,6 +118,14 @@ const inventoryEn: typeof inventoryZh = {
       confirmOld: 'Old certificate',
       confirmNew: 'New certificate',
       trusted: 'The new certificate is trusted: connecting again',
+      // An https:// channel's: a stream server's (HLS, HTTP-FLV), not a camera's.
+      server: {
+        title: 'Server certificate',
+        none: 'None pinned yet: the stream server certificate’s fingerprint is kept at the first connection that succeeds',
+        presented: 'Certificate the stream server presents now (SHA-256), refused',
+        confirmTitle: 'Trust the stream server’s new certificate?',
+        confirmBody: 'Check the new fingerprint with the server’s administrator first. Once confirmed, this channel accepts only the new certificate and refuses the old one.',
+      },
     },
     cdnPush: {
       title: 'CDN push state',

@@ -116,6 +116,14 @@ const inventoryZh = {
       confirmOld: '原证书',
       confirmNew: '新证书',
       trusted: '已信任新证书，正在重新连接',
+      // https:// 通道：流服务器（HLS、HTTP-FLV）的证书，而非摄像机的。
+      server: {
+        title: '服务器证书',
+        none: '尚未固定：首次连接成功时记录流服务器证书的指纹',
+        presented: '流服务器现在出示的证书（SHA-256），已拒绝连接',
+        confirmTitle: '信任流服务器的新证书？',
+        confirmBody: '请先与服务器管理员核对新指纹。确认后，此通道只接受新证书，原证书将被拒绝。',
+      },
     },
     cdnPush: {
       title: 'CDN推流状态',

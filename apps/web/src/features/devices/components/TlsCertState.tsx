@@ -13,6 +13,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/notify';
 import { editChannel, fetchChannel } from '../api';
+import { tlsCertKey } from '../tlsCertWords';
 
 export const TLS_REFRESH_MS = 5000;
 
@@ -24,7 +25,8 @@ function Fingerprint({ value, testId }: { value: string; testId: string }) {
   );
 }
 
-export function TlsCertState({ device, channel }: { device: string; channel: string }) {
+/** `server`: an https:// channel's, named a stream server's certificate rather than a camera's. */
+export function TlsCertState({ device, channel, server = false }: { device: string; channel: string; server?: boolean }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const key = ['tlsCert', device, channel];
@@ -50,17 +52,17 @@ export function TlsCertState({ device, channel }: { device: string; channel: str
           <Fingerprint value={s.Pin} testId="tls-pin" />
         </>
       )}
-      {s.State === 'none' && <Typography.Text type="secondary">{t('devices.tlsCert.none')}</Typography.Text>}
+      {s.State === 'none' && <Typography.Text type="secondary">{t(tlsCertKey(server, 'none'))}</Typography.Text>}
       {s.State === 'authority' && <Typography.Text type="secondary">{t('devices.tlsCert.authority')}</Typography.Text>}
       {s.Presented && (
         <>
-          <Typography.Text type="danger">{t('devices.tlsCert.presented')}</Typography.Text>
+          <Typography.Text type="danger">{t(tlsCertKey(server, 'presented'))}</Typography.Text>
           <Fingerprint value={s.Presented} testId="tls-presented" />
           <Popconfirm
-            title={t('devices.tlsCert.confirmTitle')}
+            title={t(tlsCertKey(server, 'confirmTitle'))}
             description={
               <Space orientation="vertical" size={2} style={{ maxWidth: 420 }} data-testid="tls-trust-confirm">
-                <Typography.Text>{t('devices.tlsCert.confirmBody')}</Typography.Text>
+                <Typography.Text>{t(tlsCertKey(server, 'confirmBody'))}</Typography.Text>
                 <Typography.Text type="secondary">{t('devices.tlsCert.confirmOld')}</Typography.Text>
                 <Typography.Text code style={{ wordBreak: 'break-all' }}>
                   {s.Pin}

@@ -17,6 +17,7 @@ import { useSession } from '../../../lib/stores/session';
 import { addChannel, editChannel, fetchChannel, type ChannelInput } from '../api';
 import { CdnPushState } from '../components/CdnPushState';
 import { TlsCertState } from '../components/TlsCertState';
+import { isServerAddress, tlsCertKey } from '../tlsCertWords';
 import { DeviceBreadcrumb } from '../components/DeviceBreadcrumb';
 import { channelListPath } from '../paths';
 import { inRange, isStreamUrl } from '../rules';
@@ -144,8 +145,8 @@ export default function ChannelFormPage() {
             </Form.Item>
             {/* The saved channel's certificate (rtsps:// and https:// only: the server gives TlsCert to administrators for those). */}
             {!adding && admin && channel.data?.TlsCert && (
-              <Form.Item label={t('devices.tlsCert.title')}>
-                <TlsCertState device={devid} channel={chnid} />
+              <Form.Item label={t(tlsCertKey(isServerAddress(channel.data.RtspUrl), 'title'))}>
+                <TlsCertState device={devid} channel={chnid} server={isServerAddress(channel.data.RtspUrl)} />
               </Form.Item>
             )}
             <Form.Item name="Username" label={t('devices.channelForm.username')}>
