@@ -16,12 +16,10 @@
  * stream-minute and B/A; at the end the median ratio. Run it twice with A and B swapped to see that
  * the order of start does not matter.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import readline from 'node:readline';
 import WebSocket from 'ws';
-import { call, freePort, initialise, onCleanup, ROOT, runBench, startServer, stopChild, trackChild } from '../lib/server';
+import { startCamera, type Camera } from '../lib/camera';
+import { call, initialise, onCleanup, runBench, startServer } from '../lib/server';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
 const STREAMS = Number(arg('streams', '64'));
@@ -33,7 +31,6 @@ const A_ENV = envOf(arg('a-env', ''));
 const B_ENV = envOf(arg('b-env', ''));
 const A_ROOT = arg('a-root', '') || undefined;
 const B_ROOT = arg('b-root', '') || undefined;
-const CLIP = path.join(ROOT, 'bench/live/.cache/clip.h264');
 const CLK_TCK = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,24 +43,8 @@ function cpu(pid: number) {
   return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
 }
 
-async function camera(): Promise<string> {
-  if (!fs.existsSync(CLIP)) throw new Error(`no ${CLIP}: run the live bench once to make the clip`);
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/live/replay-camera.ts'), CLIP, String(port), '25'], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  trackChild(child);
-  onCleanup(() => stopChild(child));
-  await new Promise<void>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('READY') && resolve());
-    child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
-  });
-  return `rtsp://127.0.0.1:${port}/cam`;
-}
-
 /** A server with N streams open, each with a viewer counting its binary messages. */
-async function side(label: string, env: Record<string, string>, cam: string, root?: string) {
+async function side(label: string, env: Record<string, string>, cam: Camera, root?: string) {
   const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root });
   const { Token: token } = await initialise(s.url);
   const counts = new Array<number>(STREAMS).fill(0);
@@ -71,7 +52,7 @@ async function side(label: string, env: Record<string, string>, cam: string, roo
     const dev = await call<{ DeviceID: string }>(s.url, '/api/v1/adddevice', {
       method: 'POST',
       headers: { token, 'content-type': 'application/json' },
-      body: JSON.stringify({ DeviceName: `${label}-${i}`, DeviceType: 'RTSP', RtspUrl: `${cam}?n=${i}` }),
+      body: JSON.stringify({ DeviceName: `${label}-${i}`, DeviceType: 'RTSP', RtspUrl: cam.url(i) }),
     });
     const q = new URLSearchParams({ device: dev.DeviceID, channel: '1', protocol: 'ws_m4s' });
     const { URL: url } = await call<{ URL: string }>(s.url, `/api/v1/devices/channelstream?${q}`, { headers: { token } });
@@ -85,7 +66,7 @@ async function side(label: string, env: Record<string, string>, cam: string, roo
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await runBench('ab-dual', async () => {
-  const cam = await camera();
+  const cam = await startCamera((m) => console.log(`[ab] ${m}`), 'replay');
   const a = await side('A', A_ENV, cam, A_ROOT);
   const b = await side('B', B_ENV, cam, B_ROOT);
   console.log(`A ${JSON.stringify(A_ENV)}${A_ROOT ? ` from ${A_ROOT}` : ''} pid ${a.pid}; B ${JSON.stringify(B_ENV)}${B_ROOT ? ` from ${B_ROOT}` : ''} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s`);

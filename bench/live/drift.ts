@@ -28,18 +28,16 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { startCamera } from '../lib/camera';
 import { RESULTS_DIR, type Figure } from '../lib/figures';
-import { ADMIN, freePort, login, NEW_PASSWORD, onCleanup, ROOT, stopChild, trackChild } from '../lib/server';
+import { ADMIN, login, NEW_PASSWORD, onCleanup, ROOT } from '../lib/server';
 import type { DriftReading } from './drift-reading';
 import { addDevice, loadavg, percentile, round, sleep, startServer, type LiveContext } from './support';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--autoplay-policy=no-user-gesture-required', '--enable-precise-memory-info', '--disable-background-timer-throttling', '--disable-renderer-backgrounding'];
-const CLIP_H264 = path.join(ROOT, 'bench/live/.cache/clip.h264');
-const FPS = 25;
 const WARMUP_S = 20;
 
 /** Figures of this part start with this (run.ts keeps them through a full run of the other parts). */
@@ -48,23 +46,6 @@ export const isDriftFigure = (f: Figure) => f.name.startsWith(DRIFT_PREFIX);
 
 const paceLabel = (pace: number) =>
   pace === 1 ? 'camera clock true' : `camera ${round(Math.abs(pace - 1) * 100, 2)} % ${pace > 1 ? 'fast' : 'slow'}`;
-
-async function startPacedCamera(ctx: LiveContext, pace: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/live/replay-camera.ts'), CLIP_H264, String(port), String(FPS), String(pace)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  trackChild(child);
-  onCleanup(() => stopChild(child));
-  await new Promise<void>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).on('line', (l) => l.startsWith('READY') && resolve());
-    child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
-    setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
-  });
-  ctx.log(`drift: camera at pace ${pace} on port ${port}, pid ${child.pid}`);
-  return { url: `rtsp://127.0.0.1:${port}/cam`, stop: () => stopChild(child) };
-}
 
 /** The built console: --web-dist or WEB_DIST, else a vite build into a temp folder (once). */
 async function webDist(ctx: LiveContext): Promise<string> {
@@ -90,12 +71,12 @@ export interface Soak {
 }
 
 async function soak(ctx: LiveContext, dist: string, probe: string, pace: number, minutes: number, everyS: number): Promise<Soak> {
-  const cam = await startPacedCamera(ctx, pace);
+  const cam = await startCamera(ctx.log, 'replay', { pace });
   const server = await startServer(ctx, `drift-${pace}`, { WEB_DIST: dist, SIP_PORT: '0' });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   onCleanup(() => browser.close());
   try {
-    const dev = await addDevice(server, `bench-drift-${pace}`, cam.url);
+    const dev = await addDevice(server, `bench-drift-${pace}`, cam.url(1));
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     if (process.env.LIVE_DEBUG) page.on('console', (m) => console.log('[page]', m.text()));

@@ -53,12 +53,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import readline from 'node:readline';
 import WebSocket from 'ws';
+import { FPS, startCamera, type Camera, type CameraKind } from '../lib/camera';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import {
   call,
-  freePort,
   initialise,
   onCleanup,
   ROOT,
@@ -75,11 +74,6 @@ import { measureViewers } from './viewers';
 import { measureWakeCost } from './wake-cost';
 
 const HERE = path.join(ROOT, 'bench/live');
-const CACHE = path.join(HERE, '.cache');
-const CLIP_MP4 = path.join(CACHE, 'clip.mp4');
-const CLIP_H264 = path.join(CACHE, 'clip.h264');
-const PYTHON = '/usr/bin/python3';
-const FPS = 25;
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 function arg(name: string, def: string): string {
@@ -178,63 +172,11 @@ function childPids(pid: number): number[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Clip and camera
+// Camera
 // ---------------------------------------------------------------------------------------------
-function ensureClip() {
-  if (fs.existsSync(CLIP_H264) && fs.statSync(CLIP_H264).size > 1e6) return;
-  fs.mkdirSync(CACHE, { recursive: true });
-  log('making the 1080p25 H.264 clip (once; cached in bench/live/.cache) ...');
-  const t0 = Date.now();
-  // testsrc2 with temporal noise so x264 really spends ~4 Mbit/s; fixed GOP of 50, no B-frames
-  // (the camera sends in decode order with pts = dts), access unit delimiters to split on.
-  const enc = spawnSync(
-    'ffmpeg',
-    [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc2=size=1920x1080:rate=${FPS}`, '-t', '20',
-      '-vf', 'noise=alls=12:allf=t', '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '4M', '-maxrate', '4.4M',
-      '-bufsize', '8M', '-g', '50', '-keyint_min', '50', '-sc_threshold', '0', '-bf', '0', '-pix_fmt', 'yuv420p',
-      '-x264-params', 'aud=1', `${CLIP_MP4}.tmp.mp4`,
-    ],
-    { stdio: 'inherit' },
-  );
-  if (enc.status !== 0) throw new Error('ffmpeg could not make the clip');
-  fs.renameSync(`${CLIP_MP4}.tmp.mp4`, CLIP_MP4);
-  const es = spawnSync('ffmpeg', ['-v', 'error', '-y', '-i', CLIP_MP4, '-c', 'copy', '-bsf:v', 'h264_mp4toannexb', '-f', 'h264', `${CLIP_H264}.tmp`], {
-    stdio: 'inherit',
-  });
-  if (es.status !== 0) throw new Error('ffmpeg could not extract the elementary stream');
-  fs.renameSync(`${CLIP_H264}.tmp`, CLIP_H264);
-  log(`clip made in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-}
-
-interface Camera {
-  url: (n: number) => string;
-  pid: number;
-}
 /** --camera=replay (default: replay-camera.ts, pre-packetised RTP) or gstreamer (camera.py). */
-const CAMERA = arg('camera', 'replay');
-
-async function startCamera(): Promise<Camera> {
-  const port = await freePort();
-  const [cmd, args] =
-    CAMERA === 'gstreamer'
-      ? [PYTHON, [path.join(HERE, 'camera.py'), CLIP_H264, String(port), String(FPS)]]
-      : [process.execPath, ['--import', 'tsx', path.join(HERE, 'replay-camera.ts'), CLIP_H264, String(port), String(FPS)]];
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  trackChild(child);
-  onCleanup(() => stopChild(child));
-  const ready = new Promise<void>((resolve, reject) => {
-    const rl = readline.createInterface({ input: child.stdout! });
-    rl.on('line', (l) => {
-      if (l.startsWith('READY')) resolve();
-    });
-    child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
-    setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
-  });
-  await ready;
-  log(`camera (${CAMERA === 'gstreamer' ? 'GStreamer, camera.py' : 'replay, replay-camera.ts'}) at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
-  return { url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`, pid: child.pid! };
-}
+const CAMERA = arg('camera', 'replay') as CameraKind;
+if (CAMERA !== 'replay' && CAMERA !== 'gstreamer') throw new Error(`--camera=${CAMERA}: replay or gstreamer`);
 
 // ---------------------------------------------------------------------------------------------
 // Server
@@ -861,8 +803,7 @@ async function measureStartupAndViewers(cam: Camera): Promise<StartupResult> {
 // ---------------------------------------------------------------------------------------------
 async function main(): Promise<number> {
   log(`streams ${STREAMS.join(',')}; viewers ${VIEWERS.join(',')}; warm-up ${WARMUP_S} s, window ${WINDOW_S} s; ${os.cpus().length} CPUs; load ${loadavg()}`);
-  ensureClip();
-  const cam = await startCamera();
+  const cam = await startCamera(log, CAMERA);
   const figures: Figure[] = [];
   const failures: string[] = [];
 

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { findParameterSets, splitAnnexB, videoTrackFromParameterSets, type AccessUnit } from '@opencvr/codec';
 import { RecorderOutput } from '../../apps/server/src/media/outputs/recorder';
 import { openSegmentWriter, type SegmentWriter } from '../../apps/server/src/media/outputs/segment-writer';
-import { CLIP_H264, FPS } from './camera';
+import { CLIP_H264, FPS } from '../lib/camera';
 
 const n = Number(process.argv[2] ?? 16);
 const seconds = Number(process.argv[3] ?? 30);

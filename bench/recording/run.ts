@@ -52,7 +52,7 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
-import { startCamera, CLIP_H264, CLIP_MP4, type Camera, type CameraKind } from './camera';
+import { startCamera, CLIP_H264, CLIP_MP4, type Camera, type CameraKind } from '../lib/camera';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 function arg(name: string, def: string): string {

@@ -1,5 +1,6 @@
 /**
- * The recording benchmark's camera, one of the live benchmark's two, run as they are:
+ * The benches' camera (live: run.ts, drift.ts, ab-dual.ts; recording: run.ts, recorder-only.ts), one
+ * of two, run as they are:
  *  - 'replay' (bench/live/replay-camera.ts): the clip packetised once, one write per client per
  *    frame, ~3 % of a core for 64 clients;
  *  - 'gstreamer' (bench/live/camera.py): GStreamer's RTSP server with one shared pipeline, which
@@ -45,21 +46,29 @@ export function ensureClip(log: (m: string) => void) {
 }
 
 export interface Camera {
+  /** Client n's address (`?n=K` tells clients apart; the stream is the same). */
   url: (n: number) => string;
+  port: number;
   pid: number;
   /** Bytes of H.264 the camera sends per second per client (the clip's elementary stream rate). */
   bytesPerSecond: number;
+  stop(): Promise<void>;
 }
 
 export type CameraKind = 'replay' | 'gstreamer';
 
-export async function startCamera(log: (m: string) => void, kind: CameraKind): Promise<Camera> {
+/**
+ * Starts a camera on a free port and waits for its READY line (it is stopped at the bench's cleanup,
+ * or by stop()). `pace` (replay only) skews its clock: replay-camera.ts's PACE, for the drift soak.
+ */
+export async function startCamera(log: (m: string) => void, kind: CameraKind, opts: { pace?: number } = {}): Promise<Camera> {
   ensureClip(log);
   const port = await freePort();
+  if (opts.pace !== undefined && kind !== 'replay') throw new Error('a paced camera is a replay camera');
   const [cmd, args] =
     kind === 'gstreamer'
       ? ['/usr/bin/python3', [path.join(LIVE, 'camera.py'), CLIP_H264, String(port), String(FPS)]]
-      : [process.execPath, ['--import', 'tsx', path.join(LIVE, 'replay-camera.ts'), CLIP_H264, String(port), String(FPS)]];
+      : [process.execPath, ['--import', 'tsx', path.join(LIVE, 'replay-camera.ts'), CLIP_H264, String(port), String(FPS), ...(opts.pace === undefined ? [] : [String(opts.pace)])]];
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   trackChild(child);
   onCleanup(() => stopChild(child));
@@ -69,6 +78,12 @@ export async function startCamera(log: (m: string) => void, kind: CameraKind): P
     child.once('exit', (c) => reject(new Error(`camera exited with ${c}`)));
     setTimeout(() => reject(new Error('camera did not start in 20 s')), 20_000);
   });
-  log(`camera (${kind}) at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
-  return { url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`, pid: child.pid!, bytesPerSecond: fs.statSync(CLIP_H264).size / CLIP_SECONDS };
+  log(`camera (${kind === 'gstreamer' ? 'GStreamer, camera.py' : 'replay, replay-camera.ts'}${opts.pace === undefined ? '' : ` at pace ${opts.pace}`}) at rtsp://127.0.0.1:${port}/cam, pid ${child.pid}`);
+  return {
+    url: (n) => `rtsp://127.0.0.1:${port}/cam?n=${n}`,
+    port,
+    pid: child.pid!,
+    bytesPerSecond: fs.statSync(CLIP_H264).size / CLIP_SECONDS,
+    stop: () => stopChild(child),
+  };
 }
