@@ -135,6 +135,12 @@ test.describe('live video', () => {
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
     await expectAdvancing(video, 'before the outage');
+    // A new MediaSource would empty the element (a black picture and a fresh start-up): the server
+    // carries the timeline on across the reconnect and the player keeps its MediaSource.
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.dataset.emptied = '0';
+      v.addEventListener('emptied', () => (v.dataset.emptied = String(Number(v.dataset.emptied) + 1)));
+    });
 
     const port = cam.camera.port;
     await cam.camera.stop();
@@ -144,5 +150,6 @@ test.describe('live video', () => {
     await cam.startCamera({ port });
     await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 45_000 });
     await expectAdvancing(video, 'after the camera returned');
+    await expect(video).toHaveAttribute('data-emptied', '0');
   });
 });
