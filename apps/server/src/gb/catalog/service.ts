@@ -53,6 +53,12 @@ export class GbCatalog {
   private aggregator: CatalogAggregator;
   private timeouts: CatalogTimeouts = { idleTimeoutMs: 10_000, totalTimeoutMs: 300_000 };
   private readonly running = new Map<string, Running>();
+  /**
+   * Our answers that ended and are being stored. Until stored they are still what wait() and status()
+   * report: between the last page and the end of the store (several round trips on PostgreSQL) they
+   * returned the previous answer's outcome (fetchcatalog?wait=1 answered with the catalog before).
+   */
+  private readonly storing = new Map<string, Running>();
   private readonly last = new Map<string, CatalogProgress>();
   /** SNs of the open answers of each device. */
   private readonly openSns = new Map<string, Set<number>>();
@@ -101,7 +107,7 @@ export class GbCatalog {
 
   /** Progress of the running query, else the last one's outcome. */
   status(deviceId: string): CatalogProgress | undefined {
-    const r = this.running.get(deviceId);
+    const r = this.running.get(deviceId) ?? this.storing.get(deviceId);
     return r ? { ...r.progress } : this.last.get(deviceId);
   }
 
@@ -134,7 +140,7 @@ export class GbCatalog {
 
   /** Resolves with the outcome of the running query of a device (at once with the last one when none runs). */
   wait(deviceId: string): Promise<CatalogProgress | undefined> {
-    const r = this.running.get(deviceId);
+    const r = this.running.get(deviceId) ?? this.storing.get(deviceId);
     if (!r) return Promise.resolve(this.last.get(deviceId));
     return new Promise((resolve) => r.waiters.push(resolve));
   }
@@ -179,7 +185,11 @@ export class GbCatalog {
       this.closed(deviceId, run.sn);
     }
     this.closed(deviceId, res.sn);
-    if (ours) this.running.delete(deviceId);
+    if (ours) {
+      // A new fetch may start from here; this answer's waiters wait for its store.
+      this.running.delete(deviceId);
+      this.storing.set(deviceId, run!);
+    }
     const progress: CatalogProgress = {
       ...(ours ? run!.progress : { DeviceID: deviceId, SN: res.sn, StartedAt: new Date(res.startedAt).toISOString() }),
       Running: false,
@@ -213,6 +223,7 @@ export class GbCatalog {
       { device: deviceId, sn: res.sn, outcome: progress.Outcome, received: res.received, sumNum: res.sumNum, pages: res.pages, ms: res.endedAt - res.startedAt },
       'gb: catalog answer ended',
     );
+    if (ours && this.storing.get(deviceId) === run) this.storing.delete(deviceId);
     this.publish(progress);
     if (ours) for (const w of run!.waiters) w(progress);
   }
