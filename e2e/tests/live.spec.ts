@@ -82,6 +82,9 @@ test.describe('live video', () => {
     await cells.nth(3).getByTestId('wall-empty').click();
     const picker = page.getByTestId('wall-picker');
     await page.getByPlaceholder('搜索通道名称').fill(name);
+    // The rows change when the search (debounced) is answered: a click on a row of the list before it
+    // loses its pick, mouse down on one list and up on the next (CI: the row was gone 10 ms into the click).
+    await expect(picker).toHaveAttribute('aria-busy', 'false');
     await picker.getByTestId('wall-picker-item').filter({ hasText: name }).first().click();
 
     const videos = wall.locator('video');

@@ -35,13 +35,16 @@ export function PickChannelModal({ open, title, onPick, onClose }: Props) {
     enabled: open,
   });
   const rows = (list.data?.pages ?? []).flatMap((p) => p.Channels).filter((c) => c.Parental !== 1);
+  // Busy from the keystroke (the search waits for the debounce) until its rows are shown: the rows on
+  // screen are about to be replaced, and a click on one may land on the list that follows.
+  const busy = q.trim() !== query || list.isFetching;
   const total = list.data?.pages.at(-1)?.ChannelCount ?? 0;
 
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden>
       <Input.Search allowClear autoFocus value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('live.browse.search')} style={{ marginBottom: 8 }} />
       <Spin spinning={list.isFetching && !list.isFetchingNextPage}>
-        <div style={{ height: 380, overflow: 'auto' }} data-testid="wall-picker">
+        <div style={{ height: 380, overflow: 'auto' }} data-testid="wall-picker" aria-busy={busy}>
           {rows.length ? (
             <List
               size="small"
