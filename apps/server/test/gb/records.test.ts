@@ -264,8 +264,11 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       await r.closed;
       return r.text.find((m) => m.type === 'state' && m.state === 'stopped')?.reason as string;
     };
-    expect(await stoppedReason()).toMatch(/^3秒内未在UDP端口 \d+ 收到设备的视频流：请检查告知设备的媒体IP（127\.0\.0\.1）及该端口是否可达$/);
-    expect(await stoppedReason('en-US')).toMatch(
+    // Two sessions at once, one opened in each language: each has its own receiving port and its own 3 s
+    // wait (the reason names its port), so each reason is its own session's.
+    const [zh, en] = await Promise.all([stoppedReason(), stoppedReason('en-US')]);
+    expect(zh).toMatch(/^3秒内未在UDP端口 \d+ 收到设备的视频流：请检查告知设备的媒体IP（127\.0\.0\.1）及该端口是否可达$/);
+    expect(en).toMatch(
       /^no RTP received on UDP port \d+ within 3 s: check the media IP announced \(127\.0\.0\.1\) and that the port is reachable from the device$/,
     );
   });
