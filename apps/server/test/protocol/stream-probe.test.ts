@@ -371,8 +371,9 @@ describe('the stream checker with pulled addresses', () => {
   }, 40_000);
 
   it('HLS probes that wait for a playlist’s next segment do not hold up the round: with one probe at a time, an FLV channel behind three of them is checked at once', async () => {
-    // 4 s segments: each first look at a frozen playlist waits 6 s for a segment that never comes.
-    const urls = ['a', 'b', 'c'].map((n) => `${base}/hls/frozen/round${n}.m3u8?t=4`).concat(`${base}/live.flv`);
+    // 2 s segments: each first look at a frozen playlist waits 3 s for a segment that never comes, so
+    // an FLV turn held up behind even one of them would come 3.75 s into the round at the earliest.
+    const urls = ['a', 'b', 'c'].map((n) => `${base}/hls/frozen/round${n}.m3u8?t=2`).concat(`${base}/live.flv`);
     const targets: CheckTarget[] = urls.map((url, i) => ({ pk: i + 1, deviceId: `d${i + 1}`, channelId: '1', url, username: '', password: '' }));
     const results: { pk: number; ok: boolean; key?: string; at: number }[] = [];
     const checker = new StreamChecker(
@@ -390,7 +391,7 @@ describe('the stream checker with pulled addresses', () => {
     try {
       await until(() => results.some((r) => r.pk === 4), 5000, { what: 'the FLV channel checked' });
       expect(results.find((r) => r.pk === 4)).toMatchObject({ ok: true });
-      // Its turn is 750 ms into the round; it waited for no HLS probe (those end 6 s after their start).
+      // Its turn is 750 ms into the round; it waited for no HLS probe (those end 3 s after their start).
       expect(results.find((r) => r.pk === 4)!.at - started).toBeLessThan(2500);
       expect(results.filter((r) => r.pk < 4)).toEqual([]);
       // The HLS ones still end with the right answer.
