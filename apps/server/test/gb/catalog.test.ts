@@ -102,7 +102,9 @@ describe('fetchcatalog', () => {
   });
 
   it('a device that sends half the pages ends by time-out: reported with what arrived, which is stored', async () => {
-    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 600 });
+    // Short for the test, yet well above a loaded machine's pauses: with 600 ms the first page sometimes
+    // came after the time-out (Received 0) when the suites ran beside the e2e stage.
+    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 2000 });
     const { dev, answering } = await device(DEV, { catalog: makeCatalog(DEV, 100), perPage: 10, pages: 5 });
     await dev.register();
     const p = await server.t.ctx.gbDevices.catalog.wait(DEV);
@@ -140,7 +142,9 @@ describe('fetchcatalog', () => {
   });
 
   it('a device cannot keep more than 4 catalog answers open: pages of a fifth SN are dropped', async () => {
-    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 800 });
+    // All six answers must be open at once: 800 ms let the first ones end before the fifth was sent on a
+    // loaded machine (the fifth then stored), so the six sends get 2.5 s.
+    server.t.ctx.gbDevices.catalog.configure({ idleTimeoutMs: 2500 });
     const { dev, answering } = await device(DEV, { catalog: [] });
     await dev.register();
     await server.t.ctx.gbDevices.catalog.wait(DEV);
@@ -151,7 +155,9 @@ describe('fetchcatalog', () => {
       const page = encodeCatalogResponse({ sn: 7000 + i, deviceId: DEV, sumNum: 10, items: [items[i]] });
       expect((await dev.send('MESSAGE', page.bytes)).status).toBe(200);
     }
-    await new Promise((r) => setTimeout(r, 2500));
+    // The four end by time-out and store what arrived; a fifth or sixth let in would end with them.
+    await expect.poll(async () => (await channelsOf(DEV)).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(4);
+    await new Promise((r) => setTimeout(r, 1000));
     const ids = (await channelsOf(DEV)).map((c) => c.channel_id);
     expect(ids).toEqual(items.slice(0, 4).map((i) => i.deviceId));
   });
