@@ -7,29 +7,21 @@
  * pin the new one, and the console's player plays the channel (ffmpeg through the pull gateway).
  */
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { makeTestCerts, type KeyAndCert, type TestCerts } from '../../apps/server/test/fixtures/tls-certs';
-import { addRtspDevice, v1 } from '../support/api';
+import { makeTestCerts, type TestCerts } from '../../apps/server/test/fixtures/tls-certs';
+import { addRtspDevice } from '../support/api';
 import { expect, test } from '../support/fixtures';
-import { button, expectAdvancing, openAs } from '../support/page';
+import { expectAdvancing, openAs } from '../support/page';
+import { fingerprint, firstChannel, trustPresentedInForm } from '../support/tls-cert';
 
 const RUN = Date.now().toString(36);
 const SEGMENTS = 120;
 const WINDOW = 3;
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
-
-const fingerprint = (c: KeyAndCert) => new crypto.X509Certificate(c.cert).fingerprint256;
-
-interface TlsCert {
-  State: string;
-  Pin: string;
-  Presented?: string;
-}
 
 test.describe('trusting an https:// HLS server new certificate', () => {
   let certs: TestCerts | undefined;
@@ -80,9 +72,7 @@ test.describe('trusting an https:// HLS server new certificate', () => {
   });
 
   test('the form shows both fingerprints, 信任新证书 pins the new one and the channel plays again', async ({ page, api, admin }) => {
-    const channel = async () =>
-      (await v1<{ Channels: { Online: number; TlsCert?: TlsCert }[] }>(await api.get('/api/v1/channelsconfig', { params: { device: dev }, headers: { token: admin.Token } })))
-        .Channels[0]!;
+    const channel = () => firstChannel(api, admin.Token, dev);
     const oldPin = fingerprint(certs!.selfSigned);
     const newPin = fingerprint(certs!.leaf);
     // The checker (every second here) pins the server's certificate at first use.
@@ -95,21 +85,8 @@ test.describe('trusting an https:// HLS server new certificate', () => {
     // Refused after the handshake, before any request.
     expect(requests).toEqual([]);
 
-    await openAs(page, admin, `/device/channelform/${dev}/1?deviceName=E2E&deviceType=RTSP`);
-    const state = page.getByTestId('tls-cert-state');
-    // A stream server's words for the same section as an rtsps:// camera's.
-    await expect(page.getByText('服务器证书', { exact: true })).toBeVisible();
-    await expect(state.getByTestId('tls-pin')).toHaveText(oldPin);
-    await expect(state.getByTestId('tls-presented')).toHaveText(newPin);
-
-    await state.getByRole('button', { name: '信任新证书' }).click();
-    const confirm = page.getByTestId('tls-trust-confirm');
-    await expect(confirm).toContainText(oldPin);
-    await expect(confirm).toContainText(newPin);
-    await button(page.locator('.ant-popconfirm'), '确定').click();
-
-    await expect(state.getByTestId('tls-pin')).toHaveText(newPin);
-    await expect(state.getByTestId('tls-presented')).toHaveCount(0);
+    // The section speaks of a stream server (服务器证书).
+    await trustPresentedInForm(page, admin, dev, '服务器证书', oldPin, newPin);
     await expect.poll(async () => (await channel()).Online, { timeout: 20_000 }).toBe(1);
     expect((await channel()).TlsCert).toEqual({ State: 'pinned', Pin: newPin });
 

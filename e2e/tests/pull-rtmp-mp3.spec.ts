@@ -6,50 +6,18 @@
  * player decodes both: the picture advances and audio bytes are decoded, with no note of a missing
  * sound over the picture.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { startNginxRtmp, type NginxRtmp } from '../../apps/server/test/fixtures/nginx-rtmp';
-import { addRtspDevice } from '../support/api';
 import { expect, test } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
+import { useRtmpChannel } from '../support/rtmp-channel';
 
 const RUN = Date.now().toString(36);
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-
 test.describe('a pulled RTMP channel with MP3 audio', () => {
-  let dir = '';
-  let dev = '';
-  let nginx: NginxRtmp | undefined;
-  let publisher: ChildProcess | undefined;
-
-  test.beforeAll(async ({ api, admin }) => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-rtmp-mp3-'));
-    const clip = path.join(dir, 'clip.flv');
-    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '10', '-c:v', 'libx264', '-preset', 'veryfast', '-g', '25', '-pix_fmt', 'yuv420p', '-c:a', 'libmp3lame', '-ar', '44100', clip]); // prettier-ignore
-    nginx = await startNginxRtmp(await freePort());
-    publisher = spawn('ffmpeg', ['-v', 'error', '-re', '-stream_loop', '-1', '-i', clip, '-c', 'copy', '-f', 'flv', nginx.url(`e2e-mp3-${RUN}`)], { stdio: 'ignore' });
-    dev = await addRtspDevice(api, admin.Token, `E2E RTMP MP3 ${RUN}`, nginx.url(`e2e-mp3-${RUN}`));
-  });
-  test.afterAll(async () => {
-    publisher?.kill('SIGKILL');
-    await nginx?.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const channel = useRtmpChannel(`E2E RTMP MP3 ${RUN}`, 'mp3');
 
   test('the player decodes the video and the MP3 turned AAC: time advances, audio bytes decoded, no note of a missing sound', async ({ page, admin }) => {
-    await openAs(page, admin, `/video/player/${dev}/1/0`);
+    await openAs(page, admin, `/video/player/${channel.dev}/1/0`);
     const player = page.getByTestId('live-player');
     const video = player.locator('video');
     await expectAdvancing(video, 'RTMP MP3 player');

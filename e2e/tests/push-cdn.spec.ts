@@ -5,7 +5,7 @@
  * retries, why, and when.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import { freePort } from '../../apps/server/test/fixtures/camera';
 import { v1 } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
@@ -14,18 +14,6 @@ const RUN = Date.now().toString(36);
 const FIRST_LOAD = { timeout: 30_000 };
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
-
-/** A port nobody listens on now (the ingest's). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 test.describe('CDN push state', () => {
   const name = `E2E cdn ${RUN}`;

@@ -6,24 +6,16 @@
  * fingerprints; 信任新证书 and its confirmation (both fingerprints) pin the new one, and the channel
  * plays again in the console's player with the new certificate.
  */
-import crypto from 'node:crypto';
-import { makeTestCerts, type KeyAndCert, type TestCerts } from '../../apps/server/test/fixtures/tls-certs';
+import { makeTestCerts, type TestCerts } from '../../apps/server/test/fixtures/tls-certs';
 import { startTlsProxy, type TlsProxy } from '../../apps/server/test/fixtures/tls-proxy';
-import { addRtspDevice, v1 } from '../support/api';
+import { addRtspDevice } from '../support/api';
 import { startCamera, type Camera } from '../support/camera';
 import { expect, test } from '../support/fixtures';
-import { button, expectAdvancing, openAs } from '../support/page';
+import { expectAdvancing, openAs } from '../support/page';
+import { fingerprint, firstChannel, trustPresentedInForm } from '../support/tls-cert';
 
 const RUN = Date.now().toString(36);
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
-
-const fingerprint = (c: KeyAndCert) => new crypto.X509Certificate(c.cert).fingerprint256;
-
-interface TlsCert {
-  State: string;
-  Pin: string;
-  Presented?: string;
-}
 
 test.describe('trusting an rtsps:// camera new certificate', () => {
   let certs: TestCerts | undefined;
@@ -44,9 +36,7 @@ test.describe('trusting an rtsps:// camera new certificate', () => {
   });
 
   test('the form shows both fingerprints, 信任新证书 pins the new one and the channel plays again', async ({ page, api, admin }) => {
-    const channel = async () =>
-      (await v1<{ Channels: { Online: number; TlsCert?: TlsCert }[] }>(await api.get('/api/v1/channelsconfig', { params: { device: dev }, headers: { token: admin.Token } })))
-        .Channels[0]!;
+    const channel = () => firstChannel(api, admin.Token, dev);
     const oldPin = fingerprint(certs!.selfSigned);
     const newPin = fingerprint(certs!.leaf);
     // The checker (every second here) pins the camera's certificate at first use.
@@ -56,21 +46,8 @@ test.describe('trusting an rtsps:// camera new certificate', () => {
     await expect.poll(async () => (await channel()).TlsCert?.Presented, { timeout: 20_000 }).toBe(newPin);
     expect((await channel()).Online).toBe(0);
 
-    await openAs(page, admin, `/device/channelform/${dev}/1?deviceName=E2E&deviceType=RTSP`);
-    const state = page.getByTestId('tls-cert-state');
-    await expect(page.getByText('摄像机证书', { exact: true })).toBeVisible();
-    await expect(state.getByTestId('tls-pin')).toHaveText(oldPin);
-    await expect(state.getByTestId('tls-presented')).toHaveText(newPin);
-
-    await state.getByRole('button', { name: '信任新证书' }).click();
-    const confirm = page.getByTestId('tls-trust-confirm');
-    await expect(confirm).toContainText(oldPin);
-    await expect(confirm).toContainText(newPin);
-    await button(page.locator('.ant-popconfirm'), '确定').click();
-
-    // Pinned, nothing presented any more, online again.
-    await expect(state.getByTestId('tls-pin')).toHaveText(newPin);
-    await expect(state.getByTestId('tls-presented')).toHaveCount(0);
+    // The section speaks of a camera (摄像机证书).
+    await trustPresentedInForm(page, admin, dev, '摄像机证书', oldPin, newPin);
     await expect.poll(async () => (await channel()).Online, { timeout: 20_000 }).toBe(1);
     expect((await channel()).TlsCert).toEqual({ State: 'pinned', Pin: newPin });
 
