@@ -6,7 +6,6 @@
  * both fingerprints under the same section as an rtsps:// camera's (服务器证书); 信任新证书 and its confirmation
  * pin the new one, and the console's player plays the channel (ffmpeg through the pull gateway).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +14,7 @@ import path from 'node:path';
 import { makeTestCerts, type TestCerts } from '../../apps/server/test/fixtures/tls-certs';
 import { addRtspDevice } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { liveHlsHandler, writeHlsSegments } from '../support/hls-source';
 import { expectAdvancing, openAs } from '../support/page';
 import { fingerprint, firstChannel, trustPresentedInForm } from '../support/tls-cert';
 
@@ -34,31 +34,11 @@ test.describe('trusting an https:// HLS server new certificate', () => {
   test.beforeAll(async ({ api, admin }) => {
     certs = makeTestCerts();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-https-hls-'));
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=25', '-t', String(SEGMENTS),
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p',
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(dir, 'seg%d.ts'), path.join(dir, 'written.m3u8'),
-    ]); // prettier-ignore
+    writeHlsSegments(dir, SEGMENTS, '160x120');
     const startedAt = Date.now();
-    server = https.createServer(certs.selfSigned, (req, res) => {
-      const name = (req.url ?? '/').split('?')[0].slice(1);
-      requests.push(name);
-      // Live: a segment a second from the server's start.
-      const end = Math.min(SEGMENTS, WINDOW + Math.floor((Date.now() - startedAt) / 1000));
-      if (name === 'live.m3u8') {
-        const first = end - WINDOW;
-        const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
-        for (let i = first; i < end; i++) lines.push('#EXTINF:1.000000,', `seg${i}.ts`);
-        res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(lines.join('\n') + '\n');
-        return;
-      }
-      const n = /^seg(\d+)\.ts$/.exec(name);
-      if (!n || Number(n[1]) >= end) {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'Content-Type': 'video/mp2t' }).end(fs.readFileSync(path.join(dir, name)));
-    });
+    // Live: a segment a second from the server's start.
+    const end = () => Math.min(SEGMENTS, WINDOW + Math.floor((Date.now() - startedAt) / 1000));
+    server = https.createServer(certs.selfSigned, liveHlsHandler({ dir, window: WINDOW, end, onRequest: (name) => requests.push(name) }));
     // The server's refused handshakes are not the test's failure.
     server.on('tlsClientError', () => undefined);
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));

@@ -4,7 +4,6 @@
  * as live; when the source cuts segments again, the player plays. A real HTTP server serves segments
  * ffmpeg wrote and a playlist the test moves.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { addRtspDevice } from '../support/api';
 import { expect, test } from '../support/fixtures';
+import { liveHlsHandler, writeHlsSegments } from '../support/hls-source';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
@@ -30,28 +30,8 @@ test.describe('a pulled HLS channel whose source stopped', () => {
 
   test.beforeAll(async ({ api, admin }) => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-hls-'));
-    execFileSync('ffmpeg', [
-      '-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=25', '-t', String(SEGMENTS),
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '25', '-pix_fmt', 'yuv420p',
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '0', '-hls_segment_filename', path.join(dir, 'seg%d.ts'), path.join(dir, 'written.m3u8'),
-    ]); // prettier-ignore
-    server = http.createServer((req, res) => {
-      const name = (req.url ?? '/').split('?')[0].slice(1);
-      if (name === 'live.m3u8') {
-        const first = end - WINDOW;
-        const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${first}`];
-        for (let i = first; i < end; i++) lines.push('#EXTINF:1.000000,', `seg${i}.ts`);
-        res.writeHead(200, { 'Content-Type': 'application/vnd.apple.mpegurl' }).end(lines.join('\n') + '\n');
-        return;
-      }
-      const n = /^seg(\d+)\.ts$/.exec(name);
-      if (!n || Number(n[1]) >= end) {
-        res.writeHead(404).end();
-        return;
-      }
-      fetched.push(name);
-      res.writeHead(200, { 'Content-Type': 'video/mp2t' }).end(fs.readFileSync(path.join(dir, name)));
-    });
+    writeHlsSegments(dir, SEGMENTS, '320x240');
+    server = http.createServer(liveHlsHandler({ dir, window: WINDOW, end: () => end, onRequest: (name, served) => served && fetched.push(name) }));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     dev = await addRtspDevice(api, admin.Token, `E2E HLS ${RUN}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}/live.m3u8`);
   });
