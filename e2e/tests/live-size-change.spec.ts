@@ -7,38 +7,14 @@
  * 'emptied' events (a new MediaSource empties the element: the black flash this avoids). The picture
  * turns 640 wide and currentTime runs on from where it stood, not from a fresh start.
  */
-import type { Page } from '@playwright/test';
 import { expect, test, useCameraDevice } from '../support/fixtures';
+import { countMse } from '../support/mse-count';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
 
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
 
-declare global {
-  interface Window {
-    __mse?: { sources: number; changeTypes: string[] };
-  }
-}
-
-/** Counts MediaSources and changeType calls. */
-const countMse = (page: Page) =>
-  page.addInitScript(() => {
-    const counts = { sources: 0, changeTypes: [] as string[] };
-    window.__mse = counts;
-    const Original = window.MediaSource;
-    window.MediaSource = class extends Original {
-      constructor() {
-        super();
-        counts.sources++;
-      }
-    };
-    const changeType = SourceBuffer.prototype.changeType;
-    SourceBuffer.prototype.changeType = function (this: SourceBuffer, type: string) {
-      counts.changeTypes.push(type);
-      return changeType.call(this, type);
-    };
-  });
 
 test.describe('a live camera back with another picture size', () => {
   const cam = useCameraDevice(`E2E live size ${RUN}`, { width: 320, height: 240, audio: 'aac' });

@@ -11,18 +11,13 @@
 import { dailyRanges, todayYmd, waitForRecorded, type Session } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
 import type { Page } from '@playwright/test';
+import { countMse } from '../support/mse-count';
 import { openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
 const SLOW = { timeout: 30_000 };
 
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
-
-declare global {
-  interface Window {
-    __mse?: { sources: number; changeTypes: string[] };
-  }
-}
 
 test.describe('a recording across a change of picture size', () => {
   const cam = useCameraDevice(`E2E size change ${RUN}`, { width: 320, height: 240 });
@@ -43,25 +38,6 @@ test.describe('a recording across a change of picture size', () => {
     await api.get('/api/v1/realtimerecord/stop', { headers, params: { device: cam.dev, channel: '1' } });
   });
 
-  /** Counts MediaSources and changeType calls (`refuse`: changeType throws, as a browser without it may). */
-  const countMse = (page: Page, refuse = false) =>
-    page.addInitScript((refuseChangeType) => {
-      const counts = { sources: 0, changeTypes: [] as string[] };
-      window.__mse = counts;
-      const Original = window.MediaSource;
-      window.MediaSource = class extends Original {
-        constructor() {
-          super();
-          counts.sources++;
-        }
-      };
-      const changeType = SourceBuffer.prototype.changeType;
-      SourceBuffer.prototype.changeType = function (this: SourceBuffer, type: string) {
-        counts.changeTypes.push(type);
-        if (refuseChangeType) throw new DOMException('refused by the test', 'NotSupportedError');
-        return changeType.call(this, type);
-      };
-    }, refuse);
 
   /** Plays the day from its start until the picture is 640 wide and the clock ran 2 s past that. */
   async function playThroughChange(page: Page, admin: Session) {

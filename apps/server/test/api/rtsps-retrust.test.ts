@@ -16,6 +16,7 @@ import { useCamera } from '../fixtures/use-camera.js';
 import { until } from '../helpers/index.js';
 import { useAdminApp, type AdminApp } from './admin-app.js';
 import { makeOperator } from './support.js';
+import { playWsFmp4 } from '../media/open-stream.js';
 
 const certs = makeTestCerts();
 afterAll(() => certs.remove());
@@ -54,11 +55,7 @@ describe('trusting an rtsps:// camera new certificate', () => {
   const pinOf = async (dev: string) => (await api.t.ctx.db.selectFrom('channels').select('tls_pin').where('parent_device_id', '=', dev).executeTakeFirstOrThrow()).tls_pin;
   const edit = (body: object, token?: string) =>
     api.t.app.inject({ method: 'POST', url: '/api/v1/editchannel?lang=en-US', payload: { ChannelID: '1', ...body }, headers: { token: token ?? api.admin } });
-  async function play(dev: string) {
-    const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-    expect(res.statusCode, res.body).toBe(200);
-    return api.t.ctx.streams.get((res.json().EasyDarwin.Body as { Stream: string }).Stream)!;
-  }
+  const play = async (dev: string) => (await playWsFmp4(api, dev)).hub;
 
   it('admins see the pin and the refused certificate, operators nothing; TlsPin trusts the new one and the channel plays again', async () => {
     proxy = await startTlsProxy(certs.selfSigned, cam.port);

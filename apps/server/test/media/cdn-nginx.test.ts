@@ -23,6 +23,7 @@ import { freePort, startCamera, type CameraOptions } from '../fixtures/camera.js
 import { hasNginxRtmp, startNginxRtmp, type NginxRtmp, type NginxRtmpOptions } from '../fixtures/nginx-rtmp.js';
 import { useAdminApp, type AdminApp } from '../api/admin-app.js';
 import { useCdnRig } from './cdn-support.js';
+import { addPulledDevice, playWsFmp4 } from './open-stream.js';
 
 const run = promisify(execFile);
 // Before useAdminApp(): the camera stops after the app has closed.
@@ -73,16 +74,10 @@ const isInit = (b: Uint8Array) => Buffer.from(b.subarray(4, 8)).toString('latin1
  * its metadata names (rtmp-media.ts announcedWaitMs), and the last init is read in case it came later.
  */
 async function roundTrip(api: AdminApp, url: string, n = 20, tracks = 2): Promise<string[]> {
-  const add = await api.post('/api/v1/adddevice', { DeviceName: 'from nginx', DeviceType: 'RTSP', RtspUrl: url });
-  expect(add.statusCode, add.body).toBe(200);
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json().EasyDarwin.Body as { URL: string; Stream: string };
-  const hub = api.t.ctx.streams.get(body.Stream)!;
+  const { hub, wsUrl } = await playWsFmp4(api, await addPulledDevice(api, 'from nginx', url));
   const fromLastInit = (b: Uint8Array[]) => b.slice(b.length - 1 - [...b].reverse().findIndex(isInit));
   // Once the hub has both tracks, the last init is theirs.
-  const got = await collectWs(`${api.t.baseUrl!.replace('http', 'ws')}${body.URL}`, (b) => hub.tracks.length === tracks && b.some(isInit) && fromLastInit(b).length > n, 30_000);
+  const got = await collectWs(wsUrl, (b) => hub.tracks.length === tracks && b.some(isInit) && fromLastInit(b).length > n, 30_000);
   const file = path.join(api.t.settings.dataDir, `round-trip-${Date.now()}.mp4`);
   fs.writeFileSync(file, Buffer.concat(fromLastInit(got.binary)));
   const { stdout } = await run('ffprobe', ['-v', 'error', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file]);

@@ -29,6 +29,7 @@ import { useAdminApp } from '../api/admin-app.js';
 import { freePort } from '../fixtures/camera.js';
 import { ffmpegRtmpListen } from '../fixtures/ffmpeg-rtmp-listen.js';
 import { collectWs, until } from '../helpers/index.js';
+import { addPulledDevice, playWsFmp4 } from './open-stream.js';
 
 const api = useAdminApp({ listen: true });
 let dir: string;
@@ -122,13 +123,8 @@ const pullPid = (hub: StreamHub) => (hub as unknown as { source?: FfmpegPullSour
 let added = 0;
 /** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
 async function openChannel(url: string, extra: Record<string, string> = {}) {
-  const add = await api.post('/api/v1/adddevice', { DeviceName: `Pulled ${++added}`, DeviceType: 'RTSP', RtspUrl: url, ...extra });
-  expect(add.statusCode, add.body).toBe(200);
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json().EasyDarwin.Body as { URL: string; Stream: string };
-  return { dev, hub: api.t.ctx.streams.get(body.Stream)!, wsUrl: `${api.t.baseUrl!.replace('http', 'ws')}${body.URL}` };
+  const dev = await addPulledDevice(api, `Pulled ${++added}`, url, extra);
+  return { dev, ...(await playWsFmp4(api, dev)) };
 }
 
 /** A WS-fMP4 viewer until it had the init and `n` media fragments: the tracks ids seen in them. */

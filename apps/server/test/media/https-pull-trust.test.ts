@@ -19,6 +19,7 @@ import { DEFAULT_HUB_OPTIONS, type HubOptions } from '../../src/media/hub.js';
 import { makeTestCerts, type KeyAndCert } from '../fixtures/tls-certs.js';
 import { until } from '../helpers/index.js';
 import { useAdminApp, type AdminApp } from '../api/admin-app.js';
+import { addPulledDevice, playWsFmp4 } from './open-stream.js';
 
 const SEGMENTS = 40;
 const WINDOW = 3;
@@ -100,19 +101,11 @@ function steadyRetries(api: AdminApp) {
 
 function helpers(api: AdminApp) {
   return {
-    async addDevice(name: string, url: string) {
-      const add = await api.post('/api/v1/adddevice', { DeviceName: name, DeviceType: 'RTSP', RtspUrl: url });
-      expect(add.statusCode, add.body).toBe(200);
-      return add.json().EasyDarwin.Body.DeviceID as string;
-    },
+    addDevice: (name: string, url: string) => addPulledDevice(api, name, url),
     row: async (dev: string, lang = 'en-US') => (await api.body(`/api/v1/channelsconfig?device=${dev}&lang=${lang}`)).Channels[0],
     pinOf: async (dev: string) => (await api.t.ctx.db.selectFrom('channels').select('tls_pin').where('parent_device_id', '=', dev).executeTakeFirstOrThrow()).tls_pin,
     pkOf: async (dev: string) => (await api.t.ctx.db.selectFrom('channels').select('id').where('parent_device_id', '=', dev).executeTakeFirstOrThrow()).id,
-    async play(dev: string) {
-      const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-      expect(res.statusCode, res.body).toBe(200);
-      return api.t.ctx.streams.get((res.json().EasyDarwin.Body as { Stream: string }).Stream)!;
-    },
+    play: async (dev: string) => (await playWsFmp4(api, dev)).hub,
   };
 }
 

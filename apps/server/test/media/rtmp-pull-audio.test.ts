@@ -20,6 +20,7 @@ import { startRtmpServer, type RtmpServerDouble } from '../fixtures/rtmp-server.
 import { freePort } from '../fixtures/camera.js';
 import { ffmpegRtmpListen } from '../fixtures/ffmpeg-rtmp-listen.js';
 import { collectWs, until } from '../helpers/index.js';
+import { addPulledDevice, playWsFmp4 } from './open-stream.js';
 
 const api = useAdminApp({ listen: true });
 let dir: string;
@@ -48,15 +49,9 @@ async function double(o: Parameters<typeof startRtmpServer>[0]): Promise<RtmpSer
 let added = 0;
 /** A channel with `url` (and credentials), opened over WS-fMP4: its hub and the viewer's URL. */
 async function openChannel(url: string, extra: Record<string, string> = {}) {
-  const add = await api.post('/api/v1/adddevice', { DeviceName: `RTMP audio ${++added}`, DeviceType: 'RTSP', RtspUrl: url, ...extra });
-  expect(add.statusCode, add.body).toBe(200);
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
-  const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json().EasyDarwin.Body as { URL: string; Stream: string };
-  const hub = api.t.ctx.streams.get(body.Stream)!;
-  stops.push(async () => hub.stop());
-  return { hub, wsUrl: `${api.t.baseUrl!.replace('http', 'ws')}${body.URL}` };
+  const played = await playWsFmp4(api, await addPulledDevice(api, `RTMP audio ${++added}`, url, extra));
+  stops.push(async () => played.hub.stop());
+  return played;
 }
 
 const sourceOf = (hub: StreamHub) => (hub as unknown as { source?: unknown }).source as RtmpPullSource;

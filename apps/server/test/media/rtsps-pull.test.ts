@@ -24,6 +24,7 @@ import { makeTestCerts, type KeyAndCert } from '../fixtures/tls-certs.js';
 import { startTlsProxy, type TlsProxy } from '../fixtures/tls-proxy.js';
 import { useCamera } from '../fixtures/use-camera.js';
 import { collectWs, until } from '../helpers/index.js';
+import { addPulledDevice, playWsFmp4 } from './open-stream.js';
 
 const certs = makeTestCerts();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'rtsps-pull-'));
@@ -74,19 +75,11 @@ function quickRetries(api: AdminApp) {
 let added = 0;
 /** A device with this address and the camera's login, its channel opened over WS-fMP4. */
 async function openChannel(api: AdminApp, url: string, password = PASS) {
-  const add = await api.post('/api/v1/adddevice', { DeviceName: `RTSPS ${++added}`, DeviceType: 'RTSP', RtspUrl: url, DeviceUserName: USER, DeviceUserPW: password });
-  expect(add.statusCode, add.body).toBe(200);
-  const dev = add.json().EasyDarwin.Body.DeviceID as string;
+  const dev = await addPulledDevice(api, `RTSPS ${++added}`, url, { DeviceUserName: USER, DeviceUserPW: password });
   const channel = await api.t.ctx.db.selectFrom('channels').select(['id']).where('parent_device_id', '=', dev).executeTakeFirstOrThrow();
-  return { dev, pk: channel.id, ...(await play(api, dev)) };
+  return { dev, pk: channel.id, ...(await playWsFmp4(api, dev)) };
 }
 
-async function play(api: AdminApp, dev: string) {
-  const res = await api.get(`/api/v1/devices/channelstream?device=${dev}&channel=1&protocol=ws_m4s`);
-  expect(res.statusCode, res.body).toBe(200);
-  const body = res.json().EasyDarwin.Body as { URL: string; Stream: string };
-  return { hub: api.t.ctx.streams.get(body.Stream)!, wsUrl: `${api.t.baseUrl!.replace('http', 'ws')}${body.URL}` };
-}
 
 const pinOf = async (api: AdminApp, pk: number) =>
   (await api.t.ctx.db.selectFrom('channels').select('tls_pin').where('id', '=', pk).executeTakeFirstOrThrow()).tls_pin;
@@ -159,7 +152,7 @@ describe('rtsps:// pulled natively, a self-signed camera pinned at first use', (
     // The certificate changes (an attacker on the path, or a camera reset): a CA's leaf the server does not trust.
     proxy!.setCertificate(certs.leaf);
     api.t.ctx.streams.restartChannel(pk);
-    const again = (await play(api, dev)).hub;
+    const again = (await playWsFmp4(api, dev)).hub;
     await until(() => again.why?.key === 'tlsCertChanged', 20_000, { what: 'the changed certificate refused' });
     expect(again.why).toEqual({ key: 'tlsCertChanged', vars: { pinned: fingerprint(certs.selfSigned), presented: fingerprint(certs.leaf) } });
     expect(again.state).not.toBe('live');
@@ -178,7 +171,7 @@ describe('rtsps:// pulled natively, a self-signed camera pinned at first use', (
     const edit = await api.post('/api/v1/editchannel', { ParentDeviceID: dev, ChannelID: '1', RtspUrl: byName });
     expect(edit.statusCode, edit.body).toBe(200);
     expect(await pinOf(api, pk)).toBe('');
-    const renewed = (await play(api, dev)).hub;
+    const renewed = (await playWsFmp4(api, dev)).hub;
     await until(() => renewed.state === 'live', 20_000, { what: 'the stream live at its new address' });
     expect(await pinOf(api, pk)).toBe(fingerprint(certs.leaf));
   }, 90_000);
