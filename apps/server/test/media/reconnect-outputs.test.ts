@@ -2,7 +2,9 @@
  * The live outputs across a camera reconnect (the hub retries its source, whose clock starts over):
  * the hub carries the times on (hub-timeline.ts), so a WebRTC viewer's RTP timestamps go on forward
  * from where they stopped and its sequence numbers run on by one, and an FLV viewer's tag
- * timestamps never go back. The stream is a real H.264 file with B-frames (pts ahead of dts).
+ * timestamps never go back. The stream is a real H.264 file with B-frames (pts ahead of dts). An
+ * AAC stream through the real ffmpeg (AAC → Opus for WebRTC) jumps by the time away too: ffmpeg's own
+ * timestamps run on without a hole.
  */
 import { describe, expect, it } from 'vitest';
 import { Event, type RtpHeader } from 'werift';
@@ -11,9 +13,12 @@ import { StreamHub, type MediaSource, type SourceSink } from '../../src/media/hu
 import { FlvOutput, type FlvSink } from '../../src/media/outputs/flv.js';
 import { WebRtcOutput } from '../../src/media/outputs/webrtc.js';
 import { SrtpVideoStream, type VideoSenderLike } from '../../src/media/outputs/webrtc-rtp.js';
-import { videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
+import { OpusTranscoder } from '../../src/media/outputs/webrtc-opus.js';
+import { aacStream, videoStream } from '../../../../packages/fmp4/test/helpers/streams.js';
+import { until } from '../helpers/index.js';
 
 const H264 = videoStream('h264', 'h264-320x240-25fps-bf2.h264');
+const AAC = aacStream('aac-48k-stereo.adts');
 
 class HandSource implements MediaSource {
   sink?: SourceSink;
@@ -75,4 +80,51 @@ describe('live outputs across a camera reconnect', () => {
     for (let i = 1; i < video.length; i++) expect(video[i].timestamp).toBeGreaterThanOrEqual(video[i - 1].timestamp);
     expect(video[video.length - 1].timestamp).toBeGreaterThan(3900);
   });
+
+  it('WebRTC Opus from AAC (the real ffmpeg): the timestamps jump once, by the hub\'s time away, and step 20 ms otherwise', async () => {
+    const sources: HandSource[] = [];
+    const hub = new StreamHub('k', () => {
+      const s = new HandSource();
+      sources.push(s);
+      return s;
+    }, { onDemand: false, graceMs: 1000, retryMinMs: 20, retryMaxMs: 20, maxGopUnits: 1000 });
+    // The AAC times on the hub's clock (48 kHz), as the transcoder gets them.
+    const hubPts: number[][] = [[], []];
+    hub.subscribe({ tracks: () => undefined, unit: (_t, u) => void hubPts[sources.length - 1]?.push(u.pts) });
+    const sent: number[] = [];
+    const opus = new OpusTranscoder(hub);
+    const leave = opus.add((_p, ts) => sent.push(ts));
+    const track = AAC.track;
+    expect(track.clockRate).toBe(48000);
+    try {
+      // Session 1: frames (the fixture again and again, its clock running on) until ffmpeg has taken 100.
+      await until(() => sources[0]);
+      sources[0].sink!.tracks([track]);
+      let i = 0;
+      await until(() => {
+        sources[0].sink!.unit(0, { ...AAC.units[i % AAC.units.length], pts: i * 1024 });
+        i++;
+        return opus.stats.framesIn >= 100;
+      }, 30_000, { everyMs: 5 });
+      sources[0].sink!.failed('camera gone');
+      await until(() => sources[1], 5000);
+      await new Promise((r) => setTimeout(r, 1500));
+      // Session 2: its clock from 0 again; the hub moves it on by the time away.
+      sources[1].sink!.tracks([track]);
+      for (let k = 0; k < 100; k++) sources[1].sink!.unit(0, { ...AAC.units[k % AAC.units.length], pts: k * 1024 });
+      const frames = opus.stats.framesIn;
+      // ffmpeg keeps a few frames in its pipeline: all but those come out (1024 samples a frame, 960 a packet).
+      await until(() => sent.length >= Math.floor(((frames - 10) * 1024) / 960), 30_000, { what: 'Opus packets' });
+    } finally {
+      leave();
+      hub.stop();
+    }
+    const [first, second] = hubPts;
+    expect(second.length).toBe(100);
+    // The hole the hub made: from the end of session 1's last frame to session 2's first.
+    const hole = second[0] - (first[first.length - 1] + 1024);
+    expect(hole).toBeGreaterThanOrEqual(1.5 * 48000);
+    const steps = sent.slice(1).map((t, k) => (t - sent[k] + 0x1_0000_0000) % 0x1_0000_0000);
+    expect(steps.filter((s) => s !== 960)).toEqual([960 + hole]);
+  }, 60_000);
 });

@@ -2,8 +2,9 @@
  * AAC → Opus for WebRTC viewers (browsers' WebRTC has no AAC): one ffmpeg per stream however many
  * WebRTC viewers it has, started with the first and stopped after the last. The hub's AAC frames go
  * to ffmpeg's stdin as ADTS; ffmpeg sends Opus (48 kHz, 20 ms frames, low-delay mode) as RTP to a UDP
- * socket of ours on loopback, whose payloads and timestamps are handed to every listener (each
- * viewer's WebRTC output re-sends them in its own SRTP session). Datagrams from anything but
+ * socket of ours on loopback, whose payloads are handed to every listener (each viewer's WebRTC
+ * output re-sends them in its own SRTP session) with ffmpeg's timestamps moved onto the hub's clock
+ * (webrtc-opus-timeline.ts: a camera's outage is a jump, as in the video's). Datagrams from anything but
  * loopback, or that do not parse as RTP, are ignored. ffmpeg runs under the Supervisor (restart with
  * back-off, SIGTERM then SIGKILL on stop).
  */
@@ -12,12 +13,13 @@ import { parseAudioSpecificConfig, type AccessUnit, type AudioTrack, type Track 
 import { parseRtp } from '@opencvr/rtp';
 import type { StreamHub, Subscriber } from '../hub.js';
 import { Supervisor, type SupervisedRun } from '../ffmpeg/supervisor.js';
+import { OpusTimeline } from './webrtc-opus-timeline.js';
 
 /** ADTS sampling_frequency_index values (ISO 14496-3 table 1.18). */
 const RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350];
 
-/** The 7-byte ADTS header (no CRC) of one raw AAC frame of `payloadLength` bytes. */
-export function adtsHeader(track: Pick<AudioTrack, 'config' | 'sampleRate' | 'channels'>, payloadLength: number): Uint8Array {
+/** What an ADTS header says of the track: object type, sampling_frequency_index and channel configuration. */
+function adtsFields(track: Pick<AudioTrack, 'config' | 'sampleRate' | 'channels'>): { objectType: number; rateIndex: number; channels: number } {
   let objectType = 2;
   let rateIndex = RATES.indexOf(track.sampleRate);
   let channels = track.channels;
@@ -32,6 +34,17 @@ export function adtsHeader(track: Pick<AudioTrack, 'config' | 'sampleRate' | 'ch
     /* the track's own fields */
   }
   if (rateIndex < 0) rateIndex = 4; // 44.1 kHz: better than nothing for an odd rate
+  return { objectType, rateIndex, channels };
+}
+
+/** Seconds of audio in one AAC frame as ffmpeg reads it (1024 samples at the ADTS header's rate). */
+export function adtsFrameSeconds(track: Pick<AudioTrack, 'config' | 'sampleRate' | 'channels'>): number {
+  return 1024 / RATES[adtsFields(track).rateIndex];
+}
+
+/** The 7-byte ADTS header (no CRC) of one raw AAC frame of `payloadLength` bytes. */
+export function adtsHeader(track: Pick<AudioTrack, 'config' | 'sampleRate' | 'channels'>, payloadLength: number): Uint8Array {
+  const { objectType, rateIndex, channels } = adtsFields(track);
   const len = payloadLength + 7;
   return Uint8Array.from([
     0xff,
@@ -66,6 +79,10 @@ export class OpusTranscoder implements Subscriber {
   private unsubscribe?: () => void;
   private aac = -1;
   private track?: AudioTrack;
+  /** Seconds in one of the track's AAC frames. */
+  private frameSeconds = 0;
+  /** ffmpeg's Opus timestamps moved onto the hub's clock (holes included). */
+  private readonly timeline = new OpusTimeline();
   readonly stats = { framesIn: 0, packetsOut: 0, dropped: 0 };
 
   constructor(
@@ -87,6 +104,7 @@ export class OpusTranscoder implements Subscriber {
   tracks(tracks: Track[]) {
     this.aac = tracks.findIndex((t) => t.kind === 'audio' && t.codec === 'aac');
     this.track = this.aac >= 0 ? (tracks[this.aac] as AudioTrack) : undefined;
+    if (this.track) this.frameSeconds = adtsFrameSeconds(this.track);
   }
 
   unit(track: number, unit: AccessUnit) {
@@ -95,7 +113,8 @@ export class OpusTranscoder implements Subscriber {
     const frame = new Uint8Array(7 + unit.data.length);
     frame.set(adtsHeader(this.track, unit.data.length));
     frame.set(unit.data, 7);
-    if (!this.run.write(frame)) this.stats.dropped++;
+    if (this.run.write(frame)) this.timeline.input(unit.pts / this.track.clockRate, this.frameSeconds);
+    else this.stats.dropped++;
   }
 
   private start() {
@@ -109,9 +128,11 @@ export class OpusTranscoder implements Subscriber {
       } catch {
         return;
       }
+      const timestamp = this.timeline.output(rtp.ssrc, rtp.timestamp);
+      if (timestamp === undefined) return;
       this.stats.packetsOut++;
       const payload = Buffer.from(rtp.payload.buffer, rtp.payload.byteOffset, rtp.payload.byteLength);
-      for (const l of this.listeners) l(payload, rtp.timestamp);
+      for (const l of this.listeners) l(payload, timestamp);
     });
     socket.on('error', () => undefined);
     socket.bind(0, '127.0.0.1', () => {
@@ -120,7 +141,10 @@ export class OpusTranscoder implements Subscriber {
       this.supervisor = new Supervisor({
         bin: this.opts.ffmpeg,
         args: opusArgs(port),
-        onStart: (run) => (this.run = run),
+        onStart: (run) => {
+          this.timeline.run();
+          this.run = run;
+        },
         onExit: (reason) => {
           this.run = undefined;
           this.opts.onExit?.(reason);
