@@ -81,6 +81,60 @@ describe('sendInPlace over a real ws connection', () => {
     client.close();
   });
 
+  it('writes the frame of an idle socket straight to its handle, not through the Writable, the callback run at once', async () => {
+    const { server, client, received } = await connect();
+    const socket = (server as unknown as { _socket: import('node:net').Socket })._socket;
+    let viaWrite = 0;
+    const write = socket.write.bind(socket);
+    socket.write = ((...args: Parameters<typeof socket.write>) => {
+      viaWrite++;
+      return write(...args);
+    }) as typeof socket.write;
+    let done = 0;
+    const p = payload(20_000, 3);
+    sendInPlace(server, withRoom(p), () => done++);
+    // The kernel took the frame during the call: done already, nothing left in the Writable.
+    expect(done).toBe(1);
+    expect(viaWrite).toBe(0);
+    expect(socket.writableLength).toBe(0);
+    await expect.poll(() => received.length, { timeout: 5000 }).toBe(1);
+    expect(received[0]).toEqual(Buffer.from(p));
+    client.close();
+  });
+
+  it('keeps the frames of a slow viewer in order and counted: once a direct write waits, the next go through the Writable', async () => {
+    const { server, client, received } = await connect();
+    const clientSocket = (client as unknown as { _socket: import('node:net').Socket })._socket;
+    // The viewer stops reading: the kernel's buffers fill and writes stay with libuv, then the Writable.
+    clientSocket.pause();
+    const sent: Buffer[] = [];
+    let done = 0;
+    let maxBuffered = 0;
+    for (let i = 0; i < 200; i++) {
+      const p = payload(100_000, i);
+      sendInPlace(server, withRoom(p), (err) => {
+        expect(err ?? undefined).toBeUndefined();
+        done++;
+      });
+      sent.push(Buffer.from(p));
+      if (i % 50 === 0) {
+        server.send(`text ${i}`);
+        sent.push(Buffer.from(`text ${i}`));
+      }
+      maxBuffered = Math.max(maxBuffered, server.bufferedAmount);
+    }
+    // All but about one frame's bytes are in bufferedAmount (what WsFmp4Output skips a slow viewer on).
+    expect(maxBuffered).toBeGreaterThan(10_000_000);
+    expect(done).toBeLessThan(200);
+    clientSocket.resume();
+    await expect.poll(() => received.length, { timeout: 20_000 }).toBe(sent.length);
+    // Compared one by one (a deep toEqual of 20 MB is slow): the first message out of place, if any.
+    const firstWrong = received.findIndex((r, i) => !(typeof r === 'string' ? Buffer.from(r) : r).equals(sent[i]));
+    expect(firstWrong).toBe(-1);
+    await expect.poll(() => done, { timeout: 5000 }).toBe(200);
+    client.close();
+  }, 30_000);
+
   it('sends through ws a payload with no room before it, and a message on a closing socket fails like ws.send', async () => {
     const { server, client, received } = await connect();
     const tight = payload(50, 7); // byteOffset 0: no room for the header

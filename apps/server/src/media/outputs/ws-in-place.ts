@@ -11,6 +11,12 @@
  *
  * Only while `ws` has nothing of its own waiting (it queues messages while compressing or reading a
  * Blob; the server negotiates no compression): otherwise the message goes through `ws`, keeping order.
+ *
+ * And while nothing waits on the socket either, the frame goes to its handle directly (`_write`, see
+ * canWriteDirect), not through its Writable: the kernel takes it in the call and the callback runs
+ * there. The Writable's bookkeeping around each write (its state, a completion deferred to the next
+ * tick) was ~4-5 % of the server's CPU at 16 streams (perf); bench/live/ab-dual.ts put the hub at
+ * 0.95 of the build before (docs/architecture.md).
  */
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
@@ -22,8 +28,27 @@ const OPEN = 1;
 
 /** The parts of `ws`'s WebSocket (8.x) this needs: its socket and its sender's queue. */
 interface WsInternals {
-  _socket?: Socket;
+  _socket?: DirectSocket;
   _sender?: { _state: number; _queue: unknown[] };
+}
+
+/**
+ * The parts of a net.Socket (Node 20-22) a direct write needs: `_write`, the Writable's own sink
+ * (net's `_writeGeneric`: the handle's write, the idle timer refreshed, the completion callback called
+ * at once when the kernel took every byte, else when libuv has written them, or with the error), and
+ * the handle's count of bytes libuv still holds (`writeQueueSize`, 0 when nothing waits).
+ */
+interface DirectSocket extends Socket {
+  _handle?: { writeQueueSize?: number } | null;
+}
+
+/** What the Writable gives `_write` for a Buffer chunk (not a text encoding, so not in BufferEncoding). */
+const AS_BUFFER = 'buffer' as BufferEncoding;
+
+/** A direct write's completion: a failed write destroys the socket, as the Writable does with its errors. */
+function afterDirect(socket: Socket, done: (err?: Error | null) => void, err?: Error | null): void {
+  if (err) socket.destroy(err);
+  done(err);
 }
 
 /** Bytes of a server's binary frame header for a payload of `length` bytes. */
@@ -62,5 +87,29 @@ export function sendInPlace(ws: WebSocket, payload: Uint8Array, done: (err?: Err
   const header = frameHeaderLength(payload.length);
   const frame = Buffer.from(payload.buffer, payload.byteOffset - header, header + payload.length);
   writeBinaryFrameHeader(frame, 0, payload.length);
-  socket.write(frame, done);
+  if (canWriteDirect(socket)) socket._write(frame, AS_BUFFER, afterDirect.bind(null, socket, done));
+  else socket.write(frame, done);
+}
+
+/**
+ * The frame may skip the socket's Writable and go to its handle (`_write`), when nothing is waiting
+ * in either: not in the Writable (its length counts what it buffers and the write in flight), not
+ * corked, and not in libuv (a direct write that did not go out at once, because the viewer reads
+ * slowly). Then the bytes are in the kernel's socket buffer when `_write` returns, and the callback
+ * has run: the Writable's bookkeeping for that write (its state, the completion deferred to the next
+ * tick, a tick-queue entry and an object per write) is work for nothing. Anything waiting sends the
+ * frame through socket.write, after what waits, in order; so a slow viewer's frames are counted in
+ * `ws.bufferedAmount` (the Writable's length) from the second one on, and WsFmp4Output skips them
+ * as before. Bytes libuv holds from a direct write are not in bufferedAmount: one frame at most.
+ * A handle without writeQueueSize (a TLS socket's) never qualifies.
+ */
+function canWriteDirect(socket: DirectSocket): boolean {
+  return (
+    socket.writableLength === 0 &&
+    socket.writableCorked === 0 &&
+    !socket.connecting &&
+    !socket.destroyed &&
+    typeof socket._write === 'function' &&
+    socket._handle?.writeQueueSize === 0
+  );
 }
