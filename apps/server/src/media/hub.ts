@@ -269,7 +269,9 @@ export class StreamHub {
       unit: (track, own) => {
         if (!alive()) return;
         const clockRate = this._tracks[track]?.clockRate;
-        const lent = clockRate ? this.timeline.map(track, clockRate, own, Date.now()) : own;
+        // One clock read per unit (the timeline's and the stats' time).
+        const now = Date.now();
+        const lent = clockRate ? this.timeline.map(track, clockRate, own, now) : own;
         const arrival = latencyProbe ? performance.now() : 0;
         if (this._state !== 'live') {
           this.retryDelay = this.options.retryMinMs;
@@ -280,7 +282,7 @@ export class StreamHub {
         const unit = kept ?? lent;
         latencyProbe?.arrived(unit, arrival);
         this.stats.units++;
-        this.stats.lastUnitAt = Date.now();
+        this.stats.lastUnitAt = now;
         this.stats.bytes += unitByteLength(unit);
         this.fanOut(track, unit, kept !== undefined);
       },

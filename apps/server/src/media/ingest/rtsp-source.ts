@@ -87,7 +87,11 @@ export class RtspSource implements MediaSource {
   private challenge?: Challenge;
   private session?: string;
   private setups: Setup[] = [];
-  private byChannel = new Map<number, Setup>();
+  /**
+   * The setup of each interleaved channel (0-255, the frame's channel byte), by index: looked up per
+   * RTP packet, where a Map's get() cost a hash lookup (perf of the server at 16 streams).
+   */
+  private byChannel: (Setup | undefined)[] = [];
   private sink?: SourceSink;
   private stopped = false;
   private keepalive?: NodeJS.Timeout;
@@ -222,7 +226,7 @@ export class RtspSource implements MediaSource {
           this.takeSession(res);
           const m = /interleaved=(\d+)/.exec(transport);
           this.setups.push(setup);
-          this.byChannel.set(m ? Number(m[1]) : channel, setup);
+          this.setChannel(m ? Number(m[1]) : channel, setup);
           continue;
         }
       }
@@ -231,7 +235,7 @@ export class RtspSource implements MediaSource {
       const transport = getHeader(res, 'Transport') ?? '';
       const m = /interleaved=(\d+)/.exec(transport);
       this.setups.push(setup);
-      this.byChannel.set(m ? Number(m[1]) : channel, setup);
+      this.setChannel(m ? Number(m[1]) : channel, setup);
     }
     if (this.setups.some((s) => s.udp)) {
       this.drainTimer = setInterval(() => {
@@ -360,8 +364,13 @@ export class RtspSource implements MediaSource {
   /** One packet read in place, for every interleaved frame (no allocation per packet). */
   private readonly view = newRtpView();
 
+  /** Frames come on channels 0-255 only: a setup on another channel (a camera's odd answer) never gets one. */
+  private setChannel(channel: number, setup: Setup) {
+    if (Number.isInteger(channel) && channel >= 0 && channel < 256) this.byChannel[channel] = setup;
+  }
+
   private onInterleaved(channel: number, bytes: Uint8Array, start: number, end: number) {
-    const setup = this.byChannel.get(channel);
+    const setup = this.byChannel[channel];
     if (!setup) return; // RTCP on odd channels, or a channel we did not set up
     let units: readonly AccessUnit[];
     try {

@@ -66,8 +66,8 @@ export class WsFmp4Output implements Subscriber {
   private fragmenter?: Fragmenter | LiveFragmenter;
   /** Live mode: units handed over in the tick of tracks() (the hub's cached GOP), sent as one fragment. */
   private startup?: BatchItem[];
-  /** Hub track index → index in this output's tracks (absent: left out). */
-  private map = new Map<number, number>();
+  /** Hub track index → index in this output's tracks (undefined: left out); an array, read per unit. */
+  private map: (number | undefined)[] = [];
   private skipping = false;
   /** Opt-in bench probe (MEDIA_LATENCY_PROBE); undefined normally. */
   private readonly probe = latencyProbe?.fmp4('ws-fmp4');
@@ -84,12 +84,12 @@ export class WsFmp4Output implements Subscriber {
     // on, hub-timeline.ts): the new fragmenter starts where the last ended, and the init says
     // `continues`, so the player appends it to the same SourceBuffer instead of a new MediaSource.
     const before = this.fragmenter instanceof LiveFragmenter && this.fragmenter.end > 0 ? this.fragmenter : undefined;
-    this.map.clear();
+    this.map = [];
     this.startup = undefined;
     const tracks: Track[] = [];
     all.forEach((t, i) => {
       if (!playableInMse(t)) return;
-      this.map.set(i, tracks.length);
+      this.map[i] = tracks.length;
       tracks.push(t);
     });
     if (!tracks.length) {
@@ -124,7 +124,7 @@ export class WsFmp4Output implements Subscriber {
   }
 
   unit(hubTrack: number, unit: AccessUnit) {
-    const track = this.map.get(hubTrack);
+    const track = this.map[hubTrack];
     const fragmenter = this.fragmenter;
     if (!fragmenter || track === undefined) return;
     if (fragmenter instanceof LiveFragmenter) {

@@ -15,8 +15,9 @@
  * And while nothing waits on the socket either, the frame goes to its handle directly (`_write`, see
  * canWriteDirect), not through its Writable: the kernel takes it in the call and the callback runs
  * there. The Writable's bookkeeping around each write (its state, a completion deferred to the next
- * tick) was ~4-5 % of the server's CPU at 16 streams (perf); bench/live/ab-dual.ts put the hub at
- * 0.95 of the build before (docs/architecture.md).
+ * tick) was ~4-5 % of the server's CPU at 16 streams (perf); with the ingest's changes of the same
+ * session, bench/live/ab-dual.ts found the hub within noise of the build before, ~1 % less
+ * (docs/architecture.md).
  */
 import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
