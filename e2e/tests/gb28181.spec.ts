@@ -12,6 +12,7 @@ import { v1 } from '../support/api';
 import { expect, test } from '../support/fixtures';
 import { gbMediaOnThisMachine, type GbForDouble } from '../support/gb';
 import { currentTime, expectAdvancing, openAs } from '../support/page';
+import { treeRow } from '../support/tree';
 import { GbDevice } from '../../apps/server/test/fixtures/gb-device';
 import { answerQueries, type Answering } from '../../apps/server/test/fixtures/gb-device-answers';
 import { answerInvites, recordControls, type MediaAnswering } from '../../apps/server/test/fixtures/gb-device-media';
@@ -111,10 +112,12 @@ test.describe('GB28181 device', () => {
 
     await page.goto('/video/square/0');
     const tree = page.getByTestId('sider-spgc');
-    const node = tree.locator('.ant-tree-treenode', { hasText: DEVICE_NAME });
-    await expect(node).toBeVisible(SLOW);
+    // Scrolled to: in the whole suite other files' devices come before this one in the virtual tree.
+    const node = await treeRow(tree, DEVICE_NAME, SLOW.timeout);
+    await expect(node).toBeVisible();
     await node.locator('.ant-tree-switcher').click();
-    await expect(tree.locator('.ant-tree-treenode', { hasText: CHANNEL_NAME })).toBeVisible(SLOW);
+    // Its channel comes under it, loaded when it opens (below the view when the device is the list's last row).
+    await expect(await treeRow(tree, CHANNEL_NAME, SLOW.timeout)).toBeVisible();
   });
 
   test('the channel plays live in the console player and the PTZ pad sends the PTZCmd of the standard', async ({ page, admin }) => {

@@ -8,6 +8,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { v1, type Session } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
 import { openAs } from '../support/page';
+import { scrollTreeTo, treeRow } from '../support/tree';
 
 const RUN = Date.now().toString(36);
 const FIRST_LOAD = { timeout: 30_000 };
@@ -46,14 +47,17 @@ test.describe('a disabled device', () => {
     await expect(row).toContainText('离线');
 
     await page.goto('/video/square/0');
-    const node = page.getByTestId('sider-spgc').locator('.ant-tree-treenode', { hasText: name });
-    await expect(node).toContainText('(0/1)未开启', FIRST_LOAD);
+    // Scrolled to: in the whole suite other files' devices come before this one in the virtual tree.
+    const tree = page.getByTestId('sider-spgc');
+    await expect(await treeRow(tree, name, FIRST_LOAD.timeout)).toContainText('(0/1)未开启');
 
     // Switched on: probed at once, not at its next round.
     await setEnable(api, admin, cam.dev, 1);
     await expect.poll(() => online(api, admin, cam.dev), { timeout: 15_000 }).toBe(1);
     await page.reload();
-    await expect(node).toContainText('(1/1)', FIRST_LOAD);
+    // The reloaded tree starts at its top again.
+    const node = await treeRow(tree, name, FIRST_LOAD.timeout);
+    await expect(node).toContainText('(1/1)');
     await expect(node).not.toContainText('未开启');
   });
 
@@ -63,11 +67,13 @@ test.describe('a disabled device', () => {
     expect(await online(api, admin, cam.dev)).toBe(0);
 
     await openAs(page, admin, '/video/square/0');
-    const node = page.getByTestId('sider-spgc').locator('.ant-tree-treenode', { hasText: name });
-    await expect(node).toContainText('(0/1)', FIRST_LOAD);
+    const tree = page.getByTestId('sider-spgc');
+    const node = await treeRow(tree, name, FIRST_LOAD.timeout);
+    await expect(node).toContainText('(0/1)');
     await expect(node).not.toContainText('未开启');
     await node.locator('.ant-tree-switcher').click();
-    const channelLine = node.locator('xpath=following-sibling::div[1]');
+    // The line under the device's once it has loaded (below the view when the device is the list's last row).
+    const channelLine = await scrollTreeTo(tree, node.locator('xpath=following-sibling::div[1]'), 'its channel line', FIRST_LOAD.timeout);
     await expect(channelLine).toContainText('未开启', FIRST_LOAD);
 
     await setChannelEnable(api, admin, cam.dev, 1);
