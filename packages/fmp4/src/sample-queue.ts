@@ -15,9 +15,10 @@
  *
  * Samples by reference (pushRef, 'parts' output only): a video unit whose bytes the caller keeps
  * valid until the queue is told otherwise (the hub's GOP store keeps a GOP's units until the next
- * keyframe) is not copied; the queue keeps its NAL units' views (the unit's own array, already alive in
- * the hub's cache) and hands them out as parts, each after a 4-byte length, so the writer's copy is the
- * only one (the recorder at 64 streams: this copy was a fifth of its CPU). detach() copies them in
+ * keyframe) is not copied; the queue keeps where its NAL units lie (buffer, offset, length: no object
+ * per NAL that would live long enough to be promoted) and hands them out as parts, each after a 4-byte
+ * length, so the writer's copy is the only one (the recorder at 64 streams: this copy was a fifth of
+ * its CPU). detach() copies them in
  * when the caller's bytes are about to go; a copied push after them does so too, so the samples
  * are always [copied ones in buf][ones by reference].
  *
@@ -49,12 +50,28 @@ export class SampleQueue {
   private ctoCol = new Int32Array(MIN_SAMPLES);
   private sizeCol = new Uint32Array(MIN_SAMPLES);
   private keyCol = new Uint8Array(MIN_SAMPLES);
-  /** Samples [0, copied) have their bytes in buf; [copied, count) are held by reference in `refs`. */
+  /** Samples [0, copied) have their bytes in buf; [copied, count) are held by reference. */
   private copied = 0;
-  /** Per sample held by reference, its NAL units (index i - copied). */
-  private refs: (readonly Uint8Array[])[] = [];
+  /**
+   * The NAL units kept of the samples held by reference, in order, as numbers: their ArrayBuffer (a
+   * GopStore chunk of the hub, alive anyway), offset and length; refNals[i - copied] of them per
+   * sample. Not the unit's NAL array and views: held up to a fragment (1 s), they outlived two
+   * scavenges and were promoted (~0.2 MB/s at 64 recorded streams, the most of what the recorder
+   * promoted), which is why the hub's GOP cache keeps columns too (gop-log.ts).
+   */
+  private refParts = 0;
+  private refBuffer: ArrayBufferLike[] = [];
+  private refOffset = new Int32Array(MIN_SAMPLES);
+  private refLength = new Int32Array(MIN_SAMPLES);
+  private refNals = new Int32Array(MIN_SAMPLES);
   /** Where takeParts writes the 4-byte lengths of samples held by reference. */
   private lengths = new Uint8Array(0);
+  /**
+   * Views of `lengths`, 4 bytes each, made once and handed out again at every take (the previous
+   * take's parts are void by then): a new view per NAL unit was the recorder's largest young garbage
+   * (~130 KB/s at 64 streams), which made V8 scavenge more often than a live-only server.
+   */
+  private lengthViews: Uint8Array[] = [];
 
   /**
    * `capacity`: bytes to start each buffer with (a recorder passes what its previous segment's queue
@@ -88,7 +105,7 @@ export class SampleQueue {
     this.used = 0;
     this.count = 0;
     this.copied = 0;
-    this.refs = [];
+    this.dropRefs(0);
   }
 
   /** Samples held by reference (not copied in yet). */
@@ -149,8 +166,36 @@ export class SampleQueue {
     SampleQueue.check(unit);
     const size = this.sampleSize(unit.nalus);
     this.reserve(0);
-    this.refs.push(unit.nalus);
+    const codec = this.codec ?? 'h264';
+    let nals = 0;
+    for (const nal of unit.nalus) {
+      if (!keepNal(codec, nal, this.dropSei)) continue;
+      const k = this.refParts++;
+      if (k === this.refOffset.length) {
+        this.refOffset = grow(this.refOffset, new Int32Array(2 * k));
+        this.refLength = grow(this.refLength, new Int32Array(2 * k));
+      }
+      this.refBuffer[k] = nal.buffer;
+      this.refOffset[k] = nal.byteOffset;
+      this.refLength[k] = nal.length;
+      nals++;
+    }
+    const r = this.count - this.copied;
+    if (r === this.refNals.length) this.refNals = grow(this.refNals, new Int32Array(2 * r));
+    this.refNals[r] = nals;
     this.add(unit, size);
+  }
+
+  /** Forgets the first `parts` NAL units held by reference (all of them: 0 buffers pinned). */
+  private dropRefs(parts: number) {
+    const left = parts ? this.refParts - parts : 0;
+    if (left > 0) {
+      this.refBuffer.copyWithin(0, parts, this.refParts);
+      this.refOffset.copyWithin(0, parts, this.refParts);
+      this.refLength.copyWithin(0, parts, this.refParts);
+    }
+    this.refBuffer.fill(undefined as unknown as ArrayBufferLike, left, this.refParts);
+    this.refParts = left;
   }
 
   /** Copies the samples held by reference in: the caller's bytes may change after this. */
@@ -159,8 +204,16 @@ export class SampleQueue {
     let bytes = 0;
     for (let i = this.copied; i < this.count; i++) bytes += this.sizeCol[i];
     this.reserve(bytes, false);
-    for (const nalus of this.refs) this.used = this.copyNals(nalus, this.used);
-    this.refs = [];
+    const b = this.buf;
+    let at = this.used;
+    for (let k = 0; k < this.refParts; k++) {
+      const n = this.refLength[k];
+      writeLength(b, at, n);
+      b.set(new Uint8Array(this.refBuffer[k], this.refOffset[k], n), at + 4);
+      at += 4 + n;
+    }
+    this.used = at;
+    this.dropRefs(0);
     this.copied = this.count;
   }
 
@@ -227,28 +280,32 @@ export class SampleQueue {
   takeParts(n: number, out: Uint8Array[]): void {
     const fromBuf = Math.min(n, this.copied);
     const nRefs = n - fromBuf;
-    const refs = nRefs ? this.refs.splice(0, nRefs) : [];
+    let nals = 0;
     if (nRefs) {
       // The lengths go in a buffer of their own: the parts view it until the next take.
-      let nals = 0;
-      for (const nalus of refs) nals += nalus.length;
-      if (this.lengths.length < 4 * nals) this.lengths = new Uint8Array(Math.max(256, 8 * nals));
+      for (let r = 0; r < nRefs; r++) nals += this.refNals[r];
+      if (this.lengths.length < 4 * nals) {
+        this.lengths = new Uint8Array(Math.max(256, 8 * nals));
+        this.lengthViews = [];
+      }
     }
     // Columns first shift as if the copied ones were all that is taken; the referenced ones follow.
     const copiedBytes = this.takeCopied(fromBuf, nRefs);
     if (copiedBytes.length) out.push(copiedBytes);
     if (!nRefs) return;
-    const codec = this.codec ?? 'h264';
     const len = this.lengths;
-    let at = 0;
-    for (const nalus of refs) {
-      for (const nal of nalus) {
-        if (!keepNal(codec, nal, this.dropSei)) continue;
-        writeLength(len, at, nal.length);
-        out.push(len.subarray(at, at + 4), nal);
-        at += 4;
-      }
+    const views = this.lengthViews;
+    // A view per NAL unit made here dies young: the writer copies the parts at once.
+    for (let k = 0; k < nals; k++) {
+      const n = this.refLength[k];
+      writeLength(len, 4 * k, n);
+      if (k === views.length) views.push(len.subarray(4 * k, 4 * k + 4));
+      out.push(views[k], new Uint8Array(this.refBuffer[k], this.refOffset[k], n));
     }
+    this.dropRefs(nals);
+    // The per-sample counts of what is held back move to the front (a cut takes them all, but for a unit held back).
+    const left = this.count - this.copied;
+    if (left > 0) this.refNals.copyWithin(0, nRefs, nRefs + left);
   }
 
   /**

@@ -244,7 +244,7 @@ describe('Fragmenter', () => {
     const plain = run([H264_TRACK, AAC_TRACK], units, { dropSei: true });
     const f = new Fragmenter([H264_TRACK, AAC_TRACK], { output: 'parts', dropSei: true });
     const seen: Buffer[] = [];
-    const take = (frags: Fragment[]) => {
+    const take = (frags: readonly Fragment[]) => {
       for (const x of frags) {
         expect(x.parts.length).toBeGreaterThan(1);
         const joined = Buffer.concat(x.parts);
@@ -271,7 +271,7 @@ describe('Fragmenter', () => {
     const byRef = new Fragmenter([H264_TRACK, AAC_TRACK], opts);
     const expected: Buffer[] = [];
     const got: Buffer[] = [];
-    const collect = (into: Buffer[], frags: Fragment[]) => {
+    const collect = (into: Buffer[], frags: readonly Fragment[]) => {
       for (const x of frags) into.push(Buffer.concat(x.parts));
     };
     /** The hub's cache: units lent by reference, written over when the GOP ends. */
@@ -320,7 +320,10 @@ describe('Fragmenter', () => {
     q.takeParts(2, parts);
     // The first sample's bytes, then the second's slice (AUD, SPS, PPS dropped; SEI and slice kept) each after its length.
     expect(parts.length).toBe(1 + 4);
-    expect(parts[2]).toBe(units[1].kind === 'video' && units[1].nalus[1]);
+    // Not copied: a view of the unit's own bytes (the same memory, not an equal copy).
+    const sei = units[1].kind === 'video' ? units[1].nalus[1] : new Uint8Array(0);
+    expect(parts[2].buffer).toBe(sei.buffer);
+    expect([parts[2].byteOffset, parts[2].length]).toEqual([sei.byteOffset, sei.length]);
     expect(Buffer.from(parts[1])).toEqual(Buffer.from([0, 0, 0, 5]));
     expect(q.count).toBe(0);
     q.release();
