@@ -14,6 +14,19 @@ export const button = (scope: Page | Locator, label: string) =>
   scope.getByRole('button', { name: new RegExp(`^\\s*${[...label].join('\\s*')}\\s*$`) });
 
 /**
+ * The dialog (antd Modal) once its opening zoom has ended: rc-motion takes its motion classes off at
+ * the animation's end. A click during the zoom can lose itself: the button grows and moves toward the
+ * centre between the mouse going down and coming up, so no click reaches it (CI: live.spec's share
+ * dialog, 生成链接 clicked 190 ms after it opened on a loaded machine, never asked for a link).
+ */
+export async function openedDialog(scope: Page | Locator): Promise<Locator> {
+  const dialog = scope.locator('.ant-modal').last();
+  await expect(dialog).toBeVisible();
+  await expect(dialog).not.toHaveClass(/-(appear|enter)\b/);
+  return dialog;
+}
+
+/**
  * The console opened with a session already stored (as the login page stores it: the user info
  * carrying its Token under 'userinfo'). E2E_DEBUG (or LIVE_DEBUG, REC_DEBUG) prints the page's console.
  */

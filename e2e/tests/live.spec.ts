@@ -6,7 +6,7 @@
  */
 import { v1 } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
-import { expectAdvancing, frameVariety, openAs, zh } from '../support/page';
+import { expectAdvancing, frameVariety, openAs, openedDialog, zh } from '../support/page';
 
 const RUN = Date.now().toString(36);
 
@@ -99,7 +99,7 @@ test.describe('live video', () => {
   test('a share link plays without login in a new context; a tampered token shows the server message', async ({ page, browser, admin }) => {
     await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
     await page.getByTestId('share-button').click(SLOW);
-    await page.getByTestId('share-create').click();
+    await (await openedDialog(page)).getByTestId('share-create').click();
     const link = (await page.getByTestId('share-link').innerText()).trim();
     expect(link).toMatch(/\/share\/.+\/1\/0\?play_token=/);
     await expect(page.getByTestId('share-expires')).toContainText('到期时间');
