@@ -14,6 +14,8 @@ export interface DriftReading {
   shownMediaTime: number;
   shownAt: number;
   presentedFrames: number;
+  /** Times the presented-frame count started again from 0 (a new media player under the element). */
+  counterResets: number;
   totalVideoFrames: number;
   droppedVideoFrames: number;
   waiting: number;

@@ -105,7 +105,7 @@ async function soak(ctx: LiveContext, dist: string, probe: string, pace: number,
         lastLog = Date.now();
         const mins = (r.at - readings[0].at) / 60_000;
         ctx.log(
-          `drift pace ${pace}: ${mins.toFixed(1)} min lag ${(r.sentEnd - r.shownMediaTime).toFixed(3)} s (buffer ${(r.bufEnd - r.currentTime).toFixed(3)} s, held ${(r.bufEnd - r.bufStart).toFixed(1)} s), rate ${r.playbackRate}, stalls ${r.waiting} (${(r.stalledMs / 1000).toFixed(1)} s), seeks ${r.seeks}, rate changes ${r.rateChanges}, frames ${r.presentedFrames}/${r.framesSent}, heap ${(r.heap / 1e6).toFixed(1)} MB; load ${loadavg()}`,
+          `drift pace ${pace}: ${mins.toFixed(1)} min lag ${(r.sentEnd - r.shownMediaTime).toFixed(3)} s (buffer ${(r.bufEnd - r.currentTime).toFixed(3)} s, held ${(r.bufEnd - r.bufStart).toFixed(1)} s), rate ${r.playbackRate}, stalls ${r.waiting} (${(r.stalledMs / 1000).toFixed(1)} s), seeks ${r.seeks}, rate changes ${r.rateChanges}, frames ${r.presentedFrames}/${r.framesSent} (counter resets ${r.counterResets}, decoded ${r.totalVideoFrames}), heap ${(r.heap / 1e6).toFixed(1)} MB; load ${loadavg()}`,
         );
       }
       await sleep(everyS * 1000);
@@ -160,6 +160,7 @@ export function figuresOf(s: Soak, minutes: number, trueClock: Map<string, numbe
     [`${label}: chase jumps (seeks)`, z.seeks - a.seeks, 'seeks', null],
     [`${label}: playbackRate changes`, z.rateChanges - a.rateChanges, 'changes', null],
     [`${label}: frames presented / frames received`, sentDelta ? presentedDelta / sentDelta : NaN, 'ratio', null],
+    [`${label}: media player restarts under the <video> (presented-frame count from 0 again)`, (z.counterResets ?? 0) - (a.counterResets ?? 0), 'restarts', null],
     [`${label}: JS heap growth, first -> last ${w} (median)`, (median(last.map((r) => r.heap)) - median(first.map((r) => r.heap))) / 1e6, 'MB', '< 5'],
     [`${label}: SourceBuffer held at the end (buffered end − start)`, z.bufEnd - z.bufStart, 's', '<= 41'],
   ];
