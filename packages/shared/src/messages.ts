@@ -423,6 +423,8 @@ export const REASONS = {
   streamTranscodeFailed: { 'zh-CN': '转码失败（详情见服务器日志）', 'en-US': 'The transcoding failed (details in the server log)' },
   streamOriginalClosed: { 'zh-CN': '原始流未打开或已停止', 'en-US': 'The original stream is not open or has stopped' },
   streamOriginalNoVideo: { 'zh-CN': '原始流没有视频', 'en-US': 'The original stream has no video' },
+  // A live H.264 leg whose camera came back as H.264 (a changed encoder setting): the player plays the camera's own stream again.
+  streamOriginalNotHevc: { 'zh-CN': '摄像机已改为 H.264，无需转码，改为播放原始流', 'en-US': 'The camera now sends H.264: no transcoding needed, its own stream plays again' },
   streamStopped: { 'zh-CN': '直播已停止', 'en-US': 'The live stream stopped' },
   streamStoppedByRequest: { 'zh-CN': '直播已按请求停止', 'en-US': 'The live stream was stopped on request' },
   streamChannelChanged: { 'zh-CN': '通道设置已修改，直播将按新设置重新打开', 'en-US': 'The channel settings changed: the stream opens again with them' },

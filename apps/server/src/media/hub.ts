@@ -40,6 +40,14 @@ export interface SourceSink {
    * the live hub's reason and why until the source says '' (fine again) or the next connection.
    */
   note?(reason: string, why?: Reason): void;
+  /**
+   * The source runs but its own input is away (a transcoded leg whose original hub retries its
+   * camera): the hub says 'retrying' with these words to its viewers, as a hub of the camera does,
+   * keeps the source and retries nothing; its next unit makes it live again.
+   */
+  waiting?(reason: string, why?: Reason): void;
+  /** The source is over for good (a leg no longer needed): the hub stops with these words, no retry. */
+  ended?(reason: string, why?: Reason): void;
 }
 
 export interface MediaSource {
@@ -291,6 +299,12 @@ export class StreamHub {
         if (!alive()) return;
         this.note = reason ? { reason, why } : undefined;
         if (this._state === 'live') this.setState('live', reason, this.note?.why);
+      },
+      waiting: (reason, why) => {
+        if (alive()) this.setState('retrying', reason, why);
+      },
+      ended: (reason, why) => {
+        if (alive()) this.stop(reason, why);
       },
       failed: (reason, why) => {
         if (!alive()) return;

@@ -15,6 +15,7 @@
  * order and its cached GOP holds the sound from its keyframe on.
  */
 import { copyUnit, h264NalType, joinAnnexB, sameBytes, videoTrackFromParameterSets, type AccessUnit, type AudioAccessUnit, type AudioTrack, type Track, type VideoTrack } from '@opencvr/codec';
+import type { Reason } from '@opencvr/shared';
 import type { HubState, MediaSource, SourceSink, StreamHub, Subscriber } from './hub.js';
 import { transcodeH264Args, type TranscodeH264Options } from './ffmpeg/args.js';
 import { Supervisor, type SupervisedRun } from './ffmpeg/supervisor.js';
@@ -37,11 +38,20 @@ export interface TranscodeOptions {
    * delimiter makes ffmpeg log an error.
    */
   delimitPictures?: boolean;
+  /**
+   * The live leg: it exists for an H.265 original only. An original that comes back with H.264 (its
+   * encoder setting changed) ends the leg (`streamOriginalNotHevc`), so its viewers go back to the
+   * camera's own stream rather than hold an encoder for a camera that needs none; while the original
+   * retries its camera, the leg's viewers are told so (SourceSink.waiting). Playback transcodes
+   * H.264 parts too (one stream across a codec change) and leaves it off.
+   */
+  hevcOnly?: boolean;
 }
 
 /** The live H.264 leg: starts on the first picture, loses none, keeps the camera's GOPs and one SPS across restarts. */
 export const LIVE_TRANSCODE: TranscodeOptions = {
   delimitPictures: true,
+  hevcOnly: true,
   encoder: { noProbe: true, steadyHeaders: true, sourceKeyframes: true, flvOutput: true },
 };
 
@@ -127,6 +137,12 @@ export class TranscodeSource implements MediaSource, Subscriber {
       this.sink?.failed('the original stream has no video', { key: 'streamOriginalNoVideo' });
       return;
     }
+    if (this.opts.hevcOnly && video.codec !== 'h265') {
+      const sink = this.sink;
+      this.stop();
+      sink?.ended?.(`the original stream is ${video.codec}, not H.265`, { key: 'streamOriginalNotHevc' });
+      return;
+    }
     const same = this.input && this.input.codec === video.codec && this.supervisor;
     this.input = video;
     this.audioIndex = tracks.findIndex((t) => t.kind === 'audio');
@@ -176,10 +192,17 @@ export class TranscodeSource implements MediaSource, Subscriber {
     if (this.pending.length > 120) this.pending.shift();
   }
 
-  state(state: HubState, reason: string) {
+  state(state: HubState, reason: string, why?: Reason) {
     if (state === 'retrying') {
       this.waitKey = true;
       this.heldAudio = [];
+      if (this.opts.hevcOnly && !this.stopped) {
+        // The leg's viewers see the camera's state and words, as the original's viewers do; its next
+        // picture announces the track again (a continuing init), which ends their "reconnecting".
+        this.sps = undefined;
+        this.pps = undefined;
+        this.sink?.waiting?.(reason, why);
+      }
     }
     if (state === 'stopped' && !this.stopped) {
       const sink = this.sink;
