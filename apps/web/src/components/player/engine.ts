@@ -26,7 +26,8 @@ export interface EngineEvents {
   /**
    * The transport stopped. 'closed': the connection ended (reconnect the same way);
    * 'fatal': this transport cannot play here (try the next one); 'expired': the server ended the
-   * connection at its play token's expiry (nothing failed: open again at once, with fresh URLs).
+   * connection at its play token's expiry, or ended a transcoded H.264 leg its camera no longer
+   * needs (nothing failed: open again at once, with fresh URLs).
    */
   onFailure(kind: 'closed' | 'fatal' | 'expired', reason: string): void;
 }

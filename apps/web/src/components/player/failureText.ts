@@ -22,9 +22,13 @@ const CLOSE_REASONS: Record<string, string> = {
 
 /**
  * What a media socket's close means for the player: the server closes it at its play token's expiry
- * (routes/media/token-expiry.ts) with these words, and the player then opens again at once.
+ * (routes/media/token-expiry.ts) with these words, and the player then opens again at once. So it
+ * does when the stream stopped because it is no longer needed: a transcoded H.264 leg whose camera
+ * sends H.264 again (streamOriginalNotHevc, in the stopped state message `why` or in the close
+ * reason), where the next answer gives the camera's own stream; anything else is a failure.
  */
-export const closeKind = (reason: string): 'expired' | 'closed' => (reason === 'play token expired' ? 'expired' : 'closed');
+export const closeKind = (reason: string, why?: Reason): 'expired' | 'closed' =>
+  reason === 'play token expired' || (why ?? reasonOfStoppedClose(reason))?.key === 'streamOriginalNotHevc' ? 'expired' : 'closed';
 
 export const failureText = {
   /** Nothing arrived for `seconds`. */

@@ -22,7 +22,7 @@ export async function startFlv(video: HTMLVideoElement, url: string, ev: EngineE
   const onClose = (code: number, reason: string, why?: Reason) => {
     if (stopped) return;
     stop();
-    ev.onFailure(closeKind(reason), failureText.closed(code, reason, why));
+    ev.onFailure(closeKind(reason, why), failureText.closed(code, reason, why));
   };
   const player = mpegts.createPlayer(
     { type: 'flv', isLive: true, url },

@@ -125,6 +125,11 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
     const only = optsRef.current.transport;
     /** The H.265 original failed to decode here: play the H.264 variant from now on. */
     let wantVariant = false;
+    /**
+     * H.265 came on a stream whose answer offered no variant (an H.264 camera that came back as H.265)
+     * and the stream was asked for again: the same once more is said, not asked again, until a picture plays.
+     */
+    let askedForVariant = false;
 
     const update = (patch: Partial<PlayerStats>) => {
       if (cancelled) return;
@@ -242,6 +247,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
           attempt = 0;
           failsHere = 0;
           failed.delete(transport!);
+          askedForVariant = false;
           update({ phase: 'playing', reason: '', retryInMs: undefined });
           const keep = optsRef.current.keepalive;
           if (keep && !keepTimer) keepTimer = setInterval(() => void keep().catch(() => undefined), KEEPALIVE_MS);
@@ -249,8 +255,11 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         onUnsupported: (mime) => {
           if (!mine()) return;
           stopEngine();
-          if (isHevc(mime) && variant && !transcoded) {
+          // Known: play the variant. Not offered: the answer predates the H.265 (a camera that changed
+          // its codec while this player played it), so ask once more: the server offers the variant now.
+          if (isHevc(mime) && !transcoded && (variant || !askedForVariant)) {
             wantVariant = true;
+            if (!variant) askedForVariant = true;
             void connect();
             return;
           }

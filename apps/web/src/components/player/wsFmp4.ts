@@ -333,7 +333,9 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         ingest = state.state;
         if (typeof state.transcoded === 'boolean') options.onTranscoded?.(state.transcoded);
         ev.onState(state.state, state.reason ?? '', why);
-        if (state.state === 'stopped') fail('closed', said || failureText.stopped());
+        // A transcoded leg that is no longer needed (its camera sends H.264 again) is no failure: the
+        // player asks for the stream again at once and gets the camera's own (closeKind).
+        if (state.state === 'stopped') fail(closeKind('', why), said || failureText.stopped());
       }
       return;
     }

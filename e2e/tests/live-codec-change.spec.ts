@@ -1,0 +1,68 @@
+/**
+ * A live camera that drops and comes back with another codec (its encoder switched between H.264
+ * and H.265 in its web page, a firmware update) while a viewer watches, in Debian's Chromium: the
+ * open player plays on without a reload. In a Chromium without an H.265 decoder the H.265 camera
+ * plays through the server's H.264 leg (a socket of the `_h264` variant) and the toolbar says why;
+ * back on H.264 the player returns to the camera's own stream (no transcoding, no note), since the
+ * leg would otherwise hold an ffmpeg encoder for a camera that needs none. In a Chromium that decodes
+ * H.265 the direct stream carries both codecs (a fresh MediaSource at the family change).
+ */
+import liveZh from '../../apps/web/src/i18n/live.zh-CN';
+import { expect, test, useCameraDevice } from '../support/fixtures';
+import { expectAdvancing, openAs } from '../support/page';
+
+const RUN = Date.now().toString(36);
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+test.describe('a live camera back with another codec', () => {
+  const cam = useCameraDevice(`E2E live codec ${RUN}`, { codec: 'h264' });
+
+  test('H.264 → H.265 → H.264 plays on in the open player, transcoded with the reason where H.265 cannot be decoded', async ({ page, admin }, info) => {
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => {
+      if (ws.url().includes('/ws_m4s/')) sockets.push(ws.url());
+    });
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
+    const player = page.getByTestId('live-player');
+    const video = player.locator('video');
+    const stats = player.getByTestId('player-stats');
+    const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
+    info.annotations.push({ type: 'hevc', description: String(hevc) });
+    const leg = (u: string) => /_h264\b/.test(u);
+
+    await expectAdvancing(video, 'H.264 before the change');
+    await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+    expect(sockets.some(leg), sockets.join()).toBe(false);
+
+    // H.264 → H.265 on the same port (the device's address holds).
+    let opened = sockets.length;
+    await cam.camera.stop();
+    await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+    await cam.startCamera({ port: cam.camera.port, codec: 'h265' });
+    if (hevc) {
+      await expect(stats).toContainText(/hvc1|hev1/i, { timeout: 30_000 });
+    } else {
+      await expect(stats).toContainText(liveZh.player.transcoded, { timeout: 30_000 });
+      await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+      expect(sockets.slice(opened).some(leg), sockets.join()).toBe(true);
+    }
+    await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
+    await expectAdvancing(video, 'after the camera came back as H.265');
+    await expect(player.getByTestId('player-status')).toHaveCount(0);
+
+    // H.265 → H.264: the camera's own stream again.
+    opened = sockets.length;
+    await cam.camera.stop();
+    await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+    await cam.startCamera({ port: cam.camera.port, codec: 'h264' });
+    await expect(stats).not.toContainText(liveZh.player.transcoded, { timeout: 30_000 });
+    await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+    await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
+    await expectAdvancing(video, 'after the camera came back as H.264');
+    const last = sockets.at(-1) ?? '';
+    expect(leg(last), `the last socket is the camera's own stream: ${sockets.join()}`).toBe(false);
+    if (!hevc) expect(sockets.length, 'a new socket for the direct stream').toBeGreaterThan(opened);
+    info.annotations.push({ type: 'sockets', description: sockets.map((u) => u.replace(/\?.*/, '')).join(' ') });
+  });
+});
