@@ -5,64 +5,90 @@
  * plays through the server's H.264 leg (a socket of the `_h264` variant) and the toolbar says why;
  * back on H.264 the player returns to the camera's own stream (no transcoding, no note), since the
  * leg would otherwise hold an ffmpeg encoder for a camera that needs none. In a Chromium that decodes
- * H.265 the direct stream carries both codecs (a fresh MediaSource at the family change).
+ * H.265 the direct stream carries both codecs (a fresh MediaSource at the family change). A wall cell
+ * (/video/browse) is the same LivePlayer on the wall's flow: the same round trip there.
  */
+import type { Locator, Page } from '@playwright/test';
 import liveZh from '../../apps/web/src/i18n/live.zh-CN';
-import { expect, test, useCameraDevice } from '../support/fixtures';
+import { expect, test, useCameraDevice, type CameraDevice } from '../support/fixtures';
 import { expectAdvancing, openAs } from '../support/page';
 
 const RUN = Date.now().toString(36);
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
+/**
+ * The open player `player` of the camera (H.264 now) while the camera comes back as H.265 and then as
+ * H.264 on the same port (the device's address holds): it plays on after each, transcoded with its
+ * note where this Chromium has no H.265, and back on the camera's own stream at the end.
+ */
+async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets: string[], info: { annotations: { type: string; description?: string }[] }) {
+  const video = player.locator('video');
+  const stats = player.getByTestId('player-stats');
+  const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
+  info.annotations.push({ type: 'hevc', description: String(hevc) });
+  const leg = (u: string) => /_h264\b/.test(u);
+
+  await expectAdvancing(video, 'H.264 before the change');
+  await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+  expect(sockets.some(leg), sockets.join()).toBe(false);
+
+  // H.264 → H.265.
+  let opened = sockets.length;
+  await cam.camera.stop();
+  await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+  await cam.startCamera({ port: cam.camera.port, codec: 'h265' });
+  if (hevc) {
+    await expect(stats).toContainText(/hvc1|hev1/i, { timeout: 30_000 });
+  } else {
+    await expect(stats).toContainText(liveZh.player.transcoded, { timeout: 30_000 });
+    await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+    expect(sockets.slice(opened).some(leg), sockets.join()).toBe(true);
+  }
+  await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
+  await expectAdvancing(video, 'after the camera came back as H.265');
+  await expect(player.getByTestId('player-status')).toHaveCount(0);
+
+  // H.265 → H.264: the camera's own stream again.
+  opened = sockets.length;
+  await cam.camera.stop();
+  await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+  await cam.startCamera({ port: cam.camera.port, codec: 'h264' });
+  await expect(stats).not.toContainText(liveZh.player.transcoded, { timeout: 30_000 });
+  await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
+  await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
+  await expectAdvancing(video, 'after the camera came back as H.264');
+  const last = sockets.at(-1) ?? '';
+  expect(leg(last), `the last socket is the camera's own stream: ${sockets.join()}`).toBe(false);
+  if (!hevc) expect(sockets.length, 'a new socket for the direct stream').toBeGreaterThan(opened);
+  info.annotations.push({ type: 'sockets', description: sockets.map((u) => u.replace(/^.*\/live\/|\?.*$/g, '')).join(' ') });
+}
+
+/** The URLs of the WS-fMP4 sockets the page opens, in order. */
+function watchSockets(page: Page) {
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => {
+    if (ws.url().includes('/ws_m4s/')) sockets.push(ws.url());
+  });
+  return sockets;
+}
+
 test.describe('a live camera back with another codec', () => {
   const cam = useCameraDevice(`E2E live codec ${RUN}`, { codec: 'h264' });
 
-  test('H.264 → H.265 → H.264 plays on in the open player, transcoded with the reason where H.265 cannot be decoded', async ({ page, admin }, info) => {
-    const sockets: string[] = [];
-    page.on('websocket', (ws) => {
-      if (ws.url().includes('/ws_m4s/')) sockets.push(ws.url());
-    });
+  test('the player page: H.264 → H.265 → H.264 plays on, transcoded with the reason where H.265 cannot be decoded', async ({ page, admin }, info) => {
+    const sockets = watchSockets(page);
     await openAs(page, admin, `/video/player/${cam.dev}/1/0`);
-    const player = page.getByTestId('live-player');
-    const video = player.locator('video');
-    const stats = player.getByTestId('player-stats');
-    const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
-    info.annotations.push({ type: 'hevc', description: String(hevc) });
-    const leg = (u: string) => /_h264\b/.test(u);
+    await roundTrip(page, page.getByTestId('live-player'), cam, sockets, info);
+  });
 
-    await expectAdvancing(video, 'H.264 before the change');
-    await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
-    expect(sockets.some(leg), sockets.join()).toBe(false);
-
-    // H.264 → H.265 on the same port (the device's address holds).
-    let opened = sockets.length;
-    await cam.camera.stop();
-    await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
-    await cam.startCamera({ port: cam.camera.port, codec: 'h265' });
-    if (hevc) {
-      await expect(stats).toContainText(/hvc1|hev1/i, { timeout: 30_000 });
-    } else {
-      await expect(stats).toContainText(liveZh.player.transcoded, { timeout: 30_000 });
-      await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
-      expect(sockets.slice(opened).some(leg), sockets.join()).toBe(true);
-    }
-    await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
-    await expectAdvancing(video, 'after the camera came back as H.265');
-    await expect(player.getByTestId('player-status')).toHaveCount(0);
-
-    // H.265 → H.264: the camera's own stream again.
-    opened = sockets.length;
-    await cam.camera.stop();
-    await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
-    await cam.startCamera({ port: cam.camera.port, codec: 'h264' });
-    await expect(stats).not.toContainText(liveZh.player.transcoded, { timeout: 30_000 });
-    await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
-    await expect(player).toHaveAttribute('data-phase', 'playing', { timeout: 15_000 });
-    await expectAdvancing(video, 'after the camera came back as H.264');
-    const last = sockets.at(-1) ?? '';
-    expect(leg(last), `the last socket is the camera's own stream: ${sockets.join()}`).toBe(false);
-    if (!hevc) expect(sockets.length, 'a new socket for the direct stream').toBeGreaterThan(opened);
-    info.annotations.push({ type: 'sockets', description: sockets.map((u) => u.replace(/\?.*/, '')).join(' ') });
+  test('a wall cell: the same round trip on the wall', async ({ page, admin }, info) => {
+    const sockets = watchSockets(page);
+    await page.addInitScript((c) => localStorage.setItem('multi_screen_layout', JSON.stringify({ layout: 1, cells: [c] })), { device: cam.dev, channel: '1', name: cam.name });
+    await openAs(page, admin, '/video/browse');
+    const player = page.getByTestId('wall').getByTestId('live-player');
+    // A compact cell shows its toolbar (codec, the transcoded note) while the pointer is over it.
+    await player.hover();
+    await roundTrip(page, player, cam, sockets, info);
   });
 });
