@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serverNodeArgs } from '../../scripts/server-node-args.mjs';
+import { SERVER_V8_ARGS, serverNodeArgs } from '../../scripts/server-node-args.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -123,6 +123,8 @@ export interface ServerOptions {
   showLogOnStop?: boolean;
   /** The checkout the server runs from (default: this one); an A/B can run another build (bench/live/ab-dual.ts). */
   root?: string;
+  /** Node/V8 arguments instead of serverNodeArgs()'s (scripts/server-node-args.mjs), for a trial (bench/live/wakes.ts, ab-dual.ts). */
+  nodeArgs?: string[];
   log?: (m: string) => void;
 }
 
@@ -156,7 +158,8 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, serverNodeArgs(), {
+  const args = opts.nodeArgs ? [...opts.nodeArgs, ...serverNodeArgs().filter((a) => !SERVER_V8_ARGS.includes(a))] : serverNodeArgs();
+  const child = spawn(process.execPath, args, {
     cwd: opts.root ?? ROOT,
     env,
     stdio: ['ignore', out, out],

@@ -11,7 +11,8 @@
  *   node --import tsx bench/live/ab-dual.ts --streams=64 --windows=6 --window=20 --b-env=NAME=VALUE[,NAME=VALUE]
  *
  * Server A runs with --a-env, B with --b-env (the switch under test is read by the server from its
- * environment); --b-root=DIR (or --a-root) runs B (A) from another checkout instead (a `git worktree` of an earlier
+ * environment) or with --b-node-args=A,B (--a-node-args: Node/V8 arguments instead of
+ * scripts/server-node-args.mjs's, e.g. a V8 flag on trial); --b-root=DIR (or --a-root) runs B (A) from another checkout instead (a `git worktree` of an earlier
  * commit whose node_modules links to this one's, except @opencvr/* which must link to its own). Each window prints both servers' CPU (all threads, and the main thread) per
  * stream-minute and B/A; at the end the median ratio. Run it twice with A and B swapped to see that
  * the order of start does not matter.
@@ -30,22 +31,36 @@ const envOf = (s: string) => Object.fromEntries(s.split(',').filter(Boolean).map
 const A_ENV = envOf(arg('a-env', ''));
 const B_ENV = envOf(arg('b-env', ''));
 const A_ROOT = arg('a-root', '') || undefined;
+/** --a-node-args=A,B / --b-node-args: Node/V8 arguments instead of scripts/server-node-args.mjs's (a V8 flag on trial). */
+const argsOf = (s: string) => (s ? s.split(',') : undefined);
+const A_NODE_ARGS = argsOf(arg('a-node-args', ''));
+const B_NODE_ARGS = argsOf(arg('b-node-args', ''));
 const B_ROOT = arg('b-root', '') || undefined;
 const CLK_TCK = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** utime + stime in ticks: the whole process, and its main thread. */
+/**
+ * CPU time in ticks (1/100 s): the whole process, and its main thread, from each thread's
+ * /proc/PID/task/TID/schedstat (nanoseconds on a CPU; /proc/PID/stat's utime+stime count whole ticks,
+ * too coarse for one stream's ~10 ms a second). A thread that ended in a window would take its time
+ * with it: a server's threads (V8 platform, libuv pool) live as long as it does.
+ */
 function cpu(pid: number) {
-  const ticks = (file: string) => {
-    const f = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
-    return Number(f[11]) + Number(f[12]);
-  };
-  return { all: ticks(`/proc/${pid}/stat`), main: ticks(`/proc/${pid}/task/${pid}/stat`) };
+  const ns = (tid: string) => Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  let all = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      all += ns(tid);
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return { all: (all / 1e9) * CLK_TCK, main: (ns(String(pid)) / 1e9) * CLK_TCK };
 }
 
 /** A server with N streams open, each with a viewer counting its binary messages. */
-async function side(label: string, env: Record<string, string>, cam: Camera, root?: string) {
-  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root });
+async function side(label: string, env: Record<string, string>, cam: Camera, root?: string, nodeArgs?: string[]) {
+  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root, nodeArgs });
   const { Token: token } = await initialise(s.url);
   const counts = new Array<number>(STREAMS).fill(0);
   for (let i = 0; i < STREAMS; i++) {
@@ -67,9 +82,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 await runBench('ab-dual', async () => {
   const cam = await startCamera((m) => console.log(`[ab] ${m}`), 'replay');
-  const a = await side('A', A_ENV, cam, A_ROOT);
-  const b = await side('B', B_ENV, cam, B_ROOT);
-  console.log(`A ${JSON.stringify(A_ENV)}${A_ROOT ? ` from ${A_ROOT}` : ''} pid ${a.pid}; B ${JSON.stringify(B_ENV)}${B_ROOT ? ` from ${B_ROOT}` : ''} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s`);
+  const a = await side('A', A_ENV, cam, A_ROOT, A_NODE_ARGS);
+  const b = await side('B', B_ENV, cam, B_ROOT, B_NODE_ARGS);
+  const what = (env: Record<string, string>, root?: string, nodeArgs?: string[]) =>
+    `${JSON.stringify(env)}${root ? ` from ${root}` : ''}${nodeArgs ? ` node ${nodeArgs.join(' ')}` : ''}`;
+  console.log(`A ${what(A_ENV, A_ROOT, A_NODE_ARGS)} pid ${a.pid}; B ${what(B_ENV, B_ROOT, B_NODE_ARGS)} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s; load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   await sleep(WARMUP_S * 1000);
   const ratios: number[] = [];
   const mainRatios: number[] = [];
@@ -92,6 +109,6 @@ await runBench('ab-dual', async () => {
         `B/A ${(bAll / aAll).toFixed(3)} (main ${(bMain / aMain).toFixed(3)}); fps A ${((f1[0] - f0[0]) / secs / STREAMS).toFixed(1)} B ${((f1[1] - f0[1]) / secs / STREAMS).toFixed(1)}`,
     );
   }
-  console.log(`median B/A over ${WINDOWS} windows: ${median(ratios).toFixed(3)} (main thread ${median(mainRatios).toFixed(3)})`);
+  console.log(`median B/A over ${WINDOWS} windows: ${median(ratios).toFixed(3)} (main thread ${median(mainRatios).toFixed(3)}); load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   return 0;
 });
