@@ -6,7 +6,8 @@
  * back on H.264 the player returns to the camera's own stream (no transcoding, no note), since the
  * leg would otherwise hold an ffmpeg encoder for a camera that needs none. In a Chromium that decodes
  * H.265 the direct stream carries both codecs (a fresh MediaSource at the family change). A wall cell
- * (/video/browse) is the same LivePlayer on the wall's flow: the same round trip there.
+ * (/video/browse) is the same LivePlayer on the wall's flow: the same round trip there, and over
+ * WS-FLV when FLV is chosen.
  */
 import type { Locator, Page } from '@playwright/test';
 import liveZh from '../../apps/web/src/i18n/live.zh-CN';
@@ -22,7 +23,7 @@ test.describe.configure({ mode: 'serial', timeout: 120_000 });
  * H.264 on the same port (the device's address holds): it plays on after each, transcoded with its
  * note where this Chromium has no H.265, and back on the camera's own stream at the end.
  */
-async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets: string[], info: { annotations: { type: string; description?: string }[] }) {
+async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets: string[], info: { annotations: { type: string; description?: string }[] }, outageShown = true) {
   const video = player.locator('video');
   const stats = player.getByTestId('player-stats');
   const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
@@ -36,7 +37,7 @@ async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets
   // H.264 → H.265.
   let opened = sockets.length;
   await cam.camera.stop();
-  await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+  if (outageShown) await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
   await cam.startCamera({ port: cam.camera.port, codec: 'h265' });
   if (hevc) {
     await expect(stats).toContainText(/hvc1|hev1/i, { timeout: 30_000 });
@@ -52,7 +53,7 @@ async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets
   // H.265 → H.264: the camera's own stream again.
   opened = sockets.length;
   await cam.camera.stop();
-  await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
+  if (outageShown) await expect(player).toHaveAttribute('data-phase', 'reconnecting', { timeout: 20_000 });
   await cam.startCamera({ port: cam.camera.port, codec: 'h264' });
   await expect(stats).not.toContainText(liveZh.player.transcoded, { timeout: 30_000 });
   await expect(stats).toContainText(/avc1\.[0-9a-f]{6}/i);
@@ -64,11 +65,11 @@ async function roundTrip(page: Page, player: Locator, cam: CameraDevice, sockets
   info.annotations.push({ type: 'sockets', description: sockets.map((u) => u.replace(/^.*\/live\/|\?.*$/g, '')).join(' ') });
 }
 
-/** The URLs of the WS-fMP4 sockets the page opens, in order. */
-function watchSockets(page: Page) {
+/** The URLs of the media sockets (WS-fMP4 or WS-FLV) the page opens, in order. */
+function watchSockets(page: Page, path = '/ws_m4s/') {
   const sockets: string[] = [];
   page.on('websocket', (ws) => {
-    if (ws.url().includes('/ws_m4s/')) sockets.push(ws.url());
+    if (ws.url().includes(path)) sockets.push(ws.url());
   });
   return sockets;
 }
@@ -90,5 +91,15 @@ test.describe('a live camera back with another codec', () => {
     // A compact cell shows its toolbar (codec, the transcoded note) while the pointer is over it.
     await player.hover();
     await roundTrip(page, player, cam, sockets, info);
+  });
+
+  test('FLV chosen: the same round trip over WS-FLV (mpegts.js), its leg ended by the close reason', async ({ page, admin }, info) => {
+    const sockets = watchSockets(page, '/ws_flv/');
+    await openAs(page, admin, `/video/player/${cam.dev}/1/0?transport=flv`);
+    const player = page.getByTestId('live-player');
+    await expect(player).toHaveAttribute('data-transport', 'flv', { timeout: 30_000 });
+    // A WS-FLV socket carries no camera state (only the stopped message before its close): the
+    // outage is not waited for as "reconnecting" here.
+    await roundTrip(page, player, cam, sockets, info, false);
   });
 });
