@@ -49,6 +49,31 @@ describe('progress writes', () => {
     expect(await index.get(b)).toMatchObject({ durationMs: 3000, bytes: 300, status: 'recording' });
   });
 
+  it('of a later tick of the same shape reuse the built statement with their own values', async () => {
+    const index = t.ctx.recording.index;
+    const ids = await rows(7, 904);
+    const tick = (k: number) =>
+      Promise.all(ids.map((id, i) => index.update(id, { endAt: new Date(start.getTime() + k * 100_000 + i), durationMs: k * 1000 + i, bytes: k * 1_000_000 + i }, i === 2)));
+    await tick(1);
+    const built = index.progressBuilt;
+    const statements = index.progressStatements;
+    await tick(2);
+    await tick(3);
+    expect(index.progressStatements - statements).toBe(2);
+    expect(index.progressBuilt).toBe(built);
+    for (const [i, id] of ids.entries()) {
+      const r = await index.get(id);
+      expect(r).toMatchObject({ durationMs: 3000 + i, bytes: 3_000_000 + i, status: i === 2 ? 'complete' : 'recording' });
+      expect(r!.endAt.getTime()).toBe(start.getTime() + 300_000 + i);
+    }
+    // Another shape (one more row closed) is built once, then reused too.
+    await Promise.all(ids.map((id, i) => index.update(id, { endAt: start, durationMs: 5, bytes: 5 }, i < 2)));
+    await Promise.all(ids.map((id, i) => index.update(id, { endAt: start, durationMs: 6 + i, bytes: 6 }, i < 2)));
+    expect(index.progressBuilt).toBe(built + 1);
+    expect(await index.get(ids[1])).toMatchObject({ durationMs: 7, status: 'complete' });
+    expect(await index.get(ids[6])).toMatchObject({ durationMs: 12, status: 'recording' });
+  });
+
   it('of later ticks are written after the earlier ones, in order', async () => {
     const index = t.ctx.recording.index;
     const [a] = await rows(1, 903);
