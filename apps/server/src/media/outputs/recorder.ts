@@ -4,7 +4,7 @@
  * fragments of at most `fragmentSeconds` (≤ 2 s) handed to the segment writer as soon as they are
  * made (segment-writer.ts: direct I/O off the event loop within WRITE_ROUND_MS where the disk allows
  * it; otherwise a synchronous write and an fdatasync every `syncMs`) — so a crash loses at most the
- * fragment being made and a quarter second more, and a power cut little more. Every track is kept,
+ * fragment being made and half a second more, and a power cut little more. Every track is kept,
  * G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
