@@ -10,128 +10,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startWsFmp4 } from '../src/components/player/wsFmp4';
 import type { EngineEvents } from '../src/components/player/engine';
+import { installMseDoubles, MediaSourceDouble, settle, SocketDouble, videoDouble } from './helpers/mse-doubles';
 
 const AVC_QVGA = 'video/mp4; codecs="avc1.42c00d,mp4a.40.2"';
 const AVC_VGA = 'video/mp4; codecs="avc1.42c01e,mp4a.40.2"';
 const HEVC = 'video/mp4; codecs="hvc1.1.6.L93.b0,mp4a.40.2"';
-/** A frame's length: the doubles' media clock advances by this per media byte. */
-const FRAME = 0.04;
-
-/** The server's media clock: it runs on across MediaSources (the timeline continues). */
-let serverClock = 0;
-
-class SourceBufferDouble extends EventTarget {
-  mode = '';
-  updating = false;
-  range?: [number, number];
-  changed: string[] = [];
-  refuseChangeType = false;
-  /** What was appended, a byte a box: 0 an init segment, 1 a frame. */
-  appended: number[] = [];
-  constructor(readonly type: string) {
-    super();
-  }
-  get buffered() {
-    const r = this.range;
-    return { length: r ? 1 : 0, start: () => r![0], end: () => r![1] };
-  }
-  appendBuffer(data: ArrayBuffer) {
-    for (const b of new Uint8Array(data)) {
-      this.appended.push(b);
-      if (b !== 1) continue;
-      this.range ??= [serverClock, serverClock];
-      this.range[1] += FRAME;
-      serverClock += FRAME;
-    }
-    this.updating = true;
-    queueMicrotask(() => {
-      this.updating = false;
-      this.dispatchEvent(new Event('updateend'));
-    });
-  }
-  changeType(type: string) {
-    if (this.refuseChangeType) throw new DOMException('not supported', 'NotSupportedError');
-    this.changed.push(type);
-  }
-  remove() {}
-}
-
-class MediaSourceDouble extends EventTarget {
-  static made: MediaSourceDouble[] = [];
-  static isTypeSupported = () => true;
-  readyState = 'open';
-  buffers: SourceBufferDouble[] = [];
-  constructor() {
-    super();
-    MediaSourceDouble.made.push(this);
-  }
-  addSourceBuffer(type: string) {
-    const sb = new SourceBufferDouble(type);
-    this.buffers.push(sb);
-    return sb;
-  }
-  endOfStream() {
-    this.readyState = 'ended';
-  }
-}
-
-class SocketDouble {
-  static last?: SocketDouble;
-  binaryType = '';
-  readyState = 1;
-  onmessage: ((e: { data: unknown }) => void) | null = null;
-  onclose: ((e: { code: number; reason: string }) => void) | null = null;
-  constructor(readonly url: string) {
-    SocketDouble.last = this;
-  }
-  close() {}
-  say(msg: object) {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-  /** An init message and its init segment, then `frames` frames. */
-  init(mime: string, continues: boolean, frames: number) {
-    this.say({ type: 'init', mime, tracks: [{ kind: 'video', codecString: mime }], ...(continues ? { continues } : {}) });
-    this.onmessage?.({ data: new Uint8Array([0]).buffer });
-    for (let i = 0; i < frames; i++) this.onmessage?.({ data: new Uint8Array([1]).buffer });
-  }
-}
-
-function videoDouble() {
-  return {
-    currentTime: 0,
-    playbackRate: 1,
-    paused: true,
-    muted: false,
-    error: null,
-    src: '',
-    play() {
-      this.paused = false;
-      return Promise.resolve();
-    },
-    requestVideoFrameCallback(cb: () => void) {
-      queueMicrotask(cb);
-    },
-    addEventListener() {},
-    removeEventListener() {},
-    removeAttribute() {},
-    load() {},
-  };
-}
-
 let playingCalls = 0;
 const events = (): EngineEvents => ({ onInfo: () => undefined, onState: () => undefined, onBytes: () => undefined, onPlaying: () => void playingCalls++, onUnsupported: () => undefined, onFailure: () => undefined });
-const settle = async () => {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
-};
 
 beforeEach(() => {
-  serverClock = 100; // a live timeline does not start at 0
   playingCalls = 0;
-  MediaSourceDouble.made = [];
-  vi.stubGlobal('WebSocket', SocketDouble);
-  vi.stubGlobal('MediaSource', MediaSourceDouble);
-  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:media');
-  vi.spyOn(URL, 'revokeObjectURL').mockReturnValue(undefined);
+  installMseDoubles();
 });
 afterEach(() => {
   vi.unstubAllGlobals();

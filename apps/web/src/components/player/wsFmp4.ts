@@ -29,6 +29,7 @@ import { AppendQueue } from './appendQueue';
 import { closeKind, failureText } from './failureText';
 import { liveEdge, rangesOf, type EdgeActions } from './liveEdge';
 import { initSwitch } from './initSwitch';
+import { isHevc } from './transport';
 
 /** More queued media than this (bytes) means the page cannot keep up: start over at live. */
 const MAX_QUEUE_BYTES = 32 * 1024 * 1024;
@@ -80,6 +81,10 @@ export interface WsFmp4Options {
   onTranscoded?: (transcoded: boolean) => void;
 }
 
+/** MediaError codes (HTMLMediaElement; named here since jsdom and tests have no MediaError). */
+const MEDIA_ERR_DECODE = 3;
+const MEDIA_ERR_SRC_NOT_SUPPORTED = 4;
+
 /** Seconds of played media a recording keeps behind the playhead. */
 const PLAYBACK_KEEP_BEHIND = 30;
 
@@ -118,9 +123,24 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
     ev.onFailure(kind, reason);
   };
 
+  /**
+   * H.265 that this browser said it could play (isTypeSupported) but cannot: an addSourceBuffer
+   * refused, or the element's decode error. Told as unsupported, like a refused isTypeSupported, so
+   * the player goes to the server's H.264 leg (some browsers answer for the codec string, not for
+   * the decoder the platform actually has). Other codecs and other errors stay failures.
+   */
+  const undecodable = (type: string | undefined) => {
+    if (stopped || !type || !isHevc(type)) return false;
+    stop();
+    ev.onUnsupported(type);
+    return true;
+  };
+
   const onVideoError = () => {
     const e = video.error;
-    if (e) fail('fatal', failureText.media(e.message || String(e.code)));
+    if (!e) return;
+    if ((e.code === MEDIA_ERR_DECODE || e.code === MEDIA_ERR_SRC_NOT_SUPPORTED) && undecodable(bufferMime ?? mime)) return;
+    fail('fatal', failureText.media(e.message || String(e.code)));
   };
   video.addEventListener('error', onVideoError);
 
@@ -205,6 +225,7 @@ export function startWsFmp4(video: HTMLVideoElement, url: string, ev: EngineEven
         buffer = sb;
         bufferMime = type;
       } catch (err) {
+        if ((err as Error).name === 'NotSupportedError' && undecodable(type)) return;
         fail('fatal', (err as Error).message);
         return;
       }
