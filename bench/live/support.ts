@@ -1,15 +1,18 @@
 /**
  * What the live bench's parts (first-frame, latency, viewers) share: a context handed over by run.ts
  * (the camera), a fresh initialised server, devices and play URLs through the API, CPU seconds from
- * /proc, and viewers that only count what they get: a WebSocket (fMP4 or FLV) reader and a WHEP
+ * /proc, and viewers that only count what they get: a WebSocket (fMP4 or FLV) reader (bench/lib/ws-viewer.ts) and a WHEP
  * client made with werift (the server's own WebRTC library, here on the receiving side).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { RTCPeerConnection, RTCRtpCodecParameters, SrtpAuthenticationError, type RTCDtlsTransport } from 'werift';
-import WebSocket from 'ws';
 import { call, initialise, startServer as startServerProcess } from '../lib/server';
+import type { CountingViewer } from '../lib/ws-viewer';
+
+// The reading viewer lives in bench/lib (the recording bench's viewer windows use it too).
+export { wsViewer, type CountingViewer } from '../lib/ws-viewer';
 
 /** What run.ts hands to every part. */
 export interface LiveContext {
@@ -78,42 +81,6 @@ export async function playUrls(s: BenchServer, device: string): Promise<Record<P
     FLV: abs(body.URLs.FLV, false),
     WEBRTC: abs(body.URLs.WEBRTC, false),
   };
-}
-
-export interface CountingViewer {
-  bytes: number;
-  /** performance.now() of the first media message. */
-  firstAt?: number;
-  ready: Promise<void>;
-  close(): Promise<void>;
-  /** WHEP viewers: the peer connection's state (diagnostics). */
-  state?: () => string;
-}
-
-/** A WebSocket viewer (fMP4 or FLV) that counts bytes; ready at its first binary message. */
-export function wsViewer(url: string): CountingViewer {
-  const ws = new WebSocket(url, { perMessageDeflate: false });
-  const v: CountingViewer = {
-    bytes: 0,
-    ready: new Promise((resolve, reject) => {
-      ws.on('message', (data, binary) => {
-        if (!binary) return;
-        v.bytes += (data as Buffer).length;
-        if (v.firstAt === undefined) {
-          v.firstAt = performance.now();
-          resolve();
-        }
-      });
-      ws.on('error', reject);
-      ws.on('unexpected-response', (_q, res) => reject(new Error(`HTTP ${res.statusCode}`)));
-      ws.on('close', () => reject(new Error('closed before media')));
-    }),
-    close: async () => {
-      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) ws.terminate();
-    },
-  };
-  v.ready.catch(() => undefined);
-  return v;
 }
 
 /**

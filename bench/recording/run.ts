@@ -1,5 +1,5 @@
 /**
- * recording benchmark (`npm run bench -- recording [-- --streams=16,64 --warmup=10 --window=20
+ * recording benchmark (`npm run bench -- recording [-- --streams=16,64 --viewers=0,1 --warmup=10 --window=20
  * --pairs=3 --settle=6 --engines=sqlite,pg --parts=record,playback,query --camera=gstreamer]`). The issue 5 figures, each with a baseline
  * measured in the same run:
  *
@@ -19,6 +19,15 @@
  * the recording windows (the clip's elementary-stream rate × N × seconds); its baseline is what
  * `ffmpeg -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 1` writes
  * per byte of the same clip.
+ *
+ * --viewers=0,1 (default both): 0 is the above, no viewer. 1 is the same again on a fresh server
+ * whose every stream also has one WS-fMP4 viewer in this process for the whole run, in the live-only
+ * and the recording windows alike (bench/lib/ws-viewer.ts, the reading viewer of the live bench's
+ * parts: it takes every message and drops it), as issue 4's live figures are measured ("each stream
+ * with one WS-fMP4 viewer"): issue 5's "live-only" read that way. Its figures say so in their names
+ * ("each with one WS-fMP4 viewer as in the live bench"); every viewer must receive media in every
+ * window, or the run fails rather than name a baseline it did not have. The recorder alone and the
+ * segment writer alone are measured once per N (they have no viewer) and set against both baselines.
  *
  * Before the recorder windows, the page cache is prefaulted (prefaultPageCache, --prefault-mb): a
  * fresh VM's first write into each page of guest memory costs the host's page fault, which a server
@@ -53,6 +62,7 @@ import WebSocket from 'ws';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
 import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
 import { startCamera, CLIP_H264, CLIP_MP4, type Camera, type CameraKind } from '../lib/camera';
+import { wsViewer, type CountingViewer } from '../lib/ws-viewer';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 function arg(name: string, def: string): string {
@@ -61,6 +71,11 @@ function arg(name: string, def: string): string {
 }
 const list = (s: string) => s.split(',').map((x) => Number(x.trim())).filter((x) => Number.isInteger(x) && x > 0);
 const STREAMS = list(arg('streams', '16,64'));
+/** --viewers=0,1: the record part without viewers (0) and with one WS-fMP4 viewer per stream (1). */
+const VIEWERS = arg('viewers', '0,1').split(',').map((x) => Number(x.trim()));
+if (!VIEWERS.length || VIEWERS.some((v) => v !== 0 && v !== 1)) throw new Error(`--viewers=${arg('viewers', '')}: 0, 1 or 0,1`);
+/** In the names of the figures measured with a viewer on every stream (and only in those). */
+const WITH_VIEWER = 'each with one WS-fMP4 viewer as in the live bench';
 const WARMUP_S = Number(arg('warmup', '10'));
 const WINDOW_S = Number(arg('window', '20'));
 /** Live-only/recording window pairs per N (alternated L R, R L, ...). */
@@ -179,7 +194,7 @@ function recordsBytes(dir: string): number {
  */
 function prefaultPageCache() {
   const want = arg('prefault-mb', 'auto');
-  const windowsMb = STREAMS.reduce((sum, n) => sum + n * 0.55 * WINDOW_S * PAIRS, 0);
+  const windowsMb = STREAMS.reduce((sum, n) => sum + n * 0.55 * WINDOW_S * PAIRS * VIEWERS.length, 0);
   const availMb = Number(/MemAvailable:\s+(\d+)/.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024;
   const mb = Math.floor(want === 'auto' ? Math.min(windowsMb * 1.33 + 512, availMb * 0.6) : Number(want) || 0);
   if (mb <= 0) return;
@@ -197,18 +212,67 @@ function prefaultPageCache() {
   log(`page cache prefaulted: ${mb} MB written and deleted in ${((performance.now() - t0) / 1000).toFixed(1)} s (--prefault-mb=0 to skip)`);
 }
 
-async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ figures: Figure[]; server?: Srv; devices: string[] }> {
-  const s = await server(`record-${n}`);
+/** The recorder alone and the segment writer alone, % of a core, per N: measured once (no server, no viewer), by the first record run of that N. */
+const soloCache = new Map<number, { recorder: number; writer: number }>();
+function recorderAlone(n: number, scratch: string): { recorder: number; writer: number } {
+  const known = soloCache.get(n);
+  if (known) return known;
+  // The recorder alone (recorder-only.ts), in its own process, for the same N and window, minus the
+  // same harness with no recorder (its frame clock and Node itself cost ~1 % of a core on their own).
+  const soloRun = (count: number, mode = 'kept') => {
+    const alone = path.join(scratch, `recorder-only-${count}-${mode}`);
+    fs.mkdirSync(alone, { recursive: true });
+    const only = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recording/recorder-only.ts'), String(count), String(WINDOW_S), alone, mode], { cwd: ROOT, encoding: 'utf8' });
+    if (only.status !== 0) throw new Error(`recorder-only: ${only.stderr}`);
+    const solo = JSON.parse(only.stdout.trim().split('\n').pop()!) as { cpuSeconds: number; seconds: number };
+    fs.rmSync(alone, { recursive: true, force: true });
+    return (solo.cpuSeconds / solo.seconds) * 100;
+  };
+  const harnessCpu = soloRun(0);
+  const recorder = Math.max(0, soloRun(n) - harnessCpu);
+  log(`recorder alone: ${round(recorder, 2)} % CPU for ${n} streams (harness without recorders ${round(harnessCpu, 2)} %, subtracted)`);
+  // The floor under it: the same bytes through the same segment writer in as many direct writes, no
+  // muxing (recorder-only.ts `writer`): what writing these bytes with the crash bound costs at all.
+  const writer = Math.max(0, soloRun(n, 'writer') - harnessCpu);
+  log(`segment writer alone: ${round(writer, 2)} % CPU for ${n} streams`);
+  const r = { recorder, writer };
+  soloCache.set(n, r);
+  return r;
+}
+
+/**
+ * The record part for N streams on a fresh server: live-only and recording windows alternated (see
+ * the header). viewers 1: every stream also has one WS-fMP4 viewer (bench/lib/ws-viewer.ts) from
+ * before the warm-up to the end, in both kinds of window.
+ */
+async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 | 1): Promise<{ figures: Figure[]; server?: Srv; devices: string[] }> {
+  const what = viewers ? `${n} streams with viewers` : `${n} streams`;
+  const s = await server(viewers ? `record-${n}-viewers` : `record-${n}`);
   const devices: string[] = new Array(n);
   await pool(Array.from({ length: n }, (_, i) => i), 8, async (i) => {
     devices[i] = await addDevice(s, `cam ${i + 1}`, cam.url(i + 1));
   });
-  await pool(devices, 8, async (d) => void (await get(s, `/api/v1/devices/channelstream?device=${d}&channel=1&protocol=ws_m4s`)));
+  const urls: string[] = new Array(n);
+  await pool(devices, 8, async (d, i) => {
+    const body = await get<{ URL: string }>(s, `/api/v1/devices/channelstream?device=${d}&channel=1&protocol=ws_m4s`);
+    urls[i] = s.base.replace(/^http/, 'ws') + body.URL;
+  });
   const touch = setInterval(() => {
     for (const d of devices) void get(s, `/api/v1/touchchannelstream?device=${d}&channel=1`).catch(() => undefined);
   }, 5000);
   onCleanup(() => clearInterval(touch));
-  log(`${n} streams open; warm-up ${WARMUP_S} s (load ${loadavg()})`);
+  const watching: CountingViewer[] = viewers ? urls.map((u) => wsViewer(u)) : [];
+  const closeViewers = () => Promise.all(watching.map((v) => v.close())).then(() => undefined);
+  onCleanup(closeViewers);
+  if (viewers) {
+    // Each stream waits for its camera's next keyframe (GOP 2 s); many start together.
+    const within = Math.max(30_000, n * 300);
+    await Promise.race([Promise.allSettled(watching.map((v) => v.ready)), sleep(within)]);
+    const silent = watching.filter((v) => v.firstAt === undefined).length;
+    if (silent) throw new Error(`${silent} of ${n} WS-fMP4 viewers got no media in ${within / 1000} s (load ${loadavg()})`);
+    log(`${n} streams open, one WS-fMP4 viewer on each, all receiving`);
+  }
+  log(`${what} open; warm-up ${WARMUP_S} s (load ${loadavg()})`);
   await sleep(WARMUP_S * 1000);
 
   // Live-only (L) and recording (R) windows alternate, L R R L L R ..., so a change of the machine's
@@ -239,52 +303,57 @@ async function recordStreams(cam: Camera, n: number, keep: boolean): Promise<{ f
     for (const mode of p % 2 ? (['R', 'L'] as const) : (['L', 'R'] as const)) {
       await setRecording(mode === 'R');
       const bytes0 = mode === 'R' ? recordsBytes(records) : 0;
+      const seen0 = watching.map((v) => v.bytes);
       const w = await measure(s);
       if (mode === 'R') fileBytes += recordsBytes(records) - bytes0;
+      let seen = '';
+      if (viewers) {
+        // Every viewer must have read media in the window: the figure says each stream had one.
+        const mbit = watching.map((v, i) => ((v.bytes - seen0[i]) * 8) / 1e6 / w.seconds);
+        const idle = mbit.filter((m) => m === 0).length;
+        if (idle) throw new Error(`${idle} of ${n} WS-fMP4 viewers received nothing in a ${WINDOW_S} s window (load ${loadavg()})`);
+        seen = `; viewers ${round(mbit.reduce((a, b) => a + b, 0) / n, 2)} Mbit/s each (lowest ${round(Math.min(...mbit), 2)})`;
+      }
       pair[mode] = w;
       (mode === 'R' ? recs : lives).push(w);
-      log(`${n} streams, pair ${p + 1} ${mode === 'R' ? 'recording' : 'live-only'}: ${round((w.cpu / w.seconds) * 100, 1)} % CPU, ${round(w.written / 1e6, 2)} MB written (load ${loadavg()})`);
+      log(`${what}, pair ${p + 1} ${mode === 'R' ? 'recording' : 'live-only'}: ${round((w.cpu / w.seconds) * 100, 1)} % CPU, ${round(w.written / 1e6, 2)} MB written${seen} (load ${loadavg()})`);
     }
     ratios.push(pair.R!.cpu / pair.R!.seconds / (pair.L!.cpu / pair.L!.seconds));
   }
   const sum = (ws: Window[], k: keyof Window) => ws.reduce((a, w) => a + w[k], 0);
   const live = { cpu: sum(lives, 'cpu'), written: sum(lives, 'written'), seconds: sum(lives, 'seconds') };
   const rec = { cpu: sum(recs, 'cpu'), written: sum(recs, 'written'), seconds: sum(recs, 'seconds') };
-  log(`${n} streams: recording/live-only CPU ratios ${ratios.map((r) => round(r, 3)).join(', ')}; ${round(fileBytes / 1e6, 1)} MB of segment files in the recording windows`);
+  log(`${what}: recording/live-only CPU ratios ${ratios.map((r) => round(r, 3)).join(', ')}; ${round(fileBytes / 1e6, 1)} MB of segment files in the recording windows`);
   await setRecording(false);
   clearInterval(touch);
+  await closeViewers();
 
-  // The recorder alone (recorder-only.ts), in its own process, for the same N and window, minus the
-  // same harness with no recorder (its frame clock and Node itself cost ~1 % of a core on their own).
-  const soloRun = (count: number, mode = 'kept') => {
-    const alone = path.join(s.dataDir, `recorder-only-${count}-${mode}`);
-    fs.mkdirSync(alone, { recursive: true });
-    const only = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/recording/recorder-only.ts'), String(count), String(WINDOW_S), alone, mode], { cwd: ROOT, encoding: 'utf8' });
-    if (only.status !== 0) throw new Error(`recorder-only: ${only.stderr}`);
-    const solo = JSON.parse(only.stdout.trim().split('\n').pop()!) as { cpuSeconds: number; seconds: number };
-    fs.rmSync(alone, { recursive: true, force: true });
-    return (solo.cpuSeconds / solo.seconds) * 100;
-  };
-  const harnessCpu = soloRun(0);
-  const soloCpu = Math.max(0, soloRun(n) - harnessCpu);
-  log(`recorder alone: ${round(soloCpu, 2)} % CPU for ${n} streams (harness without recorders ${round(harnessCpu, 2)} %, subtracted)`);
-  // The floor under it: the same bytes through the same segment writer in as many direct writes, no
-  // muxing (recorder-only.ts `writer`): what writing these bytes with the crash bound costs at all.
-  const writerCpu = Math.max(0, soloRun(n, 'writer') - harnessCpu);
-  log(`segment writer alone: ${round(writerCpu, 2)} % CPU for ${n} streams`);
-
-  const ingested = cam.bytesPerSecond * n * rec.seconds;
-  const extraWritten = rec.written - (live.written / live.seconds) * rec.seconds;
+  const { recorder: soloCpu, writer: writerCpu } = recorderAlone(n, s.dataDir);
   const liveCpu = median(lives.map((w) => (w.cpu / w.seconds) * 100));
   const recCpu = median(recs.map((w) => (w.cpu / w.seconds) * 100));
   const ratio = median(ratios);
-  const figures: Figure[] = [
-    { name: `server CPU recording ${n} streams, median of ${PAIRS} alternated windows of ${WINDOW_S} s (baseline: same streams live-only; ratio: median of the adjacent pairs' ratios)`, value: round(recCpu, 1), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(ratio), goal: 'ratio < 1.10 (recorder under 10 % extra)' },
-    { name: `recorder extra CPU, ${n} streams (median over ${PAIRS} pairs of (recording − live-only) / live-only; pairs ${ratios.map((r) => `${round((r - 1) * 100, 1)}`).join(', ')} %)`, value: round((ratio - 1) * 100, 1), unit: '%', baseline: null, goal: '< 10' },
-    { name: `recorder alone, ${n} streams in real time (own process, minus the same process with no recorder; baseline: server live-only)`, value: round(soloCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(soloCpu / liveCpu), goal: 'ratio < 0.10' },
-    { name: `segment writer alone, ${n} streams: the recorder's bytes copied and written as it writes them, no muxing (own process, minus the harness; baseline: server live-only)`, value: round(writerCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(writerCpu / liveCpu), goal: null },
-    { name: `bytes written per byte ingested, ${n} streams (baseline: ffmpeg -c copy fMP4)`, value: round(extraWritten / ingested), unit: 'B/B', baseline: round(remuxRatio()), goal: '<= 1.05' },
-  ];
+  const pairs = ratios.map((r) => `${round((r - 1) * 100, 1)}`).join(', ');
+  let figures: Figure[];
+  if (!viewers) {
+    const ingested = cam.bytesPerSecond * n * rec.seconds;
+    const extraWritten = rec.written - (live.written / live.seconds) * rec.seconds;
+    figures = [
+      { name: `server CPU recording ${n} streams, median of ${PAIRS} alternated windows of ${WINDOW_S} s (baseline: same streams live-only; ratio: median of the adjacent pairs' ratios)`, value: round(recCpu, 1), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(ratio), goal: 'ratio < 1.10 (recorder under 10 % extra)' },
+      { name: `recorder extra CPU, ${n} streams (median over ${PAIRS} pairs of (recording − live-only) / live-only; pairs ${pairs} %)`, value: round((ratio - 1) * 100, 1), unit: '%', baseline: null, goal: '< 10' },
+      { name: `recorder alone, ${n} streams in real time (own process, minus the same process with no recorder; baseline: server live-only)`, value: round(soloCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(soloCpu / liveCpu), goal: 'ratio < 0.10' },
+      { name: `segment writer alone, ${n} streams: the recorder's bytes copied and written as it writes them, no muxing (own process, minus the harness; baseline: server live-only)`, value: round(writerCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(writerCpu / liveCpu), goal: null },
+      { name: `bytes written per byte ingested, ${n} streams (baseline: ffmpeg -c copy fMP4)`, value: round(extraWritten / ingested), unit: 'B/B', baseline: round(remuxRatio()), goal: '<= 1.05' },
+    ];
+  } else {
+    // The same figures against the live-only server whose streams each have a viewer (the bytes
+    // written are the viewer-less run's figure: wchar here also counts the viewers' socket writes).
+    figures = [
+      { name: `server CPU recording ${n} streams, ${WITH_VIEWER}, median of ${PAIRS} alternated windows of ${WINDOW_S} s (baseline: the same streams and viewers live-only; ratio: median of the adjacent pairs' ratios)`, value: round(recCpu, 1), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(ratio), goal: 'ratio < 1.10 (recorder under 10 % extra)' },
+      { name: `recorder extra CPU, ${n} streams, ${WITH_VIEWER} (median over ${PAIRS} pairs of (recording − live-only) / live-only, the viewers in both; pairs ${pairs} %)`, value: round((ratio - 1) * 100, 1), unit: '%', baseline: null, goal: '< 10' },
+      { name: `recorder alone, ${n} streams in real time, against the server's ${n} streams ${WITH_VIEWER} (own process, minus the same process with no recorder; baseline: that server live-only)`, value: round(soloCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(soloCpu / liveCpu), goal: 'ratio < 0.10' },
+      { name: `segment writer alone, ${n} streams, against the server's ${n} streams ${WITH_VIEWER}: the recorder's bytes copied and written, no muxing (own process, minus the harness; baseline: that server live-only)`, value: round(writerCpu, 2), unit: '% of a core', baseline: round(liveCpu, 1), ratio: round(writerCpu / liveCpu), goal: null },
+    ];
+  }
   if (!keep) {
     await s.stop();
     return { figures, devices };
@@ -582,8 +651,8 @@ async function queryFigures(engine: string): Promise<Figure[]> {
 // ---------------------------------------------------------------------------------------------
 /** Whether this run measured the figure of that name (its part, stream count or engine ran). */
 function measuredBy(name: string): boolean {
-  const rec = /^(?:server CPU recording|recorder extra CPU,|recorder alone,|bytes written per byte ingested,) (\d+) streams/.exec(name);
-  if (rec) return PARTS.includes('record') && STREAMS.includes(Number(rec[1]));
+  const rec = /^(?:server CPU recording|recorder extra CPU,|recorder alone,|segment writer alone,|bytes written per byte ingested,) (\d+) streams/.exec(name);
+  if (rec) return PARTS.includes('record') && STREAMS.includes(Number(rec[1])) && VIEWERS.includes(name.includes(WITH_VIEWER) ? 1 : 0);
   if (/^(?:range download|seek to first frame|playback open)/.test(name)) return PARTS.includes('playback');
   const q = /^(?:querydaily|querymonthly) .*?(SQLite|PostgreSQL)/.exec(name);
   if (q) return PARTS.includes('query') && ENGINES.includes(q[1] === 'SQLite' ? 'sqlite' : 'pg');
@@ -591,9 +660,9 @@ function measuredBy(name: string): boolean {
 }
 
 async function main(): Promise<number> {
-  log(`load average at start: ${loadavg()}; ${STREAMS.join(',')} streams, warm-up ${WARMUP_S} s, window ${WINDOW_S} s`);
+  log(`load average at start: ${loadavg()}; ${STREAMS.join(',')} streams, viewers per stream ${VIEWERS.join(',')}, warm-up ${WARMUP_S} s, window ${WINDOW_S} s`);
   const figures: Figure[] = [];
-  const partial = process.argv.slice(2).some((a) => a.startsWith('--parts=') || a.startsWith('--engines=') || a.startsWith('--streams='));
+  const partial = process.argv.slice(2).some((a) => a.startsWith('--parts=') || a.startsWith('--engines=') || a.startsWith('--streams=') || a.startsWith('--viewers='));
   // A part that fails is reported and the others still run (a loaded, shared machine can stall one).
   const failures: string[] = [];
   const attempt = async (what: string, fn: () => Promise<void>) => {
@@ -608,10 +677,12 @@ async function main(): Promise<number> {
     if (PARTS.includes('record')) prefaultPageCache();
     const cam = await startCamera(log, CAMERA);
     const ns = PARTS.includes('record') ? STREAMS : [1];
-    for (const [i, n] of ns.entries()) {
-      await attempt(`${n} streams`, async () => {
+    // Per N the viewer-less windows, then those with a viewer on every stream (each on a fresh server).
+    const runs = ns.flatMap((n) => (PARTS.includes('record') ? VIEWERS : [0]).map((v) => ({ n, v: v as 0 | 1 })));
+    for (const [i, { n, v }] of runs.entries()) {
+      await attempt(v ? `${n} streams with a WS-fMP4 viewer each` : `${n} streams`, async () => {
         const keep = i === 0 && PARTS.includes('playback');
-        const r = await recordStreams(cam, n, keep);
+        const r = await recordStreams(cam, n, keep, v);
         if (PARTS.includes('record')) figures.push(...r.figures);
         if (r.server) {
           const srv = r.server;
