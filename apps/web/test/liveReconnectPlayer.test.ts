@@ -7,10 +7,9 @@
  * older server) restarts as before. The socket, MediaSource and video element are doubles; the
  * decision itself is initSwitch.ts (initSwitch.test.ts).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startWsFmp4 } from '../src/components/player/wsFmp4';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EngineEvents } from '../src/components/player/engine';
-import { installMseDoubles, MediaSourceDouble, settle, SocketDouble, videoDouble } from './helpers/mse-doubles';
+import { MediaSourceDouble, settle, startLiveEngine, withMseDoubles } from './helpers/mse-doubles';
 
 const AVC_QVGA = 'video/mp4; codecs="avc1.42c00d,mp4a.40.2"';
 const AVC_VGA = 'video/mp4; codecs="avc1.42c01e,mp4a.40.2"';
@@ -18,21 +17,12 @@ const HEVC = 'video/mp4; codecs="hvc1.1.6.L93.b0,mp4a.40.2"';
 let playingCalls = 0;
 const events = (): EngineEvents => ({ onInfo: () => undefined, onState: () => undefined, onBytes: () => undefined, onPlaying: () => void playingCalls++, onUnsupported: () => undefined, onFailure: () => undefined });
 
+withMseDoubles();
 beforeEach(() => {
   playingCalls = 0;
-  installMseDoubles();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
-function start() {
-  const video = videoDouble();
-  const engine = startWsFmp4(video as unknown as HTMLVideoElement, 'ws://server/ws_m4s/live/1_0.mp4', events());
-  const ws = SocketDouble.last!;
-  return { video, engine, ws };
-}
+const start = () => startLiveEngine(events());
 
 describe('the live player when the camera comes back', () => {
   it('another picture size: one MediaSource, the new init after changeType, the playhead runs on', async () => {

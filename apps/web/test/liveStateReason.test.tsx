@@ -11,6 +11,7 @@ import { renderConsole, stubApi } from './helpers/console';
 import { startWsFmp4 } from '../src/components/player/wsFmp4';
 import type { EngineEvents } from '../src/components/player/engine';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
+import { SocketDouble } from './helpers/mse-doubles';
 
 const live = vi.hoisted(() => ({ stats: { phase: 'loading', reason: '', bytesPerSecond: 0 } as PlayerStats }));
 vi.mock('../src/components/player/useLiveStream', async (importOriginal) => ({
@@ -18,21 +19,6 @@ vi.mock('../src/components/player/useLiveStream', async (importOriginal) => ({
   useLiveStream: () => ({ stats: live.stats, retry: () => {} }),
 }));
 const { LivePlayer } = await import('../src/components/player/LivePlayer');
-
-/** The socket the engine opens: the test hands it the server's text frames. */
-class SocketDouble {
-  static last?: SocketDouble;
-  binaryType = '';
-  onmessage: ((e: { data: unknown }) => void) | null = null;
-  onclose: ((e: { code: number; reason: string }) => void) | null = null;
-  constructor(readonly url: string) {
-    SocketDouble.last = this;
-  }
-  close() {}
-  say(msg: object) {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-}
 
 function engineEvents() {
   const states: unknown[][] = [];

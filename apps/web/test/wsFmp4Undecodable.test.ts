@@ -4,10 +4,9 @@
  * the playback page go to the server's H.264 leg, instead of a fatal "media error". An H.264 decode
  * error stays a failure, and so do errors of other kinds. Doubles: helpers/mse-doubles.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startWsFmp4 } from '../src/components/player/wsFmp4';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { EngineEvents } from '../src/components/player/engine';
-import { installMseDoubles, MediaSourceDouble, settle, SocketDouble, videoDouble } from './helpers/mse-doubles';
+import { MediaSourceDouble, settle, startLiveEngine, withMseDoubles } from './helpers/mse-doubles';
 
 const AVC = 'video/mp4; codecs="avc1.42c00d,mp4a.40.2"';
 const HEVC = 'video/mp4; codecs="hvc1.1.6.L93.b0,mp4a.40.2"';
@@ -23,21 +22,13 @@ const events = (): EngineEvents => ({
   onFailure: (kind) => void failures.push(kind),
 });
 
+withMseDoubles();
 beforeEach(() => {
   unsupported = [];
   failures = [];
-  installMseDoubles();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
-function start() {
-  const video = videoDouble();
-  const engine = startWsFmp4(video as unknown as HTMLVideoElement, 'ws://server/ws_m4s/live/1_0.mp4', events());
-  return { video, engine, ws: SocketDouble.last! };
-}
+const start = () => startLiveEngine(events());
 
 describe('H.265 the browser cannot decode after all', () => {
   it('a decode error of the H.265 stream is unsupported, not a failure', async () => {

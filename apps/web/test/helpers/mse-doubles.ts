@@ -4,7 +4,9 @@
  * (0 an init segment, 1 a frame), and every frame advances the server's media clock by FRAME, which
  * runs on across MediaSources (a live timeline continues over a camera's reconnect).
  */
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { startWsFmp4 } from '../../src/components/player/wsFmp4';
+import type { EngineEvents } from '../../src/components/player/engine';
 
 /** A frame's length: the doubles' media clock advances by this per media byte. */
 export const FRAME = 0.04;
@@ -128,14 +130,27 @@ export async function settle() {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 }
 
-/** Puts the doubles in place of the browser's (call in beforeEach; vi.unstubAllGlobals and vi.restoreAllMocks after). */
-export function installMseDoubles() {
-  clock.now = 100;
-  MediaSourceDouble.made = [];
-  MediaSourceDouble.isTypeSupported = () => true;
-  MediaSourceDouble.refusedTypes = new Set();
-  vi.stubGlobal('WebSocket', SocketDouble);
-  vi.stubGlobal('MediaSource', MediaSourceDouble);
-  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:media');
-  vi.spyOn(URL, 'revokeObjectURL').mockReturnValue(undefined);
+/** Puts the doubles in place of the browser's before each test of the file, and takes them away after. */
+export function withMseDoubles() {
+  beforeEach(() => {
+    clock.now = 100;
+    MediaSourceDouble.made = [];
+    MediaSourceDouble.isTypeSupported = () => true;
+    MediaSourceDouble.refusedTypes = new Set();
+    vi.stubGlobal('WebSocket', SocketDouble);
+    vi.stubGlobal('MediaSource', MediaSourceDouble);
+    vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:media');
+    vi.spyOn(URL, 'revokeObjectURL').mockReturnValue(undefined);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+}
+
+/** A live WS-fMP4 engine on a video double; `ws` is the socket it opened. */
+export function startLiveEngine(events: EngineEvents) {
+  const video = videoDouble();
+  const engine = startWsFmp4(video as unknown as HTMLVideoElement, 'ws://server/ws_m4s/live/1_0.mp4', events);
+  return { video, engine, ws: SocketDouble.last! };
 }
