@@ -3,20 +3,10 @@
  * watching; on-demand again stops one grace period after the last viewer (now, when nobody watches).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StreamHub, type HubOptions, type MediaSource, type SourceSink, type Subscriber } from '../../src/media/hub.js';
+import { StreamHub, type Subscriber } from '../../src/media/hub.js';
+import { FakeSource, fakeSources, hubOptions as opts } from './fake-source.js';
 
-class FakeSource implements MediaSource {
-  sink?: SourceSink;
-  stopped = false;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {
-    this.stopped = true;
-  }
-}
 const viewer = (): Subscriber => ({ tracks: () => undefined, unit: () => undefined });
-const opts = (o: Partial<HubOptions> = {}): HubOptions => ({ onDemand: true, graceMs: 1000, retryMinMs: 100, retryMaxMs: 800, maxGopUnits: 100, ...o });
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -64,8 +54,8 @@ describe('StreamHub.setOnDemand', () => {
   });
 
   it('on-demand → always-on starts an idle hub; a stopped hub stays stopped', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts());
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts());
     expect(sources).toHaveLength(0);
     hub.setOnDemand(false);
     expect(sources).toHaveLength(1);

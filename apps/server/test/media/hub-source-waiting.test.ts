@@ -7,27 +7,18 @@
 import { describe, expect, it } from 'vitest';
 import { videoTrackFromParameterSets } from '@opencvr/codec';
 import type { Reason } from '@opencvr/shared';
-import { StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { StreamHub } from '../../src/media/hub.js';
+import { fakeSources, hubOptions } from './fake-source.js';
 
-class FakeSource implements MediaSource {
-  sink?: SourceSink;
-  stopped = false;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {
-    this.stopped = true;
-  }
-}
-const opts: HubOptions = { onDemand: false, graceMs: 1000, retryMinMs: 0, retryMaxMs: 0, maxGopUnits: 100 };
+const opts = hubOptions({ onDemand: false, retryMinMs: 0, retryMaxMs: 0 });
 const SPS = Uint8Array.of(0x67, 0x42, 0xc0, 0x1e, 0xd9, 0x00, 0xa0, 0x47, 0xfe, 0xc8);
 const PPS = Uint8Array.of(0x68, 0xce, 0x3c, 0x80);
 const picture = (n: number) => ({ kind: 'video' as const, dts: n * 3600, pts: n * 3600, keyframe: true, nalus: [Uint8Array.of(0x65, 0x88, n)] });
 const refused: Reason = { key: 'streamSocketError', vars: { code: 'ECONNREFUSED' } };
 
 function setup() {
-  const sources: FakeSource[] = [];
-  const hub = new StreamHub('k_h264', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+  const { sources, open } = fakeSources();
+  const hub = new StreamHub('k_h264', open, opts);
   const states: [string, string, string | undefined][] = [];
   hub.subscribe({ tracks: () => undefined, unit: () => undefined, state: (s, r, w) => states.push([s, r, w?.key]) });
   const sink = sources[0].sink!;

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
 import { H264Depacketiser, h264Payloads, newRtpView, readRtp, serializeRtp } from '@opencvr/rtp';
-import { HubRegistry, StreamHub, type HubOptions, type MediaSource, type SourceSink, type Subscriber } from '../../src/media/hub.js';
+import { HubRegistry, StreamHub, type Subscriber } from '../../src/media/hub.js';
+import { FakeSource, fakeSources, hubOptions as opts } from './fake-source.js';
 
 const video: Track = {
   kind: 'video',
@@ -15,17 +16,6 @@ const video: Track = {
 };
 const frame = (pts: number, keyframe: boolean): AccessUnit => ({ kind: 'video', pts, dts: pts, keyframe, nalus: [new Uint8Array(10)] });
 
-/** A source the test drives by hand. */
-class FakeSource implements MediaSource {
-  sink?: SourceSink;
-  stopped = false;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {
-    this.stopped = true;
-  }
-}
 function recorder(): Subscriber & { got: string[] } {
   const got: string[] = [];
   return {
@@ -35,15 +25,14 @@ function recorder(): Subscriber & { got: string[] } {
     state: (s) => got.push(`state:${s}`),
   };
 }
-const opts = (o: Partial<HubOptions> = {}): HubOptions => ({ onDemand: true, graceMs: 1000, retryMinMs: 100, retryMaxMs: 800, maxGopUnits: 100, ...o });
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('StreamHub', () => {
   it('starts one source for many viewers and gives a late viewer the cached GOP from its keyframe', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('d/c/0', () => (sources.push(new FakeSource()), sources.at(-1)!), opts());
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('d/c/0', open, opts());
     const a = recorder();
     hub.subscribe(a);
     expect(sources).toHaveLength(1);
@@ -99,8 +88,8 @@ describe('StreamHub', () => {
   });
 
   it('retries a failed source with doubling back-off, tells viewers, and resumes them', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts({ retryMinMs: 100, retryMaxMs: 400 }));
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts({ retryMinMs: 100, retryMaxMs: 400 }));
     const v = recorder();
     hub.subscribe(v);
     sources[0].sink!.failed('connection refused');
