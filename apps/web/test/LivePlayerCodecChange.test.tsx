@@ -10,19 +10,13 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
-import type { EngineEvents } from '../src/components/player/engine';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
 import { closeKind } from '../src/components/player/failureText';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi } from './helpers/console';
+import { started } from './helpers/engine-starts';
 
-const started = vi.hoisted(() => [] as { url: string; events: EngineEvents; stopped: boolean }[]);
-const fakeStart = (_video: HTMLVideoElement, url: string, events: EngineEvents) => {
-  const e = { url, events, stopped: false };
-  started.push(e);
-  return { stop: () => void (e.stopped = true) };
-};
-vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({ ...(await importOriginal<object>()), startWsFmp4: fakeStart }));
+vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({ ...(await importOriginal<object>()), startWsFmp4: (await import('./helpers/engine-starts')).fakeStart }));
 const { LivePlayer } = await import('../src/components/player/LivePlayer');
 
 const HEVC_INIT = 'video/mp4; codecs="hvc1.1.6.L60.90"';

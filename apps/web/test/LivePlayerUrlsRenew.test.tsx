@@ -7,23 +7,17 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
-import type { EngineEvents } from '../src/components/player/engine';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
 import type { Transport } from '../src/components/player/transport';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi } from './helpers/console';
+import { started } from './helpers/engine-starts';
 
-/** Every engine started, whichever transport: its URL, its events, and whether it was stopped. */
-const started = vi.hoisted(() => [] as { url: string; events: EngineEvents; stopped: boolean }[]);
-const fakeStart = (_video: HTMLVideoElement, url: string, events: EngineEvents) => {
-  const e = { url, events, stopped: false };
-  started.push(e);
-  return { stop: () => void (e.stopped = true) };
-};
-vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({ ...(await importOriginal<object>()), startWsFmp4: fakeStart }));
-vi.mock('../src/components/player/flv', () => ({ startFlv: fakeStart }));
-vi.mock('../src/components/player/hls', () => ({ startHls: fakeStart }));
-vi.mock('../src/components/player/webrtc', () => ({ startWebrtc: fakeStart }));
+// Every engine, whichever transport, is the double: `started` has its URL, events and whether it was stopped.
+vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({ ...(await importOriginal<object>()), startWsFmp4: (await import('./helpers/engine-starts')).fakeStart }));
+vi.mock('../src/components/player/flv', async () => ({ startFlv: (await import('./helpers/engine-starts')).fakeStart }));
+vi.mock('../src/components/player/hls', async () => ({ startHls: (await import('./helpers/engine-starts')).fakeStart }));
+vi.mock('../src/components/player/webrtc', async () => ({ startWebrtc: (await import('./helpers/engine-starts')).fakeStart }));
 const { LivePlayer } = await import('../src/components/player/LivePlayer');
 const { renewDelayMs } = await import('../src/components/player/useLiveStream');
 
