@@ -3,11 +3,14 @@
  * confined file names and its restart read, and the refresher's order and bounds (one decode at a
  * time, the stalest stream first, the sub stream of a channel, no variant, a failing stream does
  * not hold up the others, none made for a card nobody looks at) with a counting runner; one real ffmpeg decode scaled to a card's width.
+ * With fake timers: no timer is armed while nothing is due (nobody looks, or every looked-at picture is
+ * fresh), and a card asking, channelsnap or a refresh falling due still gets its picture on time.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeJpeg, runProcess, snapshotArgs, type Runner } from '../../src/media/snapshot.js';
 import { StreamHub, type MediaSource, type SourceSink } from '../../src/media/hub.js';
 import { ThumbnailStore } from '../../src/services/media/thumbnail-store.js';
@@ -209,6 +212,93 @@ describe('ChannelThumbnails', () => {
     await svc.stop();
     expect(calls).toBe(2);
     hubs[0].stop();
+  });
+
+  describe('sleeps while nothing is due (fake timers)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    /**
+     * Until `check` holds, with real I/O (the store's file writes) let run: fake timers leave
+     * setImmediate and the clock of performance.now alone.
+     */
+    async function settle(check: () => boolean) {
+      const end = performance.now() + 5000;
+      while (!check() && performance.now() < end) await new Promise((r) => setImmediate(r));
+      expect(check()).toBe(true);
+    }
+
+    it('no timer with no card asking; a card asking is served within gapMs, then none until its refresh is due', async () => {
+      const hubs = [liveHub('stream_1_0')];
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      let looks = 0;
+      let calls = 0;
+      const run: Runner = async () => (calls++, { stdout: JPEG, stderr: '' });
+      const svc = new ChannelThumbnails(
+        { dataDir: dir, hubs: () => (looks++, hubs), channelIds: async () => [1] },
+        { run, gapMs: 500, refreshMs: 60_000, interestMs: 600_000 },
+      );
+      await svc.start();
+      await vi.advanceTimersByTimeAsync(0); // the first look at start
+      expect(looks).toBe(1);
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(10 * 60_000);
+      expect(looks).toBe(1);
+      expect(calls).toBe(0);
+
+      // The store dates a picture by its file's time (the real clock): the fake one is set back to it.
+      vi.setSystemTime(performance.timeOrigin + performance.now());
+      svc.asked(1);
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(499);
+      expect(calls).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      await settle(() => svc.stats.made === 1);
+      // The pause after the decode, one look that finds the picture fresh, then a timer for its refresh only.
+      await vi.advanceTimersByTimeAsync(500);
+      const afterMade = looks;
+      expect(vi.getTimerCount()).toBe(1);
+      await vi.advanceTimersByTimeAsync(55_000);
+      expect(looks).toBe(afterMade);
+      expect(calls).toBe(1);
+      // Still looked at (interestMs): made again once refreshMs has gone by.
+      await vi.advanceTimersByTimeAsync(5_000);
+      await settle(() => svc.stats.made === 2);
+      expect(calls).toBe(2);
+      await svc.stop();
+      expect(vi.getTimerCount()).toBe(0);
+      hubs[0].stop();
+    });
+
+    it('a looked-at channel with no stream is looked at every gapMs (a viewer may open it); channelsnap wakes a sleeping scheduler', async () => {
+      const hubs: StreamHub[] = [];
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+      let looks = 0;
+      const run: Runner = async () => ({ stdout: JPEG, stderr: '' });
+      const svc = new ChannelThumbnails(
+        { dataDir: dir, hubs: () => (looks++, hubs), channelIds: async () => [1] },
+        { run, gapMs: 500, refreshMs: 60_000, interestMs: 600_000, snapMinAgeMs: 0 },
+      );
+      svc.asked(1);
+      await svc.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      // Each look asks for the hubs twice (next() and nextDue()): at 0, 500, 1000, 1500 and 2000 ms.
+      expect(looks).toBe(10);
+      // The stream comes up (nothing tells the service): its picture within gapMs, then a sleep until its refresh.
+      hubs.push(liveHub('stream_1_0'));
+      await vi.advanceTimersByTimeAsync(500);
+      await settle(() => svc.stats.made === 1);
+      await vi.advanceTimersByTimeAsync(500);
+      const before = looks;
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(looks).toBe(before);
+      // channelsnap: made within gapMs although not due by refreshMs.
+      svc.snapped(hubs[0]);
+      await vi.advanceTimersByTimeAsync(500);
+      await settle(() => svc.stats.made === 2);
+      await svc.stop();
+      hubs[0].stop();
+    });
   });
 
   it('real ffmpeg: a JPEG scaled down to the card width, never up', async () => {

@@ -83,6 +83,8 @@ export class ChannelThumbnails {
   /** The snapshot addresses of the channels asked for that have one (SnapUrl). */
   private snapshotOf = new Map<number, SnapshotSource>();
   private timer?: NodeJS.Timeout;
+  /** When the armed timer fires (Date.now() clock); undefined: none armed, nothing is due. */
+  private timerAt?: number;
   private running = false;
   private current?: Promise<void>;
 
@@ -110,6 +112,7 @@ export class ChannelThumbnails {
     this.running = false;
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = undefined;
     this.urgent.clear();
     await this.current;
   }
@@ -122,6 +125,7 @@ export class ChannelThumbnails {
     this.askedAt.set(channelPk, Date.now());
     if (snapshot && snapshotTarget(snapshot)) this.snapshotOf.set(channelPk, snapshot);
     else this.snapshotOf.delete(channelPk);
+    this.wake();
   }
 
   private lookedAt(channelPk: number, now: number): boolean {
@@ -133,26 +137,75 @@ export class ChannelThumbnails {
     const pk = parseStreamKey(hub.key)?.channelPk;
     if (pk === undefined || Date.now() - this.store.writtenAt(pk) < this.opts.snapMinAgeMs) return;
     this.urgent.add(hub);
+    this.wake();
   }
 
-  private schedule(ms: number) {
-    if (!this.running) return;
+  /**
+   * Something may be due sooner than the armed look (or none is armed): look within gapMs, as the
+   * scheduler did when it looked every gapMs. A step in progress arms the next look itself.
+   */
+  private wake() {
+    if (!this.running || this.current) return;
+    if (this.timerAt === undefined || this.timerAt > Date.now() + this.opts.gapMs) this.schedule(this.opts.gapMs);
+  }
+
+  /** The next look in `ms`, or none (undefined: nothing is due until a card asks or channelsnap is called). */
+  private schedule(ms: number | undefined) {
     clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = undefined;
+    if (!this.running || ms === undefined) return;
+    this.timerAt = Date.now() + ms;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = undefined;
       this.current = this.step().finally(() => (this.current = undefined));
     }, ms);
     this.timer.unref?.();
   }
 
-  /** One decode when a stream is due (else a camera snapshot that is), then a pause. */
+  /** One decode when a stream is due (else a camera snapshot that is), then a pause; with nothing done, a sleep until the next due. */
   private async step() {
     const hub = this.next();
-    if (hub) await this.make(hub);
+    let worked = false;
+    if (hub) worked = await this.make(hub);
     else {
       const pk = this.nextSnapshot();
-      if (pk !== undefined) await this.makeFromCamera(pk, this.snapshotOf.get(pk)!);
+      if (pk !== undefined) {
+        await this.makeFromCamera(pk, this.snapshotOf.get(pk)!);
+        worked = true;
+      }
     }
-    this.schedule(this.opts.gapMs);
+    this.schedule(worked || this.urgent.size ? this.opts.gapMs : this.nextDue());
+  }
+
+  /**
+   * After a look that found nothing to do, when the next may be due (ms from now, at least gapMs), or
+   * undefined when nothing can be until a card asks (asked) or channelsnap is called (snapped): the
+   * scheduler sleeps instead of looking every gapMs (issue 4: an idle server's wake-ups). A looked-at
+   * channel with a live stream is due when its thumbnail gets older than refreshMs (and its retry
+   * time has come), one with a snapshot address likewise; a looked-at channel with neither may get a
+   * stream at any moment (a viewer opens it) with nothing to tell this service, so it is looked at
+   * every gapMs as before. Cards nobody asked for within interestMs are forgotten here.
+   */
+  private nextDue(): number | undefined {
+    if (!this.askedAt.size) return undefined;
+    const now = Date.now();
+    const live = new Set<number>();
+    for (const hub of this.deps.hubs()) {
+      const key = parseStreamKey(hub.key);
+      if (key && !key.variant && hub.state === 'live') live.add(key.channelPk);
+    }
+    let due = Infinity;
+    for (const [pk, at] of this.askedAt) {
+      if (now - at >= this.opts.interestMs) {
+        this.askedAt.delete(pk);
+        continue;
+      }
+      if (!live.has(pk) && !this.snapshotOf.has(pk)) return this.opts.gapMs;
+      due = Math.min(due, Math.max(this.store.writtenAt(pk) + this.opts.refreshMs, this.retryAt.get(pk) ?? 0));
+    }
+    return due === Infinity ? undefined : Math.max(this.opts.gapMs, due - now);
   }
 
   /** A looked-at channel with a snapshot address, no live stream and a stale (or no) thumbnail. */
@@ -217,12 +270,13 @@ export class ChannelThumbnails {
     return best;
   }
 
-  private async make(hub: StreamHub) {
+  /** Whether a decode was tried (a stream with no keyframe yet is tried again after a few pauses). */
+  private async make(hub: StreamHub): Promise<boolean> {
     const pk = parseStreamKey(hub.key)!.channelPk;
     const frame = hub.cachedKeyframe();
     if (!frame) {
       this.retryAt.set(pk, Date.now() + 5 * this.opts.gapMs);
-      return;
+      return false;
     }
     try {
       const { run, ffmpeg, ffmpegTimeoutMs: timeoutMs, width, niceness } = this.opts;
@@ -235,5 +289,6 @@ export class ChannelThumbnails {
       this.stats.failed++;
       this.deps.log?.warn({ err, stream: hub.key }, 'thumbnail failed');
     }
+    return true;
   }
 }
