@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WebSocket as WsClient, WebSocketServer, type WebSocket as ServerSocket } from 'ws';
-import { stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
+import type { IncomingMessage } from 'node:http';
+import { liveStateMessage, stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
 import { flvSocketLoader } from '../src/components/player/flvSocketLoader';
 
 /** This file's port (the flv-reason range). */
@@ -14,12 +15,12 @@ const PORT = 35_417;
 
 let server: WebSocketServer;
 /** What the test does with the next connection. */
-let onConnection: (socket: ServerSocket) => void = () => undefined;
+let onConnection: (socket: ServerSocket, req: IncomingMessage) => void = () => undefined;
 
 beforeAll(async () => {
   vi.stubGlobal('WebSocket', WsClient);
   server = new WebSocketServer({ port: PORT, host: '127.0.0.1' });
-  server.on('connection', (socket) => onConnection(socket));
+  server.on('connection', (socket, req) => onConnection(socket, req));
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
 });
 afterAll(async () => {
@@ -39,7 +40,10 @@ const until = async (what: string, ok: () => boolean) => {
 function recordingLoader() {
   const seen: string[] = [];
   const chunks: { bytes: number[]; from: number; to?: number }[] = [];
-  const Loader = flvSocketLoader((code, reason, why) => seen.push(`close ${code} ${reason}${why ? ` ${JSON.stringify(why)}` : ''}`));
+  const Loader = flvSocketLoader(
+    (code, reason, why) => seen.push(`close ${code} ${reason}${why ? ` ${JSON.stringify(why)}` : ''}`),
+    (state, reason, why) => seen.push(`state ${state} ${reason}${why ? ` ${JSON.stringify(why)}` : ''}`),
+  );
   const loader = new Loader({ getConfig: () => ({ url, headers: {} }), removeURLParameters: (u) => u }, {});
   loader.onDataArrival = (chunk, from, to) => {
     chunks.push({ bytes: [...new Uint8Array(chunk)], from, to });
@@ -127,8 +131,49 @@ describe('flvSocketLoader', () => {
     loader.destroy();
   });
 
-  it('a text message is an error, as in mpegts.js', async () => {
-    onConnection = (socket) => socket.send('{"type":"state"}');
+  it('asks the server for state messages (?state=1: other FLV players get none)', async () => {
+    let asked: string | undefined;
+    onConnection = (socket, req) => {
+      asked = req.url;
+      socket.close(1000, 'stream stopped');
+    };
+    const { loader, seen } = recordingLoader();
+    loader.open({ url: `${url}?play_token=abc`, duration: 0 }, { from: 0, to: -1 });
+    await until('the close', () => seen.some((s) => s.startsWith('complete')));
+    expect(asked).toBe('/ws_flv/live/1_1_0.flv?play_token=abc&state=1');
+    loader.destroy();
+  });
+
+  it("tells the camera's state while the socket stays open: retrying with the reason, then live, the FLV bytes going on around them", async () => {
+    const why = { key: 'streamRefused' as const };
+    onConnection = (socket) => {
+      socket.send(JSON.stringify(liveStateMessage('live', '')));
+      socket.send(Buffer.from([0x46, 0x4c, 0x56]));
+      socket.send(JSON.stringify(liveStateMessage('retrying', 'connect ECONNREFUSED 127.0.0.1:23554', why)));
+      socket.send(JSON.stringify(liveStateMessage('connecting', '')));
+      // A state a newer server may send: not this console's, no error.
+      socket.send(JSON.stringify({ type: 'state', state: 'dreaming', reason: '' }));
+      socket.send(JSON.stringify(liveStateMessage('live', '')));
+      socket.send(Buffer.from([1, 2]));
+    };
+    const { loader, seen, chunks } = recordingLoader();
+    loader.open(source, { from: 0, to: -1 });
+    await until('the bytes after the return', () => chunks.length === 2);
+    expect(seen).toEqual([
+      'state live ',
+      'data',
+      `state retrying connect ECONNREFUSED 127.0.0.1:23554 ${JSON.stringify(why)}`,
+      'state connecting ',
+      'state live ',
+      'data',
+    ]);
+    expect(chunks[1]).toEqual({ bytes: [1, 2], from: 3, to: 5 });
+    expect(loader.isWorking()).toBe(true);
+    loader.destroy();
+  });
+
+  it('a text message that is no state message is an error, as any text is in mpegts.js', async () => {
+    onConnection = (socket) => socket.send('{"type":"init","mime":"video/mp4"}');
     const { loader, seen } = recordingLoader();
     loader.open(source, { from: 0, to: -1 });
     await until('the error', () => seen.length >= 1);

@@ -60,8 +60,22 @@ export function stoppedCloseReason(why?: Reason): string {
 }
 
 /**
- * The text message a live WS-FLV socket sends just before it closes for a stopped stream with a
- * catalogue reason: the WS-fMP4 socket's state message (LiveStateMessage), whose code and vars no
+ * The query parameter (`?state=1`) by which a WS-FLV viewer asks for the camera's state in text
+ * frames (LiveStateMessage: connecting, retrying with the reason, live, and stopped before a close),
+ * as the WS-fMP4 socket always sends them. Only the console's own WS-FLV loader asks: mpegts.js and
+ * flv.js used directly treat any text frame as an error ("Unsupported WebSocket message type"), so
+ * without it the socket carries FLV bytes only.
+ */
+export const FLV_STATE_PARAM = 'state';
+
+/** The state message of a live socket (WS-fMP4, WS-FLV asked with FLV_STATE_PARAM): the source's words and the catalogue reason. */
+export function liveStateMessage(state: LiveStateMessage['state'], reason: string, why?: Reason): LiveStateMessage {
+  return { type: 'state', state, reason, ...(why ? { code: why.key, ...(why.vars ? { vars: why.vars } : {}) } : {}) };
+}
+
+/**
+ * The text message a live WS-FLV socket that asked for states (FLV_STATE_PARAM) gets just before it
+ * closes for a stopped stream with a catalogue reason: the WS-fMP4 socket's state message (LiveStateMessage), whose code and vars no
  * close reason could hold whole.
  */
 export function stoppedStateMessage(why: Reason): LiveStateMessage {

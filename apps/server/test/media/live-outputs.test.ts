@@ -134,19 +134,25 @@ describe('FLV', () => {
     expect(f.tags.length).toBeGreaterThanOrEqual(20);
   });
 
-  /** A WS-FLV viewer of `url`: its text messages, and its close once it comes. */
-  async function flvViewer(url: string) {
-    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${url}`);
-    const texts: unknown[] = [];
-    ws.on('message', (d, binary) => {
-      if (!binary) texts.push(JSON.parse(String(d)));
+  /**
+   * A WS-FLV viewer of `url`, asking for state messages (`?state=1`, as the console does) unless
+   * `states` is false: its text messages, its FLV bytes with the text count when each arrived, and
+   * its close once it comes.
+   */
+  async function flvViewer(url: string, states = true) {
+    const ws = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}${url}${states ? '&state=1' : ''}`);
+    const texts: { type: string; state: string; reason: string; code?: string; vars?: unknown }[] = [];
+    const binary: { bytes: Buffer; afterTexts: number }[] = [];
+    ws.on('message', (d: Buffer, isBinary) => {
+      if (!isBinary) texts.push(JSON.parse(String(d)));
+      else binary.push({ bytes: d, afterTexts: texts.length });
     });
     const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     await new Promise<void>((resolve, reject) => {
       ws.once('message', () => resolve());
       ws.on('error', reject);
     });
-    return { texts, closed };
+    return { ws, texts, binary, closed };
   }
 
   it("WS-FLV: a stopped stream closes the socket with the stop's catalogue reason, its state message just before", async () => {
@@ -155,8 +161,48 @@ describe('FLV', () => {
     const stop = await api.get(`/api/v1/stopstream?device=${s.dev}&channel=1&stream=0`);
     expect(stop.statusCode, stop.body).toBe(200);
     expect(await viewer.closed).toEqual({ code: 1000, reason: 'stream stopped (streamStoppedByRequest)' });
-    expect(viewer.texts).toEqual([{ type: 'state', state: 'stopped', reason: 'stream stopped (streamStoppedByRequest)', code: 'streamStoppedByRequest' }]);
+    // The hub's state at the start (connecting or live), then the stop.
+    expect(viewer.texts.slice(0, -1).every((m) => m.state === 'connecting' || m.state === 'live'), JSON.stringify(viewer.texts)).toBe(true);
+    expect(viewer.texts.at(-1)).toEqual({ type: 'state', state: 'stopped', reason: 'stream stopped (streamStoppedByRequest)', code: 'streamStoppedByRequest' });
   });
+
+  it('WS-FLV without ?state=1 (mpegts.js or flv.js used directly): FLV bytes only, a stop told by the close reason alone', async () => {
+    const s = await openStream('WS_FLV');
+    const viewer = await flvViewer(s.URL, false);
+    const stop = await api.get(`/api/v1/stopstream?device=${s.dev}&channel=1&stream=0`);
+    expect(stop.statusCode, stop.body).toBe(200);
+    expect(await viewer.closed).toEqual({ code: 1000, reason: 'stream stopped (streamStoppedByRequest)' });
+    expect(viewer.texts).toEqual([]);
+    expect(viewer.binary.length).toBeGreaterThan(0);
+  });
+
+  it("WS-FLV with ?state=1: a camera that stops and returns is told as retrying with the camera's reason, then live, and the FLV goes on on the same socket", async () => {
+    const s = await openStream('WS_FLV');
+    const viewer = await flvViewer(s.URL);
+    const plain = await flvViewer(s.URL, false);
+    await until(() => viewer.binary.length > 10, 10_000);
+    const port = cam.port;
+    await cam.stop();
+    await until(() => viewer.texts.some((m) => m.state === 'retrying'), 20_000);
+    const retrying = viewer.texts.find((m) => m.state === 'retrying')!;
+    expect(retrying.reason).not.toBe('');
+    expect(retrying.code, JSON.stringify(retrying)).toMatch(/^[a-zA-Z0-9]+$/);
+    await cam.start({ port });
+    await until(() => viewer.texts.at(-1)?.state === 'live' && viewer.binary.at(-1)!.afterTexts === viewer.texts.length && plain.binary.length > 0, 30_000);
+    const back = viewer.texts.length;
+    await until(() => viewer.binary.filter((b) => b.afterTexts === back).length > 20, 10_000);
+    expect(viewer.ws.readyState).toBe(WebSocket.OPEN);
+    // One FLV stream across the outage: a header once, then a tag chain whose video times never go back.
+    const f = readFlv(Buffer.concat(viewer.binary.map((b) => b.bytes)));
+    const times = f.tags.filter((t) => t.type === 9).map((t) => t.timestamp);
+    expect(times.length).toBeGreaterThan(30);
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
+    // The viewer that did not ask saw the same outage without a text frame.
+    expect(plain.texts).toEqual([]);
+    expect(plain.ws.readyState).toBe(WebSocket.OPEN);
+    viewer.ws.close();
+    plain.ws.close();
+  }, 60_000);
 
   it('WS-FLV: a stop whose reason has vars sends them whole in the state message (a close reason holds 123 bytes)', async () => {
     const s = await openStream('WS_FLV');
@@ -165,8 +211,8 @@ describe('FLV', () => {
     api.t.ctx.streams.get(s.Stream)!.stop('lookup failed', { key: 'tlsCertWrongHost', vars: { host, names: '摄像机.example' } });
     const closed = await viewer.closed;
     expect(closed).toEqual({ code: 1000, reason: 'stream stopped' });
-    expect(viewer.texts).toEqual([{ type: 'state', state: 'stopped', reason: 'stream stopped', code: 'tlsCertWrongHost', vars: { host, names: '摄像机.example' } }]);
-    expect(Buffer.byteLength(JSON.stringify(viewer.texts[0]))).toBeGreaterThan(123);
+    expect(viewer.texts.at(-1)).toEqual({ type: 'state', state: 'stopped', reason: 'stream stopped', code: 'tlsCertWrongHost', vars: { host, names: '摄像机.example' } });
+    expect(Buffer.byteLength(JSON.stringify(viewer.texts.at(-1)))).toBeGreaterThan(123);
   });
 });
 

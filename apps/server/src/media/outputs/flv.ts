@@ -7,10 +7,13 @@
  * limit, units are dropped until the next video keyframe (audio-only: until the buffer has drained to
  * half), so the viewer skips ahead to live instead of drifting. A unit the muxer cannot write is
  * dropped and counted; nothing here throws into the hub.
+ *
+ * FLV has no place for the camera's state: a sink that can carry it beside the bytes (a WS-FLV socket
+ * whose viewer asked for it) gets the hub's state changes as the WS-fMP4 socket's state messages.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { FlvMuxer, type HevcMode } from '@opencvr/flv';
-import type { Reason } from '@opencvr/shared';
+import { liveStateMessage, type LiveStateMessage, type Reason } from '@opencvr/shared';
 import type { HubState, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
 
@@ -22,6 +25,11 @@ export interface FlvSink {
   write(bytes: Uint8Array): void;
   /** The stream ended (hub stopped): close the connection; `why` the catalogue's reason, when the hub gave one. */
   end(why?: Reason): void;
+  /**
+   * The camera's state while the stream runs (connecting, retrying with the reason, live), for a sink
+   * that can tell it beside the FLV bytes (a WS-FLV socket whose viewer asked: FLV_STATE_PARAM).
+   */
+  state?(msg: LiveStateMessage): void;
 }
 
 export interface FlvOutputOptions {
@@ -88,8 +96,9 @@ export class FlvOutput implements Subscriber {
     if (latencyProbe && tags.length) latencyProbe.record('flv', latencyProbe.arrivalOf(unit));
   }
 
-  state(state: HubState, _reason?: string, why?: Reason) {
+  state(state: HubState, reason = '', why?: Reason) {
     if (state === 'stopped') this.sink.end(why);
+    else if (state !== 'idle') this.sink.state?.(liveStateMessage(state, reason, why));
   }
 
   private send(bytes: Uint8Array) {

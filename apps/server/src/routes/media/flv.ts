@@ -3,10 +3,13 @@
  * same bytes as WebSocket binary messages). Both authorise with authorizeMedia() and start at the
  * hub's cached GOP keyframe. `?hevc=12` writes H.265 with the legacy codec id 12 instead of enhanced
  * FLV's 'hvc1' (see packages/flv/README.md). A connection let in by a play token ends at its expiry.
+ * `?state=1` (FLV_STATE_PARAM) on WS-FLV adds the camera's state in text frames, the WS-fMP4 socket's
+ * state messages (retrying with the reason during an outage, live when it is back, stopped before a
+ * close); without it the socket carries FLV only, as mpegts.js and flv.js expect.
  */
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
+import { FLV_STATE_PARAM, stoppedCloseReason, stoppedStateMessage } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_FLV_OPTIONS, FlvOutput, type FlvOutputOptions } from '../../media/outputs/flv.js';
 import { outputViewers } from '../../media/stats.js';
@@ -86,17 +89,23 @@ export async function flvRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         return;
       }
       const release = viewers.add(hub.key, 'WS_FLV');
+      // Text frames only for a viewer that asked (the console's loader): other FLV players fail on one.
+      const states = (req as Req).query[FLV_STATE_PARAM] === '1';
+      const text = (msg: object) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+      };
       const output = new FlvOutput(
         {
           buffered: () => socket.bufferedAmount,
           open: () => socket.readyState === socket.OPEN,
           write: (b) => socket.send(b),
-          // The close reason says why for the console (stoppedCloseReason); a reason's vars, which 123
-          // bytes may not hold, come in a state message just before (stoppedStateMessage).
+          // The close reason says why (stoppedCloseReason); a reason's vars, which 123 bytes may not
+          // hold, come in a state message just before (stoppedStateMessage) to a viewer that asked.
           end: (why) => {
-            if (why) socket.send(JSON.stringify(stoppedStateMessage(why)));
+            if (why && states) text(stoppedStateMessage(why));
             socket.close(1000, stoppedCloseReason(why));
           },
+          ...(states ? { state: text } : {}),
         },
         optionsOf(req as Req),
         (err) => req.log.warn({ err }, 'ws-flv output dropped a unit'),

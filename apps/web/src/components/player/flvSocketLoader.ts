@@ -6,12 +6,15 @@
  * in order with their byte offsets, a socket error an Exception, an abort silent — and tells
  * `onClose` the code and reason of a close it did not ask for, before mpegts.js hears of the end,
  * with the catalogue reason of the stopped state message the server may send just before it
- * (stoppedStateMessage: the vars a 123-byte close reason cannot hold). Any other text message is an
- * error, as in mpegts.js. It imports nothing of mpegts.js (the constants are its loader.js's), so it
- * is tested without it.
+ * (stoppedStateMessage: the vars a 123-byte close reason cannot hold). It asks the server for the
+ * camera's state (`?state=1`, FLV_STATE_PARAM: other FLV players would fail on a text frame, so the
+ * server sends none unless asked) and tells `onState` each state message (connecting, retrying with
+ * the camera's reason, live) as the WS-fMP4 engine does, without the socket closing. Any other text
+ * message is an error, as in mpegts.js. It imports nothing of mpegts.js (the constants are its
+ * loader.js's), so it is tested without it.
  */
 import type Mpegts from 'mpegts.js';
-import { reasonOfState, type Reason } from '@opencvr/shared';
+import { FLV_STATE_PARAM, reasonOfState, type LiveStateMessage, type Reason } from '@opencvr/shared';
 
 /** mpegts.js's LoaderStatus (src/io/loader.js). */
 const STATUS = { idle: 0, connecting: 1, buffering: 2, error: 3, complete: 4 } as const;
@@ -24,8 +27,22 @@ const EXCEPTION = 'Exception' as unknown as Mpegts.LoaderErrors;
 /** A close the loader did not ask for: the server's code and words, and the catalogue reason its state message gave. */
 export type OnSocketClose = (code: number, reason: string, why?: Reason) => void;
 
-/** A loader class for mpegts.js's `customLoader` whose unasked-for closes are told to `onClose`. */
-export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderConstructor {
+/** The camera's state while the socket stays open: a state message's state, the source's words, the catalogue reason. */
+export type OnSocketState = (state: FlvIngestState, reason: string, why?: Reason) => void;
+export type FlvIngestState = Exclude<LiveStateMessage['state'], 'stopped' | 'unsupported'>;
+
+/** `url` asking the server for state messages (FLV_STATE_PARAM). */
+export function withStateParam(url: string): string {
+  const u = new URL(url);
+  u.searchParams.set(FLV_STATE_PARAM, '1');
+  return u.toString();
+}
+
+/**
+ * A loader class for mpegts.js's `customLoader` whose unasked-for closes are told to `onClose`, and
+ * the camera's state while it plays to `onState`.
+ */
+export function flvSocketLoader(onClose: OnSocketClose, onState: OnSocketState = () => undefined): Mpegts.CustomLoaderConstructor {
   return class FlvSocketLoader implements Mpegts.BaseLoader {
     _status: number = STATUS.idle;
     /** The engine runs with the stash buffer off (latency): this loader never asks for it. */
@@ -56,7 +73,7 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
     open(source: Mpegts.MediaSegment) {
       let ws: WebSocket;
       try {
-        ws = new WebSocket(source.url);
+        ws = new WebSocket(withStateParam(source.url));
       } catch (err) {
         this._status = STATUS.error;
         this.onError(EXCEPTION, { code: -1, msg: (err as Error).message });
@@ -70,12 +87,17 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
       };
       ws.onmessage = (e: MessageEvent) => {
         if (typeof e.data === 'string') {
-          const stopped = stoppedState(e.data);
-          if (stopped) {
-            this.why = stopped.why;
+          const msg = stateMessage(e.data);
+          if (msg === null) return; // a state a newer server knows and this console does not
+          if (msg?.state === 'stopped') {
+            this.why = msg.why;
             return;
           }
-          // The server sends FLV only in binary messages, and its stopped state message: anything else is not this protocol.
+          if (msg) {
+            onState(msg.state, msg.reason, msg.why);
+            return;
+          }
+          // The server sends FLV only in binary messages, and its state messages: anything else is not this protocol.
           this._status = STATUS.error;
           this.onError(EXCEPTION, { code: -1, msg: 'unexpected text message' });
           return;
@@ -130,11 +152,14 @@ export function flvSocketLoader(onClose: OnSocketClose): Mpegts.CustomLoaderCons
   };
 }
 
+const STATES = new Set<unknown>(['idle', 'connecting', 'live', 'retrying', 'stopped'] satisfies LiveStateMessage['state'][]);
+
 /**
- * A stopped state message (shared stoppedStateMessage) with its catalogue reason (none when its code
- * is one this console does not know: a newer server's); undefined for any other text.
+ * A state message (shared liveStateMessage / stoppedStateMessage) with its words and catalogue reason
+ * (none when its code is one this console does not know: a newer server's); null for a state message
+ * of a state this console does not know, undefined for any other text.
  */
-function stoppedState(text: string): { why?: Reason } | undefined {
+function stateMessage(text: string): { state: FlvIngestState | 'stopped'; reason: string; why?: Reason } | null | undefined {
   let msg: unknown;
   try {
     msg = JSON.parse(text);
@@ -142,6 +167,8 @@ function stoppedState(text: string): { why?: Reason } | undefined {
     return undefined;
   }
   if (!msg || typeof msg !== 'object') return undefined;
-  const m = msg as { type?: unknown; state?: unknown };
-  return m.type === 'state' && m.state === 'stopped' ? { why: reasonOfState(m as { code?: unknown; vars?: unknown }) } : undefined;
+  const m = msg as { type?: unknown; state?: unknown; reason?: unknown; code?: unknown; vars?: unknown };
+  if (m.type !== 'state') return undefined;
+  if (!STATES.has(m.state)) return null;
+  return { state: m.state as FlvIngestState | 'stopped', reason: typeof m.reason === 'string' ? m.reason : '', why: reasonOfState(m) };
 }
