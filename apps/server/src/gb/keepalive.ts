@@ -3,6 +3,8 @@
  * unregistered), and a registered device that misses KeepaliveCount keepalives in a row
  * (KeepaliveTimeout each) is offline until its next keepalive or REGISTER. One sweep a second
  * (or faster for short timeouts) over the in-memory sessions; no query unless something changes.
+ * With no device registered there is nothing to sweep: no timer is armed until one registers
+ * (DeviceRegistry.onSet), so a server without GB devices is not woken every second (issue 4).
  */
 import type { DeviceRegistry } from './registry.js';
 
@@ -30,22 +32,42 @@ export class KeepaliveMonitor {
   start() {
     if (this.running) return;
     this.running = true;
+    this.deps.registry.onSet = () => this.wake();
     this.schedule(0);
   }
 
   async stop() {
     this.running = false;
+    this.deps.registry.onSet = undefined;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     await this.sweeping;
   }
 
+  /** The last delay between two sweeps (by the rules): a registration wakes a sleeping monitor with it. */
+  private every = 1000;
+
+  /** A device registered: sweeps start again unless they run (or one is under way). */
+  private wake() {
+    if (this.running && !this.timer && !this.sweeping) this.schedule(this.every);
+  }
+
   private schedule(ms: number) {
+    this.timer = undefined;
     if (!this.running) return;
     this.timer = setTimeout(() => {
+      this.timer = undefined;
       this.sweeping = this.sweep()
-        .catch((err) => this.deps.log.warn({ err }, 'gb: keepalive sweep failed'))
-        .then((next) => this.schedule(next ?? 1000));
+        .catch((err) => {
+          this.deps.log.warn({ err }, 'gb: keepalive sweep failed');
+          return undefined;
+        })
+        .then((next) => {
+          this.sweeping = undefined;
+          if (next !== undefined) this.every = next;
+          // Nobody registered: sleep until somebody does (wake).
+          if (this.deps.registry.size) this.schedule(next ?? 1000);
+        });
     }, ms);
     this.timer.unref();
   }

@@ -23,12 +23,15 @@ export interface DeviceSession {
 
 export class DeviceRegistry {
   private readonly sessions = new Map<string, DeviceSession>();
+  /** Told after each set() (the keepalive monitor wakes from its sleep when the first device registers). */
+  onSet?: () => void;
 
   get(deviceId: string) {
     return this.sessions.get(deviceId);
   }
   set(s: DeviceSession) {
     this.sessions.set(s.deviceId, s);
+    this.onSet?.();
   }
   delete(deviceId: string) {
     return this.sessions.delete(deviceId);
