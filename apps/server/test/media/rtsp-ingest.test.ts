@@ -38,12 +38,14 @@ for (let cur: Uint8Array[] = [], i = 0; i < nalus.length; i++) {
   }
 }
 
-type Mode = 'tcp-only' | 'garbage';
+type Mode = 'tcp-only' | 'garbage' | 'malformed' | 'stops';
 /**
  * A fake RTSP camera: DESCRIBE with an H.264 SDP, SETUP (461 to UDP), PLAY, then interleaved RTP of the
- * fixture; in 'garbage' mode truncated and garbled RTP first, then bytes that are not RTSP at all.
+ * fixture; in 'garbage' mode truncated and garbled RTP first, then bytes that are not RTSP at all; in
+ * 'malformed' mode only RTP that does not parse, for ever; in 'stops' mode the fixture's pictures for
+ * `sendMs`, then nothing with the connection left open (the media stopped, the camera still answers).
  */
-async function fakeCamera(mode: Mode) {
+async function fakeCamera(mode: Mode, sendMs = Infinity) {
   const requests: string[] = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((sock) => {
@@ -79,7 +81,17 @@ async function fakeCamera(mode: Mode) {
           const frame = (rtp: Uint8Array, channel = 0) => Buffer.concat([Buffer.from([0x24, channel, rtp.length >> 8, rtp.length & 0xff]), rtp]);
           const pk = new H264Packetiser({ maxPayload: 1000 });
           let i = 0;
+          const playedAt = Date.now();
           timer = setInterval(() => {
+            if (mode === 'malformed') {
+              sock.write(frame(Uint8Array.of(0x80, 0x60, 0, 1)));
+              sock.write(frame(Uint8Array.of(0x8f, 0x60, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1)));
+              return;
+            }
+            if (mode === 'stops' && Date.now() - playedAt >= sendMs) {
+              if (!lastSentAt) lastSentAt = Date.now();
+              return;
+            }
             if (mode === 'garbage') {
               if (i < 10) {
                 // truncated header, bad version, a header with a CSRC count past the end, garbled payloads
@@ -103,6 +115,8 @@ async function fakeCamera(mode: Mode) {
       }
     });
   });
+  /** 'stops': when it stopped sending. */
+  let lastSentAt = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   cleanup.push(
@@ -112,14 +126,15 @@ async function fakeCamera(mode: Mode) {
         server.close(() => r());
       }),
   );
-  return { url: `rtsp://127.0.0.1:${port}/cam`, requests };
+  return { url: `rtsp://127.0.0.1:${port}/cam`, requests, stoppedAt: () => lastSentAt };
 }
 
 describe('RTSP over UDP', () => {
   it('the GStreamer camera over UDP: client_port SETUP, pictures from the camera\'s address, keyframes', async () => {
     const cam = await startCamera();
     cleanup.push(() => cam.stop());
-    const src = new RtspSource(cam.url, { transport: 'udp', udpPorts: { min: 41000, max: 41999 } });
+    // A short no-media timeout: the datagrams keep the watchdog pushed back (from the reorder buffer's drain).
+    const src = new RtspSource(cam.url, { transport: 'udp', udpPorts: { min: 41000, max: 41999 }, mediaTimeoutMs: 500 });
     cleanup.push(() => src.stop());
     const { got, sink } = collector();
     src.start(sink);
@@ -183,6 +198,36 @@ describe('RTSP over UDP', () => {
     expect(got.tracks[0]).toMatchObject({ codec: 'h264', width: 176, height: 144 });
     expect(got.units.filter((u) => u.kind === 'video' && u.keyframe).length).toBeGreaterThanOrEqual(1);
     expect(got.failures).toEqual([]);
+  });
+});
+
+describe('the no-media watchdog', () => {
+  it('a session whose media flows for several mediaTimeoutMs is kept; once the media stops it ends after mediaTimeoutMs', async () => {
+    const fake = await fakeCamera('stops', 2000);
+    const src = new RtspSource(fake.url, { mediaTimeoutMs: 500 });
+    cleanup.push(() => src.stop());
+    const { got, sink } = collector();
+    src.start(sink);
+    await until(() => got.failures.length, 10000);
+    const endedAt = Date.now();
+    expect(got.failures).toEqual(['no media for 1 s']);
+    // Not before the camera went quiet, nor before mediaTimeoutMs after it.
+    expect(fake.stoppedAt()).toBeGreaterThan(0);
+    expect(endedAt - fake.stoppedAt()).toBeGreaterThanOrEqual(500 - 20);
+    // 2 s of the camera's 50 pictures a second were taken in.
+    expect(got.units.length).toBeGreaterThan(50);
+  });
+
+  it('RTP that never parses is no media: the session ends', async () => {
+    const fake = await fakeCamera('malformed');
+    const src = new RtspSource(fake.url, { mediaTimeoutMs: 500 });
+    cleanup.push(() => src.stop());
+    const { got, sink } = collector();
+    src.start(sink);
+    await until(() => got.failures.length, 10000);
+    expect(got.failures).toEqual(['no media for 1 s']);
+    expect(got.units).toEqual([]);
+    expect(src.stats.badPackets).toBeGreaterThan(0);
   });
 });
 

@@ -95,12 +95,16 @@ export class RtspSource implements MediaSource {
   private sink?: SourceSink;
   private stopped = false;
   private keepalive?: NodeJS.Timeout;
-  private watchdog?: NodeJS.Timeout;
-  private lastMediaAt = 0;
   /**
-   * A packet parsed since the watchdog last looked: set per packet instead of reading the clock per
-   * packet (hundreds a second per stream); the once-a-second watchdog turns it into lastMediaAt.
+   * Fails the session after mediaTimeoutMs without media: a timeout pushed back (refresh()) after each
+   * socket read that carried a packet, not per packet (hundreds a second per stream), nor a timer
+   * looking every second: it fires only when the media stopped, so a stream does not wake the
+   * process for it (issue 4). Node keeps a refreshed timer where it is in its list and only moves it
+   * when the list's time comes, so a stream whose media flows costs one timer wake-up per
+   * mediaTimeoutMs at most (shared by all the streams' timeouts of that length).
    */
+  private watchdog?: NodeJS.Timeout;
+  /** A packet parsed since the last read ended (set per packet, turned into a refresh per read). */
   private mediaSeen = false;
   private startedAt = 0;
   private announced = false;
@@ -150,7 +154,7 @@ export class RtspSource implements MediaSource {
     if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.keepalive);
-    clearInterval(this.watchdog);
+    clearTimeout(this.watchdog);
     clearInterval(this.drainTimer);
     for (const s of this.setups) s.udp?.pair.close();
     if (this.socket && !this.socket.destroyed && this.session) {
@@ -240,6 +244,8 @@ export class RtspSource implements MediaSource {
     if (this.setups.some((s) => s.udp)) {
       this.drainTimer = setInterval(() => {
         for (const s of this.setups) if (s.udp) for (const r of s.udp.reorder.drain(Date.now())) this.onPacket(s, r.packet);
+        // RTP over UDP comes a datagram at a time: the watchdog is pushed back here, 20 times a second.
+        this.mediaFlowed();
       }, 50);
       this.drainTimer.unref();
     }
@@ -251,15 +257,10 @@ export class RtspSource implements MediaSource {
     }, every);
     this.keepalive.unref();
     this.startedAt = Date.now();
-    this.lastMediaAt = Date.now();
-    this.watchdog = setInterval(() => {
-      if (this.mediaSeen) {
-        this.mediaSeen = false;
-        this.lastMediaAt = Date.now();
-      }
+    this.watchdog = setTimeout(() => {
       const seconds = Math.round(this.mediaTimeoutMs / 1000);
-      if (Date.now() - this.lastMediaAt > this.mediaTimeoutMs) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
-    }, 1000);
+      this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
+    }, this.mediaTimeoutMs);
     this.watchdog.unref();
     this.announce();
   }
@@ -327,7 +328,16 @@ export class RtspSource implements MediaSource {
       this.parser.feed(buf, this.handler, length);
     } catch (err) {
       this.fail(`bad data from the camera: ${err instanceof Error ? err.message : String(err)}`, { key: 'streamBadData' });
+      return;
     }
+    this.mediaFlowed();
+  }
+
+  /** Media came since the last call: the no-media timeout starts again from now. */
+  private mediaFlowed() {
+    if (!this.mediaSeen) return;
+    this.mediaSeen = false;
+    this.watchdog?.refresh();
   }
 
   private takeSession(res: RtspResponse) {
