@@ -26,6 +26,8 @@
  * (perf script), to say what a wake-up answers (a socket's data, a timer, another thread).
  * --hold=SECONDS keeps everything running at the end (pids printed) for tools run by hand.
  * --node-args=A,B replaces the server's V8/Node arguments (scripts/server-node-args.mjs) for a trial.
+ * --root=DIR runs the server from another checkout (an earlier build, as ab-dual.ts --a-root), for a
+ * before/after of the same counts.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -51,19 +53,27 @@ const ENV = Object.fromEntries(
     .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
 );
 const NODE_ARGS = arg('node-args', '');
+const ROOT = arg('root', '') || undefined;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-interface ThreadStat {
+/**
+ * A thread's counters: voluntary and involuntary switches, time on a CPU and waiting for one (run
+ * queue, ns, /proc/.../schedstat), minor faults, migrations.
+ */
+const COUNTERS = ['vol', 'invol', 'runNs', 'waitNs', 'minflt', 'migrations'] as const;
+type Counters = Record<(typeof COUNTERS)[number], number>;
+
+/** b - a, counter by counter (a missing: a thread born in between, counted from 0). */
+function grown(a: Counters | undefined, b: Counters): Counters {
+  const r = {} as Counters;
+  for (const k of COUNTERS) r[k] = b[k] - (a?.[k] ?? 0);
+  return r;
+}
+
+interface ThreadStat extends Counters {
   tid: number;
   comm: string;
-  vol: number;
-  invol: number;
-  /** Time on a CPU and waiting for one (run queue), ns (/proc/.../schedstat). */
-  runNs: number;
-  waitNs: number;
-  minflt: number;
-  migrations: number;
 }
 
 interface ProcStat {
@@ -105,14 +115,8 @@ function readProc(pid: number): ProcStat {
   };
 }
 
-interface Row {
+interface Row extends Counters {
   name: string;
-  vol: number;
-  invol: number;
-  runNs: number;
-  waitNs: number;
-  minflt: number;
-  migrations: number;
 }
 
 /**
@@ -125,21 +129,13 @@ function diff(a: ProcStat, b: ProcStat, secs: number, frames: number, label: str
   const rows: Row[] = [];
   const pid = Math.min(...b.threads.keys());
   const order = [...b.threads.keys()].sort((x, y) => x - y);
-  const total: Row = { name: 'all', vol: 0, invol: 0, runNs: 0, waitNs: 0, minflt: 0, migrations: 0 };
+  const sum = { vol: 0, invol: 0, runNs: 0, waitNs: 0, minflt: 0, migrations: 0 };
   for (const t of b.threads.values()) {
-    const t0 = a.threads.get(t.tid);
-    const r: Row = {
-      name: t.tid === pid ? `${t.comm} main` : `${t.comm} #${order.indexOf(t.tid)} (${t.tid})`,
-      vol: t.vol - (t0?.vol ?? 0),
-      invol: t.invol - (t0?.invol ?? 0),
-      runNs: t.runNs - (t0?.runNs ?? 0),
-      waitNs: t.waitNs - (t0?.waitNs ?? 0),
-      minflt: t.minflt - (t0?.minflt ?? 0),
-      migrations: t.migrations - (t0?.migrations ?? 0),
-    };
+    const r: Row = { name: t.tid === pid ? `${t.comm} main` : `${t.comm} #${order.indexOf(t.tid)} (${t.tid})`, ...grown(a.threads.get(t.tid), t) };
     rows.push(r);
-    for (const k of ['vol', 'invol', 'runNs', 'waitNs', 'minflt', 'migrations'] as const) total[k] += r[k];
+    for (const k of COUNTERS) sum[k] += r[k];
   }
+  const total: Row = { name: 'all', ...sum };
   const gone = [...a.threads.keys()].filter((tid) => !b.threads.has(tid)).length;
   const per = (x: number, d = 3) => (frames ? (x / frames).toFixed(d) : '-');
   const cols = (r: Row) =>
@@ -217,14 +213,14 @@ await runBench('wakes', async () => {
   const cam = await startCamera(log, 'replay');
   const env = { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...ENV };
   const nodeArgs = NODE_ARGS ? NODE_ARGS.split(',') : undefined;
-  const s = await startServer({ label: 'wakes', prefix: 'wakes', env, showLogOnStop: true, log, nodeArgs });
+  const s = await startServer({ label: 'wakes', prefix: 'wakes', env, showLogOnStop: true, log, nodeArgs, root: ROOT });
   const { Token: token } = await initialise(s.url);
   const dev = await call<{ DeviceID: string }>(s.url, '/api/v1/adddevice', {
     method: 'POST',
     headers: { token, 'content-type': 'application/json' },
     body: JSON.stringify({ DeviceName: 'wakes-0', DeviceType: 'RTSP', RtspUrl: cam.url(1) }),
   });
-  log(`server pid ${s.pid}, env ${JSON.stringify(env)}${NODE_ARGS ? `, node args ${NODE_ARGS}` : ''}; load ${loadavg()}`);
+  log(`server pid ${s.pid}${ROOT ? ` from ${ROOT}` : ''}, env ${JSON.stringify(env)}${NODE_ARGS ? `, node args ${NODE_ARGS}` : ''}; load ${loadavg()}`);
   // Start-up's own work (module compilation, the first GCs) settles in some seconds.
   await sleep(Number(arg('settle', '20')) * 1000);
   for (const l of await window([{ pid: s.pid, label: 'server idle (device added, no stream)' }], () => 0)) console.log(l);
