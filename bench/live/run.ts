@@ -1,5 +1,5 @@
 /**
- * live benchmark (`npm run bench -- live [-- --streams=1,16,64,256 --viewers=1,16,64 --warmup=10 --window=30]`).
+ * live benchmark (`npm run bench -- live [-- --streams=1,16,64,256 --viewers=1,16,64 --warmup=10 --window=30 --steady=240]`).
  *
  * Camera: a pre-encoded 1080p25 H.264 clip (about 4 Mbit/s, GOP 50 = 2 s, no B-frames; made once
  * with ffmpeg into bench/live/.cache) sent in a loop without re-encoding, to every client from one
@@ -42,6 +42,13 @@
  *
  * Viewers: one stream, 0 then 1, 16, 64 WebSocket fMP4 viewers; CPU seconds of the server per
  * viewer-minute beyond the 0-viewer ingest (kept alive with touchchannelstream).
+ *
+ * Steady state (--steady=SECONDS, hubs part): the same hub server, and the same ffmpeg processes of the
+ * baseline, measured again over a window of the same length that starts SECONDS after their streams
+ * started (the viewers opened; ffmpeg spawned). The first window (seconds ~12-42 of a stream) is
+ * inside V8's warm-up: code run once per wake-up at one stream is still in baseline code for minutes
+ * (docs/architecture.md, session 22). Written as figures of their own, named "steady state", beside
+ * the first-window ones (which keep their names and meaning).
  *
  * Not measured: packet-arrival → fragment-departure latency inside the server (not observable from
  * outside), WebRTC. The machine is shared: other processes' load makes every figure noisy; the load
@@ -120,6 +127,11 @@ const BASELINE_FRAME = arg('baseline-frame', 'no') === 'yes';
  * without a baseline.
  */
 const BASELINE_STREAMS = list(arg('baseline-streams', STREAMS.join(',')));
+/**
+ * --steady=SECONDS (hubs part; 0: off): a second window, as long as the first, SECONDS after the
+ * streams started, for the hub and for the ffmpeg baseline; figures named "steady state".
+ */
+const STEADY_S = Number(arg('steady', '0'));
 
 const log = (m: string) => console.log(`[live] ${m}`);
 const round = (n: number, d = 3) => Math.round(n * 10 ** d) / 10 ** d;
@@ -457,8 +469,20 @@ function sumWindow(viewers: Viewer[]) {
 // ---------------------------------------------------------------------------------------------
 // Measurements
 // ---------------------------------------------------------------------------------------------
+/** CPU and delivery over one window of a running hub. */
+interface HubWindow {
+  cpuPerStreamMin: number;
+  serverCpuPerStreamMin: number;
+  missingFrames: number;
+  seqGaps: number;
+  minFps: number;
+  meanFps: number;
+}
+
 interface HubResult {
   n: number;
+  /** The window STEADY_S after the streams started (--steady). */
+  steady?: HubWindow;
   /** The hub's CPU: the server's CPU over the window minus its idle rate (0 streams) over as long, per stream-minute. */
   cpuPerStreamMin: number;
   /** The whole server process over the window, idle included, per stream-minute. */
@@ -597,6 +621,31 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
         `${win.fragments} fragments, ${win.frames} frames, fps/stream mean ${r.meanFps.toFixed(2)} min ${r.minFps.toFixed(2)}, ` +
         `${r.mbitPerStream.toFixed(2)} Mbit/s/stream; missing frames ${win.missingFrames}, mfhd gaps ${win.seqGaps}; load ${loadavg()}`,
     );
+    if (STEADY_S > 0) {
+      await sleep(Math.max(0, t0 + STEADY_S * 1000 - performance.now()));
+      for (const v of viewers) v.resetWindow();
+      const s0 = cpuSeconds(server.pid)!;
+      const sw0 = performance.now();
+      await sleep(WINDOW_S * 1000);
+      const s1 = cpuSeconds(server.pid)!;
+      const ssecs = (performance.now() - sw0) / 1000;
+      const swin = sumWindow(viewers);
+      const sfps = viewers.map((v) => v.window.frames / ssecs);
+      r.steady = {
+        cpuPerStreamMin: (s1 - s0 - (idlePerMin / 60) * ssecs) / (n * (ssecs / 60)),
+        serverCpuPerStreamMin: (s1 - s0) / (n * (ssecs / 60)),
+        missingFrames: swin.missingFrames,
+        seqGaps: swin.seqGaps,
+        minFps: Math.min(...sfps),
+        meanFps: sfps.reduce((a, b) => a + b, 0) / n,
+      };
+      log(
+        `N=${n} hub, steady state (window from ${((sw0 - t0) / 1000).toFixed(0)} s after the streams started): ${(s1 - s0).toFixed(2)} CPU-s in ${ssecs.toFixed(1)} s = ` +
+          `${r.steady.serverCpuPerStreamMin.toFixed(3)} CPU-s/stream-min for the whole server, ${r.steady.cpuPerStreamMin.toFixed(4)} for the hubs ` +
+          `(first window ${r.cpuPerStreamMin.toFixed(4)}: ${(r.steady.cpuPerStreamMin / r.cpuPerStreamMin).toFixed(3)}x); fps/stream mean ${r.steady.meanFps.toFixed(2)} ` +
+          `min ${r.steady.minFps.toFixed(2)}; missing frames ${swin.missingFrames}, mfhd gaps ${swin.seqGaps}; load ${loadavg()}`,
+      );
+    }
     return r;
   } finally {
     for (const v of viewers) v.close();
@@ -608,6 +657,8 @@ interface FfmpegResult {
   n: number;
   cpuPerStreamMin: number;
   pssMb: number;
+  /** The window STEADY_S after the processes were started (--steady, /dev/null output only). */
+  steadyCpuPerStreamMin?: number;
 }
 
 /**
@@ -664,6 +715,7 @@ async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' |
     sink?.close();
   };
   try {
+    const startedAt = performance.now();
     for (let i = 0; i < n; i++) procs.push(startOne(i));
     // Those the camera refused (a shared media being torn down answers 503) are started again.
     await sleep(3000);
@@ -694,6 +746,21 @@ async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' |
       `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : output === 'tcp-frame' ? 'a loopback TCP reader, a fragment per frame' : '/dev/null'}): ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
         `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); load ${loadavg()}`,
     );
+    if (STEADY_S > 0 && output === 'devnull') {
+      await sleep(Math.max(0, startedAt + STEADY_S * 1000 - performance.now()));
+      const s0 = pids.map((p) => cpuSeconds(p)!);
+      const sw0 = performance.now();
+      await sleep(WINDOW_S * 1000);
+      const s1 = pids.map((p) => cpuSeconds(p));
+      const ssecs = (performance.now() - sw0) / 1000;
+      if (!alive() || s1.some((c) => c === undefined)) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the steady-state window`);
+      const scpu = (s1 as number[]).reduce((sum, c, i) => sum + (c - s0[i]), 0);
+      r.steadyCpuPerStreamMin = scpu / (n * (ssecs / 60));
+      log(
+        `N=${n} ffmpeg, steady state (window from ${((sw0 - startedAt) / 1000).toFixed(0)} s after the start): ${scpu.toFixed(2)} CPU-s in ${ssecs.toFixed(1)} s = ` +
+          `${r.steadyCpuPerStreamMin.toFixed(4)} CPU-s/stream-min (first window ${r.cpuPerStreamMin.toFixed(4)}: ${(r.steadyCpuPerStreamMin / r.cpuPerStreamMin).toFixed(3)}x); load ${loadavg()}`,
+      );
+    }
     return r;
   } finally {
     await stopAll();
@@ -911,6 +978,19 @@ async function main(): Promise<number> {
         goal: mb === null ? 'ratio < 0.2' : `< ${round(mb * 0.2, 2)}`,
       },
     );
+    const st = hub.steady;
+    if (st && st.meanFps < FPS - 1) failures.push(`hub N=${n}, steady state: not sustained (mean ${st.meanFps.toFixed(1)} fps): no figure`);
+    else if (st) {
+      const sb = ff?.steadyCpuPerStreamMin ?? null;
+      figures.push({
+        name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer, steady state: a ${WINDOW_S} s window from ${STEADY_S} s after the streams started (server CPU minus the same server idle, per stream-minute; baseline: ffmpeg -c copy fMP4 per stream over a window as long from ${STEADY_S} s after its start)`,
+        value: round(st.cpuPerStreamMin, 4),
+        unit: 'CPU-s',
+        baseline: sb === null ? null : round(sb, 4),
+        ratio: sb ? round(st.cpuPerStreamMin / sb, 3) : null,
+        goal: sb === null ? 'ratio < 0.33' : `< ${round(sb / 3, 4)}`,
+      });
+    }
     figures.push(
       {
         name: `dropped frames at the WS viewers, ${n} streams, ${WINDOW_S} s window (timestamp gaps; mfhd gaps: ${hub.seqGaps})`,
@@ -985,15 +1065,18 @@ async function main(): Promise<number> {
     // The viewers part's figures named their baseline "(..., 0 viewers)" before it became the lower of
     // a window before and one after the viewers: dropped when that part runs.
     const oldViewerFigure = /^CPU per (?:WS-fMP4|WebRTC) viewer-minute beyond the ingest, 1 stream x \d+ (?:WS-fMP4|WebRTC) viewers.*0 viewers\)$/;
+    const steadyKept = (f: Figure) => f.name.includes(', steady state: ') && !STEADY_S;
     const stale = (f: Figure) => {
       if (PARTS.includes('viewers') && oldViewerFigure.test(f.name)) return true;
       if (!PARTS.includes('hubs')) return false;
+      // A steady-state figure is replaced only by a run that measured one (--steady).
+      if (steadyKept(f)) return false;
       if (f.name.startsWith('hub memory per stream (VmRSS growth 0->') && !f.name.includes('settled')) return true;
       const m = hubFigure.exec(f.name);
       return !!m && STREAMS.includes(Number(m[1]));
     };
     const full = ALL_PARTS.every((p) => PARTS.includes(p));
-    writeFigures('live', mergeFigures('live', figures, full ? (f) => !isDriftFigure(f) : stale));
+    writeFigures('live', mergeFigures('live', figures, full ? (f) => !isDriftFigure(f) && !steadyKept(f) : stale));
   }
   for (const f of failures) console.error(`[live] NOT MEASURED: ${f}`);
   return failures.length ? 1 : 0;
