@@ -211,6 +211,16 @@ export class Fragmenter {
     return this.emit(this.primary, dts);
   }
 
+  /**
+   * Cuts what is pending except each track's last unit, whose duration is not known before the unit
+   * after it (the timeline stays that of the units' times, as with any other cut). For a caller that
+   * cuts by the wall clock while no unit comes (the recorder's crash bound). Returns the fragment, if
+   * there was one to cut.
+   */
+  cutHoldingLast(): Fragment[] {
+    return this.emit(undefined, undefined, true);
+  }
+
   /** Copies in every sample held by reference: the caller's bytes may change after this. */
   detach(): void {
     for (const s of this.states) s.pending.detach();
@@ -234,7 +244,8 @@ export class Fragmenter {
     for (const s of this.states) s.pending.release();
   }
 
-  private emit(trigger: TrackState | undefined, triggerDts: number | undefined): Fragment[] {
+  /** `holdAll`: every track keeps its last unit (otherwise only the tracks other than a `trigger`). */
+  private emit(trigger: TrackState | undefined, triggerDts: number | undefined, holdAll = false): Fragment[] {
     if (this.origin === undefined) {
       const firsts = this.states.filter((s) => s.pending.count).map((s) => s.pending.dts(0) / s.timescale);
       if (!firsts.length) return [];
@@ -244,7 +255,7 @@ export class Fragmenter {
     const taken: TrackState[] = [];
     for (const s of this.states) {
       const q = s.pending;
-      const hold = trigger !== undefined && s !== trigger ? 1 : 0;
+      const hold = holdAll || (trigger !== undefined && s !== trigger) ? 1 : 0;
       const take = q.count - hold;
       if (take <= 0) continue;
       const next = s === trigger ? triggerDts : q.count > take ? q.dts(take) : undefined;
