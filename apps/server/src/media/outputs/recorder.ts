@@ -1,11 +1,12 @@
 /**
  * The recorder: one more Subscriber of a channel's hub. It writes segments of about `segmentSeconds`
  * (cut at the first keyframe after that length) as fragmented MP4 files — an init segment, then
- * fragments of at most `fragmentSeconds` (≤ 2 s) handed to the segment writer as soon as they are
- * made (segment-writer.ts: direct I/O off the event loop within WRITE_ROUND_MS where the disk allows
- * it; otherwise a synchronous write and an fdatasync every `syncMs`) — so a crash loses at most the
- * fragment being made and half a second more, and a power cut little more. Every track is kept,
- * G.711 included (MP4 holds it as alaw/ulaw).
+ * fragments of at most `fragmentSeconds` (≤ MAX_FRAGMENT_SECONDS) handed to the segment writer as soon
+ * as they are made (segment-writer.ts: direct I/O off the event loop in rounds where the disk allows
+ * it; otherwise a synchronous write and an fdatasync every `syncMs`). A kill -9 loses at most the
+ * media of the last CRASH_LOSS_MS (issue 5): every sample goes to a write within HANDOFF_MS of its
+ * arrival here, whatever the fragment length (see HANDOFF_MS), and a power cut little more. Every
+ * track is kept, G.711 included (MP4 holds it as alaw/ulaw).
  *
  * The index row is created when a segment starts (status recording), its end/bytes/duration updated
  * at most once per `flushMs` (2 s, on the wall clock's grid) while it grows, and closed (complete) when the segment ends. New tracks
@@ -45,7 +46,7 @@ export interface RecorderOptions {
   root: string;
   rootKey: string;
   segmentSeconds: number;
-  /** Longest fragment (default 1 s; at most 2). */
+  /** Longest fragment (default 1 s; at most MAX_FRAGMENT_SECONDS, longer is taken as that). */
   fragmentSeconds?: number;
   /** Relative file path of a segment starting at `start` (attempt > 0 when the name is taken). */
   pathFor(start: Date, attempt: number): string;
@@ -90,6 +91,29 @@ interface Open {
 /** Tolerance under which a new segment is glued to the end of the previous one. */
 const CONTIGUOUS_MS = 2000;
 
+/** Issue 5: a kill -9 of the server while recording loses at most the media of this long before it. */
+export const CRASH_LOSS_MS = 2000;
+/**
+ * What the bound leaves for what follows the hand-off: the write itself (a direct pwritev on libuv's
+ * pool, a few ms here) and a unit's way to the recorder (the RTP reorder buffer holds a packet up to
+ * 150 ms behind a gap, UDP only). A disk slower than that, or slower than the data, breaks the bound.
+ */
+export const WRITE_ALLOWANCE_MS = 250;
+/**
+ * Every sample is handed to a write within this of its arrival at the recorder: a fragment goes to
+ * the writer with `maxWaitMs` = what is left of this since its first sample arrived (at the default
+ * 1 s fragments more than the writer's 500 ms round, so the round decides, as before), and a fragment
+ * still open this long after it began (a camera that stalls or sends in bursts) is cut by the wall
+ * clock, all but each track's last unit (whose duration needs the next).
+ */
+export const HANDOFF_MS = CRASH_LOSS_MS - WRITE_ALLOWANCE_MS;
+/**
+ * The longest fragment: below HANDOFF_MS, so that a steady stream's fragments are cut by their media
+ * length (on the unit after it) and not by the wall-clock timer, with a frame and a half of slack at
+ * 15 fps for arrival jitter. Its fragments go to the writer at most 250 ms after they are cut.
+ */
+export const MAX_FRAGMENT_SECONDS = 1.5;
+
 /**
  * The segments waiting for the next tick of each flush grid (flushMs), all called by one timer per
  * grid. A Timeout per recorder cost more: each one's delay to the grid differs by a millisecond or
@@ -128,6 +152,10 @@ export class RecorderOutput implements Subscriber {
   private stopped = false;
   private failedWrites = 0;
   private directIo: boolean;
+  /** When the fragment in progress began: the last cut, or the fragmenter's start (this.now()). */
+  private cutAt = 0;
+  /** Fires HANDOFF_MS after the last cut: the fragment in progress is cut by the wall clock (onAge). */
+  private ageTimer?: NodeJS.Timeout;
   readonly stats = { segments: 0, fragments: 0, bytes: 0, errors: 0 };
 
   constructor(private readonly opts: RecorderOptions) {
@@ -138,7 +166,7 @@ export class RecorderOutput implements Subscriber {
     return this.opts.now?.() ?? Date.now();
   }
   private get fragmentSeconds() {
-    return Math.min(2, this.opts.fragmentSeconds ?? 1);
+    return Math.min(MAX_FRAGMENT_SECONDS, this.opts.fragmentSeconds ?? 1);
   }
 
   tracks(tracks: Track[]) {
@@ -172,6 +200,9 @@ export class RecorderOutput implements Subscriber {
       this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts', sampleCapacity: this.sampleCapacity });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
+      this.cutAt = this.segWallStart;
+      clearTimeout(this.ageTimer);
+      this.ageTimer = setTimeout(this.onAge, HANDOFF_MS).unref();
     }
     let frags: readonly Fragment[];
     try {
@@ -180,8 +211,38 @@ export class RecorderOutput implements Subscriber {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
-    for (const f of frags) this.write(f);
+    if (frags.length) this.handOff(frags);
   }
+
+  /**
+   * Writes fragments cut from the fragment in progress, each to be written within what is left of
+   * HANDOFF_MS since that fragment began; the next one begins now.
+   */
+  private handOff(frags: readonly Fragment[]) {
+    const now = this.now();
+    const maxWait = this.cutAt + HANDOFF_MS - now;
+    for (const f of frags) this.write(f, maxWait);
+    this.cutAt = now;
+    this.ageTimer?.refresh();
+  }
+
+  /**
+   * HANDOFF_MS since the last cut and no cut: what the fragment holds goes to the writer at once but
+   * each track's last unit (a camera that stalled; the stall itself ends the segment after the
+   * ingest's media timeout, 10 s for RTSP, and the last units with it). While nothing comes this
+   * fires every HANDOFF_MS and finds nothing more to cut.
+   */
+  private readonly onAge = () => {
+    const fr = this.fragmenter;
+    if (!fr || this.stopped) return;
+    let frags: Fragment[] = [];
+    try {
+      frags = fr.cutHoldingLast();
+    } catch (err) {
+      this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: fragment not cut');
+    }
+    this.handOff(frags);
+  };
 
   /**
    * The hub is about to write over the units held by reference. Before its next keyframe the segment
@@ -202,7 +263,7 @@ export class RecorderOutput implements Subscriber {
       } catch (err) {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: fragment not cut');
       }
-      for (const f of frags) this.write(f);
+      if (frags.length) this.handOff(frags);
     }
     this.fragmenter?.detach();
   }
@@ -250,10 +311,11 @@ export class RecorderOutput implements Subscriber {
     });
   }
 
-  private write(f: Fragment) {
+  /** `maxWait`: the fragment's write starts within that many ms (HANDOFF_MS, handOff). */
+  private write(f: Fragment, maxWait: number) {
     if (!this.segment && !this.openSegment(f)) return;
     const seg = this.segment!;
-    seg.writer.append(f.parts, f.byteLength);
+    seg.writer.append(f.parts, f.byteLength, maxWait);
     if (seg.writer.failed) return;
     seg.bytes = seg.writer.bytes;
     seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
@@ -304,6 +366,8 @@ export class RecorderOutput implements Subscriber {
       if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: segment file not opened');
       this.fragmenter = undefined;
       this.segFirstDts = undefined;
+      clearTimeout(this.ageTimer);
+      this.ageTimer = undefined;
       return false;
     }
     writer.append([fr.init], fr.init.byteLength);
@@ -365,9 +429,12 @@ export class RecorderOutput implements Subscriber {
     const fr = this.fragmenter;
     this.fragmenter = undefined;
     this.segFirstDts = undefined;
+    clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
     if (flush && fr && this.segment) {
       try {
-        for (const f of fr.flush()) this.write(f);
+        const maxWait = this.cutAt + HANDOFF_MS - this.now();
+        for (const f of fr.flush()) this.write(f, maxWait);
       } catch (err) {
         this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: flush failed');
       }

@@ -125,10 +125,14 @@ function giveBack(b: Batch) {
  * 500 ms, not 250: half the pool writes, each twice as large (the kernel's cost per MB of a direct
  * write falls with its size), and half the rewrites of a file's unfinished last block; the server
  * recording 64 streams spent 0.96 of the CPU it spent with 250 (session 22, bench/recording/ab-dual.ts).
+ * An append may ask for less (`maxWaitMs`: bytes that are old already, a longer fragment): the round
+ * then starts that much sooner, for every writer with bytes waiting.
  */
 export const WRITE_ROUND_MS = 500;
 const waiting = new Set<SegmentWriter>();
 let round: NodeJS.Timeout | undefined;
+/** Date.now() at which the round's timer fires. */
+let roundAt = 0;
 
 /** Starts the writes of every writer with bytes waiting (the round's timer; tests call it). */
 export function writeRoundNow(): void {
@@ -137,6 +141,22 @@ export function writeRoundNow(): void {
   const writers = [...waiting];
   waiting.clear();
   for (const w of writers) w.submit();
+}
+
+/**
+ * The round starts within `maxWaitMs` (WRITE_ROUND_MS at most): sooner than planned if need be, now
+ * when ≤ 0 (a timer of 0 fires a millisecond later at the earliest).
+ */
+function scheduleRound(maxWaitMs: number) {
+  if (maxWaitMs <= 0) return writeRoundNow();
+  const now = Date.now();
+  const at = now + Math.max(0, Math.min(WRITE_ROUND_MS, maxWaitMs));
+  if (round !== undefined) {
+    if (at >= roundAt) return;
+    clearTimeout(round);
+  }
+  roundAt = at;
+  round = setTimeout(writeRoundNow, at - now).unref();
 }
 
 /** Opens `file` (which must not exist) for a new segment. Throws what open throws (EEXIST...). */
@@ -184,8 +204,12 @@ export class SegmentWriter {
     this.tail = new Uint8Array(direct ? DIRECT_BLOCK : 0);
   }
 
-  /** Appends the bytes of `parts` (`byteLength` in all); they are copied before this returns. */
-  append(parts: readonly Uint8Array[], byteLength: number): void {
+  /**
+   * Appends the bytes of `parts` (`byteLength` in all); they are copied before this returns. In direct
+   * mode their write starts within `maxWaitMs` (at most WRITE_ROUND_MS, at once when ≤ 0): the
+   * recorder's crash bound (recorder.ts, HANDOFF_MS). Buffered, they are written before this returns.
+   */
+  append(parts: readonly Uint8Array[], byteLength: number, maxWaitMs = WRITE_ROUND_MS): void {
     if (this.failed || this.closed) return;
     if (!this.direct) {
       try {
@@ -203,7 +227,7 @@ export class SegmentWriter {
     if (b.filled !== from + byteLength) throw new RangeError(`append: parts hold ${b.filled - from} bytes, not ${byteLength}`);
     this.bytes += byteLength;
     waiting.add(this);
-    round ??= setTimeout(writeRoundNow, WRITE_ROUND_MS).unref();
+    if (round === undefined || maxWaitMs < WRITE_ROUND_MS) scheduleRound(maxWaitMs);
   }
 
   /**
