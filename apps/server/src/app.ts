@@ -102,7 +102,10 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
       gbOnline: (deviceId) => ctx.gb.session(deviceId)?.online === true,
       log: lazyLog,
     }),
-    recording: new RecordingService({ db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog }),
+    recording: new RecordingService(
+      { db: db.kysely, dataDir: settings.dataDir, config: configStore, streams, log: lazyLog },
+      { fragmentSeconds: settings.recordFragmentSeconds },
+    ),
     tokens: new TokenService(db.kysely, settings.tokenTtlSeconds),
     lockout: new LockoutService(db.kysely),
     events,

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { TOKEN_TTL_SECONDS } from '@opencvr/shared';
+import { MAX_FRAGMENT_SECONDS } from '../media/outputs/recorder.js';
 
 const schema = z.object({
   host: z.string().min(1),
@@ -43,6 +44,11 @@ const schema = z.object({
    * site's private CA. The address's own server with no authority's certificate is pinned at first use.
    */
   httpsCaFile: z.string().min(1).optional(),
+  /**
+   * Longest fragment of a recording in seconds (RECORD_FRAGMENT_SECONDS, default 1, at most
+   * MAX_FRAGMENT_SECONDS): the kill -9 bound of issue 5 holds at every value (recorder.ts, HANDOFF_MS).
+   */
+  recordFragmentSeconds: z.coerce.number().min(0.1).max(MAX_FRAGMENT_SECONDS),
 });
 export type Config = z.infer<typeof schema>;
 
@@ -63,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rtmpsInsecure: env.RTMPS_INSECURE || '0',
     rtspsCaFile: env.RTSPS_CA_FILE || undefined,
     httpsCaFile: env.HTTPS_CA_FILE || undefined,
+    recordFragmentSeconds: env.RECORD_FRAGMENT_SECONDS || 1,
     ...overrides,
   };
   const parsed = schema.safeParse(raw);

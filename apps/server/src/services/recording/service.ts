@@ -27,7 +27,7 @@ export interface RecordingServiceDeps {
 export interface RecordingServiceOptions {
   tickMs?: number;
   retentionMs?: number;
-  /** Longest fragment of the recorder (≤ 2 s). */
+  /** Longest fragment of the recorder (default 1 s, at most MAX_FRAGMENT_SECONDS of recorder.ts; RECORD_FRAGMENT_SECONDS). */
   fragmentSeconds?: number;
   freeBytes?(dir: string): Promise<number>;
 }
