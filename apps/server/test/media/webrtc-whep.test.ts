@@ -2,7 +2,8 @@
  * WebRTC over WHEP end to end: the GStreamer camera → hub → WHEP output, received by a werift peer
  * acting as the WHEP client; its RTP is depacketised with @opencvr/rtp and the frames and keyframes
  * counted. Also: the answer's candidates are the configured addresses only, DELETE and a peer that goes
- * away end the session, and the POST is authorised like every media URL.
+ * away end the session, so do a stopped stream and a camera back with video that is not H.264 (a
+ * same-codec return plays on in the session), and the POST is authorised like every media URL.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RTCRtpCodecParameters, type MediaStreamTrack, type RTCPeerConnection } from 'werift';
@@ -106,6 +107,41 @@ describe('WebRTC over WHEP', () => {
     await closeLikeBrowser(pc);
     await until(() => whepSessionsOf(api.t.ctx)!.size === 0, 5000);
     expect(hub.viewers).toBe(0);
+  });
+
+  it('a camera back as H.264 keeps its session (frames again on the same peer); back as H.265 ends it, and the hub keeps no viewer of it', async () => {
+    const body = await openStream();
+    const { res, units } = await whepClient(body.URL);
+    expect(res.status).toBe(201);
+    await until(() => units.length >= 5, 20000);
+    const hub = api.t.ctx.streams.get(body.Stream)!;
+    const port = cam.port;
+
+    await cam.stop();
+    await until(() => hub.state === 'retrying', 15000);
+    await cam.start({ port });
+    const before = units.length;
+    await until(() => units.length >= before + 5, 30000);
+    expect(whepSessionsOf(api.t.ctx)!.size).toBe(1);
+
+    // The camera's encoder set to H.265: WHEP is H.264 only, so the session ends (the viewer asks
+    // again and is offered the H.264 leg) instead of staying connected with no picture.
+    await cam.stop();
+    await until(() => hub.state === 'retrying', 15000);
+    await cam.start({ port, codec: 'h265' });
+    await until(() => whepSessionsOf(api.t.ctx)!.size === 0, 30000);
+    expect(hub.tracks.find((t) => t.kind === 'video')?.codec).toBe('h265');
+    expect(hub.viewers).toBe(0);
+  }, 90_000);
+
+  it('stopstream ends the WHEP sessions of the stream (they stayed connected with no picture)', async () => {
+    const body = await openStream();
+    const { res, units } = await whepClient(body.URL);
+    expect(res.status).toBe(201);
+    await until(() => units.length >= 5, 20000);
+    const stop = await api.get(`/api/v1/stopstream?device=${body.dev}&channel=1&stream=0`);
+    expect(stop.statusCode, stop.body).toBe(200);
+    await until(() => whepSessionsOf(api.t.ctx)!.size === 0, 5000);
   });
 
   it('refuses a POST without a token, a body that is not SDP, and an offer without H.264', async () => {

@@ -5,7 +5,9 @@
  * all viewers (RFC 6184, FU-A/STAP-A, parameter sets before each keyframe) and each viewer only adds
  * its RTP header and werift's SRTP (webrtc-rtp.ts), starting at the first keyframe. werift's DTLS
  * client is repaired for busy machines (webrtc-dtls.ts). An H.265 stream is refused here; its
- * transcoded "_h264" variant plays.
+ * transcoded "_h264" variant plays. A session ends when its hub stops or its camera comes back with
+ * video that is not H.264 (a codec changed while watched): the viewer's DTLS transport closes and it
+ * asks for the stream again (the variant, or the camera's own stream once H.264 again).
  * G.711 audio (PCMA/PCMU, which every WebRTC browser decodes) passes through as it is when the offer
  * has the codec: one RTP packet per unit (split past 1200 bytes), timestamps in its 8 kHz clock.
  * AAC is transcoded to Opus by one ffmpeg per stream shared by its WebRTC viewers (webrtc-opus.ts).
@@ -69,13 +71,20 @@ export class WebRtcOutput implements Subscriber {
   constructor(
     private readonly video: VideoUnitSink,
     private readonly isReady: () => boolean,
-    private readonly onState?: (state: HubState, reason: string) => void,
+    /**
+     * The stream can no longer play on this peer: its hub stopped (stopstream, a transcoded leg whose
+     * camera is H.264 again), or the camera came back with video that is not H.264 (its codec changed
+     * while watched). The session ends, and the viewer asks for the stream again.
+     */
+    private readonly onEnd?: (reason: string) => void,
     private readonly audioSender?: Pick<RTCRtpSender, 'sendRtp'>,
     private readonly queue: Pick<SendQueue, 'push'> = webrtcSendQueue,
   ) {}
 
   tracks(tracks: Track[]) {
     this.videoTrack = tracks.findIndex((t) => t.kind === 'video' && t.codec === 'h264');
+    const other = tracks.find((t) => t.kind === 'video' && t.codec !== 'h264');
+    if (this.videoTrack < 0 && other) this.onEnd?.(`video is ${other.codec}, not H.264`);
     this.audioTrack = this.audioSender ? tracks.findIndex((t) => t.kind === 'audio' && (t.codec === 'pcma' || t.codec === 'pcmu')) : -1;
     const v = tracks[this.videoTrack] as VideoTrack | undefined;
     this.params = v ? { sps: v.sps, pps: v.pps } : undefined;
@@ -141,7 +150,7 @@ export class WebRtcOutput implements Subscriber {
   }
 
   state(state: HubState, reason: string) {
-    this.onState?.(state, reason);
+    if (state === 'stopped') this.onEnd?.(reason || 'stream stopped');
   }
 }
 
@@ -241,7 +250,9 @@ export class WhepSessions {
     const output = new WebRtcOutput(
       { sendUnit: (payloads, t) => session.video?.sendUnit(payloads, t) ?? Promise.resolve() },
       () => connected,
-      undefined,
+      // Later: the hub is calling this output; the close unsubscribes it. The peer sees its DTLS
+      // transport closed (close_notify) and asks again (player/webrtc.ts).
+      () => void setImmediate(() => void this.close(id)),
       g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
     const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now(), onClose };

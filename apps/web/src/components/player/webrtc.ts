@@ -51,7 +51,12 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
   }, 1000);
   pc.onconnectionstatechange = () => {
     if (pc.connectionState === 'connected') ev.onPlaying();
-    if (pc.connectionState === 'failed' || pc.connectionState === 'closed') {
+    // 'disconnected' is an end too: the server ends a session (its stream stopped, or its camera's
+    // video is no longer H.264 after a codec change) by closing its peer, which sends no DTLS
+    // close_notify (werift), so Chromium learns it only from unanswered ICE checks: 'disconnected'
+    // ~7 s later, 'failed' ~10 s after that, a frozen picture all the while. Asking again at
+    // 'disconnected' gets the stream as it is now (the H.264 leg, or the camera's own stream).
+    if (pc.connectionState === 'failed' || pc.connectionState === 'closed' || pc.connectionState === 'disconnected') {
       if (!stopped) {
         stop();
         ev.onFailure('closed', failureText.webrtc(pc.connectionState));
