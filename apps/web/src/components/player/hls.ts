@@ -1,4 +1,9 @@
-/** HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari). */
+/**
+ * HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari).
+ * A stream whose video this browser cannot decode (a camera back as H.265 while watched: the
+ * server's playlist goes on with a new init after a discontinuity) is told as unsupported, as on
+ * WS-fMP4, so the player asks again and plays the H.264 variant.
+ */
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { failureText } from './failureText';
 
@@ -13,6 +18,7 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
   if (Hls.isSupported()) {
     const hls = new Hls({ lowLatencyMode: true, backBufferLength: 30, liveSyncDurationCount: 2 });
     let playing = false;
+    let stopped = false;
     hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
       const level = data.levels[0];
       if (level) ev.onInfo({ codec: level.videoCodec, width: level.width, height: level.height });
@@ -22,6 +28,16 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
     // init segment and the size from the decoded video, else the toolbar shows neither.
     hls.on(Hls.Events.BUFFER_CODECS, (_e, data) => {
       const codec = videoCodec(data.video?.codec ?? data.audiovideo?.codec);
+      if (stopped) return;
+      // A codec this browser cannot decode (a camera back as H.265 while watched): hls.js would reset
+      // its MediaSource over and over (mediaSourceRequiresReset, ~10 s here) before giving up. Said at
+      // once, the player asks again and plays the H.264 variant the server now offers.
+      const mime = codec ? `video/mp4; codecs="${codec}"` : '';
+      if (mime && !MediaSource.isTypeSupported(mime)) {
+        stop();
+        ev.onUnsupported(mime);
+        return;
+      }
       if (codec) ev.onInfo({ codec });
     });
     const onSize = () => {
@@ -40,16 +56,17 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
       hls.destroy();
       ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', failureText.library('HLS', data.details));
     });
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      video.removeEventListener('resize', onSize);
+      hls.destroy();
+      video.removeAttribute('src');
+      video.load();
+    };
     hls.loadSource(url);
     hls.attachMedia(video);
-    return {
-      stop: () => {
-        video.removeEventListener('resize', onSize);
-        hls.destroy();
-        video.removeAttribute('src');
-        video.load();
-      },
-    };
+    return { stop };
   }
   // No MSE: the element plays HLS itself.
   const onPlaying = () => ev.onPlaying();
