@@ -134,14 +134,18 @@ describe('WebRTC over WHEP', () => {
     expect(hub.viewers).toBe(0);
   }, 90_000);
 
-  it('stopstream ends the WHEP sessions of the stream (they stayed connected with no picture)', async () => {
+  it('stopstream ends the WHEP sessions of the stream (they stayed connected with no picture), telling the peer with a DTLS close_notify', async () => {
     const body = await openStream();
-    const { res, units } = await whepClient(body.URL);
+    const { res, units, pc } = await whepClient(body.URL);
     expect(res.status).toBe(201);
     await until(() => units.length >= 5, 20000);
+    expect(pc.dtlsTransports.map((t) => t.state)).toContain('connected');
     const stop = await api.get(`/api/v1/stopstream?device=${body.dev}&channel=1&stream=0`);
     expect(stop.statusCode, stop.body).toBe(200);
     await until(() => whepSessionsOf(api.t.ctx)!.size === 0, 5000);
+    // The peer knows at once (werift closes its transport on close_notify, as a browser does), not
+    // after its ICE checks go unanswered.
+    await until(() => pc.dtlsTransports.every((t) => t.state === 'closed'), 3000);
   });
 
   it('refuses a POST without a token, a body that is not SDP, and an offer without H.264', async () => {

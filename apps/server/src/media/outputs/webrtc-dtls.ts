@@ -36,3 +36,30 @@ export function tolerateRepeatedHelloVerify(transport: RTCDtlsTransport): void {
     queueMicrotask(guard);
   });
 }
+
+/** DTLS ContentType alert, and the close_notify alert (level warning, description 0: RFC 5246 7.2.1). */
+const ALERT = 21;
+const CLOSE_NOTIFY = Buffer.from([1, 0]);
+
+/**
+ * Sends a DTLS close_notify on a connected transport, as a browser does when it closes its peer:
+ * werift's close() sends none, so a browser whose session the server ended (its stream stopped, its
+ * camera's codec changed) learnt it only from unanswered ICE checks, ~7 s later. With it, the
+ * browser's RTCDtlsTransport turns 'closed' at once. The record is encrypted with the transport's
+ * own cipher state (werift's public DtlsSocket fields), as werift sends application data.
+ */
+export async function sendCloseNotify(transport: RTCDtlsTransport): Promise<void> {
+  const socket = transport.dtls;
+  if (transport.state !== 'connected' || !socket) return;
+  const { dtls, cipher } = socket;
+  const header = { contentType: ALERT, protocolVersion: dtls.version, epoch: dtls.epoch, sequenceNumber: ++dtls.recordSequenceNumber, contentLen: CLOSE_NOTIFY.length };
+  const record = cipher.encryptPacket({ recordLayerHeader: header, fragment: CLOSE_NOTIFY } as Parameters<typeof cipher.encryptPacket>[0]);
+  const head = Buffer.alloc(13);
+  head.writeUInt8(header.contentType, 0);
+  head.writeUInt8(header.protocolVersion.major, 1);
+  head.writeUInt8(header.protocolVersion.minor, 2);
+  head.writeUInt16BE(header.epoch, 3);
+  head.writeUIntBE(header.sequenceNumber, 5, 6);
+  head.writeUInt16BE(record.fragment.length, 11);
+  await socket.transport.send(Buffer.concat([head, record.fragment]));
+}

@@ -22,7 +22,7 @@ import { MediaStreamTrack, RTCPeerConnection, RTCRtpCodecParameters, RtpHeader, 
 import { sameBytes, type AccessUnit, type AudioAccessUnit, type Track, type VideoTrack } from '@opencvr/codec';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
 import { latencyProbe } from '../latency-probe.js';
-import { tolerateRepeatedHelloVerify } from './webrtc-dtls.js';
+import { sendCloseNotify, tolerateRepeatedHelloVerify } from './webrtc-dtls.js';
 import { OpusTranscoder } from './webrtc-opus.js';
 import { webrtcSendQueue, type SendQueue } from './webrtc-send-queue.js';
 import { inBandParameterSets, SrtpVideoStream, videoPayloads, type ParameterSets } from './webrtc-rtp.js';
@@ -250,8 +250,8 @@ export class WhepSessions {
     const output = new WebRtcOutput(
       { sendUnit: (payloads, t) => session.video?.sendUnit(payloads, t) ?? Promise.resolve() },
       () => connected,
-      // Later: the hub is calling this output; the close unsubscribes it. The peer sees its DTLS
-      // transport closed (close_notify) and asks again (player/webrtc.ts).
+      // Later: the hub is calling this output; the close unsubscribes it. The peer is sent a DTLS
+      // close_notify, sees its transport closed and asks again (player/webrtc.ts).
       () => void setImmediate(() => void this.close(id)),
       g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
@@ -320,6 +320,8 @@ export class WhepSessions {
     s.unsubscribe?.();
     s.video?.close();
     s.leaveOpus?.();
+    // The peer is told (DTLS close_notify), not left to find out from ICE checks going unanswered.
+    for (const t of new Set(s.pc.getTransceivers().map((x) => x.dtlsTransport))) await sendCloseNotify(t).catch(() => undefined);
     await s.pc.close().catch(() => undefined);
     return true;
   }

@@ -51,11 +51,9 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
   }, 1000);
   pc.onconnectionstatechange = () => {
     if (pc.connectionState === 'connected') ev.onPlaying();
-    // 'disconnected' is an end too: the server ends a session (its stream stopped, or its camera's
-    // video is no longer H.264 after a codec change) by closing its peer, which sends no DTLS
-    // close_notify (werift), so Chromium learns it only from unanswered ICE checks: 'disconnected'
-    // ~7 s later, 'failed' ~10 s after that, a frozen picture all the while. Asking again at
-    // 'disconnected' gets the stream as it is now (the H.264 leg, or the camera's own stream).
+    // 'disconnected' is an end too: a server that ends a session without a DTLS close_notify (an
+    // older one: werift sends none) is found out only from unanswered ICE checks, 'disconnected'
+    // ~7 s later and 'failed' ~10 s after that, a frozen picture all the while.
     if (pc.connectionState === 'failed' || pc.connectionState === 'closed' || pc.connectionState === 'disconnected') {
       if (!stopped) {
         stop();
@@ -72,6 +70,17 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     const location = res.headers.get('location');
     if (location) resource = new URL(location, url).toString();
     await pc.setRemoteDescription({ type: 'answer', sdp: await res.text() });
+    // The server ends a session (its stream stopped, or its camera's video is no longer H.264 after
+    // a codec change) with a DTLS close_notify. Chromium keeps the connection 'connected' (a closed
+    // DTLS transport counts as connected): the transport's own state says it at once. Asking again
+    // gets the stream as it is now (the H.264 leg, or the camera's own stream).
+    const dtls = pc.getReceivers()[0]?.transport;
+    dtls?.addEventListener('statechange', () => {
+      if ((dtls.state === 'closed' || dtls.state === 'failed') && !stopped) {
+        stop();
+        ev.onFailure('closed', failureText.webrtc(dtls.state));
+      }
+    });
   } catch (err) {
     stop();
     throw err;
