@@ -6,15 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { videoTrackFromParameterSets } from '@opencvr/codec';
 import type { Reason } from '@opencvr/shared';
-import { StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { StreamHub, type HubOptions } from '../../src/media/hub.js';
+import { fakeSources } from './fake-source.js';
 
-class FakeSource implements MediaSource {
-  sink?: SourceSink;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {}
-}
 const opts: HubOptions = { onDemand: false, graceMs: 1000, retryMinMs: 0, retryMaxMs: 0, maxGopUnits: 100 };
 const SPS = Uint8Array.of(0x67, 0x42, 0xc0, 0x1e, 0xd9, 0x00, 0xa0, 0x47, 0xfe, 0xc8);
 const PPS = Uint8Array.of(0x68, 0xce, 0x3c, 0x80);
@@ -23,8 +17,8 @@ const missing: Reason = { key: 'streamAudioEncoderMissing', vars: { codec: 'MP3'
 
 describe('StreamHub: a source’s note', () => {
   it('given before the first unit, it is the live state’s reason; subscribers hear it; "" clears it', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts);
     const states: [string, string, Reason | undefined][] = [];
     hub.subscribe({ tracks: () => undefined, unit: () => undefined, state: (s, r, w) => states.push([s, r, w]) });
     const sink = sources[0].sink!;
@@ -47,8 +41,8 @@ describe('StreamHub: a source’s note', () => {
   });
 
   it('the next connection starts without it; the old source’s note is ignored', async () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts);
     const first = sources[0].sink!;
     first.tracks([videoTrackFromParameterSets('h264', { sps: SPS, pps: PPS })]);
     first.note!('no ffmpeg', missing);

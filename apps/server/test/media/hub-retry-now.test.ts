@@ -5,15 +5,9 @@
  * on with the back-off where it was.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SOURCE_BACK_DELAY_MS, StreamHub, type HubOptions, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { SOURCE_BACK_DELAY_MS, StreamHub, type HubOptions } from '../../src/media/hub.js';
+import { fakeSources } from './fake-source.js';
 
-class FakeSource implements MediaSource {
-  sink?: SourceSink;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {}
-}
 const opts: HubOptions = { onDemand: false, graceMs: 1000, retryMinMs: 10_000, retryMaxMs: 40_000, maxGopUnits: 100 };
 
 beforeEach(() => vi.useFakeTimers());
@@ -21,8 +15,8 @@ afterEach(() => vi.useRealTimers());
 
 describe('StreamHub.retryNow', () => {
   it('retrying: connects within SOURCE_BACK_DELAY_MS with a new source; failing again waits the next back-off step', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts);
     expect(sources).toHaveLength(1);
     sources[0]!.sink!.failed('connection refused');
     expect(hub.state).toBe('retrying');
@@ -52,8 +46,8 @@ describe('StreamHub.retryNow', () => {
   });
 
   it('connecting, stopped: nothing happens', () => {
-    const sources: FakeSource[] = [];
-    const hub = new StreamHub('k', () => (sources.push(new FakeSource()), sources.at(-1)!), opts);
+    const { sources, open } = fakeSources();
+    const hub = new StreamHub('k', open, opts);
     hub.retryNow();
     expect(sources).toHaveLength(1);
     expect(hub.state).toBe('connecting');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit, Track, VideoAccessUnit } from '@opencvr/codec';
 import { HubTimeline } from '../../src/media/hub-timeline.js';
-import { StreamHub, type MediaSource, type SourceSink, type Subscriber } from '../../src/media/hub.js';
+import { StreamHub, type Subscriber } from '../../src/media/hub.js';
+import { FakeSource as HandSource } from './fake-source.js';
 
 const V = 90000;
 const A = 8000;
@@ -67,14 +68,6 @@ describe('HubTimeline', () => {
 });
 
 const video: Track = { kind: 'video', codec: 'h264', sps: new Uint8Array([0x67]), pps: new Uint8Array([0x68]), width: 320, height: 240, codecString: 'avc1.42c00d', clockRate: 90000 };
-
-class HandSource implements MediaSource {
-  sink?: SourceSink;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {}
-}
 
 describe('StreamHub across a reconnect', () => {
   it('gives its subscribers times that carry on after the source came back', async () => {

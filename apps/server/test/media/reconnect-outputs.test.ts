@@ -9,7 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { Event, type RtpHeader } from 'werift';
 import { readFlv } from '@opencvr/flv';
-import { StreamHub, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { StreamHub } from '../../src/media/hub.js';
+import { FakeSource as HandSource } from './fake-source.js';
 import { FlvOutput, type FlvSink } from '../../src/media/outputs/flv.js';
 import { WebRtcOutput } from '../../src/media/outputs/webrtc.js';
 import { SrtpVideoStream, type VideoSenderLike } from '../../src/media/outputs/webrtc-rtp.js';
@@ -19,14 +20,6 @@ import { until } from '../helpers/index.js';
 
 const H264 = videoStream('h264', 'h264-320x240-25fps-bf2.h264');
 const AAC = aacStream('aac-48k-stereo.adts');
-
-class HandSource implements MediaSource {
-  sink?: SourceSink;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {}
-}
 
 /** A hub whose source the test drives: the stream once, the camera gone, back ~40 ms later with the same stream (its clock from the start again). */
 async function twoSessions(subscribe: (hub: StreamHub) => void) {

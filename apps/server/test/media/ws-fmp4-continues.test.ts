@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { readFragments } from '../../../../packages/fmp4/test/helpers/boxes.js';
-import { StreamHub, type MediaSource, type SourceSink } from '../../src/media/hub.js';
+import { StreamHub, type SourceSink } from '../../src/media/hub.js';
+import { FakeSource as HandSource } from './fake-source.js';
 import { WsFmp4Output, type WsLike } from '../../src/media/outputs/ws-fmp4.js';
 
 const video = (width: number, height: number): Track => ({
@@ -24,14 +25,6 @@ const video = (width: number, height: number): Track => ({
 const aac: Track = { kind: 'audio', codec: 'aac', sampleRate: 16000, channels: 1, config: new Uint8Array([0x14, 0x08]), codecString: 'mp4a.40.2', clockRate: 16000 };
 const frame = (t: number, keyframe: boolean): AccessUnit => ({ kind: 'video', pts: Math.round(t * 90000), dts: Math.round(t * 90000), keyframe, nalus: [new Uint8Array([keyframe ? 0x65 : 0x41, 1, 2])] });
 const sound = (t: number): AccessUnit => ({ kind: 'audio', pts: Math.round(t * 16000), data: new Uint8Array([1, 2, 3]) });
-
-class HandSource implements MediaSource {
-  sink?: SourceSink;
-  start(sink: SourceSink) {
-    this.sink = sink;
-  }
-  stop() {}
-}
 
 /** A WebSocket that keeps what it was sent: text as parsed JSON, binary as bytes. */
 function socket() {
