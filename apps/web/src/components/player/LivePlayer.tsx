@@ -105,6 +105,11 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   });
   // The figures beside the picture: the server's only while playing, from a message newer than the picture.
   const figures = useFreshStat(server, stats.phase === 'playing');
+  // HLS and WebRTC carry no camera state (the WS-fMP4 and WS-FLV sockets do): while such a player
+  // still shows its picture, the streamstat socket's word that the camera is away is shown as the
+  // others show theirs (正在重新连接 and the reason over the frozen picture), until it says live again.
+  const away = (stats.transport === 'hls' || stats.transport === 'webrtc') && stats.phase === 'playing' && figures?.state === 'retrying';
+  const phase = away ? 'reconnecting' : stats.phase;
 
   // Manual recording: the server's word (streamstat), or the answer of the last click until the
   // server's next status says the same.
@@ -137,12 +142,16 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
 
   let overlay: ReactNode = null;
   if (stats.phase === 'loading') overlay = <Spin description={t('player.loading')} />;
-  else if (stats.phase === 'reconnecting') {
+  else if (phase === 'reconnecting') {
     overlay = (
       <>
         <Spin />
         <div>{t('player.reconnecting')}</div>
-        {stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t, stats.why)}</div>}
+        {away ? (
+          figures.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{figures.reason}</div>
+        ) : (
+          stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t, stats.why)}</div>
+        )}
       </>
     );
   } else if (stats.phase === 'playing' && (stats.silentSeconds ?? 0) >= FROZEN_AFTER_S) {
@@ -179,7 +188,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     <div
       ref={boxRef}
       data-testid="live-player"
-      data-phase={stats.phase}
+      data-phase={phase}
       data-transport={stats.transport ?? ''}
       onMouseEnter={() => setHover(true)}
       // A player mounted under a still pointer (a wall cell a channel was just dropped on) gets no
@@ -211,14 +220,14 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             color: '#fff',
             textAlign: 'center',
             padding: 12,
-            background: stats.phase === 'playing' ? undefined : 'rgba(0,0,0,0.35)',
+            background: phase === 'playing' ? undefined : 'rgba(0,0,0,0.35)',
             pointerEvents: stats.phase === 'error' ? 'auto' : 'none',
           }}
         >
           {overlay}
         </div>
       )}
-      {stats.phase === 'playing' && stats.note && (
+      {phase === 'playing' && stats.note && (
         <div
           data-testid="player-note"
           title={reasonText(stats.note.reason, t, stats.note.why)}
