@@ -4,6 +4,11 @@
  * kbps/Mbps. The server's "0 viewers · 0 kbps" stood for about a second while the video already
  * played, and "retrying" for about a second after the picture was back: the server's figures now
  * show only while the player plays, from the first message after it started playing.
+ *
+ * HLS and WebRTC carry no camera state in their media (WS-fMP4 and WS-FLV do): an HLS or WebRTC
+ * viewer of a camera that went away saw its picture freeze, and after three seconds only "画面已停止".
+ * The player now shows the streamstat socket's word that the camera is away as the other transports
+ * show theirs — 正在重新连接 and the server's reason, data-phase reconnecting — until it says live.
  */
 import { useSyncExternalStore } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -121,5 +126,45 @@ describe('the live toolbar figures', () => {
     expect(serverFigures()).toHaveTextContent('server retrying · 1 viewer');
     act(() => live.set({ stat: message({ state: 'someday', totalViewers: 2 }) }));
     expect(serverFigures()).toHaveTextContent('server someday · 2 viewers');
+  });
+});
+
+const over = (transport: PlayerStats['transport']): PlayerStats => ({ phase: 'playing', reason: '', bytesPerSecond: 3000, transport });
+const player = () => screen.getByTestId('live-player');
+const status = () => screen.queryByTestId('player-status');
+
+describe('a camera away while an HLS or WebRTC player shows its picture', () => {
+  for (const transport of ['webrtc', 'hls'] as const) {
+    it(`${transport}: the server's retrying is shown as reconnecting with its reason, and cleared when it says live`, () => {
+      stubApi({});
+      act(() => live.set({ stats: over(transport), stat: message() }));
+      renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" />);
+      act(() => live.set({ stat: message() }));
+      expect(player()).toHaveAttribute('data-phase', 'playing');
+      act(() => live.set({ stat: message({ state: 'retrying', reason: '摄像机断开了连接' }) }));
+      expect(player()).toHaveAttribute('data-phase', 'reconnecting');
+      expect(status()).toHaveTextContent('正在重新连接');
+      expect(status()).toHaveTextContent('摄像机断开了连接');
+      act(() => live.set({ stat: message({ state: 'live' }) }));
+      expect(player()).toHaveAttribute('data-phase', 'playing');
+      expect(status()).toBeNull();
+    });
+  }
+
+  it("WS-fMP4 and FLV keep their own state (their sockets carry it): the server's retrying is not laid over it", () => {
+    stubApi({});
+    act(() => live.set({ stats: over('ws-fmp4'), stat: message() }));
+    renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" />);
+    act(() => live.set({ stat: message({ state: 'retrying', reason: '摄像机断开了连接' }) }));
+    expect(player()).toHaveAttribute('data-phase', 'playing');
+    expect(status()).toBeNull();
+  });
+
+  it("a retrying message from before the picture started is not taken for the camera's state now", () => {
+    stubApi({});
+    act(() => live.set({ stats: { phase: 'loading', reason: '', bytesPerSecond: 0, transport: 'webrtc' }, stat: message({ state: 'retrying', reason: '摄像机断开了连接' }) }));
+    renderConsole(<LivePlayer device="1" channel="1" flow={0} name="Gate" />);
+    act(() => live.set({ stats: over('webrtc') }));
+    expect(player()).toHaveAttribute('data-phase', 'playing');
   });
 });
