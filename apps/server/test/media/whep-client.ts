@@ -3,6 +3,7 @@
  * sends its offer (candidates gathered) to a WHEP URL of the app and takes the answer.
  */
 import { RTCPeerConnection, RTCRtpCodecParameters, type MediaStreamTrack, type PeerConfig } from 'werift';
+import { sendCloseNotify } from '../../src/media/outputs/webrtc-dtls.js';
 
 /** H.264 constrained baseline, as a browser offers first. */
 export const H264_BASELINE = () =>
@@ -36,32 +37,13 @@ export async function whepPeer(baseUrl: string, url: string, { codecs, kinds = [
   return { pc, res, answer };
 }
 
-/** DTLS record content type alert, and a warning-level close_notify (RFC 5246 7.2.1, RFC 6347 4.1). */
-const ALERT = 21;
-const CLOSE_NOTIFY = Buffer.from([1, 0]);
-
 /**
  * Closes the peer as a browser does: a close_notify alert on each connected DTLS transport, then
  * close(). werift's close() sends none (RTCDtlsTransport.stop: "todo impl send alert"), so the far
- * end would learn of it only when ICE consent expires (30 s, RFC 7675). The alert is protected like
- * werift's own application data (DtlsSocket.send): the record's next sequence number, its epoch,
- * encrypted by its cipher.
+ * end would learn of it only when ICE consent expires (30 s, RFC 7675). The alert is the server's own
+ * (sendCloseNotify, webrtc-dtls.ts), which ends a session the same way.
  */
 export async function closeLikeBrowser(pc: RTCPeerConnection): Promise<void> {
-  for (const transport of pc.dtlsTransports) {
-    const socket = transport.dtls;
-    if (transport.state !== 'connected' || !socket) continue;
-    const { dtls, cipher } = socket;
-    const header = { contentType: ALERT, protocolVersion: dtls.version, epoch: dtls.epoch, sequenceNumber: ++dtls.recordSequenceNumber, contentLen: CLOSE_NOTIFY.length };
-    const record = cipher.encryptPacket({ recordLayerHeader: header, fragment: CLOSE_NOTIFY } as Parameters<typeof cipher.encryptPacket>[0]);
-    const head = Buffer.alloc(13);
-    head.writeUInt8(header.contentType, 0);
-    head.writeUInt8(header.protocolVersion.major, 1);
-    head.writeUInt8(header.protocolVersion.minor, 2);
-    head.writeUInt16BE(header.epoch, 3);
-    head.writeUIntBE(header.sequenceNumber, 5, 6);
-    head.writeUInt16BE(record.fragment.length, 11);
-    await socket.transport.send(Buffer.concat([head, record.fragment]));
-  }
+  for (const transport of pc.dtlsTransports) await sendCloseNotify(transport);
   await pc.close();
 }
