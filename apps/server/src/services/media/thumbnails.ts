@@ -191,11 +191,7 @@ export class ChannelThumbnails {
   private nextDue(): number | undefined {
     if (!this.askedAt.size) return undefined;
     const now = Date.now();
-    const live = new Set<number>();
-    for (const hub of this.deps.hubs()) {
-      const key = parseStreamKey(hub.key);
-      if (key && !key.variant && hub.state === 'live') live.add(key.channelPk);
-    }
+    const live = this.liveChannels({ variants: false });
     let due = Infinity;
     for (const [pk, at] of this.askedAt) {
       if (now - at >= this.opts.interestMs) {
@@ -208,15 +204,21 @@ export class ChannelThumbnails {
     return due === Infinity ? undefined : Math.max(this.opts.gapMs, due - now);
   }
 
+  /** Channels whose stream is live (with `variants`, also where only an H.264 leg of it is). */
+  private liveChannels({ variants }: { variants: boolean }): Set<number> {
+    const live = new Set<number>();
+    for (const hub of this.deps.hubs()) {
+      const key = parseStreamKey(hub.key);
+      if (key && (variants || !key.variant) && hub.state === 'live') live.add(key.channelPk);
+    }
+    return live;
+  }
+
   /** A looked-at channel with a snapshot address, no live stream and a stale (or no) thumbnail. */
   private nextSnapshot(): number | undefined {
     if (!this.snapshotOf.size) return undefined;
     const now = Date.now();
-    const live = new Set<number>();
-    for (const hub of this.deps.hubs()) {
-      const key = parseStreamKey(hub.key);
-      if (key && hub.state === 'live') live.add(key.channelPk);
-    }
+    const live = this.liveChannels({ variants: true });
     for (const pk of this.snapshotOf.keys()) {
       if (!this.lookedAt(pk, now)) {
         this.snapshotOf.delete(pk);
