@@ -2,6 +2,7 @@
  * Where segment files live, and the one check every file operation goes through: a path taken from
  * the index must resolve inside its record root, or the operation is refused.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { localStamp } from './time.js';
 
@@ -27,13 +28,46 @@ export function parseSegmentPath(rel: string): { channelPk: number; day: string;
   return m ? { channelPk: Number(m[1]), day: m[2], time: m[3] } : undefined;
 }
 
-/** The absolute file of `rel` under `root`; throws UnsafePathError for anything outside it. */
+/**
+ * The absolute file of `rel` under `root`; throws UnsafePathError for anything outside it: by its
+ * name (`..`, absolute, NUL), and where it really is. A symbolic link inside the root (the file, or a
+ * channel's or day's folder on the way) that leads out of the root is refused too, so no read and no
+ * delete reaches a file outside through it; a link that stays inside the root is followed.
+ */
 export function safeJoin(root: string, rel: string): string {
   const base = path.resolve(root);
   if (typeof rel !== 'string' || !rel || rel.includes('\0') || path.isAbsolute(rel)) throw new UnsafePathError(String(rel));
   const file = path.resolve(base, rel);
   if (!file.startsWith(base + path.sep)) throw new UnsafePathError(rel);
+  if (!realInside(base, file)) throw new UnsafePathError(rel);
   return file;
+}
+
+/**
+ * Whether `file` (lexically under `base`) really lies under `base`'s real folder: the real path of
+ * its deepest existing part (the file, else the nearest folder above it that exists) is checked. A
+ * part not there yet (a segment about to be written) is confined by the folders above it; a root
+ * not there yet holds nothing to follow.
+ */
+function realInside(base: string, file: string): boolean {
+  let realBase: string;
+  try {
+    realBase = fs.realpathSync(base);
+  } catch {
+    return true;
+  }
+  for (let p = file; p !== base && p.startsWith(base + path.sep); p = path.dirname(p)) {
+    let real: string;
+    try {
+      real = fs.realpathSync(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      return false; // a loop of links, no permission: not followed
+    }
+    return real === realBase || real.startsWith(realBase + path.sep);
+  }
+  return true;
 }
 
 /** Kernel file systems: never a record folder (and Node's recursive mkdir spins forever under /proc). */
