@@ -106,9 +106,17 @@ describe('record plans', () => {
     const relative = await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, api.admin);
     expect(relative.statusCode).toBe(400);
     expect(relative.json().msg).toBe('参数 RecordPath 不合法: 须为文件夹的绝对路径');
-    const system = await post('/api/v1/recordpath?lang=en-US', { RecordPath: '/proc/forbidden/rec' }, api.admin);
-    expect(system.statusCode).toBe(400);
-    expect(system.json().msg).toBe('Invalid parameter RecordPath: a system folder cannot hold recordings');
+    const before = await api.t.ctx.config.get('record');
+    // the root, kernel file systems, the system's programs and configuration, and a link to one of them
+    const link = path.join(api.t.settings.dataDir, 'to-etc');
+    fs.symlinkSync('/etc', link);
+    for (const folder of ['/proc/forbidden/rec', '/', '/etc', '/etc/rec', '/usr/lib/rec', '/boot', `${link}/rec`]) {
+      const system = await post('/api/v1/recordpath?lang=en-US', { RecordPath: folder }, api.admin);
+      expect(system.statusCode, folder).toBe(400);
+      expect(system.json().msg, folder).toBe('Invalid parameter RecordPath: a system folder cannot hold recordings');
+    }
+    expect(fs.existsSync('/etc/rec')).toBe(false);
+    expect(await api.t.ctx.config.get('record')).toEqual(before);
     const blocker = path.join(api.t.settings.dataDir, 'file');
     fs.writeFileSync(blocker, 'x');
     const unwritable = await post('/api/v1/recordpath', { RecordPath: path.join(blocker, 'sub') }, api.admin);

@@ -70,7 +70,26 @@ function realInside(base: string, file: string): boolean {
   return true;
 }
 
-/** Kernel file systems: never a record folder (and Node's recursive mkdir spins forever under /proc). */
+/**
+ * Folders that never hold recordings: the file system's root, kernel file systems (Node's recursive
+ * mkdir spins forever under /proc) and the system's own programs, libraries and configuration. The
+ * real location counts: a link elsewhere to /etc is /etc.
+ */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev', '/etc', '/boot', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/usr'];
 export function isSystemFolder(abs: string): boolean {
-  return ['/proc', '/sys', '/dev'].some((p) => abs === p || abs.startsWith(`${p}/`));
+  const inSystem = (p: string) => p === '/' || SYSTEM_FOLDERS.some((s) => p === s || p.startsWith(`${s}/`));
+  return inSystem(abs) || inSystem(realOfExisting(abs));
+}
+
+/** The real path of `abs`: its nearest existing folder's real path, with the parts not there yet. */
+function realOfExisting(abs: string): string {
+  const rest: string[] = [];
+  for (let p = abs; ; p = path.dirname(p)) {
+    try {
+      return path.join(fs.realpathSync(p), ...rest);
+    } catch {
+      if (p === path.dirname(p)) return abs;
+      rest.unshift(path.basename(p));
+    }
+  }
 }
