@@ -67,8 +67,15 @@ export class FfmpegPullSource implements MediaSource {
   private supervisor?: Supervisor;
   private reader = new Fmp4StreamReader();
   private audioMode: 'copy' | 'aac' | 'none';
+  /**
+   * Fails the source mediaTimeoutMs after ffmpeg's last output: armed when a run starts, pushed back
+   * (refresh()) per read of its stdout, not a timer looking every second, so a stream whose media
+   * flows does not wake the process for it (issue 4; the RTSP source's shape). Node leaves a
+   * refreshed timer where it is in its list until the list comes due: a flowing stream costs one
+   * timer wake-up per mediaTimeoutMs at most. None before the first run (an HLS playlist is judged
+   * first, with its own bound).
+   */
   private watchdog?: NodeJS.Timeout;
-  private lastOutputAt = 0;
   private stopped = false;
   private hevcInFlv = true;
   private url?: PullUrl;
@@ -100,10 +107,7 @@ export class FfmpegPullSource implements MediaSource {
     if (this.audioMode === 'copy' && audioToAac.has(this.url.display)) this.audioMode = 'aac';
     void (this.opts.hevcInFlv ?? (() => ffmpegHasHevcInFlv(this.opts.ffmpeg)))().then((ok) => (this.hevcInFlv = ok));
     if (isHlsAddress(this.url.url)) this.hls = new HlsPullWatch(this.url, FfmpegPullSource.PLAYLIST_TIMEOUT_MS, this.opts.pinFor);
-    this.lastOutputAt = Date.now();
     void this.begin();
-    this.watchdog = setInterval(() => this.watch(), 1000);
-    this.watchdog.unref();
   }
 
   /** The running ffmpeg's process id, if one runs. */
@@ -114,7 +118,7 @@ export class FfmpegPullSource implements MediaSource {
   stop() {
     if (this.stopped) return;
     this.stopped = true;
-    clearInterval(this.watchdog);
+    clearTimeout(this.watchdog);
     this.hls?.stop();
     void this.supervisor?.stop();
     this.supervisor = undefined;
@@ -156,7 +160,11 @@ export class FfmpegPullSource implements MediaSource {
     const url = this.url!;
     void this.supervisor?.stop();
     this.reader.reset();
-    this.lastOutputAt = Date.now();
+    if (this.watchdog) this.watchdog.refresh();
+    else {
+      this.watchdog = setTimeout(() => this.timedOut(), this.opts.mediaTimeoutMs ?? 15_000);
+      this.watchdog.unref();
+    }
     const supervisor = new Supervisor({
       bin: this.opts.ffmpeg,
       // The address (with the credentials) goes on stdin, not the command line (pullArgs says why).
@@ -177,7 +185,7 @@ export class FfmpegPullSource implements MediaSource {
   }
 
   private output(chunk: Buffer) {
-    this.lastOutputAt = Date.now();
+    this.watchdog?.refresh();
     let events;
     try {
       events = this.reader.push(chunk);
@@ -263,11 +271,10 @@ export class FfmpegPullSource implements MediaSource {
     return `ffmpeg: ${last}`;
   }
 
-  private watch() {
-    const limit = this.opts.mediaTimeoutMs ?? 15_000;
-    const seconds = Math.round(limit / 1000);
-    // Only while ffmpeg runs: before an HLS run the playlist is judged first (its wait has its own bound).
-    if (!this.stopped && this.supervisor && Date.now() - this.lastOutputAt > limit) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
+  /** ffmpeg wrote nothing for mediaTimeoutMs (armed only once a run started, spawn()). */
+  private timedOut() {
+    const seconds = Math.round((this.opts.mediaTimeoutMs ?? 15_000) / 1000);
+    if (!this.stopped && this.supervisor) this.fail(`no media for ${seconds} s`, { key: 'streamNoMedia', vars: { seconds } });
   }
 
   private fail(words: string, why: Reason) {

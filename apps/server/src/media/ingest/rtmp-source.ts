@@ -58,8 +58,14 @@ export class RtmpPullSource implements MediaSource {
   private url?: URL;
   private creds?: { user: string; password: string };
   private connects = 0;
+  /**
+   * Fails the source mediaTimeoutMs after the last progress (a connect, an answer or media message):
+   * one timeout pushed back (refresh()) per message, not a timer looking every second, so a stream
+   * whose media flows does not wake the process for it (issue 4; the RTSP source's shape). Node leaves
+   * a refreshed timer where it is in its list until the list comes due, so a flowing stream costs one
+   * timer wake-up per mediaTimeoutMs at most.
+   */
   private watchdog?: NodeJS.Timeout;
-  private lastProgressAt = 0;
   private gotMedia = false;
   private malformedInARow = 0;
   private stopped = false;
@@ -87,15 +93,15 @@ export class RtmpPullSource implements MediaSource {
     url.username = '';
     url.password = '';
     this.url = url;
-    this.connect('');
-    this.watchdog = setInterval(() => this.watch(), 1000);
+    this.watchdog = setTimeout(() => this.timedOut(), this.opts.mediaTimeoutMs ?? 15_000);
     this.watchdog.unref();
+    this.connect('');
   }
 
   stop() {
     if (this.stopped) return;
     this.stopped = true;
-    clearInterval(this.watchdog);
+    clearTimeout(this.watchdog);
     this.session?.close();
     this.session = undefined;
     this.encoder?.stop();
@@ -109,7 +115,7 @@ export class RtmpPullSource implements MediaSource {
   private connect(auth: string) {
     this.connects++;
     this.stats.connects++;
-    this.lastProgressAt = Date.now();
+    this.watchdog?.refresh();
     // A new connection reads anew: its audio gets an encoder of its own.
     this.encoder?.stop();
     this.encoder = undefined;
@@ -140,7 +146,7 @@ export class RtmpPullSource implements MediaSource {
   }
 
   private message(m: RtmpMessage) {
-    this.lastProgressAt = Date.now();
+    this.watchdog?.refresh();
     try {
       if (m.type === RtmpType.video) this.media!.videoMessage(m.timestamp, m.payload);
       else if (m.type === RtmpType.audio) this.media!.audioMessage(m.timestamp, m.payload);
@@ -230,9 +236,10 @@ export class RtmpPullSource implements MediaSource {
     else this.fail(e.miss.reason, e.miss.why);
   }
 
-  private watch() {
+  /** Nothing came for mediaTimeoutMs: the step it waited in says what was missed. */
+  private timedOut() {
     const limit = this.opts.mediaTimeoutMs ?? 15_000;
-    if (this.stopped || !this.session || Date.now() - this.lastProgressAt <= limit) return;
+    if (this.stopped || !this.session) return;
     const step = this.session.step;
     const seconds = Math.round(limit / 1000);
     if (step === 'handshake') this.fail(`no answer within ${limit} ms`, { key: 'streamConnectTimeout', vars: { ms: limit } });
