@@ -20,6 +20,7 @@ export async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const seconds = Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000);
     const disk = diskUsage(ctx.settings.dataDir);
     const cpus = os.cpus();
+    const figures = await ctx.sampler.read();
     const body: ServerInfo = {
       Hardware: `${os.arch()} ${cpus.length} cores`,
       InterfaceVersion: 'v1',
@@ -35,7 +36,7 @@ export async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       NodeVersion: process.version,
       CPUCount: cpus.length,
       CPUModel: cpus[0]?.model ?? '',
-      CPUUsage: ctx.sampler.cpuPercent,
+      CPUUsage: figures.cpuPercent,
       LoadAvg: os.loadavg(),
       MemTotal: os.totalmem(),
       MemUsed: os.totalmem() - os.freemem(),
@@ -48,21 +49,24 @@ export async function systemRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     return v1('MSG_SC_SERVER_INFO_ACK', body);
   });
 
-  const top = (): StateTop => ({
-    cpu: ctx.sampler.cpuPercent,
-    memory: { total: os.totalmem(), used: os.totalmem() - os.freemem() },
-    disk: diskUsage(ctx.settings.dataDir),
-    network: { rx: ctx.sampler.rxPerSec, tx: ctx.sampler.txPerSec },
-    uptime: Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000),
-    time: new Date().toISOString(),
-  });
+  const top = async (): Promise<StateTop> => {
+    const figures = await ctx.sampler.read();
+    return {
+      cpu: figures.cpuPercent,
+      memory: { total: os.totalmem(), used: os.totalmem() - os.freemem() },
+      disk: diskUsage(ctx.settings.dataDir),
+      network: { rx: figures.rxPerSec, tx: figures.txPerSec },
+      uptime: Math.floor((Date.now() - ctx.startedAt.getTime()) / 1000),
+      time: new Date().toISOString(),
+    };
+  };
   const device = async (): Promise<StateDevice> => ({
     devices: { total: await count('devices'), online: await count('devices', true) },
     channels: { total: await count('channels'), online: await count('channels', true) },
     users: await count('users'),
   });
-  r.get('/api/v2/state/top', { schema: { tags } }, async () => v2(top()));
-  r.get('/api/v1/state/top', { schema: { tags } }, async () => v1('MSG_SC_STATE_TOP_ACK', top()));
+  r.get('/api/v2/state/top', { schema: { tags } }, async () => v2(await top()));
+  r.get('/api/v1/state/top', { schema: { tags } }, async () => v1('MSG_SC_STATE_TOP_ACK', await top()));
   r.get('/api/v2/state/device', { schema: { tags } }, async () => v2(await device()));
   r.get('/api/v1/state/device', { schema: { tags } }, async () => v1('MSG_SC_STATE_DEVICE_ACK', await device()));
 }
