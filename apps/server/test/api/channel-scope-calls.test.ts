@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useAdminApp } from './admin-app.js';
 import { makeOperator } from './support.js';
+import { sleep, until } from '../helpers/index.js';
 import { streamKey } from '../../src/services/media/streams.js';
 import { localDay } from '../../src/services/recording/time.js';
 
@@ -121,6 +122,26 @@ describe('a role without the channel', () => {
       ['error', 'p2'],
       ['error', 'p3'],
     ]);
+  });
+});
+
+describe('an open ws/streamstat follows the operator\'s rights', () => {
+  it('a channel taken from the role stops being reported; a logout closes the socket', async () => {
+    const { a, op } = await setUp();
+    const sock = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r1&token=${op.token}&playerid=p1&device=${a.dev}&channel=1`);
+    const got: { type: string; playerid: string }[] = [];
+    let closed: number | undefined;
+    sock.on('message', (d) => got.push(JSON.parse(String(d))));
+    sock.on('close', (code) => (closed = code));
+    await until(() => got.some((m) => m.type === 'streamstat' && m.playerid === 'p1'), 5000, { what: () => 'a streamstat of p1' });
+    const taken = await api.post('/api/v1/role/channels', { roleid: op.roleId, channels: [] });
+    expect(taken.statusCode, taken.body).toBe(200);
+    const at = await until(() => got.findIndex((m) => m.type === 'error' && m.playerid === 'p1') + 1, 15000, { what: () => `an error for p1 (last: ${JSON.stringify(got.at(-1))})` });
+    await sleep(1500);
+    expect(got.slice(at).filter((m) => m.type === 'streamstat')).toEqual([]);
+    expect((await api.get('/api/v1/logout', op.token)).statusCode).toBe(200);
+    await until(() => closed !== undefined, 15000, { what: () => 'the socket closed after the logout' });
+    expect(closed).toBe(1008);
   });
 });
 

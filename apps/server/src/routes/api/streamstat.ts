@@ -11,19 +11,26 @@
  * AnswerSSRC, DeviceMedia, CallID, Since} for a GB28181 stream, recording (the channel is being recorded
  * now) and manualRecording (by realtimerecord/start)} per player per second, and
  * {type: 'error', request_id, playerid, msg} for a stream it may not see or cannot find.
+ *
+ * The rights are those of now, not of the socket's opening: every RECHECK_MS the login is resolved
+ * again and the players' channels checked against the role as it is then. A channel taken from the
+ * role is dropped with an error for its player; a login that ended (logout, expiry, the user disabled
+ * or deleted) closes the socket with 1008.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { message, reason, streamReasonText } from '@opencvr/shared';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
-import { scopeOf, type Scope } from '../../services/inventory/scope.js';
+import { scopeOf, visibleChannelIds, type Scope } from '../../services/inventory/scope.js';
 import { parseStreamKey, streamKey } from '../../services/media/streams.js';
 import { outputViewers, StreamStatsSampler, type OutputKind, type StreamStatus } from '../../media/stats.js';
 import { H264_VARIANT } from '../../media/transcode.js';
 
 const MAX_PLAYERS = 64;
 const INTERVAL_MS = 1000;
+/** How often an open socket checks its login and its players' channels again. */
+const RECHECK_MS = 5000;
 
 interface Player {
   playerid: string;
@@ -105,7 +112,7 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const query = (req.query ?? {}) as Record<string, unknown>;
     const requestId = text(query.request_id, 128) ?? '';
     const players = new Map<string, Player>();
-    const scopeP = scopeOf(ctx.db, req.user!);
+    let scopeP = scopeOf(ctx.db, req.user!);
     const send = (msg: object) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ request_id: requestId, ...msg }));
     };
@@ -150,7 +157,39 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
     const timer = setInterval(() => {
       for (const p of players.values()) push(p);
     }, INTERVAL_MS);
-    const stop = () => clearInterval(timer);
+    /** The login still good and each player's channel still visible, else the player (or the socket) goes. */
+    let checking = false;
+    const recheck = async () => {
+      if (checking) return;
+      checking = true;
+      try {
+        const found = req.token ? await ctx.tokens.resolve(req.token) : undefined;
+        if (!found?.user.enable) {
+          socket.close(1008, 'unauthorized');
+          return;
+        }
+        const scope = await scopeOf(ctx.db, found.user);
+        scopeP = Promise.resolve(scope);
+        if (scope.all || !players.size) return;
+        const pks = [...new Set([...players.values()].map((p) => parseStreamKey(p.stream)!.channelPk))];
+        const rows = await ctx.db.selectFrom('channels').select('id').where('id', 'in', pks).where((eb) => visibleChannelIds(eb, scope)!).execute();
+        const visible = new Set(rows.map((r) => r.id));
+        for (const p of [...players.values()]) {
+          if (visible.has(parseStreamKey(p.stream)!.channelPk)) continue;
+          players.delete(p.playerid);
+          send({ type: 'error', playerid: p.playerid, msg: notFound('stream', { id: p.stream }).text(req.lang) });
+        }
+      } catch (err) {
+        req.log.warn({ err }, 'streamstat: rights not checked again');
+      } finally {
+        checking = false;
+      }
+    };
+    const rechecks = setInterval(() => void recheck(), RECHECK_MS);
+    const stop = () => {
+      clearInterval(timer);
+      clearInterval(rechecks);
+    };
     socket.on('close', stop);
     socket.on('error', stop);
     socket.on('message', (data: Buffer, isBinary: boolean) => {
