@@ -159,4 +159,72 @@ describe('AlwaysOnChannels', () => {
     expect(opened.sort((a, b) => a - b)).toEqual([held, disabledLater, gb]);
     expect(svc.isHeld(watched)).toBe(true);
   });
+
+  describe('the regular pass sleeps while there is nothing to follow (issue 4)', () => {
+    afterEach(() => vi.useRealTimers());
+    /** The regular pass armed by the timer, run to its end. */
+    async function tick(svc: AlwaysOnChannels) {
+      vi.advanceTimersByTime(60_000);
+      await (svc as unknown as { passes: { idle(): Promise<void> } }).passes.idle();
+    }
+
+    it('no always-on channel and no stream: no timer; one added (an inventory change) is opened, and followed every tickMs after', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+      await device('rtsp1', 'RTSP');
+      await channel('rtsp1', 'on-demand', { on_demand: 1 });
+      const { svc, opened, hubs } = service();
+      await svc.start();
+      expect(svc.armed).toBe(false);
+      expect(vi.getTimerCount()).toBe(0);
+
+      const always = await channel('rtsp1', 'always');
+      await svc.reconcile();
+      expect(opened).toEqual([always]);
+      expect(svc.armed).toBe(true);
+      // Its hub stopped (an edit of its source): the next regular pass opens it again.
+      hubs[0].state = 'stopped';
+      await tick(svc);
+      expect(opened).toEqual([always, always]);
+      expect(svc.armed).toBe(true);
+
+      // On-demand again and its stream gone: asleep once more.
+      await db.kysely.updateTable('channels').set({ on_demand: 1 }).where('id', '=', always).execute();
+      hubs.length = 0;
+      await svc.reconcile();
+      expect(svc.armed).toBe(false);
+      await svc.stop();
+    });
+
+    it('a main-stream hub running (a viewer of an on-demand channel) keeps the pass, which follows its OnDemand; a failed pass is tried again', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+      await device('rtsp1', 'RTSP');
+      const folder = await channel('rtsp1', 'folder', { parental: 1 });
+      const viewed = stubHub(streamKey(folder, 0), 1);
+      const { svc } = service({ hubs: [viewed] });
+      await svc.start();
+      expect(viewed.setOnDemand).toHaveBeenLastCalledWith(true);
+      expect(svc.armed).toBe(true);
+      viewed.setOnDemand.mockClear();
+      await tick(svc);
+      expect(viewed.setOnDemand).toHaveBeenCalledWith(true);
+      await svc.stop();
+      expect(vi.getTimerCount()).toBe(0);
+
+      // A pass that fails (the database away) arms the next one though there is nothing else to follow.
+      const failing = new AlwaysOnChannels(
+        {
+          db: { selectFrom: () => { throw new Error('database away'); } } as unknown as typeof db.kysely, // prettier-ignore
+          open: () => undefined,
+          hubs: () => [],
+          gbOnline: () => false,
+          log: { info: () => undefined, warn: () => undefined },
+        },
+        { burst: 10, paceMs: 100, tickMs: 60_000 },
+      );
+      await failing.start();
+      expect(failing.armed).toBe(true);
+      await failing.stop();
+      expect(failing.armed).toBe(false);
+    });
+  });
 });

@@ -7,8 +7,11 @@
  *
  * The set follows the database, as the recording engine and the CDN pushes do: a pass at start (in
  * the background, opening `burst` streams every `paceMs`, so 1,500 cameras are not dialled in the same
- * millisecond), after every inventory change, after a GB device's online state changes, and every
- * `tickMs` (a hub stopped by an edit of its source is opened again). That pacing is
+ * millisecond), after every inventory change, after a GB device's online state changes, and
+ * `tickMs` after the last pass (a hub stopped by an edit of its source is opened again) while there is
+ * something to follow: always-on channels, a main-stream hub running, or a pass that failed. A server
+ * with none of these arms no timer (issue 4): what would change that comes as an inventory change or
+ * a GB device's status, each a pass. That pacing is
  * the site's; how many INVITEs one GB device gets at once is bounded where every INVITE is sent (the
  * INVITE client's per-device queue, gb/invite/queue.ts).
  *
@@ -58,11 +61,14 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export const DEFAULT_ALWAYS_ON_OPTIONS: AlwaysOnOptions = { burst: 10, paceMs: 100, tickMs: 10_000 };
 
 export class AlwaysOnChannels {
+  /** The next regular pass, armed after each pass while there is something to follow (see the top). */
   private timer?: NodeJS.Timeout;
   private readonly passes = new CoalescedPass(
-    () => this.pass(),
+    () => this.passThenArm(),
     (err) => this.deps.log.warn({ err }, 'always-on: pass failed'),
   );
+  /** What the last pass saw: always-on candidates or running main-stream hubs. */
+  private following = false;
   private stopped = true;
   /** Channels without a stream source (a device type nothing ingests): warned about once. */
   private noSource = new Set<number>();
@@ -77,9 +83,28 @@ export class AlwaysOnChannels {
   /** The first pass (resolves when it is done) and the regular ones after it. */
   start(): Promise<void> {
     this.stopped = false;
-    this.timer = setInterval(() => void this.reconcile(), this.options.tickMs);
-    this.timer.unref();
     return this.reconcile();
+  }
+
+  /** A pass, then the next one armed `tickMs` later if there is something to follow or this one failed. */
+  private async passThenArm() {
+    let failed = true;
+    try {
+      await this.pass();
+      failed = false;
+    } finally {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      if (!this.stopped && (failed || this.following)) {
+        this.timer = setTimeout(() => void this.reconcile(), this.options.tickMs);
+        this.timer.unref();
+      }
+    }
+  }
+
+  /** Whether the regular pass is armed (tests). */
+  get armed(): boolean {
+    return this.timer !== undefined;
   }
 
   /** Opens and re-flags streams to match the database (one pass at a time; a call during a pass runs another after it). */
@@ -150,6 +175,8 @@ export class AlwaysOnChannels {
       open.add(key.channelPk);
     }
 
+    this.following = candidates.size > 0 || open.size > 0;
+
     let opened = 0;
     for (const [pk, { device, channel }] of want) {
       // Held since this pass read the hubs: a stop that came in meanwhile stays a stop.
@@ -171,7 +198,8 @@ export class AlwaysOnChannels {
 
   async stop() {
     this.stopped = true;
-    clearInterval(this.timer);
+    clearTimeout(this.timer);
+    this.timer = undefined;
     await this.passes.idle();
   }
 }
