@@ -125,6 +125,95 @@ describe('a role without the channel', () => {
   });
 });
 
+describe('bad input', () => {
+  it('is refused with 400 naming the field, and changes nothing', async () => {
+    const { dev } = await camera(1);
+    const pk = (await api.t.ctx.inventory.channels.require(dev, '1')).id;
+    const c = `device=${dev}&channel=1`;
+    const s = '20240101000000';
+    const e = '20240101010000';
+    const cases: [string, string][] = [
+      [`/api/v1/getchannelstream?${c}&protocol=RTSPX`, 'protocol'],
+      [`/api/v1/getchannelstream?${c}&stream=2`, 'stream'],
+      [`/api/v1/getchannelstream?${c}&stream=1.5`, 'stream'],
+      [`/api/v1/getchannelstream?device=${dev}`, 'channel'],
+      [`/api/v1/getchannelstream?${c}&type=ping`, 'type'],
+      [`/api/v1/getchannelstream?${c}&device=x`, 'device'],
+      [`/api/v1/devices/channelstream?device=../x&channel=1`, 'device'],
+      [`/api/v1/touchchannelstream?${c}&stream=main2`, 'stream'],
+      [`/api/v1/stopstream?${c}&stream=7`, 'stream'],
+      [`/api/v1/devices/channelsnap?${c}&stream=5`, 'stream'],
+      [`/api/v1/devices/sharelink?${c}&expire=10`, 'expire'],
+      [`/api/v1/devices/sharelink?${c}&expire=soon`, 'expire'],
+      [`/api/v1/ptzcontrol?${c}&command=jump`, 'command'],
+      [`/api/v1/ptzcontrol?${c}&command=left&speed=0`, 'speed'],
+      [`/api/v1/ptzcontrol?${c}&command=left&speed=101`, 'speed'],
+      [`/api/v1/onvifsetpreset?${c}&name=`, 'name'],
+      [`/api/v1/onvifgotopreset?${c}&token=../x`, 'token'],
+      [`/api/v1/onvifremovepreset?${c}`, 'token'],
+      [`/api/v1/record/querydaily?id=${dev}:1&period=20240230`, 'period'],
+      [`/api/v1/record/querydaily?id=${dev}:1&period=20240101&limit=0`, 'limit'],
+      [`/api/v1/record/querydaily?period=20240101`, 'id'],
+      [`/api/v1/record/querymonthly?id=${dev}:1&period=202413`, 'period'],
+      [`/api/v1/record/queryflags?period=202401`, 'ids'],
+      [`/api/v1/record/queryflags?period=202401&ids=${dev}:1,nocolon`, 'ids'],
+      [`/api/v1/record/querydevices?period=20240132`, 'period'],
+      [`/api/v1/record/remove?id=-1`, 'id'],
+      [`/api/v1/record/removedaily?id=${dev}:1&period=2024`, 'period'],
+      [`/api/v1/record/setimportant?id=1&important=5`, 'important'],
+      [`/api/v1/record/setimportant?id=1,2,x`, 'id'],
+      [`/api/v1/record/setimportant?${c}&starttime=${e}&endtime=${s}`, 'endtime'],
+      [`/api/v1/realtimerecord/start?id=${dev}`, 'id'],
+      [`/api/v1/devices/record/playback?channel=${dev}:1&stime=${s}&etime=${s}`, 'etime'],
+      [`/api/v1/devices/record/playback?channel=${dev}:1&stime=20241301000000`, 'stime'],
+      [`/api/v1/devices/record/playback?channel=${dev}:1&stime=${s}&protocol=rtsp`, 'protocol'],
+      [`/api/v1/devices/record/playback?channel=${dev}:1:2&stime=${s}`, 'channel'],
+      [`/api/v1/devices/record/playback/control?request_id=abc&command=pause`, 'request_id'],
+      [`/api/v1/devices/record/playback/control?request_id=${'0'.repeat(32)}&command=fly`, 'command'],
+      [`/api/v1/playbackspeed?request_id=${'0'.repeat(32)}&speed=3`, 'speed'],
+      [`/api/v1/download/abc/0`, 'id'],
+      [`/api/v1/download/1/123`, 'start'],
+      [`/api/v1/record/recordvideo/download/mp4/${dev}:1/${s}/${s}`, 'end'],
+      [`/api/v1/record/recordvideo/download/avi/${dev}:1/${s}/${e}`, 'fmt'],
+      [`/api/v1/record/recordvideo/download/mp4/${dev}/${s}/${e}`, 'channel'],
+      [`/api/v1/record/recordvideo/play/m3u8/..%2F..%2Fetc/${s}/${e}`, 'channel'],
+      [`/api/v1/recordplaninfo?id=0`, 'id'],
+      [`/api/v1/recordplanlist?start=-1`, 'start'],
+    ];
+    const posts: [string, object, string][] = [
+      ['/api/v1/setrecordplan', { schedule: '{}' }, 'name'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '{}', save_days: 0 }, 'save_days'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '{}', enable: 'maybe' }, 'enable'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '[]' }, 'schedule'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: { Monday: [{ StartTime: 5 }] } }, 'schedule'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '{}', channels: [{ DeviceID: 5 }] }, 'channels'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '{}', channels: `${dev}:1,${dev}` }, 'channels'],
+      ['/api/v1/setrecordplan', { name: 'p', schedule: '{}', channels: JSON.stringify([{ DeviceID: dev }]) }, 'channels'],
+      ['/api/v1/checkpush', {}, 'schedule'],
+      ['/api/v1/recordpath', {}, 'RecordPath'],
+      ['/api/v1/recordpath', { RecordPath: 'relative' }, 'RecordPath'],
+      ['/api/v1/recordpath', { RecordPath: '/', SegmentSeconds: 60 }, 'RecordPath'],
+      ['/api/v1/recordpath', { RecordPath: `${api.t.settings.dataDir}/r`, SegmentSeconds: 0 }, 'SegmentSeconds'],
+      ['/api/v1/recordpath', { RecordPath: `${api.t.settings.dataDir}/r`, MinFreeBytes: -1 }, 'MinFreeBytes'],
+      ['/api/v1/record/remove', { id: 'x' }, 'id'],
+    ];
+    const record = await api.t.ctx.config.get('record');
+    const answers = [
+      ...(await Promise.all(cases.map(async ([url, field]) => [url, field, await api.get(`${url}${url.includes('?') ? '&' : '?'}lang=en-US`)] as const))),
+      ...(await Promise.all(posts.map(async ([url, body, field]) => [`${url} ${JSON.stringify(body)}`, field, await api.post(`${url}?lang=en-US`, body)] as const))),
+    ];
+    for (const [what, field, res] of answers) {
+      expectError(res, 400, what);
+      expect(res.json().msg, what).toMatch(new RegExp(`^Invalid parameter ${field}: `));
+    }
+    expect(api.t.ctx.streams.get(streamKey(pk, 0))).toBeUndefined();
+    expect(api.t.ctx.streams.get(streamKey(pk, 1))).toBeUndefined();
+    expect(api.t.ctx.recording.engine.isManual(pk)).toBe(false);
+    expect((await api.body('/api/v1/recordplanlist')).Total).toBe(0);
+    expect(await api.t.ctx.config.get('record')).toEqual(record);
+  });
+});
+
 describe('an open ws/streamstat follows the operator\'s rights', () => {
   it('a channel taken from the role stops being reported; a logout closes the socket', async () => {
     const { a, op } = await setUp();

@@ -21,7 +21,7 @@ import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { playbackOf, SPEEDS } from '../../services/playback/index.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
 import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
-import { refOf } from './records.js';
+import { refIn, refOf } from './records.js';
 import { deviceId } from './inventory-schemas.js';
 import { DEVICE_SPEEDS, DevicePlaybackSession, gbRecordsOf } from '../../gb/records/index.js';
 import { deviceFailure, gbDeviceOf, isDeviceSource } from './gb-records.js';
@@ -103,7 +103,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   r.get('/api/v1/devices/record/playback', { schema: { tags, querystring: playbackQuery } }, async (req) => {
     const q = req.query;
     let ref: { device: string; channel: string };
-    if (q.channel?.includes(':')) ref = refOf({ id: q.channel });
+    if (q.channel?.includes(':')) ref = refIn('channel', q.channel);
     else if (q.device && q.channel) ref = refOf({ device: q.device, channel: q.channel });
     else ref = refOf({ id: q.id });
     const c = await visibleChannel(req, ref);
@@ -356,7 +356,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     },
     async (req, reply) => {
       const p = req.params;
-      const ref = refOf({ id: p.channel });
+      const ref = refIn('channel', p.channel);
       const c = await visibleChannel(req, ref);
       const from = timeOf('start', p.start);
       const to = timeOf('end', p.end);

@@ -16,7 +16,7 @@ import { flag, id, text } from '../../http/schemas.js';
 import type { PlanView } from '../../services/recording/plans.js';
 import { isSystemFolder, recordRoot } from '../../services/recording/paths.js';
 import { statfsFree } from '../../services/recording/retention.js';
-import { refOf } from './records.js';
+import { refIn } from './records.js';
 
 const tags = ['recordplans'];
 const admin = { access: 'admin' as const };
@@ -59,7 +59,7 @@ function parseChannels(v: z.infer<typeof channelsField> | undefined): { device: 
     } else list = s.split(',').map((x) => x.trim()).filter(Boolean);
   }
   if (!Array.isArray(list)) throw invalidParam('channels', 'channelRefList');
-  return list.map((x) => (typeof x === 'string' ? refOf({ id: x }) : refOf({ device: String(x?.DeviceID ?? ''), channel: String(x?.ChannelID ?? '') })));
+  return list.map((x) => refIn('channels', typeof x === 'string' ? x : `${String(x?.DeviceID ?? '')}:${String(x?.ChannelID ?? '')}`));
 }
 
 const planInput = z.object({

@@ -29,10 +29,19 @@ export const channelRef = z.object({
 });
 export type ChannelRef = z.infer<typeof channelRef>;
 
+const DEVICE_CHANNEL = /^([A-Za-z0-9_.-]{1,64}):([A-Za-z0-9_.-]{1,64})$/;
+
 export function refOf(q: ChannelRef): { device: string; channel: string } {
   if (q.device && q.channel) return { device: q.device, channel: q.channel };
-  const m = q.id ? /^([A-Za-z0-9_.-]{1,64}):([A-Za-z0-9_.-]{1,64})$/.exec(q.id) : null;
+  const m = q.id ? DEVICE_CHANNEL.exec(q.id) : null;
   if (!m) throw invalidParam('id', 'giveOneOf', { first: 'id=device:channel', second: 'device + channel' });
+  return { device: m[1], channel: m[2] };
+}
+
+/** A channel written "device:channel" in the field `field` (a path part, a list's item): a bad one is refused under that field's name. */
+export function refIn(field: string, text: string): { device: string; channel: string } {
+  const m = DEVICE_CHANNEL.exec(text);
+  if (!m) throw invalidParam(field, 'format', { format: 'device:channel' });
   return { device: m[1], channel: m[2] };
 }
 
@@ -153,7 +162,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           .split(',')
           .map((s) => s.trim())
           .filter(Boolean)
-          .map((s) => refOf({ id: s }));
+          .map((s) => refIn('ids', s));
         if (!refs.length || refs.length > 500) throw invalidParam('ids', 'channelCountBetween', { min: 1, max: 500 });
         list = list.where((eb) => eb.or(refs.map((x) => eb.and([eb('parent_device_id', '=', x.device), eb('channel_id', '=', x.channel)]))));
       } else if (q.device) list = list.where('parent_device_id', '=', q.device);
