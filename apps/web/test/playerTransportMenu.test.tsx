@@ -37,3 +37,41 @@ describe('LivePlayer transport menu', () => {
     }
   });
 });
+
+/**
+ * In fullscreen only the player's own element is drawn: antd put the transport menu and the toolbar's
+ * tooltips under document.body, so in fullscreen 播放协议 opened a menu nobody could see (audit,
+ * session 24: Chromium, 1366×768). They go inside the player while it is fullscreen.
+ */
+describe('LivePlayer popups in fullscreen', () => {
+  it('opens the transport menu and the tooltips inside the fullscreen player', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let fullscreen: Element | null = null;
+    Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => fullscreen });
+    try {
+      captureNotices();
+      const open = vi.fn(async () => ({ URL: '', URLs: {}, Stream: 'stream_1_0', State: 'connecting', Reason: '', ExpiresAt: 0 }) as never);
+      renderConsole(<LivePlayer device="dev1" channel="1" flow={0} open={open} ptz={false} />);
+      const player = await screen.findByTestId('live-player');
+      fullscreen = player;
+      act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+      const snapshot = screen.getByRole('button', { name: '抓图' });
+      fireEvent.mouseEnter(snapshot);
+      await act(async () => void vi.advanceTimersByTime(500));
+      const tip = await waitFor(() => {
+        const el = [...document.querySelectorAll('.ant-tooltip')].find((t) => t.textContent === '抓图');
+        expect(el).toBeTruthy();
+        return el!;
+      });
+      expect(player.contains(tip)).toBe(true);
+      fireEvent.mouseLeave(snapshot);
+      fireEvent.click(screen.getByTestId('transport-choice'));
+      await act(async () => void vi.advanceTimersByTime(500));
+      const hls = await screen.findByTestId('transport-hls');
+      expect(player.contains(hls)).toBe(true);
+    } finally {
+      delete (document as { fullscreenElement?: unknown }).fullscreenElement;
+      vi.useRealTimers();
+    }
+  });
+});

@@ -6,7 +6,7 @@
  * (hidden on every route change) sit in its toolbar.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { Button, Dropdown, Spin, Tooltip, Typography } from 'antd';
+import { Button, ConfigProvider, Dropdown, Spin, Tooltip, Typography } from 'antd';
 import {
   AimOutlined,
   CameraOutlined,
@@ -135,6 +135,10 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     const ok = await downloadSnapshot(video, name || `${device}_${channel}`);
     setNotice(ok ? '' : t('player.noFrame'));
   };
+  // In fullscreen only the player's element is drawn: the transport menu, the tooltips and the PTZ
+  // pad's popups (antd puts them under document.body) go inside it then, or 播放协议 opened a menu
+  // nobody saw.
+  const popupContainer = useCallback(() => (fullscreen && boxRef.current) || document.body, [fullscreen]);
   const toggleFullscreen = () => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void boxRef.current?.requestFullscreen?.();
@@ -184,7 +188,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const showBar = !compact || hover || fullscreen;
   const iconBtn = { type: 'text' as const, size: 'small' as const, style: { color: '#fff' } };
 
-  return (
+  const box = (
     <div
       ref={boxRef}
       data-testid="live-player"
@@ -348,6 +352,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       )}
     </div>
   );
+  return <ConfigProvider getPopupContainer={popupContainer}>{box}</ConfigProvider>;
 }
 
 export default LivePlayer;
