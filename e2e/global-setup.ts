@@ -1,6 +1,7 @@
 /**
- * Starts the platform for the end-to-end tests: `node [V8 args] --import tsx apps/server/src/main.ts` on a
- * free loopback port with a fresh temp DATA_DIR (SQLite, first-run state), serving apps/web/dist.
+ * Starts the platform for the end-to-end tests as `npm start` runs it: the built server (`node [V8 args]
+ * --enable-source-maps apps/server/dist/main.js`, built here when a source is newer) on a free loopback
+ * port with a fresh temp DATA_DIR (SQLite, first-run state), serving apps/web/dist.
  * Exposes the address as process.env.E2E_BASE_URL; the returned function stops the server.
  */
 import { spawn } from 'node:child_process';
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
+import { buildServer } from '../scripts/server-build.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -61,6 +63,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const { buildWeb } = await import(path.join(root, 'scripts/web-build.mjs'));
     buildWeb();
   }
+  // Not in the stage's web build: ~1 s, and a run of a spec or two by hand after a change must test the change.
+  await buildServer({ log: (m: string) => console.log(m) });
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-e2e-'));
   const logFile = path.join(dataDir, 'server.log');

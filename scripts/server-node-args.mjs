@@ -12,7 +12,19 @@
  */
 export const SERVER_V8_ARGS = ['--max-semi-space-size=4'];
 
-/** The arguments after `node`: V8 settings, the TypeScript loader, the server's entry point. */
-export function serverNodeArgs({ watch = false } = {}) {
-  return [...SERVER_V8_ARGS, '--import', 'tsx', ...(watch ? ['--watch'] : []), 'apps/server/src/main.ts'];
+/** The server's build (scripts/server-build.mjs), relative to the checkout: what npm start, e2e and the benches run. */
+export const SERVER_BUILD_MAIN = 'apps/server/dist/main.js';
+/** The server's TypeScript entry point, relative to the checkout (npm run dev, through tsx). */
+export const SERVER_SOURCE_MAIN = 'apps/server/src/main.ts';
+
+/**
+ * The arguments after `node`: V8 settings, then the built server with its stack traces mapped back
+ * to the TypeScript (--enable-source-maps), or with `source` (implied by `watch`: npm run dev) the
+ * TypeScript entry point through tsx, which compiles each file as it is loaded and keeps an esbuild
+ * service process beside the server for its whole life (docs/architecture.md, "Session 24").
+ * Run from the checkout's root; the build is made by scripts/server-build.mjs's buildServer().
+ */
+export function serverNodeArgs({ watch = false, source = false } = {}) {
+  if (watch || source) return [...SERVER_V8_ARGS, '--import', 'tsx', ...(watch ? ['--watch'] : []), SERVER_SOURCE_MAIN];
+  return [...SERVER_V8_ARGS, '--enable-source-maps', SERVER_BUILD_MAIN];
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm start`: installs what is missing (ffmpeg, npm dependencies), builds the web console when its
- * sources changed, then runs the platform on the embedded SQLite database (or DATABASE_URL).
- * Environment: PORT (18000), HOST (0.0.0.0), DATA_DIR (./data), DATABASE_URL, LOG_LEVEL, TOKEN_TTL.
+ * `npm start`: installs what is missing (ffmpeg, npm dependencies), builds the web console
+ * (apps/web/dist) and the server (apps/server/dist/main.js, scripts/server-build.mjs) when their
+ * sources changed, then runs the built server on the embedded SQLite database (or DATABASE_URL).
+ * Environment: PORT (18000), HOST (0.0.0.0), DATA_DIR (./data), DATABASE_URL, LOG_LEVEL, TOKEN_TTL;
+ * WEB_DIST serves a console built elsewhere (then apps/web is not built).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -11,8 +13,12 @@ import { serverNodeArgs } from './server-node-args.mjs';
 
 try {
   bootstrap('start');
-  const { buildWeb, WEB_DIST } = await import('./web-build.mjs');
-  if (!buildWeb()) console.log(`[build] web console is up to date (${path.relative(ROOT, WEB_DIST)})`);
+  if (!process.env.WEB_DIST) {
+    const { buildWeb, WEB_DIST } = await import('./web-build.mjs');
+    if (!buildWeb()) console.log(`[build] web console is up to date (${path.relative(ROOT, WEB_DIST)})`);
+  }
+  const { buildServer, SERVER_MAIN } = await import('./server-build.mjs');
+  if (!(await buildServer())) console.log(`[build] server is up to date (${path.relative(ROOT, SERVER_MAIN)})`);
 } catch (err) {
   console.error(`[start] ${err.message}`);
   process.exit(1);

@@ -3,7 +3,7 @@
  * `npm test`: installs what is missing, then runs every stage and prints one summary line:
  *
  *   typecheck → lint → unit (vitest on SQLite: shared, server, web) → pg (server tests on a
- *   throwaway PostgreSQL) → e2e (web build, Playwright in Debian's Chromium)
+ *   throwaway PostgreSQL) → e2e (web and server builds, Playwright in Debian's Chromium)
  *
  * Options (after `npm test --`):
  *   --only NAME[,NAME]   run only these stages (typecheck, lint, unit, pg, e2e)
@@ -338,6 +338,12 @@ const stageRunners = {
         return { passed: 0, failed: 1, note: 'web build failed' };
       }
       say(`[build] web console built in ${secs(Date.now() - b0)}`);
+    }
+    // The e2e server is the built one, as npm start runs it (e2e/global-setup.ts would build it too).
+    const sb = await run(process.execPath, ['scripts/server-build.mjs', ...(process.env.CI ? ['--force'] : [])]);
+    if (sb.code !== 0) {
+      console.error(`[e2e] server build failed (exit ${sb.code})`);
+      return { passed: 0, failed: 1, note: 'server build failed' };
     }
     const out = path.join(RESULTS, 'e2e.json');
     fs.rmSync(out, { force: true });

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SERVER_V8_ARGS, serverNodeArgs } from '../../scripts/server-node-args.mjs';
+import type * as NodeArgs from '../../scripts/server-node-args.mjs';
+import type * as ServerBuild from '../../scripts/server-build.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -70,6 +71,31 @@ export async function stopChild(child: ChildProcess, graceMs = 5000): Promise<vo
   children.delete(child);
 }
 
+/**
+ * The processes `pid` started that are running now, with their names (/proc/PID/task/TID/children):
+ * e.g. tsx's esbuild service beside a server run from its sources, whose CPU and memory are not in
+ * the server's own /proc/PID figures.
+ */
+export function childProcesses(pid: number): { pid: number; name: string }[] {
+  const out: { pid: number; name: string }[] = [];
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean)) {
+        out.push({ pid: Number(c), name: fs.readFileSync(`/proc/${c}/comm`, 'utf8').trim() });
+      }
+    } catch {
+      // the thread or the child ended between the listing and the read
+    }
+  }
+  return out;
+}
+
 /** The exit and signal handlers, once; `name` prefixes the messages. */
 export function installCleanup(name: string): void {
   tag = name;
@@ -125,6 +151,8 @@ export interface ServerOptions {
   root?: string;
   /** Node/V8 arguments instead of serverNodeArgs()'s (scripts/server-node-args.mjs), for a trial (bench/live/wakes.ts, ab-dual.ts). */
   nodeArgs?: string[];
+  /** The TypeScript through tsx (serverNodeArgs({ source: true })) instead of the build npm start runs. */
+  source?: boolean;
   log?: (m: string) => void;
 }
 
@@ -136,7 +164,29 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** `node [V8 args] --import tsx apps/server/src/main.ts` (serverNodeArgs) on a free port; resolves once it answers. */
+/** Builds made in this process, by checkout. */
+const built = new Map<string, Promise<unknown>>();
+
+/**
+ * How `root` runs its server: its own scripts/server-node-args.mjs, and its build made first when it
+ * has scripts/server-build.mjs (once per process; a checkout from before session 24 runs its
+ * TypeScript through tsx, which its serverNodeArgs() says).
+ */
+export async function serverArgsOf(root: string, { source = false, nodeArgs }: { source?: boolean; nodeArgs?: string[] } = {}): Promise<string[]> {
+  const mod = (await import(path.join(root, 'scripts/server-node-args.mjs'))) as typeof NodeArgs;
+  const builder = path.join(root, 'scripts/server-build.mjs');
+  if (!source && fs.existsSync(builder)) {
+    if (!built.has(root)) built.set(root, import(builder).then((b: typeof ServerBuild) => b.buildServer({ log: (m) => console.log(`[${tag}] ${m}`) })));
+    await built.get(root);
+  }
+  const args = mod.serverNodeArgs({ source });
+  return nodeArgs ? [...nodeArgs, ...args.filter((a) => !mod.SERVER_V8_ARGS.includes(a))] : args;
+}
+
+/**
+ * The server as npm start runs it (`node [V8 args] --enable-source-maps apps/server/dist/main.js`,
+ * serverNodeArgs, built first when a source is newer) on a free port; resolves once it answers.
+ */
 export async function startServer(opts: ServerOptions): Promise<Server> {
   const { label } = opts;
   const log = opts.log ?? ((m: string) => console.log(`[${tag}] ${m}`));
@@ -158,7 +208,7 @@ export async function startServer(opts: ServerOptions): Promise<Server> {
   };
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   else delete env.DATABASE_URL;
-  const args = opts.nodeArgs ? [...opts.nodeArgs, ...serverNodeArgs().filter((a) => !SERVER_V8_ARGS.includes(a))] : serverNodeArgs();
+  const args = await serverArgsOf(opts.root ?? ROOT, { source: opts.source, nodeArgs: opts.nodeArgs });
   const child = spawn(process.execPath, args, {
     cwd: opts.root ?? ROOT,
     env,

@@ -15,12 +15,15 @@
  * scripts/server-node-args.mjs's, e.g. a V8 flag on trial); --b-root=DIR (or --a-root) runs B (A) from another checkout instead (a `git worktree` of an earlier
  * commit whose node_modules links to this one's, except @opencvr/* which must link to its own). Each window prints both servers' CPU (all threads, and the main thread) per
  * stream-minute and B/A; at the end the median ratio. Run it twice with A and B swapped to see that
- * the order of start does not matter.
+ * the order of start does not matter. --a-source=yes (--b-source) runs A (B) from its TypeScript
+ * through tsx instead of the build npm start runs; the CPU of a server's child processes (tsx's
+ * esbuild service) is then printed beside it ("+ children") and in a second ratio, as it is not in
+ * the server's own figures.
  */
 import fs from 'node:fs';
 import WebSocket from 'ws';
 import { startCamera, type Camera } from '../lib/camera';
-import { call, initialise, onCleanup, runBench, startServer } from '../lib/server';
+import { call, childProcesses, initialise, onCleanup, runBench, startServer } from '../lib/server';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
 const STREAMS = Number(arg('streams', '64'));
@@ -36,6 +39,8 @@ const argsOf = (s: string) => (s ? s.split(',') : undefined);
 const A_NODE_ARGS = argsOf(arg('a-node-args', ''));
 const B_NODE_ARGS = argsOf(arg('b-node-args', ''));
 const B_ROOT = arg('b-root', '') || undefined;
+const A_SOURCE = arg('a-source', 'no') === 'yes';
+const B_SOURCE = arg('b-source', 'no') === 'yes';
 const CLK_TCK = 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,21 +51,40 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * with it: a server's threads (V8 platform, libuv pool) live as long as it does.
  */
 function cpu(pid: number) {
-  const ns = (tid: string) => Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-  let all = 0;
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+  const ns = (p: number, tid: string) => Number(fs.readFileSync(`/proc/${p}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  const ticksOf = (p: number) => {
+    let all = 0;
+    for (const tid of fs.readdirSync(`/proc/${p}/task`)) {
+      try {
+        all += ns(p, tid);
+      } catch {
+        // ended between the listing and the read
+      }
+    }
+    return (all / 1e9) * CLK_TCK;
+  };
+  /** Each child process's CPU by pid: one that ends (or starts) within a window is left out of it. */
+  const children = new Map<number, number>();
+  for (const c of childProcesses(pid)) {
     try {
-      all += ns(tid);
+      children.set(c.pid, ticksOf(c.pid));
     } catch {
-      // ended between the listing and the read
+      // ended meanwhile
     }
   }
-  return { all: (all / 1e9) * CLK_TCK, main: (ns(String(pid)) / 1e9) * CLK_TCK };
+  return { all: ticksOf(pid), main: (ns(pid, String(pid)) / 1e9) * CLK_TCK, children };
+}
+
+/** CPU of the child processes running at both readings, between them. */
+function childrenGrowth(a: ReturnType<typeof cpu>, b: ReturnType<typeof cpu>) {
+  let n = 0;
+  for (const [pid, t] of b.children) if (a.children.has(pid)) n += t - a.children.get(pid)!;
+  return n;
 }
 
 /** A server with N streams open, each with a viewer counting its binary messages. */
-async function side(label: string, env: Record<string, string>, cam: Camera, root?: string, nodeArgs?: string[]) {
-  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root, nodeArgs });
+async function side(label: string, env: Record<string, string>, cam: Camera, root?: string, nodeArgs?: string[], source?: boolean) {
+  const s = await startServer({ label, prefix: 'ab', env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...env }, showLogOnStop: true, root, nodeArgs, source });
   const { Token: token } = await initialise(s.url);
   const counts = new Array<number>(STREAMS).fill(0);
   for (let i = 0; i < STREAMS; i++) {
@@ -82,14 +106,15 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 await runBench('ab-dual', async () => {
   const cam = await startCamera((m) => console.log(`[ab] ${m}`), 'replay');
-  const a = await side('A', A_ENV, cam, A_ROOT, A_NODE_ARGS);
-  const b = await side('B', B_ENV, cam, B_ROOT, B_NODE_ARGS);
-  const what = (env: Record<string, string>, root?: string, nodeArgs?: string[]) =>
-    `${JSON.stringify(env)}${root ? ` from ${root}` : ''}${nodeArgs ? ` node ${nodeArgs.join(' ')}` : ''}`;
-  console.log(`A ${what(A_ENV, A_ROOT, A_NODE_ARGS)} pid ${a.pid}; B ${what(B_ENV, B_ROOT, B_NODE_ARGS)} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s; load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  const a = await side('A', A_ENV, cam, A_ROOT, A_NODE_ARGS, A_SOURCE);
+  const b = await side('B', B_ENV, cam, B_ROOT, B_NODE_ARGS, B_SOURCE);
+  const what = (env: Record<string, string>, root?: string, nodeArgs?: string[], source?: boolean) =>
+    `${JSON.stringify(env)}${root ? ` from ${root}` : ''}${nodeArgs ? ` node ${nodeArgs.join(' ')}` : ''}${source ? ' (TypeScript through tsx)' : ''}`;
+  console.log(`A ${what(A_ENV, A_ROOT, A_NODE_ARGS, A_SOURCE)} pid ${a.pid}; B ${what(B_ENV, B_ROOT, B_NODE_ARGS, B_SOURCE)} pid ${b.pid}; ${STREAMS} streams each; warm-up ${WARMUP_S} s; load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
   await sleep(WARMUP_S * 1000);
   const ratios: number[] = [];
   const mainRatios: number[] = [];
+  const withChildrenRatios: number[] = [];
   for (let w = 0; w < WINDOWS; w++) {
     const a0 = cpu(a.pid);
     const b0 = cpu(b.pid);
@@ -101,14 +126,25 @@ await runBench('ab-dual', async () => {
     const b1 = cpu(b.pid);
     const f1 = [a.counts.reduce((n, x) => n + x, 0), b.counts.reduce((n, x) => n + x, 0)];
     const perStreamMin = (ticks: number) => ticks / CLK_TCK / STREAMS / (secs / 60);
-    const [aAll, bAll, aMain, bMain] = [a1.all - a0.all, b1.all - b0.all, a1.main - a0.main, b1.main - b0.main].map(perStreamMin);
+    const [aAll, bAll, aMain, bMain, aKids, bKids] = [
+      a1.all - a0.all,
+      b1.all - b0.all,
+      a1.main - a0.main,
+      b1.main - b0.main,
+      childrenGrowth(a0, a1),
+      childrenGrowth(b0, b1),
+    ].map(perStreamMin);
     ratios.push(bAll / aAll);
     mainRatios.push(bMain / aMain);
+    withChildrenRatios.push((bAll + bKids) / (aAll + aKids));
+    const kids = aKids || bKids ? `; + children A ${aKids.toFixed(4)} B ${bKids.toFixed(4)}, B/A with them ${((bAll + bKids) / (aAll + aKids)).toFixed(3)}` : '';
     console.log(
       `window ${w + 1}: A ${aAll.toFixed(4)} (main ${aMain.toFixed(4)}), B ${bAll.toFixed(4)} (main ${bMain.toFixed(4)}) CPU-s/stream-min; ` +
-        `B/A ${(bAll / aAll).toFixed(3)} (main ${(bMain / aMain).toFixed(3)}); fps A ${((f1[0] - f0[0]) / secs / STREAMS).toFixed(1)} B ${((f1[1] - f0[1]) / secs / STREAMS).toFixed(1)}`,
+        `B/A ${(bAll / aAll).toFixed(3)} (main ${(bMain / aMain).toFixed(3)})${kids}; fps A ${((f1[0] - f0[0]) / secs / STREAMS).toFixed(1)} B ${((f1[1] - f0[1]) / secs / STREAMS).toFixed(1)}`,
     );
   }
-  console.log(`median B/A over ${WINDOWS} windows: ${median(ratios).toFixed(3)} (main thread ${median(mainRatios).toFixed(3)}); load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  console.log(
+    `median B/A over ${WINDOWS} windows: ${median(ratios).toFixed(3)} (main thread ${median(mainRatios).toFixed(3)}, with child processes ${median(withChildrenRatios).toFixed(3)}); load ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}`,
+  );
   return 0;
 });

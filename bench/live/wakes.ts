@@ -27,14 +27,16 @@
  * --hold=SECONDS keeps everything running at the end (pids printed) for tools run by hand.
  * --node-args=A,B replaces the server's V8/Node arguments (scripts/server-node-args.mjs) for a trial.
  * --root=DIR runs the server from another checkout (an earlier build, as ab-dual.ts --a-root), for a
- * before/after of the same counts.
+ * before/after of the same counts. --source=yes runs the server's TypeScript through tsx instead of
+ * the build npm start runs (serverNodeArgs({ source: true })). The server's child processes running
+ * at the start of a window (tsx's esbuild service) are counted beside it, each on its own.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { FPS, startCamera } from '../lib/camera';
-import { call, initialise, onCleanup, runBench, startServer, stopChild, trackChild } from '../lib/server';
+import { call, childProcesses, initialise, onCleanup, runBench, startServer, stopChild, trackChild } from '../lib/server';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? def;
 const WINDOW_S = Number(arg('window', '30'));
@@ -54,6 +56,7 @@ const ENV = Object.fromEntries(
 );
 const NODE_ARGS = arg('node-args', '');
 const ROOT = arg('root', '') || undefined;
+const SOURCE = arg('source', 'no') === 'yes';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -160,11 +163,17 @@ async function window(pids: { pid: number; label: string }[], frames: () => numb
   const f0 = frames();
   const t0 = performance.now();
   await sleep(WINDOW_S * 1000);
-  const s1 = pids.map((p) => readProc(p.pid));
+  const s1 = pids.map((p) => {
+    try {
+      return readProc(p.pid);
+    } catch {
+      return undefined; // a child process that ended in the window
+    }
+  });
   const secs = (performance.now() - t0) / 1000;
   const n = Math.round((secs * FPS) as number);
   const got = frames() - f0;
-  return pids.map((p, i) => diff(s0[i], s1[i], secs, n, `${p.label} (viewer got ${got} frames)`));
+  return pids.map((p, i) => (s1[i] ? diff(s0[i], s1[i], secs, n, `${p.label} (viewer got ${got} frames)`) : `${p.label}: ended in the window`));
 }
 
 /** `strace -f -c -p PID` for secs: the summary table. */
@@ -213,17 +222,22 @@ await runBench('wakes', async () => {
   const cam = await startCamera(log, 'replay');
   const env = { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0', ...ENV };
   const nodeArgs = NODE_ARGS ? NODE_ARGS.split(',') : undefined;
-  const s = await startServer({ label: 'wakes', prefix: 'wakes', env, showLogOnStop: true, log, nodeArgs, root: ROOT });
+  const s = await startServer({ label: 'wakes', prefix: 'wakes', env, showLogOnStop: true, log, nodeArgs, root: ROOT, source: SOURCE });
+  /** The server and, each on its own, the processes it runs now. */
+  const serverAnd = (label: string) => [
+    { pid: s.pid, label },
+    ...childProcesses(s.pid).map((c) => ({ pid: c.pid, label: `the server's child ${c.name} (${c.pid}), ${label}` })),
+  ];
   const { Token: token } = await initialise(s.url);
   const dev = await call<{ DeviceID: string }>(s.url, '/api/v1/adddevice', {
     method: 'POST',
     headers: { token, 'content-type': 'application/json' },
     body: JSON.stringify({ DeviceName: 'wakes-0', DeviceType: 'RTSP', RtspUrl: cam.url(1) }),
   });
-  log(`server pid ${s.pid}${ROOT ? ` from ${ROOT}` : ''}, env ${JSON.stringify(env)}${NODE_ARGS ? `, node args ${NODE_ARGS}` : ''}; load ${loadavg()}`);
+  log(`server pid ${s.pid}${ROOT ? ` from ${ROOT}` : ''}${SOURCE ? ' (TypeScript through tsx)' : ''}, env ${JSON.stringify(env)}${NODE_ARGS ? `, node args ${NODE_ARGS}` : ''}; load ${loadavg()}`);
   // Start-up's own work (module compilation, the first GCs) settles in some seconds.
   await sleep(Number(arg('settle', '20')) * 1000);
-  for (const l of await window([{ pid: s.pid, label: 'server idle (device added, no stream)' }], () => 0)) console.log(l);
+  for (const l of await window(serverAnd('server idle (device added, no stream)'), () => 0)) console.log(l);
 
   const q = new URLSearchParams({ device: dev.DeviceID, channel: '1', protocol: 'ws_m4s' });
   const { URL: url } = await call<{ URL: string }>(s.url, `/api/v1/devices/channelstream?${q}`, { headers: { token } });
@@ -236,13 +250,13 @@ await runBench('wakes', async () => {
     }, 2000);
     onCleanup(() => clearInterval(touch));
     await sleep(WARMUP_S * 1000);
-    for (const l of await window([{ pid: s.pid, label: 'server, 1 stream, no viewer (touchchannelstream every 2 s)' }], () => 0)) console.log(l);
+    for (const l of await window(serverAnd('server, 1 stream, no viewer (touchchannelstream every 2 s)'), () => 0)) console.log(l);
   }
   const ws = new WebSocket(s.url.replace(/^http/, 'ws') + url, { perMessageDeflate: false });
   ws.on('message', (_d, binary) => binary && frames++);
   onCleanup(() => ws.terminate());
 
-  const pids = [{ pid: s.pid, label: 'server, 1 stream, 1 WS-fMP4 viewer' }];
+  const pids = serverAnd('server, 1 stream, 1 WS-fMP4 viewer');
   if (FFMPEG) {
     const devnull = fs.openSync('/dev/null', 'w');
     const ff = spawn(

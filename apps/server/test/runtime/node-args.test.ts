@@ -1,7 +1,8 @@
 /**
  * The server's Node settings (scripts/server-node-args.mjs, used by npm start, dev, e2e and the
- * benches): V8 takes them, and the young generation stays within the cap under the kind of load that
- * grows it to 2 × 16 MB by default (many short-lived objects, some surviving a while).
+ * benches; the build they run is tested in server-build.test.ts): V8 takes them, and the young
+ * generation stays within the cap under the kind of load that grows it to 2 × 16 MB by default (many
+ * short-lived objects, some surviving a while).
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -31,8 +32,12 @@ describe('server Node arguments', () => {
     expect(youngGenerationPeak(SERVER_V8_ARGS)).toBeLessThanOrEqual(8 * 1024 * 1024 + 512 * 1024);
   });
 
-  it('run the server entry point through tsx, with the V8 settings first', () => {
-    expect(serverNodeArgs()).toEqual([...SERVER_V8_ARGS, '--import', 'tsx', 'apps/server/src/main.ts']);
+  it('run the build with source-mapped stacks, the V8 settings first', () => {
+    expect(serverNodeArgs()).toEqual([...SERVER_V8_ARGS, '--enable-source-maps', 'apps/server/dist/main.js']);
+  });
+
+  it('run the TypeScript entry point through tsx for npm run dev (watch) and when asked for the sources', () => {
     expect(serverNodeArgs({ watch: true })).toEqual([...SERVER_V8_ARGS, '--import', 'tsx', '--watch', 'apps/server/src/main.ts']);
+    expect(serverNodeArgs({ source: true })).toEqual([...SERVER_V8_ARGS, '--import', 'tsx', 'apps/server/src/main.ts']);
   });
 });
