@@ -13,8 +13,10 @@
  * the server is configured with CDN_HEVC=h264: then as the channel's H.264 variant (transcoded once,
  * shared with the browsers that play it), for CDNs that take only H.264.
  *
- * The set of pushes follows the database: reconcile() after every channel change, and every
- * `tickMs` (a hub that was stopped, e.g. by an edit of the channel, is opened again).
+ * The set of pushes follows the database: reconcile() after every channel change, and `tickMs` after
+ * the last pass while a push runs or a pass failed (a hub that was stopped, e.g. by an edit of the
+ * channel, is opened again). With no push nothing is armed (issue 4): a push can only begin with a
+ * channel change, which reconciles.
  *
  * Each push keeps what the administrator sees of it (snapshot(): connecting, pushing since when with
  * bytes and bitrate, retrying or login refused with the catalogue's reason and the next try) and
@@ -291,9 +293,11 @@ class CdnPush {
 
 export class CdnPushes {
   private pushes = new Map<number, CdnPush>();
+  /** The next regular pass (see the top): armed after a pass while a push runs or it failed; only once started. */
   private timer?: NodeJS.Timeout;
+  private started = false;
   private readonly passes = new CoalescedPass(
-    () => this.pass(),
+    () => this.passThenArm(),
     (err) => this.deps.log.warn({ err }, 'cdn push: pass failed'),
   );
 
@@ -303,9 +307,28 @@ export class CdnPushes {
   ) {}
 
   start() {
-    this.timer = setInterval(() => void this.reconcile(), this.tickMs);
-    this.timer.unref();
+    this.started = true;
     return this.reconcile();
+  }
+
+  private async passThenArm() {
+    let failed = true;
+    try {
+      await this.pass();
+      failed = false;
+    } finally {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      if (this.started && (failed || this.pushes.size > 0)) {
+        this.timer = setTimeout(() => void this.reconcile(), this.tickMs);
+        this.timer.unref();
+      }
+    }
+  }
+
+  /** Whether the regular pass is armed (tests). */
+  get armed(): boolean {
+    return this.timer !== undefined;
   }
 
   /** The push of one channel now (undefined: none runs). */
@@ -354,7 +377,9 @@ export class CdnPushes {
   }
 
   async stop() {
-    clearInterval(this.timer);
+    this.started = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
     await this.passes.idle();
     const all = [...this.pushes.values()];
     this.pushes.clear();
