@@ -91,6 +91,7 @@ export const MESSAGES = {
   },
   gbNoAnswer: { 'zh-CN': '设备 {device} 无应答: {reason}', 'en-US': 'Device {device} did not answer: {reason}' },
   gbRefused: { 'zh-CN': '设备 {device} 拒绝了命令: {reason}', 'en-US': 'Device {device} refused the command: {reason}' },
+  playbackSessionsBusy: { 'zh-CN': '同时进行的录像回放已达上限（{max} 路），请稍后再试', 'en-US': 'Too many recording playbacks at once (at most {max}); try again later' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;

@@ -365,6 +365,22 @@ describe('refusals', () => {
     // without login: 401
     expect((await R.t.app.inject({ url: `/api/v1/download/${R.rows[1].id}/0` })).statusCode).toBe(401);
   }, 30000);
+
+  it('when every session has its viewer and the bound is reached, a new playback is a clear 503, not an internal error', async () => {
+    const { playbackOptions } = await import('../../src/services/playback/index.js');
+    playbackOptions.set(R.t.ctx, { maxSessions: 1 });
+    let viewer: Awaited<ReturnType<typeof playWs>>['ws'] | undefined;
+    try {
+      const first = await openPlayback(R.from.getTime() + 1000, R.to.getTime());
+      await playWs(R.t.baseUrl!, first.URL, { stop: (p) => p.binary.length > 0, onOpen: (ws) => (viewer = ws), timeoutMs: 10000 }).catch(() => undefined);
+      const res = await get(`/api/v1/devices/record/playback?channel=${R.dev}:1&stime=${stampOf(R.from.getTime() + 1000)}&etime=${stampOf(R.to.getTime())}&lang=en-US`);
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.json().msg).toBe('Too many recording playbacks at once (at most 1); try again later');
+    } finally {
+      viewer?.close();
+      playbackOptions.delete(R.t.ctx);
+    }
+  }, 30000);
 });
 
 describe('gaps and the segment reader', () => {

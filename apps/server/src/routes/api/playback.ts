@@ -18,7 +18,7 @@ import { v1, v2 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
 import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
-import { playbackOf, SPEEDS } from '../../services/playback/index.js';
+import { PlaybackBusyError, playbackOf, SPEEDS } from '../../services/playback/index.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
 import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
 import { refIn, refOf } from './records.js';
@@ -121,7 +121,14 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'oneOf', { values: 'ws_m4s, mp4, hls' });
     const found = await playback.startOf(c.id, from, to);
     if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: q.stime });
-    const session = playback.create(c.id, req.user!.id, from, to, req.lang);
+    let session;
+    try {
+      session = playback.create(c.id, req.user!.id, from, to, req.lang);
+    } catch (err) {
+      // Every session has its viewer: a clear 503, not an internal error.
+      if (err instanceof PlaybackBusyError) throw new ApiError(503, 'playbackSessionsBusy', { max: err.max });
+      throw err;
+    }
     const { token } = await ctx.streams.signShare(`playback:${session.id}`, 24 * 3600);
     const ws = `/ws_m4s/playback/${session.id}.mp4?play_token=${token}`;
     // An H.265 recording also offers its H.264 leg, named as live's variants (WS_FMP4_H264): the same

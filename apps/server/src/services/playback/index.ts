@@ -20,5 +20,5 @@ export function playbackOf(ctx: AppContext, log: Log): PlaybackService {
   return s;
 }
 
-export { PlaybackService } from './service.js';
+export { PlaybackBusyError, PlaybackService } from './service.js';
 export { PlaybackSession, SPEEDS, type PlaybackState } from './session.js';

@@ -29,6 +29,14 @@ export interface PlaybackServiceOptions {
 
 type Log = { warn(obj: object, msg: string): void };
 
+/** Every playback session has its socket and the bound (maxSessions) is reached. */
+export class PlaybackBusyError extends Error {
+  constructor(readonly max: number) {
+    super(`too many playback sessions (at most ${max})`);
+    this.name = 'PlaybackBusyError';
+  }
+}
+
 /** Longest range downloaded as one progressive MP4. */
 export const PROGRESSIVE_MAX_MS = 12 * 3600_000;
 
@@ -91,7 +99,7 @@ export class PlaybackService {
     if (this.sessions.size >= max) {
       // The oldest session that never got a socket makes room; otherwise refuse.
       const idle = [...this.sessions.values()].find((s) => !s.attached);
-      if (!idle) throw new Error('too many playback sessions');
+      if (!idle) throw new PlaybackBusyError(max);
       idle.close();
     }
     const id = crypto.randomBytes(16).toString('hex');
