@@ -8,6 +8,9 @@
  * handlers like MESSAGEs do.
  * Flags are read at a first registration and on a sweep (every 30 s by default), so an edit of the
  * device is picked up without the device form knowing about SIP, and a REGISTER refresh costs no query.
+ * The sweep runs only while a GB device is online (it reconciles online devices only): a registration
+ * wakes it, and it sleeps again once it finds none online (issue 4: a server without GB devices arms
+ * no timer for it).
  */
 import { encodeAlarmSubscribe, encodeCatalogSubscribe, encodeMobilePositionSubscribe, type ManscdpBody } from '@opencvr/manscdp';
 import { header, newCallId, newTag } from '@opencvr/sip';
@@ -56,6 +59,9 @@ export class GbSubscriptions {
   private readonly busy = new Set<string>();
   private readonly unhooks: (() => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  /** Devices seen registering or online since and not seen offline: the sweep runs while there are any. */
+  private readonly online = new Set<string>();
   private o: Required<SubscriptionOptions>;
 
   constructor(
@@ -69,26 +75,59 @@ export class GbSubscriptions {
   }
 
   start() {
+    this.started = true;
     // A first registration subscribes at once; refreshes of the registration cost nothing (the sweep keeps the rest).
-    this.unhooks.push(this.gb.onRegistered((s, { first }) => void (first && this.reconcile(s.deviceId))));
     this.unhooks.push(
-      this.gb.onDeviceStatus((e) => {
-        // Offline: the device forgot its subscriptions or will on its next registration; start over then.
-        if (!e.online) this.subs.delete(e.deviceId);
+      this.gb.onRegistered((s, { first }) => {
+        this.woken(s.deviceId);
+        if (first) void this.reconcile(s.deviceId);
       }),
     );
-    this.timer = setInterval(() => void this.sweep(), this.o.sweepMs);
+    this.unhooks.push(
+      this.gb.onDeviceStatus((e) => {
+        if (e.online) return this.woken(e.deviceId);
+        // Offline: the device forgot its subscriptions or will on its next registration; start over then.
+        this.subs.delete(e.deviceId);
+        this.online.delete(e.deviceId);
+      }),
+    );
+  }
+
+  /** A device is online: the sweep is armed if it was asleep. */
+  private woken(deviceId: string) {
+    this.online.add(deviceId);
+    if (this.started && !this.timer) this.arm();
+  }
+
+  private arm() {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.sweep()
+        .catch((err) => this.log.warn({ err }, 'gb: subscriptions sweep failed'))
+        .finally(() => {
+          // Still online, as the GB service says: the sweep goes on; none: asleep until a registration.
+          for (const id of this.online) if (!this.gb.session(id)?.online) this.online.delete(id);
+          if (this.started && !this.timer && this.online.size) this.arm();
+        });
+    }, this.o.sweepMs);
     this.timer.unref();
   }
 
-  stop() {
-    for (const u of this.unhooks.splice(0)) u();
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    this.subs.clear();
+  /** Whether the sweep is armed (tests). */
+  get armed(): boolean {
+    return this.timer !== undefined;
   }
 
-  /** Changes the options (tests, settings); a new sweep period applies from the next start(). */
+  stop() {
+    this.started = false;
+    for (const u of this.unhooks.splice(0)) u();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.subs.clear();
+    this.online.clear();
+  }
+
+  /** Changes the options (tests, settings); a new sweep period applies from the next sweep armed. */
   configure(opts: SubscriptionOptions) {
     this.o = { ...this.o, ...opts };
   }
