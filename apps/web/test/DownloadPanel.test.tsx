@@ -41,6 +41,19 @@ describe('range download', () => {
     expect(api.calls).toHaveLength(0);
   });
 
+  it('says how much of a range across a gap is recorded: the file leaves the gap out', async () => {
+    // A 100 s range over a 70 s gap is a 30 s file; the panel said only "100 秒".
+    stubApi({});
+    const gap: [number, number][] = [[9 * H, 9 * H + 37], [9 * H + 107, 9 * H + 300]];
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={gap} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '09:00:20' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '09:02:00' } });
+    expect(screen.getByTestId('download-length')).toHaveTextContent('100 秒，其中有录像的 30 秒（没有录像的时段不在文件中）');
+    // All of it recorded: the length alone.
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '09:01:50' } });
+    expect(screen.getByTestId('download-length')).toHaveTextContent(/^10 秒$/);
+  });
+
   it('fetches a range that holds recordings', async () => {
     const api = stubApi({});
     renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);

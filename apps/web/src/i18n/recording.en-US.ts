@@ -135,6 +135,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     downloadBytes: '{{loaded}} / {{total}} downloaded',
     downloadSaved: 'Saved {{name}} ({{bytes}})',
     seconds: '{{n}} s',
+    secondsRecorded: '{{n}} s, {{recorded}} s of it recorded (the file leaves out the time without recordings)',
     time: 'Time',
     duration: 'Duration',
     size: 'Size',

@@ -130,6 +130,7 @@ const recordingZh = {
     downloadBytes: '已下载 {{loaded}} / {{total}}',
     downloadSaved: '已保存 {{name}}（{{bytes}}）',
     seconds: '{{n}} 秒',
+    secondsRecorded: '{{n}} 秒，其中有录像的 {{recorded}} 秒（没有录像的时段不在文件中）',
     time: '时间',
     duration: '时长',
     size: '大小',

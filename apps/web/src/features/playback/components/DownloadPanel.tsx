@@ -23,6 +23,13 @@ const parseClock = (s: string): number | undefined => {
   return v <= 86400 ? v : undefined;
 };
 
+/** Seconds of [from, to) covered by the (disjoint) recorded ranges. */
+export function recordedWithin(ranges: readonly Range[], from: number, to: number): number {
+  let n = 0;
+  for (const [a, b] of ranges) n += Math.max(0, Math.min(b, to) - Math.max(a, from));
+  return n;
+}
+
 interface Props {
   device: string;
   channel: string;
@@ -58,6 +65,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
   const s = parseClock(from);
   const e = parseClock(to);
   const valid = s !== undefined && e !== undefined && e > s;
+  /**
+   * Seconds of the range that hold recordings: the server joins them into one file and leaves the
+   * gaps out (a 100 s range over a 70 s gap is a 30 s file), so a range with gaps says so.
+   */
+  const recorded = valid && ranges ? recordedWithin(ranges, s!, e!) : undefined;
   /** Two good times in the wrong order: said, not only a greyed-out button. */
   const reversed = s !== undefined && e !== undefined && e <= s;
 
@@ -150,7 +162,13 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
             {t('playback.download')}
           </Button>
         )}
-        {valid && <Typography.Text type="secondary">{t('playback.seconds', { n: e! - s! })}</Typography.Text>}
+        {valid && (
+          <Typography.Text type="secondary" data-testid="download-length">
+            {source === 'Cloud' && recorded !== undefined && recorded > 0 && recorded < e! - s!
+              ? t('playback.secondsRecorded', { n: e! - s!, recorded })
+              : t('playback.seconds', { n: e! - s! })}
+          </Typography.Text>
+        )}
         {reversed && (
           <Typography.Text type="danger" data-testid="download-range-error">
             {t('playback.endBeforeStart')}
