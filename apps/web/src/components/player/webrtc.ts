@@ -29,13 +29,24 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     video.srcObject = stream;
     playSafely(video);
   };
-  const stop = () => {
+  /**
+   * Ends the session: the WHEP DELETE first, the connection closed once it is answered. Closed first,
+   * the browser's DTLS close_notify ended the session on the server before the DELETE came, which then
+   * answered 404 (an error in the browser's console at every switch away). `serverEnded`: the server
+   * closed the DTLS transport itself, so there is no session left to delete.
+   */
+  const stop = (serverEnded = false) => {
     if (stopped) return;
     stopped = true;
     clearInterval(stats);
-    pc.close();
     video.srcObject = null;
-    if (resource) void fetch(resource, { method: 'DELETE' }).catch(() => undefined);
+    if (!resource || serverEnded) {
+      pc.close();
+      return;
+    }
+    void fetch(resource, { method: 'DELETE', keepalive: true, signal: AbortSignal.timeout(2000) })
+      .catch(() => undefined)
+      .finally(() => pc.close());
   };
   const stats = setInterval(() => {
     void pc.getStats().then((report) => {
@@ -77,7 +88,7 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     const dtls = pc.getReceivers()[0]?.transport;
     dtls?.addEventListener('statechange', () => {
       if ((dtls.state === 'closed' || dtls.state === 'failed') && !stopped) {
-        stop();
+        stop(dtls.state === 'closed');
         ev.onFailure('closed', failureText.webrtc(dtls.state));
       }
     });
@@ -85,7 +96,7 @@ export async function startWebrtc(video: HTMLVideoElement, url: string, ev: Engi
     stop();
     throw err;
   }
-  return { stop };
+  return { stop: () => stop() };
 }
 
 /** Why the server refused the offer: its msg (in the console's language), else the status. */
