@@ -1,7 +1,8 @@
 /**
  * The multi-screen wall's toolbar and tour: layouts are named with a plural in English ("1 screen",
  * not "1 screens"), and while a tour runs its empty cells no longer invite a drop or a click that
- * the touring wall ignores.
+ * the touring wall ignores. An empty cell is a button: reached with Tab, Enter or Space opens the
+ * picker for it (it was a bare div, out of the keyboard's reach: audit, session 24).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen } from '@testing-library/react';
@@ -42,5 +43,17 @@ describe('BrowsePage', () => {
     for (const cell of empty) expect(cell).toHaveTextContent(/^$/);
     fireEvent.click(empty[0]!);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('an empty cell is a button reached by Tab: Enter opens the picker for that screen', async () => {
+    clearSession();
+    captureNotices();
+    stubApi({ '/api/v1/all/channels': () => v1({ Channels: [], ChannelCount: 0 }) });
+    renderConsole(<BrowsePage />);
+    const cells = screen.getAllByRole('button', { name: '拖入通道或点击选择' });
+    expect(cells.length).toBeGreaterThanOrEqual(4);
+    expect(cells[1]).toHaveAttribute('tabindex', '0');
+    fireEvent.keyDown(cells[1]!, { key: 'Enter' });
+    expect(await screen.findByRole('dialog')).toHaveTextContent('放到第 2 个画面');
   });
 });

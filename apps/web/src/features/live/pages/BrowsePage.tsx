@@ -180,6 +180,15 @@ export default function BrowsePage() {
                   setSelected(i);
                   setPicking(true);
                 }}
+                // A button for the keyboard too (Tab, Enter or Space), not only for the mouse.
+                role={looping ? undefined : 'button'}
+                tabIndex={looping ? undefined : 0}
+                onKeyDown={(e) => {
+                  if (looping || (e.key !== 'Enter' && e.key !== ' ')) return;
+                  e.preventDefault();
+                  setSelected(i);
+                  setPicking(true);
+                }}
                 data-testid="wall-empty"
               >
                 {/* A touring wall takes no drops or picks: the invitation would be a control that does nothing. */}
