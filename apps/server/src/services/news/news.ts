@@ -1,11 +1,13 @@
 /**
  * The message log of channel online/offline events (spec "news"). Events are platform-wide; read
  * and deleted marks are per user, so one operator's clean-up does not hide a message from another.
+ * A user who is not an administrator gets the messages of the channels their role may see, no others.
  */
 import type { Kysely } from 'kysely';
 import type { NewsItem, NewsList } from '@opencvr/shared';
 import type { Database } from '../../db/schema.js';
 import type { EventBus } from '../events.js';
+import { visibleChannelIds, type Scope } from '../inventory/scope.js';
 import { notFound } from '../../http/errors.js';
 
 export interface NewsInput {
@@ -44,13 +46,25 @@ export class NewsService {
    * A page of the user's messages, newest first. With `before` (a message's ID) the page starts
    * after that message, and `start` counts from there: new messages arriving at the top between two
    * pages do not shift the next one (by offset alone it repeated the last page's tail, and a message
-   * deleted above skipped one). total and unread stay those of the whole list.
+   * deleted above skipped one). total and unread stay those of the whole list. `scope`: only the
+   * messages of channels it sees (a message of a channel since deleted is an administrator's).
    */
-  async list(userId: number, start: number, limit: number, before?: number): Promise<NewsList> {
-    const visible = this.db
+  async list(userId: number, start: number, limit: number, before?: number, scope: Scope = { all: true }): Promise<NewsList> {
+    let visible = this.db
       .selectFrom('news')
       .leftJoin('news_state', (j) => j.onRef('news_state.news_id', '=', 'news.id').on('news_state.user_id', '=', userId))
       .where((eb) => eb.or([eb('news_state.deleted', 'is', null), eb('news_state.deleted', '=', 0)]));
+    if (!scope.all)
+      visible = visible.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('channels')
+            .select('channels.id')
+            .whereRef('channels.parent_device_id', '=', 'news.device_id')
+            .whereRef('channels.channel_id', '=', 'news.channel_id')
+            .where((c) => visibleChannelIds(c as unknown as Parameters<typeof visibleChannelIds>[0], scope)!),
+        ),
+      );
     const { total } = await visible.select((eb) => eb.fn.countAll<string | number>().as('total')).executeTakeFirstOrThrow();
     const { unread } = await visible
       .where((eb) => eb.or([eb('news_state.read', 'is', null), eb('news_state.read', '=', 0)]))
