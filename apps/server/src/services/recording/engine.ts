@@ -1,11 +1,18 @@
 /**
- * The schedule engine: every `tickMs` (and at the next slot edge of a plan in use) it works out which
- * channels should be recording now — enabled channels of enabled devices with EnableRecord on whose
- * plan says "now" (or which are in no plan), plus those recording by hand — and keeps one recorder
- * subscribed to each one's main-stream hub (StreamService.open holds the hub open even if on demand).
- * A recorder whose channel no longer should record is stopped and unsubscribed. A hub that stopped
- * (stopstream, a deleted channel) is reopened at the next tick. After a restart the first tick
- * resumes whatever should be running.
+ * The schedule engine: on each pass it works out which channels should be recording now — enabled
+ * channels of enabled devices with EnableRecord on whose plan says "now" (or which are in no plan),
+ * plus those recording by hand — and keeps one recorder subscribed to each one's main-stream hub
+ * (StreamService.open holds the hub open even if on demand). A recorder whose channel no longer
+ * should record is stopped and unsubscribed. A hub that stopped (stopstream, a deleted channel) is
+ * reopened at the next pass. After a restart the first pass resumes whatever should be running.
+ *
+ * A pass runs when asked (kick(): a channel, device, plan, binding, manual recording or record
+ * setting changed; every such change kicks), at the next slot edge of a plan in use, and every
+ * `tickMs` only while there is something to watch: a recorder running (its hub may stop, the record
+ * settings may change), a channel that had no stream source, or a pass that failed. Otherwise no timer
+ * is armed but the next edge's (issue 4: an idle server is not woken every 5 s), and that one at most
+ * MAX_EDGE_WAIT_MS ahead: the edge is worked out again from the wall clock then, so a clock step or a
+ * change of UTC offset between now and the edge moves it at most that much late.
  */
 import type { Kysely } from 'kysely';
 import { isScheduledAt, nextEdge, type NormalSchedule } from '@opencvr/shared';
@@ -41,10 +48,16 @@ export function shouldRecord(c: { enable_record: number; manual: boolean }, sche
   return schedules.some((s) => isScheduledAt(s, now));
 }
 
+/** The longest wait for a slot edge before the next edge is worked out again (see the top). */
+export const MAX_EDGE_WAIT_MS = 60_000;
+
 export class RecordEngine {
   private running = new Map<number, Running>();
+  /** The next pass: tickMs, the next slot edge, or none (see the top). */
   private timer?: NodeJS.Timeout;
-  private edgeTimer?: NodeJS.Timeout;
+  /** The last pass: ms from its start to the next slot edge of a plan in use (none: no edge), and whether it failed. */
+  private edgeInMs?: number;
+  private failed = false;
   private ticking?: Promise<void>;
   private again: Promise<void> | undefined;
   private stopped = true;
@@ -59,9 +72,28 @@ export class RecordEngine {
 
   start() {
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.tickMs);
+    void this.kick();
+  }
+
+  /** The next pass after one ended: every tickMs while there is something to watch, else at the next edge only. */
+  private armNext() {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.stopped) return;
+    const watch = this.failed || this.running.size > 0 || this.noSource.size > 0;
+    let delay = watch ? this.tickMs : undefined;
+    if (this.edgeInMs !== undefined) {
+      const edge = Math.max(0, Math.min(this.edgeInMs, MAX_EDGE_WAIT_MS));
+      delay = delay === undefined ? edge : Math.min(delay, edge);
+    }
+    if (delay === undefined) return;
+    this.timer = setTimeout(() => void this.kick(), delay);
     this.timer.unref?.();
-    this.kick();
+  }
+
+  /** Whether a pass is armed by the timer (tests). */
+  get armed(): boolean {
+    return this.timer !== undefined;
   }
 
   /**
@@ -74,11 +106,19 @@ export class RecordEngine {
       this.again ??= this.ticking.then(() => this.kick());
       return this.again;
     }
+    this.edgeInMs = undefined;
     this.ticking = this.tick()
-      .catch((err) => this.deps.log.warn({ err }, 'recording engine: pass failed'))
+      .then(
+        () => void (this.failed = false),
+        (err) => {
+          this.failed = true;
+          this.deps.log.warn({ err }, 'recording engine: pass failed');
+        },
+      )
       .finally(() => {
         this.ticking = undefined;
         this.again = undefined;
+        this.armNext();
       });
     return this.ticking;
   }
@@ -151,9 +191,8 @@ export class RecordEngine {
     this.armEdge(now, schedules);
   }
 
-  /** A timer at the next slot edge of any plan in use, so a slot starts and ends on time. */
+  /** The next slot edge of any plan in use (armNext arms a pass there), so a slot starts and ends on time. */
   private armEdge(now: Date, schedules: Map<number, NormalSchedule[]>) {
-    clearTimeout(this.edgeTimer);
     let next: number | undefined;
     for (const list of schedules.values()) {
       for (const s of list) {
@@ -161,11 +200,7 @@ export class RecordEngine {
         if (e && (next === undefined || e.getTime() < next)) next = e.getTime();
       }
     }
-    if (next === undefined) return;
-    const delay = next - now.getTime() + 20;
-    if (delay > this.tickMs) return; // the regular tick comes first
-    this.edgeTimer = setTimeout(() => void this.kick(), Math.max(0, delay));
-    this.edgeTimer.unref?.();
+    this.edgeInMs = next === undefined ? undefined : next - now.getTime() + 20;
   }
 
   private async stopOne(pk: number, why: string) {
@@ -183,8 +218,8 @@ export class RecordEngine {
   /** Stops every recorder; resolves when their index rows are closed. */
   async stop() {
     this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.edgeTimer);
+    clearTimeout(this.timer);
+    this.timer = undefined;
     await this.ticking;
     for (const pk of [...this.running.keys()]) await this.stopOne(pk, 'shutdown');
   }
