@@ -366,8 +366,28 @@ describe('refusals', () => {
     expect((await R.t.app.inject({ url: `/api/v1/download/${R.rows[1].id}/0` })).statusCode).toBe(401);
   }, 30000);
 
+  it('a keep-alive (EasyCVR: the same call with url) answers the session it names, makes none, and only for its user', async () => {
+    const { playbackOf } = await import('../../src/services/playback/index.js');
+    const body = await openPlayback(R.from.getTime() + 1000, R.to.getTime());
+    const sessions = playbackOf(R.t.ctx, R.t.app.log).size;
+    const again = await get(`/api/v1/devices/record/playback?url=${encodeURIComponent(body.URL)}`);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().EasyDarwin.Body).toMatchObject({ request_id: body.request_id, EndAt: body.EndAt, State: 'waiting' });
+    expect(again.json().EasyDarwin.Body.URL).toMatch(new RegExp(`^/ws_m4s/playback/${body.request_id}\\.mp4\\?play_token=`));
+    expect(playbackOf(R.t.ctx, R.t.app.log).size).toBe(sessions);
+    const op = await makeOperator(R.t, R.admin, 'keeper1');
+    expect((await get(`/api/v1/devices/record/playback?url=${encodeURIComponent(body.URL)}`, op.token)).statusCode).toBe(404);
+    expect((await get(`/api/v1/devices/record/playback?url=/ws_m4s/playback/${'0'.repeat(32)}.mp4`)).statusCode).toBe(404);
+    // without url, stime is still required
+    const none = await get(`/api/v1/devices/record/playback?channel=${R.dev}:1&lang=en-US`);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().msg).toBe('Invalid parameter stime: required');
+  });
+
   it('when every session has its viewer and the bound is reached, a new playback is a clear 503, not an internal error', async () => {
-    const { playbackOptions } = await import('../../src/services/playback/index.js');
+    const { playbackOf, playbackOptions } = await import('../../src/services/playback/index.js');
+    // the sessions earlier tests left without a socket go first: the bound is then the one below
+    playbackOf(R.t.ctx, R.t.app.log).closeAll();
     playbackOptions.set(R.t.ctx, { maxSessions: 1 });
     let viewer: Awaited<ReturnType<typeof playWs>>['ws'] | undefined;
     try {

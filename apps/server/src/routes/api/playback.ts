@@ -90,7 +90,8 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     channel: z.string().trim().max(140).optional(),
     device: deviceId.optional(),
     id: z.string().trim().max(140).optional(),
-    stime: stamp,
+    /** Required, except on a keep-alive (`url`). */
+    stime: stamp.optional(),
     etime: stamp.optional(),
     duration: z.coerce.number().int().min(1).max(MAX_RANGE_MS / 1000).optional(),
     protocol: z.string().trim().max(16).default('ws_m4s'),
@@ -102,6 +103,21 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get('/api/v1/devices/record/playback', { schema: { tags, querystring: playbackQuery } }, async (req) => {
     const q = req.query;
+    // EasyCVR's keep-alive: the same call every 25 s with `url`, the URL it answered. The session that
+    // URL names (this user's) is answered again; no new one is made (a session lives as long as its
+    // socket, so nothing needs extending).
+    const kept = q.url ? /\/ws_m4s\/playback\/([0-9a-f]{32})(_h264)?\.mp4/.exec(q.url) : null;
+    if (kept) {
+      const s = sessionOf(req, kept[1]);
+      const { token } = await ctx.streams.signShare(`playback:${s.id}`, 24 * 3600);
+      return v1('MSG_SC_RECORD_PLAYBACK_ACK', {
+        URL: `/ws_m4s/playback/${s.id}${kept[2] ?? ''}.mp4?play_token=${token}`,
+        request_id: s.id,
+        EndAt: localStamp(new Date(s.to)),
+        State: s.state,
+      });
+    }
+    if (!q.stime) throw invalidParam('stime', 'required');
     let ref: { device: string; channel: string };
     if (q.channel?.includes(':')) ref = refIn('channel', q.channel);
     else if (q.device && q.channel) ref = refOf({ device: q.device, channel: q.channel });
