@@ -5,8 +5,9 @@
  * the zoomed view.
  */
 import { useState } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/react';
+import { setLang } from '../src/i18n';
 import { Timeline } from '../src/features/playback/components/Timeline';
 import { DAY, wheelZoomFactor, type Range, type View } from '../src/features/playback/timeline';
 
@@ -59,6 +60,47 @@ describe('timeline wheel zoom', () => {
     fireEvent.pointerUp(el, { button: 0, clientX: x, pointerId: 1 });
     expect(onSeek).toHaveBeenCalledTimes(1);
     expect(onSeek.mock.calls[0][0]).toBeCloseTo(RECORDING[0] + 60, 0);
+  });
+});
+
+describe('timeline from the keyboard', () => {
+  beforeEach(() => setLang('zh-CN'));
+  // It was a plain <div>: no tab stop, no keys. A keyboard could not seek anywhere but ±10 s from the start.
+  it('is a slider in the tab order; arrows move the playhead and seek once the key is let go', () => {
+    const { el, onSeek } = renderTimeline();
+    const slider = screen.getByRole('slider', { name: '录像时间轴' });
+    expect(slider).toBe(el);
+    expect(slider.tabIndex).toBe(0);
+    // Home: the first recording's start (nothing played yet).
+    fireEvent.keyDown(slider, { key: 'Home' });
+    expect(onSeek).not.toHaveBeenCalled();
+    expect(slider).toHaveAttribute('aria-valuetext', '10:00:00');
+    fireEvent.keyUp(slider, { key: 'Home' });
+    expect(onSeek).toHaveBeenLastCalledWith(RECORDING[0]);
+    // Held: three repeats move 3 × a 48th of the day (30 min each), one seek on release.
+    onSeek.mockClear();
+    for (let i = 0; i < 3; i++) fireEvent.keyDown(slider, { key: 'ArrowRight', repeat: i > 0 });
+    expect(slider).toHaveAttribute('aria-valuetext', '11:30:00');
+    fireEvent.keyUp(slider, { key: 'ArrowRight' });
+    expect(onSeek).toHaveBeenCalledTimes(1);
+    expect(onSeek).toHaveBeenCalledWith(RECORDING[0] + 3 * 1800);
+    // End: the last 10 s recorded.
+    fireEvent.keyDown(slider, { key: 'End' });
+    fireEvent.keyUp(slider, { key: 'End' });
+    expect(onSeek).toHaveBeenLastCalledWith(RECORDING[1] - 10);
+  });
+
+  it('+ and − zoom around the playhead', () => {
+    const { el } = renderTimeline();
+    const slider = screen.getByRole('slider');
+    fireEvent.keyDown(slider, { key: '+' });
+    fireEvent.keyDown(slider, { key: '+' });
+    expect(Number(el.dataset.span)).toBe(6 * 3600);
+    // around the recording (the playhead not set: the middle of what is recorded in view)
+    expect(Number(el.dataset.start)).toBeLessThan(RECORDING[0]);
+    expect(Number(el.dataset.start) + Number(el.dataset.span)).toBeGreaterThan(RECORDING[1]);
+    fireEvent.keyDown(slider, { key: '-' });
+    expect(Number(el.dataset.span)).toBe(12 * 3600);
   });
 });
 

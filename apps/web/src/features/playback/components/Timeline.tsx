@@ -1,14 +1,17 @@
 /**
  * The 24-hour timeline: recorded ranges as bars, hour ticks, the playhead, and a download
  * selection. Wheel zooms around the pointer (×2 a notch, 24 h down to 5 minutes); click or drag moves the
- * playhead and seeks on release; Shift + drag selects a range to download.
+ * playhead and seeks on release; Shift + drag selects a range to download. From the keyboard it is a
+ * slider: ←/→ move the playhead (a 48th of the view, ×6 with Shift) and seek when the key is let go,
+ * as a drag does on release; Home/End go to the first recording's start and the last one's last 10 s; +/−
+ * zoom around the playhead.
  */
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { clock } from '../day';
-import { clampView, rangeBoxes, ticks, timeToX, wheelZoomFactor, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
+import { DAY, clampView, follow, rangeBoxes, ticks, timeToX, wheelZoomFactor, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
 
 interface Props {
   ranges: Range[];
@@ -22,6 +25,8 @@ interface Props {
 }
 
 const HEIGHT = 64;
+/** End goes this many seconds before the end of the last recording. */
+const END_LEAD = 10;
 
 export function Timeline({ ranges, important = [], view, onView, position, onSeek, selection, onSelect }: Props) {
   const { t } = useTranslation();
@@ -81,6 +86,44 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
     setDrag(null);
   };
 
+  /** Keys that move the playhead: where each puts it from `at`. */
+  const keyTarget = (key: string, shift: boolean, at: number): number | undefined => {
+    const step = Math.max(1, Math.round(view.span / 48)) * (shift ? 6 : 1);
+    if (key === 'ArrowLeft' || key === 'ArrowDown') return Math.max(0, at - step);
+    if (key === 'ArrowRight' || key === 'ArrowUp') return Math.min(DAY, at + step);
+    if (key === 'Home') return ranges[0]?.[0] ?? 0;
+    // The last 10 s recorded (its very end has nothing after it to play).
+    if (key === 'End') {
+      const last = ranges.at(-1);
+      return last ? Math.max(last[0], last[1] - END_LEAD) : DAY;
+    }
+    return undefined;
+  };
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    if (e.key === '+' || e.key === '=' || e.key === '-' || e.key === '_') {
+      e.preventDefault();
+      onView(zoomStep(view, e.key === '+' || e.key === '=' ? 1 : -1, zoomCentre(view, drag?.to ?? position, selection, ranges)));
+      return;
+    }
+    if (e.key === 'Enter' && !drag) {
+      e.preventDefault();
+      if (position !== undefined) onSeek(position);
+      else if (ranges.length) onSeek(ranges[0][0]);
+      return;
+    }
+    const from = drag?.mode === 'seek' ? drag.to : (position ?? ranges[0]?.[0] ?? view.start);
+    const to = keyTarget(e.key, e.shiftKey, from);
+    if (to === undefined) return;
+    e.preventDefault();
+    setDrag({ mode: 'seek', from, to });
+    onView(follow(view, to));
+  };
+  const onKeyUp = (e: ReactKeyboardEvent) => {
+    if (!drag || drag.mode !== 'seek' || keyTarget(e.key, false, 0) === undefined) return;
+    onSeek(drag.to);
+    setDrag(null);
+  };
+
   const head = drag?.mode === 'seek' ? drag.to : position;
   const sel: Range | null | undefined = drag?.mode === 'select' ? [Math.min(drag.from, drag.to), Math.max(drag.from, drag.to)] : selection;
   const centre = zoomCentre(view, head, sel, ranges);
@@ -115,6 +158,16 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
         onPointerDown={onDown}
         onPointerMove={onMove}
         onPointerUp={onUp}
+        tabIndex={0}
+        role="slider"
+        aria-label={t('playback.timeline')}
+        aria-valuemin={0}
+        aria-valuemax={DAY}
+        aria-valuenow={Math.round(head ?? 0)}
+        aria-valuetext={head !== undefined ? clock(head) : t('playback.clickToPlay')}
+        onKeyDown={onKeyDown}
+        onKeyUp={onKeyUp}
+        onBlur={() => drag?.mode === 'seek' && setDrag(null)}
         style={{ position: 'relative', height: HEIGHT, background: '#1f1f1f', borderRadius: 4, cursor: 'pointer', userSelect: 'none', touchAction: 'none', overflow: 'hidden' }}
       >
         {rangeBoxes(ranges, view, width).map((b, i) => (

@@ -250,8 +250,15 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                   </Typography.Text>
                 )}
                 <div style={{ maxHeight: 240, overflow: 'auto', marginTop: 6 }}>
+                  {/* Buttons: a keyboard reaches each range (Tab, Enter) as a click does. */}
                   {list.map((r) => (
-                    <Flex key={r.name} justify="space-between" style={{ fontSize: 12, cursor: 'pointer', padding: '2px 0' }} onClick={() => void pb.playAt(r.start)}>
+                    <button
+                      key={r.name}
+                      type="button"
+                      data-testid="day-range"
+                      onClick={() => void pb.playAt(r.start)}
+                      style={{ font: 'inherit', fontSize: 12, display: 'flex', justifyContent: 'space-between', width: '100%', cursor: 'pointer', padding: '2px 0', border: 0, background: 'none', color: 'inherit', textAlign: 'left' }}
+                    >
                       <span>
                         {clock(r.start)} – {clock(r.end)}
                       </span>
@@ -259,7 +266,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                         {r.important === 1 && <Tag color="gold">{t('playback.important')}</Tag>}
                         {r.recording === 1 && <Tag color="red">{t('playback.recording')}</Tag>}
                       </span>
-                    </Flex>
+                    </button>
                   ))}
                 </div>
               </>
