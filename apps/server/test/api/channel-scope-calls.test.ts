@@ -214,6 +214,28 @@ describe('bad input', () => {
   });
 });
 
+describe('ws/streamstat, bad input', () => {
+  it('a player with an unknown flow, no channel or a bad stream key gets an error naming the field; a good one is added', async () => {
+    const { a } = await setUp();
+    const sock = new WebSocket(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r1&token=${api.admin}&lang=en-US`);
+    const got: { type: string; playerid: string; msg?: string; stream?: string }[] = [];
+    sock.on('message', (d) => got.push(JSON.parse(String(d))));
+    await new Promise((r) => sock.on('open', r));
+    sock.send(JSON.stringify({ playerid: 'p1', device: a.dev, channel: '1', flow: 7 }));
+    sock.send(JSON.stringify({ playerid: 'p2', device: a.dev }));
+    sock.send(JSON.stringify({ playerid: 'p3', stream: 'stream_x_0' }));
+    sock.send(JSON.stringify({ playerid: 'p4', device: a.dev, channel: '1', flow: 'sub' }));
+    await until(() => ['p1', 'p2', 'p3', 'p4'].every((p) => got.some((m) => m.playerid === p)), 5000, { what: () => JSON.stringify(got) });
+    sock.close();
+    const first = (p: string) => got.find((m) => m.playerid === p)!;
+    expect(first('p1')).toMatchObject({ type: 'error', msg: 'Invalid parameter flow: one of 0, 1, main, sub' });
+    expect(first('p2')).toMatchObject({ type: 'error' });
+    expect(first('p2').msg).toMatch(/^Invalid parameter stream: /);
+    expect(first('p3').msg).toMatch(/^Invalid parameter stream: /);
+    expect(first('p4')).toMatchObject({ type: 'streamstat', stream: streamKey(a.pk, 1) });
+  });
+});
+
 describe('an open ws/streamstat follows the operator\'s rights', () => {
   it('a channel taken from the role stops being reported; a logout closes the socket', async () => {
     const { a, op } = await setUp();

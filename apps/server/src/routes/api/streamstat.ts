@@ -93,8 +93,11 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       const channel = text(m.channel);
       if (!device || !channel)
         throw invalidParam('stream', 'giveOneOf', { first: 'stream', second: 'device + channel' });
+      const flow = m.flow === 1 || m.flow === '1' || m.flow === 'sub' || m.stream === 'sub' ? 1 : 0;
+      if (m.flow !== undefined && flow === 0 && m.flow !== 0 && m.flow !== '0' && m.flow !== 'main')
+        throw invalidParam('flow', 'oneOf', { values: '0, 1, main, sub' });
       const c = await ctx.inventory.channels.requireVisible(scope, device, channel);
-      return streamKey(c.id, m.flow === 1 || m.flow === '1' || m.flow === 'sub' || m.stream === 'sub' ? 1 : 0);
+      return streamKey(c.id, flow);
     }
     const parsed = parseStreamKey(key)!;
     const ch = await ctx.db
