@@ -4,11 +4,13 @@
  * itself reconnecting underneath); the events socket's news message now refreshes it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
-import { Route, Routes } from 'react-router-dom';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes, useLocation } from 'react-router-dom';
 import type { NewsItem } from '@opencvr/shared';
 import PlayerPage from '../src/features/live/pages/PlayerPage';
 import { clearSession } from '../src/lib/session';
+import { useConfig } from '../src/lib/stores/config';
+import { today } from '../src/features/playback/day';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
@@ -28,7 +30,14 @@ const news = (DeviceID: string, ChannelID: string, Status: 'ON' | 'OFF'): NewsIt
   sign: 0,
 });
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useConfig.setState({ otherConfig: null, homeConfig: null });
+});
+
+function Where() {
+  return <div data-testid="where">{useLocation().pathname}</div>;
+}
 
 describe('PlayerPage', () => {
   it("the online tag follows the channel's news messages", async () => {
@@ -88,5 +97,29 @@ describe('PlayerPage', () => {
       { path: '/video/player/7/1/0' },
     );
     expect(await screen.findByRole('button', { name: '云台控制' })).toBeInTheDocument();
+  });
+
+  it("goes to the channel's recordings of today, unless playback is off (RecordVersion false)", async () => {
+    // The live player had no way to the camera's recordings: the menu, the device, then the channel.
+    clearSession();
+    captureNotices();
+    stubApi({
+      '/api/v1/devices/7/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: 1, Enable: 1 }], ChannelCount: 1 }),
+      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
+    });
+    const routes = (
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+        <Route path="*" element={<Where />} />
+      </Routes>
+    );
+    const view = renderConsole(routes, { path: '/video/player/7/1/0' });
+    fireEvent.click(await screen.findByRole('button', { name: /录像回放/ }));
+    expect(await screen.findByTestId('where')).toHaveTextContent(`/video/backchannel/7/1/${today()}`);
+    view.unmount();
+    useConfig.setState({ otherConfig: { RecordVersion: false } as never });
+    renderConsole(routes, { path: '/video/player/7/1/0' });
+    await screen.findByTestId('channel-online');
+    expect(screen.queryByTestId('player-playback')).toBeNull();
   });
 });

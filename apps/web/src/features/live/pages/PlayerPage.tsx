@@ -1,11 +1,17 @@
-/** /video/player/:devid/:chnid/:flow — one large live player with the channel's name, state and a share link. */
-import { Flex, Segmented, Space, Tag } from 'antd';
+/**
+ * /video/player/:devid/:chnid/:flow — one large live player with the channel's name, state, a share
+ * link and the way to the channel's recordings (today's backchannel page; hidden with RecordVersion false).
+ */
+import { Button, Flex, Segmented, Space, Tag } from 'antd';
+import { HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer } from '../../../components/player/LivePlayer';
+import { todayYmd } from '../../../lib/channelClick';
+import { recordVersionOf, useConfig } from '../../../lib/stores/config';
 import { useWsTopic } from '../../../lib/ws';
 import { fetchOneChannel } from '../../../lib/api/inventory';
 import { ShareButton } from '../components/ShareButton';
@@ -23,6 +29,7 @@ export default function PlayerPage() {
   });
   const info = channel.data ?? undefined;
   const name = info?.Name ?? chnid;
+  const recordVersion = useConfig(recordVersionOf);
 
   return (
     <div style={{ padding: 16 }}>
@@ -43,6 +50,12 @@ export default function PlayerPage() {
                 { value: 1, label: t('live.subStream') },
               ]}
             />
+            {/* What an operator looks at next: this camera's recordings (it was the menu, the device list, then the channel). */}
+            {recordVersion && (
+              <Button icon={<HistoryOutlined />} data-testid="player-playback" onClick={() => navigate(`/video/backchannel/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${todayYmd()}`)}>
+                {t('route.videoBacklist')}
+              </Button>
+            )}
             <ShareButton device={devid} channel={chnid} flow={flow} />
           </Space>
         }
