@@ -2,15 +2,18 @@
  * The multi-screen wall's toolbar and tour: layouts are named with a plural in English ("1 screen",
  * not "1 screens"), and while a tour runs its empty cells no longer invite a drop or a click that
  * the touring wall ignores. An empty cell is a button: reached with Tab, Enter or Space opens the
- * picker for it (it was a bare div, out of the keyboard's reach: audit, session 24).
+ * picker for it (it was a bare div, out of the keyboard's reach: audit, session 24). The tour's
+ * chooser stays open for several picks: a pick adds a channel (its row marked 已添加), a pick of one
+ * already in the tour takes it out again.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import { STORAGE_KEYS } from '@opencvr/shared';
 import BrowsePage from '../src/features/live/pages/BrowsePage';
 import { setLang } from '../src/i18n';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { channelsPage, siteChannels } from './helpers/lists';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -55,5 +58,22 @@ describe('BrowsePage', () => {
     expect(cells[1]).toHaveAttribute('tabindex', '0');
     fireEvent.keyDown(cells[1]!, { key: 'Enter' });
     expect(await screen.findByRole('dialog')).toHaveTextContent('放到第 2 个画面');
+  });
+
+  it('the tour chooser adds a channel, marks it, and a second pick takes it out', async () => {
+    clearSession();
+    captureNotices();
+    stubApi({ '/api/v1/all/channels': (c) => channelsPage(c, siteChannels(3)) });
+    renderConsole(<BrowsePage />);
+    fireEvent.click(screen.getByRole('button', { name: /轮巡设置/ }));
+    const settings = await screen.findByRole('dialog', { name: '轮巡设置' });
+    fireEvent.click(within(settings).getByRole('button', { name: /添加通道/ }));
+    const row = async () => (await within(await screen.findByTestId('wall-picker')).findByText('Camera 2')).closest('[data-testid="wall-picker-item"]')!;
+    fireEvent.click(await row());
+    expect(await row()).toHaveTextContent('已添加');
+    expect(within(settings).getByText('Camera 2')).toBeInTheDocument();
+    fireEvent.click(await row());
+    expect(await row()).not.toHaveTextContent('已添加');
+    expect(within(settings).queryByText('Camera 2')).toBeNull();
   });
 });

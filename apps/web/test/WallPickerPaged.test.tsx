@@ -1,7 +1,9 @@
 /**
  * The wall's channel chooser on a site larger than one request (350 cameras): 100 a request, "load more" asks for
  * the next 100 until the count is reached (it showed the first 200 and no way to the rest but a
- * search); a search starts again from the first page of its matches.
+ * search); a search starts again from the first page of its matches. A row is a button for the
+ * keyboard too (Tab, Enter), and the tour's chooser, which stays open for several picks, marks the
+ * channels already in the tour (a click there showed nothing: audit, session 24).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -54,5 +56,23 @@ describe('PickChannelModal: the wall chooser pages', () => {
     expect([last.query.get('q'), last.query.get('start')]).toEqual(['Camera 77', '0']);
     // 1 match (77): no second page to load.
     expect(screen.queryByTestId('wall-picker-more')).not.toBeInTheDocument();
+  });
+
+  it('a row is picked from the keyboard, and the channels already chosen are marked', async () => {
+    const onPick = vi.fn();
+    const first = CHANNELS[0]!;
+    renderConsole(
+      <PickChannelModal open title="添加通道" picked={new Set([`${first.ParentDeviceID}/${first.ChannelID}`])} onPick={onPick} onClose={() => undefined} />,
+    );
+    await screen.findByText('Camera 2');
+    const rows = screen.getAllByTestId('wall-picker-item');
+    expect(rows[0]).toHaveAttribute('aria-pressed', 'true');
+    expect(rows[0]).toHaveTextContent('已添加');
+    expect(rows[1]).toHaveAttribute('aria-pressed', 'false');
+    expect(rows[1]).not.toHaveTextContent('已添加');
+    expect(rows[1]).toHaveAttribute('tabindex', '0');
+    expect(rows[1]).toHaveAttribute('role', 'button');
+    fireEvent.keyDown(rows[1]!, { key: 'Enter' });
+    expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ name: 'Camera 2' }));
   });
 });

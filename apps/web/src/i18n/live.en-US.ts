@@ -114,6 +114,7 @@ const liveEn = {
       interval: 'Interval (seconds)',
       loopChannels: 'Tour channels',
       loopEmpty: 'No tour channels yet',
+      added: 'Added',
       add: 'Add channels',
       clearAll: 'Clear screens',
       emptyCell: 'Drop a channel here or click to choose',

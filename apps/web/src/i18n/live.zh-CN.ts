@@ -112,6 +112,7 @@ const liveZh = {
       interval: '切换间隔（秒）',
       loopChannels: '轮巡通道',
       loopEmpty: '还没有轮巡通道',
+      added: '已添加',
       add: '添加通道',
       clearAll: '清空画面',
       emptyCell: '拖入通道或点击选择',

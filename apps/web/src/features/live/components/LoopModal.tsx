@@ -29,7 +29,9 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
     }
   }
 
-  const add = (c: WallChannel) => setChannels((prev) => (prev.some((p) => channelId(p) === channelId(c)) ? prev : [...prev, c]));
+  // The chooser stays open for several picks: a pick adds, a pick of a channel already in the tour takes it out.
+  const toggle = (c: WallChannel) =>
+    setChannels((prev) => (prev.some((p) => channelId(p) === channelId(c)) ? prev.filter((p) => channelId(p) !== channelId(c)) : [...prev, c]));
 
   return (
     <Modal
@@ -73,7 +75,13 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.browse.loopEmpty')} />
       )}
-      <PickChannelModal open={picking} title={t('live.browse.add')} onPick={add} onClose={() => setPicking(false)} />
+      <PickChannelModal
+        open={picking}
+        title={t('live.browse.add')}
+        picked={new Set(channels.map(channelId))}
+        onPick={toggle}
+        onClose={() => setPicking(false)}
+      />
     </Modal>
   );
 }

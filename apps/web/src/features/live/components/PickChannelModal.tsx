@@ -1,16 +1,19 @@
 /**
  * A light channel chooser for the wall: the site's cameras (all/channels cameras=1) with a search,
  * PAGE at a time with "load more" (a site of 1,500 showed its first 200 and no way to the rest but
- * searching); one click picks (errors stay quiet).
+ * searching); one click picks (errors stay quiet). A row is a button for the keyboard too (Tab,
+ * Enter or Space). `picked` (the tour's chooser, open for several picks): those rows are marked
+ * 已添加 and pressed, or a click there showed nothing.
  */
 import { useState } from 'react';
-import { Badge, Button, Empty, Input, List, Modal, Spin, Typography } from 'antd';
+import { Badge, Button, Empty, Input, List, Modal, Spin, Tag, Typography } from 'antd';
+import { CheckOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useDebounced } from '../../../lib/useDebounced';
 import { isEnabled } from '../../../lib/channelClick';
 import { fetchAllChannels } from '../api';
-import type { WallChannel } from '../wall';
+import { channelId, type WallChannel } from '../wall';
 
 /** Rows per request: a screenful and more, small enough for a quick answer. */
 const PAGE = 100;
@@ -20,9 +23,11 @@ interface Props {
   title: string;
   onPick: (c: WallChannel) => void;
   onClose: () => void;
+  /** Channels already chosen (channelId): marked, and their rows pressed. */
+  picked?: ReadonlySet<string>;
 }
 
-export function PickChannelModal({ open, title, onPick, onClose }: Props) {
+export function PickChannelModal({ open, title, onPick, onClose, picked }: Props) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim());
@@ -49,20 +54,39 @@ export function PickChannelModal({ open, title, onPick, onClose }: Props) {
             <List
               size="small"
               dataSource={rows}
-              renderItem={(c) => (
-                <List.Item
-                  style={{ cursor: 'pointer' }}
-                  data-testid="wall-picker-item"
-                  onClick={() => onPick({ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name })}
-                >
-                  <Badge status={!isEnabled(c) ? 'warning' : c.Online === 1 ? 'success' : 'default'} text={c.Name} />
-                  <span style={{ color: '#999', fontSize: 12 }}>
-                    {/* A switched-off channel (or device) is offline by the server's rule; say why, as the square's card does. */}
-                    {!isEnabled(c) && <span data-testid="wall-picker-disabled">{t(c.Enable === 1 ? 'live.square.deviceDisabled' : 'live.square.disabled')} · </span>}
-                    {c.DeviceName}
-                  </span>
-                </List.Item>
-              )}
+              renderItem={(c) => {
+                const pick = { device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name };
+                const chosen = picked?.has(channelId(pick));
+                return (
+                  <List.Item
+                    style={{ cursor: 'pointer' }}
+                    data-testid="wall-picker-item"
+                    role="button"
+                    tabIndex={0}
+                    aria-pressed={picked ? !!chosen : undefined}
+                    onClick={() => onPick(pick)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' && e.key !== ' ') return;
+                      e.preventDefault();
+                      onPick(pick);
+                    }}
+                  >
+                    <span>
+                      <Badge status={!isEnabled(c) ? 'warning' : c.Online === 1 ? 'success' : 'default'} text={c.Name} />
+                      {chosen && (
+                        <Tag color="blue" icon={<CheckOutlined />} style={{ marginLeft: 8 }}>
+                          {t('live.browse.added')}
+                        </Tag>
+                      )}
+                    </span>
+                    <span style={{ color: '#999', fontSize: 12 }}>
+                      {/* A switched-off channel (or device) is offline by the server's rule; say why, as the square's card does. */}
+                      {!isEnabled(c) && <span data-testid="wall-picker-disabled">{t(c.Enable === 1 ? 'live.square.deviceDisabled' : 'live.square.disabled')} · </span>}
+                      {c.DeviceName}
+                    </span>
+                  </List.Item>
+                );
+              }}
             />
           ) : (
             !list.isFetching && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('live.browse.noChannels')} />
