@@ -125,7 +125,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     zoomOut: 'Zoom out',
     panLeft: 'Earlier',
     panRight: 'Later',
-    timelineHint: 'Wheel zooms; click or drag to play from there; Shift + drag selects a range to download; keys: ←/→ move, +/− zoom',
+    timelineHint: 'Wheel zooms; click or drag to play from there; Shift + drag selects a range to download',
     timeline: 'Recording timeline',
     downloadRange: 'Download range',
     downloadFrom: 'Download from',

@@ -120,7 +120,7 @@ const recordingZh = {
     zoomOut: '缩小',
     panLeft: '向前',
     panRight: '向后',
-    timelineHint: '滚轮缩放，点击或拖动定位播放，按住 Shift 拖动选择下载范围；键盘：←/→ 移动，+/− 缩放',
+    timelineHint: '滚轮缩放，点击或拖动定位播放，按住 Shift 拖动选择下载范围',
     timeline: '录像时间轴',
     downloadRange: '下载时间段',
     downloadFrom: '下载开始时间',

@@ -2,7 +2,7 @@
  * The 24-hour timeline: recorded ranges as bars, hour ticks, the playhead, and a download
  * selection. Wheel zooms around the pointer (×2 a notch, 24 h down to 5 minutes); click or drag moves the
  * playhead and seeks on release; Shift + drag selects a range to download. From the keyboard it is a
- * slider: ←/→ move the playhead (a 48th of the view, ×6 with Shift) and seek when the key is let go,
+ * slider (its keys in aria-keyshortcuts): ←/→ move the playhead (a 48th of the view, ×6 with Shift) and seek when the key is let go,
  * as a drag does on release; Home/End go to the first recording's start and the last one's last 10 s; +/−
  * zoom around the playhead.
  */
@@ -165,6 +165,9 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
         aria-valuemax={DAY}
         aria-valuenow={Math.round(head ?? 0)}
         aria-valuetext={head !== undefined ? clock(head) : t('playback.clickToPlay')}
+        // Named here, not in the hint under the buttons: a longer hint took a second line and pushed
+        // the download range under the fold of a 1366×768 window.
+        aria-keyshortcuts="ArrowLeft ArrowRight Shift+ArrowLeft Shift+ArrowRight Home End + -"
         onKeyDown={onKeyDown}
         onKeyUp={onKeyUp}
         onBlur={() => drag?.mode === 'seek' && setDrag(null)}
