@@ -3,7 +3,9 @@
  * channel; Chromium then counts the pointer as over it (:hover) without ever sending it a
  * mouseenter, so a toolbar kept by enter/leave alone stayed hidden until the pointer left the cell
  * and came back (e2e wall-hover.spec.ts shows it in Chromium). A pointer moving over the player
- * shows it.
+ * shows it. The keyboard reaches it too: a wall cell's player takes the focus (Tab) and shows its
+ * toolbar while the focus is in it, so its buttons (remove, full screen) follow in the tab order;
+ * without a mouse they were out of reach (audit, session 24).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
@@ -40,6 +42,25 @@ describe('wall cell toolbar after a drop', () => {
     fireEvent.mouseMove(player);
     expect(within(player).getByTestId('player-stats')).toBeInTheDocument();
     fireEvent.mouseLeave(player);
+    expect(within(player).queryByTestId('player-stats')).toBeNull();
+  });
+
+  it('shows while the focus is in the player (Tab), its buttons reachable; hides when the focus leaves', () => {
+    clearSession();
+    captureNotices();
+    stubApi({ '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_1_0', State: 'connecting', Reason: '' }) });
+    localStorage.setItem('multi_screen_layout', JSON.stringify({ layout: 4, cells: [{ device: '1', channel: '1', name: 'Gate' }, null, null, null] }));
+    renderConsole(<BrowsePage />);
+    const player = screen.getByTestId('live-player');
+    expect(player).toHaveAttribute('tabindex', '0');
+    expect(player).toHaveAccessibleName('Gate');
+    fireEvent.focus(player);
+    const remove = within(player).getByRole('button', { name: '移除' });
+    // Focus moving on to a button inside keeps the bar.
+    fireEvent.blur(player, { relatedTarget: remove });
+    fireEvent.focus(remove);
+    expect(within(player).getByTestId('player-stats')).toBeInTheDocument();
+    fireEvent.blur(remove, { relatedTarget: document.body });
     expect(within(player).queryByTestId('player-stats')).toBeNull();
   });
 });

@@ -200,6 +200,15 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
       // moves inside. Any move over the player shows the toolbar.
       onMouseMove={() => setHover(true)}
       onMouseLeave={() => setHover(false)}
+      // A small tile's toolbar shows on hover only: the keyboard reaches it too, the tile taking the
+      // focus (Tab) and keeping the bar while the focus is in it, so its buttons follow in the tab order.
+      tabIndex={compact ? 0 : undefined}
+      role={compact ? 'group' : undefined}
+      aria-label={compact ? name || `${device}/${channel}` : undefined}
+      onFocus={() => setHover(true)}
+      onBlur={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setHover(false);
+      }}
       style={{ position: 'relative', background: '#000', overflow: 'hidden', width: '100%', height: '100%', minHeight: 120, ...style }}
     >
       <video
