@@ -24,4 +24,15 @@ describe('MonthCalendar', () => {
     const todayCell = screen.queryByTestId(`cal-${now}`);
     if (todayCell) expect(todayCell).toBeEnabled();
   });
+
+  it('names each day by its date, with its recordings, and marks today', () => {
+    // The buttons were named by the day of the month alone ("29").
+    renderConsole(<MonthCalendar month="202611" selected="20261127" recorded={new Set(['20261127'])} onMonth={() => {}} onPick={() => {}} />);
+    expect(screen.getByRole('button', { name: '2026-11-27，有录像' })).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByRole('button', { name: '2026-11-26' })).toHaveAttribute('aria-pressed', 'false');
+    const now = today();
+    const cell = screen.queryByTestId(`cal-${now}`);
+    if (cell) expect(cell).toHaveAttribute('aria-current', 'date');
+    expect(document.querySelectorAll('[aria-current="date"]').length).toBeLessThanOrEqual(1);
+  });
 });

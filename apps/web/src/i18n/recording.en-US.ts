@@ -83,6 +83,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     channelName: 'Channel name',
     searchCamera: 'Search channel name / ID',
     recordToday: 'Today',
+    calDayRecorded: '{{date}}, recorded',
     hasRecord: 'Recorded',
     noRecord: 'None',
     recordEnabled: 'Recording on',

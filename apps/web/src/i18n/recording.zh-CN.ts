@@ -76,6 +76,7 @@ const recordingZh = {
     channelName: '通道名称',
     searchCamera: '搜索通道名称 / 编号',
     recordToday: '今日录像',
+    calDayRecorded: '{{date}}，有录像',
     hasRecord: '有录像',
     noRecord: '无录像',
     recordEnabled: '开启录像',

@@ -13,6 +13,9 @@ interface Props {
   onPick: (day: string) => void;
 }
 
+/** YYYY-MM-DD of a YYYYMMDD day. */
+const dashed = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
+
 export function MonthCalendar({ month, selected, recorded, loading, onMonth, onPick }: Props) {
   const { t } = useTranslation();
   const now = today();
@@ -44,6 +47,9 @@ export function MonthCalendar({ month, selected, recorded, loading, onMonth, onP
               data-testid={`cal-${c.day}`}
               data-recorded={has ? '1' : '0'}
               aria-pressed={isSel}
+              // A screen reader heard "29": the whole date, whether it has recordings, and which day is today.
+              aria-label={has ? t('playback.calDayRecorded', { date: dashed(c.day) }) : dashed(c.day)}
+              aria-current={c.day === now ? 'date' : undefined}
               disabled={future}
               onClick={() => onPick(c.day)}
               style={{
