@@ -45,7 +45,8 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
     };
     video.addEventListener('resize', onSize);
     hls.on(Hls.Events.FRAG_LOADED, (_e, data) => {
-      ev.onBytes(data.frag.stats.loaded);
+      // LL-HLS: one FRAG_LOADED per part, with the fragment's stats growing by each part: a part counts its own.
+      ev.onBytes((data.part ?? data.frag).stats.loaded);
       if (!playing) {
         playing = true;
         ev.onPlaying();

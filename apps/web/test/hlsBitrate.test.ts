@@ -1,0 +1,64 @@
+/**
+ * The bit rate an HLS viewer is shown. The server's LL-HLS is loaded part by part, and hls.js emits
+ * FRAG_LOADED for every part with the fragment's stats, which it adds each part to (its
+ * updateStatsFromPart): counting frag.stats.loaded at every part counted the first parts again and
+ * again, and a 190 kbps camera showed 350-650 kbps over HLS (audit, session 24: Chromium, the same
+ * camera 190 kbps over WS-fMP4, 218 kbps of HTTP bodies over HLS with its playlists). A part counts
+ * its own bytes; a whole fragment (no part) its own.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EngineEvents } from '../src/components/player/engine';
+
+type Handler = (event: string, data: unknown) => void;
+const players = vi.hoisted(() => [] as { emit(event: string, data: unknown): void }[]);
+
+vi.mock('hls.js', () => {
+  const Events = { MANIFEST_PARSED: 'hlsManifestParsed', BUFFER_CODECS: 'hlsBufferCodecs', FRAG_LOADED: 'hlsFragLoaded', ERROR: 'hlsError' };
+  class Hls {
+    static Events = Events;
+    static ErrorTypes = { NETWORK_ERROR: 'networkError' };
+    static isSupported = () => true;
+    handlers = new Map<string, Handler[]>();
+    constructor() {
+      players.push(this);
+    }
+    on(event: string, h: Handler) {
+      this.handlers.set(event, [...(this.handlers.get(event) ?? []), h]);
+    }
+    emit(event: string, data: unknown) {
+      for (const h of this.handlers.get(event) ?? []) h(event, data);
+    }
+    loadSource() {}
+    attachMedia() {}
+    destroy() {}
+  }
+  return { default: Hls };
+});
+const { startHls } = await import('../src/components/player/hls');
+
+beforeEach(() => {
+  players.length = 0;
+  vi.stubGlobal('MediaSource', class {
+    static isTypeSupported = () => true;
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the HLS engine counts the bytes it loads once', () => {
+  it('a part counts its own bytes, not its fragment’s running total; a whole fragment counts once', async () => {
+    let bytes = 0;
+    const events = { onInfo() {}, onState() {}, onBytes: (n: number) => (bytes += n), onPlaying() {}, onUnsupported() {}, onFailure() {} } as EngineEvents;
+    await startHls(document.createElement('video'), '/hls/stream_1_0/playlist.m3u8', events);
+    const hls = players[0]!;
+    // Three parts of 1000 bytes: hls.js adds each to the fragment's stats before it emits.
+    const frag = { stats: { loaded: 0 } };
+    for (let i = 0; i < 3; i++) {
+      const part = { stats: { loaded: 1000 } };
+      frag.stats.loaded += part.stats.loaded;
+      hls.emit('hlsFragLoaded', { frag, part });
+    }
+    expect(bytes).toBe(3000);
+    hls.emit('hlsFragLoaded', { frag: { stats: { loaded: 5000 } }, part: null });
+    expect(bytes).toBe(8000);
+  });
+});
