@@ -3,7 +3,8 @@
  * (a camera back as H.265 while watched: the server's playlist goes on with a new init): it stops
  * hls.js and says unsupported with the mime, so the player asks again for the H.264 variant. Before,
  * hls.js reset its MediaSource over and over (bufferAppendingError, mediaSourceRequiresReset) for
- * ~10 s in Debian's Chromium until a fatal error. hls.js is replaced by an emitter the test drives.
+ * ~10 s in Debian's Chromium until a fatal error. And a stream whose hub stopped (a request answered
+ * 410 with X-Stream-Stopped): said as a socket's close is. hls.js is replaced by an emitter the test drives.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvents } from '../src/components/player/engine';
@@ -80,6 +81,31 @@ describe('the HLS engine when the camera changes codec', () => {
     expect(seen.filter((s) => s.startsWith('unsupported'))).toHaveLength(1);
     engine.stop();
     expect(hls.destroyed).toBe(1);
+  });
+
+  it('a request answered 410 with the server\'s words: a leg ended for an H.264 camera opens again at once, another stop says why', async () => {
+    const xhr = (words: string | null) => ({ getResponseHeader: (name: string) => (name === 'X-Stream-Stopped' ? words : null) });
+    // hls.js says the 410 of a one-level stream's playlist fatal only after two retries (1 + 2 s): told at the first.
+    const error = (code: number, words: string | null) => ({ type: 'networkError', details: 'levelLoadError', fatal: code !== 410, response: { code }, networkDetails: xhr(words) });
+    const said: string[][] = [];
+    for (const [code, words] of [
+      [410, 'stream stopped (streamOriginalNotHevc)'],
+      [410, 'stream stopped (streamStoppedByRequest)'],
+      [503, null],
+    ] as const) {
+      const { events, seen } = recordingEvents();
+      await startHls(document.createElement('video'), '/hls/stream_1_0_h264/playlist.m3u8', events);
+      players.at(-1)!.emit('hlsError', { ...error(code, words), fatal: false, response: { code: 503 } });
+      expect(seen, 'a retried error is not told').toEqual([]);
+      players.at(-1)!.emit('hlsError', error(code, words));
+      expect(players.at(-1)!.destroyed).toBe(1);
+      said.push(seen);
+    }
+    expect(said).toEqual([
+      ['failure expired 摄像机已改为 H.264，无需转码，改为播放原始流'],
+      ['failure closed 直播已按请求停止'],
+      ['failure closed HLS 播放出错（levelLoadError）'],
+    ]);
   });
 
   it('a codec the browser decodes is only shown', async () => {

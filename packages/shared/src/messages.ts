@@ -66,6 +66,7 @@ export const MESSAGES = {
   payloadTooLarge: { 'zh-CN': '请求体过大', 'en-US': 'Request body too large' },
   shareExpired: { 'zh-CN': '分享链接已过期', 'en-US': 'This shared link has expired' },
   shareInvalid: { 'zh-CN': '分享链接无效', 'en-US': 'This shared link is not valid' },
+  streamStoppedBecause: { 'zh-CN': '直播已停止：{reason}', 'en-US': 'The live stream stopped: {reason}' },
   playTokenInvalid: { 'zh-CN': '播放地址无效或已过期', 'en-US': 'This play address is not valid or has expired' },
   ipNotLocal: { 'zh-CN': 'IP地址格式不合法', 'en-US': 'Invalid IP address' },
   ptzNotSupported: { 'zh-CN': '该通道不支持云台控制（不是 ONVIF 或 GB28181 通道）', 'en-US': 'This channel has no PTZ control (neither ONVIF nor GB28181)' },

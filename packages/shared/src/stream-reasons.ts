@@ -60,6 +60,14 @@ export function stoppedCloseReason(why?: Reason): string {
 }
 
 /**
+ * The response header of an HLS request (410) whose stream stopped: its stoppedCloseReason(), the
+ * words a WS-FLV socket closes with, so the player tells why and whether to open again at once (a
+ * leg that ended with streamOriginalNotHevc) as it does for a socket. hls.js gets no body of a failed
+ * playlist, only its status and the request (its headers), and retries no 4xx.
+ */
+export const STREAM_STOPPED_HEADER = 'X-Stream-Stopped';
+
+/**
  * The query parameter (`?state=1`) by which a WS-FLV viewer asks for the camera's state in text
  * frames (LiveStateMessage: connecting, retrying with the reason, live, and stopped before a close),
  * as the WS-fMP4 socket always sends them. Only the console's own WS-FLV loader asks: mpegts.js and

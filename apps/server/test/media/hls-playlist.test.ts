@@ -160,6 +160,35 @@ describe('HlsSegmenter', () => {
     expect(renderPlaylist(m)).not.toContain('#EXT-X-DISCONTINUITY\n');
   });
 
+  it('a new init near the end: a new player starts at its first segment (EXT-X-START), not on the segments before it', () => {
+    const s = new HlsSegmenter({ ...opts, windowSegments: 6 });
+    s.setInit(Uint8Array.of(1));
+    const gop = () => {
+      s.addPart(frag(1, true));
+      s.addPart(frag(1, false));
+    };
+    gop();
+    gop();
+    gop();
+    expect(s.model().startOffset).toBeUndefined(); // one init: the player's own live start
+    expect(s.initPending).toBe(false);
+    s.setInit(Uint8Array.of(2)); // the camera back with another codec
+    expect(s.model().startOffset).toBeUndefined(); // nothing of it yet: the route waits for its first part
+    expect(s.initPending).toBe(true);
+    s.addPart(frag(1, true));
+    expect(s.initPending).toBe(false);
+    let m = s.model();
+    expect(m.startOffset).toBe(-1);
+    expect(renderPlaylist(m)).toContain('#EXT-X-START:TIME-OFFSET=-1.0,PRECISE=YES\n');
+    s.addPart(frag(1, false));
+    gop();
+    expect(s.model().startOffset).toBe(-4); // from its first segment's start to the end of the last part
+    gop();
+    m = s.model();
+    expect(m.startOffset).toBeUndefined(); // 3 target durations of it: any live start is inside it
+    expect(renderPlaylist(m)).not.toContain('EXT-X-START');
+  });
+
   it('a long GOP makes long segments and raises the target duration; no keyframe for maxSegment cuts anyway', () => {
     const s = new HlsSegmenter({ ...opts, maxSegment: 6 });
     s.setInit(Uint8Array.of(1));

@@ -149,11 +149,11 @@ describe('HlsOutput', () => {
     expect(before).toBeCloseTo(H264.units.length / 25, 3);
   });
 
-  it('a stopped hub closes the session', () => {
-    let stopped = 0;
-    const out = new HlsOutput(seg(), undefined, () => stopped++);
-    out.state('stopped');
-    expect(stopped).toBe(1);
+  it('a stopped hub closes the session, with its words and reason', () => {
+    const stopped: unknown[] = [];
+    const out = new HlsOutput(seg(), undefined, (reason, why) => stopped.push({ reason, why }));
+    out.state('stopped', 'the original stream is h264, not H.265', { key: 'streamOriginalNotHevc' });
+    expect(stopped).toEqual([{ reason: 'the original stream is h264, not H.265', why: { key: 'streamOriginalNotHevc' } }]);
   });
 });
 

@@ -32,6 +32,12 @@ export interface PlaylistModel {
   segments: PlaylistSegment[];
   /** URI of the next part, which the server will block on until it exists. */
   preloadHint?: string;
+  /**
+   * Where a player starts (EXT-X-START TIME-OFFSET, seconds, negative: from the end of the last part),
+   * when the window's newest init began too near the end for a player's own live start to miss the
+   * segments before it.
+   */
+  startOffset?: number;
 }
 
 const num = (x: number) => x.toFixed(5).replace(/0+$/, '').replace(/\.$/, '.0');
@@ -49,6 +55,7 @@ export function renderPlaylist(m: PlaylistModel, querySuffix = ''): string {
     `#EXT-X-MEDIA-SEQUENCE:${m.mediaSequence}`,
   ];
   if (m.discontinuitySequence) lines.push(`#EXT-X-DISCONTINUITY-SEQUENCE:${m.discontinuitySequence}`);
+  if (m.startOffset !== undefined) lines.push(`#EXT-X-START:TIME-OFFSET=${num(m.startOffset)},PRECISE=YES`);
   let map: string | undefined;
   m.segments.forEach((s, i) => {
     if (s.discontinuity && i > 0) lines.push('#EXT-X-DISCONTINUITY');

@@ -76,6 +76,12 @@ export class HlsSegmenter {
     return this.inits.length - 1;
   }
 
+  /** A new init segment (after the first) has no part yet: the window ends in the tracks before it. */
+  get initPending(): boolean {
+    const last = this.segments.at(-1);
+    return !!last && last.init < this.inits.length - 1;
+  }
+
   init(gen = this.inits.length - 1): Uint8Array | undefined {
     return this.inits[gen];
   }
@@ -205,6 +211,22 @@ export class HlsSegmenter {
     this.waiters.clear();
   }
 
+  /**
+   * A new player's start (EXT-X-START, from the end) at the first segment of the newest init, while
+   * older ones precede it within 3 target durations of the end: a player starts that far back or
+   * nearer (hls.js here 2, RFC 8216's hold-back 3), so without it a player opened just after the
+   * camera came back with another codec (H.265 → H.264) began on the old one's segments, which this
+   * browser may not decode (hls.js: bufferAddCodecError, fatal), or on the picture from before the
+   * outage. A player already playing ignores it and goes on through the discontinuity.
+   */
+  private startOffset(targetDuration: number): number | undefined {
+    const newest = this.segments.at(-1)?.init;
+    const from = this.segments.findIndex((s) => s.init === newest);
+    if (from <= 0) return undefined;
+    const since = this.segments.slice(from).reduce((n, s) => n + s.duration, 0);
+    return since < 3 * targetDuration ? -since : undefined;
+  }
+
   model(): PlaylistModel {
     const complete = this.segments.filter((s) => s.complete);
     const partFrom =
@@ -223,8 +245,10 @@ export class HlsSegmenter {
     }));
     const last = this.segments[this.segments.length - 1];
     const hint = last ? (last.complete ? partUri(last.msn + 1, 0) : partUri(last.msn, last.parts.length)) : undefined;
+    const targetDuration = Math.max(1, Math.ceil(Math.max(this.opts.targetSegment, this.maxSegmentSeen) - 1e-6));
     return {
-      targetDuration: Math.max(1, Math.ceil(Math.max(this.opts.targetSegment, this.maxSegmentSeen) - 1e-6)),
+      targetDuration,
+      startOffset: this.startOffset(targetDuration),
       partTarget: this.opts.partTarget,
       mediaSequence: this.segments[0]?.msn ?? 0,
       discontinuitySequence: this.discontinuitySequence,

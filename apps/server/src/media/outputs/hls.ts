@@ -7,6 +7,7 @@
  * status feed. A unit the fragmenter refuses is dropped and counted; nothing throws into the hub.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
+import type { Reason } from '@opencvr/shared';
 import { Fragmenter, parameterSetsChanged } from '@opencvr/fmp4';
 import { videoTrackFromParameterSets, findParameterSets } from '@opencvr/codec';
 import type { HubState, StreamHub, Subscriber } from '../hub.js';
@@ -20,7 +21,7 @@ export class HlsOutput implements Subscriber {
   constructor(
     readonly segmenter: HlsSegmenter,
     private readonly onError?: (err: unknown) => void,
-    private readonly onStopped?: () => void,
+    private readonly onStopped?: (reason: string, why?: Reason) => void,
   ) {}
 
   tracks(tracks: Track[]) {
@@ -70,9 +71,15 @@ export class HlsOutput implements Subscriber {
     this.stats.bytes += frag.data.byteLength;
   }
 
-  state(state: HubState) {
-    if (state === 'stopped') this.onStopped?.();
+  state(state: HubState, reason: string, why?: Reason) {
+    if (state === 'stopped') this.onStopped?.(reason, why);
   }
+}
+
+/** The hub's words and catalogue reason when it stopped. */
+export interface HlsStopped {
+  reason: string;
+  why?: Reason;
 }
 
 export interface HlsSessionOptions {
@@ -96,6 +103,8 @@ export class HlsSession {
   private idleTimer?: NodeJS.Timeout;
   private clients = new Map<string, number>();
   closed = false;
+  /** Why the session ended, when its hub stopped (not when it sat idle). */
+  stopped?: HlsStopped;
 
   constructor(
     readonly hub: StreamHub,
@@ -104,7 +113,7 @@ export class HlsSession {
     onError?: (err: unknown) => void,
   ) {
     this.segmenter = new HlsSegmenter(opts.segmenter);
-    this.output = new HlsOutput(this.segmenter, onError, () => this.close());
+    this.output = new HlsOutput(this.segmenter, onError, (reason, why) => this.close({ reason, why }));
     this.touch();
     this.unsubscribe = hub.subscribe(this.output);
   }
@@ -123,9 +132,10 @@ export class HlsSession {
     return this.clients.size;
   }
 
-  close() {
+  close(stopped?: HlsStopped) {
     if (this.closed) return;
     this.closed = true;
+    this.stopped = stopped;
     clearTimeout(this.idleTimer);
     this.segmenter.close();
     const u = this.unsubscribe;
@@ -135,9 +145,17 @@ export class HlsSession {
   }
 }
 
+/** How long a stream whose hub stopped answers its HLS requests with why (HlsSessions.stoppedOf). */
+export const STOPPED_KEPT_MS = 60_000;
+
 /** The HLS sessions of one app, by stream key. */
 export class HlsSessions {
   private sessions = new Map<string, HlsSession>();
+  /**
+   * Streams whose session ended because the hub stopped, and when: a client's next request for one of
+   * its files is told why (a player that waits for a part or reloads its playlist), not "not found".
+   */
+  private stopped = new Map<string, HlsStopped & { at: number }>();
 
   constructor(
     private readonly opts: HlsSessionOptions = DEFAULT_HLS_OPTIONS,
@@ -149,11 +167,14 @@ export class HlsSessions {
     const s = this.sessions.get(hub.key);
     if (s && !s.closed && s.hub === hub) return s;
     s?.close();
+    this.stopped.delete(hub.key);
     const created = new HlsSession(
       hub,
       this.opts,
       (gone) => {
-        if (this.sessions.get(gone.hub.key) === gone) this.sessions.delete(gone.hub.key);
+        if (this.sessions.get(gone.hub.key) !== gone) return;
+        this.sessions.delete(gone.hub.key);
+        if (gone.stopped) this.remember(gone.hub.key, gone.stopped);
       },
       this.onError,
     );
@@ -163,6 +184,20 @@ export class HlsSessions {
 
   get(key: string) {
     return this.sessions.get(key);
+  }
+
+  /** Why the stream's last session ended, when its hub stopped within STOPPED_KEPT_MS and no session followed. */
+  stoppedOf(key: string): HlsStopped | undefined {
+    const s = this.stopped.get(key);
+    if (s && Date.now() - s.at > STOPPED_KEPT_MS) this.stopped.delete(key);
+    return this.stopped.get(key);
+  }
+
+  private remember(key: string, stopped: HlsStopped) {
+    const now = Date.now();
+    // Streams stopped long ago are forgotten here, so the map holds only the last minute's.
+    for (const [k, s] of this.stopped) if (now - s.at > STOPPED_KEPT_MS) this.stopped.delete(k);
+    this.stopped.set(key, { ...stopped, at: now });
   }
 
   /** Clients seen recently on a stream's session. */

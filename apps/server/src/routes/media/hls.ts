@@ -3,18 +3,33 @@
  * (init_N.mp4 after a change of tracks), seg_N.m4s and part_N_I.m4s (a preload-hinted part blocks until
  * it exists). Every request is authorised with authorizeMedia(); the playlist's URIs carry the
  * request's play_token (or token) on. The first playlist request of a stream opens its HLS session,
- * which ends 30 s after the last request.
+ * which ends 30 s after the last request. A request of a stream whose hub stopped (a transcoded leg
+ * whose camera is H.264 again, a stream stopped on request) is answered 410 with why in
+ * STREAM_STOPPED_HEADER, at once where it waited: hls.js retries a 503 twice (1 + 2 s) and no 4xx.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STREAM_STOPPED_HEADER, stoppedCloseReason } from '@opencvr/shared';
 import type { AppContext } from '../../context.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
-import { DEFAULT_HLS_OPTIONS, HlsSessions, type HlsSession } from '../../media/outputs/hls.js';
+import { DEFAULT_HLS_OPTIONS, HlsSessions, type HlsSession, type HlsStopped } from '../../media/outputs/hls.js';
 import { authSuffix, renderPlaylist } from '../../media/outputs/hls-playlist.js';
 import { outputViewers } from '../../media/stats.js';
 import { authorizeMedia, mediaHub } from './index.js';
 
 /** How long a first playlist request waits for the first complete segment. */
 const FIRST_SEGMENT_WAIT_MS = 15_000;
+/**
+ * How long a playlist request waits for the first part of a new init (the camera back, ~0.5 s after
+ * its tracks): before it, the playlist has nothing of the new tracks, so EXT-X-START cannot point a
+ * new player there and it starts on the old ones (another codec, which this browser may not decode).
+ */
+const NEW_INIT_WAIT_MS = 2_000;
+
+/** The answer to a request of a stream whose hub stopped: 410, its words in STREAM_STOPPED_HEADER. */
+function gone(reply: FastifyReply, stopped: HlsStopped): ApiError {
+  reply.header(STREAM_STOPPED_HEADER, stoppedCloseReason(stopped.why));
+  return new ApiError(410, 'streamStoppedBecause', { reason: stopped.why ?? stopped.reason });
+}
 
 const clientOf = (req: FastifyRequest) => `${req.ip}|${req.headers['user-agent'] ?? ''}`;
 const intParam = (v: unknown): number | undefined => {
@@ -30,12 +45,17 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     unprovide();
   });
 
-  async function session(req: FastifyRequest, key: string, create: boolean): Promise<HlsSession> {
+  async function session(req: FastifyRequest, reply: FastifyReply, key: string, create: boolean): Promise<HlsSession> {
     await authorizeMedia(ctx, req, key);
     const hub = await mediaHub(ctx, key);
     const existing = sessions.get(key);
     const s = create ? sessions.open(hub) : existing && !existing.closed && existing.hub === hub ? existing : undefined;
-    if (!s) throw notFound('stream', { id: key });
+    if (!s) {
+      const stopped = sessions.stoppedOf(key);
+      throw stopped ? gone(reply, stopped) : notFound('stream', { id: key });
+    }
+    // A new leg of a camera that is H.264 again ends as it starts.
+    if (s.stopped) throw gone(reply, s.stopped);
     s.touch(clientOf(req));
     return s;
   }
@@ -51,10 +71,15 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     async (req, reply) => {
       const { key, file } = req.params;
       if (file === 'playlist.m3u8' || file === 'index.m3u8') {
-        const s = await session(req, key, true);
+        const s = await session(req, reply, key, true);
         const seg = s.segmenter;
-        if (!(await seg.waitFor(() => seg.completeCount > 0 || s.closed, FIRST_SEGMENT_WAIT_MS)) || s.closed)
-          throw new ApiError(503, 'channelOffline');
+        const ready = await seg.waitFor(() => seg.completeCount > 0 || s.closed, FIRST_SEGMENT_WAIT_MS);
+        if (s.stopped) throw gone(reply, s.stopped);
+        if (!ready || s.closed) throw new ApiError(503, 'channelOffline');
+        if (seg.initPending) {
+          await seg.waitFor(() => !seg.initPending || s.closed, NEW_INIT_WAIT_MS);
+          if (s.stopped) throw gone(reply, s.stopped);
+        }
         const msn = intParam(req.query._HLS_msn);
         const part = intParam(req.query._HLS_part);
         if (req.query._HLS_part !== undefined && msn === undefined)
@@ -65,6 +90,7 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
             throw invalidParam('_HLS_msn', 'hlsTooFarAhead');
           // A blocking reload: answer once the playlist has that segment/part, or after 3 target durations.
           await seg.waitFor(() => s.closed || seg.has(msn, part), 3 * seg.model().targetDuration * 1000);
+          if (s.stopped) throw gone(reply, s.stopped);
         }
         return reply
           .header('Cache-Control', 'no-cache')
@@ -73,19 +99,19 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       }
       let m: RegExpExecArray | null;
       if ((m = /^init(?:_(\d{1,6}))?\.mp4$/.exec(file))) {
-        const s = await session(req, key, false);
+        const s = await session(req, reply, key, false);
         const init = s.segmenter.init(m[1] === undefined ? 0 : Number(m[1]));
         if (!init) throw notFound('file', { id: file });
         return media(reply, init);
       }
       if ((m = /^seg_(\d{1,9})\.m4s$/.exec(file))) {
-        const s = await session(req, key, false);
+        const s = await session(req, reply, key, false);
         const data = s.segmenter.segment(Number(m[1]))?.data;
         if (!data) throw notFound('file', { id: file });
         return media(reply, data);
       }
       if ((m = /^part_(\d{1,9})_(\d{1,4})\.m4s$/.exec(file))) {
-        const s = await session(req, key, false);
+        const s = await session(req, reply, key, false);
         const seg = s.segmenter;
         const msn = Number(m[1]);
         const index = Number(m[2]);
@@ -96,6 +122,7 @@ export async function hlsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
             () => s.closed || !!seg.part(msn, index) || !!seg.segment(msn) || (seg.position.lastPart?.msn ?? -1) > msn,
             3 * seg.opts.partTarget * 1000 + 2000,
           );
+          if (s.stopped) throw gone(reply, s.stopped);
         }
         const part = seg.part(msn, index);
         if (!part) throw notFound('file', { id: file });

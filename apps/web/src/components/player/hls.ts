@@ -2,15 +2,28 @@
  * HLS through hls.js (loaded only when needed, so it stays out of the main chunk) or natively (Safari).
  * A stream whose video this browser cannot decode (a camera back as H.265 while watched: the
  * server's playlist goes on with a new init after a discontinuity) is told as unsupported, as on
- * WS-fMP4, so the player asks again and plays the H.264 variant.
+ * WS-fMP4, so the player asks again and plays the H.264 variant. A stream whose hub stopped answers
+ * 410 with why in STREAM_STOPPED_HEADER: said at once, as a socket's close reason is, so the end of a
+ * transcoded leg whose camera is H.264 again opens the camera's own stream without waiting.
  */
+import { STREAM_STOPPED_HEADER } from '@opencvr/shared';
 import { playSafely, type Engine, type EngineEvents } from './engine';
-import { failureText } from './failureText';
+import { closeKind, failureText } from './failureText';
 
 /** The video codec of a track's codecs ("mp4a.40.2,avc1.42C016" of a muxed track → "avc1.42C016"). */
 export function videoCodec(codecs: string | undefined): string | undefined {
   const video = codecs?.split(',').map((c) => c.trim()).find((c) => /^(avc|hvc|hev|av01|vp0?[89])/i.test(c));
   return video;
+}
+
+/**
+ * The server's words for a stopped stream (STREAM_STOPPED_HEADER) on a failed request of hls.js: its
+ * error's response code and the XMLHttpRequest it gives as networkDetails.
+ */
+export function stoppedWords(data: { response?: { code?: number }; networkDetails?: unknown }): string | undefined {
+  if (data.response?.code !== 410) return undefined;
+  const xhr = data.networkDetails as { getResponseHeader?: (name: string) => string | null } | undefined;
+  return (typeof xhr?.getResponseHeader === 'function' && xhr.getResponseHeader(STREAM_STOPPED_HEADER)) || undefined;
 }
 
 export async function startHls(video: HTMLVideoElement, url: string, ev: EngineEvents): Promise<Engine> {
@@ -53,9 +66,13 @@ export async function startHls(video: HTMLVideoElement, url: string, ev: EngineE
       }
     });
     hls.on(Hls.Events.ERROR, (_e, data) => {
-      if (!data.fatal) return;
+      // A stopped stream is told at its first answer: hls.js retries even a 4xx of the playlist of a
+      // stream with one level (twice, after 1 and 2 s) before the error is fatal.
+      const stopped = stoppedWords(data);
+      if (!data.fatal && !stopped) return;
       hls.destroy();
-      ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', failureText.library('HLS', data.details));
+      if (stopped) ev.onFailure(closeKind(stopped), failureText.closed(410, stopped));
+      else ev.onFailure(data.type === Hls.ErrorTypes.NETWORK_ERROR ? 'closed' : 'fatal', failureText.library('HLS', data.details));
     });
     const stop = () => {
       if (stopped) return;
