@@ -90,6 +90,12 @@ describe('WebRTC over WHEP', () => {
     expect(sent.packets).toBeGreaterThan(0);
     expect(sent.direct).toBe(sent.packets);
 
+    // The session's id under another stream's key names no session: nothing ends.
+    const elsewhere = location.replace(`/whep/${body.Stream}/`, '/whep/stream_999_0/');
+    expect((await fetch(`${api.t.baseUrl}${elsewhere}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await fetch(`${api.t.baseUrl}${elsewhere}`, { method: 'PATCH' })).status).toBe(404);
+    expect(whepSessionsOf(api.t.ctx)!.size).toBe(1);
+
     const del = await fetch(`${api.t.baseUrl}${location}`, { method: 'DELETE' });
     expect(del.status).toBe(200);
     expect(whepSessionsOf(api.t.ctx)!.size).toBe(0);

@@ -167,6 +167,8 @@ export interface WhepSessionInfo {
 interface Session {
   id: string;
   key: string;
+  /** The stream key of the URL the session was made on (its Location holds it). */
+  urlKey: string;
   pc: RTCPeerConnection;
   output: WebRtcOutput;
   /** The video RTP stream, from the moment DTLS is up. */
@@ -208,7 +210,12 @@ export class WhepSessions {
    * Answers an offer for a hub; the session starts sending once the peer connects. `onClose` is
    * called once when the session ends (the route cancels its token-expiry timer with it).
    */
-  async create(hub: StreamHub, offer: string, addresses: string[], { onClose }: { onClose?: () => void } = {}): Promise<{ id: string; answer: string }> {
+  async create(
+    hub: StreamHub,
+    offer: string,
+    addresses: string[],
+    { onClose, urlKey = hub.key }: { onClose?: () => void; urlKey?: string } = {},
+  ): Promise<{ id: string; answer: string }> {
     const tracks = await waitTracks(hub, this.opts.tracksTimeoutMs ?? 8000);
     const video = tracks.find((t): t is VideoTrack => t.kind === 'video');
     if (video && video.codec !== 'h264') throw new WhepError(415, { key: 'whepNotH264', vars: { codec: video.codec.toUpperCase() } });
@@ -255,7 +262,7 @@ export class WhepSessions {
       () => void setImmediate(() => void this.close(id)),
       g711 || aac ? { sendRtp: (p) => (connected && audioSender ? audioSender.sendRtp(p) : Promise.resolve()) } : undefined,
     );
-    const session: Session = { id, key: hub.key, pc, output, createdAt: Date.now(), onClose };
+    const session: Session = { id, key: hub.key, urlKey, pc, output, createdAt: Date.now(), onClose };
     const sender = pc.addTransceiver(track, { direction: 'sendonly' }).sender;
     const audioSender = g711 || aac ? pc.addTransceiver(new MediaStreamTrack({ kind: 'audio' }), { direction: 'sendonly' }).sender : undefined;
     this.sessions.set(id, session);
@@ -306,8 +313,13 @@ export class WhepSessions {
     return t;
   }
 
-  has(id: string) {
-    return this.sessions.has(id);
+  /**
+   * Whether a session is there; with `urlKey`, only if it was made on that stream's URL. The id alone
+   * is 128 random bits, but a session URL whose stream part was changed names no session.
+   */
+  has(id: string, urlKey?: string) {
+    const s = this.sessions.get(id);
+    return s !== undefined && (urlKey === undefined || s.urlKey === urlKey);
   }
 
   /** Ends a session (DELETE, peer gone, connect timeout, shutdown). */

@@ -2,8 +2,9 @@
  * WHEP (draft-ietf-wish-whep) for the WebRTC output: POST /webrtc/whep/KEY with an SDP offer
  * (application/sdp) answers 201 with the SDP answer and the session's URL in Location; DELETE on that
  * URL ends the session. No trickle: the answer carries every candidate, so PATCH answers 405. The
- * POST is authorised like every media URL (authorizeMedia); the session URL holds 128 random bits. A
- * session let in by a play token ends when the token expires.
+ * POST is authorised like every media URL (authorizeMedia); the session URL holds 128 random bits and
+ * the stream's key, and DELETE or PATCH with another key finds no session. A session let in by a play
+ * token ends when the token expires.
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
@@ -61,7 +62,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const hub = await mediaHub(ctx, key);
     try {
       let expire: () => void = () => undefined;
-      const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx), { onClose: () => expire() });
+      const { id, answer } = await sessions.create(hub, offer, await rtcAddresses(ctx), { onClose: () => expire(), urlKey: key });
       expire = endAtExpiry(grantExpiry(req), () => void sessions.close(id));
       return reply
         .status(201)
@@ -76,12 +77,12 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
 
   app.delete<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
-    if (!(await sessions.close(req.params.id))) throw notFound('webrtcSession');
+    if (!sessions.has(req.params.id, req.params.key) || !(await sessions.close(req.params.id))) throw notFound('webrtcSession');
     return reply.status(200).send();
   });
 
   app.patch<{ Params: { key: string; id: string } }>('/webrtc/whep/:key/:id', async (req, reply) => {
-    if (!sessions.has(req.params.id)) throw notFound('webrtcSession');
+    if (!sessions.has(req.params.id, req.params.key)) throw notFound('webrtcSession');
     return reply.status(405).header('allow', 'DELETE').send();
   });
 
