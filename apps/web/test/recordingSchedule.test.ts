@@ -1,7 +1,7 @@
 /** The schedule editor's model against the shared conversion (packages/shared schedule.ts). */
 import { describe, expect, it } from 'vitest';
 import { fromNormal, toDayLists, WEEKDAYS } from '@opencvr/shared';
-import { addSlot, cellOn, copyToAll, emptyModel, hourCovered, isEmpty, modelOf, paintBlock, paintCells, removeSlot, toggleHour } from '../src/features/recording/scheduleModel';
+import { addSlot, cellOn, copyToAll, emptyModel, hourCovered, isEmpty, modelOf, paintBlock, paintCells, removeSlot, scheduleSummary, toggleHour } from '../src/features/recording/scheduleModel';
 
 const lists = (m: ReturnType<typeof emptyModel>) => toDayLists(fromNormal(m));
 
@@ -81,5 +81,21 @@ describe('schedule editor model: an hour tapped on a phone', () => {
   it('the last hour ends at 24:00', () => {
     const m = toggleHour(emptyModel(), 'Sunday', 23);
     expect(fromNormal(m).Sunday).toEqual([{ StartTime: '23:00:00', EndTime: '24:00:00' }]);
+  });
+});
+
+describe('schedule summary (the plans list)', () => {
+  const name = (d: string) => d.slice(0, 3);
+  const sum = (m: ReturnType<typeof emptyModel>) => scheduleSummary(m, name, 'Every day', '; ');
+  it('joins runs of equal days, says every day for the whole week, nothing for an empty one', () => {
+    expect(sum(emptyModel())).toBe('');
+    const week = copyToAll(paintCells(emptyModel(), 'Monday', 16, 35, true), 'Monday');
+    expect(sum(week)).toBe('Every day 08:00–18:00');
+    let m = emptyModel();
+    for (const d of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] as const) m = paintCells(m, d, 16, 35, true);
+    m = paintCells(m, 'Saturday', 18, 23, true);
+    expect(sum(m)).toBe('Mon–Fri 08:00–18:00; Sat 09:00–12:00');
+    // A slot across midnight: Sunday 22:00 into Monday 06:00.
+    expect(sum(addSlot(emptyModel(), 'Sunday', '22:00', '06:00'))).toBe('Mon 00:00–06:00; Sun 22:00–24:00');
   });
 });

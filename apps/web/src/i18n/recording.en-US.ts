@@ -31,6 +31,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     saveDaysRequired: 'Enter the save days',
     saveDaysHint: 'Recordings older than this are deleted automatically (except important ones)',
     enabled: 'Enabled',
+    everyDay: 'Every day',
+    summarySep: '; ',
     channelCount: 'Channels',
     channels: 'Channels',
     noChannels: 'No channels picked yet',

@@ -26,6 +26,8 @@ const recordingZh = {
     saveDaysRequired: '请输入保存天数',
     saveDaysHint: '超过保存天数的录像将被自动删除（标记为重要的录像除外）',
     enabled: '启用',
+    everyDay: '每天',
+    summarySep: '；',
     channelCount: '通道数',
     channels: '通道',
     noChannels: '尚未选择通道',

@@ -112,3 +112,20 @@ export function hhmm(seconds: number): string {
 }
 
 export const validClock = (s: string, end = false) => parseClock(s, end) !== undefined;
+
+/**
+ * A week in a line, for the plans list: runs of consecutive days with the same slots joined
+ * ("星期一–星期五 08:00–18:00；星期六 09:00–12:00"), the whole week as `everyDay`; '' when empty.
+ */
+export function scheduleSummary(model: NormalSchedule, dayName: (d: Weekday) => string, everyDay: string, sep: string): string {
+  const key = (d: Weekday) => model[d].map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ');
+  if (WEEKDAYS.every((d) => key(d) === key(WEEKDAYS[0])) && key(WEEKDAYS[0])) return `${everyDay} ${key(WEEKDAYS[0])}`;
+  const parts: string[] = [];
+  for (let i = 0; i < WEEKDAYS.length; ) {
+    let j = i;
+    while (j + 1 < WEEKDAYS.length && key(WEEKDAYS[j + 1]) === key(WEEKDAYS[i])) j++;
+    if (key(WEEKDAYS[i])) parts.push(`${dayName(WEEKDAYS[i])}${j > i ? `–${dayName(WEEKDAYS[j])}` : ''} ${key(WEEKDAYS[i])}`);
+    i = j + 1;
+  }
+  return parts.join(sep);
+}

@@ -1,10 +1,11 @@
-/** The plans table (name, save days, enabled, channel count) with edit and delete (confirmed). */
+/** The plans table (name, when it records, save days, enabled, channel count) with edit and delete (confirmed). */
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { planEnabled, type RecordPlan } from '../api';
 import { openPlanForm } from '../planFormLink';
+import { modelOf, scheduleSummary } from '../scheduleModel';
 
 interface Props {
   plans: RecordPlan[];
@@ -31,12 +32,28 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
       pagination={onPage ? { current: page, pageSize: 20, total, onChange: onPage, hideOnSinglePage: true } : false}
       columns={[
         { title: t('recording.planName'), dataIndex: 'Name' },
-        { title: t('recording.saveDays'), dataIndex: 'SaveDays', render: (v: number) => t('recording.daysValue', { count: v }) },
-        { title: t('recording.enabled'), render: (_, p) => (planEnabled(p) ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>) },
-        { title: t('recording.channelCount'), render: (_, p) => p.Channels?.length ?? 0 },
+        {
+          // When each plan records, without opening it (a list of plans was only names and numbers).
+          title: t('recording.schedule'),
+          key: 'schedule',
+          ellipsis: true,
+          render: (_, p) => {
+            const text = scheduleSummary(modelOf(p.Schedule), (d) => t(`recording.days.${d}`), t('recording.everyDay'), t('recording.summarySep')) || '—';
+            return (
+              <span title={text} data-testid="plan-schedule">
+                {text}
+              </span>
+            );
+          },
+        },
+        // Fixed widths for the short columns: the times (cut with an ellipsis, whole in its tooltip) get the room.
+        { title: t('recording.saveDays'), dataIndex: 'SaveDays', width: 110, render: (v: number) => t('recording.daysValue', { count: v }) },
+        { title: t('recording.enabled'), width: 90, render: (_, p) => (planEnabled(p) ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>) },
+        { title: t('recording.channelCount'), width: 90, render: (_, p) => p.Channels?.length ?? 0 },
         {
           title: t('common.actions'),
           key: 'actions',
+          width: 130,
           render: (_, p) => (
             <Space>
               <Button size="small" type="link" onClick={() => openPlanForm(navigate, pathname + search, p.ID)}>

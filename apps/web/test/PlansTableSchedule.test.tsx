@@ -1,0 +1,30 @@
+/**
+ * The recording plans list says when each plan records: it showed only the name, save days, the
+ * switch and a channel count, so an administrator with many plans opened each one to find its hours.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { PlansTable } from '../src/features/recording/components/PlansTable';
+import type { RecordPlan } from '../src/features/recording/api';
+import { setLang } from '../src/i18n';
+import { renderConsole } from './helpers/console';
+
+const plan = (ID: number, Schedule: RecordPlan['Schedule']) => ({ ID, Name: `P${ID}`, Schedule, Days: {}, SaveDays: 30, Enable: 1, Channels: [] }) as unknown as RecordPlan;
+const nine = [{ StartTime: '09:00:00', EndTime: '18:00:00' }];
+
+describe('PlansTable', () => {
+  afterEach(() => setLang('zh-CN'));
+  it('shows each plan’s recording times, in the console’s language', () => {
+    const plans = [
+      plan(1, { Monday: nine, Tuesday: nine, Wednesday: nine, Thursday: nine, Friday: nine }),
+      plan(2, { Sunday: [{ StartTime: '22:00:00', EndTime: '06:00:00' }] }),
+      plan(3, {}),
+    ];
+    renderConsole(<PlansTable plans={plans} total={3} onDelete={() => {}} />);
+    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['星期一–星期五 09:00–18:00', '星期一 00:00–06:00；星期日 22:00–24:00', '—']);
+    // The console switched to English.
+    act(() => setLang('en-US'));
+    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['Monday–Friday 09:00–18:00', 'Monday 00:00–06:00; Sunday 22:00–24:00', '—']);
+    expect(screen.getByRole('columnheader', { name: 'Recording times' })).toBeInTheDocument();
+  });
+});
