@@ -71,7 +71,8 @@ export function FavouriteList() {
                 blockNode
                 treeData={treeData}
                 selectedKeys={[]}
-                onClick={(_, node) => {
+                // On select (Enter on the active row, or a click), as the video tree.
+                onSelect={(_, { node }) => {
                   if (node.moreOf !== undefined) void loadMore(node.moreOf);
                   else if (node.data)
                     open({

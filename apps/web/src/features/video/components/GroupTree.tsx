@@ -111,7 +111,8 @@ export function GroupTree() {
                 loadData={async (node) => {
                   if (node.data && !node.moreOf) await loadChildren(node.key, node.data);
                 }}
-                onClick={(_, node) => {
+                // On select (Enter on the active row, or a click), as the video tree.
+                onSelect={(_, { node }) => {
                   if (node.moreOf !== undefined) void loadMore(node.moreOf);
                   else if (node.data?.node.NodeType === 'camera') {
                     const n = node.data.node;

@@ -177,8 +177,10 @@ export function VideoTree() {
     },
     [loadChildren],
   );
-  const onClick = useCallback<NonNullable<TreeProps<LazyTreeNode<Node>>['onClick']>>(
-    (_, node) => {
+  // On select, not on click: antd's Tree answers Enter on the active row with a select (a click is one too),
+  // so a channel reached with the arrow keys opens.
+  const onSelect = useCallback<NonNullable<TreeProps<LazyTreeNode<Node>>['onSelect']>>(
+    (_, { node }) => {
       if (node.moreOf !== undefined) void loadMore(node.moreOf);
       else if (node.data?.kind === 'channel' && node.data.channel.Parental !== 1) {
         const c = node.data.channel;
@@ -204,7 +206,7 @@ export function VideoTree() {
                 treeData={treeData}
                 selectedKeys={NO_KEYS}
                 loadData={loadData}
-                onClick={onClick}
+                onSelect={onSelect}
               />
             )
           ) : (
