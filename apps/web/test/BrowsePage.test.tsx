@@ -21,6 +21,14 @@ afterEach(() => {
 });
 
 describe('BrowsePage', () => {
+  it('names the browser tab 分屏展示 / Multi-screen (it said OpenCVR, the one page of the video menu without a name)', () => {
+    document.title = 'OpenCVR';
+    renderConsole(<BrowsePage />);
+    expect(document.title).toBe('分屏展示');
+    act(() => setLang('en-US'));
+    expect(document.title).toBe('Multi-screen');
+  });
+
   it('names the layouts with a plural in English', () => {
     renderConsole(<BrowsePage />);
     act(() => setLang('en-US'));

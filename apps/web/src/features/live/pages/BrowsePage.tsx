@@ -5,7 +5,7 @@
  * channel list, each page for its interval once its pictures show (useTour). Stream and token
  * failures here stay quiet.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Segmented, Space, Tooltip, Typography } from 'antd';
 import { ClearOutlined, CloseOutlined, PauseCircleOutlined, PlayCircleOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -43,7 +43,12 @@ function readDrop(e: React.DragEvent): WallChannel | null {
 }
 
 export default function BrowsePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // The page has no heading (the wall takes the height) but names the browser tab as the others do;
+  // again each time it shows (a kept-alive page's effects run again) and in a new language.
+  useEffect(() => {
+    document.title = t('route.videoBrowse');
+  }, [t, i18n.language]);
   const [wall, setWall] = useState(loadWall);
   const [loop, setLoop] = useState<LoopState>(loadLoop);
   const [looping, setLooping] = useState(false);
