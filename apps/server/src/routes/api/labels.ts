@@ -8,10 +8,10 @@ import { isAdmin } from '../../http/auth.js';
 import { v1 } from '../../http/envelope.js';
 import { notFound } from '../../http/errors.js';
 import { flag, id, text } from '../../http/schemas.js';
-import { scopeOf, type Scope } from '../../services/inventory/scope.js';
+import { directOnlyChannelIds, scopeOf, type Scope } from '../../services/inventory/scope.js';
 import { contains } from '../../db/text-match.js';
 import { withCdnPush } from '../../services/media/cdn-status.js';
-import { channelNode, labelNode } from '../../services/inventory/group-nodes.js';
+import { channelNode, deviceNode, labelNode } from '../../services/inventory/group-nodes.js';
 import { channelId, channelRefs, deviceId, deviceRefs, listWindow } from './inventory-schemas.js';
 
 const tags = ['labels'];
@@ -191,19 +191,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           .where('devices.device_type', 'not in', [...TREE_HIDDEN_TYPES])
           .orderBy('devices.id')
           .execute();
-        for (const d of devs) {
-          nodes.push({
-            ID: d.device_id,
-            Name: d.device_name,
-            ParentID: String(labelId),
-            Parental: 1,
-            IsSearchDevice: 1,
-            NodeType: 'device',
-            Online: d.online,
-            DeviceID: d.device_id,
-            Enable: d.enable,
-          });
-        }
+        for (const d of devs) nodes.push(deviceNode(d, String(labelId)));
         const members = await ctx.db
           .selectFrom('label_channels')
           .innerJoin('channels', 'channels.id', 'label_channels.channel_pk')
@@ -222,6 +210,25 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           );
         }
       }
+      else if (!scope.all) {
+        // A user of a role: the devices of the channels given to the role one by one, after its
+        // labels (a role given only channels had an empty tree). Each opens with group/devicechannels
+        // at labelid 0, which lists those channels.
+        const devs = await ctx.db
+          .selectFrom('devices')
+          .select(['devices.device_id', 'devices.device_name', 'devices.online', 'devices.enable'])
+          .where('devices.device_type', 'not in', [...TREE_HIDDEN_TYPES])
+          .where('devices.device_id', 'in', (eb) =>
+            eb
+              .selectFrom('channels')
+              .select('channels.parent_device_id')
+              .where('channels.parental', '=', 0)
+              .where((ceb) => directOnlyChannelIds(ceb, scope)),
+          )
+          .orderBy('devices.id')
+          .execute();
+        for (const d of devs) nodes.push(deviceNode(d, '0'));
+      }
       const { start = 0, limit } = req.query;
       const page = start || limit !== undefined ? nodes.slice(start, limit === undefined ? undefined : start + limit) : nodes;
       return v1('MSG_SC_SERVER_GROUP_CHILDREN_ACK', { Nodes: page, Count: nodes.length });
@@ -235,9 +242,14 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     async (req) => {
       const scope = await scopeOf(ctx.db, req.user!);
       if (req.query.labelid) await visibleLabel(scope, req.query.labelid);
+      // A device at the top of a role user's tree (no label) holds the channels given to the role
+      // one by one, at whatever depth of the device they sit: its cameras, flat.
+      const direct = !req.query.labelid && !scope.all;
       const p = await channels.list(
         scope,
-        { start: req.query.start, limit: req.query.limit, device: req.query.deviceid, subset: req.query.subset },
+        direct
+          ? { start: req.query.start, limit: req.query.limit, device: req.query.deviceid, flat: true, camerasOnly: true, directOnly: true }
+          : { start: req.query.start, limit: req.query.limit, device: req.query.deviceid, subset: req.query.subset },
         req.user!.id,
         isAdmin(req.user!),
         req.lang,

@@ -8,7 +8,7 @@ import { duplicate, invalidParam, notFound } from '../../http/errors.js';
 import type { NewsService } from '../news/news.js';
 import { channelRow } from './rows.js';
 import { storedReason } from './status-reason.js';
-import { visibleChannelIds, type Scope } from './scope.js';
+import { directOnlyChannelIds, visibleChannelIds, type Scope } from './scope.js';
 import { totalOf } from './paging.js';
 import { belowFolder } from './folder-below.js';
 import { deviceFollowsChannels } from './device-online.js';
@@ -35,6 +35,8 @@ export interface ChannelQuery {
   excludeDeviceTypes?: readonly string[];
   /** Only cameras (no directories). */
   camerasOnly?: boolean;
+  /** A user of a role: only the channels given to the role one by one that none of its labels reaches. */
+  directOnly?: boolean;
   favoritesOf?: number;
   /** Only channels placed directly in this label. */
   inLabel?: number;
@@ -153,6 +155,7 @@ export class ChannelService {
       });
     }
     if (!scope.all) base = base.where((eb) => visibleChannelIds(eb as never, scope)!);
+    if (query.directOnly && !scope.all) base = base.where((eb) => directOnlyChannelIds(eb as never, scope));
 
     const rows = await base
       .selectAll('channels')

@@ -14,6 +14,21 @@ export function labelNode(l: LabelRow): GroupNode {
   };
 }
 
+/** A device placed in a label (or, for a role's single channels, at the top): opens with group/devicechannels. */
+export function deviceNode(d: { device_id: string; device_name: string; online: number; enable: number }, parentId: string): GroupNode {
+  return {
+    ID: d.device_id,
+    Name: d.device_name,
+    ParentID: parentId,
+    Parental: 1,
+    IsSearchDevice: 1,
+    NodeType: 'device',
+    Online: d.online,
+    DeviceID: d.device_id,
+    Enable: d.enable,
+  };
+}
+
 /** A channel: a camera, or a GB directory inside a device (deviceDirectory). */
 export function channelNode(
   c: { device: string; channel: string; name: string; online: number; enable: number; parental: number; childNum?: number },

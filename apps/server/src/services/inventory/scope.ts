@@ -39,16 +39,38 @@ export async function scopeOf(db: Kysely<Database>, user: User): Promise<Scope> 
  */
 export function visibleChannelIds(eb: ExpressionBuilder<Database, 'channels'>, scope: Scope): Expression<SqlBool> | undefined {
   if (scope.all) return undefined;
-  const byRole = eb.selectFrom('role_channels').select('role_channels.channel_pk as pk').where('role_channels.role_id', '=', scope.roleId);
-  if (!scope.labelIds.length) return eb('channels.id', 'in', byRole);
-  const byLabel = eb.selectFrom('label_channels').select('label_channels.channel_pk as pk').where('label_channels.label_id', 'in', scope.labelIds);
+  const byRole = roleChannelPks(eb, scope.roleId);
+  const byLabels = labelChannelPks(eb, scope.labelIds);
+  if (!byLabels) return eb('channels.id', 'in', byRole);
+  const [byLabel, byLabelDevice] = byLabels;
+  // One IN over a UNION, not an OR of three INs: both engines build the visible set once (SQLite
+  // as an ephemeral index) and probe it per row, instead of re-running subqueries per row.
+  return eb('channels.id', 'in', byRole.union(byLabel).union(byLabelDevice));
+}
+
+/**
+ * The channels given to a role one by one that none of its labels reaches (issue 4: the group tree
+ * shows them under their devices at its top, else an operator given only channels saw no tree).
+ */
+export function directOnlyChannelIds(eb: ExpressionBuilder<Database, 'channels'>, scope: Exclude<Scope, { all: true }>): Expression<SqlBool> {
+  const byRole = eb('channels.id', 'in', roleChannelPks(eb, scope.roleId));
+  const byLabels = labelChannelPks(eb, scope.labelIds);
+  return byLabels ? eb.and([byRole, eb('channels.id', 'not in', byLabels[0].union(byLabels[1]))]) : byRole;
+}
+
+function roleChannelPks(eb: ExpressionBuilder<Database, 'channels'>, roleId: number) {
+  return eb.selectFrom('role_channels').select('role_channels.channel_pk as pk').where('role_channels.role_id', '=', roleId);
+}
+
+/** Channels placed in the labels and every channel of a device placed in them; undefined for none. */
+function labelChannelPks(eb: ExpressionBuilder<Database, 'channels'>, labelIds: number[]) {
+  if (!labelIds.length) return undefined;
+  const byLabel = eb.selectFrom('label_channels').select('label_channels.channel_pk as pk').where('label_channels.label_id', 'in', labelIds);
   const byLabelDevice = eb
     .selectFrom('label_devices')
     .innerJoin('devices as ld_dev', 'ld_dev.id', 'label_devices.device_pk')
     .innerJoin('channels as ld_ch', 'ld_ch.parent_device_id', 'ld_dev.device_id')
     .select('ld_ch.id as pk')
-    .where('label_devices.label_id', 'in', scope.labelIds);
-  // One IN over a UNION, not an OR of three INs: both engines build the visible set once (SQLite
-  // as an ephemeral index) and probe it per row, instead of re-running subqueries per row.
-  return eb('channels.id', 'in', byRole.union(byLabel).union(byLabelDevice));
+    .where('label_devices.label_id', 'in', labelIds);
+  return [byLabel, byLabelDevice] as const;
 }
