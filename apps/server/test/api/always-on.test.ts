@@ -108,6 +108,17 @@ describe('always-on channels', () => {
     expect(main.state).toBe('live');
   });
 
+  it('a parental node with OnDemand 0 is no always-on channel: not opened, and the hub a viewer opens is on-demand from the start', async () => {
+    const { DeviceID: device } = await post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
+    const pk = await channelPk(device, '1');
+    await t.ctx.db.updateTable('channels').set({ on_demand: 0, parental: 1 }).where('id', '=', pk).execute();
+    await t.ctx.alwaysOn.reconcile();
+    expect(mainHub(pk)).toBeUndefined();
+    const res = await t.app.inject({ url: '/api/v1/getchannelstream', headers: { token: admin }, query: { device, channel: '1' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(mainHub(pk)?.onDemand).toBe(true);
+  });
+
   it("an administrator's stopstream holds: no pass opens it again, a viewer gets it on-demand, an edit makes it always-on again", async () => {
     const { DeviceID: device } = await post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: cam.url });
     const pk = await channelPk(device, '1');

@@ -87,8 +87,10 @@ export class StreamService {
     };
     if (!make()) return undefined;
     // Always-on (OnDemand 0) is the main stream's: a sub stream a viewer opened stops after them, as
-    // on an on-demand channel, instead of holding a second camera session for good.
-    const onDemand = flow === 1 || !!channel.on_demand || this.alwaysOnHeld(channel.id);
+    // on an on-demand channel, instead of holding a second camera session for good. A parental node
+    // is never always-on (no always-on candidate, always-on.ts): its hub is on-demand from the start,
+    // not until the always-on pass looks (which sleeps while it has nothing to follow).
+    const onDemand = flow === 1 || !!channel.on_demand || !!channel.parental || this.alwaysOnHeld(channel.id);
     const hub = this.hubs.open(key, () => make()!, { ...this.hubDefaults, onDemand });
     // An on-demand hub with nobody yet stays up for one grace period, so the player can arrive.
     hub.touch();
