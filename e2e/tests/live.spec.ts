@@ -4,7 +4,7 @@
  * The server may be fresh (this file alone) or initialised by the other files, so the admin
  * session comes from a helper that works either way; sessions go straight into localStorage.
  */
-import { v1 } from '../support/api';
+import { md5, tryLogin, v1 } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';
 import { expectAdvancing, frameVariety, openAs, openedDialog, zh } from '../support/page';
 
@@ -94,6 +94,34 @@ test.describe('live video', () => {
     // Four sockets: one per cell.
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('multi_screen_layout') ?? '{}'));
     expect(stored.cells.slice(0, 4).every((c: { device?: string } | null) => c?.device === cam.dev)).toBe(true);
+  });
+
+  test('an operator whose role was given the channel alone finds it in the group list and plays it', async ({ browser, api, admin }) => {
+    // Session 24 audit, issue 4: a role given a channel without a group saw 暂无数据 in the group list.
+    const token = { token: admin.Token };
+    const { ID: roleid } = await v1<{ ID: number }>(await api.post('/api/v1/addrole', { headers: token, form: { name: `e2e-live-${RUN}`, describe: 'live e2e' } }));
+    await v1(await api.post('/api/v1/role/channels', { headers: token, data: { roleid, channels: [{ DeviceID: cam.dev, ChannelID: '1' }] } }));
+    const user = `e2elive${RUN}`;
+    const password = 'Us3r!live-e2e';
+    await v1(await api.post('/api/v1/adduser', { headers: token, form: { username: user, password: md5(password), roleid, mustchange: 0, enable: 1 } }));
+    const session = await tryLogin(api, user, password);
+    expect(session).not.toBeNull();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await openAs(page, session!, '/video/square/0');
+    await page.getByRole('tab', { name: '分组列表' }).click(SLOW);
+    const groups = page.getByTestId('sider-fzlb');
+    const rows = groups.locator('.ant-tree-treenode:not([aria-hidden="true"])');
+    // The camera's device at the top, then the camera: nothing outside the role.
+    await expect(rows).toHaveCount(1, SLOW);
+    await expect(rows.first()).toContainText(name);
+    await rows.first().locator('.ant-tree-switcher').click();
+    await expect(rows).toHaveCount(2);
+    await rows.nth(1).locator('.ant-tree-title').click();
+    await expect(page).toHaveURL(new RegExp(`/video/player/${cam.dev}/1/0$`));
+    await expectAdvancing(page.getByTestId('live-player').locator('video'), 'operator player');
+    await context.close();
   });
 
   test('a share link plays without login in a new context; a tampered token shows the server message', async ({ page, browser, admin }) => {
