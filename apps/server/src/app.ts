@@ -234,7 +234,12 @@ export async function buildApp(settings: Config): Promise<BuiltApp> {
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDist,
-      wildcard: false,
+      // Each request looks at the disk (a stat, as a file's own route did): a console rebuilt under the
+      // running server (an upgrade in place) is served at once. With wildcard false the files found at
+      // start-up got a route each, and the new build's assets were 404s until a restart while its
+      // index.html (read at each request) already named them. A path that is no file falls through
+      // to the not-found handler below (the index page, or a 404 under assets/).
+      wildcard: true,
       index: 'index.html',
       // Files under assets/ carry a content hash in their name: a browser may keep them for good and
       // skip the ~50 revalidations a warm load of the console would otherwise make. index.html (which
