@@ -510,8 +510,31 @@ export function reason(key: ReasonKey, lang: Lang = 'zh-CN', vars: Record<string
   return fill(REASONS[key][lang] ?? REASONS[key]['zh-CN'], vars);
 }
 
+/** A Chinese character or punctuation mark (CJK symbols, full-width forms). */
+const CJK = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u;
+
+/**
+ * Fills {vars} in. A space the text puts beside a placeholder is there for a value in Latin letters or
+ * digits ("通道 {id}" → 通道 1:1); between a Chinese word of the text and a value that begins (or ends)
+ * with a Chinese character it is dropped: 录像计划夜间 Night 154已存在, not 录像计划 夜间 Night 154已存在.
+ * Spaces inside a value, between two values and in English text stay.
+ */
 function fill(text: string, vars: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (_, k: string) => (k in vars ? String(vars[k]) : `{${k}}`));
+  // Literals at even indexes, placeholder names at odd ones.
+  const parts = text.split(/\{(\w+)\}/);
+  const value = (i: number) => (parts[i] in vars ? String(vars[parts[i]]) : `{${parts[i]}}`);
+  let out = '';
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2) {
+      out += value(i);
+      continue;
+    }
+    let lit = parts[i];
+    if (i > 0 && lit.startsWith(' ') && CJK.test(lit.charAt(1)) && CJK.test(Array.from(value(i - 1)).at(-1) ?? '')) lit = lit.slice(1);
+    if (i < parts.length - 1 && lit.endsWith(' ') && CJK.test(lit.charAt(lit.length - 2)) && CJK.test(String.fromCodePoint(value(i + 1).codePointAt(0) ?? 32))) lit = lit.slice(0, -1);
+    out += lit;
+  }
+  return out;
 }
 
 /** Accept-Language to one of the two languages; Chinese unless English is asked for first. */

@@ -47,6 +47,22 @@ describe('message catalogue', () => {
       'recordings of 1:1 from a to b does not exist',
     );
   });
+  it('drops the space beside a placeholder where a Chinese word meets a Chinese value; English keeps its spaces', () => {
+    const plan = (lang: 'zh-CN' | 'en-US', id: string) => message('duplicate', lang, { what: subject('recordPlan', lang, { id }) });
+    // Before: 录像计划 夜间 Night 154已存在.
+    expect(plan('zh-CN', '夜间 Night 154')).toBe('录像计划夜间 Night 154已存在');
+    expect(plan('en-US', '夜间 Night 154')).toBe('record plan 夜间 Night 154 already exists');
+    // A value in Latin letters or digits keeps the space; a value's own spaces stay.
+    expect(plan('zh-CN', 'Night 154')).toBe('录像计划 Night 154已存在');
+    expect(plan('zh-CN', '夜间 值班')).toBe('录像计划夜间 值班已存在');
+    expect(message('notFound', 'zh-CN', { what: subject('label', 'zh-CN', { id: '3, 4' }) })).toBe('标签 3, 4不存在');
+    // Text after a value: 通道 {id} 自 {from} 起的录像.
+    expect(subject('recordingsFrom', 'zh-CN', { id: '前门', from: '2026-11-29 08:00' })).toBe('通道前门自 2026-11-29 08:00 起的录像');
+    expect(subject('recordingsFrom', 'zh-CN', { id: '1:1', from: '今天' })).toBe('通道 1:1 自今天起的录像');
+    expect(subject('recordingsFrom', 'en-US', { id: '前门', from: '今天' })).toBe('recordings of 前门 from 今天');
+    // A placeholder without a value is left as it is, with its spaces.
+    expect(subject('recordPlan', 'zh-CN')).toBe('录像计划 {id}');
+  });
   it('says every reason in both languages with the same placeholders, the Chinese in Chinese', () => {
     const holes = (t: string) => [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const [key, r] of Object.entries(REASONS)) {
