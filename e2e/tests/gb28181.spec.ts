@@ -128,7 +128,7 @@ test.describe('GB28181 device', () => {
     await expect(player).toHaveAttribute('data-phase', 'playing');
     const size = await video.evaluate((v: HTMLVideoElement) => ({ width: v.videoWidth, height: v.videoHeight }));
     expect(size).toEqual({ width: 320, height: 240 });
-    await expect(player.getByTestId('player-stats')).toContainText('avc1');
+    await expect(player.getByTestId('player-stats')).toContainText('H.264');
     // The device got one INVITE for the channel over UDP and was ACKed.
     expect(media.sessions.filter((s) => s.channelId === CH && !s.endedBy)).toHaveLength(1);
     expect(media.sessions.at(-1)).toMatchObject({ transport: 'udp', acked: true });

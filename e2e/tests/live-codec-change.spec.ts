@@ -33,8 +33,9 @@ async function roundTrip(
   sockets: string[],
   info: { annotations: { type: string; description?: string }[] },
   outageShown = true,
-  h264 = /avc1\.[0-9a-f]{6}/i,
 ) {
+  // The toolbar names the codec the same over every transport.
+  const h264 = /H\.264/;
   const video = player.locator('video');
   const stats = player.getByTestId('player-stats');
   const hevc = await page.evaluate(() => MediaSource.isTypeSupported('video/mp4; codecs="hvc1.1.6.L93.B0"'));
@@ -52,7 +53,7 @@ async function roundTrip(
   await cam.startCamera({ port: cam.camera.port, codec: 'h265' });
   let back = Date.now();
   if (hevc) {
-    await expect(stats).toContainText(/hvc1|hev1/i, { timeout: 30_000 });
+    await expect(stats).toContainText(/H\.265/, { timeout: 30_000 });
   } else {
     await expect(stats).toContainText(liveZh.player.transcoded, { timeout: 30_000 });
     await expect(stats).toContainText(h264);
@@ -151,6 +152,6 @@ test.describe('a live camera back with another codec', () => {
     const player = page.getByTestId('live-player');
     await expect(player).toHaveAttribute('data-transport', 'webrtc', { timeout: 30_000 });
     // A peer connection carries no camera state: the outage is not waited for as "reconnecting".
-    await roundTrip(page, player, cam, sessions, info, false, /H264/i);
+    await roundTrip(page, player, cam, sessions, info, false);
   });
 });

@@ -35,7 +35,7 @@ test.describe('live video', () => {
     expect(frame).toMatchObject({ width: 320, height: 240 });
     expect(frame.levels, 'distinct grey levels in the frame').toBeGreaterThan(4);
     // codec, resolution and a bitrate in the toolbar
-    await expect(player.getByTestId('player-stats')).toContainText('avc1');
+    await expect(player.getByTestId('player-stats')).toContainText('H.264');
     await expect(player.getByTestId('player-stats')).toContainText('320×240');
     // one bit rate, measured in the browser (LivePlayerFigures.test.tsx)
     await expect(player.getByTestId('player-stats')).toContainText(/\d+(\.\d)? [kM]bps/);

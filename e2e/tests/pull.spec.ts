@@ -21,7 +21,7 @@ test.describe('a pulled RTMP channel', () => {
     const player = page.getByTestId('live-player');
     await expectAdvancing(player.locator('video'), 'RTMP player');
     await expect(player).toHaveAttribute('data-phase', 'playing');
-    await expect(player.getByTestId('player-stats')).toContainText('avc1');
+    await expect(player.getByTestId('player-stats')).toContainText('H.264');
     await expect(player.getByTestId('player-stats')).toContainText('320×240');
   });
 });

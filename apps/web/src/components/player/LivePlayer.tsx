@@ -23,6 +23,7 @@ import { NOTIFY_DURATION_MS } from '@opencvr/shared';
 import { formatBitrate } from '../../lib/format';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
+import { codecName } from './codecName';
 import { useFreshStat } from './freshStat';
 import { PtzPanel } from './PtzPanel';
 import { reasonText } from './reasonText';
@@ -178,7 +179,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   }
 
   const info = [
-    stats.codec,
+    // One name whatever the transport (each engine reports the codec in its own form).
+    codecName(stats.codec),
     stats.transcoded ? t('player.transcoded') : '',
     stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
     // One bit rate, the one measured here (the server's figure beside it was in other units and of another moment).
