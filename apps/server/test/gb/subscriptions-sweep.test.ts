@@ -5,28 +5,17 @@
  * sweep, which picks up a flag edited meanwhile; the device offline, the sweep sleeps after its next
  * run. The SIP exchange itself: device-management.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SipResponse } from '@opencvr/sip';
-import { openDatabase, type Db } from '../../src/db/index.js';
-import { seed } from '../../src/db/seed.js';
+import type { Db } from '../../src/db/index.js';
 import type { GbApi, ManscdpClient } from '../../src/gb/manscdp-client.js';
 import type { DeviceSession } from '../../src/gb/registry.js';
 import type { DeviceStatusEvent } from '../../src/gb/service.js';
 import { GbSubscriptions } from '../../src/gb/subscriptions.js';
-import { createTestStorage, type TestStorage } from '../helpers/index.js';
+import { useSeededDb } from '../helpers/index.js';
 
-let storage: TestStorage;
 let db: Db;
-beforeEach(async () => {
-  storage = await createTestStorage();
-  db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
-  await seed(db.kysely, db.engine);
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await db.close();
-  await storage.cleanup();
-});
+useSeededDb((d) => (db = d));
 
 const DEV = '34020000001320000001';
 const SWEEP = 30_000;

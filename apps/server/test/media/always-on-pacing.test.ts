@@ -3,25 +3,15 @@
  * it opens (enabled always-on cameras of enabled devices, GB ones only while their device is online),
  * that a pass opens them `burst` at a time with a pause between, and that running main-stream hubs follow OnDemand.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/index.js';
-import { seed } from '../../src/db/seed.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../src/db/index.js';
 import type { StreamHub } from '../../src/media/hub.js';
 import { AlwaysOnChannels } from '../../src/services/media/always-on.js';
 import { streamKey } from '../../src/services/media/streams.js';
-import { createTestStorage, type TestStorage } from '../helpers/index.js';
+import { useSeededDb } from '../helpers/index.js';
 
-let storage: TestStorage;
 let db: Db;
-beforeEach(async () => {
-  storage = await createTestStorage();
-  db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
-  await seed(db.kysely, db.engine);
-});
-afterEach(async () => {
-  await db.close();
-  await storage.cleanup();
-});
+useSeededDb((d) => (db = d));
 
 const now = new Date().toISOString();
 async function device(id: string, type: string, enable = 1) {

@@ -3,24 +3,13 @@
  * real database, with streams that cannot be opened (each push's run fails and waits its own
  * back-off, which is not the pass). The pushes themselves: cdn.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/index.js';
-import { seed } from '../../src/db/seed.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { Db } from '../../src/db/index.js';
 import { CdnPushes } from '../../src/services/media/cdn.js';
-import { createTestStorage, type TestStorage } from '../helpers/index.js';
+import { useSeededDb } from '../helpers/index.js';
 
-let storage: TestStorage;
 let db: Db;
-beforeEach(async () => {
-  storage = await createTestStorage();
-  db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
-  await seed(db.kysely, db.engine);
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await db.close();
-  await storage.cleanup();
-});
+useSeededDb((d) => (db = d));
 
 const now = new Date().toISOString();
 const TICK = 60_000;

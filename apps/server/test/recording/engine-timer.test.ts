@@ -6,29 +6,20 @@
  * channel has no stream source, and after a pass that failed. Fake timers and clock, a real database;
  * hubs and recorders stood in for (recording itself: record-live.test.ts).
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { DAY_SECONDS, WEEKDAYS, type NormalSchedule } from '@opencvr/shared';
-import { openDatabase, type Db } from '../../src/db/index.js';
-import { seed } from '../../src/db/seed.js';
+import type { Db } from '../../src/db/index.js';
 import type { StreamHub } from '../../src/media/hub.js';
 import type { RecorderOutput } from '../../src/media/outputs/recorder.js';
 import { MAX_EDGE_WAIT_MS, RecordEngine } from '../../src/services/recording/engine.js';
-import { createTestStorage, type TestStorage } from '../helpers/index.js';
+import { useSeededDb } from '../helpers/index.js';
 
-let storage: TestStorage;
 let db: Db;
-beforeEach(async () => {
-  storage = await createTestStorage();
-  db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
-  await seed(db.kysely, db.engine);
+useSeededDb((d) => (db = d));
+beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   // Monday 30 November 2026, 10:00 in the server's time zone.
   vi.setSystemTime(new Date(2026, 10, 30, 10, 0, 0));
-});
-afterEach(async () => {
-  vi.useRealTimers();
-  await db.close();
-  await storage.cleanup();
 });
 
 const TICK = 5000;

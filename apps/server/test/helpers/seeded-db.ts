@@ -1,0 +1,28 @@
+/**
+ * A fresh, seeded database for every test of a file (SQLite in a temp folder, or PostgreSQL when
+ * DATABASE_URL is set), for tests that drive a service straight on the database without an app.
+ */
+import { afterEach, beforeEach, vi } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/index.js';
+import { seed } from '../../src/db/seed.js';
+import { createTestStorage, type TestStorage } from './db.js';
+
+/**
+ * Registers the hooks: before each test a new database is opened, seeded and handed to `use`; after
+ * it, real timers come back (fake-timer tests) and the database is closed and removed.
+ */
+export function useSeededDb(use: (db: Db) => void): void {
+  let storage: TestStorage | undefined;
+  let db: Db | undefined;
+  beforeEach(async () => {
+    storage = await createTestStorage();
+    db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+    await seed(db.kysely, db.engine);
+    use(db);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await db?.close();
+    await storage?.cleanup();
+  });
+}
