@@ -122,4 +122,58 @@ describe('PlayerPage', () => {
     await screen.findByTestId('channel-online');
     expect(screen.queryByTestId('player-playback')).toBeNull();
   });
+
+  it('a channel the user may not see: no title from its id, no share and no other action on it', async () => {
+    // An operator whose role lacks channel 7/1: the page was titled "1" and offered 分享 (and the
+    // main/sub switch, the recordings, manual recording) beside the player's 通道 7/1不存在.
+    clearSession();
+    captureNotices();
+    useConfig.setState({ otherConfig: { RecordVersion: true } as never });
+    const api = stubApi({
+      // The server lists no channel outside the role; channelstream is refused (no stub: a 404).
+      '/api/v1/devices/7/channels': () => v1({ Channels: [], ChannelCount: 0 }),
+    });
+    renderConsole(
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+      </Routes>,
+      { path: '/video/player/7/1/0' },
+    );
+    await waitFor(() => expect(api.callsTo('/api/v1/devices/channelstream')).not.toHaveLength(0));
+    await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'));
+    await waitFor(() => expect(api.callsTo('/api/v1/devices/7/channels')).toHaveLength(1));
+    const heading = screen.getByRole('heading', { level: 4 });
+    expect(heading).toHaveTextContent('视频播放');
+    expect(document.title).toBe('视频播放');
+    expect(screen.queryByTestId('share-button')).toBeNull();
+    expect(screen.queryByTestId('player-playback')).toBeNull();
+    expect(screen.queryByText('主码流')).toBeNull();
+    expect(screen.queryByTestId('channel-online')).toBeNull();
+    expect(screen.queryByTestId('player-record')).toBeNull();
+    expect(screen.queryByRole('button', { name: '云台控制' })).toBeNull();
+  });
+
+  it('names the page after the channel once it is known, never after its id', async () => {
+    clearSession();
+    captureNotices();
+    let answer: (v: unknown) => void = () => {};
+    stubApi({
+      '/api/v1/devices/7/channels': () => new Promise((r) => (answer = r)),
+      '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
+    });
+    renderConsole(
+      <Routes>
+        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+      </Routes>,
+      { path: '/video/player/7/1/0' },
+    );
+    const heading = await screen.findByRole('heading', { level: 4 });
+    expect(heading).not.toHaveTextContent(/^1$/);
+    expect(screen.queryByTestId('share-button')).toBeNull();
+    answer(v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: 1, Enable: 1 }], ChannelCount: 1 }));
+    await waitFor(() => expect(heading).toHaveTextContent('Gate'));
+    expect(document.title).toBe('Gate');
+    expect(screen.getByTestId('share-button')).toBeInTheDocument();
+    expect(screen.getByTestId('player-record')).toBeInTheDocument();
+  });
 });

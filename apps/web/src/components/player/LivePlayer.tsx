@@ -51,6 +51,8 @@ export interface LivePlayerProps {
   compact?: boolean;
   /** Offer the PTZ pad (not on the public pages: a visitor may not steer the camera). */
   ptz?: boolean;
+  /** Offer manual recording (default true; never on the public pages; not for a channel the user may not see). */
+  record?: boolean;
   /** Extra toolbar content (e.g. a close button of a wall cell). */
   extra?: ReactNode;
   /** Play over this transport whatever the user chose (default: `?transport=`, else the stored choice). */
@@ -58,7 +60,7 @@ export interface LivePlayerProps {
   style?: CSSProperties;
 }
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, extra, transport, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -334,7 +336,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           <Tooltip title={t('player.snapshot')}>
             <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
           </Tooltip>
-          {!open && (
+          {!open && recordAllowed && (
             <Tooltip title={manual ? t('player.stopRecording') : t('player.startRecording')}>
               <Button
                 {...iconBtn}

@@ -1,6 +1,7 @@
 /**
  * /video/player/:devid/:chnid/:flow — one large live player with the channel's name, state, a share
  * link and the way to the channel's recordings (today's backchannel page; hidden with RecordVersion false).
+ * A channel the user may not see (or that is gone) gets the route's name and none of these.
  */
 import { Button, Flex, Segmented, Space, Tag } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
@@ -27,42 +28,46 @@ export default function PlayerPage() {
   useWsTopic('news', (item) => {
     if (item.DeviceID === devid && item.ChannelID === chnid) void channel.refetch();
   });
+  // The channel as the server lists it to this user: absent while it loads, and for a channel outside
+  // the user's role (or gone), where the player says 通道 x/y不存在. Until it is there the page is not
+  // titled by the bare id and offers nothing that acts on the channel (share, main/sub, recordings,
+  // manual recording, PTZ).
   const info = channel.data ?? undefined;
-  const name = info?.Name ?? chnid;
+  const name = info ? info.Name || chnid : undefined;
   const recordVersion = useConfig(recordVersionOf);
 
   return (
     <div style={{ padding: 16 }}>
       <PageTitle
-        title={name}
+        title={name ?? t('route.videoPlayer')}
         extra={
-          <Space wrap>
-            {info && (
+          info && (
+            <Space wrap>
               <Tag color={info.Online === 1 ? 'success' : 'default'} data-testid="channel-online">
                 {info.Online === 1 ? t('live.online') : t('live.offline')}
               </Tag>
-            )}
-            <Segmented
-              value={flow}
-              onChange={(v) => navigate(`/video/player/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${v}`)}
-              options={[
-                { value: 0, label: t('live.mainStream') },
-                { value: 1, label: t('live.subStream') },
-              ]}
-            />
-            {/* What an operator looks at next: this camera's recordings (it was the menu, the device list, then the channel). */}
-            {recordVersion && (
-              <Button icon={<HistoryOutlined />} data-testid="player-playback" onClick={() => navigate(`/video/backchannel/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${todayYmd()}`)}>
-                {t('route.videoBacklist')}
-              </Button>
-            )}
-            <ShareButton device={devid} channel={chnid} flow={flow} />
-          </Space>
+              <Segmented
+                value={flow}
+                onChange={(v) => navigate(`/video/player/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${v}`)}
+                options={[
+                  { value: 0, label: t('live.mainStream') },
+                  { value: 1, label: t('live.subStream') },
+                ]}
+              />
+              {/* What an operator looks at next: this camera's recordings (it was the menu, the device list, then the channel). */}
+              {recordVersion && (
+                <Button icon={<HistoryOutlined />} data-testid="player-playback" onClick={() => navigate(`/video/backchannel/${encodeURIComponent(devid)}/${encodeURIComponent(chnid)}/${todayYmd()}`)}>
+                  {t('route.videoBacklist')}
+                </Button>
+              )}
+              <ShareButton device={devid} channel={chnid} flow={flow} />
+            </Space>
+          )
         }
       />
       <Flex justify="center">
         <div style={{ width: '100%', maxWidth: 'calc((100vh - 180px) * 16 / 9)', aspectRatio: '16 / 9' }}>
-          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} />
+          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} record={!!info} />
         </div>
       </Flex>
     </div>
