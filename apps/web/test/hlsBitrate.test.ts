@@ -8,32 +8,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EngineEvents } from '../src/components/player/engine';
+import { hlsPlayers } from './helpers/hls-double';
 
-type Handler = (event: string, data: unknown) => void;
-const players = vi.hoisted(() => [] as { emit(event: string, data: unknown): void }[]);
-
-vi.mock('hls.js', () => {
-  const Events = { MANIFEST_PARSED: 'hlsManifestParsed', BUFFER_CODECS: 'hlsBufferCodecs', FRAG_LOADED: 'hlsFragLoaded', ERROR: 'hlsError' };
-  class Hls {
-    static Events = Events;
-    static ErrorTypes = { NETWORK_ERROR: 'networkError' };
-    static isSupported = () => true;
-    handlers = new Map<string, Handler[]>();
-    constructor() {
-      players.push(this);
-    }
-    on(event: string, h: Handler) {
-      this.handlers.set(event, [...(this.handlers.get(event) ?? []), h]);
-    }
-    emit(event: string, data: unknown) {
-      for (const h of this.handlers.get(event) ?? []) h(event, data);
-    }
-    loadSource() {}
-    attachMedia() {}
-    destroy() {}
-  }
-  return { default: Hls };
-});
+vi.mock('hls.js', async () => (await import('./helpers/hls-double')).hlsDoubleModule());
+const players = hlsPlayers;
 const { startHls } = await import('../src/components/player/hls');
 
 beforeEach(() => {
