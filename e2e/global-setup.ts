@@ -6,25 +6,14 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { buildServer } from '../scripts/server-build.mjs';
+import { freePort } from './support/free-port';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
 
 async function waitReady(url: string, child: { exitCode: number | null }, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
