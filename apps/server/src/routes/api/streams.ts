@@ -30,7 +30,7 @@ const flow = z
   .transform((f): Flow => (f === 'sub' || f === 1 ? 1 : 0))
   .default(0);
 
-const target = z.object({ device: deviceId, channel: channelId, stream: flow });
+export const target = z.object({ device: deviceId, channel: channelId, stream: flow });
 
 export async function streamRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();

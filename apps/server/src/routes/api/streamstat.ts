@@ -16,8 +16,18 @@
  * again and the players' channels checked against the role as it is then. A channel taken from the
  * role is dropped with an error for its player; a login that ended (logout, expiry, the user disabled
  * or deleted) closes the socket with 1008.
+ *
+ * WebSocket /api/v1/ws/share/streamstat?device=…&channel=…&stream=0|1&play_token=…: the same every
+ * second for the public /share and /players pages, which have no login: a shared link's play token
+ * (share/channelstream's) instead, for that link's one stream and nothing else. It sends only what a
+ * public viewer needs, {type: 'streamstat', state, reason} (no viewer counts, codecs, GB session or
+ * recording), reads nothing the page sends, and closes with 1008 `play token expired` when the link
+ * does (token-expiry.ts). A tampered, cut, expired or other stream's token is refused at the upgrade
+ * (401), as is a socket without one (400): a login does not open it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { message, reason, streamReasonText } from '@opencvr/shared';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
@@ -26,6 +36,8 @@ import { scopeOf, visibleChannelIds, type Scope } from '../../services/inventory
 import { parseStreamKey, streamKey } from '../../services/media/streams.js';
 import { outputViewers, StreamStatsSampler, type OutputKind, type StreamStatus } from '../../media/stats.js';
 import { H264_VARIANT } from '../../media/transcode.js';
+import { endAtExpiry, grantExpiry, grantUntil, TOKEN_EXPIRED_CLOSE } from '../media/token-expiry.js';
+import { shareSubject, target } from './streams.js';
 
 const MAX_PLAYERS = 64;
 const INTERVAL_MS = 1000;
@@ -45,6 +57,9 @@ type Request = {
   channel?: unknown;
   flow?: unknown;
 };
+
+/** The public socket's query: share/channelstream's, without the protocol. */
+const shareQuery = target.extend({ play_token: z.string().min(1).max(1024) });
 
 const text = (v: unknown, max = 64) => (typeof v === 'string' && v.length > 0 && v.length <= max ? v : undefined);
 
@@ -207,4 +222,49 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
         if (one && typeof one === 'object') void add(one as Request);
     });
   });
+
+  /** The stream key each public socket was let in for (found at the upgrade, so the socket's handler waits for nothing). */
+  const sharedKeys = new WeakMap<object, string>();
+  /** The camera's state of one shared stream, for a public page holding the link's play token. */
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/v1/ws/share/streamstat',
+    {
+      websocket: true,
+      config: { access: 'public' },
+      schema: { querystring: shareQuery },
+      // After the query's validation (preValidation runs before it).
+      preHandler: async (req) => {
+        const q = req.query;
+        const check = await ctx.streams.checkToken(q.play_token, shareSubject(q.device, q.channel, q.stream));
+        if (!check.ok) throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'shareInvalid');
+        const { id } = await ctx.inventory.channels.require(q.device, q.channel);
+        sharedKeys.set(req.raw, streamKey(id, q.stream));
+        grantUntil(req, check.claims.e);
+      },
+    },
+    (socket: WebSocket, req) => {
+      const key = sharedKeys.get(req.raw);
+      if (!key) {
+        socket.close(1011, 'stream not found');
+        return;
+      }
+      const push = () => {
+        if (socket.readyState !== socket.OPEN) return;
+        const hub = ctx.streams.get(key);
+        const state = hub?.state ?? 'stopped';
+        socket.send(JSON.stringify({ type: 'streamstat', state, reason: hub ? streamReasonText(hub.reason, req.lang, hub.why) : '' }));
+      };
+      push();
+      const timer = setInterval(push, INTERVAL_MS);
+      const expire = endAtExpiry(grantExpiry(req), () => socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason));
+      const stop = () => {
+        clearInterval(timer);
+        expire();
+      };
+      socket.on('close', stop);
+      socket.on('error', stop);
+      // Nothing the page sends is read: the socket is its one stream's, whatever it asks.
+      socket.on('message', () => undefined);
+    },
+  );
 }
