@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { NOTIFY_DURATION_MS } from '@opencvr/shared';
 import { formatBitrate } from '../../lib/format';
+import { useSharedStreamState } from '../../lib/sharedStreamState';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
 import { codecName } from './codecName';
@@ -51,6 +52,11 @@ export interface LivePlayerProps {
   compact?: boolean;
   /** Offer the PTZ pad (not on the public pages: a visitor may not steer the camera). */
   ptz?: boolean;
+  /**
+   * A public page's shared-link play token (with `open`): the camera's state then comes over the
+   * link's own status socket, there being no login for the console's.
+   */
+  shareToken?: string;
   /** Offer manual recording (default true; never on the public pages; not for a channel the user may not see). */
   record?: boolean;
   /** Extra toolbar content (e.g. a close button of a wall cell). */
@@ -60,7 +66,7 @@ export interface LivePlayerProps {
   style?: CSSProperties;
 }
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -97,8 +103,9 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   const opener = useCallback(() => (open ? open() : openChannelStream(target, quiet)), [open, target, quiet]);
   const keepalive = useMemo(() => (open ? undefined : () => keepChannelStream(target)), [open, target]);
   // The server's view of the stream (viewers, bitrate, state) over the streamstat socket; the public
-  // pages have no session to open it with.
+  // pages have no session to open it with, and get the camera's state alone over their link's socket.
   const server = useStreamStat(open ? null : target)?.stat;
+  const shared = useSharedStreamState(open && shareToken ? { device, channel, flow, token: shareToken } : null);
   const { stats, retry } = useLiveStream(videoRef, {
     key: `${device}/${channel}/${flow}`,
     transport: choice === 'auto' ? undefined : choice,
@@ -108,10 +115,13 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   });
   // The figures beside the picture: the server's only while playing, from a message newer than the picture.
   const figures = useFreshStat(server, stats.phase === 'playing');
+  // The camera's state, likewise from a message newer than the picture: the streamstat socket's, or
+  // on a public page its link's.
+  const camera = useFreshStat(server ?? shared, stats.phase === 'playing');
   // HLS and WebRTC carry no camera state (the WS-fMP4 and WS-FLV sockets do): while such a player
-  // still shows its picture, the streamstat socket's word that the camera is away is shown as the
-  // others show theirs (正在重新连接 and the reason over the frozen picture), until it says live again.
-  const away = (stats.transport === 'hls' || stats.transport === 'webrtc') && stats.phase === 'playing' && figures?.state === 'retrying';
+  // still shows its picture, the server's word that the camera is away is shown as the others show
+  // theirs (正在重新连接 and the reason over the frozen picture), until it says live again.
+  const away = (stats.transport === 'hls' || stats.transport === 'webrtc') && stats.phase === 'playing' && camera?.state === 'retrying';
   const phase = away ? 'reconnecting' : stats.phase;
 
   // Manual recording: the server's word (streamstat), or the answer of the last click until the
@@ -155,7 +165,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
         <Spin />
         <div>{t('player.reconnecting')}</div>
         {away ? (
-          figures.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{figures.reason}</div>
+          camera.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{camera.reason}</div>
         ) : (
           stats.reason && <div style={{ fontSize: 12, opacity: 0.8 }}>{reasonText(stats.reason, t, stats.why)}</div>
         )}

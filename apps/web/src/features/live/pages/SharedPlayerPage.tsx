@@ -2,7 +2,8 @@
  * /players/:devid/:chnid/:flow and /share/:devid/:chnid/:flow — public live pages (no login, no
  * console frame). The play_token of the query opens the stream through share/channelstream; an
  * expired or bad token shows the server's message instead of a player, and a page left open stops
- * playing when its link expires (the stream answer's ExpiresAt).
+ * playing when its link expires (the stream answer's ExpiresAt). The same token lets its player hear
+ * the camera's state (ws/share/streamstat), which HLS and WebRTC media do not carry.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Result, Spin, Typography } from 'antd';
@@ -72,7 +73,7 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
         </Typography.Text>
       )}
       <div style={{ flex: 1, minHeight: 0 }}>
-        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} ptz={false} />
+        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} shareToken={token} ptz={false} />
       </div>
     </div>
   );
