@@ -66,10 +66,13 @@ export interface TestStorage {
   cleanup(): Promise<void>;
 }
 
-/** Fresh storage for one test: a temp dataDir, plus a fresh PostgreSQL database when DATABASE_URL is set. */
-export async function createTestStorage(): Promise<TestStorage> {
+/**
+ * Fresh storage for one test: a temp dataDir, plus a fresh PostgreSQL database when DATABASE_URL is set
+ * (unless `sqlite`: a test whose subject does not depend on the engine and cannot run on it).
+ */
+export async function createTestStorage({ sqlite = false } = {}): Promise<TestStorage> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'opencvr-test-'));
-  const pgDb = process.env.DATABASE_URL ? await createPgDatabase(process.env.DATABASE_URL) : undefined;
+  const pgDb = process.env.DATABASE_URL && !sqlite ? await createPgDatabase(process.env.DATABASE_URL) : undefined;
   return {
     engine: pgDb ? 'postgres' : 'sqlite',
     dataDir,

@@ -9,13 +9,16 @@ import { createTestStorage, type TestStorage } from './db.js';
 
 /**
  * Registers the hooks: before each test a new database is opened, seeded and handed to `use`; after
- * it, real timers come back (fake-timer tests) and the database is closed and removed.
+ * it, real timers come back (fake-timer tests) and the database is closed and removed. `sqlite`: on
+ * SQLite even in the PostgreSQL stage, for fake-timer tests of a service's timing: their clock cannot
+ * be advanced through PostgreSQL's network round trips (a pass awaiting a query is still waiting when
+ * the advance is over) and pg's pool arms timers of its own.
  */
-export function useSeededDb(use: (db: Db) => void): void {
+export function useSeededDb(use: (db: Db) => void, { sqlite = false } = {}): void {
   let storage: TestStorage | undefined;
   let db: Db | undefined;
   beforeEach(async () => {
-    storage = await createTestStorage();
+    storage = await createTestStorage({ sqlite });
     db = await openDatabase({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
     await seed(db.kysely, db.engine);
     use(db);

@@ -15,7 +15,8 @@ import { MAX_EDGE_WAIT_MS, RecordEngine } from '../../src/services/recording/eng
 import { useSeededDb } from '../helpers/index.js';
 
 let db: Db;
-useSeededDb((d) => (db = d));
+// The engine's timing is the subject, the same on both engines: SQLite also in the pg stage.
+useSeededDb((d) => (db = d), { sqlite: true });
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
   // Monday 30 November 2026, 10:00 in the server's time zone.
