@@ -5,32 +5,15 @@
  * says H.264 / H.265 for all of them, and so does the streamstat socket's videoCodec (h264, h265)
  * read the same way.
  */
-import { useSyncExternalStore } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { renderConsole, stubApi } from './helpers/console';
 import { codecName } from '../src/components/player/codecName';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
+import { liveStats } from './helpers/live-stream-double';
 
-const live = vi.hoisted(() => {
-  const listeners = new Set<() => void>();
-  const state = {
-    stats: { phase: 'loading', reason: '', bytesPerSecond: 0 } as PlayerStats,
-    subscribe: (l: () => void) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    set(stats: PlayerStats) {
-      state.stats = stats;
-      for (const l of listeners) l();
-    },
-  };
-  return state;
-});
-vi.mock('../src/components/player/useLiveStream', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/components/player/useLiveStream')>()),
-  useLiveStream: () => ({ stats: useSyncExternalStore(live.subscribe, () => live.stats), retry: () => {} }),
-}));
+vi.mock('../src/components/player/useLiveStream', async (importOriginal) => (await import('./helpers/live-stream-double')).useLiveStreamDouble(importOriginal));
+const live = liveStats;
 const { LivePlayer } = await import('../src/components/player/LivePlayer');
 
 afterEach(() => act(() => live.set({ phase: 'loading', reason: '', bytesPerSecond: 0 })));

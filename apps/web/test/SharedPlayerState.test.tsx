@@ -5,34 +5,16 @@
  * play token (no login token) and its player shows that socket's retrying as the console's does,
  * until it says live again. A close for the token (1008, the link expired) is not retried.
  */
-import { useSyncExternalStore } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import { WS_RECONNECT_MS } from '@opencvr/shared';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
 import { renderConsole, stubApi, v1 } from './helpers/console';
+import { liveStats } from './helpers/live-stream-double';
 
-/** What the mocked player says now; set() re-renders whoever reads it. */
-const live = vi.hoisted(() => {
-  const listeners = new Set<() => void>();
-  const state = {
-    stats: { phase: 'loading', reason: '', bytesPerSecond: 0 } as PlayerStats,
-    subscribe: (l: () => void) => {
-      listeners.add(l);
-      return () => listeners.delete(l);
-    },
-    set(stats: PlayerStats) {
-      state.stats = stats;
-      for (const l of listeners) l();
-    },
-  };
-  return state;
-});
-vi.mock('../src/components/player/useLiveStream', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../src/components/player/useLiveStream')>()),
-  useLiveStream: () => ({ stats: useSyncExternalStore(live.subscribe, () => live.stats), retry: () => {} }),
-}));
+vi.mock('../src/components/player/useLiveStream', async (importOriginal) => (await import('./helpers/live-stream-double')).useLiveStreamDouble(importOriginal));
+const live = liveStats;
 const { default: SharedPlayerPage } = await import('../src/features/live/pages/SharedPlayerPage');
 
 class FakeWebSocket {
