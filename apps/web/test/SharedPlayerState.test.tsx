@@ -12,35 +12,12 @@ import { WS_RECONNECT_MS } from '@opencvr/shared';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { liveStats } from './helpers/live-stream-double';
+import { FakeWebSocket } from './helpers/fake-websocket';
 
 vi.mock('../src/components/player/useLiveStream', async (importOriginal) => (await import('./helpers/live-stream-double')).useLiveStreamDouble(importOriginal));
 const live = liveStats;
 const { default: SharedPlayerPage } = await import('../src/features/live/pages/SharedPlayerPage');
 
-class FakeWebSocket {
-  static instances: FakeWebSocket[] = [];
-  readyState = 0;
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  closed = false;
-  constructor(public url: string) {
-    FakeWebSocket.instances.push(this);
-  }
-  send() {}
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  serverSend(msg: object) {
-    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) }));
-  }
-  serverClose(code: number) {
-    this.readyState = 3;
-    this.onclose?.(new CloseEvent('close', { code }));
-  }
-}
 const sockets = FakeWebSocket.instances;
 const shareSockets = () => sockets.filter((s) => new URL(s.url).pathname === '/api/v1/ws/share/streamstat');
 

@@ -11,42 +11,8 @@ import { LivePlayer } from '../src/components/player/LivePlayer';
 import { clearSession } from '../src/lib/session';
 import { useSession } from '../src/lib/stores/session';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
+import { FakeWebSocket } from './helpers/fake-websocket';
 
-class FakeWebSocket {
-  static instances: FakeWebSocket[] = [];
-  readyState = 0;
-  sent: unknown[] = [];
-  onopen: ((ev: Event) => void) | null = null;
-  onmessage: ((ev: MessageEvent) => void) | null = null;
-  onclose: ((ev: CloseEvent) => void) | null = null;
-  onerror: ((ev: Event) => void) | null = null;
-  closed = false;
-  constructor(public url: string) {
-    FakeWebSocket.instances.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  // Test side.
-  serverOpen() {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
-  }
-  serverSend(msg: object) {
-    this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(msg) }));
-  }
-  serverClose() {
-    this.readyState = 3;
-    this.onclose?.(new CloseEvent('close'));
-  }
-  get requestId() {
-    return new URL(this.url).searchParams.get('request_id');
-  }
-}
 const sockets = FakeWebSocket.instances;
 const last = () => sockets[sockets.length - 1]!;
 
