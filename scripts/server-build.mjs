@@ -34,7 +34,7 @@ export const SERVER_SOURCES = [
   'scripts/server-build.mjs',
 ];
 
-/** Folders under SERVER_SOURCES that are not part of the bundle. */
+/** Folders that hold no sources of a build (the server's, and the console's in web-build.mjs). */
 const SKIP = new Set(['node_modules', 'test', 'dist']);
 
 /** The newest modification time (ms) under `p`; a folder counts too (a deleted file changes its time). */

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './bootstrap.mjs';
+import { newestMtime } from './server-build.mjs';
 
 export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 const SOURCES = [
@@ -17,25 +18,12 @@ const SOURCES = [
   'packages/shared/src',
 ];
 
-function newest(p) {
-  let st;
-  try {
-    st = fs.statSync(p);
-  } catch {
-    return 0;
-  }
-  if (!st.isDirectory()) return st.mtimeMs;
-  let m = st.mtimeMs; // a deleted file changes the folder's time
-  for (const e of fs.readdirSync(p)) m = Math.max(m, newest(path.join(p, e)));
-  return m;
-}
-
 /** True when the console has to be (re)built. */
 export function webNeedsBuild() {
   const index = path.join(WEB_DIST, 'index.html');
   if (!fs.existsSync(index)) return true;
   const built = fs.statSync(index).mtimeMs;
-  return SOURCES.some((s) => newest(path.join(ROOT, s)) > built);
+  return SOURCES.some((s) => newestMtime(path.join(ROOT, s)) > built);
 }
 
 /** Builds when needed (or always with force); throws when the build fails. Returns whether it built. */
