@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useAdminApp } from './admin-app.js';
 import { makeOperator } from './support.js';
-import { sleep, until } from '../helpers/index.js';
+import { sleep, until, upgradeStatus } from '../helpers/index.js';
 import { streamKey } from '../../src/services/media/streams.js';
 import { localDay } from '../../src/services/recording/time.js';
 
@@ -91,15 +91,7 @@ describe('a role without the channel', () => {
     expect(whep.statusCode, whep.body.slice(0, 200)).toBe(404);
     const ws = `${api.t.baseUrl!.replace('http', 'ws')}`;
     for (const path of [`/ws_m4s/live/${key}.mp4`, `/ws_flv/live/${key}.flv`]) {
-      const status = await new Promise<number>((resolve) => {
-        const s = new WebSocket(`${ws}${path}?token=${op.token}`);
-        s.on('unexpected-response', (_r, res) => resolve(res.statusCode ?? 0));
-        s.on('open', () => {
-          s.close();
-          resolve(101);
-        });
-        s.on('error', () => resolve(-1));
-      });
+      const status = await upgradeStatus(`${ws}${path}?token=${op.token}`);
       expect(status, path).toBe(404);
     }
     expect(api.t.ctx.streams.get(key)).toBeUndefined();
@@ -282,13 +274,7 @@ describe('play tokens', () => {
       ['a playback token', keyA, (await api.t.ctx.streams.signShare('playback:0123456789abcdef0123456789abcdef', 600)).token],
     ];
     const ws = api.t.baseUrl!.replace('http', 'ws');
-    const upgrade = (url: string) =>
-      new Promise<number>((resolve) => {
-        const s = new WebSocket(url);
-        s.on('unexpected-response', (_r, res) => resolve(res.statusCode ?? 0));
-        s.on('open', () => (s.close(), resolve(101)));
-        s.on('error', () => resolve(-1));
-      });
+    const upgrade = upgradeStatus;
     for (const [what, key, token] of cases) {
       const q = `play_token=${encodeURIComponent(token)}`;
       for (const url of [`/hls/${key}/playlist.m3u8?${q}`, `/hls/${key}/init.mp4?${q}`, `/flv/live/${key}.flv?${q}`]) {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { until } from '../helpers/index.js';
+import { until, upgradeStatus } from '../helpers/index.js';
 import { useAdminApp } from './admin-app.js';
 import { shareSubject } from '../../src/routes/api/streams.js';
 
@@ -40,14 +40,7 @@ function watch(url: string) {
   return { ws, messages, closed, opened };
 }
 
-/** The HTTP status an upgrade is answered with (101 when it opens). */
-const upgrade = (url: string) =>
-  new Promise<number>((resolve) => {
-    const s = new WebSocket(url);
-    s.on('unexpected-response', (_r, res) => resolve(res.statusCode ?? 0));
-    s.on('open', () => (s.close(), resolve(101)));
-    s.on('error', () => resolve(-1));
-  });
+const upgrade = upgradeStatus;
 
 describe('ws/share/streamstat', () => {
   it("a shared link's token gets its stream's state and reason, in the page's language, and nothing else whatever the page asks", async () => {

@@ -37,3 +37,13 @@ export function collectWs(url: string, enough: (binary: Buffer[], text: WsReceiv
     });
   });
 }
+
+/** The HTTP status a WebSocket upgrade is answered with: 101 when it opens (closed at once), -1 on a socket error. */
+export function upgradeStatus(url: string): Promise<number> {
+  return new Promise<number>((resolve) => {
+    const s = new WebSocket(url);
+    s.on('unexpected-response', (_r, res) => resolve(res.statusCode ?? 0));
+    s.on('open', () => (s.close(), resolve(101)));
+    s.on('error', () => resolve(-1));
+  });
+}
