@@ -39,6 +39,15 @@ function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
 }
 
+
+/** The player page of channel 7/1, main stream, as the route renders it. */
+const openPlayerPage = () =>
+  renderConsole(
+    <Routes>
+      <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+    </Routes>,
+    { path: '/video/player/7/1/0' },
+  );
 describe('PlayerPage', () => {
   it("the online tag follows the channel's news messages", async () => {
     clearSession();
@@ -49,12 +58,7 @@ describe('PlayerPage', () => {
         v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: online, Enable: 1 }], ChannelCount: 1 }),
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
     });
-    renderConsole(
-      <Routes>
-        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
-      </Routes>,
-      { path: '/video/player/7/1/0' },
-    );
+    openPlayerPage();
     expect(await screen.findByTestId('channel-online')).toHaveTextContent('在线');
     const reads = () => api.calls.filter((c) => c.path === '/api/v1/devices/7/channels').length;
     const before = reads();
@@ -80,22 +84,12 @@ describe('PlayerPage', () => {
       '/api/v1/devices/7/channels': () => v1({ Channels: [row], ChannelCount: 1 }),
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
     });
-    const view = renderConsole(
-      <Routes>
-        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
-      </Routes>,
-      { path: '/video/player/7/1/0' },
-    );
+    const view = openPlayerPage();
     await screen.findByTestId('channel-online');
     expect(screen.queryByRole('button', { name: '云台控制' })).toBeNull();
     view.unmount();
     row = { ...row, Onvif: 'http://10.0.0.9/onvif/device_service' };
-    renderConsole(
-      <Routes>
-        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
-      </Routes>,
-      { path: '/video/player/7/1/0' },
-    );
+    openPlayerPage();
     expect(await screen.findByRole('button', { name: '云台控制' })).toBeInTheDocument();
   });
 
@@ -133,12 +127,7 @@ describe('PlayerPage', () => {
       // The server lists no channel outside the role; channelstream is refused (no stub: a 404).
       '/api/v1/devices/7/channels': () => v1({ Channels: [], ChannelCount: 0 }),
     });
-    renderConsole(
-      <Routes>
-        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
-      </Routes>,
-      { path: '/video/player/7/1/0' },
-    );
+    openPlayerPage();
     await waitFor(() => expect(api.callsTo('/api/v1/devices/channelstream')).not.toHaveLength(0));
     await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'));
     await waitFor(() => expect(api.callsTo('/api/v1/devices/7/channels')).toHaveLength(1));
@@ -161,12 +150,7 @@ describe('PlayerPage', () => {
       '/api/v1/devices/7/channels': () => new Promise((r) => (answer = r)),
       '/api/v1/devices/channelstream': () => v1({ URL: '', URLs: {}, Stream: 'stream_7_0', State: 'connecting', Reason: '' }),
     });
-    renderConsole(
-      <Routes>
-        <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
-      </Routes>,
-      { path: '/video/player/7/1/0' },
-    );
+    openPlayerPage();
     const heading = await screen.findByRole('heading', { level: 4 });
     expect(heading).not.toHaveTextContent(/^1$/);
     expect(screen.queryByTestId('share-button')).toBeNull();
