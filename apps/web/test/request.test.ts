@@ -101,6 +101,19 @@ describe('request error catalogue', () => {
     expect(v1Body(raw as never)).toEqual({ a: 1 });
   });
 
+  it('keeps a text/plain answer as text even when it reads as JSON (querymonthly\'s day flags)', async () => {
+    // A month recorded from its 1st: as JSON it was 1.111111111111111e+29, and the calendar read
+    // its characters, '.', 'e', '+', as unrecorded days.
+    const flags = `${'1'.repeat(29)}0`;
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(flags, { status: 200, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })));
+    await expect(request('/api/v1/record/querymonthly', { data: { id: '1:1', period: '202611' } })).resolves.toBe(flags);
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('0042', { status: 200, headers: { 'Content-Type': 'text/plain' } })));
+    await expect(request('/api/v1/record/querymonthly')).resolves.toBe('0042');
+    // A JSON answer is still parsed.
+    vi.stubGlobal('fetch', reply(200, 42));
+    await expect(request('/api/v1/x')).resolves.toBe(42);
+  });
+
   it('401 off the login page cleans the session and goes to /login with msg and type', async () => {
     localStorage.setItem(STORAGE_KEYS.multiScreenLayout, '4');
     useSession.getState().login('t', { id: 2, name: 'u', nick_name: '', role: 'x', role_name: 'x', role_id: 2, Status: 1, MustChangePassword: false });

@@ -136,9 +136,16 @@ export function errorText(body: unknown, fallback: string): string {
   return fallback;
 }
 
+/**
+ * The answer's body: JSON, or the text itself. A text/plain answer stays text, whatever it reads as:
+ * querymonthly's day flags are digits, and a month recorded from its 1st ('1111…10') parsed as
+ * JSON was the number 1.111111111111111e+29, whose characters flagged the 2nd and the 18th on as
+ * unrecorded (found with a year of recordings, session 25).
+ */
 async function readBody(res: Response): Promise<unknown> {
   const text = await res.text();
   if (!text) return null;
+  if (/^text\/plain\b/i.test(res.headers.get('Content-Type') ?? '')) return text;
   try {
     return JSON.parse(text);
   } catch {
