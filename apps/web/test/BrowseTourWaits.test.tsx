@@ -49,8 +49,15 @@ async function touring(devices: string[]) {
   localStorage.setItem(STORAGE_KEYS.multiScreenLayout, JSON.stringify({ layout: 1, cells: [] }));
   const channels = devices.map((device) => ({ device, channel: '1', name: device }));
   localStorage.setItem(STORAGE_KEYS.loopChannels, JSON.stringify({ channels, interval: 5 }));
-  renderConsole(<BrowsePage />);
+  const view = renderConsole(<BrowsePage />);
   act(() => screen.getByTestId('wall-loop').click());
+  return view;
+}
+/** The page reloaded: the wall mounted again from what it stored (the session, stubs and the tour list kept). */
+function reload(view: ReturnType<typeof renderConsole>) {
+  view.unmount();
+  engines.clear();
+  renderConsole(<BrowsePage />);
 }
 const seconds = (s: number) => act(async () => void vi.advanceTimersByTime(s * 1000));
 const pageShown = () => /第 (\d)\/\d 页/.exec(document.body.textContent ?? '')?.[1];
@@ -102,5 +109,32 @@ describe('the wall tour', () => {
     expect(screen.getByText(/每 5 秒切换/)).toBeInTheDocument();
     await seconds(5);
     expect(pageShown()).toBe('1');
+  });
+
+  it('a reload puts a running tour back on the page it showed, counting its interval from its pictures', async () => {
+    const before = await touring(['a', 'b', 'c']);
+    await plays('a');
+    await seconds(5.5);
+    expect(pageShown()).toBe('2');
+    reload(before);
+    expect(pageShown()).toBe('2');
+    expect(screen.getByTestId('wall-loop')).toHaveTextContent(/停止轮巡/);
+    await waitFor(() => expect(engines.has('b')).toBe(true));
+    expect(engines.has('a')).toBe(false);
+    await plays('b');
+    await seconds(5.5);
+    expect(pageShown()).toBe('3');
+  });
+
+  it('a tour stopped before a reload stays stopped, the wall showing its own cells', async () => {
+    const before = await touring(['a', 'b']);
+    await plays('a');
+    await seconds(5.5);
+    act(() => screen.getByTestId('wall-loop').click());
+    reload(before);
+    expect(pageShown()).toBeUndefined();
+    expect(screen.getByTestId('wall-loop')).toHaveTextContent(/开始轮巡/);
+    await seconds(6);
+    expect(engines.size).toBe(0);
   });
 });

@@ -49,6 +49,18 @@ describe('wall layout storage', () => {
     expect(loadWall()).toEqual(emptyWall());
   });
 
+  it('keeps the tour with the layout: running or not and its page (a reload puts a running tour back)', () => {
+    expect(loadWall().tour).toEqual({ running: false, page: 0 });
+    saveWall({ ...setCell(emptyWall(), 0, ch(1)), layout: 9, tour: { running: true, page: 2 } });
+    expect(JSON.parse(localStorage.getItem('multi_screen_layout')!)).toMatchObject({ layout: 9, tour: { running: true, page: 2 } });
+    expect(loadWall()).toMatchObject({ layout: 9, tour: { running: true, page: 2 } });
+    // A layout stored before (no tour) or a tour of junk: stopped, on its first page.
+    for (const tour of [undefined, 'x', { running: 'yes', page: -1 }, { running: true, page: 1.5 }]) {
+      localStorage.setItem('multi_screen_layout', JSON.stringify({ layout: 4, cells: [], tour }));
+      expect(loadWall().tour).toEqual({ running: tour !== undefined && typeof tour === 'object' && tour.running === true, page: 0 });
+    }
+  });
+
   it('reads channels in the sidebar drag format and the server row format', () => {
     expect(parseChannel({ device: 'd', channel: '1', name: 'N' })).toEqual({ device: 'd', channel: '1', name: 'N' });
     expect(parseChannel({ DeviceID: 'd', ChannelID: 2, Name: 'M' })).toEqual({ device: 'd', channel: '2', name: 'M' });

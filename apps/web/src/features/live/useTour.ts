@@ -41,8 +41,12 @@ export interface Tour {
   report: (key: string, phase: PlayerPhase) => void;
 }
 
-export function useTour(channels: WallChannel[], layout: Layout, flow: number, running: boolean, intervalS: number): Tour {
-  const [tick, setTick] = useState(0);
+/**
+ * `startPage`: the page a tour already running when the wall mounts shows first (a reload puts a
+ * running tour back on the page it showed); a tour started later starts from its first page.
+ */
+export function useTour(channels: WallChannel[], layout: Layout, flow: number, running: boolean, intervalS: number, startPage = 0): Tour {
+  const [tick, setTick] = useState(() => (running ? startPage : 0));
   /** The tick whose interval is counting (its pictures came, or it waited long enough). */
   const [countingTick, setCountingTick] = useState<number | null>(null);
   const cells = loopCells(channels, layout, tick);
@@ -53,10 +57,14 @@ export function useTour(channels: WallChannel[], layout: Layout, flow: number, r
     page.current = { tick, keys };
   });
 
+  const wasRunning = useRef(running);
   useEffect(() => {
     // A tour started again starts from its first page, and from no picture: its players start over.
+    // One running as the wall mounts (resumed after a reload) stays on its page.
     phases.current.clear();
-    if (!running) return;
+    const started = running && !wasRunning.current;
+    wasRunning.current = running;
+    if (!started) return;
     setTick(0);
     setCountingTick(null);
   }, [running]);

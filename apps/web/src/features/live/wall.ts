@@ -17,6 +17,17 @@ export interface WallState {
   layout: Layout;
   /** One entry per cell of the largest layout (16); null: empty. */
   cells: (WallChannel | null)[];
+  /**
+   * The tour as the wall last showed it: running or not, and its page (0-based). Kept with the
+   * layout, so a reload puts the wall back as it was (a running tour runs on from its page, a
+   * stopped one stays stopped) and a logout, which removes the layout, ends it.
+   */
+  tour: TourState;
+}
+
+export interface TourState {
+  running: boolean;
+  page: number;
 }
 
 export interface LoopState {
@@ -52,8 +63,17 @@ export function parseChannel(v: unknown): WallChannel | null {
 
 const emptyCells = () => Array.from({ length: MAX_CELLS }, () => null as WallChannel | null);
 
+const stoppedTour = (): TourState => ({ running: false, page: 0 });
+
 export function emptyWall(): WallState {
-  return { layout: 4, cells: emptyCells() };
+  return { layout: 4, cells: emptyCells(), tour: stoppedTour() };
+}
+
+function parseTour(v: unknown): TourState {
+  if (!v || typeof v !== 'object') return stoppedTour();
+  const o = v as Record<string, unknown>;
+  const page = Number(o.page);
+  return { running: o.running === true, page: Number.isInteger(page) && page >= 0 ? page : 0 };
 }
 
 type Store = Pick<Storage, 'getItem' | 'setItem'>;
@@ -65,14 +85,14 @@ export function loadWall(store: Store = localStorage): WallState {
     const layout = isLayout(raw.layout) ? raw.layout : 4;
     const cells = emptyCells();
     if (Array.isArray(raw.cells)) raw.cells.slice(0, MAX_CELLS).forEach((c, i) => (cells[i] = parseChannel(c)));
-    return { layout, cells };
+    return { layout, cells, tour: parseTour(raw.tour) };
   } catch {
     return emptyWall();
   }
 }
 
 export function saveWall(w: WallState, store: Store = localStorage): void {
-  store.setItem(STORAGE_KEYS.multiScreenLayout, JSON.stringify({ layout: w.layout, cells: w.cells }));
+  store.setItem(STORAGE_KEYS.multiScreenLayout, JSON.stringify({ layout: w.layout, cells: w.cells, tour: w.tour }));
 }
 
 export function setCell(w: WallState, index: number, c: WallChannel | null): WallState {

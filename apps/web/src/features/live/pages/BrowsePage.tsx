@@ -49,25 +49,30 @@ export default function BrowsePage() {
   useEffect(() => {
     document.title = t('route.videoBrowse');
   }, [t, i18n.language]);
+  // The layout, the cells and the tour (running or not, and its page) as stored: a reload puts the
+  // wall back as it was, a tour that ran running on from the page it showed.
   const [wall, setWall] = useState(loadWall);
+  useEffect(() => saveWall(wall), [wall]);
   const [loop, setLoop] = useState<LoopState>(loadLoop);
-  const [looping, setLooping] = useState(false);
+  const looping = wall.tour.running;
+  const setLooping = (running: boolean) => setWall((w) => ({ ...w, tour: { running, page: 0 } }));
   const [selected, setSelected] = useState(0);
   const [picking, setPicking] = useState(false);
   const [loopOpen, setLoopOpen] = useState(false);
   const [dropTarget, setDropTarget] = useState<number | null>(null);
 
-  const update = (next: typeof wall) => {
-    setWall(next);
-    saveWall(next);
-  };
+  const update = (next: typeof wall) => setWall(next);
   const { layout } = wall;
   const side = gridSide(layout);
   const flow = cellFlow(layout);
   // A page's interval counts from its pictures (useTour): an H.265 cell's transcoding takes seconds.
-  const tour = useTour(loop.channels, layout, flow, looping, loop.interval);
+  const tour = useTour(loop.channels, layout, flow, looping, loop.interval, wall.tour.page);
   const cells = looping ? tour.cells : wall.cells.slice(0, layout);
   const pages = loopPages(loop.channels, layout);
+  const tourPage = tour.tick % pages;
+  useEffect(() => {
+    if (looping) setWall((w) => (w.tour.page === tourPage ? w : { ...w, tour: { ...w.tour, page: tourPage } }));
+  }, [looping, tourPage]);
 
   const place = (index: number, c: WallChannel) => {
     const next = setCell(wall, index, c);
@@ -102,7 +107,7 @@ export default function BrowsePage() {
         </Button>
         {looping && (
           <Typography.Text type="secondary">
-            {t(tour.waiting ? 'live.browse.loopWaiting' : 'live.browse.loopRunning', { page: (tour.tick % pages) + 1, pages, s: loop.interval })}
+            {t(tour.waiting ? 'live.browse.loopWaiting' : 'live.browse.loopRunning', { page: tourPage + 1, pages, s: loop.interval })}
           </Typography.Text>
         )}
       </Space>
