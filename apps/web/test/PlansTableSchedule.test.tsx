@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import { PlansTable } from '../src/features/recording/components/PlansTable';
-import type { RecordPlan } from '../src/features/recording/api';
+import type { PlanSummary } from '../src/features/recording/api';
 import { setLang } from '../src/i18n';
 import { renderConsole } from './helpers/console';
 
-const plan = (ID: number, Schedule: RecordPlan['Schedule']) => ({ ID, Name: `P${ID}`, Schedule, Days: {}, SaveDays: 30, Enable: 1, Channels: [] }) as unknown as RecordPlan;
+const plan = (ID: number, Schedule: PlanSummary['Schedule'], ChannelCount = 0): PlanSummary => ({ ID, Name: `P${ID}`, Schedule, Days: {} as PlanSummary['Days'], SaveDays: 30, Enable: 1, ChannelCount });
 const nine = [{ StartTime: '09:00:00', EndTime: '18:00:00' }];
 
 describe('PlansTable', () => {
@@ -26,5 +26,13 @@ describe('PlansTable', () => {
     act(() => setLang('en-US'));
     expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['Monday–Friday 09:00–18:00', 'Monday 00:00–06:00; Sunday 22:00–24:00', '—']);
     expect(screen.getByRole('columnheader', { name: 'Recording times' })).toBeInTheDocument();
+  });
+
+  it('counts each plan’s channels from the list’s ChannelCount (the list no longer carries the channels)', () => {
+    // A "record everything" plan of 2,000 cameras: the list sent its 2,000 rows for this number.
+    renderConsole(<PlansTable plans={[plan(1, {}, 2000), plan(2, {}, 0)]} total={2} onDelete={() => {}} />);
+    const rows = screen.getAllByRole('row').slice(1);
+    expect(rows[0]).toHaveTextContent('2000');
+    expect(rows[1]).not.toHaveTextContent('2000');
   });
 });

@@ -18,7 +18,7 @@ import { Where } from './helpers/where';
 
 adminSessionPerTest();
 
-const plan = { ID: 7, Name: 'Nights', Schedule: { Monday: [{ StartTime: '00:00:00', EndTime: '01:00:00' }] }, Days: {}, SaveDays: 30, Enable: 1, Channels: [] };
+const plan = { ID: 7, Name: 'Nights', Schedule: { Monday: [{ StartTime: '00:00:00', EndTime: '01:00:00' }] }, Days: {}, SaveDays: 30, Enable: 1, ChannelCount: 0, Channels: [] };
 const stubs = () =>
   stubApi({
     'GET /api/v1/recordpath': () => v1({ RecordPath: '/data/rec', Default: '/data/rec', SegmentSeconds: 300, MinFreeBytes: 0, DefaultSaveDays: 30, FreeBytes: 1 }),

@@ -55,7 +55,7 @@ describe('record plans', () => {
     expect(upd.statusCode, upd.body).toBe(200);
     const list = (await get('/api/v1/recordplanlist', api.admin)).json().EasyDarwin.Body;
     expect(list.Total).toBe(1);
-    expect(list.Plans[0]).toMatchObject({ ID: id, Name: 'office2', SaveDays: 3, Enable: 0, Channels: [] });
+    expect(list.Plans[0]).toMatchObject({ ID: id, Name: 'office2', SaveDays: 3, Enable: 0, ChannelCount: 0 });
 
     // The schedule's reasons (ScheduleError) in the answer's language: Chinese by default, English when asked.
     for (const [bad, zh, en] of [
@@ -131,6 +131,31 @@ describe('record plans', () => {
     expect(cfg).toMatchObject({ RecordPath: next, OldPaths: [''], SegmentSeconds: 60 });
     const roots = await api.t.ctx.recording.roots();
     expect(roots.allowed.get('')).toBe(path.join(api.t.settings.dataDir, 'records'));
+  });
+
+  it('the list counts a plan\'s channels and leaves listing them to recordplaninfo (a plan of 2,000 channels)', async () => {
+    // A "record everything" plan of a site: the list carried its 2,000 channel rows for a count.
+    const now = new Date().toISOString();
+    await api.t.ctx.db.insertInto('devices').values({ device_id: 'nvr', device_name: 'NVR', device_type: 'RTSP', online: 1, enable: 1, created_at: now }).execute();
+    const refs: string[] = [];
+    for (let from = 1; from <= 2000; from += 500) {
+      const rows = Array.from({ length: 500 }, (_, i) => ({ channel_id: String(from + i), parent_device_id: 'nvr', name: `Cam ${from + i}`, online: 1, enable: 1, created_at: now }));
+      await api.t.ctx.db.insertInto('channels').values(rows).execute();
+      refs.push(...rows.map((r) => `nvr:${r.channel_id}`));
+    }
+    const schedule = JSON.stringify({ Monday: [{ StartTime: '00:00', EndTime: '23:59' }] });
+    const made = await post('/api/v1/setrecordplan', { name: 'all', schedule, channels: refs.join(',') }, api.admin);
+    expect(made.statusCode, made.body).toBe(200);
+    const id = made.json().EasyDarwin.Body.ID as number;
+    const listed = await get('/api/v1/recordplanlist?start=0&limit=20', api.admin);
+    const plan = listed.json().EasyDarwin.Body.Plans.find((p: { ID: number }) => p.ID === id);
+    expect(plan).toMatchObject({ ID: id, Name: 'all', ChannelCount: 2000 });
+    expect(plan.Channels).toBeUndefined();
+    expect(listed.body.length).toBeLessThan(5000);
+    const info = (await get(`/api/v1/recordplaninfo?id=${id}`, api.admin)).json().EasyDarwin.Body;
+    expect(info.ChannelCount).toBe(2000);
+    expect(info.Channels).toHaveLength(2000);
+    expect(info.Channels[1999]).toMatchObject({ DeviceID: 'nvr', ChannelID: '2000', Name: 'Cam 2000', DeviceName: 'NVR' });
   });
 
   it('plans and the record folder are for administrators only', async () => {

@@ -11,16 +11,21 @@ export interface PlanChannel {
   /** The channel's own recording switch (a plan only times channels with it on); absent: not known. */
   EnableRecord?: number;
 }
-export interface RecordPlan {
+/** A plan as recordplanlist lists it: its channels counted, not listed (a plan may hold every camera). */
+export interface PlanSummary {
   ID: number;
   Name: string;
   Schedule: WeeklySchedule;
   Days: DayLists;
   SaveDays: number;
   Enable: boolean | number;
-  Channels: PlanChannel[];
+  ChannelCount: number;
   CreatedAt?: string;
   UpdatedAt?: string;
+}
+/** A plan as recordplaninfo answers it, with its channels. */
+export interface RecordPlan extends PlanSummary {
+  Channels: PlanChannel[];
 }
 export interface RecordPath {
   RecordPath: string;
@@ -32,7 +37,7 @@ export interface RecordPath {
 }
 
 export const fetchPlans = (p: { start: number; limit: number; q?: string }) =>
-  getV1<{ Plans: RecordPlan[]; Total: number }>('/api/v1/recordplanlist', { start: p.start, limit: p.limit, q: p.q || undefined });
+  getV1<{ Plans: PlanSummary[]; Total: number }>('/api/v1/recordplanlist', { start: p.start, limit: p.limit, q: p.q || undefined });
 
 export const fetchPlan = (id: number) => getV1<RecordPlan>('/api/v1/recordplaninfo', { id });
 

@@ -3,17 +3,17 @@ import { Button, Popconfirm, Space, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { planEnabled, type RecordPlan } from '../api';
+import { planEnabled, type PlanSummary } from '../api';
 import { openPlanForm } from '../planFormLink';
 import { modelOf, scheduleSummary } from '../scheduleModel';
 
 interface Props {
-  plans: RecordPlan[];
+  plans: PlanSummary[];
   total: number;
   loading?: boolean;
   page?: number;
   onPage?: (p: number) => void;
-  onDelete: (p: RecordPlan) => void;
+  onDelete: (p: PlanSummary) => void;
   compact?: boolean;
 }
 
@@ -23,7 +23,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
   // The form returns to the page this table is on (the recording settings or the plans list).
   const { pathname, search } = useLocation();
   return (
-    <ListTable<RecordPlan>
+    <ListTable<PlanSummary>
       data-testid="plans-table"
       rowKey="ID"
       size={compact ? 'small' : 'middle'}
@@ -49,7 +49,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
         // Fixed widths for the short columns: the times (cut with an ellipsis, whole in its tooltip) get the room.
         { title: t('recording.saveDays'), dataIndex: 'SaveDays', width: 110, render: (v: number) => t('recording.daysValue', { count: v }) },
         { title: t('recording.enabled'), width: 90, render: (_, p) => (planEnabled(p) ? <Tag color="green">{t('common.enabled')}</Tag> : <Tag>{t('common.disabled')}</Tag>) },
-        { title: t('recording.channelCount'), width: 90, render: (_, p) => p.Channels?.length ?? 0 },
+        { title: t('recording.channelCount'), width: 90, render: (_, p) => p.ChannelCount ?? 0 },
         {
           title: t('common.actions'),
           key: 'actions',
