@@ -1,14 +1,17 @@
 /**
  * A day without recordings: the player said "点击时间轴上的录像开始回放" (click a recording on the
  * timeline) over an empty timeline. It now says the day has none; a day with recordings keeps the hint.
+ * A day that could not be read says why once, where the list would be (session 25: the request layer's
+ * 请求失败 panel said it a second time), and so does the segment list page.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { clearSession } from '../src/lib/session';
 import { Route, Routes } from 'react-router-dom';
 import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
+import BacktimePage from '../src/features/playback/pages/BacktimePage';
 import { openBackchannel } from './helpers/backchannel';
-import { renderConsole, stubApi, v1 } from './helpers/console';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
 
 beforeEach(() => loginAdmin());
@@ -49,5 +52,64 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     await screen.findByTestId('day-error');
     expect(screen.getByTestId('playback-status')).not.toHaveTextContent('点击时间轴');
     expect(screen.getByTestId('playback-status')).not.toHaveTextContent('当天没有录像');
+  });
+
+  /** The notices shown once the page's reads have settled. */
+  async function settledNotices(notices: string[]) {
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    return notices;
+  }
+
+  it('that could not be read says why once: in the list, not again in a notice or in the calendar', async () => {
+    const notices = captureNotices();
+    // A channel outside the role: the server's 404 to the month and to the day alike.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) =>
+        new URL(String(input), 'http://console.test').pathname === '/api/v1/devices/5/channels'
+          ? new Response(JSON.stringify(v1({ Channels: [], ChannelCount: 0 })), { status: 200, headers: { 'Content-Type': 'application/json' } })
+          : new Response(JSON.stringify({ code: 404, msg: '通道 5/1不存在' }), { status: 404, headers: { 'Content-Type': 'application/json' } }),
+      ),
+    );
+    renderConsole(
+      <Routes>
+        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
+      </Routes>,
+      { path: '/video/backchannel/5/1/20261126' },
+    );
+    expect(await screen.findByTestId('day-error')).toHaveTextContent('通道 5/1不存在');
+    expect(await settledNotices(notices)).toEqual([]);
+    expect(screen.getAllByText('通道 5/1不存在')).toHaveLength(1);
+    expect(screen.queryByTestId('month-error')).toBeNull();
+  });
+
+  it('a month that could not be read while the day could: the calendar says why, no notice', async () => {
+    const notices = captureNotices();
+    stubApi({
+      '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 }),
+      '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
+    });
+    renderConsole(
+      <Routes>
+        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
+      </Routes>,
+      { path: '/video/backchannel/5/1/20261126' },
+    );
+    expect(await screen.findByTestId('month-error')).toHaveTextContent('querymonthly');
+    expect(screen.queryByTestId('day-error')).toBeNull();
+    expect(await settledNotices(notices)).toEqual([]);
+  });
+
+  it('the segment list of a day that could not be read says why once', async () => {
+    const notices = captureNotices();
+    stubApi({ '/api/v1/devices/5/channels': () => v1({ Channels: [], ChannelCount: 0 }) });
+    renderConsole(
+      <Routes>
+        <Route path="/video/backtime/:devid/:chnid/:day" element={<BacktimePage />} />
+      </Routes>,
+      { path: '/video/backtime/5/1/20261126' },
+    );
+    expect(await screen.findByTestId('day-error')).toHaveTextContent('querydaily');
+    expect(await settledNotices(notices)).toEqual([]);
   });
 });

@@ -22,13 +22,22 @@ export interface DailyRange {
   ids?: number[];
 }
 
+/*
+ * The reads of the playback pages are quiet: each page says a failure where the answer would have
+ * been (the day's list, the calendar), with its retry. The request layer's notice said it a second
+ * time (a channel outside the role: 通道 2/1不存在 in the list and in a 请求失败 panel).
+ */
+
 /** One character per day of the month, '1' when the day has recordings. */
 export const fetchMonthly = (device: string, channel: string, month: string, source: RecordSource = 'Cloud') =>
-  request<string>('/api/v1/record/querymonthly', { data: { id: channelIdOf(device, channel), period: month, ...recordTypeOf(source) } }).then((s) => (typeof s === 'string' ? s : String(s ?? '')));
+  request<string>('/api/v1/record/querymonthly', { data: { id: channelIdOf(device, channel), period: month, ...recordTypeOf(source) }, quiet: true }).then((s) =>
+    typeof s === 'string' ? s : String(s ?? ''),
+  );
 
 export const fetchDaily = (device: string, channel: string, day: string, source: RecordSource = 'Cloud') =>
   request<{ total: number; list: DailyRange[]; complete?: number; received?: number; sumNum?: number }>('/api/v1/record/querydaily', {
     data: { id: channelIdOf(device, channel), period: day, ...recordTypeOf(source) },
+    quiet: true,
   });
 
 /** One recording file kept on a GB28181 device (RecordInfo), as devices/record/files lists them. */
@@ -45,10 +54,11 @@ export interface DeviceRecordFile {
 
 /** The device's files of a day (a partial answer says Complete 0 with what arrived). */
 export const fetchDeviceFiles = (device: string, channel: string, day: string) =>
-  getV1<{ Total: number; RecordList: DeviceRecordFile[]; Complete: number; Received: number; SumNum: number }>('/api/v1/devices/record/files', {
-    id: channelIdOf(device, channel),
-    period: day,
-  });
+  getV1<{ Total: number; RecordList: DeviceRecordFile[]; Complete: number; Received: number; SumNum: number }>(
+    '/api/v1/devices/record/files',
+    { id: channelIdOf(device, channel), period: day },
+    { quiet: true },
+  );
 
 export const setImportant = (ids: number[], important: boolean) =>
   postV1<{ Count: number; Important: number }>('/api/v1/record/setimportant', { id: ids.join(','), important: important ? 1 : 0 });

@@ -92,6 +92,9 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const recorded = useMemo(() => recordedDays(monthly.data, month), [monthly.data, month]);
   const isToday = day === today();
   const { query: daily, list, ranges, important } = useDayRecords(device, channel, day, isToday && !onDevice ? 30_000 : undefined, source);
+  // Each failure once: the calendar says why its month could not be read unless the day's list says the same.
+  const monthError = monthly.isError ? (monthly.error as Error).message : undefined;
+  const calendarError = monthError !== undefined && !(daily.isError && (daily.error as Error).message === monthError) ? monthError : undefined;
 
   const pb = usePlayback(videoRef, device, channel, day, source);
   const { state } = pb;
@@ -216,6 +219,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               selected={day}
               recorded={recorded}
               loading={monthly.isFetching}
+              error={calendarError}
               onMonth={(m, d) => setMonth(shiftMonth(m, d))}
               onPick={(d) => navigate(withSource(backchannelPath(device, channel, d), source))}
             />
