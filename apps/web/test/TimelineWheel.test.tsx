@@ -104,6 +104,44 @@ describe('timeline from the keyboard', () => {
   });
 });
 
+describe('timeline under the pointer', () => {
+  beforeEach(() => setLang('zh-CN'));
+  // Nothing said which second a click would play: an operator guessed from the hour ticks.
+  it('shows the second under a mouse and whether it is recorded, at every zoom, and goes when the pointer leaves', () => {
+    const { el } = renderTimeline();
+    expect(screen.queryByTestId('timeline-hover')).toBeNull();
+    const over = (t: number) => fireEvent.pointerMove(el, { clientX: xOf(el, t), pointerType: 'mouse' });
+    // The whole day: 800 px for 24 h, 108 s a pixel.
+    over(RECORDING[0] + 54);
+    let mark = screen.getByTestId('timeline-hover');
+    const at = Number(mark.dataset.time);
+    expect(Math.abs(at - (RECORDING[0] + 54))).toBeLessThanOrEqual(1);
+    const hhmmss = (t: number) => [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60].map((n) => String(n).padStart(2, '0')).join(':');
+    expect(mark).toHaveTextContent(`${hhmmss(at)} 有录像`);
+    expect(parseFloat(mark.style.left)).toBeCloseTo(xOf(el, RECORDING[0] + 54), 3);
+    over(9 * 3600);
+    mark = screen.getByTestId('timeline-hover');
+    expect(mark).toHaveTextContent('09:00:00 无录像');
+    expect(mark).toHaveAttribute('data-recorded', '0');
+    // Zoomed to minutes around the recording: to the second.
+    const mid = (RECORDING[0] + RECORDING[1]) / 2;
+    for (let i = 0; i < 8; i++) fireEvent.wheel(el, { deltaY: -100, deltaMode: 0, clientX: xOf(el, mid) });
+    expect(Number(el.dataset.span)).toBeLessThanOrEqual(600);
+    over(RECORDING[1] - 1);
+    expect(screen.getByTestId('timeline-hover')).toHaveTextContent('10:02:59 有录像');
+    over(RECORDING[1]);
+    expect(screen.getByTestId('timeline-hover')).toHaveTextContent('10:03:00 无录像');
+    setLang('en-US');
+    over(RECORDING[0] + 7);
+    expect(screen.getByTestId('timeline-hover')).toHaveTextContent('10:00:07 recorded');
+    fireEvent.pointerLeave(el, { pointerType: 'mouse' });
+    expect(screen.queryByTestId('timeline-hover')).toBeNull();
+    // A finger has no hover: its moves are drags.
+    fireEvent.pointerMove(el, { clientX: xOf(el, mid), pointerType: 'touch' });
+    expect(screen.queryByTestId('timeline-hover')).toBeNull();
+  });
+});
+
 describe('wheelZoomFactor', () => {
   it('a mouse notch (pixels or lines) halves or doubles; a trackpad nudge zooms a little', () => {
     expect(wheelZoomFactor({ deltaY: -100, deltaMode: 0 })).toBe(0.5);

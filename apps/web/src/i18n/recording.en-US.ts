@@ -88,6 +88,9 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     calDayRecorded: '{{date}}, recorded',
     hasRecord: 'Recorded',
     noRecord: 'None',
+    /** The timeline's label at the pointer: whether that second is recorded. */
+    hoverRecorded: 'recorded',
+    hoverNotRecorded: 'not recorded',
     recordEnabled: 'Recording on',
     monthTitle: '{{month}}/{{year}}',
     prevMonth: 'Previous month',

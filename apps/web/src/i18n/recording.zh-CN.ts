@@ -81,6 +81,9 @@ const recordingZh = {
     calDayRecorded: '{{date}}，有录像',
     hasRecord: '有录像',
     noRecord: '无录像',
+    /** The timeline's label at the pointer: whether that second is recorded. */
+    hoverRecorded: '有录像',
+    hoverNotRecorded: '无录像',
     recordEnabled: '开启录像',
     monthTitle: '{{year}} 年 {{month}} 月',
     prevMonth: '上个月',

@@ -4,7 +4,9 @@
  * playhead and seeks on release; Shift + drag selects a range to download. From the keyboard it is a
  * slider (its keys in aria-keyshortcuts): ←/→ move the playhead (a 48th of the view, ×6 with Shift) and seek when the key is let go,
  * as a drag does on release; Home/End go to the first recording's start and the last one's last 10 s; +/−
- * zoom around the playhead.
+ * zoom around the playhead. Under a mouse a line follows the pointer with the second there (HH:mm:ss, at
+ * every zoom) and whether it is recorded: the playhead and the hour ticks alone left an operator to
+ * guess where a click would start playing.
  */
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { Button, Space, Tooltip, Typography } from 'antd';
@@ -33,6 +35,8 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
   const boxRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   const [drag, setDrag] = useState<{ mode: 'seek' | 'select'; from: number; to: number } | null>(null);
+  /** The second under a mouse or pen (a finger has no hover: its moves are drags). */
+  const [hover, setHover] = useState<number | null>(null);
   const viewRef = useRef(view);
   useEffect(() => {
     viewRef.current = view;
@@ -71,8 +75,10 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
     setDrag({ mode: e.shiftKey ? 'select' : 'seek', from: tt, to: tt });
   };
   const onMove = (e: ReactPointerEvent) => {
+    const tt = timeAt(e);
+    if (e.pointerType !== 'touch') setHover(tt);
     if (!drag) return;
-    setDrag({ ...drag, to: timeAt(e) });
+    setDrag({ ...drag, to: tt });
   };
   const onUp = (e: ReactPointerEvent) => {
     if (!drag) return;
@@ -158,6 +164,7 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
         onPointerDown={onDown}
         onPointerMove={onMove}
         onPointerUp={onUp}
+        onPointerLeave={() => setHover(null)}
         tabIndex={0}
         role="slider"
         aria-label={t('playback.timeline')}
@@ -199,12 +206,53 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
             }}
           />
         )}
+        {hover !== null && hover >= view.start && hover <= view.start + view.span && (
+          <HoverMark x={timeToX(hover, view, width)} second={hover} recorded={isRecorded(ranges, hover)} flip={timeToX(hover, view, width) > width / 2} />
+        )}
         {head !== undefined && head >= view.start && head <= view.start + view.span && (
           <div data-testid="playhead" data-time={Math.round(head)} style={{ position: 'absolute', top: 0, bottom: 0, left: timeToX(head, view, width), borderLeft: '2px solid #ef4444', pointerEvents: 'none' }}>
             <span style={{ position: 'absolute', bottom: 0, left: 3, color: '#fff', fontSize: 10, background: '#ef4444', padding: '0 2px' }}>{clock(head)}</span>
           </div>
         )}
       </div>
+    </div>
+  );
+}
+
+/** Whether the second that holds `t` is inside a recorded range. */
+export function isRecorded(ranges: readonly Range[], t: number): boolean {
+  const s = Math.floor(t);
+  return ranges.some(([a, b]) => s >= a && s < b);
+}
+
+/** The pointer's line and its label (on the line's left in the right half, so it stays in the box). */
+function HoverMark({ x, second, recorded, flip }: { x: number; second: number; recorded: boolean; flip: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      data-testid="timeline-hover"
+      data-time={Math.floor(second)}
+      data-recorded={recorded ? '1' : '0'}
+      aria-hidden
+      style={{ position: 'absolute', top: 0, bottom: 0, left: x, borderLeft: '1px dashed rgba(255,255,255,0.85)', pointerEvents: 'none' }}
+    >
+      <span
+        style={{
+          position: 'absolute',
+          top: 0,
+          ...(flip ? { right: 3 } : { left: 3 }),
+          whiteSpace: 'nowrap',
+          fontSize: 11,
+          lineHeight: '16px',
+          padding: '0 4px',
+          borderRadius: 2,
+          background: 'rgba(0,0,0,0.85)',
+          color: '#fff',
+          fontVariantNumeric: 'tabular-nums',
+        }}
+      >
+        {clock(Math.floor(second))} <span style={{ color: recorded ? '#73d13d' : '#bfbfbf' }}>{recorded ? t('playback.hoverRecorded') : t('playback.hoverNotRecorded')}</span>
+      </span>
     </div>
   );
 }
