@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AccessUnit, Track } from '@opencvr/codec';
-import { Fragmenter, type Fragment } from '@opencvr/fmp4';
+import { Fragmenter, type Fragment, type FragmentSink } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
 import { openSegmentWriter, type SegmentWriter, type SegmentWriterOptions } from './segment-writer.js';
 
@@ -71,8 +71,10 @@ interface Open {
   file: string;
   rel: string;
   startAt: number;
-  /** Media time (s) of the segment's first fragment. */
+  /** Media time (s) of the segment's first fragment (set by it). */
   mediaStart: number;
+  /** A fragment has been written. */
+  started: boolean;
   bytes: number;
   durationMs: number;
   id: Promise<number | undefined>;
@@ -147,6 +149,10 @@ export class RecorderOutput implements Subscriber {
   private allTracks: Track[] = [];
   /** What the last segment's sample buffers grew to, per track (the next fragmenter starts there). */
   private sampleCapacity?: number[];
+  /** The header room the last segment's fragments needed (the next fragmenter starts there). */
+  private headerRoom?: number;
+  /** The sink's segment could not be opened: the fragmenter is dropped after the push (unit()). */
+  private openFailed = false;
   private prevEnd?: number;
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -176,6 +182,7 @@ export class RecorderOutput implements Subscriber {
     this.prevEnd = undefined;
     this.allTracks = tracks;
     this.sampleCapacity = undefined;
+    this.headerRoom = undefined;
     this.primaryIndex = tracks.findIndex((t) => t.kind === 'video');
     if (this.primaryIndex < 0) this.primaryIndex = tracks.length ? 0 : -1;
     const primary = tracks[this.primaryIndex];
@@ -184,8 +191,9 @@ export class RecorderOutput implements Subscriber {
   }
 
   /**
-   * `kept` (the hub's cached GOP, whole until gopEnd): a video unit is held by reference, not copied,
-   * until its fragment goes to the writer, which copies it once (sample-queue.ts).
+   * The video's sample bytes are copied once, here, from the hub's buffers into the segment writer's
+   * aligned chunks, where its fragment is built ('sink' output: fragmenter.ts, segment-writer.ts), so
+   * `kept` (the hub's cached GOP) makes no difference any more.
    */
   unit(track: number, unit: AccessUnit, kept = false) {
     if (this.stopped || this.primaryIndex < 0 || !this.allTracks[track]) return;
@@ -195,9 +203,14 @@ export class RecorderOutput implements Subscriber {
     if (startsHere && this.segmentFullAt(dts)) this.endSegment(true);
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
-      // 'parts': the fragment goes to the writer in pieces, which it copies once: the hub's kept video
-      // units by reference, everything else from the fragmenter's own copy (sample-queue.ts).
-      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts', sampleCapacity: this.sampleCapacity });
+      // 'sink': fragments are built in the segment writer's chunks (opened at the first sample, sink).
+      this.fragmenter = new Fragmenter(this.allTracks, {
+        maxFragmentDuration: this.fragmentSeconds,
+        output: 'sink',
+        sink: this.sink,
+        headerRoom: this.headerRoom,
+        sampleCapacity: this.sampleCapacity,
+      });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
       this.cutAt = this.segWallStart;
@@ -211,7 +224,33 @@ export class RecorderOutput implements Subscriber {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
+    if (this.openFailed) return this.dropFragmenter();
     if (frags.length) this.handOff(frags);
+  }
+
+  /**
+   * Where the fragmenter builds its fragments: the segment's writer, the segment opened when its
+   * first fragment begins. Where that fails, nothing is kept and unit() drops the fragmenter.
+   */
+  private readonly sink: FragmentSink = {
+    begin: (room) => {
+      if (!this.segment && !this.openSegment()) this.openFailed = true;
+      this.segment?.writer.begin(room);
+    },
+    nal: (bytes) => this.segment?.writer.nal(bytes),
+    raw: (bytes) => this.segment?.writer.raw(bytes),
+    takeBack: (n) => this.segment?.writer.takeBack(n) ?? new Uint8Array(n),
+    end: (header, tail) => this.segment?.writer.end(header, tail),
+  };
+
+  /** No segment file: the fragmenter goes, the next keyframe starts another. */
+  private dropFragmenter() {
+    this.openFailed = false;
+    this.fragmenter?.release();
+    this.fragmenter = undefined;
+    this.segFirstDts = undefined;
+    clearTimeout(this.ageTimer);
+    this.ageTimer = undefined;
   }
 
   /**
@@ -311,12 +350,19 @@ export class RecorderOutput implements Subscriber {
     });
   }
 
-  /** `maxWait`: the fragment's write starts within that many ms (HANDOFF_MS, handOff). */
+  /**
+   * A fragment the writer holds complete (the sink's end): `maxWait`, its write starts within that
+   * many ms (HANDOFF_MS, handOff).
+   */
   private write(f: Fragment, maxWait: number) {
-    if (!this.segment && !this.openSegment(f)) return;
-    const seg = this.segment!;
-    seg.writer.append(f.parts, f.byteLength, maxWait);
+    const seg = this.segment;
+    if (!seg) return;
+    seg.writer.due(maxWait);
     if (seg.writer.failed) return;
+    if (!seg.started) {
+      seg.started = true;
+      seg.mediaStart = f.startTime;
+    }
     seg.bytes = seg.writer.bytes;
     seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
     seg.marks.push({ bytes: seg.bytes, durationMs: seg.durationMs });
@@ -332,11 +378,11 @@ export class RecorderOutput implements Subscriber {
     }
   }
 
-  private openSegment(f: Fragment): boolean {
+  private openSegment(): boolean {
     const fr = this.fragmenter!;
     const now = this.now();
-    // The fragment was made when the unit after its last sample arrived: its start was that long ago.
-    let startAt = now - Math.round((f.startTime + f.duration) * 1000);
+    // When the fragmenter's first unit arrived.
+    let startAt = this.segWallStart;
     if (this.prevEnd !== undefined && Math.abs(startAt - this.prevEnd) <= CONTIGUOUS_MS) startAt = this.prevEnd;
     const start = new Date(startAt);
     let writer: SegmentWriter | undefined;
@@ -364,10 +410,6 @@ export class RecorderOutput implements Subscriber {
     } catch (err) {
       this.stats.errors++;
       if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: segment file not opened');
-      this.fragmenter = undefined;
-      this.segFirstDts = undefined;
-      clearTimeout(this.ageTimer);
-      this.ageTimer = undefined;
       return false;
     }
     writer.append([fr.init], fr.init.byteLength);
@@ -377,7 +419,8 @@ export class RecorderOutput implements Subscriber {
       file,
       rel,
       startAt,
-      mediaStart: f.startTime,
+      mediaStart: 0,
+      started: false,
       bytes,
       durationMs: 0,
       id: Promise.resolve(undefined),
@@ -443,6 +486,7 @@ export class RecorderOutput implements Subscriber {
     // segment's fragmenter, which starts at their size.
     if (fr) {
       this.sampleCapacity = fr.sampleCapacities();
+      this.headerRoom = fr.headerRoom;
       fr.release();
     }
     const seg = this.segment;
