@@ -142,6 +142,25 @@ test.describe('video square of a device', () => {
     }
   });
 
+  test('a long channel name ends in … inside the sidebar, reads in full on hover, and keeps its star in view', async ({ page, api, admin }) => {
+    // An NVR's cameras are often named after it: the row grew wider than the sidebar, the name was
+    // cut by the panel's edge (a hundred rows read the same) and the favourite star was out of view.
+    const long = `E2E 录像机 NVR-01 ${RUN} 摄像机 Camera channel 042`;
+    await addChannel(api, admin, long, 'rtsp://127.0.0.1:9/none', 1);
+    await openAs(page, admin, `/video/square/${cam.dev}`);
+    const sider = page.getByTestId('sider-spgc');
+    await sider.locator('input').first().fill(long);
+    const row = sider.locator('.ant-tree-treenode', { has: page.locator(`[title^="${long}"]`) });
+    await expect(row).toBeVisible(FIRST_LOAD);
+    const name = row.locator(`[title^="${long}"]`);
+    expect(await name.evaluate((e) => e.scrollWidth > e.clientWidth), 'the name is cut with an ellipsis').toBe(true);
+    const holder = (await sider.locator('.ant-tree-list-holder').boundingBox())!;
+    const star = (await row.getByRole('button').boundingBox())!;
+    expect(star.x + star.width, 'the star ends inside the sidebar').toBeLessThanOrEqual(holder.x + holder.width);
+    const rowBox = (await row.boundingBox())!;
+    expect(rowBox.x + rowBox.width, 'the row ends inside the sidebar').toBeLessThanOrEqual(holder.x + holder.width + 1);
+  });
+
   test('on a phone-wide window the sidebar opens from its trigger, above the page', async ({ page, admin }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     // The square of every channel: its source switch pushes the search box onto the trigger's row.

@@ -8,6 +8,7 @@ import { Tooltip } from 'antd';
 import { FolderOutlined, StarFilled, StarOutlined, VideoCameraOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { setChannelDrag, type DraggedChannel } from '../../../lib/channelDrag';
+import { ROW_NAME } from './treeRow';
 
 interface Props {
   name: string;
@@ -57,7 +58,10 @@ function ChannelTitleLine({ name, online, directory, favourite, onStar, drag, di
       onDragStart={drag && !directory ? (e) => setChannelDrag(e, drag) : undefined}
     >
       {directory ? <FolderOutlined style={{ color: '#faad14' }} /> : <VideoCameraOutlined style={{ color }} aria-label={online === 1 ? 'online' : 'offline'} />}
-      <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+      {/* Ends in … where the sidebar is too narrow (treeRow.ts); the whole name on hover. */}
+      <span style={{ ...ROW_NAME, flex: 1 }} title={name}>
+        {name}
+      </span>
       {disabledLabel && <span style={{ color: '#8c8c8c', flexShrink: 0, whiteSpace: 'nowrap' }}>{disabledLabel}</span>}
       {star &&
         (hover ? (

@@ -12,6 +12,7 @@ import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../compon
 import { fetchGroupChildren, fetchGroupDeviceChannels } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { ROW_NAME, SIDEBAR_TREE_STYLES } from './treeRow';
 import { useTreeHeight } from './useTreeHeight';
 
 /** A node with the group it was found under (device levels need it) and its tree key. */
@@ -63,9 +64,11 @@ export function GroupTree() {
       if (n.NodeType === 'directory') {
         return {
           title: (
-            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', maxWidth: '100%' }}>
               <ApartmentOutlined style={{ color: '#1677ff' }} />
-              {n.Name}
+              <span style={ROW_NAME} title={n.Name}>
+                {n.Name}
+              </span>
             </span>
           ),
         };
@@ -73,9 +76,11 @@ export function GroupTree() {
       if (n.NodeType === 'device') {
         return {
           title: (
-            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
+            <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', maxWidth: '100%' }}>
               <HddOutlined style={{ color: n.Online === 1 ? '#52c41a' : '#bfbfbf' }} />
-              {n.Name}
+              <span style={ROW_NAME} title={n.Name}>
+                {n.Name}
+              </span>
             </span>
           ),
         };
@@ -106,6 +111,7 @@ export function GroupTree() {
               <Tree<LazyTreeNode<Item>>
                 height={height || undefined}
                 blockNode
+                styles={SIDEBAR_TREE_STYLES}
                 treeData={treeData}
                 selectedKeys={[]}
                 loadData={async (node) => {

@@ -16,6 +16,7 @@ import { useDebounced } from '../../../lib/useDebounced';
 import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevices, usedTreeDevices } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { ROW_NAME, SIDEBAR_TREE_STYLES } from './treeRow';
 import { useTreeHeight } from './useTreeHeight';
 
 type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
@@ -49,7 +50,9 @@ const DeviceTitle = memo(function DeviceTitle({ name, online, onlineChannels, ch
     <span style={{ display: 'inline-flex', gap: 6, alignItems: 'center', maxWidth: '100%' }} data-enabled={disabled ? '0' : '1'}>
       <HddOutlined style={{ color: online === 1 ? '#52c41a' : '#bfbfbf' }} />
       {/* A long name gives way (ellipsis) to the counts and the label, which stay on one line. */}
-      <span style={{ minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{name}</span>
+      <span style={ROW_NAME} title={name}>
+        {name}
+      </span>
       <span style={{ color: countColor, flexShrink: 0, whiteSpace: 'nowrap' }}>
         ({onlineChannels}/{channels})
       </span>
@@ -203,6 +206,7 @@ export function VideoTree() {
                 key={tree.version}
                 blockNode
                 height={height || undefined}
+                styles={SIDEBAR_TREE_STYLES}
                 treeData={treeData}
                 selectedKeys={NO_KEYS}
                 loadData={loadData}
