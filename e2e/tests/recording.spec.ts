@@ -154,6 +154,18 @@ test.describe('recording and playback', () => {
     await page.getByTestId('play-toggle').click();
     await expect(player).toHaveAttribute('data-phase', 'playing', SLOW);
     await expect.poll(async () => Number(await page.getByTestId('playhead').getAttribute('data-time')), { message: 'replays from the start' }).toBeLessThanOrEqual(range.start + 5);
+
+    // 1366×768, the range's and the download's lines under the timeline: the page fits the window
+    // in both languages, the player giving up the height (it scrolled by a line or two, session 25).
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    await expect(page.getByTestId('download-bytes')).toBeVisible();
+    await expect.poll(overflow, { message: 'zh-CN: px below the window' }).toBeLessThanOrEqual(0);
+    await page.getByRole('radio', { name: 'English' }).click();
+    await expect(page.getByTestId('download-bytes')).toContainText('Saved');
+    await expect.poll(overflow, { message: 'en-US: px below the window' }).toBeLessThanOrEqual(0);
+    expect((await player.boundingBox())!.height, 'the player keeps a usable height').toBeGreaterThanOrEqual(200);
+    await page.screenshot({ path: info.outputPath('backchannel-1366x768-en.png') });
   });
 
   test('a recording plan is painted in the weekly editor, checked and saved, listed and deleted', async ({ page, admin }, info) => {

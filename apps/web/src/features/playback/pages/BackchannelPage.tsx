@@ -4,7 +4,7 @@
  * pause/resume, ±10 s steps, speed 0.5x–16x and snapshot, range download with progress, marking a
  * range important and (admins) deleting the day. Without a valid day it opens today.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Segmented, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import {
   BackwardOutlined,
@@ -42,6 +42,35 @@ import { usePlayback } from '../usePlayback';
 import { DAY, followPlayhead, rangeAtOrAfter, replayFrom, type Range, type View } from '../timeline';
 import { deviceSourceAvailable, sourceFromQuery, speedsFor, type RecordSource } from '../source';
 
+/** The top bar's height (antd's Layout header). */
+const TOP_BAR_PX = 64;
+/** Below this the page stops shrinking the player to fit the window and scrolls instead. */
+const FIT_MIN_PAGE_PX = 560;
+/** The smallest the player is made to fit the window. */
+const FIT_MIN_PLAYER_PX = 200;
+
+/**
+ * Whether the row's two columns (calendar, player) sit side by side, i.e. not wrapped one under the
+ * other (a phone, or a narrow window beside the sidebar). Read from where they are laid out.
+ */
+function useSideBySide() {
+  const ref = useRef<HTMLDivElement>(null);
+  const [side, setSide] = useState(true);
+  useLayoutEffect(() => {
+    const row = ref.current;
+    if (!row) return;
+    const check = () => {
+      const [a, b] = Array.from(row.children) as HTMLElement[];
+      setSide(!!a && !!b && a.offsetTop === b.offsetTop);
+    };
+    check();
+    const ro = typeof ResizeObserver !== 'undefined' ? new ResizeObserver(check) : null;
+    ro?.observe(row);
+    return () => ro?.disconnect();
+  }, []);
+  return [ref, side] as const;
+}
+
 export default function BackchannelPage() {
   const { devid = '', chnid = '', day = '' } = useParams();
   if (!parseDay(day)) return <Navigate to={backchannelPath(devid, chnid, today())} replace />;
@@ -54,6 +83,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const qc = useQueryClient();
   const admin = isAdminRole(useSession((s) => s.userinfo?.role));
   const mobile = useUi((s) => s.isMobile);
+  const [rowRef, sideBySide] = useSideBySide();
+  // Side by side the page fits the window (1366×768 scrolled by a line or two: the English hint,
+  // a range's summary, the download's progress): the player gives up the height the rest needs,
+  // down to FIT_MIN_PLAYER_PX, and a long day list scrolls in its card. Stacked (a phone), it scrolls.
+  const fit = !mobile && sideBySide;
   const videoRef = useRef<HTMLVideoElement>(null);
   const [month, setMonth] = useState(monthOf(day));
   const [view, setView] = useState<View>({ start: 0, span: DAY });
@@ -178,8 +212,16 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   const date = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}`;
   const total = list.reduce((n, r) => n + (r.end - r.start), 0);
 
+  /** A column that passes its height on to its cards (fit). */
+  const column: CSSProperties = fit ? { display: 'flex', flexDirection: 'column', minHeight: 0, maxHeight: '100%' } : {};
+  /** A card that may be shorter than its content, and its body (fit). */
+  const shrinkCard: CSSProperties = fit ? { display: 'flex', flexDirection: 'column', minHeight: 0, flex: '0 1 auto' } : {};
+  const shrinkBody: CSSProperties = fit ? { display: 'flex', flexDirection: 'column', minHeight: 0, flex: '0 1 auto' } : {};
+
   return (
-    <div style={{ padding: 16 }}>
+    <div
+      style={fit ? { padding: 16, boxSizing: 'border-box', height: `max(${FIT_MIN_PAGE_PX}px, calc(100vh - ${TOP_BAR_PX}px))`, display: 'flex', flexDirection: 'column' } : { padding: 16 }}
+    >
       <RecordingBreadcrumb
         parents={[
           { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
@@ -210,10 +252,10 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
           </Space>
         }
       />
-      <Row gutter={[16, 12]}>
+      <Row ref={rowRef} gutter={[16, 12]} style={fit ? { flex: '1 1 0', minHeight: 0 } : undefined}>
         {/* On a phone the columns stack: the player first, the calendar and the day's list under it. */}
-        <Col flex="300px" style={{ order: mobile ? 2 : 1 }}>
-          <Card size="small">
+        <Col flex="300px" style={{ order: mobile ? 2 : 1, ...column }}>
+          <Card size="small" style={{ flex: 'none' }}>
             <MonthCalendar
               month={month}
               selected={day}
@@ -224,7 +266,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
               onPick={(d) => navigate(withSource(backchannelPath(device, channel, d), source))}
             />
           </Card>
-          <Card size="small" style={{ marginTop: 12 }} title={t('playback.dayRecords')}>
+          <Card size="small" style={{ marginTop: 12, ...shrinkCard }} styles={{ body: shrinkBody }} title={t('playback.dayRecords')}>
             {daily.isLoading ? (
               <Spin />
             ) : daily.isError ? (
@@ -253,7 +295,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                     {t('playback.devicePartial', { received: daily.data.received ?? 0, sumNum: daily.data.sumNum ?? 0 })}
                   </Typography.Text>
                 )}
-                <div style={{ maxHeight: 240, overflow: 'auto', marginTop: 6 }}>
+                <div data-testid="day-ranges" style={fit ? { overflow: 'auto', marginTop: 6, minHeight: 0, flex: '0 1 auto' } : { maxHeight: 240, overflow: 'auto', marginTop: 6 }}>
                   {/* Buttons: a keyboard reaches each range (Tab, Enter) as a click does. */}
                   {list.map((r) => (
                     <button
@@ -279,13 +321,20 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
         </Col>
         {/* Basis 0 (not auto): a long line under the player (the English timeline hint) must not push
             the player under the calendar on a wide screen; below 320 px beside it, it wraps. */}
-        <Col flex="1 1 0" style={{ minWidth: 320, order: mobile ? 1 : 2 }}>
-          <Card size="small">
+        <Col flex="1 1 0" style={{ minWidth: 320, order: mobile ? 1 : 2, ...column }}>
+          <Card size="small" style={shrinkCard} styles={{ body: shrinkBody }}>
             <div
               data-testid="playback-player"
               data-phase={state.phase}
               data-request-id={state.requestId}
-              style={{ position: 'relative', background: '#000', aspectRatio: '16 / 9', maxHeight: '56vh', width: '100%' }}
+              style={{
+                position: 'relative',
+                background: '#000',
+                aspectRatio: '16 / 9',
+                width: '100%',
+                // Fit: 16:9 while there is room, shorter (the picture letterboxed) when the rest needs it.
+                ...(fit ? { flex: '0 1 auto', minHeight: FIT_MIN_PLAYER_PX } : { maxHeight: '56vh' }),
+              }}
             >
               <video
                 ref={videoRef}
