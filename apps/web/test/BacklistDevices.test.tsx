@@ -6,12 +6,13 @@
  * NVR's channels come from the server a page at a time, searched there.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BacklistPage from '../src/features/playback/pages/BacklistPage';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { channelsPage, searchedDevices, siteDevices } from './helpers/lists';
 import { loginAdmin, logout } from './helpers/dialogs';
+import { today } from '../src/features/playback/day';
 
 const DEVICES = siteDevices(1500);
 
@@ -100,6 +101,18 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['通道编号', '通道名称', '今日录像', '开启录像']);
+  });
+
+  it('opens a channel from the keyboard: its name and its recorded-today tag are links to its recordings', async () => {
+    // The row and the tag took a click only: Tab never reached a channel of the list.
+    const day = today();
+    recorded = [{ id: '1400:7', DeviceID: '1400', ChannelID: '7', Name: 'Gate ch7' }];
+    open('/video/backlist/0');
+    expect(await screen.findByRole('link', { name: 'Gate ch7' })).toHaveAttribute('href', `/video/backchannel/1400/7/${day}`);
+    cleanup();
+    open('/video/backlist/1400');
+    const link = await screen.findByRole('link', { name: 'NVR ch 3' });
+    expect(link).toHaveAttribute('href', `/video/backchannel/1400/3/${day}`);
   });
 
   it("searches an NVR's channels on the server, from page 1", async () => {

@@ -2,14 +2,16 @@
  * /video/backlist/:devid: pick a device (devid 0: the list of devices) and one of its channels; a
  * channel opens /video/backchannel/{devid}/{chnid}/{today}. Channels with recordings today are
  * tagged; a GB28181 channel also opens its recordings kept on the device. The device's cameras are
- * searched by name or ID on the server (an NVR's 500 are 25 pages).
+ * searched by name or ID on the server (an NVR's 500 are 25 pages). A channel's name and a recorded
+ * channel's tag are links to its recordings: a keyboard reaches them (a row and a tag took only a
+ * click), and a middle click opens one in a tab of its own.
  */
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Pagination, Tag, Typography } from 'antd';
 import { ACTIONS_KEY, ListTable } from '../../../components/ListTable';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { ChannelRow } from '@opencvr/shared';
 import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
@@ -90,8 +92,8 @@ export default function BacklistPage() {
                 <Typography.Title level={5}>{t('playback.recordedToday')}</Typography.Title>
                 <Flex gap={8} wrap>
                   {recorded.data!.Channels.map((c) => (
-                    <Tag key={c.id} color="blue" style={{ cursor: 'pointer' }} onClick={() => navigate(backchannelPath(c.DeviceID, c.ChannelID, day))}>
-                      {c.Name || c.id}
+                    <Tag key={c.id} color="blue">
+                      <Link to={backchannelPath(c.DeviceID, c.ChannelID, day)}>{c.Name || c.id}</Link>
                     </Tag>
                   ))}
                 </Flex>
@@ -126,7 +128,16 @@ export default function BacklistPage() {
             onRow={(c) => ({ onClick: () => navigate(backchannelPath(c.ParentDeviceID, c.ChannelID, day)), style: { cursor: 'pointer' } })}
             columns={[
               { title: t('playback.channelId'), dataIndex: 'ChannelID' },
-              { title: t('playback.channelName'), dataIndex: 'Name' },
+              {
+                title: t('playback.channelName'),
+                dataIndex: 'Name',
+                // The row's click, for the keyboard too (the link, not the row, takes the click here).
+                render: (_, c) => (
+                  <Link to={backchannelPath(c.ParentDeviceID, c.ChannelID, day)} onClick={(e) => e.stopPropagation()}>
+                    {c.Name || c.ChannelID}
+                  </Link>
+                ),
+              },
               {
                 title: t('playback.recordToday'),
                 render: (_, c) => (has.has(`${c.ParentDeviceID}:${c.ChannelID}`) ? <Tag color="green">{t('playback.hasRecord')}</Tag> : <Tag>{t('playback.noRecord')}</Tag>),
