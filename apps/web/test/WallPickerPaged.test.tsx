@@ -6,8 +6,9 @@
  * channels already in the tour (a click there showed nothing: audit, session 24).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { PickChannelModal } from '../src/features/live/components/PickChannelModal';
+import { LoopModal } from '../src/features/live/components/LoopModal';
 import { captureNotices, renderConsole, stubApi } from './helpers/console';
 import { channelsPage, siteChannels } from './helpers/lists';
 
@@ -74,5 +75,37 @@ describe('PickChannelModal: the wall chooser pages', () => {
     expect(rows[1]).toHaveAttribute('role', 'button');
     fireEvent.keyDown(rows[1]!, { key: 'Enter' });
     expect(onPick).toHaveBeenCalledWith(expect.objectContaining({ name: 'Camera 2' }));
+  });
+});
+
+describe('LoopModal: a tour over many cameras', () => {
+  it('adds every match of the chooser\'s search at once, counts the tour and lists it a page at a time', async () => {
+    // A tour over a site's hundreds of cameras was one click per camera in the chooser.
+    const onSave = vi.fn();
+    const tour = { channels: [{ device: '35', channel: '1', name: 'Camera 35' }], channelIds: ['35/1'], interval: 10 };
+    renderConsole(<LoopModal open value={tour} onSave={onSave} onClose={() => undefined} />);
+    expect(screen.getByTestId('loop-count')).toHaveTextContent('轮巡通道 (1)');
+    fireEvent.click(screen.getByRole('button', { name: /添加通道/ }));
+    await screen.findByText('Camera 100');
+    expect(screen.getByTestId('wall-picker-all')).toHaveTextContent('全部添加（350 个）');
+    // The matches of a search: Camera 3, 30-39 and 300-350, 62 in all, and Camera 35 is in the tour already.
+    fireEvent.change(screen.getByPlaceholderText('搜索通道名称'), { target: { value: 'Camera 3' } });
+    await waitFor(() => expect(screen.getByTestId('wall-picker-all')).toHaveTextContent('全部添加（62 个）'));
+    fireEvent.click(screen.getByTestId('wall-picker-all'));
+    await waitFor(() => expect(screen.getByTestId('loop-count')).toHaveTextContent('轮巡通道 (62)'));
+    // Read 500 at a time: one request for the 62, with the search.
+    const all = api.callsTo('/api/v1/all/channels').filter((c) => c.query.get('limit') === '500');
+    expect(all.map((c) => [c.query.get('q'), c.query.get('start')])).toEqual([['Camera 3', '0']]);
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    const saved = onSave.mock.calls[0]![0].channels as { name: string }[];
+    expect(saved).toHaveLength(62);
+    // Camera 35 was in the tour already: kept once, where it was; the rest follow in the list's order.
+    expect(saved.slice(0, 3).map((c) => c.name)).toEqual(['Camera 35', 'Camera 3', 'Camera 30']);
+    // The list shows 10 of them, with pages.
+    const list = screen.getByText('Camera 35', { selector: '.ant-list-item' }).closest('.ant-list') as HTMLElement;
+    expect(list.querySelectorAll('.ant-list-item')).toHaveLength(10);
+    expect(within(list).getByTitle('7')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: /全部移除/ }));
+    expect(screen.getByTestId('loop-count')).toHaveTextContent('轮巡通道 (0)');
   });
 });

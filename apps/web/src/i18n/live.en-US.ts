@@ -116,6 +116,8 @@ const liveEn = {
       loopEmpty: 'No tour channels yet',
       added: 'Added',
       add: 'Add channels',
+      addAll: 'Add all {{count}}',
+      removeAll: 'Remove all',
       clearAll: 'Clear screens',
       emptyCell: 'Drop a channel here or click to choose',
       pickTitle: 'Choose a channel',

@@ -114,6 +114,8 @@ const liveZh = {
       loopEmpty: '还没有轮巡通道',
       added: '已添加',
       add: '添加通道',
+      addAll: '全部添加（{{count}} 个）',
+      removeAll: '全部移除',
       clearAll: '清空画面',
       emptyCell: '拖入通道或点击选择',
       pickTitle: '选择通道',

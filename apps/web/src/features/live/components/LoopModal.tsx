@@ -1,10 +1,13 @@
 /** The loop (tour) list: channels and the seconds per page, saved as loopChannels. */
 import { useState } from 'react';
-import { Button, Empty, InputNumber, List, Modal, Space, Typography } from 'antd';
+import { Button, Empty, Flex, InputNumber, List, Modal, Space, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { channelId, MIN_LOOP_INTERVAL, type LoopState, type WallChannel } from '../wall';
 import { PickChannelModal } from './PickChannelModal';
+
+/** Tour channels listed per page of the dialog: the page and its pager fit the dialog without a scroll. */
+const LIST_PAGE = 10;
 
 interface Props {
   open: boolean;
@@ -32,6 +35,19 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
   // The chooser stays open for several picks: a pick adds, a pick of a channel already in the tour takes it out.
   const toggle = (c: WallChannel) =>
     setChannels((prev) => (prev.some((p) => channelId(p) === channelId(c)) ? prev.filter((p) => channelId(p) !== channelId(c)) : [...prev, c]));
+  // Every match of the chooser's search: those not in the tour yet join its end.
+  const addAll = (cs: WallChannel[]) =>
+    setChannels((prev) => {
+      const have = new Set(prev.map(channelId));
+      const added = cs.filter((c) => {
+        const id = channelId(c);
+        if (have.has(id)) return false;
+        have.add(id);
+        return true;
+      });
+      return [...prev, ...added];
+    });
+  const remove = (c: WallChannel) => setChannels((prev) => prev.filter((p) => channelId(p) !== channelId(c)));
 
   return (
     <Modal
@@ -47,14 +63,25 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
           {t('live.browse.add')}
         </Button>
       </Space>
-      <Typography.Title level={5}>{t('live.browse.loopChannels')}</Typography.Title>
+      <Flex justify="space-between" align="center">
+        <Typography.Title level={5} data-testid="loop-count">
+          {t('live.browse.loopChannels')} ({channels.length})
+        </Typography.Title>
+        {channels.length > 1 && (
+          <Button size="small" type="link" danger onClick={() => setChannels([])}>
+            {t('live.browse.removeAll')}
+          </Button>
+        )}
+      </Flex>
       {channels.length ? (
+        // A tour may hold a site's hundreds of cameras: a page of them at a time.
         <List
           size="small"
           bordered
           dataSource={channels}
-          style={{ maxHeight: 320, overflow: 'auto' }}
-          renderItem={(c, i) => (
+          rowKey={channelId}
+          pagination={channels.length > LIST_PAGE ? { pageSize: LIST_PAGE, size: 'small', showSizeChanger: false, align: 'center' } : false}
+          renderItem={(c) => (
             <List.Item
               actions={[
                 <Button
@@ -64,7 +91,7 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
                   danger
                   aria-label={t('live.browse.remove')}
                   icon={<DeleteOutlined />}
-                  onClick={() => setChannels((prev) => prev.filter((_, k) => k !== i))}
+                  onClick={() => remove(c)}
                 />,
               ]}
             >
@@ -80,6 +107,7 @@ export function LoopModal({ open, value, onSave, onClose }: Props) {
         title={t('live.browse.add')}
         picked={new Set(channels.map(channelId))}
         onPick={toggle}
+        onPickAll={addAll}
         onClose={() => setPicking(false)}
       />
     </Modal>

@@ -3,10 +3,12 @@
  * PAGE at a time with "load more" (a site of 1,500 showed its first 200 and no way to the rest but
  * searching); one click picks (errors stay quiet). A row is a button for the keyboard too (Tab,
  * Enter or Space). `picked` (the tour's chooser, open for several picks): those rows are marked
- * 已添加 and pressed, or a click there showed nothing.
+ * 已添加 and pressed, or a click there showed nothing. With `onPickAll` (the tour's chooser) it
+ * also adds every camera the search finds at once: a tour over a site's hundreds of cameras was
+ * one click per camera.
  */
 import { useState } from 'react';
-import { Badge, Button, Empty, Input, List, Modal, Spin, Tag, Typography } from 'antd';
+import { Badge, Button, Empty, Flex, Input, List, Modal, Spin, Tag, Typography } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +19,18 @@ import { channelId, type WallChannel } from '../wall';
 
 /** Rows per request: a screenful and more, small enough for a quick answer. */
 const PAGE = 100;
+/** Rows per request when every match is taken at once ("add all"). */
+const ALL_PAGE = 500;
+
+/** Every camera matching `query`, a few requests of ALL_PAGE, as the wall takes them. */
+async function allMatches(query: string): Promise<WallChannel[]> {
+  const out: WallChannel[] = [];
+  for (let start = 0; ; start += ALL_PAGE) {
+    const page = await fetchAllChannels(query, start, ALL_PAGE, true);
+    for (const c of page.Channels) if (c.Parental !== 1) out.push({ device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name });
+    if (!page.Channels.length || start + ALL_PAGE >= page.ChannelCount) return out;
+  }
+}
 
 interface Props {
   open: boolean;
@@ -25,9 +39,11 @@ interface Props {
   onClose: () => void;
   /** Channels already chosen (channelId): marked, and their rows pressed. */
   picked?: ReadonlySet<string>;
+  /** Offers to add every match of the search at once (the tour); given them in the list's order. */
+  onPickAll?: (channels: WallChannel[]) => void;
 }
 
-export function PickChannelModal({ open, title, onPick, onClose, picked }: Props) {
+export function PickChannelModal({ open, title, onPick, onClose, picked, onPickAll }: Props) {
   const { t } = useTranslation();
   const [q, setQ] = useState('');
   const query = useDebounced(q.trim());
@@ -44,10 +60,29 @@ export function PickChannelModal({ open, title, onPick, onClose, picked }: Props
   // screen are about to be replaced, and a click on one may land on the list that follows.
   const busy = q.trim() !== query || list.isFetching;
   const total = list.data?.pages.at(-1)?.ChannelCount ?? 0;
+  const [addingAll, setAddingAll] = useState(false);
+  const addAll = async () => {
+    if (!onPickAll) return;
+    setAddingAll(true);
+    try {
+      onPickAll(await allMatches(query));
+    } catch {
+      // A failed read adds nothing; the list and its search are still there to try again.
+    } finally {
+      setAddingAll(false);
+    }
+  };
 
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden>
-      <Input.Search allowClear autoFocus value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('live.browse.search')} style={{ marginBottom: 8 }} />
+      <Flex gap={8} style={{ marginBottom: 8 }}>
+        <Input.Search allowClear autoFocus value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('live.browse.search')} />
+        {onPickAll && (
+          <Button data-testid="wall-picker-all" disabled={busy || !total} loading={addingAll} onClick={() => void addAll()}>
+            {t('live.browse.addAll', { count: total })}
+          </Button>
+        )}
+      </Flex>
       <Spin spinning={list.isFetching && !list.isFetchingNextPage}>
         <div style={{ height: 380, overflow: 'auto' }} data-testid="wall-picker" aria-busy={busy}>
           {rows.length ? (
