@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type TestProjectConfiguration } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import react from '@vitejs/plugin-react';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -50,8 +51,35 @@ const packageProjects: TestProjectConfiguration[] = fs
     },
   }));
 
+/**
+ * The server's files start longest first, by the seconds in apps/server/test/durations.json (a file not
+ * listed yet first of all); the other projects keep vitest's order. A worker takes the next file when
+ * it is free, so the long files overlap and the last ones to start are short. Without this, a fresh
+ * clone (CI: no cache of the last run's times) started the larger files first, and a 30 s file of 76
+ * lines started last and held one worker alone for its 30 s. `node scripts/test-durations.mjs`
+ * refreshes the figures from the last `npm test`.
+ */
+class LongestFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const testDir = at('apps/server/test');
+    let seconds: Record<string, number> = {};
+    try {
+      seconds = JSON.parse(fs.readFileSync(path.join(testDir, 'durations.json'), 'utf8'));
+    } catch {
+      return sorted;
+    }
+    const slots = sorted.flatMap((s, i) => (s.project.name === 'server' ? [i] : []));
+    const estimate = (s: TestSpecification) => seconds[path.relative(testDir, s.moduleId).split(path.sep).join('/')] ?? Infinity;
+    const server = slots.map((i) => sorted[i]!).sort((a, b) => estimate(b) - estimate(a));
+    slots.forEach((slot, k) => (sorted[slot] = server[k]!));
+    return sorted;
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     // A stage with no tests yet is not a failure.
     passWithNoTests: true,
     // Vitest's default (cores − 1) runs one file at a time on a 2-core machine, while most server files
