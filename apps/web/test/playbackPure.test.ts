@@ -173,6 +173,24 @@ describe('playhead across gaps', () => {
     // A hole longer than a second is not a gap's edge: left alone.
     expect(holeSkip([[0, 5], [7, 9]], 4.9)).toBeUndefined();
   });
+
+  it('at speed, moves a playhead that stopped further ahead of the hole over it', () => {
+    // Measured in Chromium at 8× (session 25): the <video> stopped at 20.35, 0.49 s before a 50 ms
+    // hole (20.84-20.89), for good; the server then sent the rest and the page said 回放结束 at the
+    // first gap, the recording after it never played.
+    const ranges: [number, number][] = [
+      [0, 20.84],
+      [20.89, 65.73],
+    ];
+    expect(holeSkip(ranges, 20.35, 8)).toBeCloseTo(20.891, 3);
+    expect(holeSkip(ranges, 19.9, 16)).toBeCloseTo(20.891, 3);
+    // At 1× that far ahead is a wait for data, not the hole.
+    expect(holeSkip(ranges, 20.35)).toBeUndefined();
+    // Slower than 1×: as at 1×.
+    expect(holeSkip(ranges, 20.35, 0.5)).toBeUndefined();
+    // Seconds of media ahead even at 8×: no jump.
+    expect(holeSkip(ranges, 15, 8)).toBeUndefined();
+  });
 });
 
 describe('recordings breadcrumb', () => {
