@@ -164,7 +164,7 @@ describe('/video/square/0: favourites or every channel', () => {
       },
     });
     renderSquare('0');
-    expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();
+    expect(await screen.findByText('收藏夹为空，可在左侧的树中点星标收藏通道')).toBeInTheDocument();
     expect(api.callsTo('/api/v1/all/channels')).toHaveLength(0);
 
     fireEvent.click(screen.getByText('全部通道'));
@@ -223,7 +223,7 @@ describe('/video/square/0: favourites or every channel', () => {
       </>,
       { path: '/video/square/0' },
     );
-    expect(await screen.findByText('收藏夹为空，可在左侧视频树中收藏通道')).toBeInTheDocument();
+    expect(await screen.findByText('收藏夹为空，可在左侧的树中点星标收藏通道')).toBeInTheDocument();
     fireEvent.click(screen.getByText('star'));
     await waitFor(() => expect(cardNames()).toEqual(['Gate camera']));
   });

@@ -136,6 +136,8 @@ export interface GroupNode {
   ChannelID?: string;
   Enable?: number;
   ChildNum?: number;
+  /** A camera: 1 when it is among the asking user's favourites (the group tree's star). */
+  FavoritesChannel?: number;
 }
 
 export interface LabelRow {

@@ -74,4 +74,31 @@ describe('group tree of a role given single channels', { timeout: 60_000 }, () =
     // The directory is not the role's: the camera is listed at the device, not behind it.
     expect(names(await body(`/api/v1/group/devicechannels?deviceid=${nvr}&labelid=0`, op.token))).toEqual(['Stairs']);
   });
+
+  it('says which cameras are the asking user\'s favourites, in a group and at a device of single channels', async () => {
+    // An operator has the group tree only: without the flag the tree had no star, and the
+    // favourites tab and the square's favourites stayed empty for every operator.
+    const nvr = (await ok('/api/v1/adddevice', { DeviceName: 'Fav NVR', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:8554/a' })).DeviceID as string;
+    await ok('/api/v1/addchannel', { ParentDeviceID: nvr, Name: 'Door', RtspUrl: 'rtsp://127.0.0.1:8554/b' }); // 2
+    await ok('/api/v1/addchannel', { ParentDeviceID: nvr, Name: 'Lift', RtspUrl: 'rtsp://127.0.0.1:8554/c' }); // 3
+    const group = (await ok('/api/v1/addlabel', { name: 'Lobby', parentid: 0 })).ID as number;
+    await ok('/api/v1/label/updatechannels', { id: group, channels: [{ DeviceID: nvr, ChannelID: '1' }, { DeviceID: nvr, ChannelID: '2' }], mode: 'set' });
+    const op = await makeOperator(api.t, api.admin);
+    await ok('/api/v1/role/channels', { roleid: op.roleId, labels: [group], channels: [{ DeviceID: nvr, ChannelID: '3' }] });
+    for (const channel of ['2', '3']) {
+      const fav = await body(`/api/v1/addfavoriteschannel?device=${nvr}&channel=${channel}`, op.token);
+      expect(fav.FavoritesChannel).toBe(1);
+    }
+    const flags = (b: { Nodes: { Name: string; FavoritesChannel?: number }[] }) => b.Nodes.map((n) => [n.Name, n.FavoritesChannel]);
+    expect(flags(await body(`/api/v1/group/children?labelid=${group}`, op.token))).toEqual([
+      [`Fav NVR`, 0],
+      ['Door', 1],
+    ]);
+    expect(flags(await body(`/api/v1/group/devicechannels?deviceid=${nvr}&labelid=0`, op.token))).toEqual([['Lift', 1]]);
+    // Another user's favourites are not the operator's: the administrator sees none of them.
+    expect(flags(await body(`/api/v1/group/children?labelid=${group}`))).toEqual([
+      ['Fav NVR', 0],
+      ['Door', 0],
+    ]);
+  });
 });

@@ -78,7 +78,7 @@ const liveEn = {
       all: 'All channels',
       channels: 'Channels',
       empty: 'No channels',
-      noFavourites: 'No favourites yet: star channels in the video tree on the left',
+      noFavourites: 'No favourites yet: star channels in the tree on the left',
       search: 'Search channel names',
       open: 'Play',
       disabled: 'Not enabled',

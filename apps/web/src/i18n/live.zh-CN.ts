@@ -78,7 +78,7 @@ const liveZh = {
       all: '全部通道',
       channels: '通道',
       empty: '没有通道',
-      noFavourites: '收藏夹为空，可在左侧视频树中收藏通道',
+      noFavourites: '收藏夹为空，可在左侧的树中点星标收藏通道',
       search: '搜索通道名称',
       open: '播放',
       disabled: '未开启',

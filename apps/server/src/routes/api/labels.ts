@@ -196,7 +196,9 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
           .selectFrom('label_channels')
           .innerJoin('channels', 'channels.id', 'label_channels.channel_pk')
           .innerJoin('devices', 'devices.device_id', 'channels.parent_device_id')
-          .select(['channels.id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable', 'channels.parental'])
+          // The user's favourites: the group tree stars its cameras (an operator has no other tree).
+          .leftJoin('favorites', (j) => j.onRef('favorites.channel_pk', '=', 'channels.id').on('favorites.user_id', '=', req.user!.id))
+          .select(['channels.id', 'channels.parent_device_id', 'channels.channel_id', 'channels.name', 'channels.online', 'channels.enable', 'channels.parental', 'favorites.channel_pk as fav'])
           .where('label_channels.label_id', '=', labelId)
           .where('devices.device_type', 'not in', [...TREE_HIDDEN_TYPES])
           .orderBy('channels.id')
@@ -204,7 +206,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         for (const c of members) {
           nodes.push(
             channelNode(
-              { device: c.parent_device_id, channel: c.channel_id, name: c.name, online: c.online, enable: c.enable, parental: c.parental },
+              { device: c.parent_device_id, channel: c.channel_id, name: c.name, online: c.online, enable: c.enable, parental: c.parental, favorite: c.fav === null ? 0 : 1 },
               String(labelId),
             ),
           );
@@ -256,7 +258,7 @@ export async function labelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       );
       const nodes: GroupNode[] = p.rows.map((c) =>
         channelNode(
-          { device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name, online: c.Online, enable: c.Enable, parental: c.Parental, childNum: c.SubChannelNum },
+          { device: c.ParentDeviceID, channel: c.ChannelID, name: c.Name, online: c.Online, enable: c.Enable, parental: c.Parental, childNum: c.SubChannelNum, favorite: c.FavoritesChannel },
           req.query.subset ?? c.ParentDeviceID,
         ),
       );

@@ -31,7 +31,7 @@ export function deviceNode(d: { device_id: string; device_name: string; online: 
 
 /** A channel: a camera, or a GB directory inside a device (deviceDirectory). */
 export function channelNode(
-  c: { device: string; channel: string; name: string; online: number; enable: number; parental: number; childNum?: number },
+  c: { device: string; channel: string; name: string; online: number; enable: number; parental: number; childNum?: number; favorite?: number },
   parentId: string,
 ): GroupNode {
   return {
@@ -46,5 +46,7 @@ export function channelNode(
     ChannelID: c.channel,
     Enable: c.enable,
     ...(c.childNum !== undefined ? { ChildNum: c.childNum } : {}),
+    // The asking user's favourite flag, where the call knows it (group/children, group/devicechannels).
+    ...(c.favorite !== undefined && !c.parental ? { FavoritesChannel: c.favorite ? 1 : 0 } : {}),
   };
 }

@@ -14,7 +14,7 @@ interface Props {
   name: string;
   online: number;
   directory?: boolean;
-  /** Omitted where the flag is not known (group tree): no star. */
+  /** Omitted where the flag is not known (a folder, a server that does not say): no star. */
   favourite?: number;
   /**
    * Called when the star is clicked. Not compared between renders (the trees make a new one each

@@ -24,8 +24,10 @@ interface Item {
 
 export function GroupTree() {
   const { t } = useTranslation();
-  const { open } = useChannelActions();
+  const { open, star } = useChannelActions();
   const [loading, setLoading] = useState(true);
+  // Favourite flags changed here since the rows were loaded, by channel (a camera may sit in two groups).
+  const [favs, setFavs] = useState<Map<string, number>>(new Map());
 
   const load = useCallback<LazyLoader<Item>>(async (parent, start) => {
     const wrap = (nodes: GroupNode[], labelid: string, parentKey: string) =>
@@ -85,11 +87,23 @@ export function GroupTree() {
           ),
         };
       }
+      // The star of a camera: an operator's only way to its favourites (the video tree is the administrator's).
+      const channel = `${n.DeviceID}:${n.ChannelID}`;
+      const fav = n.NodeType === 'camera' && n.FavoritesChannel !== undefined ? (favs.get(channel) ?? n.FavoritesChannel) : undefined;
       return {
         title: (
           <ChannelTitle
             name={n.Name}
             online={n.Online}
+            favourite={fav}
+            onStar={
+              fav === undefined
+                ? undefined
+                : async () => {
+                    const flag = await star({ DeviceID: n.DeviceID ?? '', ChannelID: n.ChannelID ?? '', Name: n.Name, FavoritesChannel: fav });
+                    setFavs((prev) => new Map(prev).set(channel, flag));
+                  }
+            }
             directory={n.NodeType === 'deviceDirectory'}
             disabledLabel={n.NodeType !== 'deviceDirectory' && n.Enable === 0 ? t('video.channelDisabled') : undefined}
             drag={n.DeviceID && n.ChannelID ? { device: n.DeviceID, channel: n.ChannelID, name: n.Name } : undefined}
