@@ -262,7 +262,10 @@ const stageRunners = {
     const webFd = fs.openSync(webLog, 'w');
     let counts;
     try {
-      counts = await Promise.all([part('unit', ['--project', 'server']), part('unit-web', ['--project', '!server'], webFd)]);
+      // TEST_SERVER_WORKERS: files the server's run takes at once (vitest.config.ts maxWorkers otherwise).
+      const serverWorkers = Number(process.env.TEST_SERVER_WORKERS) || 0;
+      const server = ['--project', 'server', ...(serverWorkers ? [`--maxWorkers=${serverWorkers}`] : [])];
+      counts = await Promise.all([part('unit', server), part('unit-web', ['--project', '!server'], webFd)]);
     } finally {
       fs.closeSync(webFd);
       say(`\n--- packages and web (ran alongside; their output from ${path.relative(ROOT, webLog)}) ---`);
