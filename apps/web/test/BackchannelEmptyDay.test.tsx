@@ -2,7 +2,8 @@
  * A day without recordings: the player said "点击时间轴上的录像开始回放" (click a recording on the
  * timeline) over an empty timeline. It now says the day has none; a day with recordings keeps the hint.
  * A day that could not be read says why once, where the list would be (session 25: the request layer's
- * 请求失败 panel said it a second time), and so does the segment list page.
+ * 请求失败 panel said it a second time), and so does the segment list page; neither is titled by the
+ * bare id of a channel the server does not list to the user (as the player page).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
@@ -81,6 +82,9 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     expect(await settledNotices(notices)).toEqual([]);
     expect(screen.getAllByText('通道 5/1不存在')).toHaveLength(1);
     expect(screen.queryByTestId('month-error')).toBeNull();
+    // As the player page: not titled by the bare id, no segment list offered.
+    expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent(/^通道录像$/);
+    expect(screen.queryByRole('button', { name: /录像列表/ })).toBeNull();
   });
 
   it('a month that could not be read while the day could: the calendar says why, no notice', async () => {
@@ -111,5 +115,13 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByTestId('day-error')).toHaveTextContent('querydaily');
     expect(await settledNotices(notices)).toEqual([]);
+    expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent(/^录像列表 · 2026-11-26$/);
+    expect(screen.queryByRole('button', { name: /时间轴/ })).toBeNull();
+  });
+
+  it('names a channel the server lists, and offers its segment list', async () => {
+    openBackchannel({ day: '20261126', name: 'Gate' });
+    expect(await screen.findByRole('heading', { level: 4, name: '通道录像 · Gate' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /录像列表/ })).toBeInTheDocument();
   });
 });

@@ -33,7 +33,11 @@ describe('/video/backchannel keyboard', { timeout: 30_000 }, () => {
       </Routes>,
       { path: `/video/backchannel/5/1/${DAY}` },
     );
-    const second = await screen.findByRole('button', { name: /09:15:00 – 09:30:00/ });
+    // The list first (a cheap query), then the role query once: findByRole re-ran the accessible-name
+    // walk of the whole page (the calendar's 42 days among it) at each poll and missed its second
+    // under a loaded machine.
+    await screen.findAllByTestId('day-range');
+    const second = screen.getByRole('button', { name: /09:15:00 – 09:30:00/ });
     expect(screen.getAllByTestId('day-range').map((b) => b.tagName)).toEqual(['BUTTON', 'BUTTON']);
     second.focus();
     expect(document.activeElement).toBe(second);

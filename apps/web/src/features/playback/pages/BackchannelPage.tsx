@@ -232,24 +232,29 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
         stime={day}
       />
       <PageTitle
-        title={`${t('route.videoBackchannel')} · ${name}`}
+        // As the player page: a channel the server does not list to the user (outside the role, gone, or
+        // still loading) is not titled by its bare id, and its segment list is not offered (the list
+        // says why there is nothing).
+        title={chan ? `${t('route.videoBackchannel')} · ${name}` : t('route.videoBackchannel')}
         extra={
-          <Space>
-            {deviceOk && (
-              <Segmented<RecordSource>
-                data-testid="record-source"
-                value={source}
-                onChange={chooseSource}
-                options={[
-                  { value: 'Cloud', label: t('playback.sourceCloud') },
-                  { value: 'Device', label: t('playback.sourceDevice') },
-                ]}
-              />
-            )}
-            <Button icon={<UnorderedListOutlined />} onClick={() => navigate(withSource(backtimePath(device, channel, day), source))}>
-              {t('playback.segmentList')}
-            </Button>
-          </Space>
+          chan && (
+            <Space>
+              {deviceOk && (
+                <Segmented<RecordSource>
+                  data-testid="record-source"
+                  value={source}
+                  onChange={chooseSource}
+                  options={[
+                    { value: 'Cloud', label: t('playback.sourceCloud') },
+                    { value: 'Device', label: t('playback.sourceDevice') },
+                  ]}
+                />
+              )}
+              <Button icon={<UnorderedListOutlined />} onClick={() => navigate(withSource(backtimePath(device, channel, day), source))}>
+                {t('playback.segmentList')}
+              </Button>
+            </Space>
+          )
         }
       />
       <Row ref={rowRef} gutter={[16, 12]} style={fit ? { flex: '1 1 0', minHeight: 0 } : undefined}>

@@ -129,24 +129,27 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
         stime={day}
       />
       <PageTitle
-        title={`${t('route.videoBacktime')} · ${name} · ${date}`}
+        // As the timeline page: not titled by the bare id of a channel the server does not list to the user.
+        title={chan ? `${t('route.videoBacktime')} · ${name} · ${date}` : `${t('route.videoBacktime')} · ${date}`}
         extra={
-          <Space>
-            {deviceOk && (
-              <Segmented<RecordSource>
-                data-testid="record-source"
-                value={source}
-                onChange={setSource}
-                options={[
-                  { value: 'Cloud', label: t('playback.sourceCloud') },
-                  { value: 'Device', label: t('playback.sourceDevice') },
-                ]}
-              />
-            )}
-            <Button icon={<FieldTimeOutlined />} onClick={() => navigate(withSource(backchannelPath(device, channel, day), source))}>
-              {t('playback.timelineView')}
-            </Button>
-          </Space>
+          chan && (
+            <Space>
+              {deviceOk && (
+                <Segmented<RecordSource>
+                  data-testid="record-source"
+                  value={source}
+                  onChange={setSource}
+                  options={[
+                    { value: 'Cloud', label: t('playback.sourceCloud') },
+                    { value: 'Device', label: t('playback.sourceDevice') },
+                  ]}
+                />
+              )}
+              <Button icon={<FieldTimeOutlined />} onClick={() => navigate(withSource(backchannelPath(device, channel, day), source))}>
+                {t('playback.timelineView')}
+              </Button>
+            </Space>
+          )
         }
       />
       <Card>
