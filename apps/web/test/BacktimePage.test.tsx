@@ -67,4 +67,13 @@ describe('/video/backtime', { timeout: 30_000 }, () => {
     await waitFor(() => expect(api.callsTo('/api/v1/record/setimportant', 'POST')).toHaveLength(1));
     await waitFor(() => expect(admin.notices).toContain('success:已标记为重要录像'));
   });
+
+  it('on a phone pins its actions narrow beside the times (they covered the whole table)', async () => {
+    open();
+    const play = await screen.findAllByRole('button', { name: /播放/ });
+    const cell = play[0].closest('td')!;
+    expect(cell).toHaveClass('ant-table-cell-fix-end');
+    const cols = cell.closest('table')!.querySelectorAll('colgroup col');
+    expect((cols[cell.cellIndex] as HTMLElement).style.width).toBe('104px');
+  });
 });

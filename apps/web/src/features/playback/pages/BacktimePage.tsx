@@ -193,8 +193,12 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
             {
               title: t('common.actions'),
               key: 'actions',
+              // A width, so that on a phone ListTable pins it at PHONE_PINNED_WIDTH with its buttons
+              // wrapping: sized by its buttons (three and the progress) it covered the whole table
+              // there, and no row showed its time. A desktop has room for them on one line.
+              width: 500,
               render: (_, r) => (
-                <Space>
+                <Space wrap>
                   <Button size="small" icon={<CaretRightOutlined />} onClick={() => navigate(withSource(`${backchannelPath(device, channel, day)}?t=${r.start}`, source))}>
                     {t('playback.play')}
                   </Button>
