@@ -1,4 +1,7 @@
-/** /video/backchannel on a phone: the player comes first, the calendar and the day's list under it (not a screen of calendar to scroll past). */
+/**
+ * /video/backchannel on a phone: the player comes first, the calendar and the day's list under it (not
+ * a screen of calendar to scroll past), and the timeline's hint is a finger's, not a wheel's and Shift's.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import { clearSession } from '../src/lib/session';
@@ -22,11 +25,15 @@ describe('/video/backchannel layout', { timeout: 30_000 }, () => {
     const player = await screen.findByTestId('playback-player');
     expect(orderOf(player)).toBe('1');
     expect(orderOf(screen.getByText('当天录像'))).toBe('2');
+    // A phone has no wheel and no Shift: the timeline's hint says what a finger does (session 25).
+    expect(screen.getByText('点按或拖动定位播放，用上方按钮缩放；下载范围在下方输入')).toBeInTheDocument();
+    expect(screen.queryByText(/滚轮缩放/)).toBeNull();
   });
   it('keeps the calendar first on a desktop', async () => {
     openBackchannel();
     const player = await screen.findByTestId('playback-player');
     expect(orderOf(player)).toBe('2');
     expect(orderOf(screen.getByText('当天录像'))).toBe('1');
+    expect(screen.getByText('滚轮缩放，点击或拖动定位播放，按住 Shift 拖动选择下载范围')).toBeInTheDocument();
   });
 });

@@ -132,6 +132,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     panLeft: 'Earlier',
     panRight: 'Later',
     timelineHint: 'Wheel zooms; click or drag to play from there; Shift + drag selects a range to download',
+    timelineHintTouch: 'Tap or drag to play from there; zoom with the buttons above; type a range to download below',
     timeline: 'Recording timeline',
     downloadRange: 'Download range',
     downloadFrom: 'Download from',

@@ -127,6 +127,7 @@ const recordingZh = {
     panLeft: '向前',
     panRight: '向后',
     timelineHint: '滚轮缩放，点击或拖动定位播放，按住 Shift 拖动选择下载范围',
+    timelineHintTouch: '点按或拖动定位播放，用上方按钮缩放；下载范围在下方输入',
     timeline: '录像时间轴',
     downloadRange: '下载时间段',
     downloadFrom: '下载开始时间',

@@ -12,6 +12,7 @@ import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, 
 import { Button, Space, Tooltip, Typography } from 'antd';
 import { LeftOutlined, RightOutlined, ZoomInOutlined, ZoomOutOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useUi } from '../../../lib/stores/ui';
 import { clock } from '../day';
 import { DAY, clampView, follow, rangeBoxes, ticks, timeToX, wheelZoomFactor, xToTime, zoomAt, zoomCentre, zoomStep, type Range, type View } from '../timeline';
 
@@ -32,6 +33,8 @@ const END_LEAD = 10;
 
 export function Timeline({ ranges, important = [], view, onView, position, onSeek, selection, onSelect }: Props) {
   const { t } = useTranslation();
+  // A phone has neither a wheel nor Shift: its hint says what a finger does.
+  const touch = useUi((s) => s.isMobile);
   const boxRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(800);
   const [drag, setDrag] = useState<{ mode: 'seek' | 'select'; from: number; to: number } | null>(null);
@@ -153,7 +156,7 @@ export function Timeline({ ranges, important = [], view, onView, position, onSee
           {clock(view.start)} – {clock(view.start + view.span)}
         </Typography.Text>
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {t('playback.timelineHint')}
+          {t(touch ? 'playback.timelineHintTouch' : 'playback.timelineHint')}
         </Typography.Text>
       </Space>
       <div
