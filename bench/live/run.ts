@@ -28,7 +28,13 @@
  * Baseline, per N, in the same run: N processes of
  *   ffmpeg -rtsp_transport tcp -i URL -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof pipe:1
  * (stdout to /dev/null) on the same camera, same warm-up and window: their CPU seconds per
- * stream-minute and their PSS (smaps_rollup) per process at the end of the window. With
+ * stream-minute and their PSS (smaps_rollup) per process at the end of the window. Any N, 256 too:
+ * the warm-up starts once every process has read ~2 s of the camera (hundreds start slowly), and the
+ * baseline is written only when the processes read, on the mean, at least (FPS - 1) / FPS of the
+ * camera's rate over the window (bytes received on their camera sockets, from ss; the hub's own
+ * rule, in fps): ffmpeg that fell behind did less than a stream's work, and the run then says NOT
+ * MEASURED with the rate it read.
+ * Every hub and ffmpeg window logs how many of the machine's cores were busy (/proc/stat). With
  * --baseline-tcp=yes, the same again with ffmpeg writing to a loopback TCP reader (what the hub does
  * for its viewer), written beside the hub's CPU figure without a goal; with --baseline-frame=yes, ffmpeg
  * writing a fragment per frame to such a reader (frag_every_frame, -flush_packets 1), as the hub does.
@@ -122,9 +128,10 @@ const BASELINE_TCP = arg('baseline-tcp', 'no') === 'yes';
  */
 const BASELINE_FRAME = arg('baseline-frame', 'no') === 'yes';
 /**
- * --baseline-streams=1,16,64: the stream counts the ffmpeg baseline runs at (default: every one). 256
- * ffmpeg processes need about 1.7 cores on their own; above the list the hub's figures are written
- * without a baseline.
+ * --baseline-streams=1,16,64: the stream counts the ffmpeg baseline runs at (default: every one);
+ * outside the list the hub's figures are written without a baseline. 256 ffmpeg processes fit here
+ * (~0.2 CPU-s per stream-minute: ~0.9 of a core on the replay camera, ~14 MB PSS each); whether they
+ * kept up is checked (measureFfmpeg's rule), and a baseline that fell behind is not written.
  */
 const BASELINE_STREAMS = list(arg('baseline-streams', STREAMS.join(',')));
 /**
@@ -167,6 +174,39 @@ function pssKb(pid: number): number {
   const m = /^Pss:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
   return m ? Number(m[1]) : NaN;
 }
+/**
+ * Bytes each process has received on its TCP connections to `port` (the camera's), by pid: the
+ * kernel's tcp_info bytes_received of every established socket, from one `ss` dump. (Not rchar of
+ * /proc/PID/io: ffmpeg reads its socket with recv(2), which rchar does not count.) A process with no
+ * connection, or one that has received nothing yet, is not in the map.
+ */
+function receivedFrom(port: number): Map<number, number> {
+  const out = new Map<number, number>();
+  const ss = spawnSync('ss', ['-tinpH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (ss.status !== 0) throw new Error(`ss (iproute2) failed: ${ss.error?.message ?? ss.stderr.trim()}`);
+  let pid: number | undefined;
+  for (const line of ss.stdout.split('\n')) {
+    if (!/^\s/.test(line)) pid = Number(/pid=(\d+)/.exec(line)?.[1]) || undefined;
+    else if (pid !== undefined) {
+      const b = /bytes_received:(\d+)/.exec(line);
+      if (b) out.set(pid, (out.get(pid) ?? 0) + Number(b[1]));
+    }
+  }
+  return out;
+}
+/**
+ * The whole machine's CPU seconds since boot (all CPUs, /proc/stat): busy (user, nice, system, irq,
+ * softirq) and stolen by the hypervisor. Over a window it says how busy the machine was beside the
+ * figure (other helpers' work shares it), which the load average says only slowly.
+ */
+function machineCpu(): { busy: number; steal: number } {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  return { busy: (f[0] + f[1] + f[2] + f[5] + f[6]) / CLK_TCK, steal: (f[7] ?? 0) / CLK_TCK };
+}
+function machineBusy(m0: { busy: number; steal: number }, secs: number): string {
+  const m1 = machineCpu();
+  return `machine ${((m1.busy - m0.busy) / secs).toFixed(2)} of ${os.cpus().length} cores busy (steal ${((m1.steal - m0.steal) / secs).toFixed(2)})`;
+}
 /** Direct children of a process (to notice a server that spawns helpers during the window). */
 function childPids(pid: number): number[] {
   const out: number[] = [];
@@ -202,7 +242,8 @@ interface Server {
 
 /** A fresh server (bench/lib/server.ts), initialised through the API. */
 async function startServer(label: string, cpuProfDir = ''): Promise<Server> {
-  const env: Record<string, string> = { CHANNEL_CHECK_INTERVAL: '0' };
+  // SIP on any free port: the default 15060 may be taken by another server on the machine.
+  const env: Record<string, string> = { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0' };
   if (cpuProfDir) {
     env.LIVE_CPU_PROF_DIR = path.resolve(cpuProfDir);
     env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import ${path.join(HERE, 'cpu-profile.mjs')}`.trim();
@@ -572,6 +613,7 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     await sleep(WARMUP_S * 1000);
     for (const v of viewers) v.resetWindow();
     const c0 = cpuSeconds(server.pid)!;
+    const m0 = machineCpu();
     const cam0 = cpuSeconds(cam.pid) ?? NaN;
     const self0 = process.cpuUsage();
     const w0 = performance.now();
@@ -584,6 +626,7 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
     const c1 = cpuSeconds(server.pid)!;
     const cam1 = cpuSeconds(cam.pid) ?? NaN;
     const secs = (performance.now() - w0) / 1000;
+    const machine = machineBusy(m0, secs);
     const rss1 = rssSamples.length ? rssSamples.reduce((a, b) => a + b, 0) / rssSamples.length : statusKb(server.pid, 'VmRSS');
     log(`N=${n}: server VmRSS over the window min ${(Math.min(...rssSamples) / 1024).toFixed(1)} mean ${(rss1 / 1024).toFixed(1)} max ${(Math.max(...rssSamples) / 1024).toFixed(1)} MB`);
     // The camera (one GStreamer process for every stream) is not counted; its load says whether it
@@ -619,12 +662,13 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
         `${r.cpuPerStreamMin.toFixed(3)} for the hubs (idle ${idlePerMin.toFixed(3)} CPU-s/min off); ` +
         `VmRSS ${r.rss0Mb.toFixed(1)} -> ${r.rss1Mb.toFixed(1)} MB = ${r.rssPerStreamMb.toFixed(2)} MB/stream; ` +
         `${win.fragments} fragments, ${win.frames} frames, fps/stream mean ${r.meanFps.toFixed(2)} min ${r.minFps.toFixed(2)}, ` +
-        `${r.mbitPerStream.toFixed(2)} Mbit/s/stream; missing frames ${win.missingFrames}, mfhd gaps ${win.seqGaps}; load ${loadavg()}`,
+        `${r.mbitPerStream.toFixed(2)} Mbit/s/stream; missing frames ${win.missingFrames}, mfhd gaps ${win.seqGaps}; ${machine}; load ${loadavg()}`,
     );
     if (STEADY_S > 0) {
       await sleep(Math.max(0, t0 + STEADY_S * 1000 - performance.now()));
       for (const v of viewers) v.resetWindow();
       const s0 = cpuSeconds(server.pid)!;
+      const sm0 = machineCpu();
       const sw0 = performance.now();
       await sleep(WINDOW_S * 1000);
       const s1 = cpuSeconds(server.pid)!;
@@ -643,7 +687,7 @@ async function measureHub(cam: Camera, n: number): Promise<HubResult> {
         `N=${n} hub, steady state (window from ${((sw0 - t0) / 1000).toFixed(0)} s after the streams started): ${(s1 - s0).toFixed(2)} CPU-s in ${ssecs.toFixed(1)} s = ` +
           `${r.steady.serverCpuPerStreamMin.toFixed(3)} CPU-s/stream-min for the whole server, ${r.steady.cpuPerStreamMin.toFixed(4)} for the hubs ` +
           `(first window ${r.cpuPerStreamMin.toFixed(4)}: ${(r.steady.cpuPerStreamMin / r.cpuPerStreamMin).toFixed(3)}x); fps/stream mean ${r.steady.meanFps.toFixed(2)} ` +
-          `min ${r.steady.minFps.toFixed(2)}; missing frames ${swin.missingFrames}, mfhd gaps ${swin.seqGaps}; load ${loadavg()}`,
+          `min ${r.steady.minFps.toFixed(2)}; missing frames ${swin.missingFrames}, mfhd gaps ${swin.seqGaps}; ${machineBusy(sm0, ssecs)}; load ${loadavg()}`,
       );
     }
     return r;
@@ -659,6 +703,8 @@ interface FfmpegResult {
   pssMb: number;
   /** The window STEADY_S after the processes were started (--steady, /dev/null output only). */
   steadyCpuPerStreamMin?: number;
+  /** Why the steady-state window gave no baseline (the processes fell behind the camera in it). */
+  steadyNotKeptUp?: string;
 }
 
 /**
@@ -725,41 +771,80 @@ async function measureFfmpeg(cam: Camera, n: number, output: 'devnull' | 'tcp' |
         procs[i] = startOne(i);
       }
     }
-    await sleep(WARMUP_S * 1000);
     const alive = () => procs.every((p) => p.exitCode === null && p.signalCode === null);
+    // Hundreds of ffmpeg processes started together take a while to all be streaming (256: ~25 CPU-s
+    // of start-ups on 2 cores): the warm-up starts once every one has read ~2 s of the camera, so no
+    // start-up lands in the window.
+    const streamingWithin = Math.max(30_000, n * 300);
+    for (const t = performance.now(); ; await sleep(1000)) {
+      if (!alive()) throw new Error(`baseline N=${n}: some ffmpeg processes exited while starting`);
+      const got = receivedFrom(cam.port);
+      const behind = procs.filter((p) => (got.get(p.pid!) ?? 0) < 2 * cam.bytesPerSecond).length;
+      if (!behind) {
+        log(`N=${n} ffmpeg: every process streaming ${((performance.now() - startedAt) / 1000).toFixed(1)} s after the first start; warm-up ${WARMUP_S} s`);
+        break;
+      }
+      if (performance.now() - t > streamingWithin) throw new Error(`baseline N=${n}: ${behind} of ${n} ffmpeg processes read under 2 s of the camera in ${streamingWithin / 1000} s; load ${loadavg()}`);
+    }
+    await sleep(WARMUP_S * 1000);
     if (!alive()) throw new Error(`baseline N=${n}: some ffmpeg processes exited`);
     const pids = procs.map((p) => p.pid!);
-    const c0 = pids.map((p) => cpuSeconds(p)!);
-    const w0 = performance.now();
-    await sleep(WINDOW_S * 1000);
-    const c1 = pids.map((p) => cpuSeconds(p));
-    const secs = (performance.now() - w0) / 1000;
-    if (!alive() || c1.some((c) => c === undefined)) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the window`);
+    /**
+     * One window of the n processes' CPU and of what they read. The rule for a baseline (the hub's
+     * rule, meanFps >= FPS - 1): the processes read, on the mean, at least (FPS - 1) / FPS of the
+     * camera's rate (its elementary stream's bytes a second; RTP and interleave headers put ~1 % on
+     * top, a 30 s window of the clip is within 1.3 % of its mean), as received on their camera
+     * connections (receivedFrom). Fewer bytes read means ffmpeg fell
+     * behind the camera (a machine short of CPU): it then did less work than a stream's, and its CPU
+     * per stream-minute is no baseline; the caller writes none and says why.
+     */
+    const window = async () => {
+      const c0 = pids.map((p) => cpuSeconds(p)!);
+      const got0 = receivedFrom(cam.port);
+      const b0 = pids.map((p) => got0.get(p) ?? 0);
+      const m0 = machineCpu();
+      const w0 = performance.now();
+      await sleep(WINDOW_S * 1000);
+      const c1 = pids.map((p) => cpuSeconds(p));
+      const got1 = receivedFrom(cam.port);
+      // A process whose connection is gone (the camera drops one 32 MB behind) received nothing more.
+      const b1 = pids.map((p) => got1.get(p) ?? 0);
+      const secs = (performance.now() - w0) / 1000;
+      const machine = machineBusy(m0, secs);
+      if (!alive() || c1.some((c) => c === undefined)) return undefined;
+      const cpu = (c1 as number[]).reduce((sum, c, i) => sum + (c - c0[i]), 0);
+      const rates = b1.map((b, i) => Math.max(0, b - b0[i]) / secs / cam.bytesPerSecond);
+      const meanRate = rates.reduce((a, b) => a + b, 0) / n;
+      const keptUp = meanRate >= (FPS - 1) / FPS;
+      const reading =
+        `read ${meanRate.toFixed(3)} of the camera's rate on the mean (slowest ${Math.min(...rates).toFixed(3)}; ` +
+        `rule: >= ${((FPS - 1) / FPS).toFixed(3)}, ${keptUp ? 'kept up' : 'FELL BEHIND: no baseline'})`;
+      return { cpu, secs, w0, keptUp, reading, machine };
+    };
+    const first = await window();
+    if (!first) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the window`);
     const pss = pids.map((p) => pssKb(p));
-    const cpu = (c1 as number[]).reduce((sum, c, i) => sum + (c - c0[i]), 0);
     const r: FfmpegResult = {
       n,
-      cpuPerStreamMin: cpu / (n * (secs / 60)),
+      cpuPerStreamMin: first.cpu / (n * (first.secs / 60)),
       pssMb: pss.reduce((a, b) => a + b, 0) / n / 1024,
     };
     log(
-      `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : output === 'tcp-frame' ? 'a loopback TCP reader, a fragment per frame' : '/dev/null'}): ${cpu.toFixed(2)} CPU-s in ${secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
-        `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); load ${loadavg()}`,
+      `N=${n} ffmpeg (output to ${output === 'tcp' ? 'a loopback TCP reader' : output === 'tcp-frame' ? 'a loopback TCP reader, a fragment per frame' : '/dev/null'}): ${first.cpu.toFixed(2)} CPU-s in ${first.secs.toFixed(1)} s = ${r.cpuPerStreamMin.toFixed(3)} CPU-s/stream-min; ` +
+        `PSS ${r.pssMb.toFixed(2)} MB/process (min ${(Math.min(...pss) / 1024).toFixed(2)}, max ${(Math.max(...pss) / 1024).toFixed(2)}); ${first.reading}; ${first.machine}; load ${loadavg()}`,
     );
+    if (!first.keptUp) throw new Error(`baseline N=${n}: ffmpeg did not keep up with the camera, ${first.reading}; ${first.machine}; load ${loadavg()}`);
     if (STEADY_S > 0 && output === 'devnull') {
       await sleep(Math.max(0, startedAt + STEADY_S * 1000 - performance.now()));
-      const s0 = pids.map((p) => cpuSeconds(p)!);
-      const sw0 = performance.now();
-      await sleep(WINDOW_S * 1000);
-      const s1 = pids.map((p) => cpuSeconds(p));
-      const ssecs = (performance.now() - sw0) / 1000;
-      if (!alive() || s1.some((c) => c === undefined)) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the steady-state window`);
-      const scpu = (s1 as number[]).reduce((sum, c, i) => sum + (c - s0[i]), 0);
-      r.steadyCpuPerStreamMin = scpu / (n * (ssecs / 60));
+      const st = await window();
+      if (!st) throw new Error(`baseline N=${n}: some ffmpeg processes exited during the steady-state window`);
+      const steady = st.cpu / (n * (st.secs / 60));
       log(
-        `N=${n} ffmpeg, steady state (window from ${((sw0 - startedAt) / 1000).toFixed(0)} s after the start): ${scpu.toFixed(2)} CPU-s in ${ssecs.toFixed(1)} s = ` +
-          `${r.steadyCpuPerStreamMin.toFixed(4)} CPU-s/stream-min (first window ${r.cpuPerStreamMin.toFixed(4)}: ${(r.steadyCpuPerStreamMin / r.cpuPerStreamMin).toFixed(3)}x); load ${loadavg()}`,
+        `N=${n} ffmpeg, steady state (window from ${((st.w0 - startedAt) / 1000).toFixed(0)} s after the start): ${st.cpu.toFixed(2)} CPU-s in ${st.secs.toFixed(1)} s = ` +
+          `${steady.toFixed(4)} CPU-s/stream-min (first window ${r.cpuPerStreamMin.toFixed(4)}: ${(steady / r.cpuPerStreamMin).toFixed(3)}x); ${st.reading}; ${st.machine}; load ${loadavg()}`,
       );
+      if (st.keptUp) r.steadyCpuPerStreamMin = steady;
+      else r.steadyNotKeptUp = `${st.reading}; ${st.machine}`;
     }
     return r;
   } finally {
@@ -981,6 +1066,7 @@ async function main(): Promise<number> {
     const st = hub.steady;
     if (st && st.meanFps < FPS - 1) failures.push(`hub N=${n}, steady state: not sustained (mean ${st.meanFps.toFixed(1)} fps): no figure`);
     else if (st) {
+      if (ff?.steadyNotKeptUp) failures.push(`ffmpeg N=${n}, steady state: did not keep up with the camera, ${ff.steadyNotKeptUp}: the steady figure has no baseline`);
       const sb = ff?.steadyCpuPerStreamMin ?? null;
       figures.push({
         name: `hub CPU per stream-minute, ${n} streams x 1 WS-fMP4 viewer, steady state: a ${WINDOW_S} s window from ${STEADY_S} s after the streams started (server CPU minus the same server idle, per stream-minute; baseline: ffmpeg -c copy fMP4 per stream over a window as long from ${STEADY_S} s after its start)`,

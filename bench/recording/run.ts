@@ -138,7 +138,7 @@ interface Srv {
   stop(): Promise<void>;
 }
 async function server(label: string, databaseUrl?: string, dataDir?: string): Promise<Srv> {
-  const s = await startServer({ label, prefix: 'recording', databaseUrl, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+  const s = await startServer({ label, prefix: 'recording', databaseUrl, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0' }, showLogOnStop: true, log });
   const session = await initialise(s.url);
   // Segments of 20 s, no disk guard and a long save time: retention must not touch the bench's rows.
   await postForm(s.url, '/api/v1/recordpath', session.Token, {
@@ -589,7 +589,7 @@ async function queryFigures(engine: string): Promise<Figure[]> {
   const yearFrom = Math.floor((now.getTime() - YEAR_MS) / SEG_MS) * SEG_MS;
   await s.stop();
   const rows = await seedYear(engine, s, url, pks, yearFrom);
-  const again = await startServer({ label: `query-${engine}, seeded`, prefix: 'recording', databaseUrl: url, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0' }, showLogOnStop: true, log });
+  const again = await startServer({ label: `query-${engine}, seeded`, prefix: 'recording', databaseUrl: url, dataDir, env: { CHANNEL_CHECK_INTERVAL: '0', SIP_PORT: '0' }, showLogOnStop: true, log });
   s = { ...s, base: again.url, pid: again.pid, stop: again.stop, token: (await login(again.url, ADMIN, NEW_PASSWORD)).Token };
   const rnd = (n: number) => Math.floor(Math.random() * n);
   const dayStamp = () => stamp(yearFrom + 86400_000 + rnd(YEAR_MS - 2 * 86400_000)).slice(0, 8);
