@@ -13,6 +13,16 @@ import { useConfig } from '../src/lib/stores/config';
 import { today } from '../src/features/playback/day';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
+/** The player engines started, in order (their events drive the player as the media socket would). */
+const engines = vi.hoisted(() => [] as import('../src/components/player/engine').EngineEvents[]);
+vi.mock('../src/components/player/wsFmp4', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  startWsFmp4: (_video: HTMLVideoElement, _url: string, events: import('../src/components/player/engine').EngineEvents) => {
+    engines.push(events);
+    return { stop: () => undefined };
+  },
+}));
+
 const ws = vi.hoisted(() => ({ listeners: new Map<string, (payload: unknown) => void>() }));
 vi.mock('../src/lib/ws', () => ({
   useWsTopic: (topic: string, fn: (payload: unknown) => void) => {
@@ -31,6 +41,7 @@ const news = (DeviceID: string, ChannelID: string, Status: 'ON' | 'OFF'): NewsIt
 });
 
 afterEach(() => {
+  engines.length = 0;
   vi.unstubAllGlobals();
   useConfig.setState({ otherConfig: null, homeConfig: null });
 });
@@ -159,5 +170,37 @@ describe('PlayerPage', () => {
     expect(document.title).toBe('Gate');
     expect(screen.getByTestId('share-button')).toBeInTheDocument();
     expect(screen.getByTestId('player-record')).toBeInTheDocument();
+  });
+
+  it('a channel deleted while the page is open: asked for again, the page stops offering what acts on it', async () => {
+    vi.stubGlobal('MediaSource', class {
+      static isTypeSupported = () => true;
+    });
+    clearSession();
+    captureNotices();
+    useConfig.setState({ otherConfig: { RecordVersion: true } as never });
+    const gate = { ChannelID: '1', ParentDeviceID: '7', Name: 'Gate', Online: 1, Enable: 1 };
+    const routes: Parameters<typeof stubApi>[0] = {
+      '/api/v1/devices/7/channels': () => v1({ Channels: [gate], ChannelCount: 1 }),
+      '/api/v1/devices/channelstream': () => v1({ URL: '/ws_m4s/live/stream_7_0.mp4', URLs: { WS_FMP4: '/ws_m4s/live/stream_7_0.mp4' }, Stream: 'stream_7_0', State: 'live' }),
+    };
+    const api = stubApi(routes);
+    openPlayerPage();
+    const heading = await screen.findByRole('heading', { level: 4 });
+    await waitFor(() => expect(heading).toHaveTextContent('Gate'));
+    await waitFor(() => expect(engines).toHaveLength(1));
+    act(() => engines[0]!.onPlaying());
+    expect(screen.getByTestId('share-button')).toBeInTheDocument();
+    // Deleted: the server lists it no more and refuses its stream (no stub: a 404); the hub's end closes the media socket.
+    routes['/api/v1/devices/7/channels'] = () => v1({ Channels: [], ChannelCount: 0 });
+    delete routes['/api/v1/devices/channelstream'];
+    act(() => engines[0]!.onFailure('closed', 'stream stopped'));
+    await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'), { timeout: 4000 });
+    await waitFor(() => expect(api.callsTo('/api/v1/devices/7/channels')).toHaveLength(2));
+    await waitFor(() => expect(heading).toHaveTextContent('视频播放'));
+    expect(screen.queryByTestId('share-button')).toBeNull();
+    expect(screen.queryByTestId('player-playback')).toBeNull();
+    expect(screen.queryByTestId('channel-online')).toBeNull();
+    expect(screen.queryByTestId('player-record')).toBeNull();
   });
 });

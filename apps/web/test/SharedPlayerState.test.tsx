@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
-import { WS_RECONNECT_MS } from '@opencvr/shared';
+import { WS_CHANNEL_GONE_CLOSE, WS_RECONNECT_MS } from '@opencvr/shared';
 import type { PlayerStats } from '../src/components/player/useLiveStream';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { liveStats } from './helpers/live-stream-double';
@@ -93,6 +93,16 @@ describe("a public page's HLS or WebRTC player through an outage", () => {
     act(() => shareSockets()[0]!.serverSend({ type: 'streamstat', state: 'retrying', reason: '摄像机断开了连接' }));
     act(() => live.set(playing('webrtc')));
     expect(player()).toHaveAttribute('data-phase', 'playing');
+  });
+
+  it('a socket closed because the link\'s channel is gone (4404) is not opened again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    act(() => live.set(playing('hls')));
+    renderPage();
+    await waitFor(() => expect(shareSockets()).toHaveLength(1));
+    act(() => shareSockets()[0]!.serverClose(WS_CHANNEL_GONE_CLOSE));
+    await act(async () => void (await vi.advanceTimersByTimeAsync(WS_RECONNECT_MS * 5)));
+    expect(shareSockets()).toHaveLength(1);
   });
 
   it('reconnects after a dropped socket, not after a close for its token (the link expired)', async () => {

@@ -25,6 +25,12 @@ export const ICON_DEFAULT_SIZE = 16;
 
 export const CHUNK_LOAD_TIMEOUT_MS = 120000;
 export const WS_RECONNECT_MS = 2000;
+/**
+ * The close code of a public page's status socket (ws/share/streamstat) whose link's channel does
+ * not exist (any more: deleted, or its device): the page does not open it again. A browser cannot
+ * read the status of a refused upgrade, so a 404 there was asked again every WS_RECONNECT_MS.
+ */
+export const WS_CHANNEL_GONE_CLOSE = 4404;
 export const NETWORK_DIALOG_DELAY_MS = 1000;
 export const INIT_REDIRECT_MS = 3000;
 

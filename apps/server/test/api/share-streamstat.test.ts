@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { until, upgradeStatus } from '../helpers/index.js';
+import { WS_CHANNEL_GONE_CLOSE } from '@opencvr/shared';
+import { sleep, until, upgradeStatus } from '../helpers/index.js';
 import { useAdminApp } from './admin-app.js';
 import { shareSubject } from '../../src/routes/api/streams.js';
 
@@ -108,5 +109,39 @@ describe('ws/share/streamstat', () => {
     expect(await s.closed).toEqual({ code: 1008, reason: 'play token expired' });
     expect(s.messages.length).toBeGreaterThan(0);
     expect(s.messages[0]).toMatchObject({ type: 'streamstat' });
+  });
+
+  it('a link whose channel is gone: the socket closes with 4404, not a refused upgrade a browser would ask again every 2 s', async () => {
+    // Deleted before the page opens its socket (the page reloads, or reconnects after a drop).
+    const a = await camera(1);
+    const token = await shareToken(a);
+    expect((await api.get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(200);
+    const before = watch(socketUrl(a, token));
+    expect(await before.closed).toEqual({ code: WS_CHANNEL_GONE_CLOSE, reason: 'channel not found' });
+    expect(before.messages).toEqual([]);
+    // A bad token is still refused at the upgrade, gone channel or not.
+    expect(await upgrade(socketUrl(a, `${token}x`))).toBe(401);
+
+    // Deleted while the page has it open: closed so within the socket's recheck.
+    const b = await camera(2);
+    const open = watch(socketUrl(b, await shareToken(b)));
+    await open.opened;
+    expect((await api.get(`/api/v1/delchannel?device=${b}&channel=1`)).statusCode).toBe(200);
+    expect(await open.closed).toEqual({ code: WS_CHANNEL_GONE_CLOSE, reason: 'channel not found' });
+  });
+});
+
+describe('ws/streamstat (login)', () => {
+  it("an administrator's player of a channel deleted since is dropped with an error, not reported as stopped for ever", async () => {
+    const a = await camera(1);
+    const sock = watch(`${api.t.baseUrl!.replace('http', 'ws')}/api/v1/ws/streamstat?request_id=r&token=${api.admin}&playerid=p1&device=${a}&channel=1`);
+    await until(() => sock.messages.some((m) => m.type === 'streamstat'), 5000, { what: () => 'a streamstat of p1' });
+    expect((await api.get(`/api/v1/deldevice?device=${a}`)).statusCode).toBe(200);
+    const at = await until(() => sock.messages.findIndex((m) => m.type === 'error' && m.playerid === 'p1') + 1, 15000, {
+      what: () => `an error for p1 (last: ${JSON.stringify(sock.messages.at(-1))})`,
+    });
+    await sleep(1500);
+    expect(sock.messages.slice(at).filter((m) => m.type === 'streamstat')).toEqual([]);
+    sock.ws.close();
   });
 });

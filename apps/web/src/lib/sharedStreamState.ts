@@ -4,10 +4,11 @@
  * link's play token and tells that stream's state and reason once a second, nothing else. The live
  * player needs it for HLS and WebRTC, whose media carry no camera state (WS-fMP4 and WS-FLV do).
  * One socket per player (a public page has one); it reconnects WS_RECONNECT_MS after a close, except
- * when the server closed it for its token (1008: the link expired; the page says so itself).
+ * when the server closed it for its token (1008: the link expired; the page says so itself) or because
+ * the link's channel does not exist (WS_CHANNEL_GONE_CLOSE: deleted, or its device).
  */
 import { useEffect, useState } from 'react';
-import { WS_RECONNECT_MS, type Lang } from '@opencvr/shared';
+import { WS_CHANNEL_GONE_CLOSE, WS_RECONNECT_MS, type Lang } from '@opencvr/shared';
 import { currentLang } from '../i18n';
 import type { StreamTarget } from './streamStat';
 
@@ -22,8 +23,8 @@ export interface SharedStreamTarget extends StreamTarget {
   token: string;
 }
 
-/** Closed by the server for its token: opening again with the same one cannot help. */
-const TOKEN_CLOSE = 1008;
+/** Closed by the server for its token, or for a channel that is gone: opening again cannot help. */
+const FINAL_CLOSES: ReadonlySet<number> = new Set([1008, WS_CHANNEL_GONE_CLOSE]);
 
 export function sharedStreamStateUrl(
   target: SharedStreamTarget,
@@ -70,7 +71,7 @@ export function useSharedStreamState(target: SharedStreamTarget | null): SharedS
         ws = null;
         // What it said no longer holds once it is gone.
         setState(undefined);
-        if (ev.code !== TOKEN_CLOSE) retry = setTimeout(open, WS_RECONNECT_MS);
+        if (!FINAL_CLOSES.has(ev.code)) retry = setTimeout(open, WS_RECONNECT_MS);
       };
     };
     open();

@@ -23,12 +23,15 @@
  * public viewer needs, {type: 'streamstat', state, reason} (no viewer counts, codecs, GB session or
  * recording), reads nothing the page sends, and closes with 1008 `play token expired` when the link
  * does (token-expiry.ts). A tampered, cut, expired or other stream's token is refused at the upgrade
- * (401), as is a socket without one (400): a login does not open it.
+ * (401), as is a socket without one (400): a login does not open it. A good token whose channel does not
+ * exist (deleted, or its device) is let in and closed at once with WS_CHANNEL_GONE_CLOSE (4404), and
+ * an open socket is closed so within RECHECK_MS of the channel's deletion: a browser cannot read a
+ * refused upgrade's status, so the page took a 404 for a passing failure and asked again every 2 s.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { message, reason, streamReasonText } from '@opencvr/shared';
+import { message, reason, streamReasonText, WS_CHANNEL_GONE_CLOSE } from '@opencvr/shared';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
@@ -188,9 +191,12 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
         }
         const scope = await scopeOf(ctx.db, found.user);
         scopeP = Promise.resolve(scope);
-        if (scope.all || !players.size) return;
+        if (!players.size) return;
+        // Still there (an administrator sees every channel, but not one deleted since) and still the role's.
         const pks = [...new Set([...players.values()].map((p) => parseStreamKey(p.stream)!.channelPk))];
-        const rows = await ctx.db.selectFrom('channels').select('id').where('id', 'in', pks).where((eb) => visibleChannelIds(eb, scope)!).execute();
+        let q = ctx.db.selectFrom('channels').select('id').where('id', 'in', pks);
+        if (!scope.all) q = q.where((eb) => visibleChannelIds(eb, scope)!);
+        const rows = await q.execute();
         const visible = new Set(rows.map((r) => r.id));
         for (const p of [...players.values()]) {
           if (visible.has(parseStreamKey(p.stream)!.channelPk)) continue;
@@ -223,8 +229,12 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
     });
   });
 
-  /** The stream key each public socket was let in for (found at the upgrade, so the socket's handler waits for nothing). */
-  const sharedKeys = new WeakMap<object, string>();
+  /**
+   * The stream key each public socket was let in for, and its channel's row id (found at the upgrade,
+   * so the socket's handler waits for nothing); null: the link's channel does not exist.
+   */
+  const sharedKeys = new WeakMap<object, { key: string; channelPk: number } | null>();
+  const closeGone = (socket: WebSocket) => socket.close(WS_CHANNEL_GONE_CLOSE, 'channel not found');
   /** The camera's state of one shared stream, for a public page holding the link's play token. */
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/v1/ws/share/streamstat',
@@ -237,17 +247,22 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
         const q = req.query;
         const check = await ctx.streams.checkToken(q.play_token, shareSubject(q.device, q.channel, q.stream));
         if (!check.ok) throw new ApiError(401, check.reason === 'expired' ? 'shareExpired' : 'shareInvalid');
-        const { id } = await ctx.inventory.channels.require(q.device, q.channel);
-        sharedKeys.set(req.raw, streamKey(id, q.stream));
+        const c = await ctx.inventory.channels.find(q.device, q.channel);
+        sharedKeys.set(req.raw, c ? { key: streamKey(c.id, q.stream), channelPk: c.id } : null);
         grantUntil(req, check.claims.e);
       },
     },
     (socket: WebSocket, req) => {
-      const key = sharedKeys.get(req.raw);
-      if (!key) {
+      const shared = sharedKeys.get(req.raw);
+      if (shared === undefined) {
         socket.close(1011, 'stream not found');
         return;
       }
+      if (shared === null) {
+        closeGone(socket);
+        return;
+      }
+      const { key, channelPk } = shared;
       const push = () => {
         if (socket.readyState !== socket.OPEN) return;
         const hub = ctx.streams.get(key);
@@ -257,8 +272,21 @@ export async function streamStatRoutes(app: FastifyInstance, { ctx }: { ctx: App
       push();
       const timer = setInterval(push, INTERVAL_MS);
       const expire = endAtExpiry(grantExpiry(req), () => socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason));
+      // The channel deleted (or its device) while the page is open: nothing more will come of it.
+      const recheck = setInterval(() => {
+        ctx.db
+          .selectFrom('channels')
+          .select('id')
+          .where('id', '=', channelPk)
+          .executeTakeFirst()
+          .then((row) => {
+            if (!row && socket.readyState === socket.OPEN) closeGone(socket);
+          })
+          .catch((err: unknown) => req.log.warn({ err }, 'share streamstat: channel not checked again'));
+      }, RECHECK_MS);
       const stop = () => {
         clearInterval(timer);
+        clearInterval(recheck);
         expire();
       };
       socket.on('close', stop);

@@ -43,6 +43,11 @@ export interface PlayerStats {
    * audio could not be encoded to AAC: its video plays without sound).
    */
   note?: { reason: string; why?: Reason };
+  /**
+   * The HTTP status the server refused the stream with (a 4xx: the channel deleted, a right or a
+   * link that ended): the player gave up, asking again cannot help. Absent for failures that can pass.
+   */
+  refused?: number;
 }
 
 /** Seconds without data after one more second of `bytes` (counted only while playing). */
@@ -183,7 +188,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         if (cancelled || gen !== generation) return;
         const text = err instanceof Error ? err.message : String(err);
         if (retryable(err)) scheduleRetry(text);
-        else update({ phase: 'error', reason: text });
+        else update({ phase: 'error', reason: text, refused: (err as RequestError).code });
         return;
       }
       if (cancelled || gen !== generation) return;

@@ -1,8 +1,10 @@
 /**
  * /video/player/:devid/:chnid/:flow — one large live player with the channel's name, state, a share
  * link and the way to the channel's recordings (today's backchannel page; hidden with RecordVersion false).
- * A channel the user may not see (or that is gone) gets the route's name and none of these.
+ * A channel the user may not see (or that is gone, also one deleted while the page is open) gets the
+ * route's name and none of these.
  */
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Flex, Segmented, Space, Tag } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -10,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
-import { LivePlayer } from '../../../components/player/LivePlayer';
+import { LivePlayer, type PlayerStats } from '../../../components/player/LivePlayer';
 import { todayYmd } from '../../../lib/channelClick';
 import { recordVersionOf, useConfig } from '../../../lib/stores/config';
 import { useWsTopic } from '../../../lib/ws';
@@ -32,6 +34,21 @@ export default function PlayerPage() {
   // the user's role (or gone), where the player says 通道 x/y不存在. Until it is there the page is not
   // titled by the bare id and offers nothing that acts on the channel (share, main/sub, recordings,
   // manual recording, PTZ).
+  // A channel deleted while the page is open: the player's stream call is refused (404) and the page
+  // asks for the channel again, so it stops offering what acts on it.
+  const key = `${devid}/${chnid}`;
+  const [refusedKey, setRefusedKey] = useState('');
+  const listed = !!channel.data;
+  const onStats = useCallback(
+    (s: PlayerStats) => {
+      if (listed && s.phase === 'error' && s.refused === 404) setRefusedKey(key);
+    },
+    [key, listed],
+  );
+  const { refetch } = channel;
+  useEffect(() => {
+    if (refusedKey) void refetch();
+  }, [refusedKey, refetch]);
   const info = channel.data ?? undefined;
   const name = info ? info.Name || chnid : undefined;
   const recordVersion = useConfig(recordVersionOf);
@@ -67,7 +84,7 @@ export default function PlayerPage() {
       />
       <Flex justify="center">
         <div style={{ width: '100%', maxWidth: 'calc((100vh - 180px) * 16 / 9)', aspectRatio: '16 / 9' }}>
-          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} record={!!info} />
+          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} record={!!info} onStats={onStats} />
         </div>
       </Flex>
     </div>

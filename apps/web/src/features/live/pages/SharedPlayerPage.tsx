@@ -3,14 +3,16 @@
  * console frame). The play_token of the query opens the stream through share/channelstream; an
  * expired or bad token shows the server's message instead of a player, and a page left open stops
  * playing when its link expires (the stream answer's ExpiresAt). The same token lets its player hear
- * the camera's state (ws/share/streamstat), which HLS and WebRTC media do not carry.
+ * the camera's state (ws/share/streamstat), which HLS and WebRTC media do not carry. A stream the
+ * server refuses while the page is open (the channel or its device deleted: 通道 x/y不存在) ends the
+ * page as a refused link does: the server's words instead of the player, and nothing asked again.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Result, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
-import { LivePlayer } from '../../../components/player/LivePlayer';
+import { LivePlayer, type PlayerStats } from '../../../components/player/LivePlayer';
 import { msg } from '../../../i18n';
 import { openSharedStream } from '../api';
 
@@ -44,6 +46,11 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
     retry: false,
   });
   const open = useCallback(() => openSharedStream(device, channel, flow, token), [device, channel, flow, token]);
+  /** Why the server refused the stream after the page opened (its player gave up). */
+  const [refused, setRefused] = useState('');
+  const onStats = useCallback((s: PlayerStats) => {
+    if (s.phase === 'error' && s.refused) setRefused(s.reason);
+  }, []);
   const name = first.data?.Name ?? '';
   // The link's validity covers watching too: without this a page opened in time played on for ever.
   const expired = useExpired(first.data?.ExpiresAt);
@@ -56,11 +63,11 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
   if (expired) {
     return <Result status="error" title={<span data-testid="share-error">{msg('shareExpired')}</span>} subTitle={t('live.publicPage.failed')} />;
   }
-  if (first.isError) {
+  if (first.isError || refused) {
     return (
       <Result
         status="error"
-        title={<span data-testid="share-error">{(first.error as Error).message}</span>}
+        title={<span data-testid="share-error">{refused || (first.error as Error).message}</span>}
         subTitle={t('live.publicPage.failed')}
       />
     );
@@ -73,7 +80,7 @@ export function SharedPlayerView({ device, channel, flow, token }: { device: str
         </Typography.Text>
       )}
       <div style={{ flex: 1, minHeight: 0 }}>
-        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} shareToken={token} ptz={false} />
+        <LivePlayer device={device} channel={channel} flow={flow} name={name || channel} open={open} shareToken={token} ptz={false} onStats={onStats} />
       </div>
     </div>
   );
