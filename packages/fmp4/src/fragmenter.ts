@@ -382,8 +382,11 @@ export class Fragmenter {
       }
       sink.end(w.finish(), parts);
       parts.length = 0;
-      // The next fragment's room: this header and a quarter more (a fragment a little longer fits).
-      this.room = roundUp4(headerSize + (headerSize >> 2) + 16);
+      // The next fragment's room: this header and a quarter more (a fragment a little longer fits), or
+      // what the last ones needed, 64 bytes less a fragment: a short fragment before a keyframe (a GOP
+      // not a multiple of the fragment length) does not leave the next full one too little room,
+      // which would cost a copy of its samples; a spike (a stall) is forgotten within a few dozen.
+      this.room = roundUp4(Math.max(headerSize + (headerSize >> 2) + 16, this.room - 64));
       if (held) {
         sink.begin(this.room);
         this.sinkOpen = true;

@@ -129,7 +129,17 @@ async function throughSink(
 ): Promise<{ file: Uint8Array; writer: SegmentWriter; whileOpen: Uint8Array[] }> {
   const name = path.join(dir, `seg-${Math.random().toString(36).slice(2)}.mp4`);
   const errors: Error[] = [];
-  const writer = openSegmentWriter(name, { direct: opts.direct, write: opts.write, onError: (e) => errors.push(e) });
+  // Writes counted until they complete: a round's file is read when its write is done.
+  let running = 0;
+  const inner = opts.write ?? fs.writev;
+  const write: PositionalWrite = (fd, bufs, pos, done) => {
+    running++;
+    inner(fd, bufs, pos, (err, n) => {
+      running--;
+      done(err, n);
+    });
+  };
+  const writer = openSegmentWriter(name, { direct: opts.direct, write, onError: (e) => errors.push(e) });
   const fr = new Fragmenter(tracks, { ...opts, output: 'sink', sink: writer });
   if (opts.before) opts.before(writer, fr.init);
   else writer.append([fr.init], fr.init.length);
@@ -137,7 +147,7 @@ async function throughSink(
   for (const s of steps) {
     if (s === 'round') {
       writeRoundNow();
-      await new Promise((r) => setTimeout(r, 20));
+      while (running) await new Promise((r) => setTimeout(r, 2));
       whileOpen.push(new Uint8Array(fs.readFileSync(name)));
       continue;
     }

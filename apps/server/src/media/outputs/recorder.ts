@@ -284,9 +284,9 @@ export class RecorderOutput implements Subscriber {
   };
 
   /**
-   * The hub is about to write over the units held by reference. Before its next keyframe the segment
-   * ends or the fragment is cut here, as unit() would do on that keyframe, so the held units go to the
-   * writer from the hub's bytes; what is still held (nothing, unless the cache is dropped) is copied.
+   * The hub is about to write over its cached GOP. Before its next keyframe the segment ends or the
+   * fragment is cut here, as unit() would do on that keyframe. (The video's bytes are in the writer
+   * since they arrived, so nothing is held from the hub's memory; audio is the fragmenter's copy.)
    */
   gopEnd(track?: number, next?: AccessUnit) {
     const fr = this.fragmenter;
