@@ -11,7 +11,8 @@ import { MonthCalendar } from '../src/features/playback/components/MonthCalendar
 import { monthOf, shiftMonth, today } from '../src/features/playback/day';
 import { renderConsole } from './helpers/console';
 
-describe('MonthCalendar', () => {
+// 30 s as the page tests: role queries over the 42 days and the keys' renders ran past 15 s at load 22.
+describe('MonthCalendar', { timeout: 30_000 }, () => {
   it('disables the days after today, except one with recordings', () => {
     const now = today();
     const next = new Date(Number(now.slice(0, 4)), Number(now.slice(4, 6)), 1);
