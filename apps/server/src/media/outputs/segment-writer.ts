@@ -480,8 +480,8 @@ export class SegmentWriter implements FragmentSink {
   /** `n` bytes at the end kept for what comes later (a fragment's header). */
   private reserve(n: number) {
     const end = this.filled + n;
-    if (n > 0) this.chunkAt(end - 1);
-    for (let o = this.filled; o < end; o += CHUNK_BYTES) this.chunkAt(o);
+    // Chunk by chunk in order (the array stays packed), the one holding the last byte included.
+    for (let o = this.filled; o < end; o += CHUNK_BYTES - ((o - this.base) % CHUNK_BYTES)) this.chunkAt(o);
     this.filled = end;
   }
 
