@@ -1,11 +1,15 @@
 /**
  * End-to-end tests in Debian's Chromium (never `playwright install`: it downloads a browser).
- * The global setup starts the server on a free port with a fresh data folder; tests use relative
- * URLs (baseURL). Run: `npm test -- --only e2e`, or `npx playwright test -c e2e/playwright.config.ts`.
+ * The global setup builds the server; each worker starts its own on a free port with a fresh data
+ * folder (support/server.ts, the `server` fixture) and tests use relative URLs (baseURL, that
+ * server). Run: `npm test -- --only e2e`, or `npx playwright test -c e2e/playwright.config.ts`.
  *
- * One worker runs the files in the order of their names, on one server: foundation.spec.ts walks the
- * first-run wizard, so it needs the server before anything initialises it, and no file may sort
- * before it (the others accept a fresh or an initialised server).
+ * Two workers (E2E_WORKERS) take the files in the order of their names, a file at a time each
+ * (fullyParallel off: a file's tests build on each other and share its cameras): most of a spec's
+ * time is waiting on cameras, reconnects and recordings in real time, which the other worker fills.
+ * A file keeps its worker's server to itself as far as state goes: what it changes server-wide
+ * (GB settings, users, plans) it puts back before the next file; foundation.spec.ts, which needs the
+ * first-run state, gets a worker and a server of its own (`serverOf`).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +34,7 @@ export default defineConfig({
   testDir: path.join(here, 'tests'),
   outputDir: path.join(outDir, 'artifacts'),
   globalSetup: path.join(here, 'global-setup.ts'),
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   // npm test sets one retry (E2E_RETRIES) and lists every test that needed it as flaky.
   retries: Number(process.env.E2E_RETRIES ?? 0),
   timeout: 60_000,
@@ -41,8 +45,7 @@ export default defineConfig({
     ? [['list'], ['json', { outputFile: process.env.E2E_JSON_OUTPUT }]]
     : [['list']],
   use: {
-    // Set by global-setup.ts; the workers inherit it.
-    baseURL: process.env.E2E_BASE_URL,
+    // baseURL: the worker's own server (the `baseURL` fixture, support/fixtures.ts).
     headless: true,
     locale: 'zh-CN',
     viewport: { width: 1440, height: 900 },

@@ -9,14 +9,21 @@
  *     });
  *   });
  *
- * `api` (a request context on the run's server) and `admin` (the admin's session, initialising a
- * fresh server) are worker-scoped: made once and kept by every file the worker runs. That is safe
- * because no spec ends the admin's session or changes its password (foundation.spec.ts logs out
- * only the session of its own page and uses neither fixture), and a failed test gets a new worker.
+ * `server` (support/server.ts), `api` (a request context on it) and `admin` (the admin's session,
+ * initialising the fresh server) are worker-scoped: every worker starts its own server, and the files
+ * it runs share it, its admin session and its request context. The workers run files side by side:
+ * a spec may change server-wide settings (GB28181 media, users, recording plans) for as long as it
+ * runs and put them back, without reaching the file beside it on the other worker. `baseURL` is the
+ * worker's server, for `page`, `request` and the contexts a test opens with `browser.newContext()`.
+ * Sharing the session is safe because no spec ends the admin's session or changes its password
+ * (foundation.spec.ts runs on a server of its own, below), and a failed test gets a new worker (and server).
  *
- * Every spec takes `test` from here, foundation.spec.ts too: Playwright runs the files of one fixture
- * set together, so a file on the bare `test` would run apart from the others, out of name order, in a
- * worker of its own.
+ * `serverOf` names whose server it is: a file that needs the first-run state (foundation.spec.ts
+ * walks the wizard) sets `test.use({ serverOf: 'its name' })`, a worker option, so Playwright runs
+ * it in a worker, and on a fresh server, of its own, whatever ran before.
+ *
+ * Every spec takes `test` from here: Playwright runs the files of one fixture set together, so a file
+ * on the bare `test` would have no server.
  *
  * The camera is not worker-scoped: it lives for its describe block, as each spec's camera did. Kept
  * for the whole run, every earlier spec's device would stay online on it and be probed every second
@@ -25,14 +32,31 @@
 import { test as base, type APIRequestContext } from '@playwright/test';
 import { addRtspDevice, adminSession, type Session } from './api';
 import { startCamera, type Camera, type CameraOptions } from './camera';
+import { startServer, type E2eServer } from './server';
 
 export { expect } from '@playwright/test';
 
-export const test = base.extend<object, { api: APIRequestContext; admin: Session }>({
+interface WorkerFixtures {
+  serverOf: string;
+  server: E2eServer;
+  api: APIRequestContext;
+  admin: Session;
+}
+
+export const test = base.extend<object, WorkerFixtures>({
+  serverOf: ['shared', { scope: 'worker', option: true }],
+  server: [
+    async ({ serverOf }, use) => {
+      const server = await startServer(serverOf);
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+  baseURL: async ({ server }, use) => use(server.baseURL),
   api: [
-    async ({ playwright }, use) => {
-      // The config's baseURL is a test option, out of a worker fixture's reach: the same address.
-      const api = await playwright.request.newContext({ baseURL: process.env.E2E_BASE_URL });
+    async ({ playwright, server }, use) => {
+      const api = await playwright.request.newContext({ baseURL: server.baseURL });
       await use(api);
       await api.dispose();
     },

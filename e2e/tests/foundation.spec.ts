@@ -1,5 +1,6 @@
 /**
- * The console's foundation end to end, on the one fresh server of the run (first-run state):
+ * The console's foundation end to end, on a fresh server of its own (first-run state: its worker's,
+ * `serverOf`, support/fixtures.ts):
  * initialisation wizard, roles and users, the non-admin view, password change, the bell, language.
  * The flows build on each other (the first sets the admin password), so they run in order; each
  * test has its own browser context (own localStorage) and logs in through the login page.
@@ -50,6 +51,7 @@ async function bellCount(page: Page): Promise<number> {
 }
 
 test.describe.configure({ mode: 'serial' });
+test.use({ serverOf: 'foundation' });
 
 test.describe('console foundation', () => {
   test('first login: the wizard sets network and passwords, then the console opens without dialogs', async ({

@@ -55,7 +55,8 @@ test.describe('GB28181 cameras under folders', () => {
     const rows = page.locator('.ant-table-row');
     await expect(rows.filter({ hasText: cameraName(20) })).toBeVisible(SLOW);
     await expect(rows).toHaveCount(20);
-    await page.getByTitle('2', { exact: true }).click();
+    // The pager's page 2 (the bell's badge also has a title, its unread count, which may be 2).
+    await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
     await expect(rows.filter({ hasText: cameraName(30) })).toBeVisible();
     await expect(rows).toHaveCount(10);
     await expect(rows.filter({ hasText: `${PREFIX}虚拟组织` })).toHaveCount(0);
