@@ -39,7 +39,7 @@ function presentedFrames(page: Page, want: number, ms: number): Promise<number> 
 
 /** What the page fetched or opened for media, by kind. */
 function watchMedia(page: Page) {
-  const seen = { wsFmp4: 0, wsFlv: 0, hls: 0, whep: 0, mpegtsChunk: 0 };
+  const seen = { wsFmp4: 0, wsFlv: 0, hls: 0, whep: 0, mpegtsChunk: 0, hlsParts: [] as string[] };
   page.on('websocket', (ws) => {
     if (ws.url().includes('/ws_m4s/')) seen.wsFmp4++;
     if (ws.url().includes('/ws_flv/')) seen.wsFlv++;
@@ -47,6 +47,7 @@ function watchMedia(page: Page) {
   page.on('request', (r) => {
     const u = r.url();
     if (u.includes('/hls/')) seen.hls++;
+    if (/\/hls\/.*\/part_\d+_\d+\.m4s/.test(u)) seen.hlsParts.push(new URL(u).pathname);
     if (u.includes('/webrtc/whep/') && r.method() === 'POST') seen.whep++;
     if (/\/assets\/mpegts[^/]*\.js/.test(u)) seen.mpegtsChunk++;
   });
@@ -67,6 +68,10 @@ test.describe('one transport at a time', () => {
     expect(await presentedFrames(page, 10, 15_000)).toBeGreaterThanOrEqual(10);
     expect(seen.hls).toBeGreaterThan(0);
     expect(seen).toMatchObject({ wsFmp4: 0, wsFlv: 0, whep: 0, mpegtsChunk: 0 });
+    // Each part once: with a first segment numbered 0, hls.js loaded its parts again and again (a
+    // hundred requests and more in 1-2 s; docs/architecture.md, session 25).
+    expect(seen.hlsParts.length).toBeGreaterThan(0);
+    expect(seen.hlsParts.filter((p, i) => seen.hlsParts.indexOf(p) !== i)).toEqual([]);
   });
 
   test('WebRTC only: a WHEP session plays, no WebSocket media and no HLS', async ({ page, admin }) => {

@@ -1,7 +1,7 @@
 /** LL-HLS playlist syntax (golden text) and the segmenter's window: cuts, parts, discontinuities, waits. */
 import { describe, expect, it } from 'vitest';
 import { authSuffix, renderPlaylist, type PlaylistModel } from '../../src/media/outputs/hls-playlist.js';
-import { HlsSegmenter } from '../../src/media/outputs/hls-segmenter.js';
+import { FIRST_MSN, HlsSegmenter } from '../../src/media/outputs/hls-segmenter.js';
 
 const at = new Date('2025-01-02T03:04:05.000Z');
 
@@ -115,18 +115,34 @@ describe('HlsSegmenter', () => {
       s.addPart(frag(0.5, true));
       s.addPart(frag(0.5, false));
     }
-    // 6 s in 1 s GOPs → segments of 2 s (cut at every second keyframe): 0,1 complete, 2 being written
+    // 6 s in 1 s GOPs → segments of 2 s (cut at every second keyframe): 1,2 complete, 3 being written
     const m = s.model();
     expect(m.segments.map((x) => [x.msn, x.duration, x.parts?.length])).toEqual([
-      [0, 2, undefined],
-      [1, 2, 4],
-      [2, undefined, 4],
+      [1, 2, undefined],
+      [2, 2, 4],
+      [3, undefined, 4],
     ]);
-    expect(m.preloadHint).toBe('part_2_4.m4s');
+    expect(m.mediaSequence).toBe(FIRST_MSN);
+    expect(m.preloadHint).toBe('part_3_4.m4s');
     expect(m.targetDuration).toBe(2);
-    expect(s.segment(1)!.data).toEqual(Buffer.concat(s.segment(1) ? [0, 1, 2, 3].map((i) => s.part(1, i)!.data) : []));
-    expect(s.segment(2)).toBeUndefined(); // not complete yet
-    expect(s.part(2, 3)).toBeDefined();
+    expect(s.segment(2)!.data).toEqual(Buffer.concat(s.segment(2) ? [0, 1, 2, 3].map((i) => s.part(2, i)!.data) : []));
+    expect(s.segment(3)).toBeUndefined(); // not complete yet
+    expect(s.part(3, 3)).toBeDefined();
+  });
+
+  it("a stream's first segment is 1, not 0: hls.js loads the parts of a segment 0 again and again", () => {
+    // hls.js 1.7.4's fragment tracker reads the sequence number of the part it appends as `sn || -1`:
+    // the parts of segment 0 count as none, segment 0 is unregistered as evicted while they append, and
+    // its parts are loaded again (from the browser's cache) until the playlist stops listing them.
+    const s = new HlsSegmenter(opts);
+    s.setInit(Uint8Array.of(1));
+    s.addPart(frag(0.5, true));
+    const text = renderPlaylist(s.model());
+    expect(text).toContain('#EXT-X-MEDIA-SEQUENCE:1\n');
+    expect(text).toContain('URI="part_1_0.m4s"');
+    expect(text).not.toMatch(/part_0_|seg_0\./);
+    expect(s.part(1, 0)).toBeDefined();
+    expect(s.part(0, 0)).toBeUndefined();
   });
 
   it('keeps a window of complete segments and counts discontinuities that slide out', () => {
@@ -144,16 +160,16 @@ describe('HlsSegmenter', () => {
     seg();
     let m = s.model();
     expect(m.segments.map((x) => [x.msn, x.discontinuity, x.map])).toEqual([
-      [1, false, 'init.mp4'],
-      [2, true, 'init_1.mp4'],
-      [3, false, 'init_1.mp4'],
+      [2, false, 'init.mp4'],
+      [3, true, 'init_1.mp4'],
       [4, false, 'init_1.mp4'],
+      [5, false, 'init_1.mp4'],
     ]);
-    expect(m.mediaSequence).toBe(1);
+    expect(m.mediaSequence).toBe(2);
     expect(m.discontinuitySequence).toBe(0);
     seg();
     m = s.model();
-    expect(m.segments[0]).toMatchObject({ msn: 2, discontinuity: true });
+    expect(m.segments[0]).toMatchObject({ msn: 3, discontinuity: true });
     expect(m.discontinuitySequence).toBe(1); // its tag is no longer written
     expect(s.init(0)).toEqual(Uint8Array.of(1));
     expect(s.init(1)).toEqual(Uint8Array.of(2));
@@ -204,10 +220,10 @@ describe('HlsSegmenter', () => {
     const s = new HlsSegmenter(opts);
     s.setInit(Uint8Array.of(1));
     s.addPart(frag(0.5, true));
-    expect(s.has(0, 0)).toBe(true);
-    expect(s.has(0, 1)).toBe(false);
-    expect(s.has(0)).toBe(false);
-    const wait = s.waitFor(() => s.has(0, 1), 1000);
+    expect(s.has(1, 0)).toBe(true);
+    expect(s.has(1, 1)).toBe(false);
+    expect(s.has(1)).toBe(false);
+    const wait = s.waitFor(() => s.has(1, 1), 1000);
     s.addPart(frag(0.5, false));
     await expect(wait).resolves.toBe(true);
     await expect(s.waitFor(() => s.has(5), 20)).resolves.toBe(false);

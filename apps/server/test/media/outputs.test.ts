@@ -104,7 +104,7 @@ describe('HlsOutput', () => {
     for (const u of H264.units) out.unit(0, u);
     expect(errors).toHaveLength(1);
     const m = s.model();
-    expect(m.segments[0]).toMatchObject({ msn: 0, duration: 1, map: 'init.mp4' });
+    expect(m.segments[0]).toMatchObject({ msn: 1, duration: 1, map: 'init.mp4' });
     expect(m.segments[0].parts!.every((p) => p.duration <= 0.5)).toBe(true);
     expect(m.segments[0].parts![0].independent).toBe(true);
     expect(Buffer.from(s.init()!.subarray(4, 8)).toString()).toBe('ftyp');

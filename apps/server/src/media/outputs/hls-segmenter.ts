@@ -48,6 +48,9 @@ export const DEFAULT_SEGMENTER_OPTIONS: HlsSegmenterOptions = {
 
 type Waiter = { ready: () => boolean; resolve: (ok: boolean) => void; timer: NodeJS.Timeout };
 
+/** The media sequence number of a stream's first segment (see HlsSegmenter.nextMsn). */
+export const FIRST_MSN = 1;
+
 export const initUri = (gen: number) => (gen === 0 ? 'init.mp4' : `init_${gen}.mp4`);
 export const segmentUri = (msn: number) => `seg_${msn}.m4s`;
 export const partUri = (msn: number, index: number) => `part_${msn}_${index}.m4s`;
@@ -55,7 +58,14 @@ export const partUri = (msn: number, index: number) => `part_${msn}_${index}.m4s
 export class HlsSegmenter {
   private segments: HlsSegment[] = [];
   private inits: Uint8Array[] = [];
-  private nextMsn = 0;
+  /**
+   * The first segment's media sequence number is 1, not 0 (RFC 8216 allows any start). hls.js (1.7.4)
+   * takes the parts of segment 0 for no parts at all while it appends them (its fragment tracker reads
+   * the appended part's `sn || -1`), unregisters that segment as evicted and loads its parts again,
+   * from its cache, over and over until the playlist stops listing them: every stream's start over
+   * HLS made ~100-300 requests in 1-2 s with the picture playing (docs/architecture.md, session 25).
+   */
+  private nextMsn = FIRST_MSN;
   private discontinuitySequence = 0;
   private pendingDiscontinuity = false;
   private waiters = new Set<Waiter>();
