@@ -156,6 +156,8 @@ export class Fragmenter {
   /** 'sink' output: a fragment is open in the sink, with this much header room. */
   private sinkOpen = false;
   private room: number;
+  /** What the last two fragments' headers needed (room for the next, see emit). */
+  private readonly needs = [0, 0];
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
@@ -383,10 +385,13 @@ export class Fragmenter {
       sink.end(w.finish(), parts);
       parts.length = 0;
       // The next fragment's room: this header and a quarter more (a fragment a little longer fits), or
-      // what the last ones needed, 64 bytes less a fragment: a short fragment before a keyframe (a GOP
-      // not a multiple of the fragment length) does not leave the next full one too little room,
-      // which would cost a copy of its samples; a spike (a stall) is forgotten within a few dozen.
-      this.room = roundUp4(Math.max(headerSize + (headerSize >> 2) + 16, this.room - 64));
+      // what either of the two before needed: a short fragment before a keyframe (a GOP not a multiple
+      // of the fragment length) does not leave the next full one too little room, which would cost a
+      // copy of its samples, and the slack (a free box, bytes on disk) stays a quarter of a header.
+      const need = roundUp4(headerSize + (headerSize >> 2) + 16);
+      this.room = Math.max(need, this.needs[0], this.needs[1]);
+      this.needs[1] = this.needs[0];
+      this.needs[0] = need;
       if (held) {
         sink.begin(this.room);
         this.sinkOpen = true;
