@@ -5,9 +5,8 @@
  * depacketiser copy belongs to the ingest), writing segment files under DIR with fdatasync as
  * in the server; the index is a no-op store (the server's index writes are one UPDATE per recorder
  * per second). As the hub does, units are given as kept (the clip's buffers never change) and
- * gopEnd() comes before each keyframe; with `copy` they are given as lent. Since session 25 the
- * recorder copies a video unit's bytes once into its segment writer's chunks as it arrives either
- * way (its fragments are built there), so the two cost the same. Prints {"cpuSeconds", "seconds", "bytes"} as JSON: what the recorder
+ * gopEnd() comes before each keyframe, so the recorder holds video by reference; with `copy` they are
+ * given as lent, and copied. Prints {"cpuSeconds", "seconds", "bytes"} as JSON: what the recorder
  * itself costs, without the ingest and the rest of the server around it.
  *
  * With `writer` instead of a recorder each stream has only the segment writer the recorder writes

@@ -37,7 +37,6 @@ export const SYNC_FLAGS = 0x02000000;
 export const NON_SYNC_FLAGS = 0x01010000;
 
 const TFHD_DEFAULT_BASE_IS_MOOF = 0x020000;
-const TFHD_SAMPLE_DESCRIPTION = 0x000002;
 const TFHD_DEFAULT_SAMPLE_FLAGS = 0x000020;
 const TRUN_DATA_OFFSET = 0x000001;
 const TRUN_DURATION = 0x000100;
@@ -105,26 +104,19 @@ export function fragmentHeaderSize(runs: readonly RunHeader[]): number {
 /**
  * Writes moof (mfhd, one traf per run: tfhd default-base-is-moof, tfdt v1, trun) and the mdat box
  * header; the caller writes (or hands out) the `dataBytes` of each run after it, in order.
- * `longer4`: the header is 4 bytes longer than fragmentHeaderSize(runs), the first tfhd carrying a
- * sample-description-index of 1 (what the init's trex says anyway): for a writer that reserved room for
- * the header, where 4 bytes of slack are too few for a `free` box (segment-writer.ts).
  */
-export function writeFragmentHeader(w: BoxWriter, sequence: number, runs: readonly RunHeader[], longer4 = false): void {
-  const headerSize = fragmentHeaderSize(runs) + (longer4 ? 4 : 0);
+export function writeFragmentHeader(w: BoxWriter, sequence: number, runs: readonly RunHeader[]): void {
+  const headerSize = fragmentHeaderSize(runs);
   const mdatSize = 8 + runs.reduce((n, r) => n + r.dataBytes, 0);
   if (mdatSize > 0xffffffff) throw new RangeError('fragment too large for a 32-bit mdat');
   const moofStart = w.pos;
   w.box('moof');
   w.fullBox('mfhd', 0, 0).u32(sequence).end();
   let dataOffset = headerSize; // default-base-is-moof: offsets count from the moof's first byte
-  let description = longer4;
   for (const r of runs) {
     const cts = hasCto(r);
     w.box('traf');
-    const tfhdFlags = TFHD_DEFAULT_BASE_IS_MOOF | (r.video ? 0 : TFHD_DEFAULT_SAMPLE_FLAGS) | (description ? TFHD_SAMPLE_DESCRIPTION : 0);
-    w.fullBox('tfhd', 0, tfhdFlags).u32(r.trackId);
-    if (description) w.u32(1);
-    description = false;
+    w.fullBox('tfhd', 0, TFHD_DEFAULT_BASE_IS_MOOF | (r.video ? 0 : TFHD_DEFAULT_SAMPLE_FLAGS)).u32(r.trackId);
     if (!r.video) w.u32(SYNC_FLAGS);
     w.end();
     w.fullBox('tfdt', 1, 0).u64(r.baseDecodeTime).end();

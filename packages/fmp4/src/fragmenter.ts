@@ -11,12 +11,6 @@
  * A pushed unit is copied (sample-queue.ts): the caller's buffers are free once push() returns. With
  * 'parts' output a video unit may be pushed by reference instead (push(unit, track, true)): its bytes
  * must then stay as they are until its fragment is out or detach() is called.
- *
- * 'sink' output builds each fragment in the sink's memory (the recorder's segment writer): the primary
- * video track's sample bytes are written there as they come, after room kept for the fragment's
- * header (moof + mdat header, which needs the samples' count), and at the cut the header goes into the
- * room (a `free` box before it takes up the slack) and the other tracks' samples after the primary's.
- * So the primary's bytes are copied once, at push(), from the caller's buffers, and never again.
  */
 import type { AccessUnit, Track } from '@opencvr/codec';
 import { BoxWriter } from './box.js';
@@ -50,42 +44,13 @@ export interface FragmenterOptions {
    * bytes) without copying them into one buffer, for a writer with writev (the recorder). The parts
    * (and `data`, built from them on demand) are valid until the next push() or flush(). Default 'buffer'.
    */
-  output?: 'buffer' | 'parts' | 'sink';
-  /** 'sink' output: where fragments are built (see FragmentSink). */
-  sink?: FragmentSink;
-  /** 'sink' output: header room of the first fragment (default 1024; headerRoom of a previous fragmenter). */
-  headerRoom?: number;
+  output?: 'buffer' | 'parts';
   /**
    * Per track, the bytes its sample buffers start with (default 64 KiB, grown by doubling as needed):
    * sampleCapacities() of a previous fragmenter of the same stream.
    */
   sampleCapacity?: readonly number[];
 }
-
-/**
- * Memory a Fragmenter with 'sink' output builds its fragments in, one at a time: begin(room), the
- * primary track's samples (nal, raw), then end(header, tail). Byte offsets below count within the
- * fragment in progress.
- */
-export interface FragmentSink {
-  /** Starts a fragment: `room` bytes (a multiple of 4) are kept for its header, its samples follow. */
-  begin(room: number): void;
-  /** Appends one NAL unit as sample bytes: its 4-byte big-endian length, then the unit. */
-  nal(bytes: Uint8Array): void;
-  /** Appends sample bytes as they are (a held-back sample's, from takeBack). */
-  raw(bytes: Uint8Array): void;
-  /** Takes the last `n` sample bytes back out of the fragment in progress; returns a copy of them. */
-  takeBack(n: number): Uint8Array;
-  /**
-   * Completes the fragment: `header` goes at the end of the room, a `free` box fills the room before
-   * it (room − header is 0 or at least 8; the header may also be larger than the room, for the sink to
-   * move the samples), and the `tail` bytes follow the samples.
-   */
-  end(header: Uint8Array, tail: readonly Uint8Array[]): void;
-}
-
-/** Header room of a 'sink' fragmenter's first fragment: ~1 s of 25 fps video and of AAC audio. */
-const FIRST_ROOM = 1024;
 
 export interface FragmentTrackInfo {
   trackId: number;
@@ -148,16 +113,6 @@ export class Fragmenter {
   private readonly dropDamaged: boolean;
   private readonly allocate?: (size: number) => Uint8Array;
   private readonly parts: boolean;
-  private readonly sink?: FragmentSink;
-  /** 'sink' output: the primary track when it is video (its bytes go to the sink at push). */
-  private readonly sunk?: TrackState;
-  /** The tracks in their mdat order: the sunk one first. */
-  private readonly order: TrackState[];
-  /** 'sink' output: a fragment is open in the sink, with this much header room. */
-  private sinkOpen = false;
-  private room: number;
-  /** What the last two fragments' headers needed (room for the next, see emit). */
-  private readonly needs = [0, 0];
   private sequence: number;
   private origin?: number;
   private initCache?: Uint8Array;
@@ -192,13 +147,6 @@ export class Fragmenter {
     this.sequence = opts.firstSequence ?? 1;
     this.allocate = opts.allocate;
     this.parts = opts.output === 'parts';
-    if (opts.output === 'sink') {
-      if (!opts.sink) throw new Error("'sink' output needs a sink");
-      this.sink = opts.sink;
-      if (this.primary.track.kind === 'video') this.sunk = this.primary;
-    }
-    this.order = this.sunk ? [this.sunk, ...this.states.filter((s) => s !== this.sunk)] : this.states;
-    this.room = roundUp4(opts.headerRoom ?? FIRST_ROOM);
     if (!this.waitForKeyframe) for (const s of this.states) s.started = true;
   }
 
@@ -248,13 +196,7 @@ export class Fragmenter {
       const full = span + Math.max(0, step) > limit + 1e-9;
       if (full || (s === this.primary && unit.kind === 'video' && unit.keyframe)) out = this.emit(s, dts);
     }
-    if (s === this.sunk) {
-      if (!this.sinkOpen) {
-        this.sink!.begin(this.room);
-        this.sinkOpen = true;
-      }
-      q.pushTo(unit, this.sink!);
-    } else if (byReference && this.parts && unit.kind === 'video') q.pushRef(unit);
+    if (byReference && this.parts && unit.kind === 'video') q.pushRef(unit);
     else q.push(unit);
     return out;
   }
@@ -289,11 +231,6 @@ export class Fragmenter {
     return this.emit(undefined, undefined);
   }
 
-  /** 'sink' output: the header room the next fragment gets (for the next fragmenter's headerRoom). */
-  get headerRoom(): number {
-    return this.room;
-  }
-
   /** Per track, the bytes its sample buffers have grown to (for the next fragmenter's sampleCapacity). */
   sampleCapacities(): number[] {
     return this.states.map((s) => s.pending.capacity);
@@ -316,13 +253,10 @@ export class Fragmenter {
     }
     const runs: RunHeader[] = [];
     const taken: TrackState[] = [];
-    /** Bytes of the sunk track's samples held back (they are in the sink, after the ones taken). */
-    let heldBytes = 0;
-    for (const s of this.order) {
+    for (const s of this.states) {
       const q = s.pending;
       const hold = holdAll || (trigger !== undefined && s !== trigger) ? 1 : 0;
       const take = q.count - hold;
-      if (s === this.sunk && take < q.count) heldBytes = q.bytesOf(q.count) - q.bytesOf(Math.max(0, take));
       if (take <= 0) continue;
       const next = s === trigger ? triggerDts : q.count > take ? q.dts(take) : undefined;
       const base = s.decodeTime ?? Math.max(0, Math.round(q.dts(0) - this.origin * s.timescale));
@@ -356,48 +290,11 @@ export class Fragmenter {
     const keyframe = leadState.track.kind === 'video' ? leadState.pending.keyframe(0) : !hasVideo;
     const cts = leadState.track.kind === 'video' ? leadState.pending.cto(0) : 0;
     const ts = leadState.timescale;
-    let headerSize = fragmentHeaderSize(runs);
-    let byteLength = headerSize + runs.reduce((n, r) => n + r.dataBytes, 0);
+    const headerSize = fragmentHeaderSize(runs);
+    const byteLength = headerSize + runs.reduce((n, r) => n + r.dataBytes, 0);
     let data: Uint8Array | undefined;
     let parts: Uint8Array[];
-    if (this.sink) {
-      const sink = this.sink;
-      // The held-back sample's bytes leave this fragment and open the next one.
-      const held = heldBytes ? sink.takeBack(heldBytes) : undefined;
-      if (!this.sinkOpen) sink.begin((this.room = headerSize)); // no sunk sample in it: room to measure
-      this.sinkOpen = false;
-      // Slack of 4 is too little for a free box: the header takes it (writeFragmentHeader's longer4).
-      const longer4 = this.room - headerSize === 4;
-      if (longer4) {
-        headerSize += 4;
-        byteLength += 4;
-      }
-      if (!this.headerBuf || this.headerBuf.length < headerSize) this.headerBuf = new Uint8Array(Math.max(1024, headerSize * 2));
-      const w = new BoxWriter(headerSize, { fixed: true, into: this.headerBuf.subarray(0, headerSize) });
-      writeFragmentHeader(w, this.sequence, runs, longer4);
-      parts = this.partsList;
-      parts.length = 0;
-      for (let i = 0; i < runs.length; i++) {
-        const q = taken[i].pending;
-        if (taken[i] === this.sunk) q.dropFirst(runs[i].count);
-        else parts.push(q.take(runs[i].count));
-      }
-      sink.end(w.finish(), parts);
-      parts.length = 0;
-      // The next fragment's room: this header and a quarter more (a fragment a little longer fits), or
-      // what either of the two before needed: a short fragment before a keyframe (a GOP not a multiple
-      // of the fragment length) does not leave the next full one too little room, which would cost a
-      // copy of its samples, and the slack (a free box, bytes on disk) stays a quarter of a header.
-      const need = roundUp4(headerSize + (headerSize >> 2) + 16);
-      this.room = Math.max(need, this.needs[0], this.needs[1]);
-      this.needs[1] = this.needs[0];
-      this.needs[0] = need;
-      if (held) {
-        sink.begin(this.room);
-        this.sinkOpen = true;
-        sink.raw(held);
-      }
-    } else if (this.parts) {
+    if (this.parts) {
       // The header is written into a buffer kept from fragment to fragment (parts are valid until the
       // next push): a new ArrayBuffer per fragment cost more than writing the header.
       if (!this.headerBuf || this.headerBuf.length < headerSize) this.headerBuf = new Uint8Array(Math.max(1024, headerSize * 2));
@@ -420,11 +317,9 @@ export class Fragmenter {
       data = w.finish();
       parts = [data];
     }
-    const inSink = this.sink !== undefined;
     const fragment: Fragment = {
       sequence: this.sequence,
       get data() {
-        if (inSink) throw new Error("a 'sink' fragment's bytes are in its sink");
         return (data ??= concat(parts, byteLength));
       },
       parts,
@@ -459,10 +354,6 @@ export class Fragmenter {
     if (t.kind === 'audio' && t.codec !== 'aac') return Math.max(1, Math.floor(s.pending.size(i) / Math.max(1, t.channels)));
     return 1024;
   }
-}
-
-function roundUp4(n: number): number {
-  return (Math.ceil(n) + 3) & ~3;
 }
 
 function sum(xs: ArrayLike<number>, n: number): number {

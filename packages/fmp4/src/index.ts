@@ -11,7 +11,7 @@ export {
   type FragmentSample,
   type TrackRun,
 } from './fragment.js';
-export { Fragmenter, type Fragment, type FragmenterOptions, type FragmentSink, type FragmentTrackInfo } from './fragmenter.js';
+export { Fragmenter, type Fragment, type FragmenterOptions, type FragmentTrackInfo } from './fragmenter.js';
 export { boxHeader, childBox, childBoxes, findBox, mimeOfInit, readInit, readMoof, rewriteMoof, truncateFragment, BoxError, type BoxRef, type InitInfo, type InitTrack, type MoofInfo, type TrafInfo } from './reader.js';
 export { withEditList, withTracks, type EditListOptions } from './edit.js';
 export { readFragmentSamples, type TrafSamples } from './reader.js';

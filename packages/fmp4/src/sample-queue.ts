@@ -186,40 +186,6 @@ export class SampleQueue {
     this.add(unit, size);
   }
 
-  /**
-   * Writes a video unit's sample bytes to `sink` (each kept NAL unit after its 4-byte length) and
-   * keeps only its columns here: the queue of a Fragmenter's 'sink' output, whose bytes are in the
-   * sink (fragmenter.ts). Not mixed with the other pushes in one queue; taken out with dropFirst().
-   */
-  pushTo(unit: AccessUnit, sink: { nal(bytes: Uint8Array): void }): number {
-    if (unit.kind !== 'video') throw new TypeError('pushTo takes video units');
-    SampleQueue.check(unit);
-    const codec = this.codec ?? 'h264';
-    this.reserve(0);
-    let size = 0;
-    for (const nal of unit.nalus) {
-      if (!keepNal(codec, nal, this.dropSei)) continue;
-      sink.nal(nal);
-      size += 4 + nal.length;
-    }
-    this.copied++;
-    this.add(unit, size);
-    return size;
-  }
-
-  /** Forgets the columns of the first `n` samples (a queue filled by pushTo: its bytes are elsewhere). */
-  dropFirst(n: number): void {
-    const held = this.count - n;
-    if (held > 0) {
-      this.dtsCol.copyWithin(0, n, this.count);
-      this.ctoCol.copyWithin(0, n, this.count);
-      this.sizeCol.copyWithin(0, n, this.count);
-      this.keyCol.copyWithin(0, n, this.count);
-    }
-    this.count = held;
-    this.copied -= n;
-  }
-
   /** Forgets the first `parts` NAL units held by reference (all of them: 0 buffers pinned). */
   private dropRefs(parts: number) {
     const left = parts ? this.refParts - parts : 0;

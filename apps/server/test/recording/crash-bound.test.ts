@@ -52,8 +52,7 @@ function onDisk(file: string | undefined): number {
 /**
  * A recorder of one H.264 channel on fake timers whose direct writes are synchronous: bytes are on disk
  * when the writer starts their write. `beforeWrite` runs at that instant, before the bytes land (a
- * kill -9 just before a write loses the most). Appends (the init, each completed fragment) and writes
- * are logged with their instant.
+ * kill -9 just before a write loses the most). Appends and writes are logged with their instant.
  */
 function recorder(fragmentSeconds: number | undefined, beforeWrite: () => void = () => undefined) {
   const writes: number[] = [];
@@ -75,16 +74,10 @@ function recorder(fragmentSeconds: number | undefined, beforeWrite: () => void =
     store: { create: async () => 1, update: async () => undefined },
     openWriter: (file, opts) => {
       const w = openSegmentWriter(file, { ...opts, write });
-      // Bytes handed to the writer: the init appended, each fragment completed in the writer's memory.
       const append = w.append.bind(w);
       w.append = (parts, n, maxWait) => {
         appends.push(Date.now());
         append(parts, n, maxWait);
-      };
-      const end = w.end.bind(w);
-      w.end = (header, tail) => {
-        appends.push(Date.now());
-        end(header, tail);
       };
       writers.push(w);
       return w;

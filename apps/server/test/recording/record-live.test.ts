@@ -42,12 +42,10 @@ describe('recording a live camera', () => {
       expect(fs.statSync(file).size).toBe(Number(r.bytes));
       const probe = ffprobe(file);
       expect(probe.streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
-      // the last segment holds what came after its keyframe until the stop: it may be shorter than a fragment
-      const last = i === rows.length - 1;
-      expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(last ? 0 : 10);
+      expect(Number(probe.streams[0].nb_read_frames)).toBeGreaterThan(10);
       decodes(file);
       const frags = fragmentDurations(file);
-      expect(frags.length).toBeGreaterThanOrEqual(last ? 1 : 2);
+      expect(frags.length).toBeGreaterThanOrEqual(2);
       for (const d of frags) expect(d).toBeLessThanOrEqual(2.0001);
       // the row's duration is the file's
       expect(Math.abs(frags.reduce((a, b) => a + b, 0) * 1000 - Number(r.duration_ms))).toBeLessThan(5);

@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AccessUnit, Track } from '@opencvr/codec';
-import { Fragmenter, type Fragment, type FragmentSink } from '@opencvr/fmp4';
+import { Fragmenter, type Fragment } from '@opencvr/fmp4';
 import type { HubState, Subscriber } from '../hub.js';
 import { openSegmentWriter, type SegmentWriter, type SegmentWriterOptions } from './segment-writer.js';
 
@@ -71,10 +71,8 @@ interface Open {
   file: string;
   rel: string;
   startAt: number;
-  /** Media time (s) of the segment's first fragment (set by it). */
+  /** Media time (s) of the segment's first fragment. */
   mediaStart: number;
-  /** A fragment has been written. */
-  started: boolean;
   bytes: number;
   durationMs: number;
   id: Promise<number | undefined>;
@@ -149,10 +147,6 @@ export class RecorderOutput implements Subscriber {
   private allTracks: Track[] = [];
   /** What the last segment's sample buffers grew to, per track (the next fragmenter starts there). */
   private sampleCapacity?: number[];
-  /** The header room the last segment's fragments needed (the next fragmenter starts there). */
-  private headerRoom?: number;
-  /** The sink's segment could not be opened: the fragmenter is dropped after the push (unit()). */
-  private openFailed = false;
   private prevEnd?: number;
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -182,7 +176,6 @@ export class RecorderOutput implements Subscriber {
     this.prevEnd = undefined;
     this.allTracks = tracks;
     this.sampleCapacity = undefined;
-    this.headerRoom = undefined;
     this.primaryIndex = tracks.findIndex((t) => t.kind === 'video');
     if (this.primaryIndex < 0) this.primaryIndex = tracks.length ? 0 : -1;
     const primary = tracks[this.primaryIndex];
@@ -191,9 +184,8 @@ export class RecorderOutput implements Subscriber {
   }
 
   /**
-   * The video's sample bytes are copied once, here, from the hub's buffers into the segment writer's
-   * aligned chunks, where its fragment is built ('sink' output: fragmenter.ts, segment-writer.ts), so
-   * `kept` (the hub's cached GOP) makes no difference any more.
+   * `kept` (the hub's cached GOP, whole until gopEnd): a video unit is held by reference, not copied,
+   * until its fragment goes to the writer, which copies it once (sample-queue.ts).
    */
   unit(track: number, unit: AccessUnit, kept = false) {
     if (this.stopped || this.primaryIndex < 0 || !this.allTracks[track]) return;
@@ -203,14 +195,9 @@ export class RecorderOutput implements Subscriber {
     if (startsHere && this.segmentFullAt(dts)) this.endSegment(true);
     if (!this.fragmenter) {
       if (!startsHere) return; // a segment starts on a keyframe of the primary track
-      // 'sink': fragments are built in the segment writer's chunks (opened at the first sample, sink).
-      this.fragmenter = new Fragmenter(this.allTracks, {
-        maxFragmentDuration: this.fragmentSeconds,
-        output: 'sink',
-        sink: this.sink,
-        headerRoom: this.headerRoom,
-        sampleCapacity: this.sampleCapacity,
-      });
+      // 'parts': the fragment goes to the writer in pieces, which it copies once: the hub's kept video
+      // units by reference, everything else from the fragmenter's own copy (sample-queue.ts).
+      this.fragmenter = new Fragmenter(this.allTracks, { maxFragmentDuration: this.fragmentSeconds, output: 'parts', sampleCapacity: this.sampleCapacity });
       this.segFirstDts = dts;
       this.segWallStart = this.now();
       this.cutAt = this.segWallStart;
@@ -224,33 +211,7 @@ export class RecorderOutput implements Subscriber {
       this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: unit refused by the muxer');
       return;
     }
-    if (this.openFailed) return this.dropFragmenter();
     if (frags.length) this.handOff(frags);
-  }
-
-  /**
-   * Where the fragmenter builds its fragments: the segment's writer, the segment opened when its
-   * first fragment begins. Where that fails, nothing is kept and unit() drops the fragmenter.
-   */
-  private readonly sink: FragmentSink = {
-    begin: (room) => {
-      if (!this.segment && !this.openSegment()) this.openFailed = true;
-      this.segment?.writer.begin(room);
-    },
-    nal: (bytes) => this.segment?.writer.nal(bytes),
-    raw: (bytes) => this.segment?.writer.raw(bytes),
-    takeBack: (n) => this.segment?.writer.takeBack(n) ?? new Uint8Array(n),
-    end: (header, tail) => this.segment?.writer.end(header, tail),
-  };
-
-  /** No segment file: the fragmenter goes, the next keyframe starts another. */
-  private dropFragmenter() {
-    this.openFailed = false;
-    this.fragmenter?.release();
-    this.fragmenter = undefined;
-    this.segFirstDts = undefined;
-    clearTimeout(this.ageTimer);
-    this.ageTimer = undefined;
   }
 
   /**
@@ -284,9 +245,9 @@ export class RecorderOutput implements Subscriber {
   };
 
   /**
-   * The hub is about to write over its cached GOP. Before its next keyframe the segment ends or the
-   * fragment is cut here, as unit() would do on that keyframe. (The video's bytes are in the writer
-   * since they arrived, so nothing is held from the hub's memory; audio is the fragmenter's copy.)
+   * The hub is about to write over the units held by reference. Before its next keyframe the segment
+   * ends or the fragment is cut here, as unit() would do on that keyframe, so the held units go to the
+   * writer from the hub's bytes; what is still held (nothing, unless the cache is dropped) is copied.
    */
   gopEnd(track?: number, next?: AccessUnit) {
     const fr = this.fragmenter;
@@ -350,19 +311,12 @@ export class RecorderOutput implements Subscriber {
     });
   }
 
-  /**
-   * A fragment the writer holds complete (the sink's end): `maxWait`, its write starts within that
-   * many ms (HANDOFF_MS, handOff).
-   */
+  /** `maxWait`: the fragment's write starts within that many ms (HANDOFF_MS, handOff). */
   private write(f: Fragment, maxWait: number) {
-    const seg = this.segment;
-    if (!seg) return;
-    seg.writer.due(maxWait);
+    if (!this.segment && !this.openSegment(f)) return;
+    const seg = this.segment!;
+    seg.writer.append(f.parts, f.byteLength, maxWait);
     if (seg.writer.failed) return;
-    if (!seg.started) {
-      seg.started = true;
-      seg.mediaStart = f.startTime;
-    }
     seg.bytes = seg.writer.bytes;
     seg.durationMs = Math.max(seg.durationMs, Math.round((f.startTime + f.duration - seg.mediaStart) * 1000));
     seg.marks.push({ bytes: seg.bytes, durationMs: seg.durationMs });
@@ -378,11 +332,11 @@ export class RecorderOutput implements Subscriber {
     }
   }
 
-  private openSegment(): boolean {
+  private openSegment(f: Fragment): boolean {
     const fr = this.fragmenter!;
     const now = this.now();
-    // When the fragmenter's first unit arrived.
-    let startAt = this.segWallStart;
+    // The fragment was made when the unit after its last sample arrived: its start was that long ago.
+    let startAt = now - Math.round((f.startTime + f.duration) * 1000);
     if (this.prevEnd !== undefined && Math.abs(startAt - this.prevEnd) <= CONTIGUOUS_MS) startAt = this.prevEnd;
     const start = new Date(startAt);
     let writer: SegmentWriter | undefined;
@@ -410,6 +364,10 @@ export class RecorderOutput implements Subscriber {
     } catch (err) {
       this.stats.errors++;
       if (this.failedWrites++ < 3) this.opts.log?.warn({ err, channel: this.opts.channelPk }, 'recorder: segment file not opened');
+      this.fragmenter = undefined;
+      this.segFirstDts = undefined;
+      clearTimeout(this.ageTimer);
+      this.ageTimer = undefined;
       return false;
     }
     writer.append([fr.init], fr.init.byteLength);
@@ -419,8 +377,7 @@ export class RecorderOutput implements Subscriber {
       file,
       rel,
       startAt,
-      mediaStart: 0,
-      started: false,
+      mediaStart: f.startTime,
       bytes,
       durationMs: 0,
       id: Promise.resolve(undefined),
@@ -486,7 +443,6 @@ export class RecorderOutput implements Subscriber {
     // segment's fragmenter, which starts at their size.
     if (fr) {
       this.sampleCapacity = fr.sampleCapacities();
-      this.headerRoom = fr.headerRoom;
       fr.release();
     }
     const seg = this.segment;

@@ -12,26 +12,18 @@
  * A direct write goes from our buffer to the disk, on libuv's thread pool, so the event loop never
  * waits for the disk.
  *
- * Direct writes must start and end on block boundaries, from block-aligned memory. A file's bytes
- * are kept in page-aligned chunks (a chunk's byte i is the file's byte base + i) from the block its
- * last write ended in to what was appended since, and written in rounds (WRITE_ROUND_MS): each write
- * is [the unfinished last block][the bytes completed since the last write][a `free` box up to the
- * next block boundary]; the next write rewrites that last block with more bytes after it. So the file
+ * Direct writes must start and end on block boundaries, from block-aligned memory. Appends are
+ * copied at once into page-aligned chunks (the caller's bytes may be reused as soon as it returns),
+ * after the file's unfinished last block, and written in rounds (WRITE_ROUND_MS): each write is
+ * [the unfinished last block][the bytes appended since the last write][a `free` box up to the next
+ * block boundary]; the next write rewrites that last block with more bytes after it. So the file
  * always ends in whole boxes (a player or a crash scan sees ftyp, moov, moof + mdat pairs and a
- * trailing free box, which ISO BMFF readers skip), and `close` cuts the padding off. The write's last
- * block (bytes and padding) goes from a block of its own, so the chunks after the completed bytes
- * can be filled while the write runs. A file's writes run one at a time, in order.
- *
- * Two ways in: append() copies the caller's bytes in (the init segment), and the writer is a
- * FragmentSink (fmp4's Fragmenter, 'sink' output), where the recorder's fragments are built in the
- * chunks themselves: the video samples copied in once as they arrive, after room kept for the moof,
- * which goes in (a `free` box before it taking the slack) when the fragment is cut. Only completed
- * fragments are written; a fragment in progress is never on disk.
+ * trailing free box, which ISO BMFF readers skip), and `close` cuts the padding off. A file's writes
+ * run one at a time, in order.
  */
 import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { BytePool } from '@opencvr/codec';
-import type { FragmentSink } from '@opencvr/fmp4';
 
 /** File offsets and lengths of direct writes are multiples of this: 4 KiB covers 4Kn disks too. */
 export const DIRECT_BLOCK = 4096;
@@ -88,17 +80,40 @@ export type PositionalWrite = (
 ) => void;
 
 /**
- * Where a write's last block goes (its unfinished block and the `free` box after it, up to two
- * blocks): a block of its own, not the chunk, which the bytes after it are being written into.
- * Carved from page-aligned memory, kept for the next write (at most one per file writing at once).
+ * Bytes waiting for their write: [the file's unfinished last block][appended bytes], from
+ * `position`, in CHUNK_BYTES chunks (byte i in chunks[i / CHUNK_BYTES]).
  */
-const padBlocks: Uint8Array[] = [];
-function takePad(): Uint8Array {
-  const b = padBlocks.pop();
-  if (b) return b;
-  const page = alignedBytes(WASM_PAGE);
-  for (let at = 2 * DIRECT_BLOCK; at < WASM_PAGE; at += 2 * DIRECT_BLOCK) padBlocks.push(page.subarray(at, at + 2 * DIRECT_BLOCK));
-  return page.subarray(0, 2 * DIRECT_BLOCK);
+interface Batch {
+  chunks: Uint8Array[];
+  position: number;
+  /** Bytes filled. */
+  filled: number;
+}
+
+/** Copies `src` into the batch at its end, taking chunks as needed. */
+function put(b: Batch, src: Uint8Array) {
+  let from = 0;
+  while (from < src.length) {
+    const k = Math.floor(b.filled / CHUNK_BYTES);
+    const chunk = (b.chunks[k] ??= directBuffers.take(CHUNK_BYTES));
+    const at = b.filled % CHUNK_BYTES;
+    const n = Math.min(src.length - from, CHUNK_BYTES - at);
+    chunk.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
+    from += n;
+    b.filled += n;
+  }
+}
+
+/** Views of the batch's first `length` bytes, a chunk each. */
+function views(b: Batch, length: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let at = 0; at < length; at += CHUNK_BYTES) out.push(b.chunks[at / CHUNK_BYTES].subarray(0, Math.min(CHUNK_BYTES, length - at)));
+  return out;
+}
+
+function giveBack(b: Batch) {
+  for (const c of b.chunks) directBuffers.give(c);
+  b.chunks.length = 0;
 }
 
 /**
@@ -163,21 +178,16 @@ export function openSegmentWriter(file: string, opts: SegmentWriterOptions): Seg
   return new SegmentWriter(fd, false, opts.onError);
 }
 
-export class SegmentWriter implements FragmentSink {
-  /** Bytes appended and fragments completed so far: the file's length once every write is done. */
+export class SegmentWriter {
+  /** Bytes appended so far: the file's length once every write is done. */
   bytes = 0;
   /** Bytes on disk: the end of the last write that completed. */
   written = 0;
   failed = false;
-  /** Memory of the file's bytes from `base` on, CHUNK_BYTES a chunk (file byte o at chunks[(o - base) / CHUNK_BYTES]). */
-  private chunks: Uint8Array[] = [];
-  private base = 0;
-  /** End of the bytes in the chunks: `bytes`, and the fragment in progress after them. */
-  private filled = 0;
-  /** Completed bytes handed to writes (direct mode): the next write starts at this one's block. */
-  private flushed = 0;
-  /** The fragment in progress (FragmentSink): where it starts and the room kept for its header. */
-  private open?: { at: number; room: number };
+  /** The unfinished last block of the file (direct mode): bytes [bytes - bytes % BLOCK, bytes). */
+  private readonly tail: Uint8Array;
+  /** Appended, not yet handed to a write. */
+  private batch?: Batch;
   private writing = false;
   private syncing?: Promise<void>;
   private closed?: Promise<void>;
@@ -190,17 +200,17 @@ export class SegmentWriter implements FragmentSink {
     private readonly write: PositionalWrite = fs.writev,
     /** Direct mode: the file, to reopen it buffered if a direct write is refused, and who to tell. */
     private readonly refused?: { file: string; onRefused?: () => void },
-  ) {}
+  ) {
+    this.tail = new Uint8Array(direct ? DIRECT_BLOCK : 0);
+  }
 
   /**
    * Appends the bytes of `parts` (`byteLength` in all); they are copied before this returns. In direct
    * mode their write starts within `maxWaitMs` (at most WRITE_ROUND_MS, at once when ≤ 0): the
    * recorder's crash bound (recorder.ts, HANDOFF_MS). Buffered, they are written before this returns.
-   * Not while a fragment is in progress.
    */
   append(parts: readonly Uint8Array[], byteLength: number, maxWaitMs = WRITE_ROUND_MS): void {
     if (this.failed || this.closed) return;
-    if (this.open) throw new Error('append: a fragment is in progress');
     if (!this.direct) {
       try {
         writeAll(this.fd, parts, byteLength, this.bytes);
@@ -208,107 +218,16 @@ export class SegmentWriter implements FragmentSink {
         this.fail(err as Error);
         return;
       }
-      this.bytes = this.written = this.filled = this.bytes + byteLength;
+      this.bytes = this.written = this.bytes + byteLength;
       return;
     }
-    const from = this.filled;
-    for (const p of parts) this.put(p);
-    if (this.filled !== from + byteLength) throw new RangeError(`append: parts hold ${this.filled - from} bytes, not ${byteLength}`);
-    this.completed(maxWaitMs);
-  }
-
-  /**
-   * The bytes completed last (a fragment that end() completed) are written within `maxWaitMs`: the
-   * round starts that much sooner, as append's maxWaitMs.
-   */
-  due(maxWaitMs: number): void {
-    if (this.direct && !this.failed && !this.closed && this.bytes > this.flushed && maxWaitMs < WRITE_ROUND_MS) scheduleRound(maxWaitMs);
-  }
-
-  /** FragmentSink: a fragment starts here, `room` bytes kept for its header. */
-  begin(room: number): void {
-    if (this.open) throw new Error('begin: a fragment is in progress');
-    this.open = { at: this.filled, room };
-    if (this.failed || this.closed) return;
-    this.reserve(room);
-  }
-
-  /** FragmentSink: one NAL unit after its 4-byte length (the recorder's every video byte comes this way). */
-  nal(src: Uint8Array): void {
-    if (this.failed || this.closed) return;
-    const n = src.length;
-    const rel = this.filled - this.base;
-    const k = Math.floor(rel / CHUNK_BYTES);
-    const at = rel - k * CHUNK_BYTES;
-    const chunk = this.chunks[k];
-    if (chunk && at + 4 + n <= CHUNK_BYTES) {
-      chunk[at] = n >>> 24;
-      chunk[at + 1] = (n >>> 16) & 0xff;
-      chunk[at + 2] = (n >>> 8) & 0xff;
-      chunk[at + 3] = n & 0xff;
-      chunk.set(src, at + 4);
-      this.filled += 4 + n;
-      return;
-    }
-    LENGTH.setUint32(0, n);
-    this.put(LENGTH_BYTES);
-    this.put(src);
-  }
-
-  /** FragmentSink: sample bytes as they are. */
-  raw(src: Uint8Array): void {
-    if (this.failed || this.closed) return;
-    this.put(src);
-  }
-
-  /** FragmentSink: the last `n` sample bytes, taken back out (a copy). */
-  takeBack(n: number): Uint8Array {
-    const out = new Uint8Array(n);
-    if (this.failed || this.closed) return out;
-    if (!this.open || this.filled - n < this.open.at + this.open.room) throw new RangeError(`takeBack(${n}): not that many sample bytes`);
-    this.filled -= n;
-    this.read(this.filled, out);
-    return out;
-  }
-
-  /**
-   * FragmentSink: the fragment is complete. The header goes at the end of the room, after a zeroed
-   * `free` box of the slack (the chunk held other bytes before); a header that does not leave 0 or at
-   * least 8 bytes of slack (more samples than the room was kept for) has the samples moved after it:
-   * a copy, the one this way of writing saves otherwise. The tail follows, and the fragment is
-   * written in the next round (due() for sooner); buffered, it is written before this returns.
-   */
-  end(header: Uint8Array, tail: readonly Uint8Array[]): void {
-    const open = this.open;
-    if (!open) throw new Error('end: no fragment in progress');
-    this.open = undefined;
-    if (this.failed || this.closed) return;
-    const slack = open.room - header.length;
-    if (slack === 0 || slack >= FREE_BOX_HEADER) {
-      if (slack) {
-        this.fill(open.at, slack);
-        FREE_VIEW.setUint32(0, slack);
-        this.writeAt(open.at, FREE_HEADER);
-      }
-      this.writeAt(open.at + slack, header);
-    } else {
-      const samples = new Uint8Array(this.filled - open.at - open.room);
-      this.read(open.at + open.room, samples);
-      this.filled = open.at;
-      this.put(header);
-      this.put(samples);
-    }
-    for (const t of tail) this.put(t);
-    if (this.direct) return this.completed(WRITE_ROUND_MS);
-    // Buffered: the fragment is written now, from the chunks, which then go back to the pool.
-    try {
-      writeAll(this.fd, this.views(this.bytes, this.filled), this.filled - this.bytes, this.bytes);
-    } catch (err) {
-      this.fail(err as Error);
-      return;
-    }
-    this.bytes = this.written = this.flushed = this.filled;
-    this.release(this.filled);
+    const b = this.batch ?? this.newBatch();
+    const from = b.filled;
+    for (const p of parts) put(b, p);
+    if (b.filled !== from + byteLength) throw new RangeError(`append: parts hold ${b.filled - from} bytes, not ${byteLength}`);
+    this.bytes += byteLength;
+    waiting.add(this);
+    if (round === undefined || maxWaitMs < WRITE_ROUND_MS) scheduleRound(maxWaitMs);
   }
 
   /**
@@ -326,19 +245,15 @@ export class SegmentWriter implements FragmentSink {
   }
 
   /**
-   * Writes what is complete now (a fragment in progress is dropped), waits for the writes, cuts the
-   * padding (or, after a failure, what follows the last complete write; a no-op for a buffered file
-   * that did not fail), syncs and closes. Never rejects: a failure here leaves a file the start-up
-   * scan repairs.
+   * Writes what is waiting now, waits for the writes, cuts the padding (or, after a failure, what
+   * follows the last complete write; a no-op for a buffered file that did not fail), syncs and closes. Never rejects: a failure here leaves a file
+   * the start-up scan repairs.
    */
   close(): Promise<void> {
     this.closed ??= (async () => {
       waiting.delete(this);
-      this.open = undefined;
-      this.filled = this.bytes;
       this.submit();
       await this.drain();
-      this.release(Infinity);
       await this.syncing;
       const end = this.failed ? this.written : this.bytes;
       try {
@@ -352,167 +267,92 @@ export class SegmentWriter implements FragmentSink {
     return this.closed;
   }
 
-  /** Hands the completed bytes not written yet to a write (after the one running, if any). */
+  /** Hands the waiting bytes to a write (after the one running, if any). */
   submit(): void {
-    if (this.writing) return;
-    const end = this.bytes;
-    if (!this.direct || this.failed || end === this.flushed) {
-      this.drained();
+    const b = this.batch;
+    if (this.writing || !b || this.failed) {
+      if (!this.writing) this.drained();
       return;
     }
-    const from = this.flushed - (this.flushed % DIRECT_BLOCK);
-    const whole = end - (end % DIRECT_BLOCK);
-    const iov = this.views(from, whole);
-    let length = whole - from;
-    // The unfinished last block and a zeroed free box (at least its 8-byte header) to the boundary.
-    let pad: Uint8Array | undefined;
-    const kept = end - whole;
-    if (kept) {
-      pad = takePad();
-      this.read(whole, pad.subarray(0, kept));
-      let free = DIRECT_BLOCK - kept;
-      if (free < FREE_BOX_HEADER) free += DIRECT_BLOCK;
-      FREE_VIEW.setUint32(0, free);
-      pad.set(FREE_HEADER, kept);
-      pad.fill(0, kept + FREE_BOX_HEADER, kept + free);
-      iov.push(pad.subarray(0, kept + free));
-      length += kept + free;
+    this.batch = undefined;
+    // Pad to the block boundary with a free box (at least its 8-byte header), zeroed: not what the
+    // pooled buffer held before (another camera's video).
+    const data = b.filled;
+    let pad = (DIRECT_BLOCK - (data % DIRECT_BLOCK)) % DIRECT_BLOCK;
+    if (pad > 0 && pad < FREE_BOX_HEADER) pad += DIRECT_BLOCK;
+    const length = data + pad;
+    // The last partial block, kept for the next write (a block never straddles two chunks).
+    const end = b.position + data;
+    const kept = end % DIRECT_BLOCK;
+    const last = b.chunks[Math.floor((data - 1) / CHUNK_BYTES)];
+    if (kept) this.tail.set(last.subarray(((data - 1) % CHUNK_BYTES) + 1 - kept, ((data - 1) % CHUNK_BYTES) + 1), 0);
+    if (pad) {
+      freeHeader.setUint32(0, pad);
+      put(b, FREE_HEADER);
+      put(b, ZEROS.subarray(0, pad - FREE_BOX_HEADER));
     }
-    this.flushed = end;
     this.writing = true;
-    this.write(this.fd, iov, from, (err, n) => {
+    this.write(this.fd, views(b, length), b.position, (err, n) => {
       this.writing = false;
-      if (pad) padBlocks.push(pad);
       if (err?.code === 'EINVAL' && this.refused && !this.failed) {
         // The open took O_DIRECT but the device wants larger blocks: this file goes on buffered.
-        const failed = this.reopenBuffered(from);
+        const failed = this.reopenBuffered(b, data);
+        giveBack(b);
         if (failed) this.fail(failed);
         this.drained();
         return;
       }
+      giveBack(b);
       if (!err && n !== length) err = new Error(`short write: ${n} of ${length} bytes`);
       if (err) this.fail(err);
-      else {
-        this.written = end;
-        this.release(this.flushed - (this.flushed % DIRECT_BLOCK));
-      }
-      // Bytes completed while this write ran go now, not a round later: they have waited already.
+      else this.written = end;
+      // Bytes appended while this write ran go now, not a round later: they have waited already.
       this.submit();
     });
   }
 
-  /** Bytes completed (appended, or a fragment ended): written within `maxWaitMs` (direct mode). */
-  private completed(maxWaitMs: number) {
-    this.bytes = this.filled;
-    waiting.add(this);
-    if (round === undefined || maxWaitMs < WRITE_ROUND_MS) scheduleRound(maxWaitMs);
-  }
-
   /**
-   * Switches to buffered writes: the file reopened without O_DIRECT, the completed bytes from the
-   * refused write's start written there (without padding) and what follows written as it comes.
-   * Returns the error if that fails.
+   * Switches to buffered writes: the file reopened without O_DIRECT, the refused batch written
+   * there (without its padding) and what follows written as it comes. Returns the error if that fails.
    */
-  private reopenBuffered(from: number): NodeJS.ErrnoException | null {
+  private reopenBuffered(b: Batch, data: number): NodeJS.ErrnoException | null {
     this.refused!.onRefused?.();
     try {
       const fd = fs.openSync(this.refused!.file, 'r+');
       fs.closeSync(this.fd);
       this.fd = fd;
       this.direct = false;
-      waiting.delete(this);
-      writeAll(fd, this.views(from, this.bytes), this.bytes - from, from);
-      fs.ftruncateSync(fd, this.bytes);
-      this.written = this.flushed = this.bytes;
-      this.release(this.bytes);
+      writeAll(fd, views(b, data), data, b.position);
+      fs.ftruncateSync(fd, b.position + data);
+      // Appended while the refused write ran: written now, buffered.
+      const later = this.batch;
+      if (later) {
+        this.batch = undefined;
+        writeAll(fd, views(later, later.filled), later.filled, later.position);
+        giveBack(later);
+      }
+      this.written = this.bytes;
       return null;
     } catch (err) {
       return err as NodeJS.ErrnoException;
     }
   }
 
-  /** The chunk holding file byte `o` and where in it; a new one from the pool after the last. */
-  private chunkAt(o: number): [Uint8Array, number] {
-    if (!this.chunks.length) this.base = o - (o % DIRECT_BLOCK);
-    const rel = o - this.base;
-    const k = Math.floor(rel / CHUNK_BYTES);
-    const chunk = (this.chunks[k] ??= directBuffers.take(CHUNK_BYTES));
-    return [chunk, rel - k * CHUNK_BYTES];
-  }
-
-  /** Copies `src` in at the end. */
-  private put(src: Uint8Array) {
-    this.writeAt(this.filled, src);
-    this.filled += src.length;
-  }
-
-  /** Copies `src` in at file byte `o` (within the chunks, or just after them). */
-  private writeAt(o: number, src: Uint8Array) {
-    let from = 0;
-    while (from < src.length) {
-      const [chunk, at] = this.chunkAt(o + from);
-      const n = Math.min(src.length - from, CHUNK_BYTES - at);
-      chunk.set(from === 0 && n === src.length ? src : src.subarray(from, from + n), at);
-      from += n;
-    }
-  }
-
-  /** Copies file bytes from `o` out into `into`. */
-  private read(o: number, into: Uint8Array) {
-    for (let got = 0; got < into.length; ) {
-      const [chunk, at] = this.chunkAt(o + got);
-      const n = Math.min(into.length - got, CHUNK_BYTES - at);
-      into.set(chunk.subarray(at, at + n), got);
-      got += n;
-    }
-  }
-
-  /** Zeroes `n` file bytes from `o`. */
-  private fill(o: number, n: number) {
-    for (let done = 0; done < n; ) {
-      const [chunk, at] = this.chunkAt(o + done);
-      const m = Math.min(n - done, CHUNK_BYTES - at);
-      chunk.fill(0, at, at + m);
-      done += m;
-    }
-  }
-
-  /** `n` bytes at the end kept for what comes later (a fragment's header). */
-  private reserve(n: number) {
-    const end = this.filled + n;
-    // Chunk by chunk in order (the array stays packed), the one holding the last byte included.
-    for (let o = this.filled; o < end; o += CHUNK_BYTES - ((o - this.base) % CHUNK_BYTES)) this.chunkAt(o);
-    this.filled = end;
-  }
-
-  /** Views of file bytes [from, to), a chunk at most each. */
-  private views(from: number, to: number): Uint8Array[] {
-    const out: Uint8Array[] = [];
-    for (let o = from; o < to; ) {
-      const [chunk, at] = this.chunkAt(o);
-      const n = Math.min(to - o, CHUNK_BYTES - at);
-      out.push(chunk.subarray(at, at + n));
-      o += n;
-    }
-    return out;
-  }
-
-  /** Gives back the chunks wholly before file byte `upTo` (Infinity: all of them). */
-  private release(upTo: number) {
-    let k = 0;
-    while (k < this.chunks.length && (upTo === Infinity || this.base + (k + 1) * CHUNK_BYTES <= upTo)) directBuffers.give(this.chunks[k++]);
-    if (!k) return;
-    this.chunks.splice(0, k);
-    this.base += k * CHUNK_BYTES;
+  /** A batch that starts with the file's unfinished last block. */
+  private newBatch(): Batch {
+    const kept = this.bytes % DIRECT_BLOCK;
+    const b: Batch = { chunks: [], position: this.bytes - kept, filled: 0 };
+    put(b, this.tail.subarray(0, kept));
+    return (this.batch = b);
   }
 
   private drain(): Promise<void> {
-    if (!this.writing && (this.bytes === this.flushed || !this.direct || this.failed)) return Promise.resolve();
+    if (!this.writing && !this.batch) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   private drained() {
-    if (this.direct && this.bytes > this.flushed && !this.failed) return;
+    if (this.batch && !this.failed) return;
     const waiters = this.drainWaiters;
     this.drainWaiters = [];
     for (const resolve of waiters) resolve();
@@ -521,18 +361,18 @@ export class SegmentWriter implements FragmentSink {
   private fail(err: Error) {
     if (this.failed) return;
     this.failed = true;
+    if (this.batch) giveBack(this.batch);
+    this.batch = undefined;
     waiting.delete(this);
-    if (!this.writing) this.release(Infinity);
     // Never inside append: the recorder ends its segment from here.
     queueMicrotask(() => this.onError(err));
   }
 }
 
-/** A `free` box header (its size is set before each use; copied at once) and a sample length's 4 bytes. */
+/** A `free` box header (its size is set per write; put() copies it at once) and the zeros after it. */
 const FREE_HEADER = new Uint8Array([0, 0, 0, 0, 0x66, 0x72, 0x65, 0x65]); // size, 'free'
-const FREE_VIEW = new DataView(FREE_HEADER.buffer);
-const LENGTH_BYTES = new Uint8Array(4);
-const LENGTH = new DataView(LENGTH_BYTES.buffer);
+const freeHeader = new DataView(FREE_HEADER.buffer);
+const ZEROS = new Uint8Array(2 * DIRECT_BLOCK);
 
 /**
  * Writes every part at `position` in one writev where the kernel takes it all (it may write less:
