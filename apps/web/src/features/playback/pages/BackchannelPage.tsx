@@ -5,7 +5,7 @@
  * range important and (admins) deleting the day. Without a valid day it opens today.
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Segmented, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Empty, Flex, Popconfirm, Row, Select, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import {
   BackwardOutlined,
   CameraOutlined,
@@ -34,6 +34,7 @@ import { fetchMonthly, removeDaily, setImportantBetween } from '../api';
 import { clock, monthOf, parseDay, recordedDays, shiftMonth, stampAt, today } from '../day';
 import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
+import { RecordSourceSwitch } from '../components/RecordSourceSwitch';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
 import { Timeline } from '../components/Timeline';
 import { backchannelPath, backlistPath, backtimePath, withSource } from '../paths';
@@ -240,15 +241,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
           chan && (
             <Space>
               {deviceOk && (
-                <Segmented<RecordSource>
-                  data-testid="record-source"
-                  value={source}
-                  onChange={chooseSource}
-                  options={[
-                    { value: 'Cloud', label: t('playback.sourceCloud') },
-                    { value: 'Device', label: t('playback.sourceDevice') },
-                  ]}
-                />
+                <RecordSourceSwitch value={source} onChange={chooseSource} />
               )}
               <Button icon={<UnorderedListOutlined />} onClick={() => navigate(withSource(backtimePath(device, channel, day), source))}>
                 {t('playback.segmentList')}

@@ -5,7 +5,7 @@
  * page): each file with its record type, played from the device and downloaded through the server.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Card, Progress, Segmented, Space, Tag, Typography } from 'antd';
+import { Button, Card, Progress, Space, Tag, Typography } from 'antd';
 import { ListTable } from '../../../components/ListTable';
 import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, StarOutlined, StopOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
@@ -21,6 +21,7 @@ import { fetchWithProgress, percent, saveBlob } from '../download';
 import { backchannelPath, backtimePath, backlistPath, withSource } from '../paths';
 import { downloadFromDevice } from '../deviceDownload';
 import { deviceSourceAvailable, sourceFromQuery, type RecordSource } from '../source';
+import { RecordSourceSwitch } from '../components/RecordSourceSwitch';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
 import { dayRanges, useDayRecords, type DayRange } from '../useDayRecords';
 
@@ -135,15 +136,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
           chan && (
             <Space>
               {deviceOk && (
-                <Segmented<RecordSource>
-                  data-testid="record-source"
-                  value={source}
-                  onChange={setSource}
-                  options={[
-                    { value: 'Cloud', label: t('playback.sourceCloud') },
-                    { value: 'Device', label: t('playback.sourceDevice') },
-                  ]}
-                />
+                <RecordSourceSwitch value={source} onChange={setSource} />
               )}
               <Button icon={<FieldTimeOutlined />} onClick={() => navigate(withSource(backchannelPath(device, channel, day), source))}>
                 {t('playback.timelineView')}
