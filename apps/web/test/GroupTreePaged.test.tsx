@@ -42,15 +42,20 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Renders the group tree and opens its one group, Site. */
+async function openSite() {
+  render(
+    <MemoryRouter>
+      <GroupTree />
+    </MemoryRouter>,
+  );
+  const site = (await screen.findByText('Site')).closest('.ant-tree-treenode')!;
+  fireEvent.click(site.querySelector('.ant-tree-switcher')!);
+}
+
 describe('group tree: a group of 1,500 cameras', { timeout: 60_000 }, () => {
   it('opens a page of it, and loads more on demand', async () => {
-    render(
-      <MemoryRouter>
-        <GroupTree />
-      </MemoryRouter>,
-    );
-    const site = (await screen.findByText('Site')).closest('.ant-tree-treenode')!;
-    fireEvent.click(site.querySelector('.ant-tree-switcher')!);
+    await openSite();
     expect(await screen.findByText('cam 50')).toBeInTheDocument();
     expect(screen.queryByText('cam 51')).not.toBeInTheDocument();
     const levels = () => asked.filter((u) => u.pathname === '/api/v1/group/children' && u.searchParams.get('labelid') === '1');
@@ -63,13 +68,7 @@ describe('group tree: a group of 1,500 cameras', { timeout: 60_000 }, () => {
   });
 
   it('stars a camera: an operator has this tree only, and had no way to a favourite', async () => {
-    render(
-      <MemoryRouter>
-        <GroupTree />
-      </MemoryRouter>,
-    );
-    const site = (await screen.findByText('Site')).closest('.ant-tree-treenode')!;
-    fireEvent.click(site.querySelector('.ant-tree-switcher')!);
+    await openSite();
     const row = (name: string) => screen.getByText(name).closest('.ant-tree-treenode') as HTMLElement;
     await screen.findByText('cam 3');
     // cam 2 is a favourite already; cam 3 is not, and its star adds it.
