@@ -9,9 +9,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import { clearSession } from '../src/lib/session';
 import { Route, Routes } from 'react-router-dom';
-import BackchannelPage from '../src/features/playback/pages/BackchannelPage';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
-import { openBackchannel } from './helpers/backchannel';
+import { openBackchannel, renderBackchannel } from './helpers/backchannel';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { loginAdmin } from './helpers/dialogs';
 
@@ -44,12 +43,7 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
       '/api/v1/record/querymonthly': () => '0'.repeat(30),
       // no querydaily stub: the server's 404
     });
-    renderConsole(
-      <Routes>
-        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
-      </Routes>,
-      { path: '/video/backchannel/5/1/20261126' },
-    );
+    renderBackchannel('20261126');
     await screen.findByTestId('day-error');
     expect(screen.getByTestId('playback-status')).not.toHaveTextContent('点击时间轴');
     expect(screen.getByTestId('playback-status')).not.toHaveTextContent('当天没有录像');
@@ -72,12 +66,7 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
           : new Response(JSON.stringify({ code: 404, msg: '通道 5/1不存在' }), { status: 404, headers: { 'Content-Type': 'application/json' } }),
       ),
     );
-    renderConsole(
-      <Routes>
-        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
-      </Routes>,
-      { path: '/video/backchannel/5/1/20261126' },
-    );
+    renderBackchannel('20261126');
     expect(await screen.findByTestId('day-error')).toHaveTextContent('通道 5/1不存在');
     expect(await settledNotices(notices)).toEqual([]);
     expect(screen.getAllByText('通道 5/1不存在')).toHaveLength(1);
@@ -93,12 +82,7 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
       '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 }),
       '/api/v1/record/querydaily': () => ({ total: 0, list: [] }),
     });
-    renderConsole(
-      <Routes>
-        <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />
-      </Routes>,
-      { path: '/video/backchannel/5/1/20261126' },
-    );
+    renderBackchannel('20261126');
     expect(await screen.findByTestId('month-error')).toHaveTextContent('querymonthly');
     expect(screen.queryByTestId('day-error')).toBeNull();
     expect(await settledNotices(notices)).toEqual([]);

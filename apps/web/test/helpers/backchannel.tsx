@@ -12,6 +12,11 @@ export function openBackchannel({ name = 'Gate', day = '20261127', list = [] }: 
     '/api/v1/record/querymonthly': () => '0'.repeat(30),
     '/api/v1/record/querydaily': () => ({ total: list.length, list }),
   });
+  renderBackchannel(day);
+}
+
+/** The same page with whatever answers the test stubbed itself. */
+export function renderBackchannel(day = '20261127') {
   renderConsole(
     <Routes>
       <Route path="/video/backchannel/:devid/:chnid/:day" element={<BackchannelPage />} />

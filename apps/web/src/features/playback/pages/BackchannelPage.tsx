@@ -240,9 +240,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
         extra={
           chan && (
             <Space>
-              {deviceOk && (
-                <RecordSourceSwitch value={source} onChange={chooseSource} />
-              )}
+              {deviceOk && <RecordSourceSwitch value={source} onChange={chooseSource} />}
               <Button icon={<UnorderedListOutlined />} onClick={() => navigate(withSource(backtimePath(device, channel, day), source))}>
                 {t('playback.segmentList')}
               </Button>

@@ -135,9 +135,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
         extra={
           chan && (
             <Space>
-              {deviceOk && (
-                <RecordSourceSwitch value={source} onChange={setSource} />
-              )}
+              {deviceOk && <RecordSourceSwitch value={source} onChange={setSource} />}
               <Button icon={<FieldTimeOutlined />} onClick={() => navigate(withSource(backchannelPath(device, channel, day), source))}>
                 {t('playback.timelineView')}
               </Button>
