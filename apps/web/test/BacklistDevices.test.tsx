@@ -63,6 +63,24 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     for (const c of api.callsTo('/api/v1/devices')) expect(Number(c.query.get('limit'))).toBeLessThanOrEqual(50);
   });
 
+  it('asks for the devices when the picker opens, once: drawn, it leaves the first page to the video tree', async () => {
+    // The page asked devices?start=0&limit=50 as it was drawn, beside the sidebar tree's same page:
+    // twice on every visit. A device from the address is named by one call, not the page and then it.
+    open('/video/backlist/0');
+    const box = within(await screen.findByTestId('backlist-device')).getByRole('combobox');
+    await screen.findByText('请选择设备');
+    expect(api.callsTo('/api/v1/devices')).toHaveLength(0);
+    fireEvent.mouseDown(box);
+    expect(await screen.findByText('cam-0001 (1)')).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/devices').map((c) => [c.query.get('start'), c.query.get('limit'), c.query.get('q')])).toEqual([['0', '50', null]]);
+    cleanup();
+    api.calls.length = 0;
+    open('/video/backlist/3');
+    const picker = await screen.findByTestId('backlist-device');
+    await waitFor(() => expect(within(picker).getByText('cam-0003 (3)')).toBeInTheDocument());
+    expect(api.callsTo('/api/v1/devices').map((c) => c.query.get('q'))).toEqual(['3']);
+  });
+
   it('names a device from the address that is beyond the first page', async () => {
     open('/video/backlist/1400');
     const picker = await screen.findByTestId('backlist-device');

@@ -3,9 +3,14 @@
  * (name, ID or IP), never the whole site. The alarm filter and the playback picker loaded every
  * device (devicesconfig limit 9999: 750 KB at 1,500 cameras, on every visit) to offer a dropdown
  * the operator searches anyway. When more match than are shown, the last row says so.
+ *
+ * The page is asked for when the dropdown first opens, not when the picker is drawn: closed it shows
+ * only the chosen device's name. Drawn at once, it asked `devices?start=0&limit=50` beside the video
+ * tree's same first page on /video/backlist (twice on every visit), and a device from the address was
+ * asked for again by its ID while that page was on its way.
  */
 import { useMemo, useState } from 'react';
-import { Select, type SelectProps } from 'antd';
+import { Select, Spin, type SelectProps } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DeviceRow } from '@opencvr/shared';
@@ -19,7 +24,7 @@ export interface DevicePageAnswer {
   TotalCount: number;
 }
 
-interface Props extends Omit<SelectProps<string>, 'options' | 'showSearch' | 'filterOption' | 'onSearch' | 'searchValue' | 'onChange'> {
+interface Props extends Omit<SelectProps<string>, 'options' | 'showSearch' | 'filterOption' | 'onSearch' | 'searchValue' | 'onChange' | 'onOpenChange'> {
   value?: string;
   onChange: (device: string) => void;
   /** One page of devices matching q (the page's own call: devices or devicesconfig). */
@@ -36,19 +41,23 @@ export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim());
+  // Opened once (or typed into): the list is wanted from then on.
+  const [wanted, setWanted] = useState(false);
   const page = useQuery({
     queryKey: [queryKey, 'device-select', q],
     queryFn: () => fetchPage(q, DEVICE_SELECT_PAGE),
+    enabled: wanted,
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
-  // The chosen device may be beyond the first page (opened from an address): its own row names it.
+  // The chosen device is named by its own row (it may be beyond the first page: opened from an
+  // address), unless the list has it.
   const rows = useMemo(() => page.data?.Devices ?? [], [page.data]);
-  const chosenListed = !value || rows.some((d) => d.DeviceID === value);
+  const listed = rows.find((d) => d.DeviceID === value);
   const chosen = useQuery({
     queryKey: [queryKey, 'device-select', 'chosen', value],
     queryFn: async () => (await fetchPage(value!, DEVICE_SELECT_PAGE)).Devices.find((d) => d.DeviceID === value) ?? null,
-    enabled: !chosenListed,
+    enabled: !!value && !listed && !page.isFetching,
     staleTime: 30_000,
   });
 
@@ -56,11 +65,11 @@ export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption
     const list: { value: string; label: string; disabled?: boolean }[] = [];
     if (emptyOption !== undefined && !q) list.push({ value: '', label: emptyOption });
     list.push(...rows.map((d) => ({ value: d.DeviceID, label: labelOf(d) })));
-    if (value && !rows.some((d) => d.DeviceID === value)) list.push({ value, label: chosen.data ? labelOf(chosen.data) : value });
+    if (value && !listed) list.push({ value, label: chosen.data ? labelOf(chosen.data) : value });
     const more = (page.data?.TotalCount ?? 0) - rows.length;
     if (more > 0) list.push({ value: '\u0000more', label: t('devices.picker.narrow', { count: more }), disabled: true });
     return list;
-  }, [emptyOption, q, rows, value, chosen.data, page.data?.TotalCount, t]);
+  }, [emptyOption, q, rows, value, listed, chosen.data, page.data?.TotalCount, t]);
 
   return (
     <Select<string>
@@ -70,13 +79,21 @@ export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption
       // A page of 50 rows renders at once, so the last row (how many more) is there to read.
       virtual={false}
       searchValue={search}
-      onSearch={setSearch}
+      onOpenChange={(open) => {
+        if (open) setWanted(true);
+      }}
+      onSearch={(text) => {
+        setWanted(true);
+        setSearch(text);
+      }}
       onChange={(v) => {
         setSearch('');
         onChange(v);
       }}
       value={value}
-      loading={page.isFetching}
+      loading={page.isFetching || chosen.isFetching}
+      // Opened for the first time, the list is on its way: not "no data".
+      notFoundContent={page.isFetching && !rows.length ? <Spin size="small" /> : undefined}
       options={options}
     />
   );
