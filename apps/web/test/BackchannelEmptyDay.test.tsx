@@ -3,10 +3,11 @@
  * timeline) over an empty timeline. It now says the day has none; a day with recordings keeps the hint.
  * A day that could not be read says why once, where the list would be (session 25: the request layer's
  * 请求失败 panel said it a second time), and so does the segment list page; neither is titled by the
- * bare id of a channel the server does not list to the user (as the player page).
+ * bare id of a channel the server does not list to the user (as the player page), nor names it by its
+ * ids in the recordings breadcrumb (session 26: 录像回放 / 5 / 5_1 / 2026-11-26).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { clearSession } from '../src/lib/session';
 import { Route, Routes } from 'react-router-dom';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
@@ -20,6 +21,9 @@ afterEach(() => {
   clearSession();
 });
 
+
+/** The recordings breadcrumb's crumbs as shown. */
+const crumbs = () => within(screen.getByTestId('recording-breadcrumb')).getAllByRole('listitem').map((li) => li.textContent);
 
 describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
   it('without recordings: the player says there are none, not to click the timeline', async () => {
@@ -74,6 +78,8 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     // As the player page: not titled by the bare id, no segment list offered.
     expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent(/^通道录像$/);
     expect(screen.queryByRole('button', { name: /录像列表/ })).toBeNull();
+    // The trail says what the title says, not the ids from the address (录像回放 / 5 / 5_1 / …).
+    expect(crumbs()).toEqual(['录像回放', '通道录像', '2026-11-26']);
   });
 
   it('a month that could not be read while the day could: the calendar says why, no notice', async () => {
@@ -101,11 +107,13 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     expect(await settledNotices(notices)).toEqual([]);
     expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent(/^录像列表 · 2026-11-26$/);
     expect(screen.queryByRole('button', { name: /时间轴/ })).toBeNull();
+    expect(crumbs()).toEqual(['录像回放', '通道录像', '2026-11-26', '录像列表']);
   });
 
   it('names a channel the server lists, and offers its segment list', async () => {
     openBackchannel({ day: '20261126', name: 'Gate' });
     expect(await screen.findByRole('heading', { level: 4, name: '通道录像 · Gate' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: /录像列表/ })).toBeInTheDocument();
+    await waitFor(() => expect(crumbs()).toEqual(['录像回放', 'NVR', 'Gate', '2026-11-26']));
   });
 });

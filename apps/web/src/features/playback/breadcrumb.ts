@@ -3,7 +3,10 @@
  * with its parents (the trail becomes the node's ancestry ending at it), or the trail is cut to a
  * given length. Pure functions plus a small store the playback pages share.
  */
+import type { TFunction } from 'i18next';
 import { create } from 'zustand';
+import type { ChannelRow } from '@opencvr/shared';
+import { backchannelPath, backlistPath } from './paths';
 
 export interface Crumb {
   key: string;
@@ -49,3 +52,20 @@ export const useRecordingBreadcrumb = create<Store>((set) => ({
   add: (node, parents, stime) => set((s) => addRecord(s, node, parents, stime)),
   cut: (length) => set((s) => cutRecords(s, length)),
 }));
+
+/**
+ * The trail's crumbs down to a channel (the playback list, its device, the channel), named as the
+ * pages name them. A channel the server does not list to the user (outside the role, gone, or still
+ * loading: `chan` not a row) is one crumb saying what the page's title says (通道录像), with no
+ * device: its bare IDs from the address were the device's and the channel's names (999 / 999_7).
+ */
+export function channelCrumbs(t: TFunction, device: string, channel: string, chan: Pick<ChannelRow, 'Name' | 'DeviceName'> | null | undefined): Crumb[] {
+  const list = { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') };
+  const to = backchannelPath(device, channel);
+  if (!chan) return [list, { key: `c:${device}:${channel}`, label: t('route.videoBackchannel'), to }];
+  return [
+    list,
+    { key: `d:${device}`, label: chan.DeviceName || device, to: backlistPath(device) },
+    { key: `c:${device}:${channel}`, label: chan.Name || `${device}_${channel}`, to },
+  ];
+}

@@ -36,8 +36,9 @@ import { DownloadPanel } from '../components/DownloadPanel';
 import { MonthCalendar } from '../components/MonthCalendar';
 import { RecordSourceSwitch } from '../components/RecordSourceSwitch';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
+import { channelCrumbs } from '../breadcrumb';
 import { Timeline } from '../components/Timeline';
-import { backchannelPath, backlistPath, backtimePath, withSource } from '../paths';
+import { backchannelPath, backtimePath, withSource } from '../paths';
 import { useDayRecords } from '../useDayRecords';
 import { usePlayback } from '../usePlayback';
 import { DAY, followPlayhead, rangeAtOrAfter, replayFrom, type Range, type View } from '../timeline';
@@ -224,11 +225,7 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
       style={fit ? { padding: 16, boxSizing: 'border-box', height: `max(${FIT_MIN_PAGE_PX}px, calc(100vh - ${TOP_BAR_PX}px))`, display: 'flex', flexDirection: 'column' } : { padding: 16 }}
     >
       <RecordingBreadcrumb
-        parents={[
-          { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
-          { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
-          { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
-        ]}
+        parents={channelCrumbs(t, device, channel, chan)}
         node={{ key: `day:${day}`, label: date }}
         stime={day}
       />

@@ -18,11 +18,12 @@ import { fetchOneChannel } from '../../../lib/api/inventory';
 import { downloadUrl, fetchDeviceFiles, setImportant, type DailyRange } from '../api';
 import { clock, parseDay, stampAt, today } from '../day';
 import { fetchWithProgress, percent, saveBlob } from '../download';
-import { backchannelPath, backtimePath, backlistPath, withSource } from '../paths';
+import { backchannelPath, backtimePath, withSource } from '../paths';
 import { downloadFromDevice } from '../deviceDownload';
 import { deviceSourceAvailable, sourceFromQuery, type RecordSource } from '../source';
 import { RecordSourceSwitch } from '../components/RecordSourceSwitch';
 import { RecordingBreadcrumb } from '../components/RecordingBreadcrumb';
+import { channelCrumbs } from '../breadcrumb';
 import { dayRanges, useDayRecords, type DayRange } from '../useDayRecords';
 
 /** A row: a range of the platform's recordings, or one file on the device (with its record type). */
@@ -120,12 +121,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
     <div style={{ padding: 16 }}>
       {/* The backchannel page's trail (same keys and names) with the list after the day. */}
       <RecordingBreadcrumb
-        parents={[
-          { key: 'backlist', label: t('route.videoBacklist'), to: backlistPath('0') },
-          { key: `d:${device}`, label: chan?.DeviceName || device, to: backlistPath(device) },
-          { key: `c:${device}:${channel}`, label: name, to: backchannelPath(device, channel) },
-          { key: `day:${day}`, label: date, to: withSource(backchannelPath(device, channel, day), source) },
-        ]}
+        parents={[...channelCrumbs(t, device, channel, chan), { key: `day:${day}`, label: date, to: withSource(backchannelPath(device, channel, day), source) }]}
         node={{ key: `list:${day}`, label: t('playback.segmentList') }}
         stime={day}
       />
