@@ -1,16 +1,14 @@
 /**
  * The console's API as the specs use it: sessions and calls through Playwright's request context.
- * The run has one server, fresh or already initialised by another file: adminSession() works either
- * way (it initialises a fresh server with its own password).
+ * Every worker starts a fresh server of its own (support/fixtures.ts); adminSession() initialises it.
  */
 import crypto from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
 
 export const md5 = (s: string) => crypto.createHash('md5').update(s).digest('hex');
 
-/** The password adminSession() sets on a fresh server, and the one foundation.spec.ts sets. */
+/** The admin password adminSession() sets on the worker's server. */
 export const OWN_PASSWORD = 'Str0ng!Pass';
-export const KNOWN_PASSWORDS = [OWN_PASSWORD, 'Adm1n!e2e'];
 
 export interface Session {
   Token: string;
@@ -30,39 +28,36 @@ export async function tryLogin(api: APIRequestContext, username: string, passwor
   return res.ok() && body?.EasyDarwin ? body.EasyDarwin.Body : null;
 }
 
-/** An admin session on an initialised server: the default password means a fresh server, so initialise it. */
+/**
+ * The admin's session on the worker's fresh server (the `admin` fixture, once per worker), which it
+ * initialises: the first-run settings with OWN_PASSWORD, and the server's addresses if it asks for them.
+ */
 export async function adminSession(api: APIRequestContext): Promise<Session> {
   const fresh = await tryLogin(api, 'admin', 'admin');
-  if (fresh) {
+  if (!fresh) throw new Error('admin/admin does not log in: the worker\'s server is not a fresh one');
+  await v1(
+    await api.post('/api/v1/setinitial', {
+      headers: { token: fresh.Token },
+      form: {
+        SipPassword: 'Sip!e2e123',
+        EhomePassword: 'Ehome!e2e123',
+        OldPassword: md5('admin'),
+        NewPassword: OWN_PASSWORD,
+      },
+    }),
+  );
+  const s = await tryLogin(api, 'admin', OWN_PASSWORD);
+  if (!s) throw new Error('the password set by setinitial does not log in');
+  const { CheckIP } = await v1<{ CheckIP: boolean }>(await api.get('/api/v1/check_ip', { headers: { token: s.Token } }));
+  if (CheckIP) {
     await v1(
-      await api.post('/api/v1/setinitial', {
-        headers: { token: fresh.Token },
-        form: {
-          SipPassword: 'Sip!e2e123',
-          EhomePassword: 'Ehome!e2e123',
-          OldPassword: md5('admin'),
-          NewPassword: OWN_PASSWORD,
-        },
+      await api.post('/api/v1/setip', {
+        headers: { token: s.Token },
+        form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
       }),
     );
   }
-  for (const pw of KNOWN_PASSWORDS) {
-    const s = await tryLogin(api, 'admin', pw);
-    if (!s) continue;
-    const { CheckIP } = await v1<{ CheckIP: boolean }>(
-      await api.get('/api/v1/check_ip', { headers: { token: s.Token } }),
-    );
-    if (CheckIP) {
-      await v1(
-        await api.post('/api/v1/setip', {
-          headers: { token: s.Token },
-          form: { sip_host: '127.0.0.1', terminal_host: '127.0.0.1', ehome_host: '127.0.0.1' },
-        }),
-      );
-    }
-    return s;
-  }
-  throw new Error('no known admin password works on this server');
+  return s;
 }
 
 /** Adds an RTSP device with one stream address (its first channel); returns its DeviceID. */

@@ -2,8 +2,8 @@
  * Rows of the console's sidebar trees, reached as a user reaches them.
  *
  * The video and group trees are virtual lists (antd Tree with a height): only the rows in view are
- * in the page, about 25 at 390×844 and 30 at 1440×900. The e2e files share one server and each adds
- * its devices, so a file's device sorts later in the tree as files are added, and a wait for its row
+ * in the page, about 25 at 390×844 and 30 at 1440×900. The e2e files of a worker share its server and
+ * each adds its devices, so a file's device sorts later in the tree as files are added, and a wait for its row
  * finds nothing once it is out of view (square.spec.ts failed so in CI, its device 27th of 28).
  * Where the test is about the tree itself, the row is scrolled to with the mouse wheel over the
  * list, and the tree's "load more" row is clicked at the end of a level, until the row is there.

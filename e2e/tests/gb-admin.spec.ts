@@ -2,8 +2,8 @@
  * GB28181 administration in the console end to end (issue 6): the settings page saves a change
  * that survives a reload; a whitelist entry is added, edited and deleted; a simulated GB device
  * (the TypeScript device double of the server tests) registers and sends an Alarm MESSAGE, which
- * appears in an open /alarm/list without a reload (events socket) and is then deleted. The server
- * may be fresh or initialised by other files; the whitelist switch is left off for them.
+ * appears in an open /alarm/list without a reload (events socket) and is then deleted. The whitelist
+ * switch is left off for the files after this one on the worker's server.
  */
 import { v1 } from '../support/api';
 import { expect, test } from '../support/fixtures';

@@ -1,7 +1,6 @@
 /**
- * Devices, channels, groups and the video sidebar end to end (issue 3), on the run's one server.
- * The server may be fresh (this file alone) or already initialised by foundation.spec.ts, so the
- * admin session comes from a helper that works either way. Sessions are put straight into
+ * Devices, channels, groups and the video sidebar end to end (issue 3), on the worker's server (the
+ * files before this one on that worker have added theirs). Sessions are put straight into
  * localStorage (the login page has its own tests); each test has its own browser context.
  */
 import type { APIRequestContext, Page } from '@playwright/test';

@@ -1,8 +1,7 @@
 /**
  * Live video in the console end to end (issue 4): a real GStreamer RTSP camera added through the
  * API, played by the console's LivePlayer over WebSocket fMP4 + MSE in Debian's Chromium (H.264).
- * The server may be fresh (this file alone) or initialised by the other files, so the admin
- * session comes from a helper that works either way; sessions go straight into localStorage.
+ * Sessions go straight into localStorage.
  */
 import { md5, tryLogin, v1 } from '../support/api';
 import { expect, test, useCameraDevice } from '../support/fixtures';

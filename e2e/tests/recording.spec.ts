@@ -4,8 +4,7 @@
  * marks 录像中 from the streaming status while the server records), then the backchannel page for today shows the
  * day flagged in the calendar and the range on the timeline; a click in its middle plays (the video
  * clock advances), the speed reaches the server (playState), and a downloaded range is an MP4 whose
- * duration (ffprobe) is the range's within 2 s. The server may be fresh or initialised by the other
- * files: the admin session comes from a helper that works either way.
+ * duration (ffprobe) is the range's within 2 s.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
