@@ -1,4 +1,7 @@
-/** The role channels dialog with a site's worth of single-channel grants: a page of them at a time. */
+/**
+ * The role channels dialog with a site's worth of single-channel grants: a page of them at a time;
+ * its group tree counts each group's devices and channels as the group page's tree does.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import RolesPage from '../src/features/users/pages/RolesPage';
@@ -30,5 +33,29 @@ describe('RolesPage: a role with 120 channels', { timeout: 60_000 }, () => {
     fireEvent.click(within(list).getByTitle('3'));
     await waitFor(() => expect(within(list).getByText('Camera 101')).toBeInTheDocument());
     expect(within(list).getAllByText(/^Camera \d+$/)).toHaveLength(20);
+  });
+
+  it("counts each group's devices and channels in its tree, as the group page does", async () => {
+    // The role's tree named the groups only, where /device/group said Building A (3).
+    stubApi({
+      '/api/v1/rolelist': () => ({ count: 2, data: [role(1, 'admin', 1), role(4, 'operators')] }),
+      '/api/v1/alllabel': () =>
+        v1({
+          Labels: [
+            { ID: 1, Name: 'Building A', ParentID: 0, ChannelNum: 0, DeviceNum: 3, ChildNum: 1 },
+            { ID: 3, Name: 'Parking', ParentID: 0, ChannelNum: 30, DeviceNum: 0, ChildNum: 0 },
+            { ID: 2, Name: 'Floor 1', ParentID: 1, ChannelNum: 2, DeviceNum: 1, ChildNum: 0 },
+          ],
+          Count: 3,
+        }),
+      'GET /api/v1/role/channels': () => v1({ Channels: [], Labels: [1] }),
+    });
+    renderConsole(<RolesPage />);
+    const row = (await screen.findByText('operators describe')).closest('tr')!;
+    fireEvent.click(within(row).getByRole('button', { name: /通\s*道/ }));
+    const tree = await screen.findByTestId('role-labels');
+    expect(await within(tree).findByText('Building A (3)')).toBeInTheDocument();
+    expect(within(tree).getByText('Floor 1 (3)')).toBeInTheDocument();
+    expect(within(tree).getByText('Parking (30)')).toBeInTheDocument();
   });
 });

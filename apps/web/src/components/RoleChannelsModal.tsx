@@ -35,7 +35,8 @@ export function RoleChannelsModal({ role, onClose }: { role: RoleRow | null; onC
     setChannels(grants.data.Channels);
   }, [grants.data]);
 
-  const treeData = useMemo(() => labelTreeData(labels.data?.Labels ?? []), [labels.data]);
+  // Each group with its count, as the group page's tree shows it (it showed names only).
+  const treeData = useMemo(() => labelTreeData(labels.data?.Labels ?? [], undefined, true), [labels.data]);
 
   const addPicked = (picked: PickedChannel[]) => {
     setChannels((prev) => {

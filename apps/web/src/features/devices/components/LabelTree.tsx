@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { LabelRow } from '@opencvr/shared';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
+import { labelTitle } from '../../../components/labelTree';
 import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../components/lazyTree';
 import { addLabel, deleteLabel, fetchLabels, moveLabel, renameLabel } from '../api';
 import { LabelMoveModal } from './LabelMoveModal';
@@ -120,7 +121,7 @@ export function LabelTree({ selected, onSelect }: Props) {
     }
   };
 
-  const treeData = tree.build((item) => ({ title: `${item.data.Name} (${item.data.ChannelNum + item.data.DeviceNum})` }), null);
+  const treeData = tree.build((item) => ({ title: labelTitle(item.data) }), null);
 
   return (
     <>
