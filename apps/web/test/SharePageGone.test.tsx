@@ -4,6 +4,9 @@
  * was refused (404) and opened again every 2 s until the page closed. The page now ends as a refused
  * link does, the server's words instead of the player, and asks nothing more; a failure that can
  * pass (the server down for a moment) is still asked again.
+ *
+ * Opening such a page asks share/channelstream once (session 26): the page's first answer, which it
+ * needs for the channel's name and the link's end, is the one its player plays; it asked again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
@@ -88,5 +91,17 @@ describe('a public page whose channel is deleted while it plays', () => {
     answer.now = stream;
     await seconds(5);
     await waitFor(() => expect(engines).toHaveLength(2));
+  });
+});
+
+describe('a public page opening', () => {
+  it('asks for the stream once: the page’s answer is the one its player plays; a reconnect asks again', async () => {
+    const fetchMock = await playing({ now: stream });
+    const streamCalls = () => fetchMock.mock.calls.filter((c: unknown[]) => String(c[0]).includes('/api/v1/share/channelstream')).length;
+    expect(streamCalls()).toBe(1);
+    expect(screen.getByTestId('share-name')).toHaveTextContent('Gate');
+    act(() => engines[0]!.onFailure('closed', 'socket closed'));
+    await waitFor(() => expect(engines).toHaveLength(2), { timeout: 5000 });
+    expect(streamCalls()).toBe(2);
   });
 });

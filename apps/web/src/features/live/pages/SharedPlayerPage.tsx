@@ -7,11 +7,12 @@
  * server refuses while the page is open (the channel or its device deleted: 通道 x/y不存在) ends the
  * page as a refused link does: the server's words instead of the player, and nothing asked again.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Result, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
+import type { StreamAnswer } from '../../../components/player/api';
 import { LivePlayer, type PlayerStats } from '../../../components/player/LivePlayer';
 import { msg } from '../../../i18n';
 import { openSharedStream } from '../api';
@@ -39,13 +40,26 @@ function useExpired(expiresAt: number | undefined): boolean {
 
 export function SharedPlayerView({ device, channel, flow, token }: { device: string; channel: string; flow: number; token: string }) {
   const { t } = useTranslation();
+  /**
+   * The page's own answer, handed to its player for its first connect: the player asked for the same
+   * again, and every public page opened the stream twice (share/channelstream, two play tokens).
+   * Reconnects and the player's 重试 ask anew.
+   */
+  const handed = useRef<StreamAnswer | undefined>(undefined);
   const first = useQuery({
     queryKey: ['live', 'shared', device, channel, flow, token],
-    queryFn: () => openSharedStream(device, channel, flow, token),
+    queryFn: async () => (handed.current = await openSharedStream(device, channel, flow, token)),
     enabled: !!token,
     retry: false,
+    // Asked once for the page's life (no refetch to hand over late); a page opened again asks afresh.
+    staleTime: Infinity,
+    gcTime: 0,
   });
-  const open = useCallback(() => openSharedStream(device, channel, flow, token), [device, channel, flow, token]);
+  const open = useCallback(() => {
+    const answer = handed.current;
+    handed.current = undefined;
+    return answer ? Promise.resolve(answer) : openSharedStream(device, channel, flow, token);
+  }, [device, channel, flow, token]);
   /** Why the server refused the stream after the page opened (its player gave up). */
   const [refused, setRefused] = useState('');
   const onStats = useCallback((s: PlayerStats) => {
