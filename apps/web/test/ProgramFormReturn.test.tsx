@@ -2,7 +2,8 @@
  * Where the recording plan form returns: a new plan added on /config/recording landed, once saved,
  * on /config/program instead of the page the user started from. The spec names the form
  * (/config/program/form) but not where it returns, so it returns where it was opened from; opened
- * directly (no opener), it returns to the plans list.
+ * directly (no opener), it returns to the plans list. Out-of-range save days keep it open, said
+ * with the range (session 26: a typed 0 was saved as 1 by the input's own minimum).
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -73,5 +74,26 @@ describe('the recording plan form returns where it was opened', { timeout: 30_00
     expect(planFormReturn(null)).toBe('/config/program');
     expect(planFormReturn({ from: '//evil.example/x' })).toBe('/config/program');
     expect(planFormReturn({ from: '/config/recording?x=1' })).toBe('/config/recording?x=1');
+  });
+
+  it('a plan whose save days are out of range says the range and is not saved (a typed 0 was saved as 1)', async () => {
+    const api = stubs();
+    renderConsole(app(), { path: '/config/program/form' });
+    fireEvent.change(await screen.findByLabelText('计划名称'), { target: { value: 'Days' } });
+    fireEvent.click(screen.getByTestId('hour-0-9'));
+    const days = screen.getByTestId('plan-save-days');
+    for (const typed of ['0', '3651']) {
+      fireEvent.change(days, { target: { value: typed } });
+      fireEvent.blur(days);
+      fireEvent.click(screen.getByTestId('plan-save'));
+      expect(await screen.findByText('保存天数须在 1 到 3650 天之间')).toBeInTheDocument();
+      expect(days).toHaveValue(typed);
+    }
+    expect(api.callsTo('/api/v1/setrecordplan')).toHaveLength(0);
+    fireEvent.change(days, { target: { value: '7' } });
+    fireEvent.blur(days);
+    fireEvent.click(screen.getByTestId('plan-save'));
+    await waitFor(() => expect(api.callsTo('/api/v1/setrecordplan')).toHaveLength(1));
+    expect(api.callsTo('/api/v1/setrecordplan')[0].body.save_days).toBe('7');
   });
 });

@@ -29,6 +29,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     nameRequired: 'The plan name is required',
     saveDays: 'Save days',
     saveDaysRequired: 'Enter the save days',
+    saveDaysRange: 'The save days must be from {{min}} to {{max}}',
     saveDaysHint: 'Recordings older than this are deleted automatically (except important ones)',
     enabled: 'Enabled',
     everyDay: 'Every day',

@@ -24,6 +24,7 @@ const recordingZh = {
     nameRequired: '计划名称不能为空',
     saveDays: '保存天数',
     saveDaysRequired: '请输入保存天数',
+    saveDaysRange: '保存天数须在 {{min}} 到 {{max}} 天之间',
     saveDaysHint: '超过保存天数的录像将被自动删除（标记为重要的录像除外）',
     enabled: '启用',
     everyDay: '每天',

@@ -11,6 +11,13 @@ export interface PlanChannel {
   /** The channel's own recording switch (a plan only times channels with it on); absent: not known. */
   EnableRecord?: number;
 }
+/**
+ * The save days a plan and the default take (the server's setrecordplan save_days and record config
+ * DefaultSaveDays: 1-3650; the spec names no limits). Said beside the input when out of range: an
+ * input's own min/max changed a typed 0 to 1 without a word.
+ */
+export const SAVE_DAYS = { min: 1, max: 3650 };
+
 /** A plan as recordplanlist lists it: its channels counted, not listed (a plan may hold every camera). */
 export interface PlanSummary {
   ID: number;

@@ -15,7 +15,7 @@ import { usePhone } from '../../../components/usePhone';
 import { errorMessage, msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
-import { checkSchedule, fetchPlan, planEnabled, savePlan, type PlanChannel } from '../api';
+import { checkSchedule, fetchPlan, planEnabled, SAVE_DAYS, savePlan, type PlanChannel } from '../api';
 import { PlanChannelsTable, recordOff } from '../components/PlanChannelsTable';
 import { ScheduleEditor } from '../components/ScheduleEditor';
 import { planFormReturn } from '../planFormLink';
@@ -89,8 +89,17 @@ export default function ProgramFormPage() {
           <Form.Item name="name" label={t('recording.planName')} rules={[{ required: true, whitespace: true, message: t('recording.nameRequired') }, { max: 128 }]}>
             <Input style={{ maxWidth: 360 }} />
           </Form.Item>
-          <Form.Item name="save_days" label={t('recording.saveDays')} rules={[{ required: true, message: t('recording.saveDaysRequired') }]} extra={t('recording.saveDaysHint')}>
-            <InputNumber min={1} max={3650} precision={0} addonAfter={t('recording.dayUnit')} />
+          {/* Out of range said with the range, as /config/recording does: min/max on the input turned a typed 0 into 1 and saved it. */}
+          <Form.Item
+            name="save_days"
+            label={t('recording.saveDays')}
+            rules={[
+              { required: true, message: t('recording.saveDaysRequired') },
+              { type: 'number', ...SAVE_DAYS, message: t('recording.saveDaysRange', SAVE_DAYS) },
+            ]}
+            extra={t('recording.saveDaysHint')}
+          >
+            <InputNumber precision={0} addonAfter={t('recording.dayUnit')} data-testid="plan-save-days" />
           </Form.Item>
           <Form.Item name="enable" label={t('recording.enabled')} valuePropName="checked">
             <Switch />

@@ -13,7 +13,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
-import { fetchRecordPath, saveRecordPath } from '../api';
+import { fetchRecordPath, SAVE_DAYS, saveRecordPath } from '../api';
 import { PlansTable } from '../components/PlansTable';
 import { RECORDING_HELP } from '../helpTopics';
 import { openPlanForm } from '../planFormLink';
@@ -21,12 +21,11 @@ import { usePlans } from '../usePlans';
 
 const GB = 1024 ** 3;
 /**
- * What the inputs take (the server's record config: SegmentSeconds 1-3600, DefaultSaveDays 1-3650;
- * the spec names no limits). Out of range is said beside the input: the inputs' own min/max changed
+ * What the inputs take (the server's record config: SegmentSeconds 1-3600, DefaultSaveDays 1-3650
+ * (SAVE_DAYS); the spec names no limits). Out of range is said beside the input: the inputs' own min/max changed
  * a typed 0 to the minimum without a word.
  */
 const SEGMENT_MINUTES = { min: 0.1, max: 60 };
-const SAVE_DAYS = { min: 1, max: 3650 };
 
 interface PathForm {
   RecordPath: string;
