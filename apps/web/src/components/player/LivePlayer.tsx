@@ -190,13 +190,16 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     );
   }
 
+  // The codec, size and bit rate are the picture's: shown while it plays, not beside an error or a
+  // reconnect (the camera away: its stream is gone), and again when it plays on.
+  const media = phase === 'playing';
   const info = [
     // One name whatever the transport (each engine reports the codec in its own form).
-    codecName(stats.codec),
+    media ? codecName(stats.codec) : '',
     stats.transcoded ? t('player.transcoded') : '',
-    stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
+    media && stats.width && stats.height ? `${stats.width}×${stats.height}` : '',
     // One bit rate, the one measured here (the server's figure beside it was in other units and of another moment).
-    stats.phase === 'playing' ? formatBitrate(stats.bytesPerSecond) : '',
+    media ? formatBitrate(stats.bytesPerSecond) : '',
     stats.transport ? t(`player.transport.${stats.transport}`) : '',
   ].filter(Boolean);
   const showBar = !compact || hover || fullscreen;

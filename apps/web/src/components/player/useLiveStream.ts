@@ -50,6 +50,13 @@ export interface PlayerStats {
   refused?: number;
 }
 
+/**
+ * What a stream that is gone (its engine stopped on a failure, an error, a codec this browser cannot
+ * play) no longer has: the toolbar showed the last stream's codec and size beside the error. The
+ * next engine reports its own when it plays.
+ */
+const GONE = { codec: undefined, width: undefined, height: undefined } as const satisfies Partial<PlayerStats>;
+
 /** Seconds without data after one more second of `bytes` (counted only while playing). */
 export const nextSilence = (silent: number, bytes: number, playing: boolean) => (playing && bytes === 0 ? silent + 1 : 0);
 
@@ -170,7 +177,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
       if (cancelled) return;
       clearTimeout(renewTimer);
       const delay = backoffDelay(attempt++);
-      update({ phase: 'reconnecting', reason, retryInMs: delay, bytesPerSecond: 0 });
+      update({ phase: 'reconnecting', reason, retryInMs: delay, bytesPerSecond: 0, ...GONE });
       clearTimeout(retryTimer);
       retryTimer = setTimeout(() => void connect(), delay);
     };
@@ -188,7 +195,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         if (cancelled || gen !== generation) return;
         const text = err instanceof Error ? err.message : String(err);
         if (retryable(err)) scheduleRetry(text);
-        else update({ phase: 'error', reason: text, refused: (err as RequestError).code });
+        else update({ phase: 'error', reason: text, refused: (err as RequestError).code, ...GONE });
         return;
       }
       if (cancelled || gen !== generation) return;
@@ -206,7 +213,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
         transport = chooseTransport({ caps, urls, served, failed, only });
       }
       if (!transport) {
-        update({ phase: 'error', reason: caps.mse || only ? 'no transport' : 'no MediaSource' });
+        update({ phase: 'error', reason: caps.mse || only ? 'no transport' : 'no MediaSource', ...GONE });
         return;
       }
       // The server ends the connection when the URLs' token expires: new ones before that.
@@ -268,7 +275,7 @@ export function useLiveStream(videoRef: RefObject<HTMLVideoElement | null>, opts
             void connect();
             return;
           }
-          update({ phase: 'unsupported', reason: mime });
+          update({ phase: 'unsupported', reason: mime, ...GONE });
         },
         onFailure: (kind, reason) => {
           if (!mine()) return;
