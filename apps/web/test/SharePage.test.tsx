@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import SharedPlayerPage from '../src/features/live/pages/SharedPlayerPage';
 import { renderConsole, v1 } from './helpers/console';
@@ -22,6 +22,7 @@ function renderAt(path: string) {
 describe('public share page', () => {
   beforeEach(() => localStorage.clear());
   afterEach(() => {
+    vi.useRealTimers();
     vi.unstubAllGlobals();
     window.history.pushState({}, '', '/');
   });
@@ -52,12 +53,21 @@ describe('public share page', () => {
   });
 
   it('a page left open stops playing when its link expires, and says so', async () => {
-    // The stream answer carries the link's expiry (seconds); a few seconds from now here.
-    const ExpiresAt = Math.floor(Date.now() / 1000) + 3;
+    // The stream answer carries the link's expiry (seconds), a minute from now here; the page's clock
+    // is moved there once the player shows. (A link 3 s long, waited for in real time, could expire
+    // before a loaded machine had rendered the player, and then no player ever showed.) The fake clock
+    // also runs on with real time, so the waits for the page below are real waits.
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    const ExpiresAt = Math.floor(Date.now() / 1000) + 60;
     vi.stubGlobal('fetch', answer(200, v1({ URL: '/ws_m4s/live/stream_5_0.mp4', URLs: {}, Stream: 'stream_5_0', Name: 'Gate', ExpiresAt })));
     renderAt('/share/5/1/0?play_token=short');
     expect(await screen.findByTestId('live-player')).toBeInTheDocument();
-    expect(await screen.findByTestId('share-error', {}, { timeout: 8000 })).toHaveTextContent('分享链接已过期');
+    // Still playing 10 s before the expiry.
+    await act(() => vi.advanceTimersByTimeAsync(ExpiresAt * 1000 - Date.now() - 10_000));
+    expect(screen.queryByTestId('share-error')).toBeNull();
+    expect(screen.getByTestId('live-player')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(await screen.findByTestId('share-error')).toHaveTextContent('分享链接已过期');
     expect(screen.queryByTestId('live-player')).toBeNull();
   });
 
