@@ -40,6 +40,21 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('playback-status')).toHaveTextContent('点击时间轴上的录像开始回放');
   });
 
+  it('still being read: the player does not say to click the timeline, which is empty until the day comes', async () => {
+    let answer: (list: unknown) => void = () => undefined;
+    stubApi({
+      '/api/v1/devices/5/channels': () => v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 }),
+      '/api/v1/record/querymonthly': () => '0'.repeat(30),
+      '/api/v1/record/querydaily': () => new Promise((resolve) => (answer = resolve)),
+    });
+    renderBackchannel('20261126');
+    await screen.findByRole('heading', { level: 4, name: '通道录像 · Gate' });
+    const status = screen.getByTestId('playback-status');
+    expect(status).toHaveTextContent(/^$/);
+    act(() => answer({ total: 1, list: [{ name: 'a', startAt: '20261126080000', endAt: '20261126081000', duration: 600, important: 0, recording: 0, ids: [1] }] }));
+    await waitFor(() => expect(status).toHaveTextContent('点击时间轴上的录像开始回放'));
+  });
+
   it('that could not be read (a channel out of the role): the list says why, the player does not say to click', async () => {
     // It said 点击时间轴上的录像开始回放 over an empty timeline beside "channel 2/1 does not exist".
     stubApi({

@@ -338,10 +338,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 onVolumeChange={(e) => setMuted(e.currentTarget.muted)}
                 style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }}
               />
-              {/* Idle: none that day, or click one; nothing when the day could not be read (the list says why). */}
+              {/* Idle: none that day, or click one; nothing while the day is read (the timeline is still
+                  empty: "click a recording on the timeline" was said over it) or when it could not be (the list says why). */}
               {state.phase !== 'playing' && state.phase !== 'paused' && (
                 <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
-                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? (daily.isError ? '' : t(!daily.isLoading && !ranges.length ? 'playback.noRecords' : 'playback.clickToPlay')) : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
+                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? (daily.isError || daily.isLoading ? '' : t(ranges.length ? 'playback.clickToPlay' : 'playback.noRecords')) : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
                 </div>
               )}
             </div>
