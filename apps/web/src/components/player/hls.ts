@@ -6,6 +6,7 @@
  * 410 with why in STREAM_STOPPED_HEADER: said at once, as a socket's close reason is, so the end of a
  * transcoded leg whose camera is H.264 again opens the camera's own stream without waiting.
  */
+import type { HlsConfig } from 'hls.js';
 import { STREAM_STOPPED_HEADER } from '@opencvr/shared';
 import { playSafely, type Engine, type EngineEvents } from './engine';
 import { closeKind, failureText } from './failureText';
@@ -26,10 +27,19 @@ export function stoppedWords(data: { response?: { code?: number }; networkDetail
   return (typeof xhr?.getResponseHeader === 'function' && xhr.getResponseHeader(STREAM_STOPPED_HEADER)) || undefined;
 }
 
+/**
+ * The player's hls.js settings. How far behind live it plays is the playlist's: PART-HOLD-BACK of the
+ * server's LL-HLS (3 part targets, 1.5 s), else HOLD-BACK, else hls.js's 3 target durations (RFC 8216's
+ * least for a playlist without parts). No liveSyncDuration(Count) here: hls.js takes either, when
+ * given, over the playlist's hold-back, and `liveSyncDurationCount: 2` held an LL-HLS viewer two
+ * 2 s segments (~3.8 s) behind live instead of 1.5 s (session 26).
+ */
+export const HLS_CONFIG = { lowLatencyMode: true, backBufferLength: 30 } as const satisfies Partial<HlsConfig>;
+
 export async function startHls(video: HTMLVideoElement, url: string, ev: EngineEvents): Promise<Engine> {
   const { default: Hls } = await import('hls.js');
   if (Hls.isSupported()) {
-    const hls = new Hls({ lowLatencyMode: true, backBufferLength: 30, liveSyncDurationCount: 2 });
+    const hls = new Hls(HLS_CONFIG);
     let playing = false;
     let stopped = false;
     hls.on(Hls.Events.MANIFEST_PARSED, (_e, data) => {
