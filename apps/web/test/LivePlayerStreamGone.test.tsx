@@ -2,10 +2,12 @@
  * The toolbar after the stream is gone (session 26): a player whose stream failed, was refused or
  * whose camera went away went on showing the last codec and size ("Gate H.264 · 320×240 · WS-fMP4"
  * beside the error). They describe the picture: shown while it plays, cleared when the stream is
- * gone, and shown again when it plays on, from what its engine reports then.
+ * gone, and shown again when it plays on, from what its engine reports then. A stream refused as
+ * gone (404) tells the sidebar's trees (channelsGone.ts), which then drop the channel.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
+import { useChannelsGone } from '../src/lib/channelsGone';
 import { RequestError } from '../src/lib/request';
 import { clearSession } from '../src/lib/session';
 import { captureNotices, renderConsole, stubApi } from './helpers/console';
@@ -64,12 +66,14 @@ describe('the toolbar of a stream that is gone', () => {
     // It plays again, now 640 wide: its own figures, not the last stream's.
     await plays(2, 'avc1.42C016', 640);
     expect(toolbar()).toHaveTextContent(/H\.264 · 640×240 · 24 kbps/);
-    // Refused (the channel deleted): the error, without the figures.
+    // Refused (the channel deleted): the error, without the figures; the sidebar's trees are told.
+    const gone = useChannelsGone.getState().version;
     refuse = true;
     act(() => started[1]!.events.onFailure('closed', 'stream stopped'));
     await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'), { timeout: 5000 });
     expect(screen.getByTestId('player-status')).toHaveTextContent('通道 1/1不存在');
     expect(toolbar().textContent).not.toMatch(/H\.264|640×240|kbps/);
+    await waitFor(() => expect(useChannelsGone.getState().version).toBe(gone + 1));
   });
 
   it('the camera away on a socket that stays open: hidden while it retries, shown again when it is live', async () => {

@@ -13,8 +13,11 @@ export interface LazyPage<T> {
   items: LazyItem<T>[];
   total: number;
 }
-/** Loads one page of `parent`'s children (null: the top level) from `start`. */
-export type LazyLoader<T> = (parent: T | null, start: number) => Promise<LazyPage<T>>;
+/**
+ * Loads one page of `parent`'s children (null: the top level) from `start`; `quiet` for the reads
+ * the user did not ask for (a refresh): their failures pass without a notice.
+ */
+export type LazyLoader<T> = (parent: T | null, start: number, quiet?: boolean) => Promise<LazyPage<T>>;
 
 export const ROOT_KEY = '';
 export const MORE_SUFFIX = '::more';
@@ -35,6 +38,19 @@ export interface LazyTreeNode<T> {
 interface Level<T> {
   items: LazyItem<T>[];
   total: number;
+}
+
+/** The levels still reachable from the top through loaded rows (a row that went takes its levels along). */
+function pruned<T>(levels: Map<string, Level<T>>): Map<string, Level<T>> {
+  const kept = new Map<string, Level<T>>();
+  const walk = (key: string) => {
+    const level = levels.get(key);
+    if (!level || kept.has(key)) return;
+    kept.set(key, level);
+    for (const item of level.items) if (!item.leaf) walk(item.key);
+  };
+  walk(ROOT_KEY);
+  return kept.size === levels.size ? levels : kept;
 }
 
 /** `initialRoot`: the top level when it is already known at the first render (read once). */
@@ -78,30 +94,51 @@ export function useLazyTree<T>(load: LazyLoader<T>, initialRoot?: LazyPage<T>) {
   );
   /**
    * Fetches again every loaded level whose key passes `which`, as far as it was loaded (its "load
-   * more" pages too), keeping the levels below: the tree stays as expanded, with fresh rows.
+   * more" pages too), keeping the levels below: the tree stays as expanded, with fresh rows. Top
+   * down: a level is read after the one above it, and only while its row is still there; the levels
+   * under a row that went (deleted elsewhere) are dropped, not asked for. Quiet: nobody asked.
+   * A failed level keeps its rows; the first failure is thrown once the others are in.
    */
   const levelsRef = useRef(levels);
   levelsRef.current = levels;
   const refresh = useCallback(
     async (which: (key: string) => boolean) => {
       const gen = generation.current;
-      const keys = [...levelsRef.current.keys()].filter((k) => which(k) && parents.current.has(k));
-      await Promise.all(
-        keys.map(async (key) => {
-          const parent = parents.current.get(key) ?? null;
-          const had = levelsRef.current.get(key)?.items.length ?? 0;
-          const items: LazyItem<T>[] = [];
-          let total = 0;
-          do {
-            const page = await load(parent, items.length);
-            items.push(...page.items);
-            total = page.total;
-            if (!page.items.length) break;
-          } while (items.length < Math.min(had, total));
-          if (gen !== generation.current) return;
-          setLevels((prev) => new Map(prev).set(key, { items, total }));
-        }),
-      );
+      let failure: unknown;
+      const visit = async (key: string): Promise<void> => {
+        let level = levelsRef.current.get(key);
+        if (!level || !parents.current.has(key)) return;
+        if (which(key)) {
+          try {
+            const parent = parents.current.get(key) ?? null;
+            const had = level.items.length;
+            const items: LazyItem<T>[] = [];
+            let total = 0;
+            do {
+              const page = await load(parent, items.length, true);
+              items.push(...page.items);
+              total = page.total;
+              if (!page.items.length) break;
+            } while (items.length < Math.min(had, total));
+            if (gen !== generation.current) return;
+            level = { items, total };
+            const fresh = level;
+            setLevels((prev) => pruned(new Map(prev).set(key, fresh)));
+          } catch (err) {
+            failure ??= err;
+          }
+        }
+        await Promise.all(
+          level.items
+            .filter((item) => !item.leaf && levelsRef.current.has(item.key))
+            .map((item) => {
+              parents.current.set(item.key, item.data);
+              return visit(item.key);
+            }),
+        );
+      };
+      await visit(ROOT_KEY);
+      if (failure !== undefined) throw failure;
     },
     [load],
   );

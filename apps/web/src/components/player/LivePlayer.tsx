@@ -20,6 +20,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { NOTIFY_DURATION_MS } from '@opencvr/shared';
+import { channelGone } from '../../lib/channelsGone';
 import { formatBitrate } from '../../lib/format';
 import { useSharedStreamState } from '../../lib/sharedStreamState';
 import { useStreamStat } from '../../lib/streamStat';
@@ -113,6 +114,12 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     keepalive,
     onStats,
   });
+  // A stream refused as gone (404: the channel or its device deleted elsewhere): the sidebar's trees
+  // read their rows again, so the channel does not stay there until a reload.
+  const gone = stats.phase === 'error' && stats.refused === 404;
+  useEffect(() => {
+    if (gone) channelGone();
+  }, [gone]);
   // The figures beside the picture: the server's only while playing, from a message newer than the picture.
   const figures = useFreshStat(server, stats.phase === 'playing');
   // The camera's state, likewise from a message newer than the picture: the streamstat socket's, or

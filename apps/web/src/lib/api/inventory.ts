@@ -61,8 +61,8 @@ export async function fetchAllDeviceCameras(device: string, under?: string): Pro
 }
 
 /** Channel search across every device (needs a non-empty query, spec 5). */
-export const searchAllChannels = (q: string, limit: number, start = 0) =>
-  getV1<ChannelPage>('/api/v1/all/channels', { q, start, limit });
+export const searchAllChannels = (q: string, limit: number, start = 0, quiet = false) =>
+  getV1<ChannelPage>('/api/v1/all/channels', { q, start, limit }, { quiet });
 
 export const fetchAllLabels = () => getV1<{ Labels: LabelRow[]; Count: number }>('/api/v1/alllabel');
 

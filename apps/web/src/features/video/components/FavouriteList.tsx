@@ -7,6 +7,7 @@ import { useLazyTree, type LazyLoader, type LazyTreeNode } from '../../../compon
 import { fetchFavorites } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
+import { useTreeFreshness } from './useTreeFreshness';
 import { useTreeHeight } from './useTreeHeight';
 
 export function FavouriteList() {
@@ -14,15 +15,17 @@ export function FavouriteList() {
   const { open, star } = useChannelActions();
   const [loading, setLoading] = useState(true);
 
-  const load = useCallback<LazyLoader<ChannelRow>>(async (_parent, start) => {
-    const page = await fetchFavorites(start, TREE_PAGE_SIZE);
+  const load = useCallback<LazyLoader<ChannelRow>>(async (_parent, start, quiet) => {
+    const page = await fetchFavorites(start, TREE_PAGE_SIZE, quiet);
     return {
       items: page.Channels.map((c) => ({ key: `${c.ParentDeviceID}:${c.ChannelID}`, data: c, leaf: true })),
       total: page.ChannelCount,
     };
   }, []);
   const tree = useLazyTree(load);
-  const { loadChildren, loadMore, reset } = tree;
+  const { loadChildren, loadMore, reset, refresh } = tree;
+  // A favourite whose channel was deleted elsewhere goes without a reload (as the video tree's rows).
+  useTreeFreshness(useCallback(() => refresh(() => true), [refresh]));
 
   const reload = useCallback(() => {
     reset();

@@ -13,6 +13,7 @@ import { fetchGroupChildren, fetchGroupDeviceChannels } from '../api';
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
 import { ROW_NAME, SIDEBAR_TREE_STYLES } from './treeRow';
+import { useTreeFreshness } from './useTreeFreshness';
 import { useTreeHeight } from './useTreeHeight';
 
 /** A node with the group it was found under (device levels need it) and its tree key. */
@@ -29,7 +30,7 @@ export function GroupTree() {
   // Favourite flags changed here since the rows were loaded, by channel (a camera may sit in two groups).
   const [favs, setFavs] = useState<Map<string, number>>(new Map());
 
-  const load = useCallback<LazyLoader<Item>>(async (parent, start) => {
+  const load = useCallback<LazyLoader<Item>>(async (parent, start, quiet) => {
     const wrap = (nodes: GroupNode[], labelid: string, parentKey: string) =>
       nodes.map((node) => {
         // The same channel may sit in two groups: keys carry the path.
@@ -38,7 +39,7 @@ export function GroupTree() {
       });
     if (!parent || parent.node.NodeType === 'directory') {
       const labelid = parent ? parent.node.ID : '0';
-      const { Nodes, Count } = await fetchGroupChildren(labelid, start, TREE_PAGE_SIZE);
+      const { Nodes, Count } = await fetchGroupChildren(labelid, start, TREE_PAGE_SIZE, quiet);
       return { items: wrap(Nodes, labelid, parent?.key ?? ''), total: Count ?? start + Nodes.length };
     }
     const { node, labelid } = parent;
@@ -48,11 +49,13 @@ export function GroupTree() {
       subset: node.NodeType === 'deviceDirectory' ? node.ChannelID : undefined,
       start,
       limit: TREE_PAGE_SIZE,
-    });
+    }, quiet);
     return { items: wrap(page.Nodes, labelid, parent.key), total: page.Count };
   }, []);
   const tree = useLazyTree(load);
-  const { loadChildren, loadMore } = tree;
+  const { loadChildren, loadMore, refresh } = tree;
+  // Channels deleted elsewhere, or taken out of the role or group, go without a reload (as the video tree's).
+  useTreeFreshness(useCallback(() => refresh(() => true), [refresh]));
 
   useEffect(() => {
     loadChildren('', null)

@@ -17,6 +17,7 @@ import { fetchTreeChannels, fetchTreeDevices, searchAllChannels, settledTreeDevi
 import { useChannelActions } from '../useChannelActions';
 import { ChannelTitle } from './ChannelTitle';
 import { ROW_NAME, SIDEBAR_TREE_STYLES } from './treeRow';
+import { useTreeFreshness } from './useTreeFreshness';
 import { useTreeHeight } from './useTreeHeight';
 
 type Node = { kind: 'device'; device: DeviceRow } | { kind: 'channel'; channel: ChannelRow };
@@ -71,18 +72,18 @@ export function VideoTree() {
   const [loading, setLoading] = useState(false);
 
   const load = useCallback<LazyLoader<Node>>(
-    async (parent, start) => {
+    async (parent, start, quiet) => {
       if (!parent) {
         if (query) {
-          const page = await searchAllChannels(query, TREE_SEARCH_PAGE_SIZE, start);
+          const page = await searchAllChannels(query, TREE_SEARCH_PAGE_SIZE, start, quiet);
           return { items: page.Channels.map((c) => channelItem(c, true)), total: page.ChannelCount };
         }
-        const page = await fetchTreeDevices(start, TREE_PAGE_SIZE);
+        const page = await fetchTreeDevices(start, TREE_PAGE_SIZE, quiet);
         return { items: page.Devices.map(deviceItem), total: page.TotalCount };
       }
       const device = parent.kind === 'device' ? parent.device.DeviceID : parent.channel.ParentDeviceID;
       const subset = parent.kind === 'channel' ? parent.channel.GBID : undefined;
-      const page = await fetchTreeChannels(device, start, TREE_PAGE_SIZE, subset);
+      const page = await fetchTreeChannels(device, start, TREE_PAGE_SIZE, subset, quiet);
       return { items: page.Channels.map((c) => channelItem(c)), total: page.ChannelCount };
     },
     [query],
@@ -120,6 +121,9 @@ export function VideoTree() {
     }, wait);
   });
   useEffect(() => () => clearTimeout(timer.current), []);
+  // A device or channel deleted elsewhere (another user, another tab) goes at the next focus, read
+  // or player refused; so do rows added or renamed there.
+  useTreeFreshness(useCallback(() => refresh(() => true), [refresh]));
 
   const haveInitial = useRef(initial !== undefined);
   useEffect(() => {
