@@ -72,7 +72,7 @@ export const MESSAGES = {
   ptzNotSupported: { 'zh-CN': '该通道不支持云台控制（不是 ONVIF 或 GB28181 通道）', 'en-US': 'This channel has no PTZ control (neither ONVIF nor GB28181)' },
   onvifTimeout: { 'zh-CN': '设备 {address} 在 {ms} 毫秒内无应答', 'en-US': 'The device at {address} did not answer within {ms} ms' },
   onvifAuthFailed: { 'zh-CN': '设备 {address} 拒绝了用户名或密码', 'en-US': 'The device at {address} refused the user name or password' },
-  onvifNotOnvif: { 'zh-CN': '{address} 不是 ONVIF 设备: {reason}', 'en-US': '{address} is not an ONVIF device: {reason}' },
+  onvifNotOnvif: { 'zh-CN': '{address} 不是 ONVIF 设备: {reason}', 'en-US': 'The device at {address} is not an ONVIF device: {reason}' },
   onvifUnreachable: { 'zh-CN': '无法连接设备 {address}: {reason}', 'en-US': 'Cannot reach the device at {address}: {reason}' },
   // GB28181 administration (issue 6): lists, settings, alarms
   gbListEntryEmpty: { 'zh-CN': '设备编号和IP地址至少填写一项', 'en-US': 'Fill in the device ID, the IP address or both' },
@@ -99,29 +99,30 @@ export type MessageKey = keyof typeof MESSAGES;
 
 /**
  * What a notFound or duplicate message is about ({what}), in the same two languages: the server names
- * a thing the request pointed at, and a Chinese page must not read "device 1不存在".
+ * a thing the request pointed at, and a Chinese page must not read "device 1不存在". {what} begins
+ * the message, so the English begins with a capital: "Channel 43/1 does not exist" (session 26).
  */
 export const SUBJECTS = {
-  device: { 'zh-CN': '设备 {id}', 'en-US': 'device {id}' },
-  channel: { 'zh-CN': '通道 {id}', 'en-US': 'channel {id}' },
-  label: { 'zh-CN': '标签 {id}', 'en-US': 'label {id}' },
-  role: { 'zh-CN': '角色 {id}', 'en-US': 'role {id}' },
-  user: { 'zh-CN': '用户 {id}', 'en-US': 'user {id}' },
-  recordPlan: { 'zh-CN': '录像计划 {id}', 'en-US': 'record plan {id}' },
-  recording: { 'zh-CN': '录像 {id}', 'en-US': 'recording {id}' },
-  recordingsFrom: { 'zh-CN': '通道 {id} 自 {from} 起的录像', 'en-US': 'recordings of {id} from {from}' },
-  recordingsRange: { 'zh-CN': '通道 {id} 在 {from} 至 {to} 的录像', 'en-US': 'recordings of {id} from {from} to {to}' },
-  playback: { 'zh-CN': '回放 {id}', 'en-US': 'playback {id}' },
-  playbackSession: { 'zh-CN': '回放会话', 'en-US': 'playback session' },
-  playbackSocket: { 'zh-CN': '回放连接', 'en-US': 'playback socket' },
-  download: { 'zh-CN': '下载任务 {id}', 'en-US': 'download {id}' },
+  device: { 'zh-CN': '设备 {id}', 'en-US': 'Device {id}' },
+  channel: { 'zh-CN': '通道 {id}', 'en-US': 'Channel {id}' },
+  label: { 'zh-CN': '标签 {id}', 'en-US': 'Label {id}' },
+  role: { 'zh-CN': '角色 {id}', 'en-US': 'Role {id}' },
+  user: { 'zh-CN': '用户 {id}', 'en-US': 'User {id}' },
+  recordPlan: { 'zh-CN': '录像计划 {id}', 'en-US': 'Record plan {id}' },
+  recording: { 'zh-CN': '录像 {id}', 'en-US': 'Recording {id}' },
+  recordingsFrom: { 'zh-CN': '通道 {id} 自 {from} 起的录像', 'en-US': 'Recordings of {id} from {from}' },
+  recordingsRange: { 'zh-CN': '通道 {id} 在 {from} 至 {to} 的录像', 'en-US': 'Recordings of {id} from {from} to {to}' },
+  playback: { 'zh-CN': '回放 {id}', 'en-US': 'Playback {id}' },
+  playbackSession: { 'zh-CN': '回放会话', 'en-US': 'Playback session' },
+  playbackSocket: { 'zh-CN': '回放连接', 'en-US': 'Playback socket' },
+  download: { 'zh-CN': '下载任务 {id}', 'en-US': 'Download {id}' },
   webrtcSession: { 'zh-CN': 'WebRTC 会话', 'en-US': 'WebRTC session' },
-  stream: { 'zh-CN': '流 {id}', 'en-US': 'stream {id}' },
-  file: { 'zh-CN': '文件 {id}', 'en-US': 'file {id}' },
-  snapshot: { 'zh-CN': '快照', 'en-US': 'snapshot' },
-  whitelistEntry: { 'zh-CN': '白名单条目', 'en-US': 'whitelist entry' },
-  blacklistEntry: { 'zh-CN': '黑名单条目', 'en-US': 'blacklist entry' },
-  news: { 'zh-CN': '消息 {id}', 'en-US': 'message {id}' },
+  stream: { 'zh-CN': '流 {id}', 'en-US': 'Stream {id}' },
+  file: { 'zh-CN': '文件 {id}', 'en-US': 'File {id}' },
+  snapshot: { 'zh-CN': '快照', 'en-US': 'Snapshot' },
+  whitelistEntry: { 'zh-CN': '白名单条目', 'en-US': 'Whitelist entry' },
+  blacklistEntry: { 'zh-CN': '黑名单条目', 'en-US': 'Blacklist entry' },
+  news: { 'zh-CN': '消息 {id}', 'en-US': 'Message {id}' },
 } as const satisfies Record<string, Record<Lang, string>>;
 
 export type SubjectKey = keyof typeof SUBJECTS;

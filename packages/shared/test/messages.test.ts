@@ -44,14 +44,24 @@ describe('message catalogue', () => {
     }
     expect(message('notFound', 'zh-CN', { what: subject('channel', 'zh-CN', { id: '1:1' }) })).toBe('通道 1:1不存在');
     expect(message('notFound', 'en-US', { what: subject('recordingsRange', 'en-US', { id: '1:1', from: 'a', to: 'b' }) })).toBe(
-      'recordings of 1:1 from a to b does not exist',
+      'Recordings of 1:1 from a to b does not exist',
     );
+  });
+  it('reads every English message as a sentence: a capital first, also where it begins with the subject (session 26)', () => {
+    // "channel 43/1 does not exist" reached users: notFound and duplicate begin with {what}.
+    for (const [key, m] of Object.entries(MESSAGES)) {
+      const first = m['en-US'].startsWith('{what}') ? null : m['en-US'].charAt(0);
+      if (first !== null) expect(first, key).toMatch(/[A-Z‘'"]/);
+    }
+    for (const [key, m] of Object.entries(SUBJECTS)) expect(m['en-US'].charAt(0), key).toMatch(/[A-Z]/);
+    expect(message('notFound', 'en-US', { what: subject('channel', 'en-US', { id: '43/1' }) })).toBe('Channel 43/1 does not exist');
+    expect(message('notFound', 'zh-CN', { what: subject('channel', 'zh-CN', { id: '43/1' }) })).toBe('通道 43/1不存在');
   });
   it('drops the space beside a placeholder where a Chinese word meets a Chinese value; English keeps its spaces', () => {
     const plan = (lang: 'zh-CN' | 'en-US', id: string) => message('duplicate', lang, { what: subject('recordPlan', lang, { id }) });
     // Before: 录像计划 夜间 Night 154已存在.
     expect(plan('zh-CN', '夜间 Night 154')).toBe('录像计划夜间 Night 154已存在');
-    expect(plan('en-US', '夜间 Night 154')).toBe('record plan 夜间 Night 154 already exists');
+    expect(plan('en-US', '夜间 Night 154')).toBe('Record plan 夜间 Night 154 already exists');
     // A value in Latin letters or digits keeps the space; a value's own spaces stay.
     expect(plan('zh-CN', 'Night 154')).toBe('录像计划 Night 154已存在');
     expect(plan('zh-CN', '夜间 值班')).toBe('录像计划夜间 值班已存在');
@@ -59,7 +69,7 @@ describe('message catalogue', () => {
     // Text after a value: 通道 {id} 自 {from} 起的录像.
     expect(subject('recordingsFrom', 'zh-CN', { id: '前门', from: '2026-11-29 08:00' })).toBe('通道前门自 2026-11-29 08:00 起的录像');
     expect(subject('recordingsFrom', 'zh-CN', { id: '1:1', from: '今天' })).toBe('通道 1:1 自今天起的录像');
-    expect(subject('recordingsFrom', 'en-US', { id: '前门', from: '今天' })).toBe('recordings of 前门 from 今天');
+    expect(subject('recordingsFrom', 'en-US', { id: '前门', from: '今天' })).toBe('Recordings of 前门 from 今天');
     // A placeholder without a value is left as it is, with its spaces.
     expect(subject('recordPlan', 'zh-CN')).toBe('录像计划 {id}');
   });

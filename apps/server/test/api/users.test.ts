@@ -131,10 +131,10 @@ describe('errors name what is missing in the request language', () => {
     expect(zh.statusCode).toBe(404);
     expect(zh.json().EasyDarwin.Header.ErrorString).toBe('用户 999不存在');
     const en = await api.t.app.inject({ url: '/api/v1/getusertoken?id=999', headers: { token: api.admin, 'accept-language': 'en-US' } });
-    expect(en.json().EasyDarwin.Header.ErrorString).toBe('user 999 does not exist');
+    expect(en.json().EasyDarwin.Header.ErrorString).toBe('User 999 does not exist');
     // the console's language in the query wins over the browser's (websockets cannot set headers)
     const asked = await api.t.app.inject({ url: '/api/v1/getusertoken?id=999&lang=en-US', headers: { token: api.admin, 'accept-language': 'zh-CN' } });
-    expect(asked.json().EasyDarwin.Header.ErrorString).toBe('user 999 does not exist');
+    expect(asked.json().EasyDarwin.Header.ErrorString).toBe('User 999 does not exist');
     const role = await post('/api/v1/deleterole', { id: 999 });
     expect(role.statusCode).toBe(404);
     expect(JSON.stringify(role.json())).toContain('角色 999不存在');

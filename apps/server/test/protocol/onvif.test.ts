@@ -110,7 +110,7 @@ describe('ONVIF', () => {
     const { port } = web.address() as net.AddressInfo;
     const res = await probe({ ip: '127.0.0.1', port });
     expect(res.statusCode).toBe(502);
-    expect(res.json().msg).toMatch(new RegExp(`^127\\.0\\.0\\.1:${port} is not an ONVIF device: `));
+    expect(res.json().msg).toMatch(new RegExp(`^The device at 127\\.0\\.0\\.1:${port} is not an ONVIF device: `));
     web.closeAllConnections();
     await new Promise((r) => web.close(r));
   });
