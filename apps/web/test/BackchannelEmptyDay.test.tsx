@@ -127,7 +127,12 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
 
   it('names a channel the server lists, and offers its segment list', async () => {
     openBackchannel({ day: '20261126', name: 'Gate' });
-    expect(await screen.findByRole('heading', { level: 4, name: '通道录像 · Gate' })).toBeInTheDocument();
+    const heading = await screen.findByRole('heading', { level: 4, name: '通道录像 · Gate' });
+    // At most two lines (antd's CSS line clamp), the whole title its tooltip: a long camera name took
+    // three lines and put the segment list's button on a line of its own.
+    expect(heading).toHaveAttribute('title', '通道录像 · Gate');
+    expect(heading).toHaveClass('ant-typography-ellipsis-multiple-line');
+    expect(heading).toHaveStyle({ WebkitLineClamp: '2' });
     expect(screen.getByRole('button', { name: /录像列表/ })).toBeInTheDocument();
     await waitFor(() => expect(crumbs()).toEqual(['录像回放', 'NVR', 'Gate', '2026-11-26']));
   });

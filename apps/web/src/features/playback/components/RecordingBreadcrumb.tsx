@@ -1,8 +1,17 @@
-/** The recordings breadcrumb (spec 3/4) over the playback pages: clicking a crumb cuts the trail there. */
-import { useEffect } from 'react';
+/**
+ * The recordings breadcrumb (spec 3/4) over the playback pages: clicking a crumb cuts the trail there.
+ * A crumb is one line, cut with an ellipsis past CRUMB_MAX_PX, its whole name its tooltip: a GB
+ * catalogue's NVR and camera names (60-80 characters) wrapped the trail onto a second line, pushing
+ * the player down on a 1366×768 screen.
+ */
+import { useEffect, type CSSProperties } from 'react';
 import { Breadcrumb } from 'antd';
 import { useNavigate } from 'react-router-dom';
 import { useRecordingBreadcrumb, type Crumb } from '../breadcrumb';
+
+/** The widest a crumb is drawn. */
+export const CRUMB_MAX_PX = 260;
+const CRUMB: CSSProperties = { display: 'inline-block', maxWidth: CRUMB_MAX_PX, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' };
 
 export function RecordingBreadcrumb({ node, parents, stime }: { node: Crumb; parents: Crumb[]; stime: string }) {
   const navigate = useNavigate();
@@ -23,6 +32,8 @@ export function RecordingBreadcrumb({ node, parents, stime }: { node: Crumb; par
           i < records.length - 1 && c.to ? (
             <a
               href={c.to}
+              title={c.label}
+              style={CRUMB}
               onClick={(e) => {
                 e.preventDefault();
                 cut(i + 1);
@@ -32,7 +43,9 @@ export function RecordingBreadcrumb({ node, parents, stime }: { node: Crumb; par
               {c.label}
             </a>
           ) : (
-            c.label
+            <span title={c.label} style={CRUMB}>
+              {c.label}
+            </span>
           ),
       }))}
     />
