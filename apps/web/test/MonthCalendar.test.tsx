@@ -44,6 +44,17 @@ describe('MonthCalendar', { timeout: 30_000 }, () => {
     expect(document.querySelectorAll('[aria-current="date"]').length).toBeLessThanOrEqual(1);
   });
 
+  it('moves a year with the double arrows, in one step (a channel kept a year was twelve clicks from last year)', () => {
+    const onMonth = vi.fn();
+    renderConsole(<MonthCalendar month="202611" selected="20261127" recorded={new Set()} onMonth={onMonth} onPick={() => {}} />);
+    fireEvent.click(screen.getByRole('button', { name: '上一年' }));
+    expect(onMonth).toHaveBeenLastCalledWith('202611', -12);
+    expect(shiftMonth('202611', -12)).toBe('202511');
+    fireEvent.click(screen.getByRole('button', { name: '下一年' }));
+    expect(onMonth).toHaveBeenLastCalledWith('202611', 12);
+    expect(onMonth).toHaveBeenCalledTimes(2);
+  });
+
   describe('from the keyboard', () => {
     /** The page's use: the month shown follows the calendar's arrows and keys; a pick is recorded. */
     function Harness({ day, onPick }: { day: string; onPick: (d: string) => void }) {
@@ -66,8 +77,10 @@ describe('MonthCalendar', { timeout: 30_000 }, () => {
       expect(days.filter((c) => c.querySelector('button')!.tabIndex === 0)).toHaveLength(1);
       const user = userEvent.setup();
       screen.getByRole('button', { name: 'before' }).focus();
+      await user.tab(); // previous year
       await user.tab(); // previous month
       await user.tab(); // next month
+      await user.tab(); // next year
       await user.tab();
       expect(focused()).toBe('cal-20251015');
       await user.tab();

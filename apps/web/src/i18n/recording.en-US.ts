@@ -96,6 +96,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     monthTitle: '{{month}}/{{year}}',
     prevMonth: 'Previous month',
     nextMonth: 'Next month',
+    prevYear: 'Previous year',
+    nextYear: 'Next year',
     weekdaysShort: ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'],
     dayRecords: 'Recordings of the day',
     noRecords: 'No recordings on this day',

@@ -89,6 +89,8 @@ const recordingZh = {
     monthTitle: '{{year}} 年 {{month}} 月',
     prevMonth: '上个月',
     nextMonth: '下个月',
+    prevYear: '上一年',
+    nextYear: '下一年',
     weekdaysShort: ['一', '二', '三', '四', '五', '六', '日'],
     dayRecords: '当天录像',
     noRecords: '当天没有录像',

@@ -1,5 +1,7 @@
 /**
- * A month of days with the recorded ones flagged (querymonthly); arrows change the month.
+ * A month of days with the recorded ones flagged (querymonthly); arrows change the month, double
+ * arrows the year (a day of last year's month was twelve clicks away, each asking for a month passed
+ * through, on a channel kept for a year).
  *
  * From the keyboard it is one tab stop, a date grid (the WAI-ARIA grid / date picker pattern): the
  * focus roves among the days, ←/→ a day, ↑/↓ a week, Home/End the week's Monday/Sunday, PageUp/
@@ -9,7 +11,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { Button, Flex, Spin, Typography } from 'antd';
-import { LeftOutlined, RightOutlined } from '@ant-design/icons';
+import { DoubleLeftOutlined, DoubleRightOutlined, LeftOutlined, RightOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { dayString, monthGrid, monthOf, parseDay, today } from '../day';
 
@@ -101,11 +103,17 @@ export function MonthCalendar({ month, selected, recorded, loading, error, onMon
   return (
     <div data-testid="month-calendar" data-month={month} style={{ width: 280 }}>
       <Flex justify="space-between" align="center" style={{ marginBottom: 6 }}>
-        <Button size="small" type="text" aria-label={t('playback.prevMonth')} icon={<LeftOutlined />} onClick={() => onMonth(month, -1)} />
+        <span>
+          <Button size="small" type="text" aria-label={t('playback.prevYear')} title={t('playback.prevYear')} icon={<DoubleLeftOutlined />} onClick={() => onMonth(month, -12)} />
+          <Button size="small" type="text" aria-label={t('playback.prevMonth')} title={t('playback.prevMonth')} icon={<LeftOutlined />} onClick={() => onMonth(month, -1)} />
+        </span>
         <Typography.Text strong id={titleId} aria-live="polite">
           {t('playback.monthTitle', { year: month.slice(0, 4), month: Number(month.slice(4, 6)) })} {loading && <Spin size="small" />}
         </Typography.Text>
-        <Button size="small" type="text" aria-label={t('playback.nextMonth')} icon={<RightOutlined />} onClick={() => onMonth(month, 1)} />
+        <span>
+          <Button size="small" type="text" aria-label={t('playback.nextMonth')} title={t('playback.nextMonth')} icon={<RightOutlined />} onClick={() => onMonth(month, 1)} />
+          <Button size="small" type="text" aria-label={t('playback.nextYear')} title={t('playback.nextYear')} icon={<DoubleRightOutlined />} onClick={() => onMonth(month, 12)} />
+        </span>
       </Flex>
       {error && (
         <Typography.Text type="danger" data-testid="month-error" style={{ display: 'block', fontSize: 12, textAlign: 'center', marginBottom: 4 }}>
