@@ -3,10 +3,13 @@
  * language (the server's 404 reads "recordings of 1:1 from … to …不存在"); a range with some is fetched.
  * A range kept on a GB28181 device: its progress, then the file; cancelling it (the button, or leaving
  * the page) tells the server, which stops the device; one the server ended shows the server's reason.
+ * A file over IN_PAGE_MAX_BYTES goes to the browser's own download instead of the tab's memory.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { DownloadPanel } from '../src/features/playback/components/DownloadPanel';
+import { IN_PAGE_MAX_BYTES } from '../src/features/playback/download';
+import { useSession } from '../src/lib/stores/session';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
 
@@ -77,6 +80,49 @@ describe('range download', () => {
     fireEvent.click(screen.getByTestId('download-start'));
     await waitFor(() => expect(screen.getByText(/已保存/)).toHaveTextContent(/（3\.00 MB）/));
     expect(screen.getByText(/已保存/).textContent).not.toMatch(/字节/);
+  });
+
+  it('hands a file too large for the page to the browser: a link to the same range, signed in by its token', async () => {
+    // 8 hours at 4 Mbit/s is 14 GB: its bytes were gathered in the tab (twice: the chunks, then the Blob).
+    const total = 14 * 1024 ** 3;
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      // A few MB stand for the 14 GB: only the first of them may be read.
+      pull(c) {
+        pulled += 1;
+        if (pulled > 64) c.close();
+        else c.enqueue(new Uint8Array(64 * 1024));
+      },
+    });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(body, { status: 200, headers: { 'Content-Length': String(total), 'Content-Type': 'video/mp4', 'Content-Disposition': "attachment; filename*=UTF-8''Gate_20261127000000_20261127080000.mp4" } })),
+    );
+    const blobs = vi.fn(() => 'blob:x');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: blobs, revokeObjectURL: () => {} }));
+    const clicked: HTMLAnchorElement[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    try {
+      renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[0, 8 * H]]} />);
+      fireEvent.change(screen.getByTestId('download-from'), { target: { value: '00:00:00' } });
+      fireEvent.change(screen.getByTestId('download-to'), { target: { value: '08:00:00' } });
+      fireEvent.click(screen.getByTestId('download-start'));
+      expect(await screen.findByTestId('download-handed-off')).toHaveTextContent('Gate_20261127000000_20261127080000.mp4（14.00 GB）较大，已交给浏览器下载，进度见浏览器的下载列表');
+      expect(clicked).toHaveLength(1);
+      const link = new URL(clicked[0].href);
+      expect(link.pathname).toBe('/api/v1/record/recordvideo/download/mp4/1%3A1/20261127000000/20261127080000');
+      expect(link.searchParams.get('token')).toBe(useSession.getState().token);
+      expect(clicked[0].download).toBe('Gate_20261127000000_20261127080000.mp4');
+      expect(blobs).not.toHaveBeenCalled();
+      expect(pulled).toBeLessThan(64);
+      expect(total).toBeGreaterThan(IN_PAGE_MAX_BYTES);
+      expect(screen.queryByTestId('download-progress')).toBeNull();
+      expect(screen.getByTestId('download-start')).toBeEnabled();
+    } finally {
+      click.mockRestore();
+    }
   });
 
   it('a range kept on a GB28181 device: the server fetches it from the device (its progress shown), then the file is saved', async () => {

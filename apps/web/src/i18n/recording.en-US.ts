@@ -145,6 +145,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     downloadFailed: 'Download failed: {{reason}}',
     downloadBytes: '{{loaded}} / {{total}} downloaded',
     downloadSaved: 'Saved {{name}} ({{bytes}})',
+    downloadHandedOff: '{{name}} ({{bytes}}) is too large to gather here: the browser saves it, its progress is in the browser’s downloads',
     seconds: '{{n}} s',
     secondsRecorded: '{{n}} s, {{recorded}} s of it recorded (the file leaves out the time without recordings)',
     time: 'Time',

@@ -140,6 +140,7 @@ const recordingZh = {
     downloadFailed: '下载失败：{{reason}}',
     downloadBytes: '已下载 {{loaded}} / {{total}}',
     downloadSaved: '已保存 {{name}}（{{bytes}}）',
+    downloadHandedOff: '{{name}}（{{bytes}}）较大，已交给浏览器下载，进度见浏览器的下载列表',
     seconds: '{{n}} 秒',
     secondsRecorded: '{{n}} 秒，其中有录像的 {{recorded}} 秒（没有录像的时段不在文件中）',
     time: '时间',

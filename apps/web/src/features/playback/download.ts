@@ -2,6 +2,12 @@
  * Range download with progress: fetch the MP4, count bytes from a ReadableStream reader against
  * Content-Length, then save a Blob under the server's file name (Content-Disposition, filename*
  * preferred).
+ *
+ * A file larger than IN_PAGE_MAX_BYTES is not gathered in the page: its bytes were held twice in the
+ * tab's memory (the chunks, then the Blob made of them), and a segment list's row of a day recorded
+ * at 4 Mbit/s is 14 GB for 8 hours. Such a file is handed to the browser instead, which streams it to
+ * disk with its own progress (and can resume it: the server answers byte ranges): a link to the same
+ * address with the session's token in its query, as the console's snapshot and socket addresses carry it.
  */
 import { currentLang } from '../../i18n';
 import { useSession } from '../../lib/stores/session';
@@ -40,14 +46,44 @@ export interface Progress {
   total: number;
 }
 
+/** The largest file gathered in the page (a quarter of an hour or so at 4 Mbit/s is ~450 MB). */
+export const IN_PAGE_MAX_BYTES = 512 * 1024 * 1024;
+
+/** A file handed to the browser's own download (too large to gather in the page): its name and size. */
+export interface HandedOff {
+  handedOff: true;
+  name: string;
+  total: number;
+}
+
+/** Starts the browser's own download of `url` (a path of ours), signed in by the session's token in the query. */
+export function browserDownload(url: string, name: string): void {
+  const token = useSession.getState().token;
+  const u = new URL(url, window.location.origin);
+  if (token) u.searchParams.set('token', token);
+  u.searchParams.set('lang', currentLang());
+  const a = document.createElement('a');
+  a.href = u.pathname + u.search;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
 export class DownloadError extends Error {
   constructor(public readonly status: number, message: string) {
     super(message);
   }
 }
 
-/** Fetches `url`, reporting progress; resolves with the blob and its file name. */
-export async function fetchWithProgress(url: string, onProgress: (p: Progress) => void, fallbackName: string, signal?: AbortSignal): Promise<{ blob: Blob; name: string }> {
+/**
+ * Fetches `url`, reporting progress; resolves with the blob and its file name, or, with `handOff` and
+ * a Content-Length above IN_PAGE_MAX_BYTES, stops reading and hands the address to the browser's own
+ * download (browserDownload).
+ */
+export async function fetchWithProgress(url: string, onProgress: (p: Progress) => void, fallbackName: string, signal?: AbortSignal): Promise<{ blob: Blob; name: string }>;
+export async function fetchWithProgress(url: string, onProgress: (p: Progress) => void, fallbackName: string, signal: AbortSignal | undefined, handOff: true): Promise<{ blob: Blob; name: string } | HandedOff>;
+export async function fetchWithProgress(url: string, onProgress: (p: Progress) => void, fallbackName: string, signal?: AbortSignal, handOff = false): Promise<{ blob: Blob; name: string } | HandedOff> {
   const token = useSession.getState().token;
   // The server says why it refused in the console's language (not the browser's Accept-Language).
   const res = await fetch(url, { headers: { 'Accept-Language': currentLang(), ...(token ? { token } : {}) }, signal });
@@ -64,6 +100,11 @@ export async function fetchWithProgress(url: string, onProgress: (p: Progress) =
   }
   const total = Number(res.headers.get('Content-Length') ?? 0) || 0;
   const name = fileNameOf(res.headers.get('Content-Disposition')) ?? fallbackName;
+  if (handOff && total > IN_PAGE_MAX_BYTES) {
+    await res.body?.cancel().catch(() => undefined);
+    browserDownload(url, name);
+    return { handedOff: true, name, total };
+  }
   const type = res.headers.get('Content-Type') ?? 'video/mp4';
   const chunks: BlobPart[] = [];
   let loaded = 0;

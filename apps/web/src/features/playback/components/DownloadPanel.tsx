@@ -52,6 +52,8 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
   const [onDevice, setOnDevice] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
+  /** A file too large to gather in the page, handed to the browser's own download. */
+  const [handed, setHanded] = useState<{ name: string; total: number } | null>(null);
   const abortRef = useRef<AbortController | null>(null);
 
   useEffect(() => {
@@ -84,12 +86,13 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
     abortRef.current = ac;
     setBusy(true);
     setSaved('');
+    setHanded(null);
     setProgress({ loaded: 0, total: 0 });
     const a = stampAt(day, s!);
     const b = stampAt(day, e!);
     const fallbackName = `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_');
     try {
-      const { blob, name: file } =
+      const got =
         source === 'Device'
           ? await downloadFromDevice(
               { device, channel, start: a, seconds: e! - s!, fallbackName },
@@ -102,9 +105,14 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
               },
               ac.signal,
             )
-          : await fetchWithProgress(downloadUrl(device, channel, a, b), setProgress, fallbackName, ac.signal);
-      saveBlob(blob, file);
-      setSaved(file);
+          : await fetchWithProgress(downloadUrl(device, channel, a, b), setProgress, fallbackName, ac.signal, true);
+      if ('handedOff' in got) {
+        setHanded({ name: got.name, total: got.total });
+        setProgress(null);
+        return;
+      }
+      saveBlob(got.blob, got.name);
+      setSaved(got.name);
     } catch (err) {
       if ((err as Error).name !== 'AbortError')
         notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
@@ -175,6 +183,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
           </Typography.Text>
         )}
       </Flex>
+      {handed && (
+        <Typography.Text type="secondary" style={{ display: 'block', marginTop: 6, fontSize: 12 }} data-testid="download-handed-off">
+          {t('playback.downloadHandedOff', { name: handed.name, bytes: formatBytes(handed.total) })}
+        </Typography.Text>
+      )}
       {progress && (
         <div style={{ marginTop: 6 }}>
           <Progress

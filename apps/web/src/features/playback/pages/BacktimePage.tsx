@@ -85,15 +85,16 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
     // At once: the row's button is its cancel from the first request on.
     show(0);
     try {
-      const { blob, name } = onDevice
+      const got = onDevice
         ? await downloadFromDevice(
             { device, channel, start: a, seconds: Math.max(1, Math.round(r.end - r.start)), fallbackName },
             // The device's transfer is the first half of the bar, the file the second.
             (p) => show(p.phase === 'device' ? Math.floor(p.percent / 2) : 50 + Math.floor(percent(p) / 2)),
             signal,
           )
-        : await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => show(percent(p)), fallbackName, signal);
-      saveBlob(blob, name);
+        : await fetchWithProgress(downloadUrl(device, channel, a, b), (p) => show(percent(p)), fallbackName, signal, true);
+      if ('handedOff' in got) notify.success(t('playback.downloadHandedOff', { name: got.name, bytes: formatBytes(got.total) }));
+      else saveBlob(got.blob, got.name);
       setProgress((m) => ({ ...m, [r.name]: 100 }));
     } catch (err) {
       if ((err as Error).name === 'AbortError') {
