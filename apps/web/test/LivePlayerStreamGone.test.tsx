@@ -59,7 +59,8 @@ describe('the toolbar of a stream that is gone', () => {
       return answer;
     }));
     const ev = await plays(1);
-    expect(toolbar()).toHaveTextContent(/H\.264 · 320×240 · 24 kbps/);
+    // The name set apart like the figures (its two spaces collapsed: "Gate H.264" read as one name).
+    expect(toolbar()).toHaveTextContent(/^Gate · H\.264 · 320×240 · 24 kbps · WS-FMP4$/);
     act(() => ev.onFailure('closed', 'socket closed'));
     expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'reconnecting');
     expect(toolbar().textContent).not.toMatch(/H\.264|320×240|kbps/);

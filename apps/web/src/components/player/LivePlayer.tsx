@@ -317,9 +317,9 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
                 ● {t('player.recordingNow')}
               </span>
             )}
-            {name ? `${name}  ` : ''}
-            {info.join(' · ')}
-            {notice ? `  ${notice}` : ''}
+            {/* One separator between all of them: the two spaces after the name collapsed to one, and
+                "Cam 1 H.264 · 320×240" read as a channel named "Cam 1 H.264" (session 26 audit). */}
+            {[name, ...info, notice].filter(Boolean).join(' · ')}
           </Typography.Text>
           {figures && (
             <span
