@@ -45,6 +45,8 @@ export interface LivePlayerProps {
   onStats?: (s: PlayerStats) => void;
   /** The channel's name: snapshot file names and the toolbar. */
   name?: string;
+  /** Failures of the stream calls pass on without a notice (the browse page). */
+  quiet?: boolean;
   /** Another way to get the stream (the public share pages); no keep-alive then. */
   open?: () => Promise<StreamAnswer>;
   /** Small tiles: toolbar on hover, no PTZ. */
@@ -65,7 +67,7 @@ export interface LivePlayerProps {
   style?: CSSProperties;
 }
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, open, compact, ptz: ptzAllowed = true, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -99,9 +101,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
   }, []);
 
   const target = useMemo(() => ({ device, channel, flow }), [device, channel, flow]);
-  // Quiet: the player says why over its picture (and the page, a refusal); a notice beside it said
-  // the same again ("请求失败 通道 9/1不存在" over "通道 9/1不存在"), once more at each retry.
-  const opener = useCallback(() => (open ? open() : openChannelStream(target, true)), [open, target]);
+  const opener = useCallback(() => (open ? open() : openChannelStream(target, quiet)), [open, target, quiet]);
   const keepalive = useMemo(() => (open ? undefined : () => keepChannelStream(target)), [open, target]);
   // The server's view of the stream (viewers, bitrate, state) over the streamstat socket; the public
   // pages have no session to open it with, and get the camera's state alone over their link's socket.

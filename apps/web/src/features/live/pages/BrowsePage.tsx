@@ -161,6 +161,7 @@ export default function BrowsePage() {
                 channel={c.channel}
                 flow={flow}
                 name={c.name}
+                quiet
                 compact
                 onStats={looping ? (st) => tour.report(tour.keys[i]!, st.phase) : undefined}
                 extra={
