@@ -36,6 +36,8 @@ beforeEach(() => {
       return channelsPage(c, nvr);
     },
     '/api/v1/devices': searchedDevices(DEVICES),
+    // A device by its exact ID (the one of the address); an unknown one is answered 404 in its test.
+    '/api/v1/deviceinfo': (c) => v1(DEVICES.find((x) => x.DeviceID === c.query.get('device'))!),
   });
 });
 afterEach(() => {
@@ -78,7 +80,34 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     open('/video/backlist/3');
     const picker = await screen.findByTestId('backlist-device');
     await waitFor(() => expect(within(picker).getByText('cam-0003 (3)')).toBeInTheDocument());
-    expect(api.callsTo('/api/v1/devices').map((c) => c.query.get('q'))).toEqual(['3']);
+    // By its exact ID (a search for "3" can list 50 others first), and only that.
+    expect(api.callsTo('/api/v1/devices')).toHaveLength(0);
+    expect(api.callsTo('/api/v1/deviceinfo').map((c) => c.query.get('device'))).toEqual(['3']);
+  });
+
+  it('says a device of the address the server does not list is not there, instead of an empty channel list', async () => {
+    // /video/backlist/9999 showed 9999 in the picker over 暂无数据 (the channels of an unknown device answer empty).
+    // The server: deviceinfo 404, and the channel list of an unknown device empty (it answers any ID).
+    const stubbed = api.fetchMock;
+    const json = (body: unknown, status = 200) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+    vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://console.test');
+      if (url.searchParams.get('device') !== '9999') return stubbed(input, init);
+      if (url.pathname === '/api/v1/deviceinfo') return json({ code: 404, msg: '设备 9999 不存在' }, 404);
+      if (url.pathname === '/api/v1/channels') return json(v1({ Channels: [], ChannelCount: 0 }));
+      return stubbed(input, init);
+    });
+    const notices = captureNotices();
+    open('/video/backlist/9999');
+    expect(await screen.findByTestId('backlist-device-missing')).toHaveTextContent('没有可查看的设备 9999，请从列表中选择设备');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByTestId('backlist-search')).toBeNull();
+    // Said once, on the page: the 404 is no notice.
+    expect(notices).toEqual([]);
+    cleanup();
+    open('/video/backlist/1400');
+    expect(await screen.findByText('NVR ch 20')).toBeInTheDocument();
+    expect(screen.queryByTestId('backlist-device-missing')).toBeNull();
   });
 
   it('names a device from the address that is beyond the first page', async () => {

@@ -9,7 +9,7 @@
  * tree's same first page on /video/backlist (twice on every visit), and a device from the address was
  * asked for again by its ID while that page was on its way.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Select, Spin, type SelectProps } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -33,11 +33,19 @@ interface Props extends Omit<SelectProps<string>, 'options' | 'showSearch' | 'fi
   queryKey: string;
   /** A first option for "no device" (the filter's 全部设备), value ''. */
   emptyOption?: string;
+  /**
+   * The chosen device by its exact ID (null when the server does not list it to the user). Without
+   * it the chosen device is looked for among a search's first page by its ID, which a short ID can
+   * miss (its digits are in many names and addresses).
+   */
+  fetchOne?: (device: string) => Promise<DeviceRow | null>;
+  /** Told whether the chosen device is one the server lists to the user, once that is known (needs fetchOne). */
+  onResolve?: (found: boolean) => void;
 }
 
 const labelOf = (d: DeviceRow) => (d.DeviceName ? `${d.DeviceName} (${d.DeviceID})` : d.DeviceID);
 
-export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption, ...rest }: Props) {
+export function DeviceSelect({ value, onChange, fetchPage, fetchOne, queryKey, emptyOption, onResolve, ...rest }: Props) {
   const { t } = useTranslation();
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim());
@@ -56,10 +64,19 @@ export function DeviceSelect({ value, onChange, fetchPage, queryKey, emptyOption
   const listed = rows.find((d) => d.DeviceID === value);
   const chosen = useQuery({
     queryKey: [queryKey, 'device-select', 'chosen', value],
-    queryFn: async () => (await fetchPage(value!, DEVICE_SELECT_PAGE)).Devices.find((d) => d.DeviceID === value) ?? null,
+    queryFn: async () => (fetchOne ? await fetchOne(value!) : ((await fetchPage(value!, DEVICE_SELECT_PAGE)).Devices.find((d) => d.DeviceID === value) ?? null)),
     enabled: !!value && !listed && !page.isFetching,
     staleTime: 30_000,
   });
+
+  const found = !value || !fetchOne ? undefined : listed ? true : chosen.data === undefined ? undefined : chosen.data !== null;
+  const resolveRef = useRef(onResolve);
+  useEffect(() => {
+    resolveRef.current = onResolve;
+  });
+  useEffect(() => {
+    if (found !== undefined) resolveRef.current?.(found);
+  }, [found, value]);
 
   const options = useMemo(() => {
     const list: { value: string; label: string; disabled?: boolean }[] = [];

@@ -81,6 +81,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     device: 'Device',
     pickDevice: 'Pick a device',
     pickDeviceHint: 'Pick a device, then a channel to see its recordings',
+    deviceMissing: 'No device {{id}} among yours: pick one from the list',
     recordedToday: 'Channels with recordings today',
     channelId: 'Channel ID',
     channelName: 'Channel name',

@@ -74,6 +74,7 @@ const recordingZh = {
     device: '设备',
     pickDevice: '请选择设备',
     pickDeviceHint: '请选择设备后再选择通道查看录像',
+    deviceMissing: '没有可查看的设备 {{id}}，请从列表中选择设备',
     recordedToday: '今天有录像的通道',
     channelId: '通道编号',
     channelName: '通道名称',

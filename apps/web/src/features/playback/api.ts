@@ -2,7 +2,7 @@
  * Record queries, marks and playback calls (issue 5; server routes/api/records.ts and the playback
  * routes). Channels travel as id=device:channel.
  */
-import { getV1, getV2, postV1, request } from '../../lib/request';
+import { getV1, getV2, postV1, request, RequestError } from '../../lib/request';
 import { recordTypeOf, type RecordSource } from './source';
 
 export const channelIdOf = (device: string, channel: string) => `${device}:${channel}`;
@@ -107,6 +107,12 @@ export const stopManualRecord = (device: string, channel: string) => postV1<{ Re
 export const SPEEDS = [0.5, 1, 2, 4, 8, 16] as const;
 
 /** Devices and channels the user may see (the video sidebar's calls). */
+/** One device by its exact ID, or null when the server does not list it to the user (its 404, said by the caller). */
+export const fetchDeviceById = (device: string) =>
+  getV1<import('@opencvr/shared').DeviceRow>('/api/v1/deviceinfo', { device }, { quiet: true }).catch((err: unknown) => {
+    if (err instanceof RequestError && err.code === 404) return null;
+    throw err;
+  });
 export const fetchDevices = (start: number, limit: number, q?: string) =>
   getV1<{ Devices: import('@opencvr/shared').DeviceRow[]; TotalCount: number }>('/api/v1/devices', { start, limit, q: q || undefined });
 /**

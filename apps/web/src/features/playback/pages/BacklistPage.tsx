@@ -4,7 +4,8 @@
  * tagged; a GB28181 channel also opens its recordings kept on the device. The device's cameras are
  * searched by name or ID on the server (an NVR's 500 are 25 pages). A channel's name and a recorded
  * channel's tag are links to its recordings: a keyboard reaches them (a row and a tag took only a
- * click), and a middle click opens one in a tab of its own.
+ * click), and a middle click opens one in a tab of its own. A device from the address the server
+ * does not list to the user (gone, mistyped, or not the user's) says so, not 暂无数据 under its ID.
  */
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Pagination, Tag, Typography } from 'antd';
@@ -16,7 +17,7 @@ import type { ChannelRow } from '@opencvr/shared';
 import { DeviceSelect } from '../../../components/DeviceSelect';
 import { PageTitle } from '../../../components/PageTitle';
 import { useDebounced } from '../../../lib/useDebounced';
-import { fetchCameras, fetchDevices, fetchRecordedChannels } from '../api';
+import { fetchCameras, fetchDeviceById, fetchDevices, fetchRecordedChannels } from '../api';
 import { today } from '../day';
 import { backchannelPath, backlistPath, withSource } from '../paths';
 import { deviceSourceAvailable } from '../source';
@@ -57,6 +58,10 @@ export default function BacklistPage() {
     placeholderData: (prev, prevQuery) => (prevQuery?.queryKey[2] === device ? prev : undefined),
   });
   const has = new Set((recorded.data?.Channels ?? []).map((c) => c.id));
+  // The device of the address the picker could not find: said so when its channel list (which answers
+  // any ID) is empty too, instead of 暂无数据 under its ID.
+  const [missing, setMissing] = useState<string | undefined>(undefined);
+  const deviceMissing = !!device && missing === device && channels.isSuccess && !channels.isPlaceholderData && channels.data.ChannelCount === 0;
 
   return (
     <div style={{ padding: 16 }}>
@@ -70,10 +75,12 @@ export default function BacklistPage() {
             placeholder={t('playback.pickDevice')}
             queryKey="playback"
             fetchPage={(q, limit) => fetchDevices(0, limit, q)}
+            fetchOne={fetchDeviceById}
             value={device || undefined}
             onChange={(v) => navigate(backlistPath(v))}
+            onResolve={(found) => setMissing(found ? undefined : device)}
           />
-          {device && (
+          {device && !deviceMissing && (
             <Input.Search
               data-testid="backlist-search"
               allowClear
@@ -111,6 +118,8 @@ export default function BacklistPage() {
               </>
             )}
           </>
+        ) : deviceMissing ? (
+          <Empty data-testid="backlist-device-missing" description={t('playback.deviceMissing', { id: device })} />
         ) : (
           <ListTable<ChannelRow>
             rowKey={(c) => `${c.ParentDeviceID}:${c.ChannelID}`}
