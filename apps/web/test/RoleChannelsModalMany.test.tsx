@@ -57,5 +57,9 @@ describe('RolesPage: a role with 120 channels', { timeout: 60_000 }, () => {
     expect(await within(tree).findByText('Building A (3)')).toBeInTheDocument();
     expect(within(tree).getByText('Floor 1 (3)')).toBeInTheDocument();
     expect(within(tree).getByText('Parking (30)')).toBeInTheDocument();
+    // The two columns stack below md (a phone): side by side at 390 px each was 150 px wide and
+    // wrapped every group and camera name.
+    expect(tree.closest('.ant-col')).toHaveClass('ant-col-xs-24', 'ant-col-md-11');
+    expect(screen.getByTestId('role-channels').closest('.ant-col')).toHaveClass('ant-col-xs-24', 'ant-col-md-13');
   });
 });

@@ -72,8 +72,9 @@ export function RoleChannelsModal({ role, onClose }: { role: RoleRow | null; onC
       destroyOnHidden
     >
       <Spin spinning={labels.isLoading || grants.isLoading}>
-        <Row gutter={16}>
-          <Col span={11}>
+        {/* Side by side from md up; stacked on a phone (two columns of 150 px wrapped every name). */}
+        <Row gutter={[16, 16]}>
+          <Col xs={24} md={11}>
             <Typography.Title level={5}>{t('devices.roleChannels.labels')}</Typography.Title>
             <div style={{ height: 380, overflow: 'auto', border: '1px solid #f0f0f0', padding: 8 }} data-testid="role-labels">
               {treeData.length ? (
@@ -91,7 +92,7 @@ export function RoleChannelsModal({ role, onClose }: { role: RoleRow | null; onC
               )}
             </div>
           </Col>
-          <Col span={13}>
+          <Col xs={24} md={13}>
             <Typography.Title level={5}>
               {t('devices.roleChannels.channels')}
               <Button size="small" icon={<PlusOutlined />} style={{ marginLeft: 8 }} onClick={() => setPicking(true)}>
