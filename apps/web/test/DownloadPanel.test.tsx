@@ -82,6 +82,29 @@ describe('range download', () => {
     expect(screen.getByText(/已保存/).textContent).not.toMatch(/字节/);
   });
 
+  it('says why a download failed under the range until the next one, not in a notice of 2 s', async () => {
+    let fail = true;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        fail
+          ? new Response(JSON.stringify({ code: 500, msg: 'disk read error' }), { status: 500, headers: { 'Content-Type': 'application/json' } })
+          : new Response('x'.repeat(2048), { status: 200, headers: { 'Content-Length': '2048', 'Content-Type': 'video/mp4' } }),
+      ),
+    );
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: () => 'blob:x', revokeObjectURL: () => {} }));
+    renderConsole(<DownloadPanel device="1" channel="1" day="20261127" name="Gate" selection={null} onSelection={() => {}} ranges={[[7 * H, 7 * H + 200]]} />);
+    fireEvent.change(screen.getByTestId('download-from'), { target: { value: '06:59:00' } });
+    fireEvent.change(screen.getByTestId('download-to'), { target: { value: '07:01:00' } });
+    fireEvent.click(screen.getByTestId('download-start'));
+    expect(await screen.findByTestId('download-error')).toHaveTextContent('下载失败：disk read error');
+    expect(admin.notices).toEqual([]);
+    fail = false;
+    fireEvent.click(screen.getByTestId('download-start'));
+    await waitFor(() => expect(screen.getByText(/已保存/)).toBeInTheDocument());
+    expect(screen.queryByTestId('download-error')).toBeNull();
+  });
+
   it('hands a file too large for the page to the browser: a link to the same range, signed in by its token', async () => {
     // 8 hours at 4 Mbit/s is 14 GB: its bytes were gathered in the tab (twice: the chunks, then the Blob).
     const total = 14 * 1024 ** 3;
@@ -198,7 +221,8 @@ describe('range download', () => {
       });
       renderConsole(panel());
       start();
-      await waitFor(() => expect(admin.notices).toContain('error:下载失败：120秒内无人查看下载进度，下载已停止'), { timeout: 5000 });
+      await waitFor(() => expect(screen.getByTestId('download-error')).toHaveTextContent('下载失败：120秒内无人查看下载进度，下载已停止'), { timeout: 5000 });
+      expect(admin.notices.filter((n) => n.startsWith('error'))).toEqual([]);
     });
   });
 });

@@ -52,6 +52,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
   const [onDevice, setOnDevice] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
+  /**
+   * Why the last download failed, under the range until the next one: a 2-second notice was all
+   * there was, easily missed over a download of minutes.
+   */
+  const [failed, setFailed] = useState('');
   /** A file too large to gather in the page, handed to the browser's own download. */
   const [handed, setHanded] = useState<{ name: string; total: number } | null>(null);
   const abortRef = useRef<AbortController | null>(null);
@@ -86,6 +91,7 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
     abortRef.current = ac;
     setBusy(true);
     setSaved('');
+    setFailed('');
     setHanded(null);
     setProgress({ loaded: 0, total: 0 });
     const a = stampAt(day, s!);
@@ -114,8 +120,7 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
       saveBlob(got.blob, got.name);
       setSaved(got.name);
     } catch (err) {
-      if ((err as Error).name !== 'AbortError')
-        notify.error(t('playback.downloadFailed', { reason: (err as Error).message }));
+      if ((err as Error).name !== 'AbortError') setFailed((err as Error).message);
       setProgress(null);
     } finally {
       setOnDevice(null);
@@ -183,6 +188,11 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
           </Typography.Text>
         )}
       </Flex>
+      {failed && (
+        <Typography.Text type="danger" role="alert" style={{ display: 'block', marginTop: 6, fontSize: 12 }} data-testid="download-error">
+          {t('playback.downloadFailed', { reason: failed })}
+        </Typography.Text>
+      )}
       {handed && (
         <Typography.Text type="secondary" style={{ display: 'block', marginTop: 6, fontSize: 12 }} data-testid="download-handed-off">
           {t('playback.downloadHandedOff', { name: handed.name, bytes: formatBytes(handed.total) })}
