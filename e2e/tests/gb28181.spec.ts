@@ -136,17 +136,22 @@ test.describe('GB28181 device', () => {
     await player.getByRole('button', { name: '云台控制' }).click();
     const ptz = page.getByTestId('ptz-panel');
     await expect(ptz).toBeVisible();
-    for (const [label, cmd] of [
-      ['上', PTZ_UP],
-      ['停止', PTZ_STOP],
-      ['放大', PTZ_ZOOM_IN],
-      ['停止', PTZ_STOP],
-    ] as const) {
+    // A move lasts on the device until a stop: the pad moves while a button is held and sends the
+    // stop when it is released, or when the pointer leaves the held button.
+    const hold = async (label: string, cmd: string, release: () => Promise<void>) => {
       const before = controls.ptzCmds().length;
-      await ptz.getByRole('button', { name: label, exact: true }).click();
-      await expect.poll(() => controls.ptzCmds().length, { message: `${label} reaches the device` }).toBe(before + 1);
-      expect(controls.ptzCmds().at(-1), label).toBe(cmd);
-    }
+      await ptz.getByRole('button', { name: label, exact: true }).hover();
+      await page.mouse.down();
+      await expect.poll(() => controls.ptzCmds().slice(before), { message: `${label} reaches the device` }).toEqual([cmd]);
+      await release();
+      await expect.poll(() => controls.ptzCmds().slice(before), { message: `${label} released: stop` }).toEqual([cmd, PTZ_STOP]);
+    };
+    await hold('上', PTZ_UP, () => page.mouse.up());
+    await hold('放大', PTZ_ZOOM_IN, () => page.mouse.move(1, 1));
+    await page.mouse.up();
+    const before = controls.ptzCmds().length;
+    await ptz.getByRole('button', { name: '停止', exact: true }).click();
+    await expect.poll(() => controls.ptzCmds().slice(before)).toEqual([PTZ_STOP]);
     expect(controls.controls.every((c) => c.deviceId === CH)).toBe(true);
     await expect(ptz.getByTestId('ptz-error')).toHaveCount(0);
   });

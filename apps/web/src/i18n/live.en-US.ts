@@ -57,6 +57,7 @@ const liveEn = {
       downright: 'Down right',
       stop: 'Stop',
       zoomin: 'Zoom in',
+      holdHint: 'hold to move, release to stop',
       zoomout: 'Zoom out',
       speed: 'Speed',
       presets: 'Presets',

@@ -57,6 +57,7 @@ const liveZh = {
       downright: '右下',
       stop: '停止',
       zoomin: '放大',
+      holdHint: '按住转动，松开停止',
       zoomout: '缩小',
       speed: '速度',
       presets: '预置位',

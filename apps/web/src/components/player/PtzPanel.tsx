@@ -1,5 +1,12 @@
-/** A small PTZ pad: directions, zoom and stop, each one GET /api/v1/ptzcontrol, and the presets; the server's error text shows below. */
-import { useState } from 'react';
+/**
+ * A small PTZ pad: directions, zoom and stop, each one GET /api/v1/ptzcontrol, and the presets; the
+ * server's error text shows below. A move lasts on the device until `stop` (ONVIF ContinuousMove, GB
+ * PTZCmd), so a direction or zoom button moves while it is held (pointer or Enter/Space) and sends
+ * `stop` when it is released, when the pointer leaves it, when the window loses focus or the page is
+ * hidden, and when the pad goes away (route change, player closed): a camera is never left turning.
+ * The calls go out one after another, so a stop never overtakes the move it ends.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Slider, Typography } from 'antd';
 import {
   ArrowDownOutlined,
@@ -31,38 +38,114 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
   // The server's ptzcontrol speed scale (EasyCVR's): 1-100, 50 by default.
   const [speed, setSpeed] = useState(50);
   const [error, setError] = useState('');
-  const [busy, setBusy] = useState<PtzCommand | null>(null);
+  /** The held move (shown pressed); the ref is what the release and clean-up handlers read. */
+  const [moving, setMoving] = useState<PtzCommand | null>(null);
+  const movingRef = useRef<PtzCommand | null>(null);
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const mounted = useRef(true);
+  const target = useRef({ device, channel });
+  target.current = { device, channel };
 
-  const send = async (cmd: PtzCommand) => {
-    setBusy(cmd);
-    try {
-      await ptzControl({ device, channel }, cmd, speed);
-      setError('');
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(null);
-    }
+  const send = useCallback((cmd: PtzCommand, speedNow: number) => {
+    const to = target.current;
+    const next = queue.current.then(async () => {
+      try {
+        await ptzControl(to, cmd, speedNow);
+        if (mounted.current) setError('');
+      } catch (err) {
+        if (mounted.current) setError((err as Error).message);
+      }
+    });
+    queue.current = next;
+    return next;
+  }, []);
+
+  const release = useCallback(() => {
+    if (!movingRef.current) return;
+    movingRef.current = null;
+    if (mounted.current) setMoving(null);
+    void send('stop', 50);
+  }, [send]);
+
+  const hold = (cmd: PtzCommand) => {
+    if (movingRef.current === cmd) return;
+    if (movingRef.current) release();
+    movingRef.current = cmd;
+    setMoving(cmd);
+    void send(cmd, speed);
+  };
+
+  useEffect(() => {
+    mounted.current = true;
+    const hidden = () => document.visibilityState === 'hidden' && release();
+    window.addEventListener('blur', release);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      window.removeEventListener('blur', release);
+      document.removeEventListener('visibilitychange', hidden);
+      release();
+      mounted.current = false;
+    };
+  }, [release]);
+
+  /** Press-and-hold handlers of a move button: its own release ends its own move only (pressing
+   *  another button moves the focus off this one, whose blur must not stop the new move). */
+  const holdProps = (cmd: PtzCommand) => {
+    const releaseMine = () => movingRef.current === cmd && release();
+    return {
+      'aria-label': t(`player.ptz.${cmd}`),
+      title: `${t(`player.ptz.${cmd}`)} (${t('player.ptz.holdHint')})`,
+      'aria-pressed': moving === cmd,
+      type: moving === cmd ? ('primary' as const) : undefined,
+      style: { touchAction: 'none' },
+      onPointerDown: (e: React.PointerEvent) => {
+        if (e.button === 0) hold(cmd);
+      },
+      onPointerUp: releaseMine,
+      onPointerLeave: releaseMine,
+      onPointerCancel: releaseMine,
+      onContextMenu: (e: React.MouseEvent) => e.preventDefault(),
+      onKeyDown: (e: React.KeyboardEvent) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          if (!e.repeat) hold(cmd);
+        }
+      },
+      onKeyUp: (e: React.KeyboardEvent) => {
+        if (e.key === 'Enter' || e.key === ' ') releaseMine();
+      },
+      onBlur: releaseMine,
+    };
   };
 
   return (
-    <div data-testid="ptz-panel" style={{ width: 176, padding: 8, background: 'rgba(255,255,255,0.95)', borderRadius: 6 }}>
+    <div
+      data-testid="ptz-panel"
+      style={{ width: 176, padding: 8, background: 'rgba(255,255,255,0.95)', borderRadius: 6 }}
+    >
       <div style={{ display: 'grid', gridTemplateColumns: 'repeat(3, 1fr)', gap: 4 }}>
         {PAD.map(({ cmd, icon, rotate }) => (
           <Button
             key={cmd}
             size="small"
-            aria-label={t(`player.ptz.${cmd}`)}
-            title={t(`player.ptz.${cmd}`)}
-            loading={busy === cmd}
-            icon={<span style={{ display: 'inline-block', transform: rotate ? `rotate(${rotate}deg)` : undefined }}>{icon}</span>}
-            onClick={() => void send(cmd)}
+            icon={
+              <span style={{ display: 'inline-block', transform: rotate ? `rotate(${rotate}deg)` : undefined }}>
+                {icon}
+              </span>
+            }
+            {...(cmd === 'stop'
+              ? {
+                  'aria-label': t('player.ptz.stop'),
+                  title: t('player.ptz.stop'),
+                  onClick: () => (movingRef.current ? release() : void send('stop', 50)),
+                }
+              : holdProps(cmd))}
           />
         ))}
       </div>
       <div style={{ display: 'flex', gap: 4, marginTop: 4 }}>
-        <Button size="small" block icon={<ZoomInOutlined />} aria-label={t('player.ptz.zoomin')} title={t('player.ptz.zoomin')} onClick={() => void send('zoomin')} />
-        <Button size="small" block icon={<ZoomOutOutlined />} aria-label={t('player.ptz.zoomout')} title={t('player.ptz.zoomout')} onClick={() => void send('zoomout')} />
+        <Button size="small" block icon={<ZoomInOutlined />} {...holdProps('zoomin')} />
+        <Button size="small" block icon={<ZoomOutOutlined />} {...holdProps('zoomout')} />
       </div>
       <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
       <Slider min={1} max={100} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
