@@ -7,7 +7,7 @@
  * already in the tour takes it out again.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { STORAGE_KEYS } from '@opencvr/shared';
 import BrowsePage from '../src/features/live/pages/BrowsePage';
 import { setLang } from '../src/i18n';
@@ -54,6 +54,22 @@ describe('BrowsePage', () => {
     for (const cell of empty) expect(cell).toHaveTextContent(/^$/);
     fireEvent.click(empty[0]!);
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('a cell whose channel does not exist offers to take it off the wall, not Retry', async () => {
+    clearSession();
+    captureNotices();
+    // No channelstream stub: the server's 404, as for a channel deleted since it was put on the wall.
+    stubApi({});
+    localStorage.setItem(STORAGE_KEYS.multiScreenLayout, JSON.stringify({ layout: 4, cells: [{ device: '9', channel: '1', name: 'Gone' }] }));
+    renderConsole(<BrowsePage />);
+    const cell = await screen.findByTestId('live-player');
+    await waitFor(() => expect(cell).toHaveAttribute('data-phase', 'error'));
+    expect(within(cell).queryByRole('button', { name: /重\s*试/ })).toBeNull();
+    fireEvent.click(within(cell).getByRole('button', { name: /^移\s*除$/ }));
+    expect(screen.queryByTestId('live-player')).toBeNull();
+    expect(screen.getAllByTestId('wall-empty')).toHaveLength(4);
+    localStorage.removeItem(STORAGE_KEYS.multiScreenLayout);
   });
 
   it('an empty cell is a button reached by Tab: Enter opens the picker for that screen', async () => {

@@ -153,6 +153,28 @@ describe('PlayerPage', () => {
     expect(screen.queryByRole('button', { name: '云台控制' })).toBeNull();
   });
 
+  it('a channel that does not exist offers no Retry (it cannot come back by retrying) but the way back', async () => {
+    clearSession();
+    captureNotices();
+    const api = stubApi({ '/api/v1/devices/7/channels': () => v1({ Channels: [], ChannelCount: 0 }) });
+    renderConsole(
+      <>
+        <Routes>
+          <Route path="/video/player/:devid/:chnid/:flow" element={<PlayerPage />} />
+          <Route path="/video/browse" element={<div />} />
+        </Routes>
+        <Where />
+      </>,
+      { path: '/video/player/7/1/0' },
+    );
+    await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'));
+    expect(api.callsTo('/api/v1/devices/channelstream')).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: /重\s*试/ })).toBeNull();
+    // Opened by its address (nothing to go back to): the wall.
+    fireEvent.click(screen.getByRole('button', { name: /返\s*回/ }));
+    expect(screen.getByTestId('where')).toHaveTextContent('/video/browse');
+  });
+
   it('names the page after the channel once it is known, never after its id', async () => {
     clearSession();
     captureNotices();

@@ -29,6 +29,7 @@ const liveEn = {
       webrtcClosed: 'The WebRTC connection closed',
     },
     retry: 'Retry',
+    back: 'Back',
     noFrame: 'No frame to capture yet',
     unsupported: 'This browser cannot decode this video ({{mime}})',
     hevcUnsupported: 'This browser cannot decode H.265 ({{mime}}) and the server offers no H.264 transcoding',

@@ -28,6 +28,7 @@ const liveZh = {
       webrtcClosed: 'WebRTC 连接已关闭',
     },
     retry: '重试',
+    back: '返回',
     noFrame: '还没有可截取的画面',
     unsupported: '当前浏览器无法解码该视频（{{mime}}）',
     hevcUnsupported: '当前浏览器不支持 H.265 解码（{{mime}}），服务器也没有提供 H.264 转码',

@@ -53,6 +53,9 @@ export interface LivePlayerProps {
   compact?: boolean;
   /** Offer the PTZ pad (not on the public pages: a visitor may not steer the camera). */
   ptz?: boolean;
+  /** What to offer instead of Retry when the server says the channel does not exist (404: deleted,
+   *  or never there): retrying cannot bring it back, leaving can (the page's back, a wall's remove). */
+  leave?: { label: string; onClick: () => void };
   /**
    * A public page's shared-link play token (with `open`): the camera's state then comes over the
    * link's own status socket, there being no login for the console's.
@@ -67,7 +70,7 @@ export interface LivePlayerProps {
   style?: CSSProperties;
 }
 
-export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
+export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, leave, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
@@ -190,9 +193,17 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
     overlay = (
       <>
         <div>{stats.reason === 'no MediaSource' ? t('player.noMse') : stats.reason === 'no transport' ? t('player.noTransport') : stats.reason}</div>
-        <Button size="small" icon={<ReloadOutlined />} onClick={retry} style={{ marginTop: 8 }}>
-          {t('player.retry')}
-        </Button>
+        {gone ? (
+          leave && (
+            <Button size="small" onClick={leave.onClick} style={{ marginTop: 8 }}>
+              {leave.label}
+            </Button>
+          )
+        ) : (
+          <Button size="small" icon={<ReloadOutlined />} onClick={retry} style={{ marginTop: 8 }}>
+            {t('player.retry')}
+          </Button>
+        )}
       </>
     );
   }

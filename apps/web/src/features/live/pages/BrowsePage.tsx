@@ -164,6 +164,7 @@ export default function BrowsePage() {
                 quiet
                 compact
                 onStats={looping ? (st) => tour.report(tour.keys[i]!, st.phase) : undefined}
+                leave={looping ? undefined : { label: t('live.browse.remove'), onClick: () => update(setCell(wall, i, null)) }}
                 extra={
                   !looping && (
                     <Tooltip title={t('live.browse.remove')}>

@@ -9,7 +9,7 @@ import { Button, Flex, Segmented, Space, Tag } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { hasPtz } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { LivePlayer, type PlayerStats } from '../../../components/player/LivePlayer';
@@ -22,6 +22,7 @@ import { ShareButton } from '../components/ShareButton';
 export default function PlayerPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const { devid = '', chnid = '', flow: flowParam = '0' } = useParams();
   const flow = flowParam === '1' ? 1 : 0;
   const channel = useQuery({ queryKey: ['live', 'channel', devid, chnid], queryFn: () => fetchOneChannel(devid, chnid), enabled: !!devid && !!chnid });
@@ -84,7 +85,18 @@ export default function PlayerPage() {
       />
       <Flex justify="center">
         <div style={{ width: '100%', maxWidth: 'calc((100vh - 180px) * 16 / 9)', aspectRatio: '16 / 9' }}>
-          <LivePlayer device={devid} channel={chnid} flow={flow} name={name} ptz={!!info && hasPtz(info)} record={!!info} onStats={onStats} />
+          <LivePlayer
+            device={devid}
+            channel={chnid}
+            flow={flow}
+            name={name}
+            ptz={!!info && hasPtz(info)}
+            record={!!info}
+            onStats={onStats}
+            // A channel that does not exist: back where the operator came from (the device list, a
+            // tree), or to the wall when the page was opened by its address.
+            leave={{ label: t('player.back'), onClick: () => (location.key !== 'default' ? navigate(-1) : navigate('/video/browse')) }}
+          />
         </div>
       </Flex>
     </div>
