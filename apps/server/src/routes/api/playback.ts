@@ -20,7 +20,7 @@ import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { PlaybackBusyError, playbackOf, SPEEDS } from '../../services/playback/index.js';
 import { readJoined, type JoinedMp4 } from '../../services/playback/join.js';
-import { localStamp, parseLocalStamp } from '../../services/recording/time.js';
+import { localStamp, parseLocalStamp, shownTime } from '../../services/recording/time.js';
 import { refIn, refOf } from './records.js';
 import { deviceId } from './inventory-schemas.js';
 import { DEVICE_SPEEDS, DevicePlaybackSession, gbRecordsOf } from '../../gb/records/index.js';
@@ -136,7 +136,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     const protocol = q.protocol.toUpperCase();
     if (!['WS_M4S', 'WS_FMP4', 'FMP4', 'MP4', 'HLS'].includes(protocol)) throw invalidParam('protocol', 'oneOf', { values: 'ws_m4s, mp4, hls' });
     const found = await playback.startOf(c.id, from, to);
-    if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: q.stime });
+    if (!found) throw notFound('recordingsFrom', { id: `${ref.device}:${ref.channel}`, from: shownTime(q.stime) });
     let session;
     try {
       session = playback.create(c.id, req.user!.id, from, to, req.lang);
@@ -386,7 +386,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       if (to <= from || to - from > MAX_RANGE_MS) throw invalidParam('end', 'afterStartWithinDays', { start: 'start', days: 7 });
       // download: one progressive MP4 of exactly the range (edit list); play and m3u8: the fragmented join (byte-range HLS).
       const j = p.mode === 'download' && p.fmt === 'mp4' ? await playback.download(c.id, from, to) : await playback.join(c.id, from, to);
-      if (!j) throw notFound('recordingsRange', { id: `${ref.device}:${ref.channel}`, from: p.start, to: p.end });
+      if (!j) throw notFound('recordingsRange', { id: `${ref.device}:${ref.channel}`, from: shownTime(p.start), to: shownTime(p.end) });
       if (p.fmt === 'm3u8') {
         const token = req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : '';
         return reply

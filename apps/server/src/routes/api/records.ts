@@ -15,7 +15,7 @@ import { flag, id } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { UnsafePathError } from '../../services/recording/paths.js';
 import { dayBounds, mergeRanges } from '../../services/recording/query.js';
-import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../services/recording/time.js';
+import { dayRange, localStamp, monthRange, parseLocalStamp, shownTime } from '../../services/recording/time.js';
 import { channelId, deviceId } from './inventory-schemas.js';
 import { deviceDaily, deviceMonthly, isDeviceSource } from './gb-records.js';
 
@@ -261,7 +261,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
           throw invalidParam('endtime', 'afterStartWithinDays', { start: 'starttime', days: 31 });
         const c = await visibleChannel(req, { device: q.device, channel: q.channel });
         ids = (await rec.index.spans(c.id, from, to)).map((sp) => sp.id);
-        if (!ids.length) throw notFound('recordingsRange', { id: `${c.parent_device_id}:${c.channel_id}`, from: q.starttime!, to: q.endtime! });
+        if (!ids.length) throw notFound('recordingsRange', { id: `${c.parent_device_id}:${c.channel_id}`, from: shownTime(q.starttime!), to: shownTime(q.endtime!) });
       } else {
         if (q.id === undefined) throw invalidParam('id', 'giveOneOf', { first: 'id', second: 'device + channel + starttime + endtime' });
         ids = String(q.id).split(',').map(Number);

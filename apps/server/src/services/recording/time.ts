@@ -9,6 +9,16 @@ export function localStamp(d: Date): string {
   return `${d.getFullYear()}${p2(d.getMonth() + 1)}${p2(d.getDate())}${p2(d.getHours())}${p2(d.getMinutes())}${p2(d.getSeconds())}`;
 }
 
+/**
+ * A server-local YYYYMMDDHHmmss as the console shows times (YYYY-MM-DD HH:mm:ss, the server's clock
+ * as the playback page's timeline): for the times a message names (通道 1:1 自 2026-11-25 00:00:00
+ * 起的录像不存在), which a user reads, not the API's stamp (issue 5 walk, session 26).
+ */
+export function shownTime(stamp: string): string {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(stamp);
+  return m ? `${m[1]}-${m[2]}-${m[3]} ${m[4]}:${m[5]}:${m[6]}` : stamp;
+}
+
 /** YYYYMMDD of a server-local day. */
 export const localDay = (d: Date) => localStamp(d).slice(0, 8);
 
