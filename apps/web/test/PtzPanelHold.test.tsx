@@ -69,6 +69,16 @@ describe('PTZ pad press and hold', () => {
     await waitFor(() => expect(commands()).toEqual(['right', 'stop']));
   });
 
+  it('stops a held move as the tab closes or reloads, with a call that outlives the page', async () => {
+    const { pad, commands, api } = setup();
+    fireEvent.pointerDown(within(pad).getByRole('button', { name: '上' }), { button: 0 });
+    await waitFor(() => expect(commands()).toEqual(['up']));
+    act(() => void window.dispatchEvent(new Event('pagehide')));
+    await waitFor(() => expect(commands()).toEqual(['up', 'stop']));
+    const init = api.fetchMock.mock.calls.find(([url]) => String(url).includes('command=stop'))?.[1] as RequestInit;
+    expect(init.keepalive).toBe(true);
+  });
+
   it('moves while Enter or Space is held on a button and stops when the key is let go', async () => {
     const { pad, commands } = setup();
     const down = within(pad).getByRole('button', { name: '下' });

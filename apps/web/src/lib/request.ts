@@ -26,6 +26,8 @@ export interface RequestOptions {
   /** DELETE only: send `data` as a JSON body instead of the query (DELETE /api/v1/devices {devices}). */
   deleteBody?: boolean;
   signal?: AbortSignal;
+  /** Let the call outlive the page (fetch keepalive): a PTZ stop sent as the tab closes or reloads. */
+  keepalive?: boolean;
 }
 
 /** A failed call: HTTP status (or 0 when the network failed) and the server's text. */
@@ -192,7 +194,7 @@ export async function request<T = unknown>(path: string, opts: RequestOptions = 
   const { url, init } = buildRequest(path, opts);
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: opts.signal });
+    res = await fetch(url, { ...init, signal: opts.signal, ...(opts.keepalive ? { keepalive: true } : {}) });
   } catch (err) {
     if ((err as Error)?.name === 'AbortError') throw err;
     // No answer: the browser's own text ("Failed to fetch") means nothing to a user; the fallback

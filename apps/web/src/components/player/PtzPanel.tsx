@@ -3,7 +3,8 @@
  * server's error text shows below. A move lasts on the device until `stop` (ONVIF ContinuousMove, GB
  * PTZCmd), so a direction or zoom button moves while it is held (pointer or Enter/Space) and sends
  * `stop` when it is released, when the pointer leaves it, when the window loses focus or the page is
- * hidden, and when the pad goes away (route change, player closed): a camera is never left turning.
+ * hidden, when the pad goes away (route change, player closed), and as the tab closes or reloads (a
+ * keepalive call): a camera is never left turning.
  * The calls go out one after another, so a stop never overtakes the move it ends.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -78,10 +79,19 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
   useEffect(() => {
     mounted.current = true;
     const hidden = () => document.visibilityState === 'hidden' && release();
+    // The tab closed or reloaded mid-move: the queue may not run again, so the stop goes at once,
+    // as a call that outlives the page.
+    const leaving = () => {
+      if (!movingRef.current) return;
+      movingRef.current = null;
+      ptzControl(target.current, 'stop', 50, true).catch(() => undefined);
+    };
     window.addEventListener('blur', release);
+    window.addEventListener('pagehide', leaving);
     document.addEventListener('visibilitychange', hidden);
     return () => {
       window.removeEventListener('blur', release);
+      window.removeEventListener('pagehide', leaving);
       document.removeEventListener('visibilitychange', hidden);
       release();
       mounted.current = false;

@@ -48,8 +48,8 @@ export const realtimeRecord = (t: Pick<StreamTarget, 'device' | 'channel'>, on: 
 
 export type PtzCommand = 'up' | 'down' | 'left' | 'right' | 'upleft' | 'upright' | 'downleft' | 'downright' | 'zoomin' | 'zoomout' | 'stop';
 
-export const ptzControl = (t: Pick<StreamTarget, 'device' | 'channel'>, command: PtzCommand, speed: number) =>
-  getV1<unknown>('/api/v1/ptzcontrol', { device: t.device, channel: t.channel, command, speed }, { quiet: true });
+export const ptzControl = (t: Pick<StreamTarget, 'device' | 'channel'>, command: PtzCommand, speed: number, keepalive = false) =>
+  getV1<unknown>('/api/v1/ptzcontrol', { device: t.device, channel: t.channel, command, speed }, { quiet: true, keepalive });
 
 /** A preset of the channel's PTZ: the device's token (a GB28181 preset is its number, 1-255) and name. */
 export interface PtzPreset {
