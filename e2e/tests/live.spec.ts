@@ -95,6 +95,22 @@ test.describe('live video', () => {
     expect(stored.cells.slice(0, 4).every((c: { device?: string } | null) => c?.device === cam.dev)).toBe(true);
   });
 
+  test('in English on a 1366×768 screen a running tour says its page on the toolbar row, not a row of its own', async ({ page, admin }) => {
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const channels = Array.from({ length: 6 }, (_, i) => ({ device: cam.dev, channel: '1', name: `${name} ${i}` }));
+    await page.addInitScript((c) => {
+      localStorage.setItem('language', 'en-US');
+      localStorage.setItem('loop_channels', JSON.stringify({ channels: c, interval: 10 }));
+    }, channels);
+    await openAs(page, admin, '/video/browse');
+    await page.getByTestId('wall-loop').click();
+    const status = page.getByTestId('wall-tour-status');
+    await expect(status).toContainText(/page 1\/2/i);
+    const [button, text] = await Promise.all([page.getByTestId('wall-loop').boundingBox(), status.boundingBox()]);
+    // The text's middle within the button's height: the same row.
+    expect(Math.abs(text!.y + text!.height / 2 - (button!.y + button!.height / 2))).toBeLessThan(button!.height / 2);
+  });
+
   test('an operator whose role was given the channel alone finds it in the group list and plays it', async ({ browser, api, admin }) => {
     // Session 24 audit, issue 4: a role given a channel without a group saw 暂无数据 in the group list.
     const token = { token: admin.Token };

@@ -113,6 +113,8 @@ const liveEn = {
       loopStop: 'Stop tour',
       loopRunning: 'Touring: page {{page}}/{{pages}}, every {{s}} s',
       loopWaiting: 'Touring: page {{page}}/{{pages}}, the interval starts once its pictures show',
+      loopRunningShort: 'Page {{page}}/{{pages}}, every {{s}} s',
+      loopWaitingShort: 'Page {{page}}/{{pages}}, waiting',
       interval: 'Interval (seconds)',
       loopChannels: 'Tour channels',
       loopEmpty: 'No tour channels yet',

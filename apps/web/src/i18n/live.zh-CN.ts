@@ -111,6 +111,8 @@ const liveZh = {
       loopStop: '停止轮巡',
       loopRunning: '轮巡中：第 {{page}}/{{pages}} 页，每 {{s}} 秒切换',
       loopWaiting: '轮巡中：第 {{page}}/{{pages}} 页，等画面出来后开始计时',
+      loopRunningShort: '轮巡中：第 {{page}}/{{pages}} 页，每 {{s}} 秒切换',
+      loopWaitingShort: '轮巡中：第 {{page}}/{{pages}} 页，等画面出来后开始计时',
       interval: '切换间隔（秒）',
       loopChannels: '轮巡通道',
       loopEmpty: '还没有轮巡通道',

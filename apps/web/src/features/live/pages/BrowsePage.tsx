@@ -6,7 +6,7 @@
  * failures here stay quiet.
  */
 import { useEffect, useState } from 'react';
-import { Button, Segmented, Space, Tooltip, Typography } from 'antd';
+import { Button, Segmented, Tooltip, Typography } from 'antd';
 import { ClearOutlined, CloseOutlined, PauseCircleOutlined, PlayCircleOutlined, SettingOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { LAYOUTS } from '@opencvr/shared';
@@ -74,6 +74,13 @@ export default function BrowsePage() {
     if (looping) setWall((w) => (w.tour.page === tourPage ? w : { ...w, tour: { ...w.tour, page: tourPage } }));
   }, [looping, tourPage]);
 
+  // The tour's status: the row's words, and the whole sentence where the language needs them shorter.
+  const tourVars = { page: tourPage + 1, pages, s: loop.interval };
+  const tourStatus = {
+    short: t(tour.waiting ? 'live.browse.loopWaitingShort' : 'live.browse.loopRunningShort', tourVars),
+    long: t(tour.waiting ? 'live.browse.loopWaiting' : 'live.browse.loopRunning', tourVars),
+  };
+
   const place = (index: number, c: WallChannel) => {
     const next = setCell(wall, index, c);
     update(next);
@@ -82,7 +89,9 @@ export default function BrowsePage() {
 
   return (
     <div style={{ padding: 12, height: 'calc(100vh - 64px)', display: 'flex', flexDirection: 'column', gap: 8 }}>
-      <Space wrap>
+      {/* One row: the tour's status takes what the buttons leave (cut short, its whole text in the
+          tooltip) instead of wrapping onto a row of its own that pushes the wall down. */}
+      <div data-testid="wall-toolbar" style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 8 }}>
         <Typography.Text>{t('live.browse.layout')}</Typography.Text>
         <Segmented
           data-testid="wall-layout"
@@ -106,11 +115,17 @@ export default function BrowsePage() {
           {looping ? t('live.browse.loopStop') : t('live.browse.loopStart')}
         </Button>
         {looping && (
-          <Typography.Text type="secondary">
-            {t(tour.waiting ? 'live.browse.loopWaiting' : 'live.browse.loopRunning', { page: tourPage + 1, pages, s: loop.interval })}
-          </Typography.Text>
+          <Tooltip title={tourStatus.long !== tourStatus.short ? tourStatus.long : undefined}>
+            <Typography.Text
+              type="secondary"
+              data-testid="wall-tour-status"
+              style={{ flex: '1 1 0', minWidth: 96, whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+            >
+              {tourStatus.short}
+            </Typography.Text>
+          </Tooltip>
         )}
-      </Space>
+      </div>
       <div
         data-testid="wall"
         data-layout={layout}
