@@ -3,11 +3,11 @@
  * 0.1 minutes by the input's own minimum. Out of range is now said beside the input, with the range,
  * in the console's language, and nothing is saved; in range saves as before.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import RecordingConfigPage from '../src/features/recording/pages/RecordingConfigPage';
 import { setLang } from '../src/i18n';
-import { renderConsole, stubApi, v1 } from './helpers/console';
+import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
 
 adminSessionPerTest();
@@ -59,5 +59,39 @@ describe('recording storage settings', { timeout: 30_000 }, () => {
     expect(await screen.findByText('默认保存天数须在 1 到 3650 天之间')).toBeInTheDocument();
     expect(screen.getByTestId('default-save-days')).toHaveValue('0');
     expect(api.callsTo('/api/v1/recordpath', 'POST')).toHaveLength(0);
+  });
+
+  it('says a folder the server refuses at the field, in its reason, with no notice; another failure stays a notice', async () => {
+    // The issue 5 walk (session 26): 参数 RecordPath 不合法 came as a notice, far from the field.
+    const api = stubs();
+    const answer = { status: 400, body: {} as object };
+    const stubbed = api.fetchMock.getMockImplementation()!;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      if ((init.method ?? 'GET').toUpperCase() !== 'POST' || !String(input).includes('/api/v1/recordpath')) return stubbed(input, init);
+      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'Content-Type': 'application/json' } });
+    });
+    const notices = captureNotices();
+    renderConsole(<RecordingConfigPage />, { path: '/config/recording' });
+    await waitFor(() => expect(screen.getByTestId('record-path')).toHaveValue('/data/rec'));
+    answer.body = { code: 400, msg: '参数 RecordPath 不合法: 系统文件夹不能存放录像', field: 'RecordPath', reason: '系统文件夹不能存放录像' };
+    type('record-path', '/etc');
+    save();
+    expect(await screen.findByText('系统文件夹不能存放录像')).toBeInTheDocument();
+    expect(screen.getByTestId('record-path')).toHaveAttribute('aria-invalid', 'true');
+    expect(notices).toEqual([]);
+    // typing again clears it (the form's own rules run again)
+    type('record-path', '/data/other');
+    await waitFor(() => expect(screen.queryByText('系统文件夹不能存放录像')).not.toBeInTheDocument());
+
+    // not a field of this form: a notice, as the request layer says a 400
+    answer.body = { code: 400, msg: '参数 MinFreeBytes 不合法: 须为整数', field: 'MinFreeBytes', reason: '须为整数' };
+    save();
+    await waitFor(() => expect(notices).toEqual(['error:参数 MinFreeBytes 不合法: 须为整数']));
+    // a server failure: the request-failed panel
+    answer.status = 500;
+    answer.body = { code: 500, msg: '服务器内部错误' };
+    save();
+    await waitFor(() => expect(notices).toContain('notification:服务器内部错误'));
+    expect(screen.queryByText('须为整数')).not.toBeInTheDocument();
   });
 });

@@ -28,6 +28,12 @@ export interface V2Envelope<D = unknown> {
 export interface ErrorAnswer extends Partial<EasyDarwinEnvelope> {
   code: number;
   msg: string;
+  /**
+   * A refused parameter (400 参数 {field} 不合法: {reason}) is also named apart, with its reason in the
+   * answer's language, so a form says it at its field rather than in a notice (session 26).
+   */
+  field?: string;
+  reason?: string;
 }
 
 export type RoleKind = 'admin' | string;

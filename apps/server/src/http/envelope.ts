@@ -17,7 +17,7 @@ export function v2<D>(data: D, msg = 'success', code = 200): V2Envelope<D> {
 }
 
 /** An error answer readable by both kinds of client: top-level code/msg and, for v1, the envelope. */
-export function errorAnswer(url: string, status: number, msg: string): ErrorAnswer | V2Envelope<null> {
-  if (url.startsWith('/api/v2/')) return { code: status, msg, data: null };
-  return { code: status, msg, ...v1('MSG_SC_ERROR_ACK', {}, status, msg) };
+export function errorAnswer(url: string, status: number, msg: string, refused?: { field: string; reason: string }): ErrorAnswer | V2Envelope<null> {
+  if (url.startsWith('/api/v2/')) return { code: status, msg, ...refused, data: null };
+  return { code: status, msg, ...refused, ...v1('MSG_SC_ERROR_ACK', {}, status, msg) };
 }

@@ -13,13 +13,14 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const lang = req.lang ?? 'zh-CN';
     if (err instanceof ApiError) {
-      return reply.status(err.status).send(errorAnswer(req.url, err.status, err.text(lang)));
+      return reply.status(err.status).send(errorAnswer(req.url, err.status, err.text(lang), err.refused(lang)));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err.validationContext ?? 'body');
-      const msg = message('invalidParam', lang, { field, reason: zodReason(first, lang) });
-      return reply.status(400).send(errorAnswer(req.url, 400, msg));
+      const why = zodReason(first, lang);
+      const msg = message('invalidParam', lang, { field, reason: why });
+      return reply.status(400).send(errorAnswer(req.url, 400, msg, { field, reason: why }));
     }
     if (err.validation) {
       const msg = message('invalidParam', lang, { field: err.validationContext ?? 'body', reason: err.message });

@@ -35,6 +35,12 @@ export class ApiError extends Error {
     if (this.about) vars.what = subject(this.about.key, lang, this.about.vars);
     return message(this.key, lang, vars);
   }
+  /** An invalidParam's field and its reason in `lang`, answered apart beside msg; undefined for other errors. */
+  refused(lang: Lang): { field: string; reason: string } | undefined {
+    if (this.key !== 'invalidParam') return undefined;
+    const { field, reason: why } = this.vars;
+    return { field: String(field), reason: typeof why === 'object' ? reason(why.key, lang, why.vars) : String(why) };
+  }
 }
 
 export const badRequest = (key: MessageKey, vars?: Record<string, string | number>) => new ApiError(400, key, vars);

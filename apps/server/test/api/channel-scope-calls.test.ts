@@ -197,6 +197,9 @@ describe('bad input', () => {
     for (const [what, field, res] of answers) {
       expectError(res, 400, what);
       expect(res.json().msg, what).toMatch(new RegExp(`^Invalid parameter ${field}: `));
+      // named apart as well, with the reason alone, for a form to say at its field
+      expect(res.json().field, what).toBe(field);
+      expect(`Invalid parameter ${field}: ${res.json().reason}`, what).toBe(res.json().msg);
     }
     expect(api.t.ctx.streams.get(streamKey(pk, 0))).toBeUndefined();
     expect(api.t.ctx.streams.get(streamKey(pk, 1))).toBeUndefined();

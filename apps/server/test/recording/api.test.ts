@@ -106,6 +106,8 @@ describe('record plans', () => {
     const relative = await post('/api/v1/recordpath', { RecordPath: 'relative/dir' }, api.admin);
     expect(relative.statusCode).toBe(400);
     expect(relative.json().msg).toBe('参数 RecordPath 不合法: 须为文件夹的绝对路径');
+    // the field and its reason also apart, so the console says the reason at the field (session 26)
+    expect(relative.json()).toMatchObject({ field: 'RecordPath', reason: '须为文件夹的绝对路径' });
     const before = await api.t.ctx.config.get('record');
     // the root, kernel file systems, the system's programs and configuration, and a link to one of them
     const link = path.join(api.t.settings.dataDir, 'to-etc');
@@ -114,6 +116,7 @@ describe('record plans', () => {
       const system = await post('/api/v1/recordpath?lang=en-US', { RecordPath: folder }, api.admin);
       expect(system.statusCode, folder).toBe(400);
       expect(system.json().msg, folder).toBe('Invalid parameter RecordPath: a system folder cannot hold recordings');
+      expect(system.json(), folder).toMatchObject({ field: 'RecordPath', reason: 'a system folder cannot hold recordings' });
     }
     expect(fs.existsSync('/etc/rec')).toBe(false);
     expect(await api.t.ctx.config.get('record')).toEqual(before);
@@ -123,6 +126,7 @@ describe('record plans', () => {
     expect(unwritable.statusCode).toBe(400);
     // The OS's error code is shown as it is, inside the Chinese reason.
     expect(unwritable.json().msg).toBe('参数 RecordPath 不合法: 文件夹不可写（ENOTDIR）');
+    expect(unwritable.json()).toMatchObject({ field: 'RecordPath', reason: '文件夹不可写（ENOTDIR）' });
     const next = path.join(api.t.settings.dataDir, 'elsewhere', 'rec');
     const res = await post('/api/v1/recordpath', { RecordPath: next, SegmentSeconds: 60 }, api.admin);
     expect(res.statusCode, res.body).toBe(200);

@@ -71,7 +71,8 @@ export const checkSchedule = (schedule: WeeklySchedule) => postV1<{ Days: DayLis
 
 export const fetchRecordPath = () => getV1<RecordPath>('/api/v1/recordpath');
 
+/** Quiet: the page says a refused folder at its field and other failures as a notice (fieldRefusal.ts). */
 export const saveRecordPath = (p: { RecordPath: string; SegmentSeconds?: number; MinFreeBytes?: number; DefaultSaveDays?: number }) =>
-  postV1<{ RecordPath: string }>('/api/v1/recordpath', p);
+  postV1<{ RecordPath: string }>('/api/v1/recordpath', p, { quiet: true });
 
 export const planEnabled = (p: Pick<RecordPlan, 'Enable'>) => p.Enable === true || p.Enable === 1;

@@ -13,6 +13,7 @@ import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { msg } from '../../../i18n';
 import { notify } from '../../../lib/notify';
+import { sayRefusal } from '../../../lib/fieldRefusal';
 import { fetchRecordPath, SAVE_DAYS, saveRecordPath } from '../api';
 import { PlansTable } from '../components/PlansTable';
 import { RECORDING_HELP } from '../helpTopics';
@@ -57,8 +58,11 @@ export default function RecordingConfigPage() {
       await saveRecordPath({ RecordPath: v.RecordPath.trim(), SegmentSeconds: Math.round(v.SegmentMinutes * 60), MinFreeBytes: Math.round(v.MinFreeGB * GB), DefaultSaveDays: v.DefaultSaveDays });
       notify.success(msg('success'));
       void path.refetch();
-    } catch {
-      /* the request layer said why */
+    } catch (err) {
+      // A refused folder (relative, a system folder, not writable) is said at the field, in the
+      // server's reason (issue 5 walk, session 26: 参数 RecordPath 不合法 came as a notice); the other
+      // settings are checked by the form itself, and any other failure is a notice as before.
+      sayRefusal(err, form, { RecordPath: 'RecordPath' });
     } finally {
       setSaving(false);
     }
