@@ -14,5 +14,9 @@ export default defineConfig({
     setupFiles: ['./test/setup.ts'],
     css: false,
     testTimeout: 15000,
+    // The files of a worker share one jsdom and one module cache: a fresh process, jsdom and the
+    // console's module graph (antd, React Query, i18n) for every file were most of the project's CPU.
+    // test/setup.ts puts back what one file could leave to the next.
+    isolate: false,
   },
 });
