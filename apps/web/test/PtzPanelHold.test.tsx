@@ -62,6 +62,14 @@ describe('PTZ pad press and hold', () => {
     await waitFor(() => expect(commands()).toEqual(['zoomin', 'stop', 'downleft', 'stop']));
   });
 
+  it('stops when the button is let go over another one (the pad grew under the held pointer)', async () => {
+    const { pad, commands } = setup();
+    fireEvent.pointerDown(within(pad).getByRole('button', { name: '上' }), { button: 0 });
+    await waitFor(() => expect(commands()).toEqual(['up']));
+    fireEvent.pointerUp(within(pad).getByRole('button', { name: '下' }));
+    await waitFor(() => expect(commands()).toEqual(['up', 'stop']));
+  });
+
   it('stops a held move when the pad goes away (route change, player closed)', async () => {
     const { pad, commands, view } = setup();
     fireEvent.pointerDown(within(pad).getByRole('button', { name: '右' }), { button: 0 });

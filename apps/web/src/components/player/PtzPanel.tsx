@@ -88,10 +88,16 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
     };
     window.addEventListener('blur', release);
     window.addEventListener('pagehide', leaving);
+    // A button let go anywhere ends the hold: the pad can move under a held pointer (an error or the
+    // preset list appears and the pad grows), and the release then lands on another button.
+    window.addEventListener('pointerup', release);
+    window.addEventListener('pointercancel', release);
     document.addEventListener('visibilitychange', hidden);
     return () => {
       window.removeEventListener('blur', release);
       window.removeEventListener('pagehide', leaving);
+      window.removeEventListener('pointerup', release);
+      window.removeEventListener('pointercancel', release);
       document.removeEventListener('visibilitychange', hidden);
       release();
       mounted.current = false;
