@@ -146,7 +146,8 @@ describe('snapshot names', () => {
   it('use the channel and the local time YYYYMMDDHHmmss', () => {
     const d = new Date(2024, 0, 5, 7, 8, 9);
     expect(localStamp(d)).toBe('20240105070809');
-    expect(snapshotName('Gate 1', d)).toBe('Gate_1_20240105070809.png');
+    // named as the recording's download is (the channel's name with its spaces; session 26 walk: Gate_1_ beside Gate 1_)
+    expect(snapshotName('Gate 1', d)).toBe('Gate 1_20240105070809.png');
     expect(snapshotName('a/b:c', d)).toBe('a_b_c_20240105070809.png');
     expect(snapshotName('', d)).toBe('channel_20240105070809.png');
   });

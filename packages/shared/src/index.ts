@@ -8,3 +8,4 @@ export * from './gb.js';
 export * from './gb-devices.js';
 export * from './stream-reasons.js';
 export * from './cdn.js';
+export * from './file-names.js';

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { channelFileName } from '@opencvr/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeOperator } from '../api/support.js';
 import { PlaybackSession } from '../../src/services/playback/session.js';
@@ -213,7 +214,7 @@ describe('download', () => {
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(Number(res.headers['content-length'])).toBe(res.rawPayload.length);
     const ch = await R.t.ctx.inventory.channels.require(R.dev, '1');
-    const name = `${ch.name}_${stampOf(start)}_${stampOf(end)}.mp4`;
+    const name = channelFileName(ch.name, [stampOf(start), stampOf(end)], 'mp4');
     expect(res.headers['content-disposition']).toContain('attachment;');
     expect(res.headers['content-disposition']).toContain(`filename*=UTF-8''${encodeURIComponent(name)}`);
     if (/^[A-Za-z0-9 ._()-]+$/.test(name)) expect(res.headers['content-disposition']).toContain(`filename="${name}"`);

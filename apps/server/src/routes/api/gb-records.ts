@@ -13,7 +13,7 @@
  * language.
  */
 import fs from 'node:fs';
-import { reason, type Lang, type Reason } from '@opencvr/shared';
+import { channelFileName, reason, type Lang, type Reason } from '@opencvr/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -252,7 +252,8 @@ export async function gbRecordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const d = await gbDeviceOf(ctx, c);
       const from = timeOf('name', p.name.slice(0, 14));
       const to = from + p.duration * 1000;
-      const name = `${c.name || c.channel_id}_${localStamp(new Date(from))}_${localStamp(new Date(to))}.mp4`;
+      // named as the platform's own downloads and the console's snapshots are (shared channelFileName)
+      const name = channelFileName(c.name || `${c.parent_device_id}_${c.channel_id}`, [localStamp(new Date(from)), localStamp(new Date(to))], 'mp4');
       let task: DeviceDownload;
       try {
         task = await gbRecordsOf(ctx).download({ device: d, channel: c, userId: req.user!.id, from, to, speed: req.query.speed, name });

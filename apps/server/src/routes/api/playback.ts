@@ -7,7 +7,7 @@
  * the channels its role may see (404 otherwise); files come only from the index.
  */
 import { Readable } from 'node:stream';
-import { reason, type Lang } from '@opencvr/shared';
+import { channelFileName, reason, type Lang } from '@opencvr/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -337,7 +337,9 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return `${lines.join('\n')}\n`;
   }
 
-  const fileName = (c: Channel, from: number, to: number) => `${c.name || `${c.parent_device_id}_${c.channel_id}`}_${localStamp(new Date(from))}_${localStamp(new Date(to))}.mp4`;
+  /** The download's name, the rule the console's snapshot follows too (shared channelFileName). */
+  const fileName = (c: Channel, from: number, to: number) =>
+    channelFileName(c.name || `${c.parent_device_id}_${c.channel_id}`, [localStamp(new Date(from)), localStamp(new Date(to))], 'mp4');
   const fallbackName = (c: Channel, from: number, to: number) => `${c.parent_device_id}_${c.channel_id}_${localStamp(new Date(from))}_${localStamp(new Date(to))}.mp4`;
 
   r.get(

@@ -1,4 +1,8 @@
-/** Snapshots of the playing frame: a PNG named by channel and local time (YYYYMMDDHHmmss, spec 9). */
+/**
+ * Snapshots of the playing frame: a PNG named by channel and local time (YYYYMMDDHHmmss, spec 9), by
+ * the rule of a recording's download (shared channelFileName: the channel's name with its spaces).
+ */
+import { channelFileName } from '@opencvr/shared';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -6,10 +10,9 @@ export function localStamp(d: Date): string {
   return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`;
 }
 
-/** A file name without characters file systems refuse. */
+/** The snapshot's file name: `<channel>_<YYYYMMDDHHmmss>.png`, named as the download is. */
 export function snapshotName(channel: string, d: Date): string {
-  const safe = channel.replace(/[\\/:*?"<>|\s]+/g, '_').replace(/^_+|_+$/g, '') || 'channel';
-  return `${safe}_${localStamp(d)}.png`;
+  return channelFileName(channel, [localStamp(d)], 'png');
 }
 
 /** Draws the current frame to a canvas (null before the first frame). */

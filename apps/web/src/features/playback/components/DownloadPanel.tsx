@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Flex, Input, Progress, Typography } from 'antd';
 import { DownloadOutlined, StopOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { channelFileName } from '@opencvr/shared';
 import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
 import { downloadUrl } from '../api';
@@ -96,7 +97,7 @@ export function DownloadPanel({ device, channel, day, name, selection, onSelecti
     setProgress({ loaded: 0, total: 0 });
     const a = stampAt(day, s!);
     const b = stampAt(day, e!);
-    const fallbackName = `${name}_${a}_${b}.mp4`.replace(/[\\/:*?"<>|\s]+/g, '_');
+    const fallbackName = channelFileName(name, [a, b], 'mp4');
     try {
       const got =
         source === 'Device'

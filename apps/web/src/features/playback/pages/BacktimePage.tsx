@@ -11,6 +11,7 @@ import { CaretRightOutlined, DownloadOutlined, FieldTimeOutlined, StarFilled, St
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { channelFileName } from '@opencvr/shared';
 import { PageTitle } from '../../../components/PageTitle';
 import { formatBytes } from '../../../lib/format';
 import { notify } from '../../../lib/notify';
@@ -80,7 +81,7 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
     const signal = ac.signal;
     const a = stampAt(day, r.start);
     const b = stampAt(day, r.end);
-    const fallbackName = `${device}_${channel}_${a}_${b}.mp4`;
+    const fallbackName = channelFileName(name, [a, b], 'mp4');
     const show = (n: number) => setProgress((m) => ({ ...m, [r.name]: n }));
     // At once: the row's button is its cancel from the first request on.
     show(0);
