@@ -129,6 +129,15 @@ describe('ONVIF presets', () => {
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().EasyDarwin.Body).toEqual({ Token: '20', Name: 'Gate <north> & "yard"' });
     expect(last('SetPreset').body).toContain('<PresetName>Gate &lt;north&gt; &amp; &quot;yard&quot;</PresetName>');
+    // An existing preset's token overwrites it; a number that is no preset of the camera's yet (the
+    // console saves under a number) creates one without a token, the device naming it (ONVIF's
+    // SetPreset: an unknown token is the NoToken fault).
+    expect((await get(`/api/v1/onvifsetpreset?device=${dev}&channel=1&token=P002&name=Door`)).statusCode).toBe(200);
+    expect(last('SetPreset').body).toContain('<PresetToken>P002</PresetToken>');
+    const added = await get(`/api/v1/onvifsetpreset?device=${dev}&channel=1&token=5&name=${encodeURIComponent('预置位 5')}`);
+    expect(added.statusCode, added.body).toBe(200);
+    expect(last('SetPreset').body).not.toContain('PresetToken');
+    expect(added.json().EasyDarwin.Body).toEqual({ Token: '20', Name: '预置位 5' });
 
     const go = await get(`/api/v1/onvifgotopreset?device=${dev}&channel=1&token=P002`);
     expect(go.statusCode).toBe(200);

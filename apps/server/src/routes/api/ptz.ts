@@ -126,7 +126,13 @@ export async function ptzRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         return v1('MSG_SC_PTZ_SET_PRESET_ACK', { Token: String(n), Name: req.query.name });
       }
       const t = await resolve(req, req.query);
-      const { Token } = await onDevice(t, () => ptz.setPreset(t, req.query.name, req.query.token));
+      // ONVIF (PTZ service, SetPreset): a token names an existing preset to overwrite, and a new one
+      // is asked for without a token, the device naming it. The console saves under a number: a
+      // number that is none of the device's presets yet creates one (a camera answers an unknown
+      // token with the NoToken fault, so nothing could be added).
+      const asked = req.query.token;
+      const overwrite = asked !== undefined && (await onDevice(t, () => ptz.presets(t))).some((p) => p.Token === asked);
+      const { Token } = await onDevice(t, () => ptz.setPreset(t, req.query.name, overwrite ? asked : undefined));
       return v1('MSG_SC_PTZ_SET_PRESET_ACK', { Token, Name: req.query.name });
     },
   );
