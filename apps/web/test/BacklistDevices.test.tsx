@@ -128,6 +128,8 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     const calls = api.callsTo('/api/v1/record/querydevices');
     for (const c of calls) expect(c.query.get('limit')).toBe('50');
     expect(calls.at(-1)!.query.get('start')).toBe('1450');
+    // the total, as the other paged lists say it (session 26 walk: no count under 30 pages of tags)
+    expect(screen.getByText('共 1500 个通道')).toBeInTheDocument();
   });
 
   it("asks the server for the page of an NVR's channels shown", async () => {
@@ -139,6 +141,7 @@ describe('BacklistPage: the device picker with 1,500 devices', { timeout: 60_000
     const calls = api.callsTo('/api/v1/channels');
     expect(calls.at(-1)!.query.get('start')).toBe('480');
     for (const c of calls) expect(c.query.get('limit')).toBe('20');
+    expect(screen.getByText('共 500 个通道')).toBeInTheDocument();
   });
 
   it('shows no empty column when none of the channels has recordings on its device', async () => {

@@ -83,6 +83,7 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     pickDeviceHint: 'Pick a device, then a channel to see its recordings',
     deviceMissing: 'No device {{id}} among yours: pick one from the list',
     recordedToday: 'Channels with recordings today',
+    channelTotal: '{{n}} channels',
     channelId: 'Channel ID',
     channelName: 'Channel name',
     searchCamera: 'Search channel name / ID',

@@ -76,6 +76,8 @@ const recordingZh = {
     pickDeviceHint: '请选择设备后再选择通道查看录像',
     deviceMissing: '没有可查看的设备 {{id}}，请从列表中选择设备',
     recordedToday: '今天有录像的通道',
+    /** The total beside a paged list of channels, as the square's (共 N 个通道). */
+    channelTotal: '共 {{n}} 个通道',
     channelId: '通道编号',
     channelName: '通道名称',
     searchCamera: '搜索通道名称 / 编号',

@@ -6,6 +6,7 @@
  * channel's tag are links to its recordings: a keyboard reaches them (a row and a tag took only a
  * click), and a middle click opens one in a tab of its own. A device from the address the server
  * does not list to the user (gone, mistyped, or not the user's) says so, not 暂无数据 under its ID.
+ * Both paged lists say their total as the square does (共 N 个通道; the issue 5 walk, session 26).
  */
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, Pagination, Tag, Typography } from 'antd';
@@ -113,6 +114,7 @@ export default function BacklistPage() {
                   total={recorded.data!.Total}
                   hideOnSinglePage
                   showSizeChanger={false}
+                  showTotal={(n) => t('playback.channelTotal', { n })}
                   onChange={setTagPage}
                 />
               </>
@@ -132,6 +134,7 @@ export default function BacklistPage() {
               total: channels.data?.ChannelCount ?? 0,
               hideOnSinglePage: true,
               showSizeChanger: false,
+              showTotal: (n) => t('playback.channelTotal', { n }),
               onChange: (page) => setPaging({ listing, page }),
             }}
             onRow={(c) => ({ onClick: () => navigate(backchannelPath(c.ParentDeviceID, c.ChannelID, day)), style: { cursor: 'pointer' } })}
