@@ -44,7 +44,7 @@ describe('message catalogue', () => {
     }
     expect(message('notFound', 'zh-CN', { what: subject('channel', 'zh-CN', { id: '1:1' }) })).toBe('通道 1:1不存在');
     expect(message('notFound', 'en-US', { what: subject('recordingsRange', 'en-US', { id: '1:1', from: 'a', to: 'b' }) })).toBe(
-      'Recordings of 1:1 from a to b does not exist',
+      'A recording of 1:1 from a to b does not exist',
     );
   });
   it('reads every English message as a sentence: a capital first, also where it begins with the subject (session 26)', () => {
@@ -69,7 +69,7 @@ describe('message catalogue', () => {
     // Text after a value: 通道 {id} 自 {from} 起的录像.
     expect(subject('recordingsFrom', 'zh-CN', { id: '前门', from: '2026-11-29 08:00' })).toBe('通道前门自 2026-11-29 08:00 起的录像');
     expect(subject('recordingsFrom', 'zh-CN', { id: '1:1', from: '今天' })).toBe('通道 1:1 自今天起的录像');
-    expect(subject('recordingsFrom', 'en-US', { id: '前门', from: '今天' })).toBe('Recordings of 前门 from 今天');
+    expect(subject('recordingsFrom', 'en-US', { id: '前门', from: '今天' })).toBe('A recording of 前门 from 今天');
     // A placeholder without a value is left as it is, with its spaces.
     expect(subject('recordPlan', 'zh-CN')).toBe('录像计划 {id}');
   });

@@ -57,12 +57,12 @@ describe('recordings that are not there', () => {
     const dev = await camera();
     const playback = `/api/v1/devices/record/playback?channel=${dev}:1&stime=20261125000000&etime=20261125013005`;
     expect(await notThere(playback)).toBe(`通道 ${dev}:1 自 2026-11-25 00:00:00 起的录像不存在`);
-    expect(await notThere(playback, '&lang=en-US')).toBe(`Recordings of ${dev}:1 from 2026-11-25 00:00:00 does not exist`);
+    expect(await notThere(playback, '&lang=en-US')).toBe(`A recording of ${dev}:1 from 2026-11-25 00:00:00 does not exist`);
     const range = `通道 ${dev}:1 在 2026-11-25 00:00:00 至 2026-11-25 01:30:05 的录像不存在`;
     for (const mode of ['download/mp4', 'play/m3u8']) {
       const url = `/api/v1/record/recordvideo/${mode}/${dev}:1/20261125000000/20261125013005`;
       expect(await notThere(url), url).toBe(range);
-      expect(await notThere(url, '?lang=en-US'), url).toBe(`Recordings of ${dev}:1 from 2026-11-25 00:00:00 to 2026-11-25 01:30:05 does not exist`);
+      expect(await notThere(url, '?lang=en-US'), url).toBe(`A recording of ${dev}:1 from 2026-11-25 00:00:00 to 2026-11-25 01:30:05 does not exist`);
     }
     const mark = `/api/v1/record/setimportant?device=${dev}&channel=1&starttime=20261125000000&endtime=20261125013005`;
     expect(await notThere(mark)).toBe(range);
