@@ -111,4 +111,18 @@ describe('PTZ pad press and hold', () => {
     answerMove();
     await waitFor(() => expect(commands()).toEqual(['left', 'stop']));
   });
+
+  it('says an unreachable device once, not under the presets and again under the pad', async () => {
+    const gone = 'Cannot reach the device at 10.0.0.9: connection refused';
+    stubApi({}).fetchMock.mockImplementation(async () => new Response(JSON.stringify({ code: 502, msg: gone }), { status: 502 }));
+    renderConsole(<PtzPanel device={DEV} channel={CH} />);
+    const pad = screen.getByTestId('ptz-panel');
+    await screen.findByTestId('ptz-presets-error');
+    fireEvent.pointerDown(within(pad).getByRole('button', { name: '上' }), { button: 0 });
+    fireEvent.pointerUp(within(pad).getByRole('button', { name: '上' }));
+    const said = (await screen.findByTestId('ptz-error')).textContent!;
+    expect(said).toContain('10.0.0.9');
+    expect(screen.queryByTestId('ptz-presets-error')).toBeNull();
+    expect(screen.getAllByText(said)).toHaveLength(1);
+  });
 });

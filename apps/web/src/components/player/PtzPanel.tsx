@@ -165,7 +165,7 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
       </div>
       <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.speed')}</Typography.Text>
       <Slider min={1} max={100} value={speed} onChange={setSpeed} style={{ margin: '4px 6px' }} />
-      <PtzPresets device={device} channel={channel} onError={setError} />
+      <PtzPresets device={device} channel={channel} onError={setError} padError={error} />
       {error && (
         <Typography.Text type="danger" style={{ fontSize: 12 }} data-testid="ptz-error">
           {error}

@@ -11,7 +11,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { fetchPresets, gotoPreset, removePreset, setPreset } from './api';
 
-export function PtzPresets({ device, channel, onError }: { device: string; channel: string; onError: (message: string) => void }) {
+/** `padError`: the pad's own line below; the list's error is not said twice when it is the same
+ *  (an unreachable device answers the list and the move alike). */
+export function PtzPresets({ device, channel, onError, padError = '' }: { device: string; channel: string; onError: (message: string) => void; padError?: string }) {
   const { t } = useTranslation();
   const target = { device, channel };
   const list = useQuery({ queryKey: ['ptz', 'presets', device, channel], queryFn: () => fetchPresets(target), retry: false });
@@ -40,7 +42,7 @@ export function PtzPresets({ device, channel, onError }: { device: string; chann
         <Typography.Text style={{ fontSize: 12 }}>{t('player.ptz.presets')}</Typography.Text>
         <Button size="small" type="text" icon={<ReloadOutlined />} aria-label={t('player.ptz.presetsRefresh')} loading={list.isFetching} onClick={() => void list.refetch()} />
       </Space>
-      {list.isError && (
+      {list.isError && (list.error as Error).message !== padError && (
         <Typography.Text type="danger" style={{ fontSize: 12, display: 'block' }} data-testid="ptz-presets-error">
           {(list.error as Error).message}
         </Typography.Text>
