@@ -48,6 +48,24 @@ describe('PTZ presets', () => {
     expect(screen.queryByTestId('ptz-error')).toBeNull();
   });
 
+  it('asks before saving over a preset the device has, and keeps its name', async () => {
+    const api = stubApi({
+      '/api/v1/onvifgetpresetlist': () => v1({ PresetCount: 1, Presets: [{ Token: '1', Name: '大门' }] }),
+      '/api/v1/onvifsetpreset': (c) => v1({ Token: c.query.get('token'), Name: c.query.get('name') }),
+    });
+    renderConsole(<PtzPanel device={DEV} channel={CH} />);
+    const presets = await screen.findByTestId('ptz-presets');
+    await waitFor(() => expect(api.callsTo('/api/v1/onvifgetpresetlist')).toHaveLength(1));
+    await screen.findByText('选择预置位');
+    fireEvent.change(within(presets).getByLabelText('编号'), { target: { value: '1' } });
+    fireEvent.click(within(presets).getByRole('button', { name: /设\s*置/ }));
+    expect(await screen.findByText('预置位 1 大门 已存在，用当前位置覆盖？')).toBeInTheDocument();
+    expect(api.callsTo('/api/v1/onvifsetpreset')).toHaveLength(0);
+    fireEvent.click(await screen.findByRole('button', { name: /^(OK|确\s*定)$/ }));
+    await waitFor(() => expect(api.callsTo('/api/v1/onvifsetpreset')).toHaveLength(1));
+    expect(Object.fromEntries(api.callsTo('/api/v1/onvifsetpreset')[0].query)).toMatchObject({ token: '1', name: '大门' });
+  });
+
   it('shows the device error of a preset call under the pad', async () => {
     stubApi({
       '/api/v1/onvifgetpresetlist': () => v1({ PresetCount: 1, Presets: [{ Token: '1', Name: '' }] }),

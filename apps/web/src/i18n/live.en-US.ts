@@ -71,6 +71,7 @@ const liveEn = {
       presetNumber: 'No.',
       presetSet: 'Set',
       presetSetTitle: 'Save the current position as the preset of this number',
+      presetOverwriteConfirm: 'Preset {{name}} exists: overwrite it with the current position?',
       presetName: 'Preset {{n}}',
     },
   },

@@ -71,6 +71,7 @@ const liveZh = {
       presetNumber: '编号',
       presetSet: '设置',
       presetSetTitle: '把当前位置设为该编号的预置位',
+      presetOverwriteConfirm: '预置位 {{name}} 已存在，用当前位置覆盖？',
       presetName: '预置位 {{n}}',
     },
   },

@@ -36,6 +36,9 @@ export function PtzPresets({ device, channel, onError, padError = '' }: { device
     }
   };
 
+  const existing = number ? presets.find((p) => p.Token === String(number)) : undefined;
+  const save = () => void run(() => setPreset(target, String(number), existing?.Name || t('player.ptz.presetName', { n: number })), true);
+
   return (
     <div data-testid="ptz-presets" style={{ marginTop: 6 }}>
       <Space size={4} style={{ width: '100%', justifyContent: 'space-between' }}>
@@ -73,15 +76,17 @@ export function PtzPresets({ device, channel, onError, padError = '' }: { device
       </div>
       <div style={{ display: 'flex', gap: 4, marginTop: 4 }}>
         <InputNumber size="small" min={1} max={255} precision={0} style={{ flex: 1 }} placeholder={t('player.ptz.presetNumber')} aria-label={t('player.ptz.presetNumber')} value={number} onChange={(v) => setNumber(v)} />
-        <Button
-          size="small"
-          icon={<SaveOutlined />}
-          title={t('player.ptz.presetSetTitle')}
-          disabled={!number || busy}
-          onClick={() => void run(() => setPreset(target, String(number), presets.find((p) => p.Token === String(number))?.Name || t('player.ptz.presetName', { n: number })), true)}
+        {/* Saving under the number of a preset the device has overwrites it: asked first. */}
+        <Popconfirm
+          title={t('player.ptz.presetOverwriteConfirm', { name: existing ? label(existing) : '' })}
+          disabled={!existing}
+          onConfirm={save}
+          okButtonProps={{ danger: true }}
         >
-          {t('player.ptz.presetSet')}
-        </Button>
+          <Button size="small" icon={<SaveOutlined />} title={t('player.ptz.presetSetTitle')} disabled={!number || busy} onClick={existing ? undefined : save}>
+            {t('player.ptz.presetSet')}
+          </Button>
+        </Popconfirm>
       </div>
     </div>
   );
