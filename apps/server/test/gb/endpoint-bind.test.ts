@@ -34,8 +34,11 @@ describe('SipEndpoint binding', () => {
     const ep = endpoint(0);
     await ep.start();
     try {
-      expect(tried).toHaveLength(2);
-      expect(ep.port).toBe(tried[1]);
+      // At least one more try; more when another process happens to hold the next port as well (the
+      // suite runs three server files at once, their outgoing connections take ephemeral ports too).
+      expect(tried.length).toBeGreaterThanOrEqual(2);
+      expect(ep.port).toBe(tried.at(-1));
+      expect(ep.port).not.toBe(tried[0]);
       expect(ep.port).toBeGreaterThan(0);
       // Both transports really listen on the port it reports.
       await new Promise<void>((resolve, reject) => {

@@ -114,7 +114,11 @@ describe.skipIf(!hasNginxRtmp())('CDN push to nginx-rtmp', () => {
     await waitPushing(api, dev);
     await stopNginx();
     await until(() => pushState(api, dev) === 'retrying', 15_000, { what: 'the push retrying' });
-    expect(api.t.ctx.cdn.snapshot(dev, '1')?.why).toEqual({ key: 'cdnClosedByServer' });
+    // nginx going away closes the connection (FIN); when our write meets it first the kernel says
+    // reset or broken pipe instead (seen with three test files at once): both are true reasons.
+    const why = api.t.ctx.cdn.snapshot(dev, '1')?.why;
+    if (why?.key === 'cdnSocketError') expect(why.vars?.code).toMatch(/^(ECONNRESET|EPIPE)$/);
+    else expect(why).toEqual({ key: 'cdnClosedByServer' });
     const again = await startNginx({}, nginxPort);
     // Back-offs of 1, 2, 4 s at most while nginx was away (a few hundred ms).
     await waitPushing(api, dev, 20_000);
