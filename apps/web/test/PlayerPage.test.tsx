@@ -170,6 +170,8 @@ describe('PlayerPage', () => {
     await waitFor(() => expect(screen.getByTestId('live-player')).toHaveAttribute('data-phase', 'error'));
     expect(api.callsTo('/api/v1/devices/channelstream')).toHaveLength(1);
     expect(screen.queryByRole('button', { name: /重\s*试/ })).toBeNull();
+    // Nothing to snapshot, hear, switch or enlarge.
+    for (const name of ['抓图', /^(静音|打开声音)$/, '全屏']) expect(screen.queryByRole('button', { name }), String(name)).toBeNull();
     // Opened by its address (nothing to go back to): the wall.
     fireEvent.click(screen.getByRole('button', { name: /返\s*回/ }));
     expect(screen.getByTestId('where')).toHaveTextContent('/video/browse');

@@ -346,6 +346,10 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
             </span>
           )}
           {extra}
+          {/* A channel that does not exist has no picture to hear, snapshot, switch or enlarge: only
+              its message and the way out stay (session 26 walk). */}
+          {!gone && (
+            <>
           <Tooltip title={isMuted ? t('player.unmute') : t('player.mute')}>
             <Button {...iconBtn} aria-label={isMuted ? t('player.unmute') : t('player.mute')} icon={isMuted ? <MutedOutlined /> : <SoundOutlined />} onClick={() => setMuted(!isMuted)} />
           </Tooltip>
@@ -392,6 +396,8 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
               onClick={toggleFullscreen}
             />
           </Tooltip>
+            </>
+          )}
         </div>
       )}
     </div>
