@@ -266,7 +266,7 @@ const stageRunners = {
       // (cameras, ffmpeg reading live for seconds, timers): with the console's run light on CPU since
       // it shares one jsdom per worker, 3 took the stage from 516 s to 350 s (CPU 510 -> 492 s).
       const serverWorkers = Number(process.env.TEST_SERVER_WORKERS) || 3;
-      const server = ['--project', 'server', ...(serverWorkers ? [`--maxWorkers=${serverWorkers}`] : [])];
+      const server = ['--project', 'server', `--maxWorkers=${serverWorkers}`];
       counts = await Promise.all([part('unit', server), part('unit-web', ['--project', '!server'], webFd)]);
     } finally {
       fs.closeSync(webFd);
