@@ -117,7 +117,6 @@ export function PtzPanel({ device, channel }: { device: string; channel: string 
       onPointerDown: (e: React.PointerEvent) => {
         if (e.button === 0) hold(cmd);
       },
-      onPointerUp: releaseMine,
       onPointerLeave: releaseMine,
       onPointerCancel: releaseMine,
       onContextMenu: (e: React.MouseEvent) => e.preventDefault(),
