@@ -4,11 +4,13 @@
  * elsewhere. Playback and download leave such a row out, removal refuses it, and the file outside is
  * neither read nor deleted. A link that stays inside the folder keeps working.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useAdminApp } from '../api/admin-app.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
+import { reconcile } from '../../src/services/recording/reconcile.js';
 
 const api = useAdminApp();
 beforeEach(async () => {
@@ -82,5 +84,44 @@ describe('symbolic links in the record folder', () => {
     expect(rd.json().EasyDarwin.Body).toEqual({ Removed: 1, Kept: 2 });
     expect(fs.existsSync(victim)).toBe(true);
     expect(fs.existsSync(secret)).toBe(true);
+  });
+});
+
+describe('reconciliation at start and symbolic links', () => {
+  it('an unknown file reached through a link out of the folder (a linked file, a linked day folder) is neither indexed, cut nor removed', async () => {
+    const { pk } = await camera();
+    const root = path.join(api.t.settings.dataDir, 'records');
+    const outside = path.join(api.t.settings.dataDir, 'outside');
+    fs.mkdirSync(outside, { recursive: true });
+    // A fragmented MP4 with a torn tail (the scan cuts such a file back to its last whole fragment).
+    const whole = path.join(outside, 'whole.mp4');
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=15', '-t', '3', '-c:v', 'libx264', '-g', '15', '-pix_fmt', 'yuv420p', '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', whole]);
+    const torn = Buffer.concat([fs.readFileSync(whole), Buffer.from([0, 0, 1, 0, 0x6d, 0x6f, 0x6f, 0x66])]);
+    const tornOutside = path.join(outside, 'torn.mp4');
+    fs.writeFileSync(tornOutside, torn);
+    const junkOutside = path.join(outside, 'day', '120000.mp4');
+    fs.mkdirSync(path.dirname(junkOutside), { recursive: true });
+    fs.writeFileSync(junkOutside, 'not a recording');
+    const day = new Date(Date.now() - 86400_000);
+    day.setHours(11, 0, 0, 0);
+    // <pk>/<day>/110000.mp4 -> outside/torn.mp4; <pk+1000>/<day> -> outside/day
+    const fileRel = segmentPath(pk, day);
+    fs.mkdirSync(path.join(root, path.dirname(fileRel)), { recursive: true });
+    fs.symlinkSync(tornOutside, path.join(root, fileRel));
+    const dirRel = path.dirname(segmentPath(pk + 1000, day));
+    fs.mkdirSync(path.join(root, String(pk + 1000)), { recursive: true });
+    fs.symlinkSync(path.dirname(junkOutside), path.join(root, dirRel));
+
+    const roots = await api.t.ctx.recording.roots();
+    const report = await reconcile({
+      db: api.t.ctx.db,
+      root: roots,
+      fileOf: (r) => api.t.ctx.recording.fileOfWith(roots.allowed, r),
+      log: { info: () => undefined, warn: () => undefined },
+    });
+    expect(report).toMatchObject({ orphansIndexed: 0, orphansRemoved: 0, refused: 2 });
+    expect(fs.readFileSync(tornOutside).equals(torn)).toBe(true);
+    expect(fs.readFileSync(junkOutside, 'utf8')).toBe('not a recording');
+    expect(await api.t.ctx.db.selectFrom('recordings').select('id').execute()).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@
  *    last fragment cut off, the real end taken from the last complete fragment, and the row marked
  *    complete — or row and file removed when nothing playable remains;
  *  - a segment file under the record root that the index does not know (the row insert was lost) is
- *    indexed from its name and contents, or removed when unreadable;
+ *    indexed from its name and contents, or removed when unreadable (one reached through a symbolic
+ *    link that leads out of the root is left alone: refused);
  *  - a row whose file is gone is dropped — unless the root folder itself is missing or empty (an
  *    unmounted disk), when nothing is dropped and a warning is logged.
  * Every file path comes from the index through `fileOf`, which refuses paths outside the root.
@@ -14,7 +15,7 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { repairMp4 } from './mp4-scan.js';
-import { parseSegmentPath, UnsafePathError } from './paths.js';
+import { parseSegmentPath, safeJoin, UnsafePathError } from './paths.js';
 import { toSegment, type SegmentRow } from './store.js';
 import { parseLocalStamp } from './time.js';
 
@@ -140,9 +141,19 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
     }
     for (const rel of files) {
       if (known.has(rel)) continue;
+      // Confined as the index's paths are (safeJoin): a linked file or channel or day folder that
+      // leads out of the root is left alone, neither cut by the scan nor removed nor indexed.
+      let file: string;
+      try {
+        file = safeJoin(rootAbs, rel);
+      } catch (err) {
+        if (!(err instanceof UnsafePathError)) throw err;
+        report.refused++;
+        log.warn({ path: rel, root: rootAbs }, 'recording: a file the index did not know leads out of the record root; left alone');
+        continue;
+      }
       const parsed = parseSegmentPath(rel);
       const start = parsed && parseLocalStamp(parsed.day + parsed.time);
-      const file = path.join(rootAbs, rel);
       const scan = start ? repairMp4(file) : undefined;
       const durationMs = scan ? Math.round((scan.endTime - scan.firstTime) * 1000) : 0;
       if (!start || !scan || !scan.ok || !scan.fragments || durationMs <= 0) {
