@@ -17,14 +17,15 @@ describe('PlansTable', () => {
   it('shows each plan’s recording times, in the console’s language', () => {
     const plans = [
       plan(1, { Monday: nine, Tuesday: nine, Wednesday: nine, Thursday: nine, Friday: nine }),
+      // One slot across midnight reads as the one slot entered (it read as Monday's and Sunday's parts).
       plan(2, { Sunday: [{ StartTime: '22:00:00', EndTime: '06:00:00' }] }),
       plan(3, {}),
     ];
     renderConsole(<PlansTable plans={plans} total={3} onDelete={() => {}} />);
-    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['星期一–星期五 09:00–18:00', '星期一 00:00–06:00；星期日 22:00–24:00', '—']);
+    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['星期一–星期五 09:00–18:00', '星期日 22:00–次日06:00', '—']);
     // The console switched to English.
     act(() => setLang('en-US'));
-    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['Monday–Friday 09:00–18:00', 'Monday 00:00–06:00; Sunday 22:00–24:00', '—']);
+    expect(screen.getAllByTestId('plan-schedule').map((e) => e.textContent)).toEqual(['Monday–Friday 09:00–18:00', 'Sunday 22:00–06:00 next day', '—']);
     expect(screen.getByRole('columnheader', { name: 'Recording times' })).toBeInTheDocument();
   });
 

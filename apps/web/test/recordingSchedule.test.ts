@@ -1,7 +1,7 @@
 /** The schedule editor's model against the shared conversion (packages/shared schedule.ts). */
 import { describe, expect, it } from 'vitest';
 import { fromNormal, toDayLists, WEEKDAYS } from '@opencvr/shared';
-import { addSlot, cellOn, copyToAll, emptyModel, hourCovered, isEmpty, modelOf, paintBlock, paintCells, removeSlot, scheduleSummary, toggleHour } from '../src/features/recording/scheduleModel';
+import { addSlot, cellOn, clearDay, copyToAll, daySlots, emptyModel, hourCovered, isEmpty, modelOf, paintBlock, paintCells, removeSlot, scheduleSummary, toggleHour } from '../src/features/recording/scheduleModel';
 
 const lists = (m: ReturnType<typeof emptyModel>) => toDayLists(fromNormal(m));
 
@@ -39,6 +39,32 @@ describe('schedule editor model', () => {
     m = addSlot(m, 'Sunday', '23:30', '00:30');
     expect(lists(m).Sunday.map((s) => [s.sTime, s.eTime])).toEqual([['23:30:00', '24:00:00']]);
     expect(lists(m).Monday.map((s) => [s.sTime, s.eTime])).toEqual([['00:00:00', '00:30:00']]);
+  });
+
+  it('lists a slot across midnight as one slot of its day; removing, copying and clearing act on it whole', () => {
+    const m = addSlot(addSlot(emptyModel(), 'Monday', '08:00', '09:00'), 'Monday', '22:00', '02:00');
+    expect(daySlots(m, 'Monday')).toEqual([
+      [28800, 32400],
+      [79200, 7200],
+    ]);
+    expect(daySlots(m, 'Tuesday')).toEqual([]);
+    expect(cellOn(m, 'Tuesday', 3)).toBe(true);
+    // Removing it takes its Tuesday part too (the Tuesday hours were left as a slot of their own).
+    const removed = removeSlot(m, 'Monday', 1);
+    expect(fromNormal(removed)).toMatchObject({ Monday: [{ StartTime: '08:00:00', EndTime: '09:00:00' }], Tuesday: [] });
+    // Copied to every day it runs past every midnight (copied were Monday's parts: 22:00-24:00 each day).
+    const every = copyToAll(m, 'Monday');
+    for (const d of WEEKDAYS) expect(daySlots(every, d)).toEqual([
+      [28800, 32400],
+      [79200, 7200],
+    ]);
+    expect(lists(every).Monday.map((s) => [s.sTime, s.eTime])).toEqual([['00:00:00', '02:00:00'], ['08:00:00', '09:00:00'], ['22:00:00', '24:00:00']]);
+    // Clearing Monday leaves no 00:00-02:00 behind on Tuesday; clearing Tuesday cuts Monday's at midnight.
+    expect(isEmpty(clearDay(removeSlot(m, 'Monday', 0), 'Monday'))).toBe(true);
+    expect(fromNormal(clearDay(m, 'Tuesday')).Monday).toEqual([
+      { StartTime: '08:00:00', EndTime: '09:00:00' },
+      { StartTime: '22:00:00', EndTime: '24:00:00' },
+    ]);
   });
 
   it('refuses an empty or malformed slot', () => {
@@ -86,7 +112,7 @@ describe('schedule editor model: an hour tapped on a phone', () => {
 
 describe('schedule summary (the plans list)', () => {
   const name = (d: string) => d.slice(0, 3);
-  const sum = (m: ReturnType<typeof emptyModel>) => scheduleSummary(m, name, 'Every day', '; ');
+  const sum = (m: ReturnType<typeof emptyModel>) => scheduleSummary(m, name, 'Every day', '; ', (end) => `${end}+1`);
   it('joins runs of equal days, says every day for the whole week, nothing for an empty one', () => {
     expect(sum(emptyModel())).toBe('');
     const week = copyToAll(paintCells(emptyModel(), 'Monday', 16, 35, true), 'Monday');
@@ -95,7 +121,8 @@ describe('schedule summary (the plans list)', () => {
     for (const d of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'] as const) m = paintCells(m, d, 16, 35, true);
     m = paintCells(m, 'Saturday', 18, 23, true);
     expect(sum(m)).toBe('Mon–Fri 08:00–18:00; Sat 09:00–12:00');
-    // A slot across midnight: Sunday 22:00 into Monday 06:00.
-    expect(sum(addSlot(emptyModel(), 'Sunday', '22:00', '06:00'))).toBe('Mon 00:00–06:00; Sun 22:00–24:00');
+    // A slot across midnight reads as the one slot entered: Sunday 22:00 into Monday 06:00.
+    expect(sum(addSlot(emptyModel(), 'Sunday', '22:00', '06:00'))).toBe('Sun 22:00–06:00+1');
+    expect(sum(copyToAll(addSlot(emptyModel(), 'Friday', '20:00', '04:30'), 'Friday'))).toBe('Every day 20:00–04:30+1');
   });
 });

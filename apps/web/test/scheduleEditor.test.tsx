@@ -58,6 +58,25 @@ describe('ScheduleEditor on a wide window', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getAllByRole('button', { name: /复制到每一天 星期一/ })[0]);
     expect(toDayLists(fromNormal(value)).Sunday).toEqual([{ sTime: '00:00:00', eTime: '00:30:00', enable: 1, number: 0, type: 1 }]);
   });
+
+  it('a slot typed across midnight is one tag on its day, removed whole', () => {
+    wideWindow();
+    let value = emptyModel();
+    render(<Harness onValue={(v) => (value = v)} />);
+    fireEvent.click(screen.getByRole('button', { name: '星期一：添加时间段' }));
+    fireEvent.change(screen.getByLabelText('开始时间'), { target: { value: '22:00' } });
+    fireEvent.change(screen.getByLabelText('结束时间'), { target: { value: '02:00' } });
+    fireEvent.click(screen.getByRole('button', { name: /^添\s*加$/ }));
+    // The grid paints both nights' hours; the slot is read back as entered (it was 22:00–24:00 on
+    // Monday and 00:00–02:00 on Tuesday).
+    expect(screen.getByTestId('cell-1-3')).toHaveAttribute('data-on', '1');
+    expect(screen.getByTestId('slots-Monday')).toHaveTextContent(/^22:00–次日02:00$/);
+    expect(screen.getByTestId('slots-Tuesday')).toHaveTextContent(/^$/);
+    expect(fromNormal(value).Monday).toEqual([{ StartTime: '22:00:00', EndTime: '02:00:00' }]);
+    fireEvent.click(screen.getByTestId('slots-Monday').querySelector('.ant-tag-close-icon')!);
+    expect(screen.getByTestId('cell-1-3')).toHaveAttribute('data-on', '0');
+    expect(fromNormal(value).Tuesday).toEqual([]);
+  });
 });
 
 describe('ScheduleEditor on a phone-wide window: the day list', { timeout: 60_000 }, () => {

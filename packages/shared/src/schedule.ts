@@ -4,7 +4,8 @@
  *
  * Rules: times are HH:mm or HH:mm:ss (24:00 / 24:00:00 only as an end); a slot's start must differ
  * from its end; a slot whose end is before its start runs across midnight and is split into two days
- * (Sunday runs on into Monday); overlapping or touching slots of a day are merged, so the per-day
+ * (Sunday runs on into Monday) in the per-day lists and the normalised form, and is one slot again in
+ * the API form read back (fromNormal, enteredSlots); overlapping or touching slots of a day are merged, so the per-day
  * lists never overlap. The engine asks `isScheduledAt` and `nextEdge` in server-local wall time, with
  * a fixed offset from UTC (no DST jumps inside the computation).
  */
@@ -133,9 +134,34 @@ export function fromDayLists(lists: Partial<Record<Weekday, DaySlot[]>>): Weekly
   return fromNormal(normaliseSchedule(out));
 }
 
-/** Normalised → API form. */
+/**
+ * A week's slots as an administrator enters them, per day as [start, end) seconds since midnight,
+ * where end < start is one slot across midnight into the next day (Sunday into Monday). The
+ * normalised form holds such a slot as two days' parts (the day's up to 24:00, the next day's from
+ * 00:00); read back as two it is not what was entered (session 27). A day's part ending at 24:00
+ * and the next day's part from 00:00 are one slot when that part ends before the first one starts,
+ * as a slot typed with an end before its start always does; otherwise (a whole day, a next-day part
+ * running past the start) they stay apart, as no one typed slot makes them. A slot entered as two
+ * touching parts reads as one: the same seconds, and the same slot to the engine.
+ */
+export function enteredSlots(n: NormalSchedule): Record<Weekday, [number, number][]> {
+  const out = Object.fromEntries(WEEKDAYS.map((d) => [d, n[d].map(([s, e]) => [s, e] as [number, number])])) as unknown as Record<Weekday, [number, number][]>;
+  WEEKDAYS.forEach((day, i) => {
+    const next = WEEKDAYS[(i + 1) % 7];
+    const last = out[day][out[day].length - 1];
+    const head = out[next][0];
+    // A joined slot starts after 00:00 and no longer ends at 24:00, so it is never taken for a part again.
+    if (!last || !head || last[1] !== DAY_SECONDS || last[0] === 0 || head[0] !== 0 || !(head[1] < last[0])) return;
+    last[1] = head[1];
+    out[next].shift();
+  });
+  return out;
+}
+
+/** Normalised → API form, each slot as entered (one across midnight is one slot: enteredSlots). */
 export function fromNormal(n: NormalSchedule): WeeklySchedule {
-  return Object.fromEntries(WEEKDAYS.map((d) => [d, n[d].map(([s, e]) => ({ StartTime: formatClock(s), EndTime: formatClock(e) }))])) as WeeklySchedule;
+  const slots = enteredSlots(n);
+  return Object.fromEntries(WEEKDAYS.map((d) => [d, slots[d].map(([s, e]) => ({ StartTime: formatClock(s), EndTime: formatClock(e) }))])) as WeeklySchedule;
 }
 
 /** A schedule covering the whole week (what "no plan" means). */

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import {
   alwaysSchedule,
   DAY_SECONDS,
+  enteredSlots,
   fromDayLists,
+  fromNormal,
   isScheduledAt,
   nextEdge,
   normaliseSchedule,
@@ -46,6 +48,32 @@ describe('weekly schedule conversion', () => {
     expect(lists.Monday.map((s) => [s.sTime, s.eTime])).toEqual([['00:00:00', '01:30:00']]);
     // a slot ending at midnight stays on its day
     expect(toDayLists({ Tuesday: [{ StartTime: '20:00', EndTime: '00:00' }] }).Wednesday).toEqual([]);
+  });
+
+  it('reads a slot across midnight back as the one slot entered (per-day lists still split)', () => {
+    const entered: WeeklySchedule = { Monday: [{ StartTime: '08:00', EndTime: '12:00' }, { StartTime: '22:00', EndTime: '02:00' }], Sunday: [{ StartTime: '23:30', EndTime: '00:30' }] };
+    const back = fromNormal(normaliseSchedule(entered));
+    expect(back.Monday).toEqual([
+      { StartTime: '08:00:00', EndTime: '12:00:00' },
+      { StartTime: '22:00:00', EndTime: '02:00:00' },
+    ]);
+    expect(back.Tuesday).toEqual([]);
+    // Sunday's slot runs into Monday: Monday's 00:00-00:30 part is Sunday's slot, not a slot of its own.
+    expect(back.Sunday).toEqual([{ StartTime: '23:30:00', EndTime: '00:30:00' }]);
+    expect(enteredSlots(normaliseSchedule(entered)).Monday).toEqual([
+      [28800, 43200],
+      [79200, 7200],
+    ]);
+    expect(toDayLists(back)).toEqual(toDayLists(entered));
+    // Parts no one slot makes stay apart: whole days, a next-day part running past the start.
+    const apart = fromNormal(normaliseSchedule({ Monday: [{ StartTime: '00:00', EndTime: '24:00' }], Tuesday: [{ StartTime: '00:00', EndTime: '01:00' }], Wednesday: [{ StartTime: '20:00', EndTime: '24:00' }], Thursday: [{ StartTime: '00:00', EndTime: '21:00' }] }));
+    expect(apart.Monday).toEqual([{ StartTime: '00:00:00', EndTime: '24:00:00' }]);
+    expect(apart.Tuesday).toEqual([{ StartTime: '00:00:00', EndTime: '01:00:00' }]);
+    expect(apart.Wednesday).toEqual([{ StartTime: '20:00:00', EndTime: '24:00:00' }]);
+    expect(apart.Thursday).toEqual([{ StartTime: '00:00:00', EndTime: '21:00:00' }]);
+    // Every night 22:00-06:00: each day one slot.
+    const nights = fromNormal(normaliseSchedule(Object.fromEntries(WEEKDAYS.map((d) => [d, [{ StartTime: '22:00', EndTime: '06:00' }]]))));
+    for (const d of WEEKDAYS) expect(nights[d]).toEqual([{ StartTime: '22:00:00', EndTime: '06:00:00' }]);
   });
 
   it('merges overlapping and touching slots and numbers them', () => {
@@ -91,6 +119,8 @@ describe('weekly schedule conversion', () => {
       fc.property(week, (w) => {
         const lists = toDayLists(w);
         expect(toDayLists(fromDayLists(lists))).toEqual(lists);
+        // The API form read back (slots across midnight joined) is the same schedule.
+        expect(normaliseSchedule(fromNormal(normaliseSchedule(w)))).toEqual(normaliseSchedule(w));
         for (const d of WEEKDAYS) {
           const ranges = normaliseSchedule(w)[d];
           for (let i = 1; i < ranges.length; i++) expect(ranges[i][0]).toBeGreaterThan(ranges[i - 1][1]);

@@ -38,7 +38,7 @@ async function segment(pk: number, start: Date, seconds: number, important = 0) 
 }
 
 describe('record plans', () => {
-  it('creates, lists, reads, updates and deletes a plan; a slot across midnight is split; bad schedules are refused by name', async () => {
+  it('creates, lists, reads, updates and deletes a plan; a slot across midnight is split in the per-day lists and one slot read back; bad schedules are refused by name', async () => {
     const { dev } = await camera(1);
     const schedule = { Monday: [{ StartTime: '08:00:00', EndTime: '18:00:00' }], Friday: [{ StartTime: '22:00', EndTime: '06:00' }] };
     const made = await post('/api/v1/setrecordplan', { name: 'office', schedule: JSON.stringify(schedule), save_days: 7, enable: 1, channels: `${dev}:1` }, api.admin);
@@ -49,6 +49,9 @@ describe('record plans', () => {
     expect(info.Days.Friday).toEqual([{ sTime: '22:00:00', eTime: '24:00:00', enable: 1, number: 0, type: 1 }]);
     expect(info.Days.Saturday).toEqual([{ sTime: '00:00:00', eTime: '06:00:00', enable: 1, number: 0, type: 1 }]);
     expect(info.Schedule.Monday).toEqual([{ StartTime: '08:00:00', EndTime: '18:00:00' }]);
+    // The schedule reads back as entered: the slot across midnight is Friday's one slot, not two days' parts.
+    expect(info.Schedule.Friday).toEqual([{ StartTime: '22:00:00', EndTime: '06:00:00' }]);
+    expect(info.Schedule.Saturday).toEqual([]);
 
     // form-encoded update
     const upd = await api.t.app.inject({ method: 'POST', url: '/api/v1/setrecordplan', ...form({ id, name: 'office2', schedule: '{"Sunday":[{"StartTime":"01:00","EndTime":"02:00"}]}', save_days: 3, enable: 0, channels: '' }, api.admin) });

@@ -67,6 +67,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     slotEnd: 'End time',
     removeSlot: 'Remove the slot {{slot}}',
     slotHint: 'An end before the start runs past midnight into the next day',
+    /** The end of a slot across midnight (22:00–02:00 next day). */
+    nextDay: '{{time}} next day',
     copyToAll: 'Copy to every day',
     clearDay: 'Clear the day',
     helpTitle: 'Help',

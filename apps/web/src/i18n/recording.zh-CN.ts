@@ -60,6 +60,8 @@ const recordingZh = {
     slotEnd: '结束时间',
     removeSlot: '删除时间段 {{slot}}',
     slotHint: '结束时间早于开始时间表示跨过午夜，延续到第二天',
+    /** The end of a slot across midnight (22:00–次日02:00). */
+    nextDay: '次日{{time}}',
     copyToAll: '复制到每一天',
     clearDay: '清空当天',
     helpTitle: '帮助',

@@ -2,8 +2,10 @@
  * The weekly schedule editor's model: the normalised schedule of packages/shared (per day, sorted
  * disjoint [start, end) seconds). Painting works in 30-minute cells; slots typed with time pickers
  * may cross midnight and are split by the shared conversion. Saving sends `fromNormal(model)`.
+ * A day's slots as listed (tags, the plans list, remove, copy, clear) are the slots as entered
+ * (`daySlots`): one across midnight is one slot of the day it starts on, not two days' parts.
  */
-import { DAY_SECONDS, WEEKDAYS, fromNormal, normaliseSchedule, parseClock, type NormalSchedule, type Weekday, type WeeklySchedule } from '@opencvr/shared';
+import { DAY_SECONDS, WEEKDAYS, enteredSlots, fromNormal, normaliseSchedule, parseClock, type NormalSchedule, type Weekday, type WeeklySchedule } from '@opencvr/shared';
 
 export const CELL_SECONDS = 1800;
 export const CELLS_PER_DAY = DAY_SECONDS / CELL_SECONDS;
@@ -88,14 +90,33 @@ export function addSlot(model: NormalSchedule, day: Weekday, start: string, end:
   return normaliseSchedule(api);
 }
 
-export function removeSlot(model: NormalSchedule, day: Weekday, index: number): NormalSchedule {
-  return { ...model, [day]: model[day].filter((_, i) => i !== index) };
+/** A day's slots as entered, [start, end) seconds; end < start runs past midnight into the next day. */
+export function daySlots(model: NormalSchedule, day: Weekday): [number, number][] {
+  return enteredSlots(model)[day];
 }
 
-/** Every day gets the slots of `day`. */
+/** Removes the `index`th of a day's slots as listed (daySlots): one across midnight with its next-day part. */
+export function removeSlot(model: NormalSchedule, day: Weekday, index: number): NormalSchedule {
+  const api = fromNormal(model);
+  api[day] = (api[day] ?? []).filter((_, i) => i !== index);
+  return normaliseSchedule(api);
+}
+
+/** Every day gets the slots of `day` as listed (one across midnight runs past every midnight). */
 export function copyToAll(model: NormalSchedule, day: Weekday): NormalSchedule {
-  const src = model[day].map(([s, e]) => [s, e] as [number, number]);
-  return Object.fromEntries(WEEKDAYS.map((d) => [d, src.map(([s, e]) => [s, e] as [number, number])])) as unknown as NormalSchedule;
+  const src = fromNormal(model)[day] ?? [];
+  return normaliseSchedule(Object.fromEntries(WEEKDAYS.map((d) => [d, src.map((x) => ({ ...x }))])));
+}
+
+/**
+ * Empties a day: its hours, and the next-day part of its slot across midnight (listed as the day's,
+ * it would otherwise be left behind as a slot of the next day). A slot of the day before running
+ * into this one ends at midnight.
+ */
+export function clearDay(model: NormalSchedule, day: Weekday): NormalSchedule {
+  const api = fromNormal(model);
+  api[day] = [];
+  return setRange(normaliseSchedule(api), day, 0, DAY_SECONDS, false);
 }
 
 export function clearAll(): NormalSchedule {
@@ -113,12 +134,19 @@ export function hhmm(seconds: number): string {
 
 export const validClock = (s: string, end = false) => parseClock(s, end) !== undefined;
 
+/** A slot as the console writes it: 08:00–18:00, one across midnight with `nextDay` around its end (次日02:00). */
+export function slotText([s, e]: [number, number], nextDay: (end: string) => string): string {
+  return `${hhmm(s)}–${e < s ? nextDay(hhmm(e)) : hhmm(e)}`;
+}
+
 /**
  * A week in a line, for the plans list: runs of consecutive days with the same slots joined
  * ("星期一–星期五 08:00–18:00；星期六 09:00–12:00"), the whole week as `everyDay`; '' when empty.
+ * Slots are as entered: one across midnight is its day's ("星期一 22:00–次日02:00").
  */
-export function scheduleSummary(model: NormalSchedule, dayName: (d: Weekday) => string, everyDay: string, sep: string): string {
-  const key = (d: Weekday) => model[d].map(([a, b]) => `${hhmm(a)}–${hhmm(b)}`).join(', ');
+export function scheduleSummary(model: NormalSchedule, dayName: (d: Weekday) => string, everyDay: string, sep: string, nextDay: (end: string) => string): string {
+  const slots = enteredSlots(model);
+  const key = (d: Weekday) => slots[d].map((x) => slotText(x, nextDay)).join(', ');
   if (WEEKDAYS.every((d) => key(d) === key(WEEKDAYS[0])) && key(WEEKDAYS[0])) return `${everyDay} ${key(WEEKDAYS[0])}`;
   const parts: string[] = [];
   for (let i = 0; i < WEEKDAYS.length; ) {

@@ -38,7 +38,7 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
           key: 'schedule',
           ellipsis: true,
           render: (_, p) => {
-            const text = scheduleSummary(modelOf(p.Schedule), (d) => t(`recording.days.${d}`), t('recording.everyDay'), t('recording.summarySep')) || '—';
+            const text = scheduleSummary(modelOf(p.Schedule), (d) => t(`recording.days.${d}`), t('recording.everyDay'), t('recording.summarySep'), (time) => t('recording.nextDay', { time })) || '—';
             return (
               <span title={text} data-testid="plan-schedule">
                 {text}

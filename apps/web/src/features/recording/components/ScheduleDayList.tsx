@@ -14,7 +14,7 @@ import { Button, Collapse, Flex, Space, Tag, Typography } from 'antd';
 import { CloseOutlined, CopyOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { WEEKDAYS, type NormalSchedule, type Weekday } from '@opencvr/shared';
-import { cellOn, copyToAll, hhmm, hourCovered, removeSlot, setRange, toggleHour } from '../scheduleModel';
+import { cellOn, clearDay, copyToAll, daySlots, hhmm, hourCovered, removeSlot, slotText, toggleHour } from '../scheduleModel';
 import { AddSlot } from './AddSlot';
 
 interface Props {
@@ -72,7 +72,9 @@ function DayHours({ day, d, value, onChange }: { day: Weekday; d: number; value:
 
 export function ScheduleDayList({ value, onChange }: Props) {
   const { t } = useTranslation();
-  const slotsText = (day: Weekday) => value[day].map(([s, e]) => `${hhmm(s)}–${hhmm(e)}`).join(', ');
+  const nextDay = (time: string) => t('recording.nextDay', { time });
+  // A day's slots as entered: one across midnight is this day's (22:00–次日02:00), not a slot on each day.
+  const slotsText = (day: Weekday) => daySlots(value, day).map((slot) => slotText(slot, nextDay)).join(', ');
   return (
     <div data-testid="schedule-editor">
     <Collapse
@@ -96,18 +98,18 @@ export function ScheduleDayList({ value, onChange }: Props) {
           <Flex vertical gap={8}>
             <DayHours day={day} d={d} value={value} onChange={onChange} />
             <Flex gap={4} wrap data-testid={`slots-${day}`}>
-              {value[day].map(([s, e], i) => (
+              {daySlots(value, day).map((slot, i) => (
                 <Tag
-                  key={`${s}-${e}`}
+                  key={slot.join('-')}
                   closable
-                  closeIcon={<CloseOutlined style={{ fontSize: 14, padding: 4 }} aria-label={t('recording.removeSlot', { slot: `${hhmm(s)}–${hhmm(e)}` })} />}
+                  closeIcon={<CloseOutlined style={{ fontSize: 14, padding: 4 }} aria-label={t('recording.removeSlot', { slot: slotText(slot, nextDay) })} />}
                   onClose={(ev) => {
                     ev.preventDefault();
                     onChange(removeSlot(value, day, i));
                   }}
                   style={{ marginInlineEnd: 0, fontSize: 14, lineHeight: '28px', paddingInline: 8 }}
                 >
-                  {hhmm(s)}–{hhmm(e)}
+                  {slotText(slot, nextDay)}
                 </Tag>
               ))}
             </Flex>
@@ -117,7 +119,7 @@ export function ScheduleDayList({ value, onChange }: Props) {
               <Button type="text" icon={<CopyOutlined />} aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} onClick={() => onChange(copyToAll(value, day))}>
                 {t('recording.copyToAll')}
               </Button>
-              <Button type="text" icon={<DeleteOutlined />} aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} onClick={() => onChange(setRange(value, day, 0, 86400, false))}>
+              <Button type="text" icon={<DeleteOutlined />} aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} onClick={() => onChange(clearDay(value, day))}>
                 {t('recording.clearDay')}
               </Button>
             </Space>

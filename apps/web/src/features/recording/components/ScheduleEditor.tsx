@@ -11,7 +11,7 @@ import { CopyOutlined, DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { WEEKDAYS, type NormalSchedule } from '@opencvr/shared';
 import { usePhone } from '../../../components/usePhone';
-import { CELLS_PER_DAY, cellOn, copyToAll, hhmm, paintBlock, removeSlot, setRange } from '../scheduleModel';
+import { CELLS_PER_DAY, cellOn, clearDay, copyToAll, daySlots, hhmm, paintBlock, removeSlot, slotText } from '../scheduleModel';
 import { AddSlot } from './AddSlot';
 import { ScheduleDayList } from './ScheduleDayList';
 
@@ -34,6 +34,7 @@ export function ScheduleEditor({ value, onChange }: Props) {
   const { t } = useTranslation();
   const phone = usePhone();
   const [drag, setDrag] = useState<Drag | null>(null);
+  const nextDay = (time: string) => t('recording.nextDay', { time });
   if (phone) return <ScheduleDayList value={value} onChange={onChange} />;
   const shown = drag ? paintBlock(value, drag.d0, drag.d1, drag.c0, drag.c1, drag.on) : value;
 
@@ -99,15 +100,16 @@ export function ScheduleEditor({ value, onChange }: Props) {
                 <Button size="small" type="text" aria-label={`${t('recording.copyToAll')} ${t(`recording.days.${day}`)}`} icon={<CopyOutlined />} onClick={() => onChange(copyToAll(value, day))} />
               </Tooltip>
               <Tooltip title={t('recording.clearDay')}>
-                <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(setRange(value, day, 0, 86400, false))} />
+                <Button size="small" type="text" aria-label={`${t('recording.clearDay')} ${t(`recording.days.${day}`)}`} icon={<DeleteOutlined />} onClick={() => onChange(clearDay(value, day))} />
               </Tooltip>
             </Space>
             {/* A grid cell of its own: an empty antd Flex is display: none and the next row would move up into its place. */}
             <div>
               <Flex gap={2} wrap style={{ marginLeft: 4, maxWidth: 320, minWidth: 100 }} data-testid={`slots-${day}`}>
-                {shown[day].map(([s, e], i) => (
-                  <Tag key={`${s}-${e}`} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
-                    {hhmm(s)}–{hhmm(e)}
+                {/* The day's slots as entered: one across midnight is this day's (22:00–次日02:00), not a tag on each day. */}
+                {daySlots(shown, day).map((slot, i) => (
+                  <Tag key={slot.join('-')} closable onClose={(ev) => { ev.preventDefault(); onChange(removeSlot(value, day, i)); }} style={{ marginInlineEnd: 0 }}>
+                    {slotText(slot, nextDay)}
                   </Tag>
                 ))}
               </Flex>
