@@ -20,6 +20,28 @@
  * `ffmpeg -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 1` writes
  * per byte of the same clip.
  *
+ * ffmpeg as the reference recorder (per N, once, after the viewer-less server windows, with no server
+ * running): N processes of Debian's ffmpeg pull the same camera streams over RTSP/TCP (cam.url(i+1),
+ * the transport the server's RTSP client uses) and copy them either to nothing (L: `ffmpeg
+ * -rtsp_transport tcp -i URL -c copy -f null -`) or each to its own fragmented MP4 file in a scratch
+ * directory beside the server's (R: `-c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof
+ * -frag_duration 1000000`, the muxing our recorder does; no segments), windows alternated as the
+ * server's (L R, R L, ...). ffmpeg cannot switch its output mid-stream, so each window has its own
+ * group of N processes: started, every one receiving ~2 s of the camera, --warmup s more, the window,
+ * stopped (its files deleted). Both groups running for the whole run and read over the same windows
+ * was weighed and left: the camera would serve 2N clients (camera.py ~1.2 % of a core per client:
+ * ~150 % at 128) beside 2N ffmpeg, more than this 2-core machine has, so each group would run short of
+ * CPU and beside a load the server's windows never had; one group at a time has the server's
+ * conditions (N camera clients, one kind of window at a time, the same alternation against drift in
+ * the machine's load). Per window the processes' utime+stime and what each received from the camera
+ * (tcp_info bytes_received): every process must read at least 24/25 of the camera's rate in every
+ * window (the live bench's rule, per process) and every file must grow, or the part fails rather
+ * than give a reference it did not measure. ffmpeg writes through the page cache (our recorder writes
+ * O_DIRECT); the prefault below covers its bytes too. Figures: ffmpeg's CPU recording against its own
+ * -f null (median pair ratio), its extra in % (beside our goal of < 10 %, for comparison), and the
+ * extra per stream of both recorders in % of a core (the server's recording − live-only windows / N,
+ * ffmpeg's fMP4 − null / N, medians over the pairs) with the ratio ours / ffmpeg's.
+ *
  * --viewers=0,1 (default both): 0 is the above, no viewer. 1 is the same again on a fresh server
  * whose every stream also has one WS-fMP4 viewer in this process for the whole run, in the live-only
  * and the recording windows alike (bench/lib/ws-viewer.ts, the reading viewer of the live bench's
@@ -51,7 +73,7 @@
  * run in interleaved blocks of 25, and the server's CPU seconds per block give each one's CPU per
  * request (figures without a goal: what the load cannot stretch).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,8 +82,9 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
-import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer } from '../lib/server';
-import { startCamera, CLIP_H264, CLIP_MP4, type Camera, type CameraKind } from '../lib/camera';
+import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer, stopChild, trackChild, untrackChild } from '../lib/server';
+import { startCamera, CLIP_H264, CLIP_MP4, FPS, type Camera, type CameraKind } from '../lib/camera';
+import { machineBusy, machineCpu, ownCpu, receivedFrom } from '../lib/received';
 import { wsViewer, type CountingViewer } from '../lib/ws-viewer';
 
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
@@ -163,6 +186,11 @@ async function addDevice(s: Srv, name: string, url: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Recorder CPU and bytes
 // ---------------------------------------------------------------------------------------------
+/** One live-only/recording pair of windows: the CPU of each, % of a core. */
+interface Pair {
+  L: number;
+  R: number;
+}
 interface Window {
   cpu: number;
   written: number;
@@ -194,7 +222,9 @@ function recordsBytes(dir: string): number {
  */
 function prefaultPageCache() {
   const want = arg('prefault-mb', 'auto');
-  const windowsMb = STREAMS.reduce((sum, n) => sum + n * 0.55 * WINDOW_S * PAIRS * VIEWERS.length, 0);
+  // The server's recording windows, and ffmpeg's (viewer-less N only: from its start to its stop, through the page cache).
+  const ffmpegMb = VIEWERS.includes(0) ? STREAMS.reduce((sum, n) => sum + n * 0.55 * (WINDOW_S + WARMUP_S + 8) * PAIRS, 0) : 0;
+  const windowsMb = STREAMS.reduce((sum, n) => sum + n * 0.55 * WINDOW_S * PAIRS * VIEWERS.length, 0) + ffmpegMb;
   const availMb = Number(/MemAvailable:\s+(\d+)/.exec(fs.readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024;
   const mb = Math.floor(want === 'auto' ? Math.min(windowsMb * 1.33 + 512, availMb * 0.6) : Number(want) || 0);
   if (mb <= 0) return;
@@ -245,7 +275,7 @@ function recorderAlone(n: number, scratch: string): { recorder: number; writer: 
  * the header). viewers 1: every stream also has one WS-fMP4 viewer (bench/lib/ws-viewer.ts) from
  * before the warm-up to the end, in both kinds of window.
  */
-async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 | 1): Promise<{ figures: Figure[]; server?: Srv; devices: string[] }> {
+async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 | 1): Promise<{ figures: Figure[]; server?: Srv; devices: string[]; pairs: Pair[] }> {
   const what = viewers ? `${n} streams with viewers` : `${n} streams`;
   const s = await server(viewers ? `record-${n}-viewers` : `record-${n}`);
   const devices: string[] = new Array(n);
@@ -297,6 +327,7 @@ async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 |
   const lives: Window[] = [];
   const recs: Window[] = [];
   const ratios: number[] = [];
+  const pairsCpu: Pair[] = [];
   let fileBytes = 0;
   for (let p = 0; p < PAIRS; p++) {
     const pair: Record<'L' | 'R', Window | undefined> = { L: undefined, R: undefined };
@@ -319,6 +350,7 @@ async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 |
       log(`${what}, pair ${p + 1} ${mode === 'R' ? 'recording' : 'live-only'}: ${round((w.cpu / w.seconds) * 100, 1)} % CPU, ${round(w.written / 1e6, 2)} MB written${seen} (load ${loadavg()})`);
     }
     ratios.push(pair.R!.cpu / pair.R!.seconds / (pair.L!.cpu / pair.L!.seconds));
+    pairsCpu.push({ L: (pair.L!.cpu / pair.L!.seconds) * 100, R: (pair.R!.cpu / pair.R!.seconds) * 100 });
   }
   const sum = (ws: Window[], k: keyof Window) => ws.reduce((a, w) => a + w[k], 0);
   const live = { cpu: sum(lives, 'cpu'), written: sum(lives, 'written'), seconds: sum(lives, 'seconds') };
@@ -356,9 +388,9 @@ async function recordStreams(cam: Camera, n: number, keep: boolean, viewers: 0 |
   }
   if (!keep) {
     await s.stop();
-    return { figures, devices };
+    return { figures, devices, pairs: pairsCpu };
   }
-  return { figures, server: s, devices };
+  return { figures, server: s, devices, pairs: pairsCpu };
 }
 
 let remux: number | undefined;
@@ -371,6 +403,184 @@ function remuxRatio(): number {
   remux = fs.statSync(out).size / fs.statSync(CLIP_H264).size;
   fs.rmSync(out, { force: true });
   return remux;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ffmpeg as the reference recorder (see the header)
+// ---------------------------------------------------------------------------------------------
+interface FfWindow {
+  /** CPU seconds of the N processes over the window (utime + stime), and the two apart. */
+  cpu: number;
+  user: number;
+  sys: number;
+  seconds: number;
+  /** Bytes the N files grew by over the window (recording windows; 0 for -f null). */
+  written: number;
+  /** Bytes the N processes received from the camera over the window. */
+  received: number;
+  /** What the processes received over the window per camera rate: the mean and the slowest. */
+  meanRate: number;
+  slowest: number;
+  machine: string;
+}
+
+/**
+ * One window of N ffmpeg processes pulling the camera over RTSP/TCP (cam.url(i + 1), as the
+ * server's devices), each copying the stream to -f null (mode L) or to its own fragmented MP4 file
+ * in `dir` (mode R, the muxing our recorder does: a fragment at each keyframe and at most 1 s):
+ * started, every one receiving, WARMUP_S more, then WINDOW_S measured, then stopped (files deleted).
+ * Fails unless every process received at least (FPS - 1) / FPS of the camera's rate in the window
+ * (the live bench's rule, here per process: one that fell behind did less than a stream's work) and,
+ * recording, every file grew.
+ */
+async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string): Promise<FfWindow> {
+  const devnull = fs.openSync('/dev/null', 'w');
+  const files = Array.from({ length: n }, (_, i) => path.join(dir, `ffmpeg-${i + 1}.mp4`));
+  const output = (i: number) =>
+    mode === 'R' ? ['-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '1000000', files[i]] : ['-f', 'null', '-'];
+  let stopping = false;
+  const startOne = (i: number) => {
+    const child = spawn('ffmpeg', ['-nostdin', '-y', '-v', 'error', '-rtsp_transport', 'tcp', '-i', cam.url(i + 1), '-c', 'copy', ...output(i)], {
+      stdio: ['ignore', devnull, 'pipe'],
+    });
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      if (err.length < 2000) err += d.toString();
+    });
+    child.once('exit', (code, sig) => {
+      if (!stopping) log(`ffmpeg ${i + 1} (${mode === 'R' ? 'fMP4 file' : '-f null'}) exited (${code ?? sig}): ${err.trim().slice(0, 300)}`);
+    });
+    trackChild(child);
+    return child;
+  };
+  const procs: ChildProcess[] = [];
+  try {
+    for (let i = 0; i < n; i++) procs.push(startOne(i));
+    // Those the camera refused (its shared media torn down by the last group's leaving answers 503) start again.
+    await sleep(3000);
+    for (let i = 0; i < n; i++) {
+      if (procs[i].exitCode !== null || procs[i].signalCode !== null) {
+        untrackChild(procs[i]);
+        procs[i] = startOne(i);
+      }
+    }
+    const alive = () => procs.every((p) => p.exitCode === null && p.signalCode === null);
+    // The warm-up starts once every process has received ~2 s of the camera (the live bench's start).
+    const within = Math.max(30_000, n * 300);
+    for (const t = performance.now(); ; await sleep(1000)) {
+      if (!alive()) throw new Error(`${n} ffmpeg (${mode}): some exited while starting`);
+      const got = receivedFrom(cam.port);
+      const behind = procs.filter((p) => (got.get(p.pid!) ?? 0) < 2 * cam.bytesPerSecond).length;
+      if (!behind) break;
+      if (performance.now() - t > within) throw new Error(`${n} ffmpeg (${mode}): ${behind} of ${n} received under 2 s of the camera in ${within / 1000} s (load ${loadavg()})`);
+    }
+    await sleep(WARMUP_S * 1000);
+    if (!alive()) throw new Error(`${n} ffmpeg (${mode}): some exited in the warm-up`);
+    const pids = procs.map((p) => p.pid!);
+    const size = (f: string) => (fs.existsSync(f) ? fs.statSync(f).size : 0);
+    const c0 = pids.map((p) => ownCpu(p)!);
+    const got0 = receivedFrom(cam.port);
+    const s0 = mode === 'R' ? files.map(size) : [];
+    const m0 = machineCpu();
+    const w0 = performance.now();
+    await sleep(WINDOW_S * 1000);
+    const c1 = pids.map((p) => ownCpu(p));
+    const got1 = receivedFrom(cam.port);
+    const s1 = mode === 'R' ? files.map(size) : [];
+    const seconds = (performance.now() - w0) / 1000;
+    const machine = machineBusy(m0, seconds);
+    if (!alive() || c1.some((c) => c === undefined)) throw new Error(`${n} ffmpeg (${mode}): some exited during the window`);
+    const user = c1.reduce((a, c, i) => a + c!.user - c0[i].user, 0);
+    const sys = c1.reduce((a, c, i) => a + c!.sys - c0[i].sys, 0);
+    const got = pids.map((p) => Math.max(0, (got1.get(p) ?? 0) - (got0.get(p) ?? 0)));
+    const rates = got.map((b) => b / seconds / cam.bytesPerSecond);
+    const w: FfWindow = {
+      cpu: user + sys,
+      user,
+      sys,
+      seconds,
+      written: s1.reduce((a, b, i) => a + b - s0[i], 0),
+      received: got.reduce((a, b) => a + b, 0),
+      meanRate: rates.reduce((a, b) => a + b, 0) / n,
+      slowest: Math.min(...rates),
+      machine,
+    };
+    const rule = (FPS - 1) / FPS;
+    if (w.slowest < rule) {
+      const behind = rates.filter((r) => r < rule).length;
+      throw new Error(`${n} ffmpeg (${mode}): ${behind} of ${n} received under ${round(rule)} of the camera's rate in the window (slowest ${round(w.slowest)}, mean ${round(w.meanRate)}): they fell behind, no reference; ${machine}; load ${loadavg()}`);
+    }
+    if (mode === 'R') {
+      const still = s1.filter((b, i) => b <= s0[i]).length;
+      if (still) throw new Error(`${n} ffmpeg (R): ${still} of ${n} files did not grow in the window`);
+    }
+    return w;
+  } finally {
+    stopping = true;
+    await Promise.all(procs.map((p) => stopChild(p, 3000)));
+    fs.closeSync(devnull);
+    for (const f of files) fs.rmSync(f, { force: true });
+  }
+}
+
+/**
+ * ffmpeg as the reference recorder for N streams (no server running): windows of N ffmpeg to -f null
+ * (L) and N ffmpeg to fMP4 files (R) alternated as the server's (L R, R L, ...), each group started
+ * for its window (ffmpegWindow). `ours`: the server's live-only/recording pairs for the same N, no
+ * viewer. Figures: ffmpeg's CPU recording against its own -f null, its extra in %, and both
+ * recorders' extra per stream in % of a core.
+ */
+async function ffmpegReference(cam: Camera, n: number, ours: Pair[]): Promise<Figure[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `opencvr-bench-recording-ffmpeg-${n}-`));
+  onCleanup(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const pairs: Pair[] = [];
+  for (let p = 0; p < PAIRS; p++) {
+    const pair: Partial<Pair> = {};
+    for (const mode of p % 2 ? (['R', 'L'] as const) : (['L', 'R'] as const)) {
+      const w = await ffmpegWindow(cam, n, mode, dir);
+      pair[mode] = (w.cpu / w.seconds) * 100;
+      log(
+        `${n} ffmpeg, pair ${p + 1} ${mode === 'R' ? 'recording (fMP4 files)' : 'live-only (-f null)'}: ${round(pair[mode], 1)} % CPU (user ${round((w.user / w.seconds) * 100, 1)}, sys ${round((w.sys / w.seconds) * 100, 1)}), ` +
+          `${round(w.written / 1e6, 2)} MB written (${round(w.received ? w.written / w.received : 0, 3)} of the bytes received); read ${round(w.meanRate)} of the camera's rate on the mean, slowest ${round(w.slowest)}; ${w.machine} (load ${loadavg()})`,
+      );
+    }
+    pairs.push(pair as Pair);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  const ratios = pairs.map((q) => q.R / q.L);
+  const ratio = median(ratios);
+  const ffExtra = median(pairs.map((q) => (q.R - q.L) / n));
+  const ourExtra = median(ours.map((q) => (q.R - q.L) / n));
+  const pcts = ratios.map((r) => `${round((r - 1) * 100, 1)}`).join(', ');
+  log(
+    `${n} ffmpeg: recording/null CPU ratios ${ratios.map((r) => round(r, 3)).join(', ')}; extra per stream ${round(ffExtra, 4)} % of a core (pairs ${pairs.map((q) => round((q.R - q.L) / n, 4)).join(', ')}); ` +
+      `the server's ${round(ourExtra, 4)} (pairs ${ours.map((q) => round((q.R - q.L) / n, 4)).join(', ')}); live-only per stream: ffmpeg ${round(median(pairs.map((q) => q.L)) / n, 3)}, server ${round(median(ours.map((q) => q.L)) / n, 3)} % of a core`,
+  );
+  return [
+    {
+      name: `ffmpeg CPU recording ${n} streams to fragmented MP4 files (${n} × ffmpeg -rtsp_transport tcp -c copy -f mp4 -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 1000000, the reference recorder), median of ${PAIRS} alternated windows of ${WINDOW_S} s (baseline: the same ${n} pulls to -f null; ratio: median of the adjacent pairs' ratios)`,
+      value: round(median(pairs.map((q) => q.R)), 1),
+      unit: '% of a core',
+      baseline: round(median(pairs.map((q) => q.L)), 1),
+      ratio: round(ratio),
+      goal: null,
+    },
+    {
+      name: `ffmpeg recording extra CPU, ${n} streams: the reference recorder's fMP4 files over its own -f null (median over ${PAIRS} pairs of (recording − null) / null; pairs ${pcts} %; for comparison, our recorder's goal over our live-only is < 10 %)`,
+      value: round((ratio - 1) * 100, 1),
+      unit: '%',
+      baseline: null,
+      goal: null,
+    },
+    {
+      name: `recorder extra CPU per stream, ${n} streams: the server's (recording − live-only windows) / ${n}, median over its ${ours.length} pairs (baseline: ffmpeg's (fMP4 files − -f null) / ${n}, median over its ${PAIRS} pairs on the same camera; ratio ours / ffmpeg's)`,
+      value: round(ourExtra, 4),
+      unit: '% of a core per stream',
+      baseline: round(ffExtra, 4),
+      ratio: ffExtra > 0 ? round(ourExtra / ffExtra) : null,
+      goal: null,
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -651,7 +861,7 @@ async function queryFigures(engine: string): Promise<Figure[]> {
 // ---------------------------------------------------------------------------------------------
 /** Whether this run measured the figure of that name (its part, stream count or engine ran). */
 function measuredBy(name: string): boolean {
-  const rec = /^(?:server CPU recording|recorder extra CPU,|recorder alone,|segment writer alone,|bytes written per byte ingested,) (\d+) streams/.exec(name);
+  const rec = /^(?:server CPU recording|recorder extra CPU,|recorder alone,|segment writer alone,|bytes written per byte ingested,|ffmpeg CPU recording|ffmpeg recording extra CPU,|recorder extra CPU per stream,) (\d+) streams/.exec(name);
   if (rec) return PARTS.includes('record') && STREAMS.includes(Number(rec[1])) && VIEWERS.includes(name.includes(WITH_VIEWER) ? 1 : 0);
   if (/^(?:range download|seek to first frame|playback open)/.test(name)) return PARTS.includes('playback');
   const q = /^(?:querydaily|querymonthly) .*?(SQLite|PostgreSQL)/.exec(name);
@@ -680,16 +890,21 @@ async function main(): Promise<number> {
     // Per N the viewer-less windows, then those with a viewer on every stream (each on a fresh server).
     const runs = ns.flatMap((n) => (PARTS.includes('record') ? VIEWERS : [0]).map((v) => ({ n, v: v as 0 | 1 })));
     for (const [i, { n, v }] of runs.entries()) {
+      let ours: Pair[] | undefined;
       await attempt(v ? `${n} streams with a WS-fMP4 viewer each` : `${n} streams`, async () => {
         const keep = i === 0 && PARTS.includes('playback');
         const r = await recordStreams(cam, n, keep, v);
         if (PARTS.includes('record')) figures.push(...r.figures);
+        ours = r.pairs;
         if (r.server) {
           const srv = r.server;
           await attempt('playback', async () => void figures.push(...(await playbackFigures(srv, r.devices[0]))));
           await srv.stop();
         }
       });
+      // The reference recorder, once per N, right after the server's viewer-less windows (no server running).
+      const pairs = ours;
+      if (PARTS.includes('record') && v === 0 && pairs) await attempt(`${n} ffmpeg processes as the reference recorder`, async () => void figures.push(...(await ffmpegReference(cam, n, pairs))));
     }
   }
   if (PARTS.includes('query')) for (const e of ENGINES) await attempt(`queries on ${e}`, async () => void figures.push(...(await queryFigures(e))));
