@@ -22,14 +22,22 @@ export function shownTime(stamp: string): string {
 /** YYYYMMDD of a server-local day. */
 export const localDay = (d: Date) => localStamp(d).slice(0, 8);
 
-/** A local YYYYMMDD[HH[mm[ss]]] → Date; undefined when malformed or not a real date. */
+/** No recording is older: earlier years are refused (Date also reads two-digit years as 19xx). */
+const FIRST_YEAR = 1970;
+const daysIn = (y: number, month: number) => new Date(Date.UTC(y, month, 0)).getUTCDate();
+
+/**
+ * A local YYYYMMDD[HH[mm[ss]]] → Date; undefined when malformed or not a real date and time (31
+ * November, hour 24, a year before 1970). A time the clock skips when the zone moves forward is read
+ * as the clock set forward shows it (Santiago's first day of summer time has no midnight: 00:30 is
+ * 01:30), so such a day still has a start, its first instant; a time shown twice is its first instant.
+ */
 export function parseLocalStamp(s: string): Date | undefined {
   const m = /^(\d{4})(\d{2})(\d{2})(?:(\d{2})(\d{2})?(\d{2})?)?$/.exec(s);
   if (!m) return undefined;
   const [y, mo, d, h, mi, se] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
-  const date = new Date(y, mo - 1, d, h, mi, se);
-  if (date.getFullYear() !== y || date.getMonth() !== mo - 1 || date.getDate() !== d || date.getHours() !== h || date.getMinutes() !== mi || date.getSeconds() !== se) return undefined;
-  return date;
+  if (y < FIRST_YEAR || mo < 1 || mo > 12 || d < 1 || d > daysIn(y, mo) || h > 23 || mi > 59 || se > 59) return undefined;
+  return new Date(y, mo - 1, d, h, mi, se);
 }
 
 /** [start, end) of a local day YYYYMMDD. */
@@ -45,7 +53,7 @@ export function monthRange(month: string): { start: Date; end: Date; days: numbe
   const m = /^(\d{4})(\d{2})$/.exec(month);
   if (!m) return undefined;
   const [y, mo] = [Number(m[1]), Number(m[2])];
-  if (mo < 1 || mo > 12) return undefined;
+  if (y < FIRST_YEAR || mo < 1 || mo > 12) return undefined;
   const start = new Date(y, mo - 1, 1);
   const end = new Date(y, mo, 1);
   return { start, end, days: new Date(y, mo, 0).getDate() };
