@@ -18,17 +18,32 @@ export function refusedParam(err: unknown): { field: string; reason: string } | 
 }
 
 /**
- * Says a failed save of a call made with `quiet: true`: the reason at the form field that `fields`
- * maps the refused parameter to, else a notice. Returns whether it went to a field.
+ * Where a refusal is said: a field of the form by its name, or a function for a part of the page
+ * that is no form field (a schedule editor, a channel table), given the words to show.
  */
-export function sayRefusal<V>(err: unknown, form: FormInstance<V>, fields: Partial<Record<string, keyof V & string>>): boolean {
-  const refused = refusedParam(err);
-  const name = refused && Object.hasOwn(fields, refused.field) ? fields[refused.field] : undefined;
-  if (refused && name) {
+export type RefusalPlace<V> = (keyof V & string) | ((words: string) => void);
+
+/**
+ * Says a failed save of a call made with `quiet: true`: the reason at the place that `fields` maps
+ * the refused parameter to (by its name, or the name before its first `.` or `[`: a schema's
+ * `channels.0.DeviceID` is `channels`), else a notice. `conflict`, when given, is where a 409 (a
+ * name another one has: 录像计划 office 已存在) is said, in the server's words. Returns whether it
+ * went to a place.
+ */
+export function sayRefusal<V>(err: unknown, form: FormInstance<V>, fields: Partial<Record<string, RefusalPlace<V>>>, conflict?: RefusalPlace<V>): boolean {
+  const put = (place: RefusalPlace<V>, words: string) => {
+    if (typeof place === 'function') place(words);
     // antd types a name path over the form's nested values; a top-level key is one such path.
-    form.setFields([{ name: name as Parameters<FormInstance<V>['setFields']>[0][number]['name'], errors: [refused.reason] }]);
+    else form.setFields([{ name: place as Parameters<FormInstance<V>['setFields']>[0][number]['name'], errors: [words] }]);
     return true;
+  };
+  const refused = refusedParam(err);
+  if (refused) {
+    const key = Object.hasOwn(fields, refused.field) ? refused.field : refused.field.split(/[.[]/)[0];
+    const place = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (place) return put(place, refused.reason);
   }
+  if (conflict && err instanceof RequestError && err.code === 409 && err.msg) return put(conflict, err.msg);
   // 401 and 426 the request layer handles even for a quiet call (the login page, the password prompt).
   if (err instanceof RequestError && err.code !== 401 && err.code !== 426) {
     if (err.code === 400) notify.error(err.msg);

@@ -58,16 +58,21 @@ export interface PlanInput {
   /** 1: also turn on the recording switch of the channels that have it off. */
   enable_record?: 1;
 }
+/** Quiet: the form says a refused field (name, save days, schedule, channels) or a taken name where it is (fieldRefusal.ts). */
 export const savePlan = (p: PlanInput) =>
-  postV1<{ ID: number }>('/api/v1/setrecordplan', {
-    ...p,
-    channels: p.channels.map(({ DeviceID, ChannelID }) => ({ DeviceID, ChannelID })),
-  });
+  postV1<{ ID: number }>(
+    '/api/v1/setrecordplan',
+    {
+      ...p,
+      channels: p.channels.map(({ DeviceID, ChannelID }) => ({ DeviceID, ChannelID })),
+    },
+    { quiet: true },
+  );
 
 export const deletePlan = (id: number) => postV1<Record<string, never>>('/api/v1/delrecordplan', { id });
 
-/** Checks a schedule without saving; answers the per-day lists the server will use. */
-export const checkSchedule = (schedule: WeeklySchedule) => postV1<{ Days: DayLists }>('/api/v1/checkpush', { schedule });
+/** Checks a schedule without saving; answers the per-day lists the server will use. Quiet: a refused schedule is said at the editor. */
+export const checkSchedule = (schedule: WeeklySchedule) => postV1<{ Days: DayLists }>('/api/v1/checkpush', { schedule }, { quiet: true });
 
 export const fetchRecordPath = () => getV1<RecordPath>('/api/v1/recordpath');
 

@@ -1,7 +1,9 @@
 /**
  * /config/program/form (?id=N edits): a recording plan: name, save days, enabled, channels (the
  * shared channel picker) and the weekly schedule. Before saving, the schedule is checked by the
- * server (checkpush) and its per-day lists are shown.
+ * server (checkpush) and its per-day lists are shown. A refusal of the server is said where it
+ * belongs: a refused parameter at its field (name, save days, the schedule editor, the channels), a
+ * taken name at the name (录像计划 office 已存在), anything else as a notice (fieldRefusal.ts).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Empty, Form, Input, InputNumber, Space, Spin, Switch, Typography } from 'antd';
@@ -13,6 +15,7 @@ import { ChannelPicker } from '../../../components/ChannelPicker';
 import { PageTitle } from '../../../components/PageTitle';
 import { usePhone } from '../../../components/usePhone';
 import { errorMessage, msg } from '../../../i18n';
+import { sayRefusal, type RefusalPlace } from '../../../lib/fieldRefusal';
 import { notify } from '../../../lib/notify';
 import { RequestError } from '../../../lib/request';
 import { checkSchedule, fetchPlan, planEnabled, SAVE_DAYS, savePlan, type PlanChannel } from '../api';
@@ -42,6 +45,18 @@ export default function ProgramFormPage() {
   const [picking, setPicking] = useState(false);
   const [checked, setChecked] = useState<DayLists | null>(null);
   const [saving, setSaving] = useState(false);
+  // The server's reason for refusing the schedule or the channels, shown at them until they change.
+  const [refused, setRefused] = useState<{ schedule?: string; channels?: string }>({});
+  const places: Partial<Record<string, RefusalPlace<FormValues>>> = {
+    name: 'name',
+    save_days: 'save_days',
+    schedule: (words) => setRefused((r) => ({ ...r, schedule: words })),
+    channels: (words) => setRefused((r) => ({ ...r, channels: words })),
+  };
+  const sayFailure = (err: unknown) => {
+    if (err instanceof RequestError) sayRefusal(err, form, places, 'name');
+    else notify.error(errorMessage(err));
+  };
 
   const plan = useQuery({ queryKey: ['recordplan', id], queryFn: () => fetchPlan(id!), enabled: !!id });
   useEffect(() => {
@@ -51,7 +66,11 @@ export default function ProgramFormPage() {
     setSchedule(modelOf(p.Schedule));
     setChannels(p.Channels ?? []);
   }, [plan.data, form]);
-  useEffect(() => setChecked(null), [schedule]);
+  useEffect(() => {
+    setChecked(null);
+    setRefused((r) => (r.schedule ? { ...r, schedule: undefined } : r));
+  }, [schedule]);
+  useEffect(() => setRefused((r) => (r.channels ? { ...r, channels: undefined } : r)), [channels]);
   // A plan only times the channels whose own recording switch is on (the server records a channel
   // when EnableRecord is set, by its plans): the others are flagged, or the plan seems to do nothing.
   const offCount = channels.filter(recordOff).length;
@@ -73,7 +92,7 @@ export default function ProgramFormPage() {
       void qc.invalidateQueries({ queryKey: ['recordplans'] });
       navigate(back);
     } catch (err) {
-      if (!(err instanceof RequestError)) notify.error(errorMessage(err));
+      sayFailure(err);
     } finally {
       setSaving(false);
     }
@@ -106,6 +125,8 @@ export default function ProgramFormPage() {
           </Form.Item>
           <Form.Item
             label={t('recording.channels')}
+            validateStatus={refused.channels ? 'error' : undefined}
+            help={refused.channels}
             extra={
               offCount > 0 && (
                 <Space direction="vertical" size={0}>
@@ -119,7 +140,12 @@ export default function ProgramFormPage() {
           >
             <PlanChannelsTable channels={channels} onChange={setChannels} onPick={() => setPicking(true)} />
           </Form.Item>
-          <Form.Item label={t('recording.schedule')} extra={t(phone ? 'recording.scheduleHintPhone' : 'recording.scheduleHint')}>
+          <Form.Item
+            label={t('recording.schedule')}
+            validateStatus={refused.schedule ? 'error' : undefined}
+            help={refused.schedule}
+            extra={t(phone ? 'recording.scheduleHintPhone' : 'recording.scheduleHint')}
+          >
             <ScheduleEditor value={schedule} onChange={setSchedule} />
           </Form.Item>
           {checked && (
@@ -139,8 +165,8 @@ export default function ProgramFormPage() {
                 onClick={async () => {
                   try {
                     setChecked((await checkSchedule(fromNormal(schedule))).Days);
-                  } catch {
-                    /* the request layer said why */
+                  } catch (err) {
+                    sayFailure(err);
                   }
                 }}
               >
