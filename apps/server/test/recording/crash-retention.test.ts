@@ -229,6 +229,37 @@ describe('retention', () => {
   });
 });
 
+describe('retention and a mark that comes meanwhile', () => {
+  it('a segment marked important after a pass listed it, before its turn, is kept (file and row)', async () => {
+    const pk = await channel();
+    const start = new Date(Date.now() - 3600_000);
+    const rels = [0, 1].map((i) => segmentPath(pk, new Date(start.getTime() + i * 6000)));
+    rels.forEach((rel) => place(rel));
+    const [first, second] = [await insertRow(pk, rels[0], start), await insertRow(pk, rels[1], new Date(start.getTime() + 6000))];
+    const roots = await t.ctx.recording.roots();
+    let reads = 0;
+    const report = await runRetention({
+      db: t.ctx.db,
+      rootAbs: roots.abs,
+      defaultSaveDays: 30,
+      saveDays: new Map(),
+      minFreeBytes: 1000,
+      // The disk stays short of space. Read once before the pass lists the oldest two, then after each
+      // deletion: after the first one's, the second is marked important (record/setimportant).
+      freeBytes: async () => {
+        if (++reads === 2) await t.ctx.recording.index.setImportant(second, true);
+        return 0;
+      },
+      fileOf: (r) => t.ctx.recording.fileOfWith(roots.allowed, r),
+      log,
+    });
+    expect(report.forSpace).toBe(1);
+    expect(await t.ctx.recording.index.get(first)).toBeUndefined();
+    expect(await t.ctx.recording.index.get(second)).toMatchObject({ important: true });
+    expect(fs.existsSync(path.join(root, rels[1]))).toBe(true);
+  });
+});
+
 describe('paths outside the record root', () => {
   it('are refused by every function that serves or removes files', async () => {
     const pk = await channel();

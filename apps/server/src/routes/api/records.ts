@@ -219,11 +219,17 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     const seg = await visibleSegment(req, q.id);
     if (seg.important) throw invalidParam('id', 'recordingImportant');
     if (seg.status !== 'complete') throw invalidParam('id', 'recordingBeingWritten');
+    let removed: boolean;
     try {
-      await rec.removeSegment(seg);
+      removed = await rec.removeSegment(seg);
     } catch (err) {
       if (err instanceof UnsafePathError) throw invalidParam('id', 'recordingOutsideFolder');
       throw err;
+    }
+    if (!removed) {
+      // Marked important, or removed, since it was read above.
+      if ((await rec.index.get(q.id))?.important) throw invalidParam('id', 'recordingImportant');
+      throw notFound('recording', { id: q.id });
     }
     return v1('MSG_SC_RECORD_REMOVE_ACK', {});
   });

@@ -36,11 +36,19 @@ export async function statfsFree(dir: string): Promise<number> {
   return Number(s.bavail) * Number(s.bsize);
 }
 
-/** Deletes a segment's file (path checked) and then its row. Throws UnsafePathError and leaves both. */
-export async function deleteSegment(db: Kysely<Database>, row: SegmentRow, fileOf: (r: SegmentRow) => string): Promise<void> {
+/**
+ * Deletes a segment: its path checked (throws UnsafePathError and leaves it), then its row deleted
+ * only if it is still complete and not important, then its file. The row a caller read may be stale:
+ * a mark (record/setimportant) that came since keeps the segment, file and row; returns false then
+ * (or when the row is gone already). A crash between the row and the file leaves an orphan file,
+ * which reconciliation at start indexes again.
+ */
+export async function deleteSegment(db: Kysely<Database>, row: SegmentRow, fileOf: (r: SegmentRow) => string): Promise<boolean> {
   const file = fileOf(row);
+  const res = await db.deleteFrom('recordings').where('id', '=', row.id).where('important', '=', 0).where('status', '=', 'complete').executeTakeFirst();
+  if (!Number(res.numDeletedRows)) return false;
   await fs.promises.rm(file, { force: true });
-  await db.deleteFrom('recordings').where('id', '=', row.id).execute();
+  return true;
 }
 
 /**
@@ -64,7 +72,11 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionReport
 
   const drop = async (row: SegmentRow, why: string) => {
     try {
-      await deleteSegment(db, row, deps.fileOf);
+      if (!(await deleteSegment(db, row, deps.fileOf))) {
+        // Marked important (or gone) since it was listed: kept, and not listed again in this pass.
+        refusedIds.add(row.id);
+        return false;
+      }
     } catch (err) {
       if (!(err instanceof UnsafePathError)) throw err;
       refusedIds.add(row.id);

@@ -180,12 +180,16 @@ export class RecordingService {
     return out;
   }
 
-  /** Deletes one segment (file and row). Refuses one being written, and any path outside the roots. */
-  async removeSegment(row: SegmentRow): Promise<void> {
+  /**
+   * Deletes one segment (file and row). Refuses one being written, and any path outside the roots;
+   * false when it is no longer complete and unmarked (marked important since `row` was read, or gone).
+   */
+  async removeSegment(row: SegmentRow): Promise<boolean> {
     if (row.status === 'recording') throw new Error('segment is being written');
     const { allowed } = await this.roots();
-    await deleteSegment(this.deps.db, row, (r) => this.fileOfWith(allowed, r));
+    if (!(await deleteSegment(this.deps.db, row, (r) => this.fileOfWith(allowed, r)))) return false;
     this.deps.log.info({ id: row.id, channel: row.channelPk, path: row.path }, 'recording: segment removed by request');
+    return true;
   }
 
   /** Complete, non-important segments of a channel starting in [from, to): deleted; returns the count and what was refused. */
@@ -208,8 +212,8 @@ export class RecordingService {
         continue;
       }
       try {
-        await deleteSegment(this.deps.db, r, (x) => this.fileOfWith(allowed, x));
-        removed++;
+        if (await deleteSegment(this.deps.db, r, (x) => this.fileOfWith(allowed, x))) removed++;
+        else kept++; // marked important since it was read
       } catch (err) {
         if (!(err instanceof UnsafePathError)) throw err;
         kept++;
