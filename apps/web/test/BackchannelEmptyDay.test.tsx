@@ -90,11 +90,32 @@ describe('/video/backchannel on a day', { timeout: 30_000 }, () => {
     expect(await settledNotices(notices)).toEqual([]);
     expect(screen.getAllByText('通道 5/1不存在')).toHaveLength(1);
     expect(screen.queryByTestId('month-error')).toBeNull();
+    // Asking again gets the same 404: no retry offered (session 27 walk).
+    expect(screen.queryByRole('button', { name: /重\s*试/ })).toBeNull();
     // As the player page: not titled by the bare id, no segment list offered.
     expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent(/^通道录像$/);
     expect(screen.queryByRole('button', { name: /录像列表/ })).toBeNull();
     // The trail says what the title says, not the ids from the address (录像回放 / 5 / 5_1 / …).
     expect(crumbs()).toEqual(['录像回放', '通道录像', '2026-11-26']);
+  });
+
+  it('a device that did not answer: the list says why and offers to ask again', async () => {
+    let asked = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const path = new URL(String(input), 'http://console.test').pathname;
+        if (path === '/api/v1/devices/5/channels') return new Response(JSON.stringify(v1({ Channels: [{ ChannelID: '1', ParentDeviceID: '5', DeviceName: 'NVR', Name: 'Gate' }], ChannelCount: 1 })), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        if (path === '/api/v1/record/querymonthly') return new Response(JSON.stringify('0'.repeat(30)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+        asked += path === '/api/v1/record/querydaily' ? 1 : 0;
+        return new Response(JSON.stringify({ code: 504, msg: '设备 5 无应答: 超时' }), { status: 504, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    renderBackchannel('20261126');
+    expect(await screen.findByTestId('day-error')).toHaveTextContent('设备 5 无应答: 超时');
+    const before = asked;
+    screen.getByRole('button', { name: /重\s*试/ }).click();
+    await waitFor(() => expect(asked).toBeGreaterThan(before));
   });
 
   it('a month that could not be read while the day could: the calendar says why, no notice', async () => {

@@ -30,6 +30,7 @@ import { useSession } from '../../../lib/stores/session';
 import { useUi } from '../../../lib/stores/ui';
 import { notify } from '../../../lib/notify';
 import { fetchOneChannel } from '../../../lib/api/inventory';
+import { RequestError } from '../../../lib/request';
 import { fetchMonthly, removeDaily, setImportantBetween } from '../api';
 import { clock, monthOf, parseDay, recordedDays, shiftMonth, stampAt, today } from '../day';
 import { DownloadPanel } from '../components/DownloadPanel';
@@ -131,6 +132,10 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
   // Each failure once: the calendar says why its month could not be read unless the day's list says the same.
   const monthError = monthly.isError ? (monthly.error as Error).message : undefined;
   const calendarError = monthError !== undefined && !(daily.isError && (daily.error as Error).message === monthError) ? monthError : undefined;
+  // A retry is offered for what may pass (a device that did not answer, a failed connection), not for
+  // a channel that does not exist or is not the user's (404), a refusal (403) or a bad request (400):
+  // asking again gets the same answer (session 27 walk: 通道 1/1不存在 with a 重试 button).
+  const dayMayPass = !(daily.error instanceof RequestError && [400, 403, 404].includes(daily.error.code));
 
   const pb = usePlayback(videoRef, device, channel, day, source);
   const { state } = pb;
@@ -265,9 +270,11 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
             ) : daily.isError ? (
               // Not "no recordings": the list could not be had (a device offline or silent says so).
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={<Typography.Text type="danger" data-testid="day-error">{(daily.error as Error).message}</Typography.Text>}>
-                <Button size="small" onClick={() => void daily.refetch()}>
-                  {t('player.retry')}
-                </Button>
+                {dayMayPass && (
+                  <Button size="small" onClick={() => void daily.refetch()}>
+                    {t('player.retry')}
+                  </Button>
+                )}
               </Empty>
             ) : list.length === 0 ? (
               <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('playback.noRecords')}>
