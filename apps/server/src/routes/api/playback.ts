@@ -295,7 +295,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     return { [field]: reason(s.reason.key, lang, s.reason.vars) } as Partial<Record<K, string>>;
   }
 
-  /** Sends a joined MP4: Content-Length, byte ranges, a file name. */
+  /** Sends a joined MP4: Content-Length, byte ranges, a file name; lets go of its files (j.release) when done. */
   async function sendJoined(req: FastifyRequest, reply: FastifyReply, j: JoinedMp4, name: string, fallback: string, mode: 'inline' | 'attachment') {
     reply.header('Content-Type', 'video/mp4');
     reply.header('Accept-Ranges', 'bytes');
@@ -306,6 +306,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     if (j.cutAt !== undefined) reply.header('X-Record-Cut', localStamp(new Date(j.cutAt)));
     const range = parseRange(req.headers.range, j.size);
     if (range === 'bad') {
+      j.release?.();
       reply.header('Content-Range', `bytes */${j.size}`);
       return reply.code(416).send();
     }
@@ -317,6 +318,8 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     reply.header('Content-Length', String(end - start + 1));
     const body = Readable.from(readJoined(j, start, end), { objectMode: false });
     body.on('error', (err) => app.log.warn({ err }, 'download: stream failed'));
+    // Sent, failed or cut off by the client: the body closes in every case.
+    body.on('close', () => j.release?.());
     return reply.send(body);
   }
 
@@ -390,6 +393,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       const j = p.mode === 'download' && p.fmt === 'mp4' ? await playback.download(c.id, from, to) : await playback.join(c.id, from, to);
       if (!j) throw notFound('recordingsRange', { id: `${ref.device}:${ref.channel}`, from: shownTime(p.start), to: shownTime(p.end) });
       if (p.fmt === 'm3u8') {
+        j.release?.();
         const token = req.query.token ? `?token=${encodeURIComponent(req.query.token)}` : '';
         return reply
           .type('application/vnd.apple.mpegurl')

@@ -30,6 +30,8 @@ export interface JoinedMp4 {
   duration: number;
   /** The tracks changed at this wall-clock time: the file stops there. */
   cutAt?: number;
+  /** Lets go of the segment files (PlaybackService holds them from planning until the bytes are sent). */
+  release?: () => void;
 }
 
 const pieceLength = (p: Piece) => (p.kind === 'bytes' ? p.data.length : p.length);

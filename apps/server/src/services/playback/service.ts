@@ -45,7 +45,7 @@ export class PlaybackService {
   private sessions = new Map<string, PlaybackSession>();
 
   constructor(
-    private readonly recording: Pick<RecordingService, 'segmentsBetween'>,
+    private readonly recording: Pick<RecordingService, 'segmentsBetween' | 'hold'>,
     private readonly log: Log,
     /** The options, or where to read them when used (a test sets them after the app made the service). */
     private readonly options: PlaybackServiceOptions | (() => PlaybackServiceOptions) = {},
@@ -152,30 +152,53 @@ export class PlaybackService {
     return n;
   }
 
-  /** The joined MP4 of a channel's [from, to). */
+  /**
+   * The joined MP4 of a channel's [from, to). Its segment files are held (RecordingService.hold) from
+   * before planning until the caller calls `release` on it, having sent its bytes.
+   */
   async join(channelPk: number, from: number, to: number, only?: (seg: SegmentFile) => boolean): Promise<JoinedMp4 | undefined> {
-    let segs = await this.segments(channelPk, new Date(from), new Date(to));
-    if (only) segs = segs.filter(only);
-    return planJoin(this.reader, segs, from, to, {
-      onBadSegment: (seg, err) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped'),
+    return this.held(channelPk, from, to, only, (segs, onBadSegment) => planJoin(this.reader, segs, from, to, { onBadSegment }));
+  }
+
+  /**
+   * The download of a channel's [from, to): one progressive MP4 of exactly the range; the fragmented
+   * join when the fragments cannot be rewritten. Held as `join`'s until `release`.
+   */
+  async download(channelPk: number, from: number, to: number, only?: (seg: SegmentFile) => boolean): Promise<JoinedMp4 | undefined> {
+    return this.held(channelPk, from, to, only, async (segs, onBadSegment) => {
+      // The sample tables of a progressive file are held in memory while it is planned (16 bytes a
+      // sample): past 12 hours (1 M frames at 25 fps; also where a 90 kHz mdhd duration nears 32 bits)
+      // the range goes out as the fragmented join, which holds nothing per sample.
+      if (to - from > PROGRESSIVE_MAX_MS) return planJoin(this.reader, segs, from, to, { onBadSegment });
+      try {
+        return await planProgressive(this.reader, segs, from, to, { onBadSegment });
+      } catch (err) {
+        if (!(err instanceof BoxError)) throw err;
+        this.log.warn({ err, channel: channelPk }, 'download: fragments not rewritable as one movie; sent as fragmented MP4');
+        return planJoin(this.reader, segs, from, to, { onBadSegment });
+      }
     });
   }
 
-  /** The download of a channel's [from, to): one progressive MP4 of exactly the range; the fragmented join when the fragments cannot be rewritten. */
-  async download(channelPk: number, from: number, to: number, only?: (seg: SegmentFile) => boolean): Promise<JoinedMp4 | undefined> {
+  /** Plans a range over its segment files held; the answer carries the release (nothing is held when nothing was planned). */
+  private async held(
+    channelPk: number,
+    from: number,
+    to: number,
+    only: ((seg: SegmentFile) => boolean) | undefined,
+    plan: (segs: SegmentFile[], onBadSegment: (seg: SegmentFile, err: unknown) => void) => Promise<JoinedMp4 | undefined>,
+  ): Promise<JoinedMp4 | undefined> {
     let segs = await this.segments(channelPk, new Date(from), new Date(to));
     if (only) segs = segs.filter(only);
-    const onBadSegment = (seg: SegmentFile, err: unknown) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped');
-    // The sample tables of a progressive file are held in memory while it is planned (16 bytes a
-    // sample): past 12 hours (1 M frames at 25 fps; also where a 90 kHz mdhd duration nears 32 bits)
-    // the range goes out as the fragmented join, which holds nothing per sample.
-    if (to - from > PROGRESSIVE_MAX_MS) return planJoin(this.reader, segs, from, to, { onBadSegment });
+    const release = this.recording.hold(segs.map((s) => s.file));
     try {
-      return await planProgressive(this.reader, segs, from, to, { onBadSegment });
+      const j = await plan(segs, (seg, err) => this.log.warn({ err, id: seg.id }, 'download: segment file unreadable; skipped'));
+      if (!j) release();
+      else j.release = release;
+      return j;
     } catch (err) {
-      if (!(err instanceof BoxError)) throw err;
-      this.log.warn({ err, channel: channelPk }, 'download: fragments not rewritable as one movie; sent as fragmented MP4');
-      return planJoin(this.reader, segs, from, to, { onBadSegment });
+      release();
+      throw err;
     }
   }
 

@@ -2,7 +2,8 @@
  * Retention: complete, non-important segments older than their channel's save days are deleted (the
  * longest of the channel's plans; DefaultSaveDays without a plan); then, while the free space under
  * the record root is below MinFreeBytes, the oldest non-important segments of any channel go first.
- * An important segment is never deleted automatically, nor one being written. Deletions are logged.
+ * An important segment is never deleted automatically, nor one being written; one a download is
+ * reading waits for a later pass. Deletions are logged.
  */
 import fs from 'node:fs';
 import { sql, type Kysely } from 'kysely';
@@ -18,6 +19,8 @@ export interface RetentionDeps {
   defaultSaveDays: number;
   saveDays: Map<number, number>;
   fileOf(row: SegmentRow): string;
+  /** A segment a download is reading (RecordingService.hold): left for a later pass. */
+  held?(row: SegmentRow): boolean;
   /** Free bytes under a folder (fs.statfs by default; tests pass a fake). */
   freeBytes?(dir: string): Promise<number>;
   log: Log;
@@ -29,6 +32,8 @@ export interface RetentionReport {
   forSpace: number;
   freedBytes: number;
   refused: number;
+  /** Segments left for a later pass because a download was reading them. */
+  held: number;
 }
 
 export async function statfsFree(dir: string): Promise<number> {
@@ -43,11 +48,16 @@ export async function statfsFree(dir: string): Promise<number> {
  * (or when the row is gone already). A crash between the row and the file leaves an orphan file,
  * which reconciliation at start indexes again.
  */
-export async function deleteSegment(db: Kysely<Database>, row: SegmentRow, fileOf: (r: SegmentRow) => string): Promise<boolean> {
+export async function deleteSegment(
+  db: Kysely<Database>,
+  row: SegmentRow,
+  fileOf: (r: SegmentRow) => string,
+  unlink: (file: string) => Promise<void> = (f) => fs.promises.rm(f, { force: true }),
+): Promise<boolean> {
   const file = fileOf(row);
   const res = await db.deleteFrom('recordings').where('id', '=', row.id).where('important', '=', 0).where('status', '=', 'complete').executeTakeFirst();
   if (!Number(res.numDeletedRows)) return false;
-  await fs.promises.rm(file, { force: true });
+  await unlink(file);
   return true;
 }
 
@@ -67,10 +77,15 @@ export async function indexedChannels(db: Kysely<Database>): Promise<number[]> {
 export async function runRetention(deps: RetentionDeps): Promise<RetentionReport> {
   const { db, log } = deps;
   const now = deps.now ?? new Date();
-  const report: RetentionReport = { expired: 0, forSpace: 0, freedBytes: 0, refused: 0 };
+  const report: RetentionReport = { expired: 0, forSpace: 0, freedBytes: 0, refused: 0, held: 0 };
   const refusedIds = new Set<number>();
 
   const drop = async (row: SegmentRow, why: string) => {
+    if (deps.held?.(row)) {
+      refusedIds.add(row.id);
+      report.held++;
+      return false;
+    }
     try {
       if (!(await deleteSegment(db, row, deps.fileOf))) {
         // Marked important (or gone) since it was listed: kept, and not listed again in this pass.

@@ -51,6 +51,9 @@ export class RecordingService {
   private started?: Promise<void>;
   private retentionRun?: Promise<RetentionReport | undefined>;
   lastReconcile?: ReconcileReport;
+  /** Segment files downloads are reading (file → readers), and those removed by request meanwhile. */
+  private reading = new Map<string, number>();
+  private unlinkWhenRead = new Set<string>();
 
   constructor(
     private readonly deps: RecordingServiceDeps,
@@ -130,6 +133,13 @@ export class RecordingService {
           defaultSaveDays: cfg.DefaultSaveDays,
           saveDays: await this.plans.saveDaysByChannel(),
           fileOf: (r) => this.fileOfWith(roots.allowed, r),
+          held: (r) => {
+            try {
+              return this.reading.has(this.fileOfWith(roots.allowed, r));
+            } catch {
+              return false;
+            }
+          },
           freeBytes: this.opts.freeBytes ?? statfsFree,
           log: this.deps.log,
         });
@@ -181,13 +191,46 @@ export class RecordingService {
   }
 
   /**
+   * Holds segment files while a download reads them: its length was promised up front, so a file
+   * must not vanish under it. A removal by request meanwhile takes the row at once and unlinks the
+   * file when the last reader lets go; retention leaves it for a later pass. Returns the release
+   * (once is enough; more calls do nothing).
+   */
+  hold(files: readonly string[]): () => void {
+    const mine = [...new Set(files)];
+    for (const f of mine) this.reading.set(f, (this.reading.get(f) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      for (const f of mine) {
+        const n = (this.reading.get(f) ?? 1) - 1;
+        if (n > 0) {
+          this.reading.set(f, n);
+          continue;
+        }
+        this.reading.delete(f);
+        if (this.unlinkWhenRead.delete(f)) {
+          fs.promises.rm(f, { force: true }).catch((err) => this.deps.log.warn({ err, file: f }, 'recording: removed segment file not deleted after its download'));
+        }
+      }
+    };
+  }
+
+  /** Unlinks a removed segment's file, or marks it for when the downloads reading it are done. */
+  private readonly unlink = async (file: string): Promise<void> => {
+    if (this.reading.has(file)) this.unlinkWhenRead.add(file);
+    else await fs.promises.rm(file, { force: true });
+  };
+
+  /**
    * Deletes one segment (file and row). Refuses one being written, and any path outside the roots;
    * false when it is no longer complete and unmarked (marked important since `row` was read, or gone).
    */
   async removeSegment(row: SegmentRow): Promise<boolean> {
     if (row.status === 'recording') throw new Error('segment is being written');
     const { allowed } = await this.roots();
-    if (!(await deleteSegment(this.deps.db, row, (r) => this.fileOfWith(allowed, r)))) return false;
+    if (!(await deleteSegment(this.deps.db, row, (r) => this.fileOfWith(allowed, r), this.unlink))) return false;
     this.deps.log.info({ id: row.id, channel: row.channelPk, path: row.path }, 'recording: segment removed by request');
     return true;
   }
@@ -212,7 +255,7 @@ export class RecordingService {
         continue;
       }
       try {
-        if (await deleteSegment(this.deps.db, r, (x) => this.fileOfWith(allowed, x))) removed++;
+        if (await deleteSegment(this.deps.db, r, (x) => this.fileOfWith(allowed, x), this.unlink)) removed++;
         else kept++; // marked important since it was read
       } catch (err) {
         if (!(err instanceof UnsafePathError)) throw err;
