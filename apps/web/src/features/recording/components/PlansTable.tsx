@@ -1,6 +1,7 @@
 /** The plans table (name, when it records, save days, enabled, channel count) with edit and delete (confirmed). */
 import { Button, Popconfirm, Space, Tag } from 'antd';
 import { ListTable } from '../../../components/ListTable';
+import { usePhone } from '../../../components/usePhone';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { planEnabled, type PlanSummary } from '../api';
@@ -19,6 +20,7 @@ interface Props {
 
 export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, compact }: Props) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const navigate = useNavigate();
   // The form returns to the page this table is on (the recording settings or the plans list).
   const { pathname, search } = useLocation();
@@ -34,9 +36,12 @@ export function PlansTable({ plans, total, loading, page = 1, onPage, onDelete, 
         { title: t('recording.planName'), dataIndex: 'Name' },
         {
           // When each plan records, without opening it (a list of plans was only names and numbers).
+          // Whole, on as many lines as it takes: cut with an ellipsis it read "星期一–星期五 22:00–次日0…"
+          // in /config/recording's list at 1366×768, the end of the slot only in a tooltip (session 27).
+          // A phone's table scrolls sideways, where a cut column stays 200 px (ListTable).
           title: t('recording.schedule'),
           key: 'schedule',
-          ellipsis: true,
+          ellipsis: phone,
           render: (_, p) => {
             const text = scheduleSummary(modelOf(p.Schedule), (d) => t(`recording.days.${d}`), t('recording.everyDay'), t('recording.summarySep'), (time) => t('recording.nextDay', { time })) || '—';
             return (
