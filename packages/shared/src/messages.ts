@@ -108,7 +108,7 @@ export const SUBJECTS = {
   label: { 'zh-CN': '标签 {id}', 'en-US': 'Label {id}' },
   role: { 'zh-CN': '角色 {id}', 'en-US': 'Role {id}' },
   user: { 'zh-CN': '用户 {id}', 'en-US': 'User {id}' },
-  recordPlan: { 'zh-CN': '录像计划 {id}', 'en-US': 'Record plan {id}' },
+  recordPlan: { 'zh-CN': '录像计划 {id}', 'en-US': 'Recording plan {id}' },
   recording: { 'zh-CN': '录像 {id}', 'en-US': 'Recording {id}' },
   recordingsFrom: { 'zh-CN': '通道 {id} 自 {from} 起的录像', 'en-US': 'A recording of {id} from {from}' },
   recordingsRange: { 'zh-CN': '通道 {id} 在 {from} 至 {to} 的录像', 'en-US': 'A recording of {id} from {from} to {to}' },

@@ -61,7 +61,7 @@ describe('message catalogue', () => {
     const plan = (lang: 'zh-CN' | 'en-US', id: string) => message('duplicate', lang, { what: subject('recordPlan', lang, { id }) });
     // Before: 录像计划 夜间 Night 154已存在.
     expect(plan('zh-CN', '夜间 Night 154')).toBe('录像计划夜间 Night 154已存在');
-    expect(plan('en-US', '夜间 Night 154')).toBe('Record plan 夜间 Night 154 already exists');
+    expect(plan('en-US', '夜间 Night 154')).toBe('Recording plan 夜间 Night 154 already exists');
     // A value in Latin letters or digits keeps the space; a value's own spaces stay.
     expect(plan('zh-CN', 'Night 154')).toBe('录像计划 Night 154已存在');
     expect(plan('zh-CN', '夜间 值班')).toBe('录像计划夜间 值班已存在');
