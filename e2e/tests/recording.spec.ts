@@ -180,7 +180,7 @@ test.describe('recording and playback', () => {
     await page.getByRole('button', { name: '复制到每一天 星期一' }).click();
     await expect(page.getByTestId('slots-Sunday')).toContainText('08:00–10:00');
     await page.getByRole('button', { name: '校验时间' }).click();
-    await expect(page.getByText('星期一: 08:00:00-10:00:00')).toBeVisible();
+    await expect(page.getByText('星期一：08:00:00-10:00:00')).toBeVisible();
     await page.screenshot({ path: info.outputPath('program-form.png') });
     // A phone-wide window: the week is a list of days with hours to tap (ScheduleDayList), the same schedule.
     const wide = page.viewportSize()!;

@@ -2,12 +2,14 @@
  * /config/program/form says the server's refusals where they belong, as /config/recording's record
  * folder does (fieldRefusal.ts): a refused parameter at its field (name, save days, the schedule
  * editor, the channels), a name another plan has at the name. They came as a notice at the top of
- * the window (参数 schedule 不合法: ..., 录像计划 Days 已存在), away from what to change.
+ * the window (参数 schedule 不合法: ..., 录像计划 Days 已存在), away from what to change. The check's
+ * answer is said in the console's language (an English page had Chinese semicolons between its days).
  */
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { WEEKDAYS } from '@opencvr/shared';
 import ProgramFormPage from '../src/features/recording/pages/ProgramFormPage';
+import { setLang } from '../src/i18n';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
 
@@ -88,5 +90,19 @@ describe('the plan form says a refusal at its field', { timeout: 30_000 }, () =>
     answers['/api/v1/setrecordplan'] = { status: 500, body: { code: 500, msg: '服务器内部错误' } };
     save();
     await waitFor(() => expect(notices).toEqual(['notification:服务器内部错误']));
+  });
+});
+
+describe('the plan form says the check’s answer in the console’s language', { timeout: 30_000 }, () => {
+  it('per day, in Chinese and in English', async () => {
+    const { answers } = await openForm();
+    const slot = { sTime: '09:00:00', eTime: '10:00:00', enable: 1, number: 0, type: 1 };
+    answers['/api/v1/checkpush'] = { status: 200, body: v1({ Days: Object.fromEntries(WEEKDAYS.map((d) => [d, d === 'Monday' ? [slot] : []])) }) };
+    fireEvent.click(screen.getByRole('button', { name: /校验时间/ }));
+    expect(await screen.findByTestId('plan-checked')).toHaveTextContent(/^星期一：09:00:00-10:00:00；星期二：—；.*；星期日：—$/);
+    act(() => setLang('en-US'));
+    fireEvent.click(screen.getByRole('button', { name: /Check times/ }));
+    await waitFor(() => expect(screen.getByTestId('plan-checked')).toHaveTextContent(/^Monday: 09:00:00-10:00:00; Tuesday: —; .*; Sunday: —$/));
+    act(() => setLang('zh-CN'));
   });
 });

@@ -61,6 +61,8 @@ const recordingEn: typeof recordingZh & { recording: { daysValue_one: string; ch
     scheduleEmpty: 'Set at least one recording slot',
     check: 'Check times',
     checked: 'Checked',
+    /** A day of the check's per-day lists: Monday: 08:00:00-10:00:00 (days joined by summarySep). */
+    checkedDay: '{{day}}: {{slots}}',
     addSlot: 'Add',
     addSlotTitle: '{{day}}: add a slot',
     slotStart: 'Start time',

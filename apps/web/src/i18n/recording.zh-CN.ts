@@ -54,6 +54,8 @@ const recordingZh = {
     scheduleEmpty: '请至少设置一个录像时间段',
     check: '校验时间',
     checked: '校验结果',
+    /** A day of the check's per-day lists: 星期一：08:00:00-10:00:00 (days joined by summarySep). */
+    checkedDay: '{{day}}：{{slots}}',
     addSlot: '添加',
     addSlotTitle: '{{day}}：添加时间段',
     slotStart: '开始时间',

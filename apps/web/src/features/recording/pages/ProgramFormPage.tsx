@@ -150,9 +150,11 @@ export default function ProgramFormPage() {
           </Form.Item>
           {checked && (
             <Form.Item label={t('recording.checked')}>
+              {/* In the console's language: an English page read "Monday: —；Tuesday: —" with Chinese semicolons. */}
               <Alert
                 type="success"
-                title={WEEKDAYS.map((d) => `${t(`recording.days.${d}`)}: ${checked[d].map((s) => `${s.sTime}-${s.eTime}`).join(', ') || '—'}`).join('；')}
+                data-testid="plan-checked"
+                title={WEEKDAYS.map((d) => t('recording.checkedDay', { day: t(`recording.days.${d}`), slots: checked[d].map((s) => `${s.sTime}-${s.eTime}`).join(', ') || '—' })).join(t('recording.summarySep'))}
               />
             </Form.Item>
           )}
