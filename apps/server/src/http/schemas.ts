@@ -9,7 +9,12 @@ export const md5 = z
   .string()
   .regex(/^[0-9a-fA-F]{32}$/, schemaReason('md5Hex'))
   .transform((s) => s.toLowerCase());
-export const id = z.coerce.number().int().positive();
+/**
+ * The largest row id: the ids are PostgreSQL `serial` (a 32-bit integer), which refuses a larger
+ * parameter with an error (an internal error to the caller) where SQLite found no row.
+ */
+export const MAX_ID = 2_147_483_647;
+export const id = z.coerce.number().int().positive().max(MAX_ID);
 export const pageIndex = z.coerce.number().int().min(1).default(1);
 export const pageSize = z.coerce.number().int().min(1).max(1000).default(20);
 /** A flag that arrives as true/false, 1/0, "true"/"false", "on"/"off". */

@@ -16,6 +16,7 @@ import type { Channel } from '../../db/schema.js';
 import { isAdmin } from '../../http/auth.js';
 import { v1, v2 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
+import { MAX_ID } from '../../http/schemas.js';
 import { schemaReason } from '../../http/zod-reason.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { PlaybackBusyError, playbackOf, SPEEDS } from '../../services/playback/index.js';
@@ -347,7 +348,7 @@ export async function playbackRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
 
   r.get(
     '/api/v1/download/:id/:start',
-    { schema: { tags, params: z.object({ id: z.string().regex(/^\d{1,12}$/, schemaReason('recordingId')), start: z.string().regex(/^(0|\d{14})$/, schemaReason('zeroOrLocalTime')) }) } },
+    { schema: { tags, params: z.object({ id: z.string().regex(/^\d{1,10}$/, schemaReason('recordingId')).refine((s) => Number(s) >= 1 && Number(s) <= MAX_ID, schemaReason('recordingId')), start: z.string().regex(/^(0|\d{14})$/, schemaReason('zeroOrLocalTime')) }) } },
     async (req, reply) => {
       const segId = Number(req.params.id);
       const seg = await ctx.recording.index.get(segId);

@@ -11,7 +11,7 @@ import { schemaReason } from '../../http/zod-reason.js';
 import type { AppContext } from '../../context.js';
 import { v1 } from '../../http/envelope.js';
 import { ApiError, invalidParam, notFound } from '../../http/errors.js';
-import { flag, id } from '../../http/schemas.js';
+import { flag, id, MAX_ID } from '../../http/schemas.js';
 import { scopeOf, visibleChannelIds } from '../../services/inventory/scope.js';
 import { UnsafePathError } from '../../services/recording/paths.js';
 import { dayBounds, mergeRanges } from '../../services/recording/query.js';
@@ -250,7 +250,17 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   both(
     '/api/v1/record/setimportant',
     z.object({
-      id: z.union([id, z.string().regex(/^\d{1,12}(,\d{1,12}){0,999}$/)]).optional(),
+      // One id, a JSON array of them, or "1,2,3" (the console's form).
+      id: z
+        .union([
+          z.array(id).min(1).max(1000),
+          id,
+          z
+            .string()
+            .regex(/^\d{1,10}(,\d{1,10}){0,999}$/)
+            .refine((s) => s.split(',').every((x) => Number(x) >= 1 && Number(x) <= MAX_ID), schemaReason('recordingId')),
+        ])
+        .optional(),
       device: deviceId.optional(),
       channel: channelId.optional(),
       starttime: stamp.optional(),
@@ -270,7 +280,7 @@ export async function recordRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
         if (!ids.length) throw notFound('recordingsRange', { id: `${c.parent_device_id}:${c.channel_id}`, from: shownTime(q.starttime!), to: shownTime(q.endtime!) });
       } else {
         if (q.id === undefined) throw invalidParam('id', 'giveOneOf', { first: 'id', second: 'device + channel + starttime + endtime' });
-        ids = String(q.id).split(',').map(Number);
+        ids = Array.isArray(q.id) ? q.id : String(q.id).split(',').map(Number);
         for (const segId of ids) await visibleSegment(req, segId);
       }
       for (const segId of ids) await rec.index.setImportant(segId, q.important);
