@@ -177,6 +177,40 @@ describe('WS playback', () => {
     expect((await get('/api/v1/devices/record/playback/control?request_id=zz&command=pause')).statusCode).toBe(400);
   }, 40000);
 
+  it('two sessions of the same channel are independent: one paused, sped up or stopped leaves the other as it was', async () => {
+    const from = Math.ceil(R.from.getTime() / 1000) * 1000;
+    const end = Math.floor(R.to.getTime() / 1000) * 1000;
+    const a = await openPlayback(from, end);
+    const b = await openPlayback(from, end);
+    expect(a.request_id).not.toBe(b.request_id);
+    const state = async (id: string) => (await get(`/api/v2/playState?request_id=${id}`)).json();
+    const count = { a: 0, b: 0 };
+    const playA = playWs(R.t.baseUrl!, a.URL, { stop: (p) => ((count.a = p.binary.length), false) });
+    const playB = playWs(R.t.baseUrl!, b.URL, { stop: (p) => ((count.b = p.binary.length), false) });
+    await until(() => count.a >= 2 && count.b >= 2, 10000);
+
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${a.request_id}&command=pause`)).statusCode).toBe(200);
+    expect((await get(`/api/v1/playbackspeed?request_id=${b.request_id}&speed=2`)).statusCode).toBe(200);
+    await sleep(300);
+    const aPaused = count.a;
+    const bBefore = count.b;
+    await until(() => count.b > bBefore, 5000);
+    expect(count.a).toBe(aPaused);
+    expect((await state(a.request_id)).data).toMatchObject({ state: 'paused', speed: 1 });
+    expect((await state(b.request_id)).data).toMatchObject({ state: 'playing', speed: 2 });
+
+    // a stopped: its socket closes, its session is gone; b plays to its end
+    expect((await get(`/api/v1/devices/record/playback/control?request_id=${a.request_id}&command=stop`)).statusCode).toBe(200);
+    await playA;
+    expect((await state(a.request_id)).code).toBe(404);
+    const played = await playB;
+    expect(played.messages.at(-1)).toMatchObject({ type: 'state', state: 'ended' });
+    const file = path.join(R.tmp, 'second-session.mp4');
+    fs.writeFileSync(file, Buffer.concat(played.binary));
+    expect(decodeErrors(file)).toBe('');
+    played.ws.close();
+  }, 40000);
+
   it('a session without a socket ends by itself; a second socket is refused; a bad token is refused', async () => {
     const { playbackOf } = await import('../../src/services/playback/index.js');
     const svc = playbackOf(R.t.ctx, R.t.app.log);

@@ -4,6 +4,7 @@
  * querydaily merging the segments into one range.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sleep, until } from '../helpers/index.js';
 import { localDay } from '../../src/services/recording/time.js';
@@ -98,5 +99,48 @@ describe('recording a live camera', () => {
     expect(upd.statusCode, upd.body).toBe(200);
     await api.t.ctx.recording.engine.kick();
     expect(api.t.ctx.recording.engine.active()).toEqual([pk]);
+  }, 60000);
+
+  it('the segment being written: marked important it stays so when closed; removedaily of today keeps it; a new record folder takes the next segment and the old one stays readable', async () => {
+    const dev = await addCamera(api.t, api.admin, cam.url);
+    const pk = await channelPk(api.t, dev);
+    const get = (url: string) => api.t.app.inject({ url, headers: { token: api.admin } });
+    expect((await get(`/api/v1/realtimerecord/start?device=${dev}&channel=1`)).statusCode).toBe(200);
+    const first = await until(() => api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).executeTakeFirst(), 15000);
+    expect(first.status).toBe('recording');
+    const oldFile = path.join(api.t.settings.dataDir, 'records', first.path);
+
+    const mark = await get(`/api/v1/record/setimportant?id=${first.id}&important=1`);
+    expect(mark.json().EasyDarwin.Body).toEqual({ Count: 1, Important: 1 });
+    const today = localDay(new Date(first.start_at));
+    const removed = await get(`/api/v1/record/removedaily?id=${dev}:1&period=${today}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().EasyDarwin.Body.Kept).toBeGreaterThanOrEqual(1);
+    expect(fs.existsSync(oldFile)).toBe(true);
+    expect(api.t.ctx.recording.engine.active()).toEqual([pk]);
+
+    // the record folder changes while the segment is written: the recorder closes it and goes on in the new folder
+    const folder = path.join(api.t.settings.dataDir, 'elsewhere');
+    const moved = await api.t.app.inject({ method: 'POST', url: '/api/v1/recordpath', headers: { token: api.admin }, payload: { RecordPath: folder } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const next = await until(() => api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).where('root', '=', folder).executeTakeFirst(), 15000);
+    expect(fs.existsSync(path.join(folder, next.path))).toBe(true);
+    await until(async () => (await api.t.ctx.recording.index.get(first.id))?.status === 'complete', 10000);
+    expect(await api.t.ctx.recording.index.get(first.id)).toMatchObject({ important: true, root: '' });
+    await until(() => api.t.ctx.db.selectFrom('recordings').select('id').where('root', '=', folder).where('status', '=', 'complete').executeTakeFirst(), 15000);
+    expect((await get(`/api/v1/realtimerecord/stop?device=${dev}&channel=1`)).statusCode).toBe(200);
+
+    // the closed segment in the old folder: still listed, downloaded and played from there
+    const rows = await api.t.ctx.db.selectFrom('recordings').selectAll().where('channel_pk', '=', pk).orderBy('start_at').execute();
+    expect(rows.every((r) => r.status === 'complete')).toBe(true);
+    const files = await api.t.ctx.recording.segmentsBetween(pk, new Date(rows[0].start_at), new Date(rows.at(-1)!.end_at));
+    expect(files.map((f) => f.id)).toEqual(rows.map((r) => r.id));
+    expect(files[0].file).toBe(oldFile);
+    const dl = await get(`/api/v1/download/${first.id}/0`);
+    expect(dl.statusCode, dl.body.slice(0, 200)).toBe(200);
+    const got = path.join(api.t.settings.dataDir, 'first.mp4');
+    fs.writeFileSync(got, dl.rawPayload);
+    decodes(got);
+    expect(Number(ffprobe(got).streams[0].nb_read_frames)).toBeGreaterThan(10);
   }, 60000);
 });
