@@ -243,6 +243,27 @@ describe('record queries', () => {
     expect(fs.existsSync(a.file)).toBe(true);
   });
 
+  it('removedaily deletes every recording the day lists, also the one begun the evening before', async () => {
+    // Session 27 walk: the day's first 30 s, in a segment begun at 23:59:30 the day before, outlived
+    // "delete the day" (0 deleted, 0 kept) and the day still listed 00:00:00-00:00:30.
+    const { dev, pk } = await camera(1);
+    const midnight = new Date(Date.now() - 5 * 86400_000);
+    midnight.setHours(0, 0, 0, 0);
+    const at = (sec: number) => new Date(midnight.getTime() + sec * 1000);
+    const before = await segment(pk, at(-120), 60);
+    const across = await segment(pk, at(-30), 60);
+    const inside = await segment(pk, at(3600), 60);
+    const next = new Date(midnight);
+    next.setDate(next.getDate() + 1);
+    const after = await segment(pk, new Date(next.getTime() + 60_000), 60);
+    const period = localDay(midnight);
+    expect((await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, api.admin)).json().list).toHaveLength(2);
+    const rd = await get(`/api/v1/record/removedaily?id=${dev}:1&period=${period}`, api.admin);
+    expect(rd.json().EasyDarwin.Body).toEqual({ Removed: 2, Kept: 0 });
+    expect((await get(`/api/v1/record/querydaily?id=${dev}:1&period=${period}`, api.admin)).json().list).toEqual([]);
+    expect([before, across, inside, after].map((s) => fs.existsSync(s.file))).toEqual([true, false, false, true]);
+  });
+
   it('setimportant by time marks only the segments under it, and the day splits where the mark ends', async () => {
     const { dev, pk } = await camera(1);
     const day = new Date(Date.now() - 2 * 86400_000);

@@ -14,7 +14,7 @@ import { recordRoot, safeJoin, segmentPath, UnsafePathError } from './paths.js';
 import { RecordPlanService } from './plans.js';
 import { reconcile, type Log, type ReconcileReport } from './reconcile.js';
 import { deleteSegment, runRetention, statfsFree, type RetentionReport } from './retention.js';
-import { RecordingIndex, toSegment, type SegmentRow } from './store.js';
+import { MAX_SEGMENT_MS, RecordingIndex, toSegment, type SegmentRow } from './store.js';
 
 export interface RecordingServiceDeps {
   db: Kysely<Database>;
@@ -235,15 +235,23 @@ export class RecordingService {
     return true;
   }
 
-  /** Complete, non-important segments of a channel starting in [from, to): deleted; returns the count and what was refused. */
+  /**
+   * Complete, non-important segments of a channel holding a second of [from, to): deleted; returns the
+   * count and what was refused. A segment is one file: one running past either end goes whole, as a
+   * day's list shows it on both days. Taken by their start alone (session 26), a day's first minutes,
+   * written in the segment begun the evening before, outlived "delete the day": 0 deleted, 0 kept, and
+   * the day still listed 00:00:00–00:02:30 (issue 5 walk, session 27).
+   */
   async removeBetween(channelPk: number, from: Date, to: Date): Promise<{ removed: number; kept: number }> {
     const rows = (
       await this.deps.db
         .selectFrom('recordings')
         .selectAll()
         .where('channel_pk', '=', channelPk)
-        .where('start_at', '>=', from.toISOString())
+        // Bounded from below as the index's range look-ups are (store.ts): the rows near the day, not the channel's year.
+        .where('start_at', '>', new Date(from.getTime() - MAX_SEGMENT_MS).toISOString())
         .where('start_at', '<', to.toISOString())
+        .where('end_at', '>', from.toISOString())
         .execute()
     ).map(toSegment);
     const { allowed } = await this.roots();
