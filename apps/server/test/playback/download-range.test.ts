@@ -1,9 +1,10 @@
 /**
- * A download is one MP4 whose length is promised up front (Content-Length) and whose segment files
- * are read while it streams. A segment removed meanwhile (record/removedaily, record/remove, a
- * retention pass) must not cut the file short: removal by request takes the rows at once and the
- * files once the download has read them; retention leaves a segment being downloaded for its next
- * pass. The download is held back by its reader (paused), so the later segments are not open yet.
+ * Range downloads over the segment files. A download is one MP4 whose length is promised up front
+ * (Content-Length) and whose segment files are read while it streams. A segment removed meanwhile
+ * (record/removedaily, record/remove, a retention pass) must not cut the file short: removal by
+ * request takes the rows at once and the files once the download has read them; retention leaves a
+ * segment being downloaded for its next pass. The download is held back by its reader (paused), so
+ * the later segments are not open yet. A range over a gap joins what was recorded, the gap left out.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,7 +33,7 @@ beforeEach(async () => {
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=gray:s=320x240:r=15,noise=alls=80:allf=t', '-t', String(SEGMENT_MS / 1000), '-c:v', 'libx264', '-preset', 'ultrafast', '-qp', '0', '-g', '15', '-pix_fmt', 'yuv420p', '-movflags', '+frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', fixture]);
 });
 
-async function recorded(ageMs: number) {
+async function recorded(ageMs: number, gapMs = 0) {
   const res = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' });
   const dev = res.json().EasyDarwin.Body.DeviceID as string;
   const pk = (await api.t.ctx.inventory.channels.require(dev, '1')).id;
@@ -40,7 +41,7 @@ async function recorded(ageMs: number) {
   from.setMilliseconds(0);
   const files: string[] = [];
   for (let i = 0; i < SEGMENTS; i++) {
-    const start = new Date(from.getTime() + i * SEGMENT_MS);
+    const start = new Date(from.getTime() + i * SEGMENT_MS + (i >= SEGMENTS / 2 ? gapMs : 0));
     const rel = segmentPath(pk, start);
     const file = path.join(api.t.settings.dataDir, 'records', rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -51,7 +52,7 @@ async function recorded(ageMs: number) {
       .values({ channel_pk: pk, root: '', path: rel, start_at: start.toISOString(), end_at: new Date(start.getTime() + SEGMENT_MS).toISOString(), duration_ms: SEGMENT_MS, bytes: fs.statSync(file).size, important: 0, status: 'complete', created_at: new Date().toISOString() })
       .execute();
   }
-  return { dev, pk, from: from.getTime(), to: from.getTime() + SEGMENTS * SEGMENT_MS, files };
+  return { dev, pk, from: from.getTime(), to: from.getTime() + SEGMENTS * SEGMENT_MS + gapMs, files };
 }
 
 /** A download over a real socket, paused after its headers until `go` is called. */
@@ -134,5 +135,35 @@ describe('a download the reader abandons', () => {
     dl.done.catch(() => undefined);
     dl.abort();
     await until(() => r.files.every((f) => !fs.existsSync(f)), 5000, { what: () => `files left: ${r.files.filter((f) => fs.existsSync(f)).length}` });
+  }, 60000);
+});
+
+describe('a range over a gap', () => {
+  it('is one MP4 of what was recorded, the gap left out; from inside the gap it starts at the next recording; inside it, nothing', async () => {
+    const gap = 60_000;
+    const r = await recorded(86400_000, gap);
+    const url = (a: number, b: number) => `/api/v1/record/recordvideo/download/mp4/${r.dev}:1/${stampOf(a)}/${stampOf(b)}`;
+    const whole = await api.get(url(r.from, r.to));
+    expect(whole.statusCode, whole.body.slice(0, 200)).toBe(200);
+    expect(Number(whole.headers['content-length'])).toBe(whole.rawPayload.length);
+    expect(whole.headers['x-record-start']).toBe(stampOf(r.from));
+    expect(whole.headers['x-record-end']).toBe(stampOf(r.to));
+    const file = path.join(api.t.settings.dataDir, 'gap.mp4');
+    fs.writeFileSync(file, whole.rawPayload);
+    expect(decodeErrors(file)).toBe('');
+    const probe = ffprobeJson(file);
+    expect(Math.abs(Number(probe.format.duration) - (SEGMENTS * SEGMENT_MS) / 1000)).toBeLessThanOrEqual(1 / 15 + 0.001);
+    expect(Number(probe.streams[0].nb_read_frames)).toBe((SEGMENTS * SEGMENT_MS * 15) / 1000);
+
+    const afterGap = r.from + (SEGMENTS / 2) * SEGMENT_MS + gap;
+    const inside = await api.get(url(r.from + (SEGMENTS / 2) * SEGMENT_MS + 10_000, r.to));
+    expect(inside.statusCode).toBe(200);
+    expect(inside.headers['x-record-start']).toBe(stampOf(afterGap));
+    fs.writeFileSync(file, inside.rawPayload);
+    expect(Math.abs(Number(ffprobeJson(file).format.duration) - (SEGMENTS / 2) * (SEGMENT_MS / 1000))).toBeLessThanOrEqual(1 / 15 + 0.001);
+
+    const none = await api.get(`${url(r.from + (SEGMENTS / 2) * SEGMENT_MS + 5000, afterGap - 5000)}?lang=en-US`);
+    expect(none.statusCode).toBe(404);
+    expect(none.json().msg).toMatch(/does not exist/);
   }, 60000);
 });
