@@ -3,12 +3,13 @@
  * name the device and channel as the backchannel page does (not their ids), the range being written
  * says so, and marking a range important is confirmed.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router-dom';
 import BacktimePage from '../src/features/playback/pages/BacktimePage';
 import { renderConsole, stubApi, v1 } from './helpers/console';
 import { adminSessionPerTest } from './helpers/session';
+import { wideWindow } from './helpers/viewport';
 
 const DAY = '20261127';
 const range = (from: string, to: string, extra: object = {}) => ({
@@ -40,6 +41,7 @@ function open() {
 }
 
 describe('/video/backtime', { timeout: 30_000 }, () => {
+  afterEach(() => vi.restoreAllMocks());
   it('names the device and channel in the breadcrumb and title, with the day before the list', async () => {
     open();
     const crumbs = await screen.findByTestId('recording-breadcrumb');
@@ -49,6 +51,19 @@ describe('/video/backtime', { timeout: 30_000 }, () => {
     // The day crumb goes back to the timeline of that day.
     expect(within(crumbs).getByText('2026-11-27').closest('a')).toHaveAttribute('href', `/video/backchannel/5/1/${DAY}`);
     expect(screen.getByRole('heading', { level: 4 })).toHaveTextContent('录像列表 · Gate camera · 2026-11-27');
+  });
+
+  it('keeps a row’s time, duration and size on one line each on a desktop (English broke "3.86 MB" in two)', async () => {
+    wideWindow();
+    open();
+    const row = await waitFor(() => {
+      const r = document.querySelector<HTMLElement>('tbody tr.ant-table-row');
+      expect(r).not.toBeNull();
+      return r!;
+    });
+    const cells = [...row.querySelectorAll<HTMLElement>('td')].slice(0, 3);
+    expect(cells.map((c) => c.textContent)).toEqual(['07:00:47 – 07:03:24', '00:00:00', '1.50 MB']);
+    for (const c of cells) expect(c.style.whiteSpace).toBe('nowrap');
   });
 
   it('tags the range being written and confirms a mark', async () => {

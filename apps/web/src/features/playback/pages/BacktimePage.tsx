@@ -30,6 +30,9 @@ import { dayRanges, useDayRecords, type DayRange } from '../useDayRecords';
 /** A row: a range of the platform's recordings, or one file on the device (with its record type). */
 type Row = DayRange & { type?: string };
 
+/** A cell kept on one line. */
+const oneLine = () => ({ style: { whiteSpace: 'nowrap' as const } });
+
 export default function BacktimePage() {
   const { devid = '', chnid = '', day = '' } = useParams();
   if (!parseDay(day)) return <Navigate to={backtimePath(devid, chnid, today())} replace />;
@@ -161,18 +164,21 @@ function Backtime({ device, channel, day }: { device: string; channel: string; d
           dataSource={list}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
           scroll={{ x: 760 }}
+          // The time, duration and size keep to one line each: beside the actions' 500 px, the English
+          // page broke "3.86 MB" under itself and put the 录像中 tag under its range (session 27 walk).
           columns={[
             {
               title: t('playback.time'),
+              onCell: oneLine,
               render: (_, r) => (
-                <Space size={4} wrap>
+                <Space size={4}>
                   {`${clock(r.start)} – ${clock(r.end)}`}
                   {r.recording === 1 && <Tag color="red">{t('playback.recording')}</Tag>}
                 </Space>
               ),
             },
-            { title: t('playback.duration'), render: (_, r) => clock(r.duration ?? r.end - r.start) },
-            { title: t('playback.size'), render: (_, r) => (r.size !== undefined ? formatBytes(r.size) : '—') },
+            { title: t('playback.duration'), onCell: oneLine, render: (_, r) => clock(r.duration ?? r.end - r.start) },
+            { title: t('playback.size'), onCell: oneLine, render: (_, r) => (r.size !== undefined ? formatBytes(r.size) : '—') },
             onDevice
               ? { title: t('gbDevice.recordType'), render: (_, r) => (r.type ? <Tag>{t(`gbDevice.recordTypes.${r.type}`, { defaultValue: r.type })}</Tag> : '—') }
               : {
