@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
 import { safeJoin, segmentPath, UnsafePathError } from '../../src/services/recording/paths.js';
-import { runRetention } from '../../src/services/recording/retention.js';
+import { rootsOnDisk, runRetention } from '../../src/services/recording/retention.js';
 import { localDay } from '../../src/services/recording/time.js';
 import { decodes, ffprobe, topBoxes } from './support.js';
 
@@ -257,6 +257,54 @@ describe('retention and a mark that comes meanwhile', () => {
     expect(await t.ctx.recording.index.get(first)).toBeUndefined();
     expect(await t.ctx.recording.index.get(second)).toMatchObject({ important: true });
     expect(fs.existsSync(path.join(root, rels[1]))).toBe(true);
+  });
+});
+
+describe('the keep-free guard and earlier record folders', () => {
+  it('frees the record folder\'s disk: the segments of an earlier folder on another disk are not deleted for it', async () => {
+    const pk = await channel();
+    const other = path.join(t.settings.dataDir, 'other-disk');
+    await t.ctx.config.set('record', { RecordPath: '', OldPaths: [other] });
+    const start = new Date(Date.now() - 86400_000);
+    // the earlier folder's segments are the oldest: the guard went through all of them first
+    const olds: { id: number; file: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const rel = segmentPath(pk, new Date(start.getTime() - 3600_000 + i * 6000));
+      const file = path.join(other, rel);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(fixture, file);
+      olds.push({ id: await insertRow(pk, rel, new Date(start.getTime() - 3600_000 + i * 6000), { root: other }), file });
+    }
+    const rel = segmentPath(pk, start);
+    place(rel);
+    const current = await insertRow(pk, rel, start);
+    const roots = await t.ctx.recording.roots();
+    // the two folders on two disks (devices 1 and 2)
+    const devOf = (dir: string) => (dir === other ? 2 : 1);
+    expect(rootsOnDisk(roots.allowed, roots.key, devOf)).toEqual(['']);
+    expect(rootsOnDisk(roots.allowed, roots.key, () => 1).sort()).toEqual(['', other].sort());
+    let free = 0;
+    const report = await runRetention({
+      db: t.ctx.db,
+      rootAbs: roots.abs,
+      defaultSaveDays: 30,
+      saveDays: new Map(),
+      minFreeBytes: 1000,
+      guardRoots: rootsOnDisk(roots.allowed, roots.key, devOf),
+      // a deletion in the record folder frees its disk
+      freeBytes: async () => free,
+      fileOf: (r) => {
+        if (r.root === '') free = 5000;
+        return t.ctx.recording.fileOfWith(roots.allowed, r);
+      },
+      log,
+    });
+    expect(report.forSpace).toBe(1);
+    expect(await t.ctx.recording.index.get(current)).toBeUndefined();
+    for (const o of olds) {
+      expect(await t.ctx.recording.index.get(o.id)).toBeDefined();
+      expect(fs.existsSync(o.file)).toBe(true);
+    }
   });
 });
 

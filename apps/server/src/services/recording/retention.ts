@@ -1,7 +1,9 @@
 /**
  * Retention: complete, non-important segments older than their channel's save days are deleted (the
  * longest of the channel's plans; DefaultSaveDays without a plan); then, while the free space under
- * the record root is below MinFreeBytes, the oldest non-important segments of any channel go first.
+ * the record root is below MinFreeBytes, the oldest non-important segments of any channel on that
+ * disk go first (an earlier record folder on another disk keeps its segments: deleting them frees
+ * nothing here).
  * An important segment is never deleted automatically, nor one being written; one a download is
  * reading waits for a later pass. Deletions are logged.
  */
@@ -21,6 +23,11 @@ export interface RetentionDeps {
   fileOf(row: SegmentRow): string;
   /** A segment a download is reading (RecordingService.hold): left for a later pass. */
   held?(row: SegmentRow): boolean;
+  /**
+   * Root keys (recordings.root) whose folders are on the record folder's disk (rootsOnDisk): the
+   * keep-free guard deletes only their segments, as deleting others frees nothing there. Undefined: all.
+   */
+  guardRoots?: readonly string[];
   /** Free bytes under a folder (fs.statfs by default; tests pass a fake). */
   freeBytes?(dir: string): Promise<number>;
   log: Log;
@@ -59,6 +66,30 @@ export async function deleteSegment(
   if (!Number(res.numDeletedRows)) return false;
   await unlink(file);
   return true;
+}
+
+/**
+ * The keys of the record roots (`allowed`: key → folder) on the same file system as the current one
+ * (`current`'s), by device number: an earlier record folder on another disk is not the guard's to
+ * empty. A folder that cannot be read (missing, unmounted) is not on it; the current one always is.
+ */
+export function rootsOnDisk(allowed: ReadonlyMap<string, string>, current: string, devOf: (dir: string) => number = (dir) => fs.statSync(dir).dev): string[] {
+  let dev: number;
+  try {
+    dev = devOf(allowed.get(current)!);
+  } catch {
+    return [current];
+  }
+  return [...allowed]
+    .filter(([key, dir]) => {
+      if (key === current) return true;
+      try {
+        return devOf(dir) === dev;
+      } catch {
+        return false;
+      }
+    })
+    .map(([key]) => key);
 }
 
 /**
@@ -140,6 +171,7 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionReport
       log.warn({ err, root: deps.rootAbs }, 'retention: cannot read the free space of the record folder');
       return report;
     }
+    const roots = deps.guardRoots;
     while (avail < deps.minFreeBytes) {
       const rows = (
         await db
@@ -147,6 +179,7 @@ export async function runRetention(deps: RetentionDeps): Promise<RetentionReport
           .selectAll()
           .where('status', '=', 'complete')
           .where('important', '=', 0)
+          .$if(roots !== undefined, (q) => (roots!.length ? q.where('root', 'in', [...roots!]) : q.where(sql<boolean>`1 = 0`)))
           .orderBy('start_at')
           .orderBy('id')
           .limit(20 + refusedIds.size)

@@ -13,7 +13,7 @@ import { RecordEngine } from './engine.js';
 import { recordRoot, safeJoin, segmentPath, UnsafePathError } from './paths.js';
 import { RecordPlanService } from './plans.js';
 import { reconcile, type Log, type ReconcileReport } from './reconcile.js';
-import { deleteSegment, runRetention, statfsFree, type RetentionReport } from './retention.js';
+import { deleteSegment, rootsOnDisk, runRetention, statfsFree, type RetentionReport } from './retention.js';
 import { MAX_SEGMENT_MS, RecordingIndex, toSegment, type SegmentRow } from './store.js';
 
 export interface RecordingServiceDeps {
@@ -130,6 +130,7 @@ export class RecordingService {
           db: this.deps.db,
           rootAbs: roots.abs,
           minFreeBytes: cfg.MinFreeBytes,
+          guardRoots: cfg.MinFreeBytes > 0 ? rootsOnDisk(roots.allowed, roots.key) : undefined,
           defaultSaveDays: cfg.DefaultSaveDays,
           saveDays: await this.plans.saveDaysByChannel(),
           fileOf: (r) => this.fileOfWith(roots.allowed, r),
