@@ -346,10 +346,12 @@ function Backchannel({ device, channel, day }: { device: string; channel: string
                 style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }}
               />
               {/* Idle: none that day, or click one; nothing while the day is read (the timeline is still
-                  empty: "click a recording on the timeline" was said over it) or when it could not be (the list says why). */}
+                  empty: "click a recording on the timeline" was said over it) or when it could not be (the list
+                  says why; on a phone, where the list is two screens below the player, the player says it too:
+                  an operator on another's channel saw a dead black player, session 27). */}
               {state.phase !== 'playing' && state.phase !== 'paused' && (
                 <div data-testid="playback-status" style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center', color: '#fff', textAlign: 'center', padding: 12 }}>
-                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? (daily.isError || daily.isLoading ? '' : t(ranges.length ? 'playback.clickToPlay' : 'playback.noRecords')) : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
+                  {state.phase === 'loading' ? <Spin description={t('player.loading')} /> : state.phase === 'idle' ? (daily.isError ? (mobile ? (daily.error as Error).message : '') : daily.isLoading ? '' : t(ranges.length ? 'playback.clickToPlay' : 'playback.noRecords')) : state.phase === 'ended' ? t('playback.ended') : state.phase === 'unsupported' ? t(isHevc(state.reason) ? 'playback.hevcUnsupported' : 'player.unsupported', { mime: state.reason }) : state.reason}
                 </div>
               )}
             </div>
