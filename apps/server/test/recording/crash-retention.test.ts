@@ -10,6 +10,7 @@ import { buildApp } from '../../src/app.js';
 import { startTestApp, type TestApp } from '../helpers/index.js';
 import { initialise } from '../api/support.js';
 import { scanMp4 } from '../../src/services/recording/mp4-scan.js';
+import { reconcile } from '../../src/services/recording/reconcile.js';
 import { safeJoin, segmentPath, UnsafePathError } from '../../src/services/recording/paths.js';
 import { rootsOnDisk, runRetention } from '../../src/services/recording/retention.js';
 import { localDay } from '../../src/services/recording/time.js';
@@ -150,6 +151,18 @@ describe('reconciliation at start', () => {
     expect(await t.ctx.recording.index.get(goneId)).toBeUndefined();
     const orphan = await t.ctx.db.selectFrom('recordings').selectAll().where('path', '=', relOrphan).executeTakeFirstOrThrow();
     expect(orphan).toMatchObject({ status: 'complete', channel_pk: pk, duration_ms: 6000, start_at: new Date(Math.floor(orphanStart.getTime() / 1000) * 1000).toISOString() });
+  });
+
+  it('leaves alone what the recorder does not write: other names in a day folder, a folder past the channel ids', async () => {
+    const pk = await channel();
+    const day = localDay(new Date(Date.now() - 86400_000));
+    const foreign = [`${pk}/${day}/notes.mp4`, `${pk}/${day}/clip 1.mp4`, `2147483648/${day}/120000.mp4`, `99999999999/${day}/120000.mp4`].map((rel) => place(rel, Buffer.from('not ours')));
+    const ours = place(`${pk}/${day}/120000.mp4`, Buffer.from('ours, but unreadable'));
+    const roots = await t.ctx.recording.roots();
+    const report = await reconcile({ db: t.ctx.db, root: roots, fileOf: (r) => t.ctx.recording.fileOfWith(roots.allowed, r), log });
+    expect(report).toMatchObject({ orphansIndexed: 0, orphansRemoved: 1 });
+    expect(fs.existsSync(ours)).toBe(false);
+    for (const f of foreign) expect(fs.readFileSync(f, 'utf8'), f).toBe('not ours');
   });
 
   it('keeps the index when the record folder is missing (an unmounted disk)', async () => {

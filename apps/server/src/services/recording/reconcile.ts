@@ -3,7 +3,8 @@
  *  - every row still 'recording' (the process died while writing it): its file is scanned, a torn
  *    last fragment cut off, the real end taken from the last complete fragment, and the row marked
  *    complete — or row and file removed when nothing playable remains;
- *  - a segment file under the record root that the index does not know (the row insert was lost) is
+ *  - a segment file under the record root that the index does not know (the row insert was lost; one
+ *    the recorder names: <channel id>/<YYYYMMDD>/<HHmmss>[-N].mp4, other files are left alone) is
  *    indexed from its name and contents, or removed when unreadable (one reached through a symbolic
  *    link that leads out of the root is left alone: refused);
  *  - a row whose file is gone is dropped — unless the root folder itself is missing or empty (an
@@ -101,7 +102,9 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
   const rootAbs = deps.root.abs;
   let channelDirs: string[] = [];
   try {
-    channelDirs = fs.readdirSync(rootAbs).filter((d) => /^\d{1,12}$/.test(d));
+    // A channel's folder is its id, a database integer (PostgreSQL's is 32-bit and refuses a larger
+    // parameter): another number is not the recorder's.
+    channelDirs = fs.readdirSync(rootAbs).filter((d) => /^[1-9]\d{0,9}$/.test(d) && Number(d) <= 2_147_483_647);
   } catch {
     channelDirs = [];
   }
@@ -130,7 +133,8 @@ export async function reconcile(deps: ReconcileDeps): Promise<ReconcileReport> {
       } catch {
         names = [];
       }
-      for (const n of names) if (n.endsWith('.mp4')) files.add(`${pk}/${day}/${n}`);
+      // Only names the recorder gives (HHmmss.mp4, HHmmss-N.mp4): another file is not its to index or remove.
+      for (const n of names) if (parseSegmentPath(`${pk}/${day}/${n}`)) files.add(`${pk}/${day}/${n}`);
     }
     const rows = await db.selectFrom('recordings').select(['id', 'path']).where('channel_pk', '=', pk).where('root', '=', deps.root.key).execute();
     const known = new Set(rows.map((r) => r.path));
