@@ -1,15 +1,21 @@
 /**
  * Manual recording from the live player (issue 5: realtimerecord/start and stop from the player):
  * the toolbar's record button starts it, the player marks the channel 录像中, and the same button
- * stops it. Public players (an `open` of their own, no session) have no such button.
+ * stops it. Public players (an `open` of their own, no session) have no such button, nor has a
+ * server without recording (RecordVersion false: spec 6 hides playback and the recording plans, so a
+ * recording started here could be neither played nor planned).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { LivePlayer } from '../src/components/player/LivePlayer';
 import { clearSession } from '../src/lib/session';
+import { useConfig } from '../src/lib/stores/config';
 import { captureNotices, renderConsole, stubApi, v1 } from './helpers/console';
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useConfig.setState({ otherConfig: null, homeConfig: null });
+});
 
 const stream = () => v1({ URL: '', URLs: {}, Stream: 'stream_1_0', State: 'connecting', Reason: '' });
 
@@ -42,6 +48,15 @@ describe('LivePlayer manual recording', () => {
     clearSession();
     stubApi({});
     renderConsole(<LivePlayer device="1" channel="1" flow={0} open={async () => ({ URL: '', URLs: {}, Stream: 'stream_1_0' })} />);
+    expect(screen.queryByRole('button', { name: '开始录像' })).toBeNull();
+  });
+
+  it('a server without recording (RecordVersion false) offers no recording', async () => {
+    clearSession();
+    stubApi({ '/api/v1/devices/channelstream': stream });
+    useConfig.setState({ otherConfig: { RecordVersion: false } as never });
+    renderConsole(<LivePlayer device="34020000001320000001" channel="1" flow={0} name="Gate" />);
+    expect(await screen.findByRole('button', { name: '抓图' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '开始录像' })).toBeNull();
   });
 });

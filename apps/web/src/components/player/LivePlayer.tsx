@@ -23,6 +23,7 @@ import { NOTIFY_DURATION_MS } from '@opencvr/shared';
 import { channelGone } from '../../lib/channelsGone';
 import { formatBitrate } from '../../lib/format';
 import { useSharedStreamState } from '../../lib/sharedStreamState';
+import { recordVersionOf, useConfig } from '../../lib/stores/config';
 import { useStreamStat } from '../../lib/streamStat';
 import { keepChannelStream, openChannelStream, realtimeRecord, type StreamAnswer } from './api';
 import { codecName } from './codecName';
@@ -72,6 +73,9 @@ export interface LivePlayerProps {
 
 export function LivePlayer({ device, channel, flow, muted = true, onStats, name, quiet, open, compact, ptz: ptzAllowed = true, leave, shareToken, record: recordAllowed = true, extra, transport, style }: LivePlayerProps) {
   const { t } = useTranslation();
+  // A server without recording (RecordVersion false) hides playback and plans (spec 6): a recording
+  // started here could be neither played nor planned, so the player offers none.
+  const recordVersion = useConfig(recordVersionOf);
   const videoRef = useRef<HTMLVideoElement>(null);
   const boxRef = useRef<HTMLDivElement>(null);
   const [isMuted, setMuted] = useState(muted);
@@ -371,7 +375,7 @@ export function LivePlayer({ device, channel, flow, muted = true, onStats, name,
           <Tooltip title={t('player.snapshot')}>
             <Button {...iconBtn} aria-label={t('player.snapshot')} icon={<CameraOutlined />} onClick={() => void snapshot()} />
           </Tooltip>
-          {!open && recordAllowed && (
+          {!open && recordAllowed && recordVersion && (
             <Tooltip title={manual ? t('player.stopRecording') : t('player.startRecording')}>
               <Button
                 {...iconBtn}
