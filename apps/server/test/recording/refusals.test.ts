@@ -205,6 +205,19 @@ describe('refusals of the record, plan and playback calls', () => {
     expect(wrong).toEqual([]);
     expect(await state()).toEqual(before);
     expect(fs.existsSync(path.join(api.t.settings.dataDir, 'r2'))).toBe(false);
+    // A free space to keep of the whole disk or more would have the guard delete every recording
+    // (a slip of GB for MB in the form): refused at its field, the folder not made.
+    const disk = fs.statfsSync(api.t.settings.dataDir);
+    const whole = Number(disk.blocks) * Number(disk.bsize);
+    const all = await api.post('/api/v1/recordpath?lang=en-US', { RecordPath: path.join(api.t.settings.dataDir, 'r3'), MinFreeBytes: whole });
+    expect(all.statusCode, all.body).toBe(400);
+    expect(all.json()).toMatchObject({ field: 'MinFreeBytes' });
+    expect(all.json().reason).toMatch(/less than the size of the record folder's disk/);
+    expect(fs.existsSync(path.join(api.t.settings.dataDir, 'r3'))).toBe(false);
+    expect(await state()).toEqual(before);
+    const some = await api.post('/api/v1/recordpath', { RecordPath: path.join(api.t.settings.dataDir, 'r3'), MinFreeBytes: Math.floor(whole / 1000) });
+    expect(some.statusCode, some.body).toBe(200);
+
     // ids as a JSON array are ids, not the first one by coercion ([1] read as 1, [1, 2] refused)
     const marked = await api.post('/api/v1/record/setimportant', { id: [seg.id], important: 1 });
     expect(marked.json().EasyDarwin.Body).toEqual({ Count: 1, Important: 1 });

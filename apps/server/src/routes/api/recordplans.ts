@@ -73,6 +73,18 @@ const planInput = z.object({
   enable_record: flag.optional(),
 });
 
+/** The size in bytes of the file system holding `abs` (its nearest existing folder), undefined when unreadable. */
+function diskSize(abs: string): number | undefined {
+  for (let p = abs; ; p = path.dirname(p)) {
+    try {
+      const s = fs.statfsSync(p);
+      return Number(s.blocks) * Number(s.bsize);
+    } catch {
+      if (p === path.dirname(p)) return undefined;
+    }
+  }
+}
+
 export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const plans = ctx.recording.plans;
@@ -204,6 +216,12 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
       if (!path.isAbsolute(b.RecordPath) || b.RecordPath.includes('\0')) throw invalidParam('RecordPath', 'absoluteFolder');
       const abs = path.resolve(b.RecordPath);
       if (isSystemFolder(abs)) throw invalidParam('RecordPath', 'systemFolder');
+      // Free space to keep of the whole disk or more: the keep-free guard would delete every recording
+      // there is (a slip of GB for MB), and go on deleting each new one.
+      if (b.MinFreeBytes !== undefined) {
+        const size = diskSize(abs);
+        if (size !== undefined && b.MinFreeBytes >= size) throw invalidParam('MinFreeBytes', 'lessThanDisk', { size });
+      }
       try {
         fs.mkdirSync(abs, { recursive: true });
         const probe = path.join(abs, `.write-test-${process.pid}-${Date.now()}`);
