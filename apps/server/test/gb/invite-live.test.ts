@@ -3,19 +3,22 @@
  * source → INVITE s=Play to the device double (over SIP UDP or TCP) → its SDP answer → ACK → PS over
  * RTP (UDP, TCP passive, TCP active) → a WebSocket fMP4 viewer whose fragments ffprobe decodes. Then
  * the BYE when the last viewer of the on-demand channel leaves, and the device ending the session.
+ * Each test has its own rig (app, SIP port, device double: `rigFor`) and they run at once
+ * (`describe.concurrent`): they wait on timers (the grace period, AckTimeout, retries), not on one another.
  */
 import { reason, type Reason } from '@opencvr/shared';
 import { header, userOf } from '@opencvr/sip';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { channelStream, CH, DEV, probe, startRig, streamstatOnce, view, type GbRig } from './invite-support.js';
 import { until } from '../helpers/index.js';
 import type { GbInviteError } from '../../src/gb/invite/client.js';
 
-let rig: GbRig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
+/** A rig for this test only (startRig's), closed when the test ends: the tests run at once. */
+async function rigFor(onTestFinished: TestContext['onTestFinished'], o: Parameters<typeof startRig>[0] = {}): Promise<GbRig> {
+  const r = await startRig(o);
+  onTestFinished(() => r.close());
+  return r;
+}
 
 const CASES = [
   { name: 'UDP', sip: 'UDP', gb: { MediaTransport: 'UDP' }, expect: 'udp', proto: 'RTP/AVP' },
@@ -23,10 +26,9 @@ const CASES = [
   { name: 'TCP active', sip: 'UDP', gb: { MediaTransport: 'TCP', MediaTransportMode: 'active' }, expect: 'tcp-active', proto: 'TCP/RTP/AVP' },
 ] as const;
 
-describe.each(CASES)('live over $name', (c) => {
-  it('plays in a WebSocket fMP4 viewer; the BYE follows when the last viewer of the on-demand channel leaves', async () => {
-    rig = await startRig({ sip: c.sip, gb: c.gb });
-    const r = rig;
+describe.concurrent.each(CASES)('live over $name', (c) => {
+  it('plays in a WebSocket fMP4 viewer; the BYE follows when the last viewer of the on-demand channel leaves', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { sip: c.sip, gb: c.gb });
     const { URL, Stream } = await channelStream(r);
     // One fragment per frame (the cached GOP as the first): 16 fragments hold at least 16 frames.
     const got = await view(r, URL, 16);
@@ -80,10 +82,9 @@ describe.each(CASES)('live over $name', (c) => {
   });
 });
 
-describe('the session ends', () => {
-  it("on the device's BYE: answered 200, the stream says why and the SSRC is released", async () => {
-    rig = await startRig({ graceMs: 30_000 });
-    const r = rig;
+describe.concurrent('the session ends', () => {
+  it("on the device's BYE: answered 200, the stream says why and the SSRC is released", async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000 });
     const { URL, Stream } = await channelStream(r);
     await view(r, URL, 2);
     const hub = r.t.ctx.streams.get(Stream)!;
@@ -103,9 +104,8 @@ describe('the session ends', () => {
     expect(hub.reason).toBe(`device ${DEV} refused the live stream of channel ${CH}: 486 Busy Here`);
   });
 
-  it('when the platform shuts down: a BYE to the device still sending', async () => {
-    rig = await startRig({ graceMs: 30_000 });
-    const r = rig;
+  it('when the platform shuts down: a BYE to the device still sending', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000 });
     const { URL } = await channelStream(r);
     await view(r, URL, 1);
     expect(r.media.byes).toHaveLength(0);
@@ -114,9 +114,8 @@ describe('the session ends', () => {
     expect(r.media.sessions[0].endedBy).toBe('platform');
   });
 
-  it("a BYE for a dialog the platform does not know gets 481", async () => {
-    rig = await startRig({ graceMs: 30_000 });
-    const r = rig;
+  it("a BYE for a dialog the platform does not know gets 481", async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000 });
     const { URL } = await channelStream(r);
     await view(r, URL, 1);
     const s = r.media.sessions[0];
@@ -125,9 +124,8 @@ describe('the session ends', () => {
     expect(r.t.ctx.gbInvite.sessions()).toHaveLength(1);
   });
 
-  it('when the device unregisters: the stream fails with the reason, no BYE is sent', async () => {
-    rig = await startRig({ graceMs: 30_000 });
-    const r = rig;
+  it('when the device unregisters: the stream fails with the reason, no BYE is sent', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000 });
     const { URL, Stream } = await channelStream(r);
     await view(r, URL, 1);
     const hub = r.t.ctx.streams.get(Stream)!;
@@ -142,10 +140,9 @@ describe('the session ends', () => {
   });
 });
 
-describe('failures reach the stream status with their cause', () => {
-  it('no RTP after the 200: the receiver names the port and the media IP announced; the session is closed with a BYE', async () => {
-    rig = await startRig({ media: { noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
-    const r = rig;
+describe.concurrent('failures reach the stream status with their cause', () => {
+  it('no RTP after the 200: the receiver names the port and the media IP announced; the session is closed with a BYE', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { media: { noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
     await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
@@ -157,9 +154,8 @@ describe('failures reach the stream status with their cause', () => {
     expect(header(r.media.byes[0], 'Call-ID')).toBe(header(r.media.invites[0], 'Call-ID'));
   });
 
-  it('no answer to the INVITE within AckTimeout (after its 100 Trying)', async () => {
-    rig = await startRig({ media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
-    const r = rig;
+  it('no answer to the INVITE within AckTimeout (after its 100 Trying)', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
     await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
@@ -169,9 +165,8 @@ describe('failures reach the stream status with their cause', () => {
     expect(r.t.ctx.gbInvite.ssrcs.inUse('live')).toBe(0);
   });
 
-  it('a 200 that comes after AckTimeout is closed at once with a BYE', async () => {
-    rig = await startRig({ media: { delayMs: 1600, noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
-    const r = rig;
+  it('a 200 that comes after AckTimeout is closed at once with a BYE', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { media: { delayMs: 1600, noMedia: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
     const { Stream } = await channelStream(r);
     const hub = r.t.ctx.streams.get(Stream)!;
     await until(() => hub.state === 'retrying', 10000, { what: 'the hub to fail' });
@@ -180,18 +175,16 @@ describe('failures reach the stream status with their cause', () => {
     expect(r.media.sessions[0].endedBy).toBe('platform');
   });
 
-  it('a slow device that answers after its 100 Trying but within AckTimeout plays', async () => {
-    rig = await startRig({ media: { delayMs: 1500 }, gb: { AckTimeout: 4 } });
-    const r = rig;
+  it('a slow device that answers after its 100 Trying but within AckTimeout plays', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { media: { delayMs: 1500 }, gb: { AckTimeout: 4 } });
     const { URL } = await channelStream(r);
     const got = await view(r, URL, 2);
     expect(got.binary.length).toBe(2);
     expect(r.media.invites).toHaveLength(1);
   });
 
-  it('an SDP answer without a usable port: the dialog is closed and the reason says why', async () => {
-    rig = await startRig({ gb: { AckTimeout: 2 }, graceMs: 30_000 });
-    const r = rig;
+  it('an SDP answer without a usable port: the dialog is closed and the reason says why', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { gb: { AckTimeout: 2 }, graceMs: 30_000 });
     // The device answers TCP active with UDP: nothing to connect to.
     await r.t.ctx.config.set('gb', { MediaTransport: 'TCP', MediaTransportMode: 'active' });
     r.dev.responders.add((req, tx) => {
@@ -228,10 +221,9 @@ describe('failures reach the stream status with their cause', () => {
   });
 });
 
-describe('the INVITE client (ctx.gbInvite) for playback sessions', () => {
-  it("a device that unregisters ends its sessions; why is said wholly in the user's language (the log keeps the service's words)", async () => {
-    rig = await startRig({ graceMs: 30_000, media: { noMedia: true } });
-    const r = rig;
+describe.concurrent('the INVITE client (ctx.gbInvite) for playback sessions', () => {
+  it("a device that unregisters ends its sessions; why is said wholly in the user's language (the log keeps the service's words)", async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000, media: { noMedia: true } });
     const ended: { reason: string; why?: Reason }[] = [];
     await r.t.ctx.gbInvite.invite({
       deviceId: DEV,
@@ -249,9 +241,8 @@ describe('the INVITE client (ctx.gbInvite) for playback sessions', () => {
     expect(reason(ended[0].why!.key, 'en-US', ended[0].why!.vars)).toBe('the device went offline (it unregistered)');
   });
 
-  it('s=Playback takes a history SSRC; MediaStatus 121 ends it with a BYE and leaves live sessions alone', async () => {
-    rig = await startRig({ graceMs: 30_000, media: { noMedia: true } });
-    const r = rig;
+  it('s=Playback takes a history SSRC; MediaStatus 121 ends it with a BYE and leaves live sessions alone', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { graceMs: 30_000, media: { noMedia: true } });
     const ended: string[] = [];
     const live = await r.t.ctx.gbInvite.invite({
       deviceId: DEV,
