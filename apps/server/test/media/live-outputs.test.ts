@@ -51,13 +51,16 @@ describe('HLS', () => {
     expect((await fetch(url.split('?')[0])).status).toBe(401);
     expect((await fetch(`${api.t.baseUrl}/hls/${s.Stream}/init.mp4`)).status).toBe(401);
 
-    const probe = await run('ffmpeg', ['-v', 'error', '-i', url, '-t', '3', '-f', 'framemd5', '-']);
+    // Two players of the playlist at once (each reads it on its own), not one after the other.
+    const [probe, stat] = await Promise.all([
+      run('ffmpeg', ['-v', 'error', '-i', url, '-t', '3', '-f', 'framemd5', '-']),
+      run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', url]),
+    ]);
     expect(probe.code, probe.stderr).toBe(0);
     const frames = probe.stdout.split('\n').filter((l) => /^0,/.test(l));
     expect(frames.length).toBeGreaterThanOrEqual(30); // 3 s at 15 fps
     expect(probe.stdout).toContain('#dimensions 0: 320x240');
 
-    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', url]);
     expect(JSON.parse(stat.stdout).streams[0]).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
   });
 
@@ -86,22 +89,15 @@ describe('FLV', () => {
     const s = await openStream('FLV');
     expect(s.URL).toMatch(/^\/flv\/live\/stream_\d+_0\.flv\?play_token=/);
     const url = `${api.t.baseUrl}${s.URL}`;
-    const r = await run('ffprobe', [
-      '-v',
-      'error',
-      '-read_intervals',
-      '%+3',
-      '-show_streams',
-      '-count_frames',
-      '-of',
-      'json',
-      url,
+    // Two viewers of the URL at once (each its own HTTP-FLV response), not one after the other.
+    const [r, dec] = await Promise.all([
+      run('ffprobe', ['-v', 'error', '-read_intervals', '%+3', '-show_streams', '-count_frames', '-of', 'json', url]),
+      run('ffmpeg', ['-v', 'error', '-xerror', '-i', url, '-t', '2', '-f', 'null', '-']),
     ]);
     expect(r.code, r.stderr).toBe(0);
     const v = JSON.parse(r.stdout).streams.find((x: { codec_type: string }) => x.codec_type === 'video');
     expect(v).toMatchObject({ codec_name: 'h264', width: 320, height: 240 });
     expect(Number(v.nb_read_frames)).toBeGreaterThan(10);
-    const dec = await run('ffmpeg', ['-v', 'error', '-xerror', '-i', url, '-t', '2', '-f', 'null', '-']);
     expect(dec.code, dec.stderr).toBe(0);
     expect((await fetch(`${api.t.baseUrl}${s.URL.split('?')[0]}`)).status).toBe(401);
     // the viewer left: no FLV viewer is counted any more
@@ -377,10 +373,12 @@ describe('H.265 camera', () => {
     await cam.stop();
     await cam.start({ codec: 'h265' });
     const s = await openStream('HLS');
-    const probe = await run('ffmpeg', ['-v', 'error', '-i', `${api.t.baseUrl}${s.URL}`, '-t', '1', '-f', 'framemd5', '-']);
+    const [probe, stat] = await Promise.all([
+      run('ffmpeg', ['-v', 'error', '-i', `${api.t.baseUrl}${s.URL}`, '-t', '1', '-f', 'framemd5', '-']),
+      run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', `${api.t.baseUrl}${s.URL}`]),
+    ]);
     expect(probe.code, probe.stderr).toBe(0);
     expect(probe.stdout).toContain('#dimensions 0: 320x240');
-    const stat = await run('ffprobe', ['-v', 'error', '-show_streams', '-of', 'json', `${api.t.baseUrl}${s.URL}`]);
     expect(JSON.parse(stat.stdout).streams[0]).toMatchObject({ codec_name: 'hevc', width: 320, height: 240 });
     const firstTags = async (url: string) => {
       const chunks: Buffer[] = [];
@@ -400,10 +398,9 @@ describe('H.265 camera', () => {
       return readFlv(Buffer.concat(chunks)).tags;
     };
     const wsUrl = `${api.t.baseUrl!.replace('http', 'ws')}${s.URLs.WS_FLV}`;
-    const enhanced = await firstTags(wsUrl);
+    const [enhanced, legacy] = await Promise.all([firstTags(wsUrl), firstTags(`${wsUrl}&hevc=12`)]);
     expect(Buffer.from(enhanced[1].data.subarray(0, 5)).toString('hex')).toBe('9068766331'); // SequenceStart 'hvc1'
     expect(Buffer.from(enhanced[2].data.subarray(0, 5)).toString('hex')).toBe('9168766331'); // key CodedFrames
-    const legacy = await firstTags(`${wsUrl}&hevc=12`);
     expect(Buffer.from(legacy[1].data.subarray(0, 2)).toString('hex')).toBe('1c00');
     expect(Buffer.from(legacy[2].data.subarray(0, 2)).toString('hex')).toBe('1c01');
   });
