@@ -11,6 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useAdminApp } from '../api/admin-app.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../src/services/recording/time.js';
+import { normaliseSchedule, nextEdge } from '@opencvr/shared';
+import { shouldRecord } from '../../src/services/recording/engine.js';
 
 const zoneBefore = process.env.TZ;
 /** The process's zone (the server's local time) from here to the end of the test. */
@@ -58,6 +60,36 @@ describe('local days and times', () => {
       expect(hours(dayRange('20280229')), tz).toBe(24);
       expect(monthRange('197001'), tz).toMatchObject({ days: 31 });
     }
+  });
+});
+
+describe('the schedule engine across a change of offset', () => {
+  const on = { enable_record: 1, manual: false };
+  const records = (schedule: object, iso: string) => shouldRecord(on, [normaliseSchedule(schedule)], new Date(iso));
+
+  it('a slot is wall-clock time: on Berlin\'s 25-hour day 01:00-04:00 records four hours, both passes of 02:00-03:00', () => {
+    zone('Europe/Berlin');
+    const slot = { Sunday: [{ StartTime: '01:00', EndTime: '04:00' }] };
+    expect(records(slot, '2026-10-24T22:59:59Z')).toBe(false); // 00:59:59 summer time
+    expect(records(slot, '2026-10-24T23:00:00Z')).toBe(true); // 01:00 summer time
+    expect(records(slot, '2026-10-25T00:30:00Z')).toBe(true); // 02:30 summer time
+    expect(records(slot, '2026-10-25T01:30:00Z')).toBe(true); // 02:30 winter time
+    expect(records(slot, '2026-10-25T02:59:59Z')).toBe(true); // 03:59:59 winter time
+    expect(records(slot, '2026-10-25T03:00:00Z')).toBe(false); // 04:00 winter time
+    // the end is found from before the change: 04:00 winter time
+    expect(nextEdge(normaliseSchedule(slot), new Date('2026-10-25T02:00:00Z'))!.toISOString()).toBe('2026-10-25T03:00:00.000Z');
+  });
+
+  it('on the 23-hour day a slot inside the skipped hour never records; one across it records its wall-clock hours that exist', () => {
+    zone('Europe/Berlin');
+    const skipped = { Sunday: [{ StartTime: '02:00', EndTime: '03:00' }] };
+    for (const iso of ['2026-03-29T00:59:59Z', '2026-03-29T01:00:00Z', '2026-03-29T01:30:00Z', '2026-03-29T02:00:00Z']) expect(records(skipped, iso), iso).toBe(false);
+    const across = { Sunday: [{ StartTime: '01:00', EndTime: '04:00' }] };
+    expect(records(across, '2026-03-29T00:00:00Z')).toBe(true); // 01:00 winter time
+    expect(records(across, '2026-03-29T00:59:59Z')).toBe(true); // 01:59:59, then the clock reads 03:00
+    expect(records(across, '2026-03-29T01:00:00Z')).toBe(true); // 03:00 summer time
+    expect(records(across, '2026-03-29T01:59:59Z')).toBe(true); // 03:59:59
+    expect(records(across, '2026-03-29T02:00:00Z')).toBe(false); // 04:00
   });
 });
 
