@@ -34,9 +34,9 @@
  * CPU and beside a load the server's windows never had; one group at a time has the server's
  * conditions (N camera clients, one kind of window at a time, the same alternation against drift in
  * the machine's load). Per window the processes' utime+stime and what each received from the camera
- * (tcp_info bytes_received): every process must read at least 24/25 of the camera's rate in every
- * window (the live bench's rule, per process) and every file must grow, or the part fails rather
- * than give a reference it did not measure. ffmpeg writes through the page cache (our recorder writes
+ * (tcp_info bytes_received): in every window the processes must read at least 24/25 of the camera's
+ * rate on the mean (the live bench's rule) and each one at least 23/25, and every file must grow, or
+ * the part fails rather than give a reference it did not measure. ffmpeg writes through the page cache (our recorder writes
  * O_DIRECT); the prefault below covers its bytes too. Figures: ffmpeg's CPU recording against its own
  * -f null (median pair ratio), its extra in % (beside our goal of < 10 %, for comparison), and the
  * extra per stream of both recorders in % of a core (the server's recording − live-only windows / N,
@@ -82,7 +82,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { mergeFigures, writeFigures, type Figure } from '../lib/figures';
-import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer, stopChild, trackChild, untrackChild } from '../lib/server';
+import { ADMIN, call, freePort, initialise, login, NEW_PASSWORD, onCleanup, postForm, ROOT, runBench, startServer, stopChild, trackChild } from '../lib/server';
 import { startCamera, CLIP_H264, CLIP_MP4, FPS, type Camera, type CameraKind } from '../lib/camera';
 import { machineBusy, machineCpu, ownCpu, receivedFrom } from '../lib/received';
 import { wsViewer, type CountingViewer } from '../lib/ws-viewer';
@@ -429,9 +429,9 @@ interface FfWindow {
  * server's devices), each copying the stream to -f null (mode L) or to its own fragmented MP4 file
  * in `dir` (mode R, the muxing our recorder does: a fragment at each keyframe and at most 1 s):
  * started, every one receiving, WARMUP_S more, then WINDOW_S measured, then stopped (files deleted).
- * Fails unless every process received at least (FPS - 1) / FPS of the camera's rate in the window
- * (the live bench's rule, here per process: one that fell behind did less than a stream's work) and,
- * recording, every file grew.
+ * Fails unless the processes received at least (FPS - 1) / FPS of the camera's rate on the mean (the
+ * live bench's rule: ffmpeg that fell behind did less than a stream's work) and every one at least
+ * (FPS - 2) / FPS, and, recording, every file grew.
  */
 async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string): Promise<FfWindow> {
   const devnull = fs.openSync('/dev/null', 'w');
@@ -439,6 +439,8 @@ async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string
   const output = (i: number) =>
     mode === 'R' ? ['-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-frag_duration', '1000000', files[i]] : ['-f', 'null', '-'];
   let stopping = false;
+  /** Processes replaced while starting (their exit is expected). */
+  const replaced = new WeakSet<ChildProcess>();
   const startOne = (i: number) => {
     const child = spawn('ffmpeg', ['-nostdin', '-y', '-v', 'error', '-rtsp_transport', 'tcp', '-i', cam.url(i + 1), '-c', 'copy', ...output(i)], {
       stdio: ['ignore', devnull, 'pipe'],
@@ -448,28 +450,36 @@ async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string
       if (err.length < 2000) err += d.toString();
     });
     child.once('exit', (code, sig) => {
-      if (!stopping) log(`ffmpeg ${i + 1} (${mode === 'R' ? 'fMP4 file' : '-f null'}) exited (${code ?? sig}): ${err.trim().slice(0, 300)}`);
+      if (!stopping && !replaced.has(child)) log(`ffmpeg ${i + 1} (${mode === 'R' ? 'fMP4 file' : '-f null'}) exited (${code ?? sig}): ${err.trim().slice(0, 300)}`);
     });
     trackChild(child);
     return child;
   };
   const procs: ChildProcess[] = [];
+  const alive = () => procs.every((p) => p.exitCode === null && p.signalCode === null);
   try {
     for (let i = 0; i < n; i++) procs.push(startOne(i));
-    // Those the camera refused (its shared media torn down by the last group's leaving answers 503) start again.
-    await sleep(3000);
-    for (let i = 0; i < n; i++) {
-      if (procs[i].exitCode !== null || procs[i].signalCode !== null) {
-        untrackChild(procs[i]);
-        procs[i] = startOne(i);
-      }
-    }
-    const alive = () => procs.every((p) => p.exitCode === null && p.signalCode === null);
     // The warm-up starts once every process has received ~2 s of the camera (the live bench's start).
-    const within = Math.max(30_000, n * 300);
+    // One the camera refused (its shared media torn down by the last group's leaving answers 503) and
+    // one that has received nothing 10 s after its start (at 64 starting together camera.py now and
+    // then leaves one in its handshake) start again, each at most 3 times.
+    const within = Math.max(45_000, n * 500);
+    const startedAt = procs.map(() => performance.now());
+    const restarts = procs.map(() => 0);
     for (const t = performance.now(); ; await sleep(1000)) {
-      if (!alive()) throw new Error(`${n} ffmpeg (${mode}): some exited while starting`);
       const got = receivedFrom(cam.port);
+      for (let i = 0; i < n; i++) {
+        const p = procs[i];
+        const gone = p.exitCode !== null || p.signalCode !== null;
+        const silent = !gone && !got.get(p.pid!) && performance.now() - startedAt[i] > 10_000;
+        if (!gone && !silent) continue;
+        if (++restarts[i] > 3) throw new Error(`${n} ffmpeg (${mode}): ffmpeg ${i + 1} ${gone ? 'exited' : 'received nothing'} after 3 restarts (load ${loadavg()})`);
+        log(`ffmpeg ${i + 1} (${mode}) ${gone ? 'exited' : 'received nothing in 10 s'} while starting: started again`);
+        replaced.add(p);
+        await stopChild(p, 1000);
+        procs[i] = startOne(i);
+        startedAt[i] = performance.now();
+      }
       const behind = procs.filter((p) => (got.get(p.pid!) ?? 0) < 2 * cam.bytesPerSecond).length;
       if (!behind) break;
       if (performance.now() - t > within) throw new Error(`${n} ffmpeg (${mode}): ${behind} of ${n} received under 2 s of the camera in ${within / 1000} s (load ${loadavg()})`);
@@ -505,10 +515,16 @@ async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string
       slowest: Math.min(...rates),
       machine,
     };
+    // The live bench's rule on the mean (24/25), and every process at least 23/25: a window's edges
+    // fall on one process's reading a fraction of a second apart from another's (a keyframe is ~1.5 %
+    // of 20 s of the clip; a 5 s trial window at load 24 read 0.959 for one and 1.012 on the mean).
     const rule = (FPS - 1) / FPS;
-    if (w.slowest < rule) {
-      const behind = rates.filter((r) => r < rule).length;
-      throw new Error(`${n} ffmpeg (${mode}): ${behind} of ${n} received under ${round(rule)} of the camera's rate in the window (slowest ${round(w.slowest)}, mean ${round(w.meanRate)}): they fell behind, no reference; ${machine}; load ${loadavg()}`);
+    const each = (FPS - 2) / FPS;
+    if (w.meanRate < rule || w.slowest < each) {
+      const behind = rates.filter((r) => r < each).length;
+      throw new Error(
+        `${n} ffmpeg (${mode}): received ${round(w.meanRate)} of the camera's rate on the mean (rule >= ${round(rule)}), slowest ${round(w.slowest)} (${behind} of ${n} under ${round(each)}): they fell behind, no reference; ${machine}; load ${loadavg()}`,
+      );
     }
     if (mode === 'R') {
       const still = s1.filter((b, i) => b <= s0[i]).length;
