@@ -83,10 +83,17 @@ describe('recording storage settings', { timeout: 30_000 }, () => {
     type('record-path', '/data/other');
     await waitFor(() => expect(screen.queryByText('系统文件夹不能存放录像')).not.toBeInTheDocument());
 
-    // not a field of this form: a notice, as the request layer says a 400
-    answer.body = { code: 400, msg: '参数 MinFreeBytes 不合法: 须为整数', field: 'MinFreeBytes', reason: '须为整数' };
+    // the free space to keep, sent in bytes from the GB field: said at that field (session 27: a
+    // value of the whole disk or more is refused, lessThanDisk)
+    answer.body = { code: 400, msg: '参数 MinFreeBytes 不合法: 须小于录像文件夹所在磁盘的容量（39.25 GB，即 42145779712 字节）', field: 'MinFreeBytes', reason: '须小于录像文件夹所在磁盘的容量（39.25 GB，即 42145779712 字节）' };
     save();
-    await waitFor(() => expect(notices).toEqual(['error:参数 MinFreeBytes 不合法: 须为整数']));
+    expect(await screen.findByText('须小于录像文件夹所在磁盘的容量（39.25 GB，即 42145779712 字节）')).toBeInTheDocument();
+    expect(notices).toEqual([]);
+
+    // not a field of this form: a notice, as the request layer says a 400
+    answer.body = { code: 400, msg: '参数 Foo 不合法: 须为整数', field: 'Foo', reason: '须为整数' };
+    save();
+    await waitFor(() => expect(notices).toEqual(['error:参数 Foo 不合法: 须为整数']));
     // a server failure: the request-failed panel
     answer.status = 500;
     answer.body = { code: 500, msg: '服务器内部错误' };

@@ -200,7 +200,7 @@ export const REASONS = {
   absoluteFolder: { 'zh-CN': '须为文件夹的绝对路径', 'en-US': 'must be an absolute folder path' },
   systemFolder: { 'zh-CN': '系统文件夹不能存放录像', 'en-US': 'a system folder cannot hold recordings' },
   folderNotWritable: { 'zh-CN': '文件夹不可写（{code}）', 'en-US': 'not a writable folder ({code})' },
-  lessThanDisk: { 'zh-CN': '须小于录像文件夹所在磁盘的容量（{size} 字节）', 'en-US': "must be less than the size of the record folder's disk ({size} bytes)" },
+  lessThanDisk: { 'zh-CN': '须小于录像文件夹所在磁盘的容量（{gb} GB，即 {size} 字节）', 'en-US': "must be less than the size of the record folder's disk ({gb} GB, {size} bytes)" },
   downloadNotReady: { 'zh-CN': '下载尚未完成', 'en-US': 'the download is not finished yet' },
   downloadFailed: { 'zh-CN': '下载失败: {detail}', 'en-US': 'the download failed: {detail}' },
   // how a playback of the platform's own recordings ended or stopped (the reason of the playback socket's state, playState)

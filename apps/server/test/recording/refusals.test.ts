@@ -213,6 +213,8 @@ describe('refusals of the record, plan and playback calls', () => {
     expect(all.statusCode, all.body).toBe(400);
     expect(all.json()).toMatchObject({ field: 'MinFreeBytes' });
     expect(all.json().reason).toMatch(/less than the size of the record folder's disk/);
+    // said in the console's unit too (its field is in GB of 2^30 bytes), cut down, and in bytes
+    expect(all.json().reason).toContain(`(${(Math.floor((whole / 2 ** 30) * 100) / 100).toFixed(2)} GB, ${whole} bytes)`);
     expect(fs.existsSync(path.join(api.t.settings.dataDir, 'r3'))).toBe(false);
     expect(await state()).toEqual(before);
     const some = await api.post('/api/v1/recordpath', { RecordPath: path.join(api.t.settings.dataDir, 'r3'), MinFreeBytes: Math.floor(whole / 1000) });

@@ -220,7 +220,9 @@ export async function recordPlanRoutes(app: FastifyInstance, { ctx }: { ctx: App
       // there is (a slip of GB for MB), and go on deleting each new one.
       if (b.MinFreeBytes !== undefined) {
         const size = diskSize(abs);
-        if (size !== undefined && b.MinFreeBytes >= size) throw invalidParam('MinFreeBytes', 'lessThanDisk', { size });
+        // The size also in the console's unit (GB of 2^30 bytes, its free-space field), cut down to
+        // two decimals so that the figure said is itself below the limit.
+        if (size !== undefined && b.MinFreeBytes >= size) throw invalidParam('MinFreeBytes', 'lessThanDisk', { size, gb: (Math.floor((size / 2 ** 30) * 100) / 100).toFixed(2) });
       }
       try {
         fs.mkdirSync(abs, { recursive: true });

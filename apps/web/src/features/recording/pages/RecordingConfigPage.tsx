@@ -62,7 +62,7 @@ export default function RecordingConfigPage() {
       // A refused folder (relative, a system folder, not writable) is said at the field, in the
       // server's reason (issue 5 walk, session 26: 参数 RecordPath 不合法 came as a notice); the other
       // settings are checked by the form itself, and any other failure is a notice as before.
-      sayRefusal(err, form, { RecordPath: 'RecordPath' });
+      sayRefusal(err, form, { RecordPath: 'RecordPath', MinFreeBytes: 'MinFreeGB', SegmentSeconds: 'SegmentMinutes', DefaultSaveDays: 'DefaultSaveDays' });
     } finally {
       setSaving(false);
     }
