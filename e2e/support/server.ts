@@ -17,7 +17,7 @@ import { freePort } from './free-port';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The console build the servers serve: WEB_DIST, else apps/web/dist. */
+/** The console build the servers serve: WEB_DIST (in a run, the global setup's copy: support/web-snapshot.ts), else apps/web/dist. */
 export const webDist = () => process.env.WEB_DIST ?? path.join(ROOT, 'apps/web/dist');
 
 export interface E2eServer {
