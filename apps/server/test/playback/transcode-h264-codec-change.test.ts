@@ -53,8 +53,10 @@ function videoTimes(file: string): number[] {
     .filter((n) => Number.isFinite(n));
 }
 
-describe('H.264 then H.265 in one range, over the H.264 leg', () => {
-  it('the plain URL sends the recording as stored: an avc1 init, then an hvc1 init at the change', async () => {
+// The tests only read the recording made above, each in its own session (and H.264 leg, 3 of the
+// 4 legs maxTranscodes allows), so they play it at once rather than one after the other in real time.
+describe.concurrent('H.264 then H.265 in one range, over the H.264 leg', () => {
+  it('the plain URL sends the recording as stored: an avc1 init, then an hvc1 init at the change', async ({ expect }) => {
     const body = await openPlayback(Math.ceil(range.from / 1000) * 1000, Math.floor(range.to / 1000) * 1000);
     const played = await playWs(t.baseUrl!, body.URL, { stop: (p) => p.messages.filter((m) => m.type === 'init').length >= 2, timeoutMs: 40000 });
     const mimes = played.messages.filter((m) => m.type === 'init').map((m) => String(m.mime));
@@ -65,7 +67,7 @@ describe('H.264 then H.265 in one range, over the H.264 leg', () => {
     played.ws.close();
   }, 60000);
 
-  it('offers WS_FMP4_H264 though the range starts H.264, and plays H.264 throughout with one init and no gap', async () => {
+  it('offers WS_FMP4_H264 though the range starts H.264, and plays H.264 throughout with one init and no gap', async ({ expect }) => {
     const from = Math.ceil(range.from / 1000) * 1000;
     const to = Math.floor(range.to / 1000) * 1000;
     const body = await openPlayback(from, to);
@@ -96,7 +98,7 @@ describe('H.264 then H.265 in one range, over the H.264 leg', () => {
     played.ws.close();
   }, 90000);
 
-  it('a seek into the H.265 part starts a new run there, H.264 as well', async () => {
+  it('a seek into the H.265 part starts a new run there, H.264 as well', async ({ expect }) => {
     const body = await openPlayback(Math.ceil(range.from / 1000) * 1000, Math.floor(range.to / 1000) * 1000);
     const id = body.request_id;
     let socket: { close(): void } | undefined;
@@ -122,7 +124,7 @@ describe('H.264 then H.265 in one range, over the H.264 leg', () => {
     socket?.close();
   }, 60000);
 
-  it('a pause before the change and the resume: the run goes on across it, one init, no gap', async () => {
+  it('a pause before the change and the resume: the run goes on across it, one init, no gap', async ({ expect }) => {
     const body = await openPlayback(range.change - 3000, Math.floor(range.to / 1000) * 1000);
     const id = body.request_id;
     let count = 0;
