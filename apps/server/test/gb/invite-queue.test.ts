@@ -9,7 +9,7 @@
  */
 import { reason } from '@opencvr/shared';
 import { header, userOf } from '@opencvr/sip';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, it, type TestContext } from 'vitest';
 import { DEFAULT_INVITE_QUEUE } from '../../src/gb/invite/queue.js';
 import type { GbInviteError } from '../../src/gb/invite/client.js';
 import { streamKey } from '../../src/services/media/streams.js';
@@ -18,11 +18,15 @@ import { channelStream, CH, DEV, startRig, view, type GbRig } from './invite-sup
 
 const BOUND = DEFAULT_INVITE_QUEUE.perDevice;
 
-let rig: GbRig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
+/**
+ * A rig for this test only (startRig's: its own app, SIP port and device double), closed when the test
+ * ends: the tests wait on the double's timers and the queue's, not on one another, and run at once.
+ */
+async function rigFor(onTestFinished: TestContext['onTestFinished'], o: Parameters<typeof startRig>[0] = {}): Promise<GbRig> {
+  const r = await startRig(o);
+  onTestFinished(() => r.close());
+  return r;
+}
 
 async function channelsOf(r: GbRig) {
   const device = await r.t.ctx.db.selectFrom('devices').selectAll().where('device_id', '=', DEV).executeTakeFirstOrThrow();
@@ -32,11 +36,10 @@ async function channelsOf(r: GbRig) {
 
 const offline = (r: GbRig) => until(() => !r.t.ctx.gb.session(DEV)?.online, 20_000, { what: 'the device offline' });
 
-describe('INVITEs to one device', () => {
-  it(`32 always-on channels coming online: never more than ${BOUND} INVITE transactions open at the device, all channels live in the end`, async () => {
+describe.concurrent('INVITEs to one device', () => {
+  it(`32 always-on channels coming online: never more than ${BOUND} INVITE transactions open at the device, all channels live in the end`, async ({ expect, onTestFinished }) => {
     // The device takes a while over each INVITE, as an NVR does, so INVITEs sent together overlap.
-    rig = await startRig({ cameras: 32, media: { delayMs: 200 }, graceMs: 30_000 });
-    const r = rig;
+    const r = await rigFor(onTestFinished, { cameras: 32, media: { delayMs: 200 }, graceMs: 30_000 });
     expect((await r.dev.unregister()).status).toBe(200);
     await offline(r);
     await r.t.ctx.db.updateTable('channels').set({ on_demand: 0 }).where('parent_device_id', '=', DEV).execute();
@@ -54,9 +57,8 @@ describe('INVITEs to one device', () => {
     expect(r.t.ctx.gbInvite.queue.state(DEV)).toMatchObject({ inFlight: 0, waiting: 0 });
   }, 120_000);
 
-  it('a 486 Busy Here: the reason says the device is busy in both languages; the retry waits for the cool-down and plays', async () => {
-    rig = await startRig({ media: { status: 486 }, graceMs: 30_000 });
-    const r = rig;
+  it('a 486 Busy Here: the reason says the device is busy in both languages; the retry waits for the cool-down and plays', async ({ expect, onTestFinished }) => {
+    const r = await rigFor(onTestFinished, { media: { status: 486 }, graceMs: 30_000 });
     const err = (await r.t.ctx.gbInvite
       .invite({ deviceId: DEV, channelId: CH, session: 'Play', offer: { ip: '127.0.0.1', port: 40000, transport: 'udp' }, onEnded: () => undefined })
       .catch((e: unknown) => e)) as GbInviteError;
@@ -84,11 +86,10 @@ describe('INVITEs to one device', () => {
     expect(arrived[0]).toBeGreaterThanOrEqual(busyUntil);
   });
 
-  it('an INVITE waiting for its turn is dropped when its hub stops: the device never gets it', async () => {
+  it('an INVITE waiting for its turn is dropped when its hub stops: the device never gets it', async ({ expect, onTestFinished }) => {
     let release!: () => void;
     const hold = new Promise<void>((resolve) => (release = resolve));
-    rig = await startRig({ cameras: BOUND + 1, media: { hold }, graceMs: 30_000 });
-    const r = rig;
+    const r = await rigFor(onTestFinished, { cameras: BOUND + 1, media: { hold }, graceMs: 30_000 });
     const { device, channels } = await channelsOf(r);
     const hubs = channels.map((c) => r.t.ctx.streams.open(device, c, 0)!);
     await until(() => r.media.inFlight === BOUND && r.t.ctx.gbInvite.queue.state(DEV).waiting === 1, 15_000, {
@@ -107,10 +108,9 @@ describe('INVITEs to one device', () => {
     expect(r.t.ctx.gbInvite.queue.state(DEV)).toMatchObject({ inFlight: 0, waiting: 0 });
   });
 
-  it('a device that stops answering INVITEs is sent one at a time, each after the last one’s AckTimeout, until it answers again', async () => {
+  it('a device that stops answering INVITEs is sent one at a time, each after the last one’s AckTimeout, until it answers again', async ({ expect, onTestFinished }) => {
     const cameras = BOUND + 2;
-    rig = await startRig({ cameras, media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
-    const r = rig;
+    const r = await rigFor(onTestFinished, { cameras, media: { silent: true }, gb: { AckTimeout: 1 }, graceMs: 30_000 });
     const queue = r.t.ctx.gbInvite.queue;
     // Each INVITE as the device gets it: when, and how many the platform has open with it then.
     const arrivals: { at: number; open: number }[] = [];
