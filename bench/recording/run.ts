@@ -461,8 +461,9 @@ async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string
     for (let i = 0; i < n; i++) procs.push(startOne(i));
     // The warm-up starts once every process has received ~2 s of the camera (the live bench's start).
     // One the camera refused (its shared media torn down by the last group's leaving answers 503) and
-    // one that has received nothing 10 s after its start (at 64 starting together camera.py now and
-    // then leaves one in its handshake) start again, each at most 3 times.
+    // one that has received under 1 s of the camera 10 s after its start (now and then camera.py
+    // answers one's RTSP requests and sends it no RTP: two runs lost a reference to one such process
+    // of 16 or 64) start again, each at most 3 times.
     const within = Math.max(45_000, n * 500);
     const startedAt = procs.map(() => performance.now());
     const restarts = procs.map(() => 0);
@@ -471,10 +472,11 @@ async function ffmpegWindow(cam: Camera, n: number, mode: 'L' | 'R', dir: string
       for (let i = 0; i < n; i++) {
         const p = procs[i];
         const gone = p.exitCode !== null || p.signalCode !== null;
-        const silent = !gone && !got.get(p.pid!) && performance.now() - startedAt[i] > 10_000;
+        // Under 1 s of the camera 10 s after its start: the RTSP answers came, the RTP does not.
+        const silent = !gone && (got.get(p.pid!) ?? 0) < cam.bytesPerSecond && performance.now() - startedAt[i] > 10_000;
         if (!gone && !silent) continue;
-        if (++restarts[i] > 3) throw new Error(`${n} ffmpeg (${mode}): ffmpeg ${i + 1} ${gone ? 'exited' : 'received nothing'} after 3 restarts (load ${loadavg()})`);
-        log(`ffmpeg ${i + 1} (${mode}) ${gone ? 'exited' : 'received nothing in 10 s'} while starting: started again`);
+        if (++restarts[i] > 3) throw new Error(`${n} ffmpeg (${mode}): ffmpeg ${i + 1} ${gone ? 'exited' : 'received under 1 s of the camera'} after 3 restarts (load ${loadavg()})`);
+        log(`ffmpeg ${i + 1} (${mode}) ${gone ? 'exited' : `received ${got.get(p.pid!) ?? 0} bytes in 10 s`} while starting: started again`);
         replaced.add(p);
         await stopChild(p, 1000);
         procs[i] = startOne(i);
