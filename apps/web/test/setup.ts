@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { warmUpAntd } from './helpers/antdWarmUp';
 import { cacheComputedStyle } from './helpers/computedStyleCache';
 import { fixedMediaQuery } from './helpers/viewport';
 
@@ -24,8 +25,8 @@ vi.useRealTimers();
 vi.unstubAllGlobals();
 vi.unstubAllEnvs();
 // What jsdom itself had, seen by the worker's first file (helpers/console.tsx adds a ResizeObserver).
-type SharedWindow = typeof window & { __testWindow?: { resizeObserver: boolean; styleCached: boolean } };
-const shared = ((window as SharedWindow).__testWindow ??= { resizeObserver: 'ResizeObserver' in window, styleCached: false });
+type SharedWindow = typeof window & { __testWindow?: { resizeObserver: boolean; styleCached: boolean; antdWarm: boolean } };
+const shared = ((window as SharedWindow).__testWindow ??= { resizeObserver: 'ResizeObserver' in window, styleCached: false, antdWarm: false });
 if (!shared.resizeObserver) delete (globalThis as { ResizeObserver?: unknown }).ResizeObserver;
 delete (document as { fullscreenElement?: unknown }).fullscreenElement;
 window.history.replaceState(null, '', '/');
@@ -49,6 +50,13 @@ if (!window.matchMedia) {
     writable: true,
     value: (query: string) => fixedMediaQuery(query, false),
   });
+}
+
+// antd's common components once per worker, here rather than in the worker's first test
+// (helpers/antdWarmUp.tsx: 0.4-0.6 CPU-s more in that test, which a loaded machine stretched past 15 s).
+if (!shared.antdWarm) {
+  warmUpAntd();
+  shared.antdWarm = true;
 }
 
 afterEach(() => {
