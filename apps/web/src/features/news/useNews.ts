@@ -29,10 +29,14 @@ export function useNews(enabled: boolean) {
   const [atEnd, setAtEnd] = useState(false);
   const loadingRef = useRef(false);
 
+  /** A read from the top asked for while another read was on its way: made once that one is back. */
+  const readAgain = useRef(false);
+
   /** The first page (no `after`), or the page after the message `after`. */
   const load = useCallback(async (after?: number) => {
     if (loadingRef.current) return;
     loadingRef.current = true;
+    readAgain.current = false;
     setLoading(true);
     try {
       const page = await fetchNews(PAGE_SIZE, after);
@@ -51,11 +55,23 @@ export function useNews(enabled: boolean) {
       loadingRef.current = false;
       setLoading(false);
     }
+    if (readAgain.current) void load();
   }, []);
 
   useEffect(() => {
     if (enabled) void load();
   }, [enabled, load]);
+
+  // The events socket says hello on each connection. What the server pushed while there was none (the
+  // socket's first seconds, a server restart, a network gap before it reconnects) is not sent again:
+  // the bell counted a channel's message only if the socket was open when it came, and kept a short
+  // count until a reload. The first page and the counts are read again then; a read on its way may
+  // have been answered before the socket was there, so it is followed by another.
+  useWsTopic('hello', () => {
+    if (!enabled) return;
+    if (loadingRef.current) readAgain.current = true;
+    else void load();
+  });
 
   useEffect(() => writeNewsCache(user, { total, unread, items }), [user, total, unread, items]);
 
