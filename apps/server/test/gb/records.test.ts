@@ -9,22 +9,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import WebSocket from 'ws';
 import { readMoof, readInit } from '@opencvr/fmp4';
 import type { RecordItem } from '@opencvr/manscdp';
-import { sleep, until, type TestApp } from '../helpers/index.js';
-import type { GbDevice } from '../fixtures/gb-device.js';
+import { sleep, until } from '../helpers/index.js';
 import { CHN, DEV, startRecordsRig } from './records-support.js';
 import { answerRecordInfo, serveHistory, type HistoryServing } from '../fixtures/gb-device-records.js';
 import { gbRecordsOf } from '../../src/gb/records/index.js';
 import { gbTimeOf } from '../../src/gb/records/time.js';
 import { localStamp } from '../../src/services/recording/time.js';
-
-let t: TestApp;
-let admin: string;
-let dev: GbDevice;
-let history: HistoryServing | undefined;
 
 /** A day with recordings: 20 files of 10 minutes from 08:00, a gap, then 2 more in the afternoon. */
 const DAY = new Date(2026, 2, 14);
@@ -41,22 +35,48 @@ function dayRecords(): RecordItem[] {
   return items.reverse();
 }
 
-beforeEach(async () => {
-  ({ t, admin, dev } = await startRecordsRig());
-  expect(await t.ctx.db.selectFrom('channels').select('channel_id').where('channel_id', '=', CHN).executeTakeFirst()).toBeTruthy();
-});
-afterEach(async () => {
-  await history?.stop();
-  history = undefined;
-  await dev?.close();
-  await t?.close();
-});
-
-const api = (url: string, query: Record<string, string> = {}) => t.app.inject({ url, headers: { token: admin }, query });
 const body = (res: { json(): { EasyDarwin: { Body: Record<string, unknown> } } }) => res.json().EasyDarwin.Body;
 
-describe('RecordInfo: the device’s own record list', () => {
-  it('22 items answered in 8 pages are aggregated by SN, sorted and merged into the day’s ranges (querydaily recordType=Device)', async () => {
+/**
+ * This test's rig (startRecordsRig: its own app, SIP port, RTP ports and device double) with the calls
+ * bound to it, closed when the test ends. The tests of the first two blocks run at once
+ * (describe.concurrent), but for the two that measure the pace: each waits on its own device's pacing
+ * and time-outs, not on the others. The downloads run one at a time (one puts a failing ffmpeg on PATH).
+ */
+async function recordsRig({ onTestFinished }: TestContext) {
+  const { t, admin, dev } = await startRecordsRig();
+  let history: HistoryServing | undefined;
+  onTestFinished(async () => {
+    await history?.stop();
+    await dev.close();
+    await t.close();
+  });
+  expect(await t.ctx.db.selectFrom('channels').select('channel_id').where('channel_id', '=', CHN).executeTakeFirst()).toBeTruthy();
+  const api = (url: string, query: Record<string, string> = {}) => t.app.inject({ url, headers: { token: admin }, query });
+  return {
+    t,
+    admin,
+    dev,
+    api,
+    /** The device double answering INVITE s=Playback / s=Download (stopped with the rig). */
+    serve: (opts?: Parameters<typeof serveHistory>[1]) => (history = serveHistory(dev, opts)),
+    async openPlayback(stime: Date, seconds: number, lang?: string) {
+      const res = await api('/api/v1/devices/record/playback', { channel: `${DEV}:${CHN}`, stime: localStamp(stime), etime: localStamp(new Date(stime.getTime() + seconds * 1000)), recordType: 'Device', ...(lang ? { lang } : {}) });
+      expect(res.statusCode, res.body).toBe(200);
+      return body(res) as { URL: string; request_id: string; Source: string };
+    },
+    probe(r: Received, name: string) {
+      const file = path.join(t.settings.dataDir, name);
+      fs.writeFileSync(file, Buffer.concat(r.binary.map((b) => b.data)));
+      return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' })).streams[0];
+    },
+  };
+}
+
+describe.concurrent('RecordInfo: the device’s own record list', () => {
+  it('22 items answered in 8 pages are aggregated by SN, sorted and merged into the day’s ranges (querydaily recordType=Device)', async (ctx) => {
+    const { expect } = ctx;
+    const { dev, api } = await recordsRig(ctx);
     const a = answerRecordInfo(dev, { records: dayRecords(), perPage: 3 });
     const res = await api('/api/v1/record/querydaily', { id: `${DEV}:${CHN}`, period: localStamp(DAY).slice(0, 8), recordType: 'Device' });
     expect(res.statusCode, res.body).toBe(200);
@@ -70,7 +90,9 @@ describe('RecordInfo: the device’s own record list', () => {
     expect(a.pageAnswers.every((s) => s === 200)).toBe(true);
   });
 
-  it('devices/record/files lists every file sorted; querymonthly recordType=Device flags the day; the platform’s own querydaily is untouched', async () => {
+  it('devices/record/files lists every file sorted; querymonthly recordType=Device flags the day; the platform’s own querydaily is untouched', async (ctx) => {
+    const { expect } = ctx;
+    const { dev, api } = await recordsRig(ctx);
     answerRecordInfo(dev, { records: dayRecords(), perPage: 5 });
     const files = body(await api('/api/v1/devices/record/files', { id: `${DEV}:${CHN}`, period: localStamp(DAY).slice(0, 8) }));
     expect(files).toMatchObject({ Total: 22, Complete: 1, SumNum: 22 });
@@ -86,14 +108,18 @@ describe('RecordInfo: the device’s own record list', () => {
     expect(cloud.json()).toMatchObject({ total: 0 });
   });
 
-  it('a device that stops short: the answer ends by time-out with what arrived, marked incomplete', async () => {
+  it('a device that stops short: the answer ends by time-out with what arrived, marked incomplete', async (ctx) => {
+    const { expect } = ctx;
+    const { t, dev, api } = await recordsRig(ctx);
     gbRecordsOf(t.ctx).query.configure({ idleTimeoutMs: 600 });
     answerRecordInfo(dev, { records: dayRecords(), perPage: 3, pages: 2 });
     const files = body(await api('/api/v1/devices/record/files', { id: `${DEV}:${CHN}`, period: localStamp(DAY).slice(0, 8) }));
     expect(files).toMatchObject({ Total: 6, Complete: 0, Received: 6, SumNum: 22, Reason: 'idle-timeout' });
   });
 
-  it('an offline device is named; a non-GB channel is refused', async () => {
+  it('an offline device is named; a non-GB channel is refused', async (ctx) => {
+    const { expect } = ctx;
+    const { dev, api } = await recordsRig(ctx);
     await dev.unregister();
     const res = await api('/api/v1/devices/record/files', { id: `${DEV}:${CHN}`, period: '20260314' });
     expect(res.statusCode).toBe(409);
@@ -131,25 +157,15 @@ function spans(r: Received) {
     });
 }
 
-async function openPlayback(stime: Date, seconds: number, lang?: string) {
-  const res = await api('/api/v1/devices/record/playback', { channel: `${DEV}:${CHN}`, stime: localStamp(stime), etime: localStamp(new Date(stime.getTime() + seconds * 1000)), recordType: 'Device', ...(lang ? { lang } : {}) });
-  expect(res.statusCode, res.body).toBe(200);
-  return body(res) as { URL: string; request_id: string; Source: string };
-}
-
-function probe(r: Received, name: string) {
-  const file = path.join(t.settings.dataDir, name);
-  fs.writeFileSync(file, Buffer.concat(r.binary.map((b) => b.data)));
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-show_streams', '-count_frames', '-of', 'json', file], { encoding: 'utf8' })).streams[0];
-}
-
-describe('playback of a device recording (INVITE s=Playback)', () => {
+describe.concurrent('playback of a device recording (INVITE s=Playback)', () => {
   const START = new Date(2026, 2, 14, 8, 0, 0);
 
   for (const transport of ['UDP', 'TCP'] as const) {
-    it(`${transport}: INVITE with t= and u=, PS over RTP to a WS viewer that ffprobe decodes`, async () => {
+    it(`${transport}: INVITE with t= and u=, PS over RTP to a WS viewer that ffprobe decodes`, async (ctx) => {
+      const { expect } = ctx;
+      const { t, serve, openPlayback, probe } = await recordsRig(ctx);
       await t.ctx.config.set('gb', { MediaTransport: transport, MediaTransportMode: 'passive' });
-      history = serveHistory(dev);
+      const history = serve();
       const open = await openPlayback(START, 600);
       expect(open.Source).toBe('Device');
       const inv = new TextDecoder().decode(history.invites[0].body);
@@ -168,13 +184,17 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
       expect(Number(s.nb_read_frames)).toBeGreaterThan(10);
       expect(history.sessions[0].transport).toBe(transport.toLowerCase());
       // The socket closed: the session ends with a BYE.
-      await until(() => history!.sessions[0].byeReceived);
+      await until(() => history.sessions[0].byeReceived);
     });
   }
 
+  // Alone (it.sequential), not beside the others: they compare the device's pace with the output's,
+  // and the device double sends from this test process.
   for (const scale of [2, 4]) {
-    it(`${scale}×: INFO PLAY Scale; the device sends ${scale}× faster and the output timeline is divided by ${scale}`, async () => {
-      history = serveHistory(dev);
+    it.sequential(`${scale}×: INFO PLAY Scale; the device sends ${scale}× faster and the output timeline is divided by ${scale}`, async (ctx) => {
+      const { expect } = ctx;
+      const { t, admin, api, serve, openPlayback } = await recordsRig(ctx);
+      const history = serve();
       const open = await openPlayback(START, 600);
       const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
       await until(() => spans(r).length >= 2);
@@ -205,8 +225,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     });
   }
 
-  it('pause and resume send PAUSE and PLAY; 16× is refused for a device', async () => {
-    history = serveHistory(dev);
+  it('pause and resume send PAUSE and PLAY; 16× is refused for a device', async (ctx) => {
+    const { expect } = ctx;
+    const { t, api, serve, openPlayback } = await recordsRig(ctx);
+    const history = serve();
     const open = await openPlayback(START, 600);
     const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
     await until(() => spans(r).length >= 2);
@@ -230,8 +252,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     r.ws.close();
   });
 
-  it('a device refusing a control (INFO) is named with its status, in the answer language', async () => {
-    history = serveHistory(dev, { refuseInfo: 488 });
+  it('a device refusing a control (INFO) is named with its status, in the answer language', async (ctx) => {
+    const { expect } = ctx;
+    const { api, serve, openPlayback } = await recordsRig(ctx);
+    serve({ refuseInfo: 488 });
     const open = await openPlayback(START, 600);
     const pause = await api('/api/v1/devices/record/playback/control', { request_id: open.request_id, command: 'pause' });
     expect(pause.statusCode).toBe(502);
@@ -240,8 +264,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     expect(en.json().msg).toMatch(new RegExp(`^Device ${DEV} refused the command: the device refused PAUSE: 488 \\S`));
   });
 
-  it('MediaStatus 121 at the end of the range ends the session: "ended" (its reason in the opener\'s language) and the socket closed', async () => {
-    history = serveHistory(dev);
+  it('MediaStatus 121 at the end of the range ends the session: "ended" (its reason in the opener\'s language) and the socket closed', async (ctx) => {
+    const { expect } = ctx;
+    const { t, serve, openPlayback } = await recordsRig(ctx);
+    const history = serve();
     const open = await openPlayback(START, 3);
     const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
     await r.closed;
@@ -256,8 +282,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     expect(r2.text.find((m) => m.type === 'state' && m.state === 'ended')?.reason).toBe('the recording reached its end (MediaStatus 121)');
   });
 
-  it("media that never arrives: \"stopped\", why in the opener's language from the catalogue (the port and the media IP named), not the receiver's English", async () => {
-    history = serveHistory(dev, { mediaElsewhere: true });
+  it("media that never arrives: \"stopped\", why in the opener's language from the catalogue (the port and the media IP named), not the receiver's English", async (ctx) => {
+    const { expect } = ctx;
+    const { t, serve, openPlayback } = await recordsRig(ctx);
+    serve({ mediaElsewhere: true });
     const stoppedReason = async (lang?: string) => {
       const open = await openPlayback(START, 30, lang);
       const r = view(`${t.baseUrl!.replace('http', 'ws')}${open.URL}`);
@@ -273,8 +301,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
     );
   });
 
-  it('a device refusing the INVITE is named in the answer', async () => {
-    history = serveHistory(dev, { refuse: 404 });
+  it('a device refusing the INVITE is named in the answer', async (ctx) => {
+    const { expect } = ctx;
+    const { api, serve } = await recordsRig(ctx);
+    serve({ refuse: 404 });
     const query = { channel: `${DEV}:${CHN}`, stime: localStamp(START), etime: localStamp(new Date(START.getTime() + 60_000)), recordType: 'Device' };
     const res = await api('/api/v1/devices/record/playback', query);
     expect(res.statusCode).toBe(502);
@@ -286,8 +316,10 @@ describe('playback of a device recording (INVITE s=Playback)', () => {
 });
 
 describe('download of a device recording (INVITE s=Download)', () => {
-  it('downloadspeed 4: the MP4 ffprobe reads lasts the asked duration; streaminfo shows progress', async () => {
-    history = serveHistory(dev);
+  it('downloadspeed 4: the MP4 ffprobe reads lasts the asked duration; streaminfo shows progress', async (ctx) => {
+    const { expect } = ctx;
+    const { t, api, serve } = await recordsRig(ctx);
+    const history = serve();
     const start = new Date(2026, 2, 14, 8, 0, 0);
     const res = await api(`/api/v1/downloaddevicerecord/${DEV}:${CHN}/${localStamp(start)}/8`, { speed: '4' });
     expect(res.statusCode, res.body).toBe(200);
@@ -313,8 +345,10 @@ describe('download of a device recording (INVITE s=Download)', () => {
     expect(Number(p.format.duration)).toBeLessThan(8.6);
   });
 
-  it("an MP4 that cannot be made: \"failed\", why in the asker's language; ffmpeg's English stays in the log", async () => {
-    history = serveHistory(dev);
+  it("an MP4 that cannot be made: \"failed\", why in the asker's language; ffmpeg's English stays in the log", async (ctx) => {
+    const { expect } = ctx;
+    const { t, api, serve } = await recordsRig(ctx);
+    serve();
     // An ffmpeg that refuses, first on PATH for this test only.
     const bin = fs.mkdtempSync(path.join(t.settings.dataDir, 'bin-'));
     fs.writeFileSync(path.join(bin, 'ffmpeg'), '#!/bin/sh\necho "Invalid data found when processing input" >&2\nexit 1\n', { mode: 0o755 });
