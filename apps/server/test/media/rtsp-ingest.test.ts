@@ -89,7 +89,7 @@ async function fakeCamera(mode: Mode, sendMs = Infinity) {
               return;
             }
             if (mode === 'stops' && Date.now() - playedAt >= sendMs) {
-              if (!lastSentAt) lastSentAt = Date.now();
+              stopped = true;
               return;
             }
             if (mode === 'garbage') {
@@ -110,13 +110,19 @@ async function fakeCamera(mode: Mode, sendMs = Infinity) {
             }
             const p = pictures[i++ % pictures.length];
             for (const b of pk.serialize(p, i * 6000)) sock.write(frame(b));
+            lastSentAt = Date.now();
           }, 20);
         } else reply('405 Method Not Allowed');
       }
     });
   });
-  /** 'stops': when it stopped sending. */
+  /**
+   * 'stops': when it last sent a picture, once it has stopped. The time of that write, not of the
+   * tick that found the sending time over: on a loaded machine that tick came 100 ms late and the
+   * watchdog seemed to end the session 401 ms after the media stopped.
+   */
   let lastSentAt = 0;
+  let stopped = false;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as net.AddressInfo).port;
   cleanup.push(
@@ -126,7 +132,7 @@ async function fakeCamera(mode: Mode, sendMs = Infinity) {
         server.close(() => r());
       }),
   );
-  return { url: `rtsp://127.0.0.1:${port}/cam`, requests, stoppedAt: () => lastSentAt };
+  return { url: `rtsp://127.0.0.1:${port}/cam`, requests, stoppedAt: () => (stopped ? lastSentAt : 0) };
 }
 
 describe('RTSP over UDP', () => {
