@@ -88,6 +88,21 @@ describe('NewsBell and the events socket connecting again', { timeout: 60_000 },
     await waitFor(() => expect(badgeCount()).toBe(2));
   });
 
+  it('a pushed message that the read already brought is counted once', async () => {
+    renderConsole(<NewsBell />);
+    await waitFor(() => expect(badgeCount()).toBe(1));
+    // The read on hello brings message 2, and then its push arrives (the socket had it on the way).
+    messages.push(2);
+    hello();
+    await waitFor(() => expect(badgeCount()).toBe(2));
+    act(() => ws.listeners.get('news')?.(item(2)));
+    // a new one pushed with it is counted
+    act(() => ws.listeners.get('news')?.(item(3)));
+    await waitFor(() => expect(badgeCount()).toBe(3));
+    await act(() => new Promise((r) => setTimeout(r, 400)));
+    expect(badgeCount()).toBe(3);
+  });
+
   it('no read on hello while the bell waits (a forced dialog pending: the server answers 426)', async () => {
     useConfig.getState().setOtherConfig({ Initial: true, Title: 'T', Version: '3.7.3', RecordVersion: true } as unknown as OtherConfig);
     renderConsole(<NewsBell />);

@@ -81,6 +81,10 @@ export function useNews(enabled: boolean) {
   // reached by scrolling, so a tab open through a day of flapping does not hold every message.
   const pending = useRef<NewsItem[]>([]);
   const flushTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The rows shown, for the counts: a pushed message already in the list came in a page read after
+  // the server stored it (a read on hello, a reload), whose total and unread counted it already.
+  const shown = useRef(items);
+  shown.current = items;
   useWsTopic('news', (item) => {
     pending.current.push(item);
     if (flushTimer.current) return;
@@ -98,8 +102,10 @@ export function useNews(enabled: boolean) {
         if (fresh.length + prev.length > keep) setAtEnd(false);
         return fresh.length ? [...fresh, ...prev].slice(0, keep) : prev;
       });
-      setTotal((n) => n + batch.length);
-      setUnread((n) => n + batch.filter((i) => i.sign === 0).length);
+      const listed = new Set(shown.current.map((n) => n.ID));
+      const counted = batch.filter((n) => !listed.has(n.ID) && listed.add(n.ID));
+      setTotal((n) => n + counted.length);
+      setUnread((n) => n + counted.filter((i) => i.sign === 0).length);
     }, NEWS_BATCH_MS);
   });
   useEffect(() => () => clearTimeout(flushTimer.current), []);
