@@ -1,6 +1,6 @@
 /**
  * What processes read from a camera, and how busy the machine was: /proc and `ss` readings the
- * benches' ffmpeg baselines share (the live bench keeps its own copy in bench/live/run.ts).
+ * benches' ffmpeg baselines share (the live and the recording bench).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
