@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { useAdminApp } from '../api/admin-app.js';
+import { silentCamera } from './support.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { dayRange, localStamp, monthRange, parseLocalStamp } from '../../src/services/recording/time.js';
 import { normaliseSchedule, nextEdge } from '@opencvr/shared';
@@ -99,11 +100,7 @@ describe('the record calls across a change of offset', () => {
     await api.t.ctx.recording.ready;
   });
 
-  async function camera() {
-    const res = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' });
-    const dev = res.json().EasyDarwin.Body.DeviceID as string;
-    return { dev, pk: (await api.t.ctx.inventory.channels.require(dev, '1')).id };
-  }
+  const camera = () => silentCamera(api.t, api.admin);
   async function segment(pk: number, start: Date, seconds: number) {
     const rel = segmentPath(pk, start);
     const file = path.join(api.t.settings.dataDir, 'records', rel);

@@ -76,6 +76,15 @@ export async function channelPk(t: TestApp, device: string, channel = '1'): Prom
 }
 
 /**
+ * An RTSP device nobody answers (port 9, discard) and its channel's key: for tests that write index
+ * rows and files themselves and need a channel to hang them on.
+ */
+export async function silentCamera(t: TestApp, token: string): Promise<{ dev: string; pk: number }> {
+  const dev = await addCamera(t, token, 'rtsp://127.0.0.1:9/c');
+  return { dev, pk: await channelPk(t, dev) };
+}
+
+/**
  * A test app for tests that write index rows directly: reconciliation at start drops rows whose files
  * are missing, and the first retention pass deletes old rows, so both are over before it is returned
  * (a slow database, as PostgreSQL in CI, otherwise saw rows vanish mid-test).

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useAdminApp } from '../api/admin-app.js';
+import { silentCamera } from './support.js';
 import { segmentPath } from '../../src/services/recording/paths.js';
 import { reconcile } from '../../src/services/recording/reconcile.js';
 
@@ -17,11 +18,7 @@ beforeEach(async () => {
   await api.t.ctx.recording.ready;
 });
 
-async function camera() {
-  const res = await api.post('/api/v1/adddevice', { DeviceName: 'Cam', DeviceType: 'RTSP', RtspUrl: 'rtsp://127.0.0.1:9/c' });
-  const dev = res.json().EasyDarwin.Body.DeviceID as string;
-  return { dev, pk: (await api.t.ctx.inventory.channels.require(dev, '1')).id };
-}
+const camera = () => silentCamera(api.t, api.admin);
 
 async function row(pk: number, start: Date, rel: string) {
   const r = await api.t.ctx.db
